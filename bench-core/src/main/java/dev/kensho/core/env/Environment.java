@@ -1,0 +1,83 @@
+package dev.kensho.core.env;
+
+import dev.kensho.core.Credentials;
+import dev.kensho.core.KenshoVersion;
+import dev.kensho.core.target.Target;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Facts recorded with every run, so a result can be explained later: server version and every
+ * non-default setting, JIT availability, checksums, the target (credentials masked), and the client
+ * host. Written to run.json under "environment".
+ */
+public final class Environment {
+    private Environment() {}
+
+    public static Map<String, Object> capture(Target target) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("target_kind", target.kind().label());
+        m.put("target", Credentials.mask(target.describe()));
+        m.put("jdbc_url", Credentials.mask(target.jdbcUrl()));
+        m.put("user", target.user());
+        m.put("same_host", target.sameHost());
+        m.put("server", server(target));
+        m.put("kensho_settings", target.control().applied());
+        m.put("client", client());
+        return m;
+    }
+
+    public static Map<String, Object> server(Target target) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT version(), current_setting('server_version'), "
+                    + "current_setting('server_version_num')::int, pg_jit_available(), current_setting('data_checksums'), "
+                    + "current_setting('jit')")) {
+                rs.next();
+                m.put("version", rs.getString(1));
+                m.put("server_version", rs.getString(2));
+                m.put("server_version_num", rs.getInt(3));
+                m.put("jit_available", rs.getBoolean(4));
+                m.put("data_checksums", rs.getString(5));
+                m.put("jit", rs.getString(6));
+            }
+            Map<String, String> nonDefault = new LinkedHashMap<>();
+            try (ResultSet rs = s.executeQuery("SELECT name, setting, unit, source FROM pg_settings "
+                    + "WHERE source NOT IN ('default', 'override') AND name NOT IN ('application_name') ORDER BY name")) {
+                while (rs.next()) {
+                    String unit = rs.getString(3);
+                    nonDefault.put(rs.getString(1), rs.getString(2) + (unit == null ? "" : " " + unit) + " (" + rs.getString(4) + ")");
+                }
+            }
+            m.put("non_default_settings", nonDefault);
+        } catch (SQLException e) {
+            m.put("error", Credentials.mask(e.getMessage()));
+        }
+        return m;
+    }
+
+    public static Map<String, Object> client() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        try {
+            m.put("host", InetAddress.getLocalHost().getHostName());
+        } catch (Exception e) {
+            m.put("host", "unknown");
+        }
+        m.put("cpus", Runtime.getRuntime().availableProcessors());
+        m.put("cpu_model", HostSampler.cpuModel());
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            m.put("memory_bytes", os.getTotalMemorySize());
+        }
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        m.put("jvm_max_heap_bytes", Runtime.getRuntime().maxMemory());
+        m.put("kensho_version", KenshoVersion.version());
+        return m;
+    }
+}

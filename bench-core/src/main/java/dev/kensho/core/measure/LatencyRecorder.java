@@ -1,0 +1,51 @@
+package dev.kensho.core.measure;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Latencies in microseconds, recorded by one thread without locks and read by another per
+ * interval (HdrHistogram's Recorder). Totals from several recorders merge exactly.
+ */
+public final class LatencyRecorder {
+    /** One hour in µs: longer latencies are clamped (and counted) rather than lost. */
+    static final long HIGHEST_US = 3_600_000_000L;
+
+    private final Recorder recorder = new Recorder(1, HIGHEST_US, 3);
+    private final Histogram total = new Histogram(1, HIGHEST_US, 3);
+    private Histogram recycle;
+
+    /** Records one latency given in nanoseconds. */
+    public void recordNanos(long nanos) {
+        long us = Math.max(1, Math.min(HIGHEST_US, (nanos + 500) / 1000));
+        recorder.recordValue(us);
+    }
+
+    /**
+     * The values recorded since the previous call (for -P progress lines); also folded into the
+     * running total. Call from one reading thread.
+     */
+    public synchronized Histogram interval() {
+        Histogram h = recorder.getIntervalHistogram(recycle);
+        total.add(h);
+        recycle = null;
+        return h.copy();
+    }
+
+    /** Everything recorded so far (takes a final interval first). */
+    public synchronized Histogram total() {
+        interval();
+        return total.copy();
+    }
+
+    /** Merges histograms from several threads or clients. */
+    public static Histogram merge(Iterable<Histogram> parts) {
+        Histogram h = new Histogram(1, HIGHEST_US, 3);
+        for (Histogram p : parts) h.add(p);
+        return h;
+    }
+
+    public static Histogram empty() {
+        return new Histogram(1, HIGHEST_US, 3);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.kensho.core.run;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+
+/**
+ * Cells × repeats, run in sequential or random order (the 2024 PGECons study randomises trial order
+ * so drift over time does not line up with one version or client count). The order is a pure
+ * function of the seed, so --resume replays the same plan and skips the finished trials.
+ *
+ * @param <C> the cell type (a record of the parameters the matrix varies)
+ */
+public final class TrialMatrix<C> {
+    public enum Order { SEQUENTIAL, RANDOM }
+
+    /** One planned measurement. */
+    public record Planned<C>(C cell, String key, int repeat) { }
+
+    /** Measures one planned trial; returns the trial to append (ok, skipped or failed). */
+    @FunctionalInterface
+    public interface Body<C> {
+        Trial run(Planned<C> planned) throws Exception;
+    }
+
+    /** Told about each trial as it is appended or skipped (progress bars, console lines). */
+    public interface Listener<C> {
+        default void starting(Planned<C> p, int index, int total) { }
+        default void finished(Planned<C> p, Trial t, int index, int total) { }
+        default void alreadyDone(Planned<C> p) { }
+    }
+
+    private final List<C> cells;
+    private final Function<C, String> key;
+    private final int repeats;
+    private final Order order;
+    private final long seed;
+
+    public TrialMatrix(List<C> cells, Function<C, String> key, int repeats, Order order, long seed) {
+        if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1");
+        this.cells = List.copyOf(cells);
+        this.key = key;
+        this.repeats = repeats;
+        this.order = order;
+        this.seed = seed;
+    }
+
+    public List<Planned<C>> plan() {
+        List<Planned<C>> p = new ArrayList<>();
+        if (order == Order.SEQUENTIAL) {
+            // repeat-major like the studies' scripts: every cell once, then again
+            for (int r = 0; r < repeats; r++) for (C c : cells) p.add(new Planned<>(c, key.apply(c), r));
+        } else {
+            for (C c : cells) for (int r = 0; r < repeats; r++) p.add(new Planned<>(c, key.apply(c), r));
+            Collections.shuffle(p, new Random(seed));
+        }
+        return p;
+    }
+
+    /**
+     * Runs every planned trial not yet in dir, appending each as it finishes. An exception from
+     * the body is recorded as a failed trial and the matrix goes on; {@link InterruptedException}
+     * stops it (finished trials are already on disk).
+     */
+    public void run(RunDirectory dir, Body<C> body, Listener<C> listener) throws InterruptedException {
+        List<Planned<C>> plan = plan();
+        int index = 0;
+        for (Planned<C> p : plan) {
+            index++;
+            if (dir.isFinished(p.key(), p.repeat())) {
+                listener.alreadyDone(p);
+                continue;
+            }
+            listener.starting(p, index, plan.size());
+            Trial t;
+            try {
+                t = body.run(p);
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (dev.kensho.core.KenshoException e) {
+                if (e.exitCode() == dev.kensho.core.KenshoException.USAGE) throw e;
+                t = Trial.of(p.key(), p.repeat()).failed(e.getMessage()).build();
+            } catch (Exception e) {
+                t = Trial.of(p.key(), p.repeat()).failed(e.getClass().getSimpleName() + ": " + e.getMessage()).build();
+            }
+            dir.append(t);
+            listener.finished(p, t, index, plan.size());
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.kensho.junit;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Asks for the machine's own PostgreSQL at 127.0.0.1:5432 (database test, user postgres; on this
+ * project's machines a Debian PostgreSQL 15 built with JIT), connected as a remote target. The
+ * test is skipped, with the reason printed, where nothing answers there.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.PARAMETER)
+public @interface LocalPostgres {
+    String url() default "jdbc:postgresql://127.0.0.1:5432/test";
+    String user() default "postgres";
+}
