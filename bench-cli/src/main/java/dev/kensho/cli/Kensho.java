@@ -1,0 +1,75 @@
+package dev.kensho.cli;
+
+import dev.kensho.core.KenshoException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** bench.jar's entry point: the top-level command, exit codes and error printing. */
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Kensho (検証): reruns PostgreSQL performance verifications the way PGECons does.%n"
+                + "Default target: an embedded PostgreSQL managed by Kensho; --url for a remote server.",
+        subcommands = {QueryCommand.class, EnvCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage error, 3 target error (unreachable, authentication, missing database).",
+                "Results: ./results/<UTC timestamp>-<command>/ (run.json, trials.jsonl, summary.csv)."})
+public final class Kensho implements Runnable {
+    private static String[] arguments = new String[0];
+
+    @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Print stack traces and library diagnostics.")
+    static boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** The raw command line, for run.json (callers mask it). */
+    static String[] arguments() {
+        return arguments.clone();
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line and returns the exit code (tests call this without exiting the JVM). */
+    public static int execute(String... args) {
+        arguments = args.clone();
+        System.setProperty("java.awt.headless", "true");
+        CommandLine cl = commandLine();
+        return cl.execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Kensho());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("bench: " + ex.getMessage().replace("\n", " ").strip()
+                    + " (see 'bench " + ex.getCommandLine().getCommandSpec().qualifiedName(" ").replaceFirst("^bench ?", "") + " --help')");
+            err.flush();
+            return KenshoException.USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            Throwable t = ex;
+            while (!(t instanceof KenshoException) && t.getCause() != null && t.getCause() != t) t = t.getCause();
+            if (verbose) ex.printStackTrace(err);
+            if (t instanceof KenshoException k) {
+                err.println("bench: " + k.getMessage());
+                err.flush();
+                return k.exitCode();
+            }
+            err.println("bench: " + ex.getClass().getSimpleName() + ": " + String.valueOf(ex.getMessage()).split("\n")[0]
+                    + (verbose ? "" : " (run with --verbose for details)"));
+            err.flush();
+            return KenshoException.FAILURE;
+        });
+        return cl;
+    }
+}

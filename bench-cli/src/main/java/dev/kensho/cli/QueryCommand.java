@@ -1,0 +1,120 @@
+package dev.kensho.cli;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.run.QueryMatrix;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Times SQL queries under combinations of settings, with repeats and medians. */
+@Command(name = "query", mixinStandardHelpOptions = true,
+        description = {"Time SQL queries (full result streamed) under combinations of settings, with repeats and medians.",
+                "Example: bench query -c \"SELECT count(*) FROM t\" --matrix jit=on,off --repeat 5 --url jdbc:postgresql://127.0.0.1/test"})
+final class QueryCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+
+    @Option(names = {"-c", "--sql"}, paramLabel = "SQL", description = "A query to time (repeatable).")
+    List<String> sql = new ArrayList<>();
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "A file holding one query (repeatable); named after the file.")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--setup", paramLabel = "SQL", description = "SQL run once per target before measuring (e.g. CREATE TABLE … AS …).")
+    List<String> setup = new ArrayList<>();
+
+    @Option(names = "--matrix", paramLabel = "NAME=V1,V2", description = "Vary a setting over values (repeatable; cells are all combinations).")
+    Map<String, String> matrix = new LinkedHashMap<>();
+
+    @Option(names = "--repeat", defaultValue = "5", description = "Measured repeats per cell (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--warmup", defaultValue = "1", description = "Unrecorded runs of each cell before its first repeat (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--order", defaultValue = "random", description = "Trial order: random or sequential (default ${DEFAULT-VALUE}).")
+    TrialMatrix.Order order;
+
+    @Option(names = "--seed", description = "Seed of the random trial order (default: time-based, recorded in run.json).")
+    Long seed;
+
+    @Option(names = "--explain", description = "Also capture EXPLAIN (ANALYZE, BUFFERS) once per cell.")
+    boolean explain;
+
+    @Option(names = "--fetch-size", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    int fetchSize;
+
+    @Override
+    public Integer call() throws Exception {
+        List<QueryMatrix.Query> queries = new ArrayList<>();
+        for (int i = 0; i < sql.size(); i++) queries.add(new QueryMatrix.Query("q" + (i + 1), sql.get(i)));
+        for (Path f : files) {
+            try {
+                queries.add(new QueryMatrix.Query(f.getFileName().toString().replaceFirst("\\.sql$", ""), Files.readString(f).strip().replaceFirst(";$", "")));
+            } catch (IOException e) {
+                throw KenshoException.usage("-f " + f + ": cannot read (" + e.getClass().getSimpleName() + ")");
+            }
+        }
+        if (queries.isEmpty()) throw KenshoException.usage("give at least one query with -c SQL or -f FILE");
+        if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+        Map<String, List<String>> varied = new LinkedHashMap<>();
+        matrix.forEach((k, v) -> varied.put(k, List.of(v.split(","))));
+        List<TargetSpec> specs = target.specs();
+
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("queries", queries);
+        params.put("matrix", varied);
+        params.put("repeat", repeat);
+        params.put("order", order.name().toLowerCase());
+        try (RunDirectory dir = results.open("query", params, System.err)) {
+            long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
+                    ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
+            dir.parameter("seed", s);
+            QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
+            for (TargetSpec spec : specs) {
+                String label = spec.label();
+                try (Target t = spec.open()) {
+                    System.err.println("target: " + t.describe());
+                    dir.environment(label, Environment.capture(t));
+                    for (String stmt : setup) {
+                        try (var c = t.connect(); var st = c.createStatement()) {
+                            st.execute(stmt);
+                        }
+                    }
+                    m.run(t, label, dir, new ConsoleProgress<>(p -> p.cell().query().name() + " " + p.cell().settings()));
+                }
+            }
+            CellSummary.write(dir, List.of("ms", "rows"));
+            printSummary(dir.trials());
+            System.err.println("results: " + dir.path());
+        }
+        return 0;
+    }
+
+    private static void printSummary(List<Trial> trials) {
+        System.out.printf("%-60s %5s %12s %12s %12s %10s%n", "cell", "n", "median ms", "min ms", "max ms", "rows");
+        for (CellSummary c : CellSummary.of(trials)) {
+            if (!c.status().equals("ok")) {
+                System.out.printf("%-60s %5s %s%n", c.cell(), "-", c.status() + ": " + c.reason());
+                continue;
+            }
+            System.out.printf("%-60s %5d %12.3f %12.3f %12.3f %10.0f%n", c.cell(), c.n(), c.median().get("ms"),
+                    c.min().get("ms"), c.max().get("ms"), c.median().get("rows"));
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.kensho.cli;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.target.TargetSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Which PostgreSQL to measure: the options every command shares (a picocli mixin). */
+public final class TargetOptions {
+
+    @Option(names = "--pg-version", split = ",", paramLabel = "MAJOR",
+            description = "Embedded PostgreSQL major version(s) bench.jar carries (16, 17, 18; default: newest). "
+                    + "Commands that compare versions accept a list: --pg-version 16,17.")
+    List<Integer> pgVersions = new ArrayList<>();
+
+    @Option(names = "--pg-bin", paramLabel = "DIR",
+            description = "Run an installed PostgreSQL from DIR (initdb, pg_ctl, postgres), managed like the embedded one "
+                    + "(e.g. a build with LLVM JIT). As root the server runs as the system user 'kensho'.")
+    Path pgBin;
+
+    @Option(names = "--url", paramLabel = "JDBC_URL",
+            description = "Measure a remote server, e.g. jdbc:postgresql://db:5432/bench?sslmode=require. "
+                    + "It is never restarted or reconfigured: settings are session-level only.")
+    String url;
+
+    @Option(names = {"-U", "--user"}, paramLabel = "USER", description = "User for --url (default: the URL's, else the OS user).")
+    String user;
+
+    @Option(names = "--password-file", paramLabel = "FILE",
+            description = "Read the password for --url from FILE (else PGPASSWORD, else ~/.pgpass). Never printed or stored.")
+    Path passwordFile;
+
+    @Option(names = "--testcontainers", arity = "0..1", fallbackValue = "", paramLabel = "IMAGE",
+            description = "Start a PostgreSQL container (default image postgres:17) with fsync kept on. Needs a Docker engine.")
+    String testcontainers;
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+            description = "Server setting, repeatable. Managed servers: written to postgresql.conf (restart when postmaster-level). "
+                    + "Remote: session SET; others are reported and skipped.")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(names = "--keep-data", paramLabel = "DIR",
+            description = "Keep the managed server's data directory in DIR and reuse it next time instead of reloading.")
+    Path keepData;
+
+    @Option(names = "--restart-command", paramLabel = "CMD",
+            description = "Shell command that restarts a remote server: the explicit permission to ALTER SYSTEM and restart it "
+                    + "(cold-cache runs, postmaster-level settings).")
+    String restartCommand;
+
+    /** One spec per requested embedded version, or the single remote/local/container spec. */
+    public List<TargetSpec> specs() {
+        TargetSpec base = base();
+        if (pgVersions.size() <= 1) return List.of(pgVersions.isEmpty() ? base : base.pgVersion(pgVersions.get(0)));
+        List<TargetSpec> out = new ArrayList<>();
+        for (int v : pgVersions) out.add(base.withPgVersion(v));
+        return out;
+    }
+
+    /** The one target of a command that measures a single server. */
+    public TargetSpec single() {
+        List<TargetSpec> s = specs();
+        if (s.size() > 1) throw KenshoException.usage("this command measures one server; give one --pg-version");
+        return s.get(0);
+    }
+
+    public boolean isRemote() {
+        return url != null;
+    }
+
+    private TargetSpec base() {
+        TargetSpec t = new TargetSpec().settings(settings).keepData(keepData).restartCommand(restartCommand);
+        if (url != null) t.url(url).user(user).passwordFile(passwordFile);
+        if (pgBin != null) t.pgBin(pgBin);
+        if (testcontainers != null) t.testcontainers(testcontainers.isEmpty() ? null : testcontainers);
+        if (url == null && (user != null || passwordFile != null)) {
+            throw KenshoException.usage("--user and --password-file go with --url");
+        }
+        return t;
+    }
+}

@@ -1,0 +1,19 @@
+package dev.kensho.cli;
+
+import dev.kensho.core.KenshoVersion;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.IVersionProvider;
+
+/** --version: the tool and the PostgreSQL builds it carries. */
+final class VersionProvider implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+        List<String> lines = new ArrayList<>();
+        lines.add("Kensho " + KenshoVersion.version());
+        KenshoVersion.embeddedPostgres().forEach((major, full) ->
+                lines.add("embedded PostgreSQL " + major + " (binaries " + full + ")"));
+        lines.add("Java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
+        return lines.toArray(String[]::new);
+    }
+}

@@ -1,0 +1,111 @@
+package dev.kensho.core.run;
+
+import dev.kensho.core.measure.Explain;
+import dev.kensho.core.measure.ExplainResult;
+import dev.kensho.core.measure.QueryTimer;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.SettingsOutcome;
+import dev.kensho.core.target.Target;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Named queries × combinations of server settings, each timed with its full result streamed,
+ * repeated, in sequential or random order (the micro query benchmarks of the 2006 patch study,
+ * or any "this query under these settings" question). Settings a target refuses are recorded as
+ * skipped cells with the reason.
+ */
+public final class QueryMatrix {
+
+    /** One query to time. */
+    public record Query(String name, String sql) { }
+
+    /** A cell: a query under one combination of settings, on one labelled target. */
+    public record Cell(String target, Query query, Map<String, String> settings) {
+        public String key() {
+            StringBuilder sb = new StringBuilder("target=").append(target).append(";query=").append(query.name());
+            settings.forEach((k, v) -> sb.append(';').append(k).append('=').append(v));
+            return sb.toString();
+        }
+    }
+
+    private final List<Query> queries;
+    private final Map<String, List<String>> varied;
+    private final int repeats;
+    private final int warmups;
+    private final TrialMatrix.Order order;
+    private final long seed;
+    private final boolean explain;
+    private final int fetchSize;
+
+    public QueryMatrix(List<Query> queries, Map<String, List<String>> varied, int repeats, int warmups,
+                       TrialMatrix.Order order, long seed, boolean explain, int fetchSize) {
+        this.queries = List.copyOf(queries);
+        this.varied = new LinkedHashMap<>(varied);
+        this.repeats = repeats;
+        this.warmups = warmups;
+        this.order = order;
+        this.seed = seed;
+        this.explain = explain;
+        this.fetchSize = fetchSize;
+    }
+
+    /** Every combination of the varied settings (cartesian product, in option order). */
+    public List<Map<String, String>> combinations() {
+        List<Map<String, String>> out = new ArrayList<>();
+        out.add(new LinkedHashMap<>());
+        for (var e : varied.entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> base : out) {
+                for (String v : e.getValue()) {
+                    Map<String, String> m = new LinkedHashMap<>(base);
+                    m.put(e.getKey(), v);
+                    next.add(m);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+
+    public List<Cell> cells(String targetLabel) {
+        List<Cell> cells = new ArrayList<>();
+        for (Map<String, String> s : combinations()) for (Query q : queries) cells.add(new Cell(targetLabel, q, s));
+        return cells;
+    }
+
+    /** Runs every cell on target, appending trials to dir. */
+    public void run(Target target, String targetLabel, RunDirectory dir, TrialMatrix.Listener<Cell> listener)
+            throws InterruptedException {
+        Map<String, Boolean> warmed = new LinkedHashMap<>();
+        new TrialMatrix<>(cells(targetLabel), Cell::key, repeats, order, seed).run(dir, p -> {
+            Cell cell = p.cell();
+            Trial.Builder t = Trial.of(p.key(), p.repeat()).param("target", cell.target()).param("query", cell.query().name());
+            cell.settings().forEach(t::param);
+            if (!cell.settings().isEmpty()) {
+                SettingsOutcome o = target.control().apply(cell.settings());
+                if (!o.ok()) return t.skipped(o.refusalReason()).build();
+                if (o.restarted()) t.extra("restarted", true);
+            }
+            try (Connection c = target.connect()) {
+                if (warmed.putIfAbsent(p.key(), true) == null) {
+                    for (int i = 0; i < warmups; i++) QueryTimer.time(c, cell.query().sql(), fetchSize);
+                }
+                QueryTimer.Timing timing = QueryTimer.time(c, cell.query().sql(), fetchSize);
+                t.metric("ms", timing.millis()).metric("rows", timing.rows()).metric("bytes", timing.bytes())
+                        .metric("first_row_ms", timing.firstRowNanos() / 1e6);
+                if (explain && p.repeat() == 0) {
+                    ExplainResult e = Explain.analyze(c, cell.query().sql());
+                    t.extra("plan", e.json());
+                    t.metric("workers_planned", e.workersPlanned()).metric("workers_launched", e.workersLaunched());
+                    if (e.jit() != null) t.metric("jit_total_ms", e.jit().totalMs());
+                }
+            }
+            return t.build();
+        }, listener);
+    }
+}
