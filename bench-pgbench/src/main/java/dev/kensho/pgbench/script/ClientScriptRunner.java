@@ -1,0 +1,571 @@
+package dev.kensho.pgbench.script;
+
+import dev.kensho.pgbench.script.expr.EvalException;
+import dev.kensho.pgbench.script.expr.Expr;
+import dev.kensho.pgbench.script.expr.Value;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Runs transactions (whole scripts) for one pgbench client: meta-commands evaluated locally with pgbench's
+ * semantics, SQL sent through the client's JDBC connection in the chosen {@link QueryMode}. One per client;
+ * not thread-safe. \sleep is performed here (by the {@link Options#sleeper}), so the time counts in the
+ * transaction's latency as in pgbench; the outcome reports how long was slept.
+ */
+public final class ClientScriptRunner {
+
+    /** Sleeps for \sleep; the driver may replace it (e.g. to stop at the end of -T). */
+    @FunctionalInterface
+    public interface Sleeper {
+        void sleepNanos(long nanos);
+    }
+
+    /**
+     * Runner options.
+     *
+     * @param debug   receives debug() lines ("debug(script=S,command=C): int 17"); pgbench prints them to stderr
+     * @param sleeper performs \sleep
+     */
+    public record Options(Consumer<String> debug, Sleeper sleeper) {
+        public static Options defaults() {
+            return new Options(System.err::println, ClientScriptRunner::park);
+        }
+
+        public Options withDebug(Consumer<String> d) {
+            return new Options(d, sleeper);
+        }
+
+        public Options withSleeper(Sleeper s) {
+            return new Options(debug, s);
+        }
+    }
+
+    private static void park(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        long left = nanos;
+        while (left > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(left);
+            left = deadline - System.nanoTime();
+        }
+    }
+
+    private final List<Script> scripts;
+    private final int clientId;
+    private final Variables vars;
+    private final PgbenchRandom random;
+    private final QueryMode mode;
+    private final Options options;
+    private final long[][] commandNanos;
+    private final long[][] commandCounts;
+
+    private Connection connection;
+    private Statement simpleStatement;
+    private final Map<Command, PreparedStatement> prepared = new IdentityHashMap<>();
+
+    // per-transaction state
+    private int scriptIndex;
+    private int pc;
+    private final Expr.Context context = new Expr.Context() {
+        @Override
+        public Value variable(String name) throws EvalException {
+            return vars.value(name);
+        }
+
+        @Override
+        public PgbenchRandom random() {
+            return random;
+        }
+
+        @Override
+        public void debug(Value v) {
+            options.debug().accept("debug(script=" + scriptIndex + ",command=" + (pc + 1) + "): " + v.debugText());
+        }
+    };
+
+    /**
+     * @param scripts      the scripts (-f/-b), chosen by weight per transaction
+     * @param clientId     pgbench's client number (0-based)
+     * @param vars         this client's variables, with {@link Variables#standard} already applied
+     * @param clientRandom this client's function random state (from {@link PgbenchRandom.Seeds#clients()})
+     * @throws ScriptException when a script cannot run in this mode (more than 255 parameters in
+     *                         extended/prepared mode, as pgbench's "statement has too many arguments")
+     */
+    public ClientScriptRunner(List<Script> scripts, int clientId, Variables vars, PgbenchRandom clientRandom,
+                              QueryMode mode, Options options) throws ScriptException {
+        this.scripts = List.copyOf(scripts);
+        this.clientId = clientId;
+        this.vars = vars;
+        this.random = clientRandom;
+        this.mode = mode;
+        this.options = options;
+        this.commandNanos = new long[scripts.size()][];
+        this.commandCounts = new long[scripts.size()][];
+        for (int i = 0; i < scripts.size(); i++) {
+            Script s = scripts.get(i);
+            commandNanos[i] = new long[s.commands().size()];
+            commandCounts[i] = new long[s.commands().size()];
+            if (mode != QueryMode.SIMPLE) {
+                for (Command c : s.commands()) {
+                    if (c.kind == Command.Kind.SQL && c.paramNames.size() >= ScriptParser.MAX_ARGS) {
+                        throw new ScriptException(s.name(), c.line, c.column, "statement has too many arguments"
+                                + " (maximum is " + (ScriptParser.MAX_ARGS - 1) + ") in " + mode.pgbenchName() + " mode");
+                    }
+                }
+            }
+        }
+    }
+
+    public Variables variables() {
+        return vars;
+    }
+
+    public int clientId() {
+        return clientId;
+    }
+
+    /** Sum of elapsed nanoseconds per command of script {@code script} (for -r), since the runner was made. */
+    public long[] commandNanos(int script) {
+        return commandNanos[script];
+    }
+
+    /** Number of executions per command of script {@code script}. */
+    public long[] commandCounts(int script) {
+        return commandCounts[script];
+    }
+
+    /**
+     * Chooses a script by weight with the thread's choose state (pgbench's chooseScript: no draw when there is
+     * one script) and runs it to completion on {@code c} (autocommit; the script's own BEGIN/END apply).
+     */
+    public TransactionOutcome runTransaction(Connection c, PgbenchRandom threadChoose) {
+        int s = Script.choose(scripts, threadChoose);
+        return run(c, s, random.state());
+    }
+
+    /** Runs script {@code script} without choosing (e.g. a single-script run, or a test). */
+    public TransactionOutcome runScript(Connection c, int script) {
+        return run(c, script, random.state());
+    }
+
+    /**
+     * Retries a failed transaction as pgbench does under --max-tries: the same script, with the client's
+     * random state restored to what it was when the failed try started (variables are not restored).
+     */
+    public TransactionOutcome retry(Connection c, TransactionOutcome failed) {
+        random.restore(failed.randomAtStart());
+        return run(c, failed.script(), failed.randomAtStart());
+    }
+
+    /** Closes cached statements (call before closing the connection, or when the client stops). */
+    public void releaseStatements() {
+        for (PreparedStatement ps : prepared.values()) {
+            try {
+                ps.close();
+            } catch (SQLException ignored) {
+                // the connection is being dropped anyway
+            }
+        }
+        prepared.clear();
+        if (simpleStatement != null) {
+            try {
+                simpleStatement.close();
+            } catch (SQLException ignored) {
+                // same
+            }
+            simpleStatement = null;
+        }
+        connection = null;
+    }
+
+    private TransactionOutcome run(Connection c, int script, PgbenchRandom.State start) {
+        if (c != connection) {
+            releaseStatements();
+            connection = c;
+        }
+        scriptIndex = script;
+        List<Command> cmds = scripts.get(script).commands();
+        long[] nanos = commandNanos[script];
+        long[] counts = commandCounts[script];
+        long slept = 0;
+        pc = 0;
+        while (pc < cmds.size()) {
+            Command cmd = cmds.get(pc);
+            int here = pc;
+            long t0 = System.nanoTime();
+            try {
+                switch (cmd.kind) {
+                    case SQL -> {
+                        executeSql(c, cmd);
+                        pc++;
+                    }
+                    case SET -> {
+                        Value v = cmd.expr.eval(context);
+                        if (!vars.put(cmd.variable, v)) {
+                            throw new EvalException("set: invalid variable name: \"" + cmd.variable + "\"");
+                        }
+                        pc++;
+                    }
+                    case IF -> pc = cmd.expr.eval(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
+                    case ELIF, ELSE -> pc = cmd.endif + 1;
+                    case ENDIF -> pc++;
+                    case SLEEP -> {
+                        long n = sleepMicros(cmd) * 1000L;
+                        if (n > 0) {
+                            long s0 = System.nanoTime();
+                            options.sleeper().sleepNanos(n);
+                            slept += System.nanoTime() - s0;
+                        }
+                        pc++;
+                    }
+                    case SHELL -> {
+                        shell(cmd.args, null);
+                        pc++;
+                    }
+                    case SETSHELL -> {
+                        shell(cmd.args, cmd.variable);
+                        pc++;
+                    }
+                }
+            } catch (EvalException e) {
+                return failure(TransactionOutcome.Status.META_ERROR, script, here, null,
+                        e.getMessage() + "; client " + clientId + " aborted in command " + here + " ("
+                                + metaName(cmd) + ") of script " + script + "; execution of meta-command failed",
+                        start, slept, c);
+            } catch (SQLException e) {
+                return sqlFailure(e, script, here, start, slept, c);
+            } finally {
+                nanos[here] += System.nanoTime() - t0;
+                counts[here]++;
+            }
+        }
+        return new TransactionOutcome(TransactionOutcome.Status.OK, script, -1, null, null, start, slept);
+    }
+
+    private static String metaName(Command c) {
+        return c.kind == Command.Kind.SQL ? (c.store == Command.Store.NONE ? "SQL" : c.store.name().toLowerCase())
+                : c.kind.name().toLowerCase();
+    }
+
+    /** Index to continue at when the \if or \elif at {@code from} is false: evaluates following \elif's. */
+    private int nextBranch(List<Command> cmds, Command from) throws EvalException {
+        int t = from.next;
+        while (true) {
+            Command b = cmds.get(t);
+            if (b.kind == Command.Kind.ELIF) {
+                pc = t;
+                if (b.expr.eval(context).truth()) {
+                    return t + 1;
+                }
+                t = b.next;
+            } else {
+                return t + 1;
+            }
+        }
+    }
+
+    private long sleepMicros(Command cmd) throws EvalException {
+        String arg = cmd.args.get(0);
+        int usec;
+        if (arg.charAt(0) == ':') {
+            String name = arg.substring(1);
+            String v = vars.text(name);
+            if (v == null) {
+                throw new EvalException("sleep: undefined variable \"" + name + "\"");
+            }
+            usec = Variables.atoi(v);
+            if (usec == 0 && (v.isEmpty() || !Character.isDigit(v.charAt(0)))) {
+                throw new EvalException("sleep: invalid sleep time \"" + v + "\" for variable \"" + name + "\"");
+            }
+        } else {
+            usec = Variables.atoi(arg);
+        }
+        return (long) usec * cmd.sleepUnitMicros;
+    }
+
+    private void shell(List<String> argv, String variable) throws EvalException {
+        String what = variable == null ? "shell" : "setshell";
+        StringBuilder command = new StringBuilder();
+        for (int i = 0; i < argv.size(); i++) {
+            String a = argv.get(i);
+            String arg;
+            if (a.charAt(0) != ':') {
+                arg = a;
+            } else if (a.length() > 1 && a.charAt(1) == ':') {
+                arg = a.substring(1);
+            } else if ((arg = vars.text(a.substring(1))) == null) {
+                throw new EvalException(what + ": undefined variable \"" + a + "\"");
+            }
+            if (i > 0) {
+                command.append(' ');
+            }
+            command.append(arg);
+        }
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command.toString());
+        try {
+            if (variable == null) {
+                Process p = pb.inheritIO().start();
+                if (p.waitFor() != 0) {
+                    throw new EvalException("shell: could not launch shell command");
+                }
+                return;
+            }
+            pb.redirectError(ProcessBuilder.Redirect.INHERIT).redirectInput(ProcessBuilder.Redirect.INHERIT);
+            Process p = pb.start();
+            String res;
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                char[] line = new char[63];
+                int len = 0;
+                int ch;
+                while (len < line.length && (ch = r.read()) >= 0) {
+                    line[len++] = (char) ch;
+                    if (ch == '\n') {
+                        break;
+                    }
+                }
+                res = len == 0 ? null : new String(line, 0, len);
+                r.transferTo(java.io.Writer.nullWriter());
+            }
+            p.waitFor();
+            if (res == null) {
+                throw new EvalException("setshell: could not read result of shell command");
+            }
+            String t = res.stripLeading();
+            int i = 0;
+            if (i < t.length() && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
+                i++;
+            }
+            int digits = i;
+            while (i < t.length() && Character.isDigit(t.charAt(i))) {
+                i++;
+            }
+            if (i == digits || !t.substring(i).isBlank()) {
+                throw new EvalException("setshell: shell command must return an integer (not \"" + res + "\")");
+            }
+            long v = (int) Long.parseLong(t.substring(0, i).replaceFirst("^\\+", ""));
+            if (!vars.put(variable, Value.ofInt(v))) {
+                throw new EvalException("setshell: invalid variable name: \"" + variable + "\"");
+            }
+        } catch (IOException e) {
+            throw new EvalException(what + ": could not launch shell command: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EvalException(what + ": interrupted");
+        } catch (NumberFormatException e) {
+            throw new EvalException("setshell: shell command must return an integer (not \"" + res(e) + "\")");
+        }
+    }
+
+    private static String res(NumberFormatException e) {
+        return e.getMessage();
+    }
+
+    // ------------------------------------------------------------------ SQL
+
+    /** pgbench's assignVariables: substitute defined variables' text; undefined ":name" stays as is. */
+    String substitute(String sql) {
+        StringBuilder out = null;
+        int i = 0;
+        int copied = 0;
+        int n = sql.length();
+        while ((i = sql.indexOf(':', i)) >= 0) {
+            int e = ScriptParser.variableEnd(sql, i);
+            if (e < 0) {
+                while (i < n && sql.charAt(i) == ':') {
+                    i++;
+                }
+                continue;
+            }
+            String val = vars.text(sql.substring(i + 1, e));
+            if (val == null) {
+                i++;
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(n + 16);
+            }
+            out.append(sql, copied, i).append(val);
+            i = e;
+            copied = e;
+        }
+        if (out == null) {
+            return sql;
+        }
+        return out.append(sql, copied, n).toString();
+    }
+
+    private void executeSql(Connection c, Command cmd) throws SQLException, EvalException {
+        Statement st;
+        boolean isResult;
+        if (mode == QueryMode.SIMPLE) {
+            if (simpleStatement == null) {
+                simpleStatement = c.createStatement();
+                simpleStatement.setEscapeProcessing(false);
+            }
+            st = simpleStatement;
+            isResult = st.execute(substitute(cmd.sql));
+        } else {
+            PreparedStatement ps = prepared.get(cmd);
+            if (ps == null) {
+                ps = c.prepareStatement(cmd.parameterizedSql);
+                ps.setEscapeProcessing(false);
+                prepared.put(cmd, ps);
+            }
+            List<String> names = cmd.paramNames;
+            for (int i = 0; i < names.size(); i++) {
+                String v = vars.text(names.get(i));
+                if (v == null) {
+                    ps.setNull(i + 1, Types.OTHER);
+                } else {
+                    ps.setObject(i + 1, v, Types.OTHER);
+                }
+            }
+            st = ps;
+            isResult = ps.execute();
+        }
+        readResults(st, isResult, cmd);
+    }
+
+    private void readResults(Statement st, boolean isResult, Command cmd) throws SQLException, EvalException {
+        Command.Store store = cmd.store;
+        // \gset looks at the last result only: keep the previous one until we know whether another follows.
+        int lastTuples = -1;
+        String[] lastNames = null;
+        String[] lastRow = null;
+        while (true) {
+            if (isResult) {
+                try (ResultSet rs = st.getResultSet()) {
+                    if (store == Command.Store.NONE) {
+                        // pgjdbc has already read every row; nothing to keep.
+                        lastTuples = 0;
+                    } else {
+                        ResultSetMetaData md = rs.getMetaData();
+                        int cols = md.getColumnCount();
+                        String[] names = new String[cols];
+                        for (int i = 0; i < cols; i++) {
+                            names[i] = md.getColumnLabel(i + 1);
+                        }
+                        String[] row = null;
+                        int tuples = 0;
+                        while (rs.next()) {
+                            tuples++;
+                            row = new String[cols];
+                            for (int i = 0; i < cols; i++) {
+                                String v = rs.getString(i + 1);
+                                row[i] = v == null ? "" : v;
+                            }
+                        }
+                        if (store == Command.Store.ASET) {
+                            if (tuples > 0) {
+                                storeRow(cmd, names, row);
+                            }
+                        } else {
+                            lastTuples = tuples;
+                            lastNames = names;
+                            lastRow = row;
+                        }
+                    }
+                }
+            } else if (st.getUpdateCount() == -1) {
+                break;
+            } else {
+                lastTuples = 0;
+                lastNames = null;
+                lastRow = null;
+            }
+            isResult = st.getMoreResults();
+        }
+        if (store == Command.Store.GSET) {
+            int got = Math.max(lastTuples, 0);
+            if (got != 1) {
+                throw new EvalException("client " + clientId + " script " + scriptIndex + " command " + pc
+                        + " query 0: expected one row, got " + got);
+            }
+            storeRow(cmd, lastNames, lastRow);
+        }
+    }
+
+    private void storeRow(Command cmd, String[] names, String[] row) throws EvalException {
+        for (int i = 0; i < names.length; i++) {
+            String name = cmd.storePrefix + names[i];
+            if (!vars.putText(name, row[i])) {
+                throw new EvalException("client " + clientId + " script " + scriptIndex + " command " + pc
+                        + " query 0: error storing into variable " + name);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ failures
+
+    private TransactionOutcome sqlFailure(SQLException e, int script, int command, PgbenchRandom.State start,
+                                          long slept, Connection c) {
+        String state = e.getSQLState();
+        TransactionOutcome.Status status;
+        if ("40001".equals(state)) {
+            status = TransactionOutcome.Status.SERIALIZATION_FAILURE;
+        } else if ("40P01".equals(state)) {
+            status = TransactionOutcome.Status.DEADLOCK_FAILURE;
+        } else if ((state != null && state.startsWith("08")) || closed(c)) {
+            status = TransactionOutcome.Status.CONNECTION_LOST;
+        } else {
+            status = TransactionOutcome.Status.SQL_ERROR;
+        }
+        String msg = String.valueOf(e.getMessage()).replace('\n', ' ');
+        return failure(status, script, command, state, "client " + clientId + " script " + script + " aborted in command "
+                + command + " query 0: " + msg, start, slept, c);
+    }
+
+    private static boolean closed(Connection c) {
+        try {
+            return c.isClosed();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    /** Ends a failed transaction like pgbench: ROLLBACK when the session is left inside a transaction block. */
+    private TransactionOutcome failure(TransactionOutcome.Status status, int script, int command, String sqlState,
+                                       String message, PgbenchRandom.State start, long slept, Connection c) {
+        if (status != TransactionOutcome.Status.CONNECTION_LOST && c != null && inTransaction(c)) {
+            try (Statement st = c.createStatement()) {
+                st.execute("ROLLBACK");
+            } catch (SQLException ignored) {
+                // the failure being reported matters more
+            }
+        }
+        return new TransactionOutcome(status, script, command, sqlState, message, start, slept);
+    }
+
+    private static boolean inTransaction(Connection c) {
+        try {
+            org.postgresql.core.BaseConnection bc = c.unwrap(org.postgresql.core.BaseConnection.class);
+            return bc.getTransactionState() != org.postgresql.core.TransactionState.IDLE;
+        } catch (SQLException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** Test hook: evaluates one expression text in this client's context. */
+    Value evaluate(Expr e) throws EvalException {
+        return e.eval(context);
+    }
+
+    static List<String> copyOf(List<String> l) {
+        return new ArrayList<>(l);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.kensho.pgbench.script;
+
+import dev.kensho.pgbench.script.expr.Expr;
+
+import java.util.List;
+
+/**
+ * One command of a script, numbered as pgbench numbers them (a \gset or \aset is merged into the SQL command
+ * before it and takes no slot; \setrandom is stored as the equivalent \set).
+ */
+public final class Command {
+    public enum Kind { SQL, SET, SETSHELL, SHELL, SLEEP, IF, ELIF, ELSE, ENDIF }
+
+    /** What an SQL command does with its result rows: nothing, \gset (exactly one row), \aset (all queries). */
+    public enum Store { NONE, GSET, ASET }
+
+    final Kind kind;
+    final int line;
+    final int column;
+    final String text;
+    final String variable;
+    final Expr expr;
+    final List<String> args;
+    // SQL
+    final String sql;
+    Store store = Store.NONE;
+    String storePrefix = "";
+    final List<String> paramNames;
+    final String parameterizedSql;
+    // SLEEP: microseconds per unit
+    final long sleepUnitMicros;
+    // IF/ELIF/ELSE: index of the next ELIF/ELSE/ENDIF of the same \if, and of its ENDIF
+    int next = -1;
+    int endif = -1;
+
+    private Command(Kind kind, int line, int column, String text, String variable, Expr expr, List<String> args,
+                    String sql, List<String> paramNames, String parameterizedSql, long sleepUnitMicros) {
+        this.kind = kind;
+        this.line = line;
+        this.column = column;
+        this.text = text;
+        this.variable = variable;
+        this.expr = expr;
+        this.args = args;
+        this.sql = sql;
+        this.paramNames = paramNames;
+        this.parameterizedSql = parameterizedSql;
+        this.sleepUnitMicros = sleepUnitMicros;
+    }
+
+    static Command sql(int line, int column, String sql, List<String> paramNames, String parameterizedSql) {
+        return new Command(Kind.SQL, line, column, firstLine(sql), null, null, List.of(), sql, paramNames,
+                parameterizedSql, 0);
+    }
+
+    static Command meta(Kind kind, int line, int column, String text, String variable, Expr expr,
+                        List<String> args, long sleepUnitMicros) {
+        return new Command(kind, line, column, text, variable, expr, args, null, List.of(), null, sleepUnitMicros);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** 1-based line of the command's first character in its file. */
+    public int line() {
+        return line;
+    }
+
+    public int column() {
+        return column;
+    }
+
+    /** The command's first line, for per-command reports (pgbench's first_line). */
+    public String text() {
+        return text;
+    }
+
+    /** SQL text as pgbench sends it in simple mode before substitution (null for meta-commands). */
+    public String sql() {
+        return sql;
+    }
+
+    /** Variable names bound as $1..$n in extended and prepared modes, in order (may repeat). */
+    public List<String> paramNames() {
+        return paramNames;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public String storePrefix() {
+        return storePrefix;
+    }
+
+    /** Target variable of \set and \setshell. */
+    public String variable() {
+        return variable;
+    }
+
+    /** The expression of \set, \if, \elif. */
+    public Expr expr() {
+        return expr;
+    }
+
+    /** Words after the command name (\shell, \setshell command words, \sleep value [unit]). */
+    public List<String> args() {
+        return args;
+    }
+
+    @Override
+    public String toString() {
+        return line + ": " + text;
+    }
+}

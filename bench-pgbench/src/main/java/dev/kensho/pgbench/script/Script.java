@@ -1,0 +1,221 @@
+package dev.kensho.pgbench.script;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A parsed pgbench script with its weight: what {@code -f file[@weight]} and {@code -b name[@weight]}
+ * produce. Parsing accepts exactly what pgbench 15 accepts (plus the pre-9.6 {@code \setrandom}, run as
+ * the equivalent random function with a one-time deprecation warning) and rejects the rest with
+ * {@code file:line:column}. {@code \startpipeline}/{@code \endpipeline} are rejected at parse time:
+ * pgjdbc has no libpq pipeline mode, and executing the commands one by one would measure something else.
+ */
+public final class Script {
+    /** Builtins: pgbench's three (exact SQL) and the PGECons studies' custom scripts. */
+    public static final List<String> BUILTINS = List.of("tpcb-like", "simple-update", "select-only",
+            "pgecons-read", "pgecons-read-noagg", "pgecons-update");
+
+    private final String name;
+    private final String description;
+    private final int weight;
+    private final List<Command> commands;
+
+    Script(String name, String description, int weight, List<Command> commands) {
+        this.name = name;
+        this.description = description;
+        this.weight = weight;
+        this.commands = List.copyOf(commands);
+    }
+
+    /** File name, or the builtin's name. */
+    public String name() {
+        return name;
+    }
+
+    /** What pgbench prints after "transaction type:" / "script N:": the file name or "<builtin: ...>". */
+    public String description() {
+        return description;
+    }
+
+    public int weight() {
+        return weight;
+    }
+
+    public List<Command> commands() {
+        return commands;
+    }
+
+    public Script withWeight(int w) {
+        return new Script(name, description, w, commands);
+    }
+
+    /** Parses script text; {@code fileName} is used in error messages and as the script's name. */
+    public static Script parse(String fileName, String text) throws ScriptException {
+        return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text));
+    }
+
+    /** Reads and parses a script file ("-" is not supported: the driver reads stdin itself if it wants). */
+    public static Script read(Path file) throws ScriptException {
+        try {
+            return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ScriptException("could not open file \"" + file + "\": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A builtin by exact name or unambiguous prefix (pgbench's findBuiltin; an exact name wins, since
+     * "pgecons-read" is also a prefix of "pgecons-read-noagg").
+     */
+    public static Script builtin(String nameOrPrefix) throws ScriptException {
+        String found = null;
+        int count = 0;
+        for (String b : BUILTINS) {
+            if (b.equals(nameOrPrefix)) {
+                found = b;
+                count = 1;
+                break;
+            }
+            if (b.startsWith(nameOrPrefix)) {
+                found = b;
+                count++;
+            }
+        }
+        if (count == 0) {
+            throw new ScriptException("no builtin script found for name \"" + nameOrPrefix
+                    + "\"; available: " + String.join(", ", BUILTINS));
+        }
+        if (count > 1) {
+            throw new ScriptException("ambiguous builtin name: " + count + " builtin scripts found for prefix \""
+                    + nameOrPrefix + "\"");
+        }
+        String resource = "/dev/kensho/pgbench/builtin/" + found + ".sql";
+        try (InputStream in = Script.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource);
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String desc = switch (found) {
+                case "tpcb-like" -> "<builtin: TPC-B (sort of)>";
+                case "simple-update" -> "<builtin: simple update>";
+                case "select-only" -> "<builtin: select only>";
+                default -> "<builtin: " + found + ">";
+            };
+            return new Script(found, desc, 1, ScriptParser.parse(found, stripHeader(text)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Builtin resources start with "--" comment lines saying where the script comes from; drop them. */
+    private static String stripHeader(String text) {
+        int i = 0;
+        while (text.startsWith("--", i)) {
+            int nl = text.indexOf('\n', i);
+            i = nl < 0 ? text.length() : nl + 1;
+        }
+        return text.substring(i);
+    }
+
+    /**
+     * Parses a -f or -b option value: {@code "-f file[@weight]"}, {@code "-b name[@weight]"}, or the
+     * long forms {@code --file=}, {@code --builtin=}. The weight is pgbench's: a decimal integer in
+     * [0, 2147483647] after the last '@', default 1.
+     */
+    public static Script fromSpec(String spec) throws ScriptException {
+        String s = spec.strip();
+        boolean builtin;
+        String rest;
+        if (s.startsWith("-b") || s.startsWith("--builtin")) {
+            builtin = true;
+            rest = s.startsWith("-b") ? s.substring(2) : s.substring("--builtin".length());
+        } else if (s.startsWith("-f") || s.startsWith("--file")) {
+            builtin = false;
+            rest = s.startsWith("-f") ? s.substring(2) : s.substring("--file".length());
+        } else {
+            throw new ScriptException("invalid script specification \"" + spec + "\": expected -f file[@weight] or -b name[@weight]");
+        }
+        rest = rest.startsWith("=") ? rest.substring(1) : rest.strip();
+        int at = rest.lastIndexOf('@');
+        String target = at < 0 ? rest : rest.substring(0, at);
+        int weight = at < 0 ? 1 : parseWeight(rest.substring(at));
+        Script script = builtin ? builtin(target) : read(Path.of(target));
+        return script.withWeight(weight);
+    }
+
+    private static int parseWeight(String atWeight) throws ScriptException {
+        String digits = atWeight.substring(1);
+        if (!digits.matches("[ \\t]*[+-]?\\d+")) {
+            throw new ScriptException("invalid weight specification: " + atWeight);
+        }
+        long w;
+        try {
+            w = Long.parseLong(digits.strip());
+        } catch (NumberFormatException e) {
+            throw new ScriptException("invalid weight specification: " + atWeight);
+        }
+        if (w > Integer.MAX_VALUE || w < 0) {
+            throw new ScriptException("weight specification out of range (0 .. " + Integer.MAX_VALUE + "): " + w);
+        }
+        return (int) w;
+    }
+
+    /** Checks a script list as pgbench does: at most 128 scripts, total weight not zero. */
+    public static void checkList(List<Script> scripts) throws ScriptException {
+        if (scripts.isEmpty()) {
+            throw new ScriptException("no script given");
+        }
+        if (scripts.size() > 128) {
+            throw new ScriptException("at most 128 SQL scripts are allowed");
+        }
+        long total = 0;
+        for (Script s : scripts) {
+            total += s.weight();
+        }
+        if (total == 0) {
+            throw new ScriptException("total script weight must not be zero");
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new ScriptException("total script weight must not exceed " + Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * pgbench's chooseScript: with one script no random value is drawn; otherwise a uniform value in
+     * [0, total weight) from the thread's choose state selects by cumulative weight.
+     */
+    public static int choose(List<Script> scripts, PgbenchRandom threadChoose) {
+        if (scripts.size() == 1) {
+            return 0;
+        }
+        long total = 0;
+        for (Script s : scripts) {
+            total += s.weight();
+        }
+        long w = threadChoose.nextInRange(0, total - 1);
+        int i = 0;
+        do {
+            w -= scripts.get(i++).weight();
+        } while (w >= 0);
+        return i - 1;
+    }
+
+    /** The script text as pgbench's --show-script would list commands (one per line, first lines). */
+    public List<String> commandLines() {
+        List<String> out = new ArrayList<>();
+        for (Command c : commands) {
+            out.add(c.text());
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return description + (weight != 1 ? "@" + weight : "");
+    }
+}

@@ -1,0 +1,616 @@
+package dev.kensho.pgbench.script;
+
+import dev.kensho.pgbench.script.expr.Expr;
+import dev.kensho.pgbench.script.expr.ExprParser;
+import dev.kensho.pgbench.script.expr.ExprSyntaxException;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Splits a script the way pgbench does (psqlscan.l plus pgbench's ParseScript): an SQL command runs until a
+ * semicolon outside quotes, comments and parentheses, or until a backslash meta-command, and may span lines;
+ * {@code \;} puts a literal semicolon in the query (a compound query); a meta-command runs to the end of its
+ * line, backslash-newline continuing it. Leading whitespace and {@code --} comments before a command are
+ * dropped, comments inside it are kept. Not handled: psql's BEGIN ATOMIC ... END depth tracking.
+ */
+final class ScriptParser {
+    /** pgbench's MAX_ARGS: the command (or SQL text) plus 255 arguments. */
+    static final int MAX_ARGS = 256;
+
+    private static final AtomicBoolean SETRANDOM_WARNED = new AtomicBoolean();
+    /** Where the one-time \setrandom deprecation warning goes (stderr by default). */
+    static volatile Consumer<String> warnings = System.err::println;
+
+    private final String file;
+    private final String src;
+    private final int[] lineStarts;
+    private int pos;
+    private final List<Command> commands = new ArrayList<>();
+
+    private ScriptParser(String file, String src) {
+        this.file = file;
+        this.src = src;
+        List<Integer> starts = new ArrayList<>();
+        starts.add(0);
+        for (int i = 0; i < src.length(); i++) {
+            if (src.charAt(i) == '\n') {
+                starts.add(i + 1);
+            }
+        }
+        lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    static List<Command> parse(String file, String text) throws ScriptException {
+        ScriptParser p = new ScriptParser(file, text);
+        p.run();
+        return p.commands;
+    }
+
+    private int lineOf(int offset) {
+        int lo = 0;
+        int hi = lineStarts.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (lineStarts[mid] <= offset) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo + 1;
+    }
+
+    private int columnOf(int offset) {
+        return offset - lineStarts[lineOf(offset) - 1] + 1;
+    }
+
+    private ScriptException error(int offset, String message) {
+        int o = Math.min(offset, src.length());
+        return new ScriptException(file, lineOf(o), columnOf(o), message);
+    }
+
+    private void run() throws ScriptException {
+        while (true) {
+            boolean backslash = scanSql();
+            if (!backslash) {
+                break;
+            }
+            metaCommand();
+        }
+        if (commands.isEmpty()) {
+            throw new ScriptException(file, 1, 0, "empty command list for script");
+        }
+        checkConditionals();
+    }
+
+    // ------------------------------------------------------------------ SQL
+
+    private static boolean isIdentChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                || c == '$' || c >= 0x80;
+    }
+
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
+    }
+
+    /**
+     * Scans one SQL command from {@code pos}; adds it if it has content. Returns true when stopped at a
+     * backslash meta-command ({@code pos} then points just after the backslash).
+     */
+    private boolean scanSql() {
+        StringBuilder buf = new StringBuilder();
+        int start = -1;
+        int depth = 0;
+        int n = src.length();
+        boolean backslash = false;
+        while (pos < n) {
+            char c = src.charAt(pos);
+            if (buf.length() == 0 && (isSpace(c) || src.startsWith("--", pos))) {
+                if (c == '-') {
+                    int nl = src.indexOf('\n', pos);
+                    pos = nl < 0 ? n : nl;
+                } else {
+                    pos++;
+                }
+                continue;
+            }
+            if (start < 0) {
+                start = pos;
+            }
+            if (src.startsWith("--", pos)) {
+                int nl = src.indexOf('\n', pos);
+                int end = nl < 0 ? n : nl;
+                buf.append(src, pos, end);
+                pos = end;
+            } else if (src.startsWith("/*", pos)) {
+                int level = 0;
+                int p = pos;
+                while (p < n) {
+                    if (src.startsWith("/*", p)) {
+                        level++;
+                        p += 2;
+                    } else if (src.startsWith("*/", p)) {
+                        level--;
+                        p += 2;
+                        if (level == 0) {
+                            break;
+                        }
+                    } else {
+                        p++;
+                    }
+                }
+                buf.append(src, pos, p);
+                pos = p;
+            } else if (c == '\'') {
+                boolean escapes = pos > 0 && (src.charAt(pos - 1) == 'e' || src.charAt(pos - 1) == 'E')
+                        && (pos < 2 || !isIdentChar(src.charAt(pos - 2)));
+                int p = pos + 1;
+                while (p < n) {
+                    char q = src.charAt(p);
+                    if (escapes && q == '\\' && p + 1 < n) {
+                        p += 2;
+                    } else if (q == '\'') {
+                        if (p + 1 < n && src.charAt(p + 1) == '\'') {
+                            p += 2;
+                        } else {
+                            p++;
+                            break;
+                        }
+                    } else {
+                        p++;
+                    }
+                }
+                buf.append(src, pos, p);
+                pos = p;
+            } else if (c == '"') {
+                int p = pos + 1;
+                while (p < n) {
+                    if (src.charAt(p) == '"') {
+                        if (p + 1 < n && src.charAt(p + 1) == '"') {
+                            p += 2;
+                            continue;
+                        }
+                        p++;
+                        break;
+                    }
+                    p++;
+                }
+                buf.append(src, pos, p);
+                pos = p;
+            } else if (c == '$' && (pos == 0 || !isIdentChar(src.charAt(pos - 1))) && dollarTagEnd(pos) > 0) {
+                int tagEnd = dollarTagEnd(pos);
+                String tag = src.substring(pos, tagEnd);
+                int close = src.indexOf(tag, tagEnd);
+                int p = close < 0 ? n : close + tag.length();
+                buf.append(src, pos, p);
+                pos = p;
+            } else if (c == '\\') {
+                if (pos + 1 < n && (src.charAt(pos + 1) == ';' || src.charAt(pos + 1) == ':')) {
+                    buf.append(src.charAt(pos + 1));
+                    pos += 2;
+                } else {
+                    pos++;
+                    backslash = true;
+                    break;
+                }
+            } else {
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')' && depth > 0) {
+                    depth--;
+                }
+                buf.append(c);
+                pos++;
+                if (c == ';' && depth == 0) {
+                    break;
+                }
+            }
+        }
+        if (buf.length() > 0) {
+            addSql(start, buf.toString());
+        }
+        return backslash;
+    }
+
+    /** End offset of a dollar-quote delimiter {@code $tag$} starting at {@code p}, or -1. */
+    private int dollarTagEnd(int p) {
+        int n = src.length();
+        int i = p + 1;
+        if (i < n && src.charAt(i) == '$') {
+            return i + 1;
+        }
+        if (i >= n) {
+            return -1;
+        }
+        char c = src.charAt(i);
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80)) {
+            return -1;
+        }
+        i++;
+        while (i < n) {
+            c = src.charAt(i);
+            if (c == '$') {
+                return i + 1;
+            }
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80
+                    || (c >= '0' && c <= '9'))) {
+                return -1;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    private void addSql(int start, String sql) {
+        // pgbench's parseQuery: every ":name" (name = letter/underscore then alnum) becomes a parameter,
+        // regardless of quoting; "::" casts are skipped.
+        List<String> names = new ArrayList<>();
+        StringBuilder param = new StringBuilder();
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == ':') {
+                int e = variableEnd(sql, i);
+                if (e < 0) {
+                    while (i < n && sql.charAt(i) == ':') {
+                        param.append(':');
+                        i++;
+                    }
+                    continue;
+                }
+                names.add(sql.substring(i + 1, e));
+                param.append('?');
+                i = e;
+            } else if (c == '?') {
+                // pgjdbc would take a bare '?' for a placeholder; '??' is its escape for a literal '?'.
+                param.append("??");
+                i++;
+            } else {
+                param.append(c);
+                i++;
+            }
+        }
+        commands.add(Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), param.toString()));
+    }
+
+    /** pgbench's parseVariable: end offset of ":name" at {@code i}, or -1 when no valid name follows. */
+    static int variableEnd(String s, int i) {
+        int j = i + 1;
+        if (j >= s.length()) {
+            return -1;
+        }
+        char c = s.charAt(j);
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80)) {
+            return -1;
+        }
+        j++;
+        while (j < s.length()) {
+            c = s.charAt(j);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80
+                    || (c >= '0' && c <= '9'))) {
+                break;
+            }
+            j++;
+        }
+        return j;
+    }
+
+    // ------------------------------------------------------------------ meta-commands
+
+    private record Word(String text, int offset) {
+    }
+
+    /** One whitespace-separated word of a meta-command (exprscan.l INITIAL state), or null at end of line. */
+    private Word word() {
+        int n = src.length();
+        while (pos < n) {
+            char c = src.charAt(pos);
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b) {
+                pos++;
+            } else if (c == '\\' && pos + 1 < n && src.charAt(pos + 1) == '\n') {
+                pos += 2;
+            } else {
+                break;
+            }
+        }
+        if (pos >= n) {
+            return null;
+        }
+        if (src.charAt(pos) == '\n') {
+            pos++;
+            return null;
+        }
+        int start = pos;
+        while (pos < n) {
+            char c = src.charAt(pos);
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b || c == '\n') {
+                break;
+            }
+            if (c == '\\' && pos + 1 < n && src.charAt(pos + 1) == '\n') {
+                String w = src.substring(start, pos);
+                pos += 2;
+                return new Word(w, start);
+            }
+            pos++;
+        }
+        return new Word(src.substring(start, pos), start);
+    }
+
+    private String restOfLine(int from) {
+        int nl = src.indexOf('\n', from);
+        return src.substring(from, nl < 0 ? src.length() : nl).stripTrailing();
+    }
+
+    private void metaCommand() throws ScriptException {
+        int cmdStart = pos - 1;
+        int line = lineOf(cmdStart);
+        int col = columnOf(cmdStart);
+        String firstLine = "\\" + restOfLine(pos);
+        Word w = word();
+        if (w == null) {
+            // a lone backslash: pgbench ignores it
+            return;
+        }
+        String name = w.text;
+        String lname = name.toLowerCase(Locale.ROOT);
+        switch (lname) {
+            case "set", "if", "elif" -> {
+                String variable = null;
+                if (lname.equals("set")) {
+                    Word v = word();
+                    if (v == null) {
+                        throw new ScriptException(file, line, col, "missing argument in command \"set\"");
+                    }
+                    variable = v.text;
+                }
+                Expr e;
+                try {
+                    ExprParser.Parsed parsed = ExprParser.parse(src, pos);
+                    e = parsed.expr();
+                    pos = parsed.end();
+                } catch (ExprSyntaxException ex) {
+                    throw error(ex.offset(), ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "")
+                            + " in command \"" + lname + "\"" + expectation(ex));
+                }
+                Command.Kind kind = switch (lname) {
+                    case "set" -> Command.Kind.SET;
+                    case "if" -> Command.Kind.IF;
+                    default -> Command.Kind.ELIF;
+                };
+                commands.add(Command.meta(kind, line, col, firstLine, variable, e, List.of(), 0));
+                return;
+            }
+            default -> {
+            }
+        }
+        List<Word> words = new ArrayList<>();
+        Word a;
+        while ((a = word()) != null) {
+            if (words.size() + 1 >= MAX_ARGS) {
+                throw new ScriptException(file, line, col, "too many arguments in command \"" + lname + "\"");
+            }
+            words.add(a);
+        }
+        List<String> args = words.stream().map(Word::text).toList();
+        switch (lname) {
+            case "sleep" -> sleep(line, col, firstLine, words);
+            case "setshell" -> {
+                if (args.size() < 2) {
+                    throw new ScriptException(file, line, col, "missing argument in command \"setshell\""
+                            + " (expected \\setshell variable command [args...])");
+                }
+                commands.add(Command.meta(Command.Kind.SETSHELL, line, col, firstLine, args.get(0), null,
+                        args.subList(1, args.size()), 0));
+            }
+            case "shell" -> {
+                if (args.isEmpty()) {
+                    throw new ScriptException(file, line, col, "missing command in command \"shell\"");
+                }
+                commands.add(Command.meta(Command.Kind.SHELL, line, col, firstLine, null, null, args, 0));
+            }
+            case "else", "endif" -> {
+                if (!args.isEmpty()) {
+                    throw error(words.get(0).offset, "unexpected argument in command \"" + lname + "\"");
+                }
+                commands.add(Command.meta(lname.equals("else") ? Command.Kind.ELSE : Command.Kind.ENDIF,
+                        line, col, firstLine, null, null, List.of(), 0));
+            }
+            case "startpipeline", "endpipeline" -> {
+                if (!args.isEmpty()) {
+                    throw error(words.get(0).offset, "unexpected argument in command \"" + lname + "\"");
+                }
+                throw new ScriptException(file, line, col, "\\" + lname + " is not supported by Kensho:"
+                        + " pgjdbc has no libpq pipeline mode; run this script with the C pgbench");
+            }
+            case "gset", "aset" -> {
+                if (args.size() > 1) {
+                    throw error(words.get(1).offset, "too many arguments in command \"" + lname + "\"");
+                }
+                Command prev = commands.isEmpty() ? null : commands.get(commands.size() - 1);
+                if (prev == null || prev.kind != Command.Kind.SQL || prev.store != Command.Store.NONE) {
+                    throw new ScriptException(file, line, col, "\\" + lname + " must follow an SQL command");
+                }
+                prev.store = lname.equals("gset") ? Command.Store.GSET : Command.Store.ASET;
+                prev.storePrefix = args.isEmpty() ? "" : args.get(0);
+            }
+            case "setrandom" -> setrandom(line, col, firstLine, words);
+            default -> throw new ScriptException(file, line, col, "invalid command in command \"" + name + "\""
+                    + " (expected set, setrandom, sleep, setshell, shell, if, elif, else, endif, gset, aset)");
+        }
+    }
+
+    private static String expectation(ExprSyntaxException ex) {
+        return switch (ex.getMessage()) {
+            case "syntax error" -> ": expected an operand, an operator or the end of the expression here";
+            case "unexpected function name" -> ": expected one of abs, debug, double, exp, greatest, hash,"
+                    + " hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random,"
+                    + " random_exponential, random_gaussian, random_zipfian, sqrt";
+            default -> "";
+        };
+    }
+
+    private void sleep(int line, int col, String firstLine, List<Word> words) throws ScriptException {
+        if (words.isEmpty()) {
+            throw new ScriptException(file, line, col, "missing argument in command \"sleep\""
+                    + " (expected \\sleep number [us|ms|s])");
+        }
+        if (words.size() > 2) {
+            throw error(words.get(2).offset, "too many arguments in command \"sleep\"");
+        }
+        String value = words.get(0).text;
+        String unit = words.size() > 1 ? words.get(1).text : null;
+        int unitOffset = words.size() > 1 ? words.get(1).offset : -1;
+        if (value.charAt(0) != ':') {
+            int i = 0;
+            if (value.charAt(0) == '+' || value.charAt(0) == '-') {
+                i++;
+            }
+            boolean haveDigit = i < value.length() && Character.isDigit(value.charAt(i));
+            while (i < value.length() && Character.isDigit(value.charAt(i))) {
+                i++;
+            }
+            if (i < value.length()) {
+                if (unit == null && haveDigit) {
+                    unit = value.substring(i);
+                    unitOffset = words.get(0).offset + i;
+                    value = value.substring(0, i);
+                } else {
+                    throw error(words.get(0).offset, "invalid sleep time, must be an integer (" + value
+                            + ") in command \"sleep\"");
+                }
+            }
+        }
+        long micros = 1_000_000;
+        if (unit != null) {
+            switch (unit.toLowerCase(Locale.ROOT)) {
+                case "us" -> micros = 1;
+                case "ms" -> micros = 1000;
+                case "s" -> micros = 1_000_000;
+                default -> throw error(unitOffset, "unrecognized time unit, must be us, ms or s (" + unit
+                        + ") in command \"sleep\"");
+            }
+        }
+        commands.add(Command.meta(Command.Kind.SLEEP, line, col, firstLine, null, null, List.of(value), micros));
+    }
+
+    /** Pre-9.6 {@code \setrandom var min max [uniform | gaussian t | exponential t]}, run as \set. */
+    private void setrandom(int line, int col, String firstLine, List<Word> words) throws ScriptException {
+        if (words.size() < 3) {
+            throw new ScriptException(file, line, col, "missing argument in command \"setrandom\""
+                    + " (expected \\setrandom variable min max [uniform | gaussian threshold | exponential threshold])");
+        }
+        String variable = words.get(0).text;
+        checkSetrandomArg(words.get(1), false);
+        checkSetrandomArg(words.get(2), false);
+        String fn = "random";
+        boolean param = false;
+        if (words.size() >= 4) {
+            String dist = words.get(3).text.toLowerCase(Locale.ROOT);
+            switch (dist) {
+                case "uniform" -> {
+                    if (words.size() > 4) {
+                        throw error(words.get(4).offset, "too many arguments in command \"setrandom\"");
+                    }
+                }
+                case "gaussian", "exponential" -> {
+                    if (words.size() < 5) {
+                        throw new ScriptException(file, line, col, "missing threshold argument in command"
+                                + " \"setrandom\" (expected " + dist + " threshold)");
+                    }
+                    if (words.size() > 5) {
+                        throw error(words.get(5).offset, "too many arguments in command \"setrandom\"");
+                    }
+                    fn = "random_" + dist;
+                    checkSetrandomArg(words.get(4), true);
+                    param = true;
+                }
+                default -> throw error(words.get(3).offset, "unrecognized distribution in command \"setrandom\" ("
+                        + words.get(3).text + "): expected uniform, gaussian or exponential");
+            }
+        }
+        String exprText = fn + "(" + words.get(1).text + ", " + words.get(2).text
+                + (param ? ", " + words.get(4).text : "") + ")";
+        Expr e;
+        try {
+            e = ExprParser.parse(exprText, 0).expr();
+        } catch (ExprSyntaxException ex) {
+            throw error(words.get(1).offset, "invalid argument in command \"setrandom\": " + ex.getMessage());
+        }
+        if (SETRANDOM_WARNED.compareAndSet(false, true)) {
+            warnings.accept("warning: " + file + ":" + line + ": \\setrandom was removed in PostgreSQL 9.6;"
+                    + " running it as \\set " + variable + " " + exprText);
+        }
+        commands.add(Command.meta(Command.Kind.SET, line, col, firstLine, variable, e, List.of(), 0));
+    }
+
+    private void checkSetrandomArg(Word w, boolean isDouble) throws ScriptException {
+        String t = w.text;
+        if (t.startsWith(":") && t.length() > 1) {
+            return;
+        }
+        try {
+            if (isDouble) {
+                Double.parseDouble(t);
+            } else {
+                Long.parseLong(t);
+            }
+        } catch (NumberFormatException ex) {
+            throw error(w.offset, "invalid " + (isDouble ? "threshold" : "bound") + " in command \"setrandom\" ("
+                    + t + "): expected " + (isDouble ? "a number" : "an integer") + " or a :variable");
+        }
+    }
+
+    // ------------------------------------------------------------------ conditionals
+
+    /** pgbench's CheckConditional, plus the jump table the runner uses. */
+    private void checkConditionals() throws ScriptException {
+        Deque<List<Integer>> stack = new ArrayDeque<>();
+        for (int i = 0; i < commands.size(); i++) {
+            Command c = commands.get(i);
+            switch (c.kind) {
+                case IF -> {
+                    List<Integer> branches = new ArrayList<>();
+                    branches.add(i);
+                    stack.push(branches);
+                }
+                case ELIF, ELSE -> {
+                    String what = c.kind == Command.Kind.ELIF ? "\\elif" : "\\else";
+                    if (stack.isEmpty()) {
+                        throw new ScriptException(file, c.line, c.column, what + " without matching \\if");
+                    }
+                    List<Integer> branches = stack.peek();
+                    if (commands.get(branches.get(branches.size() - 1)).kind == Command.Kind.ELSE) {
+                        throw new ScriptException(file, c.line, c.column, what + " after \\else");
+                    }
+                    branches.add(i);
+                }
+                case ENDIF -> {
+                    if (stack.isEmpty()) {
+                        throw new ScriptException(file, c.line, c.column, "\\endif without matching \\if");
+                    }
+                    List<Integer> branches = stack.pop();
+                    branches.add(i);
+                    for (int b = 0; b < branches.size() - 1; b++) {
+                        Command bc = commands.get(branches.get(b));
+                        bc.next = branches.get(b + 1);
+                        bc.endif = i;
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        if (!stack.isEmpty()) {
+            Command open = commands.get(stack.peek().get(0));
+            throw new ScriptException(file, open.line, open.column, "\\if without matching \\endif");
+        }
+    }
+}

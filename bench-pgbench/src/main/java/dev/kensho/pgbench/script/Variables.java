@@ -1,0 +1,261 @@
+package dev.kensho.pgbench.script;
+
+import dev.kensho.pgbench.script.expr.EvalException;
+import dev.kensho.pgbench.script.expr.Value;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One client's variables, as pgbench keeps them: a value is stored either as text (from -D, \gset, \aset)
+ * or typed (from \set), and converted lazily the way pgbench does (makeVariableValue: "null", boolean
+ * prefixes like t/yes/of, integers, doubles; getVariable: NULL, true/false, %lld, %.15g).
+ * Special variables the driver sets: {@code scale}, {@code client_id}, {@code random_seed},
+ * {@code default_seed} (see {@link #standard}). Not thread-safe.
+ */
+public final class Variables {
+    private static final class Var {
+        String text;
+        Value value;
+
+        Var(String text, Value value) {
+            this.text = text;
+            this.value = value;
+        }
+    }
+
+    private final Map<String, Var> vars = new LinkedHashMap<>();
+
+    public Variables() {
+    }
+
+    /** A deep copy (pgbench copies the -D definitions to every client). */
+    public Variables copy() {
+        Variables c = new Variables();
+        vars.forEach((k, v) -> c.vars.put(k, new Var(v.text, v.value)));
+        return c;
+    }
+
+    /** pgbench's valid_variable_name: a letter, underscore or non-ASCII first, then also digits. */
+    public static boolean validName(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80
+                    || (i > 0 && c >= '0' && c <= '9');
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Parses a {@code -D name=value} option as pgbench does.
+     *
+     * @throws IllegalArgumentException "invalid variable definition" or "invalid variable name"
+     */
+    public void define(String nameEqualsValue) {
+        int eq = nameEqualsValue.indexOf('=');
+        if (eq <= 0 || eq == nameEqualsValue.length() - 1) {
+            throw new IllegalArgumentException("invalid variable definition: \"" + nameEqualsValue + "\"");
+        }
+        String name = nameEqualsValue.substring(0, eq);
+        if (!putText(name, nameEqualsValue.substring(eq + 1))) {
+            throw new IllegalArgumentException("invalid variable name: \"" + name + "\"");
+        }
+    }
+
+    /** Stores a text value (like -D or \gset); false if the name is not a valid variable name. */
+    public boolean putText(String name, String text) {
+        Var v = vars.get(name);
+        if (v == null) {
+            if (!validName(name)) {
+                return false;
+            }
+            vars.put(name, new Var(text, null));
+        } else {
+            v.text = text;
+            v.value = null;
+        }
+        return true;
+    }
+
+    /** Stores a typed value (like \set); false if the name is not a valid variable name. */
+    public boolean put(String name, Value value) {
+        Var v = vars.get(name);
+        if (v == null) {
+            if (!validName(name)) {
+                return false;
+            }
+            vars.put(name, new Var(null, value));
+        } else {
+            v.text = null;
+            v.value = value;
+        }
+        return true;
+    }
+
+    public void putInt(String name, long value) {
+        if (!put(name, Value.ofInt(value))) {
+            throw new IllegalArgumentException("invalid variable name: \"" + name + "\"");
+        }
+    }
+
+    public boolean contains(String name) {
+        return vars.containsKey(name);
+    }
+
+    /**
+     * Sets the automatic variables as pgbench's main() does, each only when not already defined (-D wins):
+     * scale, client_id (always), default_seed, random_seed. The driver reads the scale from
+     * pgbench_branches when -s is not given ({@code select count(*) from pgbench_branches}).
+     */
+    public void standard(long scale, int clientId, long randomSeed, long defaultSeed) {
+        if (!contains("scale")) {
+            putInt("scale", scale);
+        }
+        putInt("client_id", clientId);
+        if (!contains("default_seed")) {
+            putInt("default_seed", defaultSeed);
+        }
+        if (!contains("random_seed")) {
+            putInt("random_seed", randomSeed);
+        }
+    }
+
+    /** getVariable: the text pgbench substitutes into SQL, or null when undefined. */
+    public String text(String name) {
+        Var v = vars.get(name);
+        if (v == null) {
+            return null;
+        }
+        if (v.text == null) {
+            v.text = v.value.toString();
+        }
+        return v.text;
+    }
+
+    /** The typed value for an expression; pgbench's errors for undefined or malformed variables. */
+    public Value value(String name) throws EvalException {
+        Var v = vars.get(name);
+        if (v == null) {
+            throw new EvalException("undefined variable \"" + name + "\"");
+        }
+        if (v.value == null) {
+            v.value = parse(name, v.text);
+        }
+        return v.value;
+    }
+
+    private static Value parse(String name, String s) throws EvalException {
+        int len = s.length();
+        if (len == 0) {
+            throw new EvalException("malformed variable \"" + name + "\" value: \"\"");
+        }
+        String lower = s.toLowerCase(Locale.ROOT);
+        if (lower.equals("null")) {
+            return Value.NULL;
+        }
+        if ("true".startsWith(lower) || "yes".startsWith(lower) || lower.equals("on")) {
+            return Value.TRUE;
+        }
+        if ("false".startsWith(lower) || "no".startsWith(lower) || lower.equals("off") || lower.equals("of")) {
+            return Value.FALSE;
+        }
+        if (isAnInt(s)) {
+            try {
+                return Value.ofInt(Long.parseLong(s.strip().replaceFirst("^\\+", "")));
+            } catch (NumberFormatException e) {
+                throw new EvalException("value \"" + s + "\" is out of range for type bigint");
+            }
+        }
+        Double d = strtod(s);
+        if (d == null) {
+            throw new EvalException("malformed variable \"" + name + "\" value: \"" + s + "\"");
+        }
+        return Value.ofDouble(d);
+    }
+
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
+    }
+
+    private static boolean isAnInt(String s) {
+        int i = 0;
+        int n = s.length();
+        while (i < n && isSpace(s.charAt(i))) {
+            i++;
+        }
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            i++;
+        }
+        if (i < n && !Character.isDigit(s.charAt(i))) {
+            return false;
+        }
+        while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            i++;
+        }
+        return i == n;
+    }
+
+    /** C strtod over the whole string, failing on trailing garbage and on overflow/underflow (ERANGE). */
+    static Double strtod(String s) {
+        int i = 0;
+        while (i < s.length() && isSpace(s.charAt(i))) {
+            i++;
+        }
+        String t = s.substring(i);
+        String body = t.startsWith("+") || t.startsWith("-") ? t.substring(1) : t;
+        double sign = t.startsWith("-") ? -1 : 1;
+        String lb = body.toLowerCase(Locale.ROOT);
+        if (lb.equals("inf") || lb.equals("infinity")) {
+            return sign * Double.POSITIVE_INFINITY;
+        }
+        if (lb.equals("nan")) {
+            return Double.NaN;
+        }
+        if (!body.matches("(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+            return null;
+        }
+        double d = Double.parseDouble(body);
+        if (Double.isInfinite(d) || (d == 0.0 && body.matches("[^eE]*[1-9].*"))) {
+            return null;
+        }
+        return sign * d;
+    }
+
+    /** C atoi, as pgbench's \sleep uses it: leading spaces, sign, digits, stop at anything else. */
+    static int atoi(String s) {
+        int i = 0;
+        int n = s.length();
+        while (i < n && isSpace(s.charAt(i))) {
+            i++;
+        }
+        boolean neg = false;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            neg = s.charAt(i) == '-';
+            i++;
+        }
+        long v = 0;
+        while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            v = v * 10 + (s.charAt(i) - '0');
+            if (v > Integer.MAX_VALUE + 1L) {
+                v = Integer.MAX_VALUE + 1L;
+            }
+            i++;
+        }
+        return (int) (neg ? -v : v);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("{");
+        vars.forEach((k, v) -> sb.append(sb.length() > 1 ? ", " : "").append(k).append('=')
+                .append(v.text != null ? v.text : v.value.toString()));
+        return sb.append('}').toString();
+    }
+}
