@@ -1,0 +1,39 @@
+package dev.kensho.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs bench.jar in its own JVM, as a user does. */
+final class BenchJar {
+    static final Path JAR = Path.of(System.getProperty("kensho.jar", "bench.jar")).toAbsolutePath().normalize();
+
+    record Result(int exitCode, String out, String err) {
+        String all() {
+            return out + err;
+        }
+    }
+
+    static Process start(Path workDir, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        cmd.addAll(List.of(args));
+        Files.createDirectories(workDir);
+        return new ProcessBuilder(cmd).directory(workDir.toFile())
+                .redirectOutput(workDir.resolve("stdout.txt").toFile())
+                .redirectError(workDir.resolve("stderr.txt").toFile()).start();
+    }
+
+    static Result run(Path workDir, String... args) throws Exception {
+        Process p = start(workDir, args);
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("bench.jar " + String.join(" ", args) + " did not finish in 300 s");
+        }
+        return new Result(p.exitValue(), Files.readString(workDir.resolve("stdout.txt"), StandardCharsets.UTF_8),
+                Files.readString(workDir.resolve("stderr.txt"), StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,110 @@
+package dev.kensho.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The foundation's user-facing promises: help, version, one-line errors with documented exit codes. */
+class CommandLineIT {
+    @TempDir Path work;
+
+    @Test
+    void helpListsCommandsAndEveryCommandHasHelp() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "--help");
+        assertEquals(0, r.exitCode());
+        assertTrue(r.out().contains("Commands:"), r.out());
+        for (String line : r.out().split("\n")) {
+            String t = line.strip();
+            if (!line.startsWith("  ") || line.startsWith("   ") || t.startsWith("-") || t.isEmpty()) continue;
+            String cmd = t.split("\\s+")[0];
+            if (cmd.equals("help")) continue;
+            BenchJar.Result h = BenchJar.run(work.resolve(cmd), cmd, "--help");
+            assertEquals(0, h.exitCode(), cmd + " --help: " + h.all());
+            assertTrue(h.out().startsWith("Usage: bench " + cmd), h.out());
+        }
+    }
+
+    @Test
+    void versionNamesToolAndEmbeddedPostgres() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "--version");
+        assertEquals(0, r.exitCode());
+        assertTrue(r.out().startsWith("Kensho "), r.out());
+        for (String v : new String[] {"16", "17", "18"}) assertTrue(r.out().contains("embedded PostgreSQL " + v), r.out());
+    }
+
+    @Test
+    void wrongOptionIsOneLineExitTwo() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "query", "--no-such-option");
+        assertEquals(2, r.exitCode());
+        assertEquals(1, r.err().strip().split("\n").length, r.err());
+        assertTrue(r.err().contains("--no-such-option"));
+        assertFalse(r.err().contains("\tat "), "no stack trace");
+    }
+
+    @Test
+    void unreachableUrlIsOneLineExitThree() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "env", "--url", "jdbc:postgresql://127.0.0.1:1/none?connectTimeout=3", "--user", "x");
+        assertEquals(3, r.exitCode(), r.all());
+        assertEquals(1, r.err().strip().split("\n").length, r.err());
+        assertTrue(r.err().contains("cannot connect to 127.0.0.1:1/none"), r.err());
+    }
+
+    @Test
+    void wrongPasswordIsOneLineExitThreeAndNeverPrinted() throws Exception {
+        // A managed server with a password-protected role: trust for postgres, scram for the test role.
+        try (Target pg = new TargetSpec().open(); Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("SET password_encryption = 'scram-sha-256'");
+            s.execute("CREATE ROLE pwuser LOGIN PASSWORD 'right-secret-1'");
+            Path hba = pg.control().dataDirectory().orElseThrow().resolve("pg_hba.conf");
+            Files.writeString(hba, "host all pwuser 127.0.0.1/32 scram-sha-256\n" + Files.readString(hba));
+            s.execute("SELECT pg_reload_conf()");
+            Thread.sleep(300);
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+
+            Path wrong = work.resolve("wrong.pw");
+            Files.writeString(wrong, "wrong-secret-2\n");
+            BenchJar.Result bad = BenchJar.run(work.resolve("bad"), "env", "--url", url, "--user", "pwuser", "--password-file", wrong.toString());
+            assertEquals(3, bad.exitCode(), bad.all());
+            assertEquals(1, bad.err().strip().split("\n").length, bad.err());
+            assertTrue(bad.err().contains("authentication failed for user \"pwuser\""), bad.err());
+            assertFalse(bad.all().contains("wrong-secret-2"));
+
+            Path right = work.resolve("right.pw");
+            Files.writeString(right, "right-secret-1\n");
+            BenchJar.Result ok = BenchJar.run(work.resolve("ok"), "query", "--url", url + "?password=right-secret-1", "--user", "pwuser",
+                    "-c", "SELECT 1", "--repeat", "1");
+            assertEquals(0, ok.exitCode(), ok.all());
+            assertFalse(ok.all().contains("right-secret-1"), ok.all());
+            Path runDir;
+            try (var dirs = Files.list(work.resolve("ok/results"))) {
+                runDir = dirs.findFirst().orElseThrow();
+            }
+            for (String f : new String[] {"run.json", "trials.jsonl", "summary.csv"}) {
+                assertFalse(Files.readString(runDir.resolve(f)).contains("right-secret-1"), f + " leaks the password");
+            }
+        }
+    }
+
+    @Test
+    void testcontainersWithoutDockerSaysSo() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "env", "--testcontainers");
+        if (r.exitCode() == 0) {
+            System.err.println("Docker engine present: --testcontainers started a server");
+            assertTrue(r.out().contains("testcontainers"));
+            return;
+        }
+        System.err.println("SKIPPED (Testcontainers path): no Docker engine here; checked the one-line refusal instead");
+        assertEquals(3, r.exitCode(), r.all());
+        assertEquals(1, r.err().strip().split("\n").length, r.err());
+        assertTrue(r.err().contains("Docker"), r.err());
+    }
+}
