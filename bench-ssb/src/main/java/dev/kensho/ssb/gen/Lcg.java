@@ -38,11 +38,15 @@ final class Lcg {
     private Lcg() {
     }
 
-    /** One step. {@code x mod (2^31-1)} by folding the high bits (x < 2^46, so one correction suffices). */
+    /**
+     * One step. {@code x mod (2^31-1)} by folding the high bits twice, branch-free (a rarely taken branch here made
+     * the JIT deoptimise the hot loops). x < 2^46, so after two folds the value is below 2^31; it can never be M
+     * itself because x is never a multiple of the prime M.
+     */
     static long next(long seed) {
         long x = seed * A;
         long r = (x & M) + (x >>> 31);
-        return r >= M ? r - M : r;
+        return (r & M) + (r >>> 31);
     }
 
     /** dbgen's UnifInt on an already advanced seed: division first, then multiply, truncation toward zero. */

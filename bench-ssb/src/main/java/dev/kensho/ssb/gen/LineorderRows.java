@@ -64,7 +64,6 @@ final class LineorderRows implements TableRows {
         final long cmax = scale.customers;
         final long pmax = scale.partKeyMax;
         final long smax = scale.suppliers;
-        final boolean smallKeys = cmax < Integer.MAX_VALUE && pmax < Integer.MAX_VALUE && smax < Integer.MAX_VALUE;
         final double cRange = (double) cmax;
         final double pRange = (double) pmax;
         final double sRange = (double) smax;
@@ -140,19 +139,11 @@ final class LineorderRows implements TableRows {
             byte[] orderdate = DATEKEYS[day];
             out.ensure(MAX_LINES * RowBuffer.MAX_ROW);
             for (int j = 0; j < lines; j++) {
-                if (smallKeys) {
-                    out.field(orderkey);
-                    out.field(j + 1);
-                    out.field((int) ck);
-                    out.field((int) partkey[j]);
-                    out.field((int) suppkey[j]);
-                } else {
-                    out.field(orderkey);
-                    out.field(j + 1);
-                    out.field(ck);
-                    out.field(partkey[j]);
-                    out.field(suppkey[j]);
-                }
+                out.field(orderkey);
+                out.field(j + 1);
+                out.field(ck);
+                out.field(partkey[j]);
+                out.field(suppkey[j]);
                 out.field(orderdate);
                 out.field(prio);
                 out.field(0);

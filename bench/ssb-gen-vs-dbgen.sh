@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Side by side on this machine: ssb-dbgen (`TZ=UTC dbgen -s SF`, single-threaded, all five tables in one process)
+# vs Kensho's generator (dev.kensho.ssb.gen.GenerateFiles = what `bench ssb gen -s SF --out DIR` runs), run
+# alternately RUNS times each into fresh empty directories. Prints every wall time, the medians and the ratio
+# kensho/dbgen (goal at SF 1: <= 0.5), and checks that both tools' five .tbl files have identical md5s, and at
+# SF 1 / 0.1 that they equal the reference digests of ../shared/ssb-reference/tables-sf*.txt.
+#
+# usage: bench/ssb-gen-vs-dbgen.sh DBGEN_BINARY [SF=1] [RUNS=3]
+#   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here).
+#                 Its dists.dss is taken from the binary's directory, or from $DBGEN_DISTS.
+# env: THREADS      generator threads (default: nproc)
+#      KENSHO_CP    classpath for the generator (default: bench-cli/target/bench.jar if built, else
+#                   bench-ssb/target/classes; build with ./mvnw -B -q -o -pl bench-ssb compile)
+#      WORK         scratch directory (default: a new mktemp -d, removed at exit); needs ~1.3 GB at SF 1
+#      JAVA         java binary (default: java)
+set -euo pipefail
+
+die() { echo "ssb-gen-vs-dbgen: $*" >&2; exit 2; }
+
+[ $# -ge 1 ] && [ $# -le 3 ] || die "usage: $0 DBGEN_BINARY [SF=1] [RUNS=3]"
+DBGEN=$(readlink -f "$1") || die "no such file: $1"
+SF=${2:-1}
+RUNS=${3:-3}
+[ -x "$DBGEN" ] || die "not an executable: $DBGEN"
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
+DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
+[ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
+DISTS=$(readlink -f "$DISTS")
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${KENSHO_CP:-}" ]; then
+  if [ -f "$ROOT/bench-cli/target/bench.jar" ]; then KENSHO_CP="$ROOT/bench-cli/target/bench.jar"
+  else KENSHO_CP="$ROOT/bench-ssb/target/classes"; fi
+fi
+[ -e "${KENSHO_CP%%:*}" ] || die "generator classes not found at $KENSHO_CP (./mvnw -B -q -o -pl bench-ssb compile)"
+JAVA=${JAVA:-java}
+THREADS=${THREADS:-$(nproc)}
+
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-gen-vs-dbgen.XXXXXX); trap 'rm -rf "$WORK"' EXIT; fi
+mkdir -p "$WORK"
+
+TABLES="part supplier customer date lineorder"
+# Primary reference digests (eyalroz/ssb-dbgen ae1e254, TZ=UTC, one process), from ../shared/ssb-reference/.
+declare -A REF
+case "$SF" in
+  1|1.0) REF=([part]=165f23e401293d995c7b57ef12bfb4e6 [supplier]=acb3f531fe0264a598a7b2410fe7f5cf
+              [customer]=f7fb08c2aa4059d328e98d4020fb80d1 [date]=9fa606e030772339be7845a93e30922c
+              [lineorder]=c059a2399a7cdc5423cec73e334acec8) ;;
+  0.1)   REF=([part]=61fcafdc115d9d9732474cb8c6c42cdd [supplier]=faf888f9ea5b353fcd0e749d522b3bf0
+              [customer]=a350472fc3e368f0be8ad524d61932a9 [date]=40c20a029babac251a8e1accf7200a7a
+              [lineorder]=506c4017655f94e9a93c112f285844de) ;;
+esac
+
+now() { date +%s.%N; }
+digests() { (cd "$1" && for t in $TABLES; do printf '%s %s\n' "$t" "$(md5sum < "$t.tbl" | cut -d' ' -f1)"; done); }
+
+run_dbgen() {  # $1 = empty output dir; dbgen writes into its working directory
+  (cd "$1" && TZ=UTC "$DBGEN" -s "$SF" -b "$DISTS" > dbgen.log 2>&1) || { cat "$1/dbgen.log" >&2; die "dbgen failed"; }
+  rm -f "$1/dbgen.log"
+}
+run_kensho() {
+  "$JAVA" -cp "$KENSHO_CP" dev.kensho.ssb.gen.GenerateFiles "$SF" "$1" "$THREADS" > /dev/null
+}
+
+declare -a T_DBGEN T_KENSHO
+FAIL=0
+echo "SF $SF, $RUNS runs each, alternating; generator threads: $THREADS; $(nproc) cores; scratch $WORK"
+for i in $(seq 1 "$RUNS"); do
+  for tool in dbgen kensho; do
+    out="$WORK/$tool"
+    rm -rf "$out"; mkdir -p "$out"; sync
+    t0=$(now); "run_$tool" "$out"; t1=$(now)
+    secs=$(echo "$t1 - $t0" | bc -l)
+    printf 'run %d  %-7s %7.2f s\n' "$i" "$tool" "$secs"
+    if [ "$tool" = dbgen ]; then T_DBGEN+=("$secs"); else T_KENSHO+=("$secs"); fi
+  done
+  # Compare every run's files (outside the timed section).
+  digests "$WORK/dbgen" > "$WORK/dbgen.md5"
+  digests "$WORK/kensho" > "$WORK/kensho.md5"
+  if ! diff -q "$WORK/dbgen.md5" "$WORK/kensho.md5" > /dev/null; then
+    echo "MISMATCH dbgen vs kensho (run $i):"; diff "$WORK/dbgen.md5" "$WORK/kensho.md5" || true; FAIL=1
+  fi
+  if [ "${#REF[@]}" -gt 0 ]; then
+    while read -r t sum; do
+      [ "$sum" = "${REF[$t]}" ] || { echo "MISMATCH $t: kensho $sum, reference ${REF[$t]} (run $i)"; FAIL=1; }
+    done < "$WORK/kensho.md5"
+  fi
+done
+rm -rf "$WORK/dbgen" "$WORK/kensho"
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+MD=$(median "${T_DBGEN[@]}")
+MK=$(median "${T_KENSHO[@]}")
+RATIO=$(echo "$MK / $MD" | bc -l)
+printf 'median  dbgen %.2f s   kensho %.2f s   ratio kensho/dbgen %.3f (goal <= 0.5)\n' "$MD" "$MK" "$RATIO"
+echo "md5 per table (kensho):"; sed 's/^/  /' "$WORK/kensho.md5"
+if [ "$FAIL" -ne 0 ]; then echo "RESULT: digests DIFFER"; exit 1; fi
+if [ "${#REF[@]}" -gt 0 ]; then echo "RESULT: all five tables identical to dbgen and to the reference digests"
+else echo "RESULT: all five tables identical to dbgen (no stored reference for SF $SF)"; fi
