@@ -1,0 +1,254 @@
+package dev.kensho.pgbench;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.pgbench.init.CopyLoader;
+import dev.kensho.pgbench.init.Tables;
+import dev.kensho.pgbench.init.Tables.PartitionMethod;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code pgbench -i}: creates and fills pgbench_branches, _tellers, _accounts and _history with
+ * exactly the rows pgbench 16/17 writes, step by step ({@code -I dtgGvpf}), and reports pgbench's
+ * timing line. Only ever drops or truncates those four tables.
+ *
+ * <pre>
+ * PgbenchInit.Result r = new PgbenchInit().scale(10).run(target);
+ * System.err.println(r.line());   // done in 1.20 s (drop tables 0.00 s, create tables 0.01 s, ...)
+ * </pre>
+ *
+ * Two session settings differ from pgbench, both to load faster without changing the result:
+ * synchronous_commit=off (a benchmark load needs no per-commit flush) and a maintenance_work_mem of
+ * at least 256MB so the primary-key sort stays in memory.
+ */
+public final class PgbenchInit {
+    public static final String ALL_STEPS = "dtgGvpf";
+    public static final String DEFAULT_STEPS = "dtgvp";
+
+    private int scale = 1;
+    private int fillfactor = 100;
+    private boolean foreignKeys;
+    private boolean unlogged;
+    private int partitions;
+    private PartitionMethod partitionMethod;
+    private String steps;
+    private boolean noVacuum;
+    private boolean quiet;
+    private PrintStream log = System.err;
+
+    /** -s: 100 000 accounts, 10 tellers and 1 branch per unit. */
+    public PgbenchInit scale(int s) { this.scale = s; return this; }
+    /** -F: fillfactor of branches, tellers and accounts (10..100). */
+    public PgbenchInit fillfactor(int f) { this.fillfactor = f; return this; }
+    /** --foreign-keys: adds step f. */
+    public PgbenchInit foreignKeys(boolean b) { this.foreignKeys = b; return this; }
+    /** --unlogged-tables. */
+    public PgbenchInit unlogged(boolean b) { this.unlogged = b; return this; }
+    /** --partitions N: partition pgbench_accounts into N parts. */
+    public PgbenchInit partitions(int n) { this.partitions = n; return this; }
+    /** --partition-method range|hash (requires --partitions). */
+    public PgbenchInit partitionMethod(PartitionMethod m) { this.partitionMethod = m; return this; }
+    /** -I: the steps to run, any of dtgGvpf (spaces ignored); default dtgvp. */
+    public PgbenchInit steps(String s) { this.steps = s; return this; }
+    /** -n / --no-vacuum: drops step v. */
+    public PgbenchInit noVacuum(boolean b) { this.noVacuum = b; return this; }
+    /** -q: progress every 5 s instead of every 100 000 rows. */
+    public PgbenchInit quiet(boolean b) { this.quiet = b; return this; }
+    /** Where progress and the timing line go (stderr, as pgbench); null for silence. */
+    public PgbenchInit log(PrintStream out) { this.log = out; return this; }
+
+    /**
+     * What one initialisation did.
+     *
+     * @param steps seconds per step, in the order run, named as pgbench names them
+     */
+    public record Result(int scale, String initSteps, Map<String, Double> steps, double totalSeconds) {
+        /** pgbench's line: {@code done in X s (drop tables X s, ...).} */
+        public String line() {
+            StringBuilder sb = new StringBuilder();
+            steps.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f s", k, v)));
+            return String.format(Locale.ROOT, "done in %.2f s (%s).", totalSeconds, sb);
+        }
+
+        /** The batch-load measurement as a trial (study 004). */
+        public Trial trial(int repeat) {
+            Trial.Builder b = Trial.of("init;scale=" + scale, repeat).param("scale", scale).param("steps", initSteps)
+                    .metric("seconds", totalSeconds);
+            steps.forEach((k, v) -> b.metric(k.replace(' ', '_').replace("-", "_") + "_s", v));
+            return b.extra("line", line()).build();
+        }
+    }
+
+    /** The effective -I steps after -n and --foreign-keys, validated as pgbench does. */
+    public String effectiveSteps() {
+        String s = steps == null ? DEFAULT_STEPS : steps;
+        StringBuilder out = new StringBuilder();
+        int gen = 0;
+        for (char ch : s.toCharArray()) {
+            if (ch == ' ') continue;
+            if (ALL_STEPS.indexOf(ch) < 0) {
+                throw KenshoException.usage("unrecognized initialization step \"" + ch + "\"; allowed step characters are: \"" + ALL_STEPS + "\"");
+            }
+            if (ch == 'g' || ch == 'G') gen++;
+            if (noVacuum && ch == 'v') continue;
+            out.append(ch);
+        }
+        if (gen > 1) throw KenshoException.usage("-I: at most one data generation step (g or G) may be given");
+        if (foreignKeys && out.indexOf("f") < 0) out.append('f');
+        return out.toString();
+    }
+
+    private void validate() {
+        if (scale < 1) throw KenshoException.usage("invalid scaling factor: " + scale + " (must be at least 1)");
+        if (fillfactor < 10 || fillfactor > 100) throw KenshoException.usage("invalid fillfactor: " + fillfactor + " (must be 10..100)");
+        if (partitions < 0) throw KenshoException.usage("invalid number of partitions: " + partitions);
+        if (partitionMethod != null && partitionMethod != PartitionMethod.NONE && partitions == 0) {
+            throw KenshoException.usage("--partition-method requires greater than zero --partitions");
+        }
+    }
+
+    /** Runs the steps on the target's database. */
+    public Result run(Target target) {
+        try (Connection c = target.connect()) {
+            return run(c);
+        } catch (SQLException e) {
+            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + oneLine(e), e);
+        }
+    }
+
+    /** Runs the steps and appends the result as a trial. */
+    public Result run(Target target, RunDirectory dir, int repeat) {
+        Result r = run(target);
+        if (dir != null) dir.append(r.trial(repeat));
+        return r;
+    }
+
+    /** Runs the steps on an open connection (left in autocommit). */
+    public Result run(Connection c) throws SQLException {
+        validate();
+        String todo = effectiveSteps();
+        PartitionMethod method = partitions > 0 ? (partitionMethod == null || partitionMethod == PartitionMethod.NONE
+                ? PartitionMethod.RANGE : partitionMethod) : PartitionMethod.NONE;
+        c.setAutoCommit(true);
+        exec(c, "set synchronous_commit = off");
+        exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
+                + "where pg_size_bytes(current_setting('maintenance_work_mem')) < 256 * 1024 * 1024");
+        Map<String, Double> times = new LinkedHashMap<>();
+        long all = System.nanoTime();
+        for (char step : todo.toCharArray()) {
+            long t0 = System.nanoTime();
+            String name;
+            switch (step) {
+                case 'd' -> {
+                    name = "drop tables";
+                    say("dropping old tables...");
+                    exec(c, Tables.DROP);
+                }
+                case 't' -> {
+                    name = "create tables";
+                    say("creating tables...");
+                    List<String> ddl = Tables.create(scale, fillfactor, unlogged, partitions, method);
+                    for (int i = 0; i < ddl.size(); i++) {
+                        if (i == 4) say("creating " + partitions + " partitions...");
+                        exec(c, ddl.get(i));
+                    }
+                }
+                case 'g' -> {
+                    name = "client-side generate";
+                    say("generating data (client-side)...");
+                    generateClientSide(c, method != PartitionMethod.NONE);
+                }
+                case 'G' -> {
+                    name = "server-side generate";
+                    say("generating data (server-side)...");
+                    c.setAutoCommit(false);
+                    try {
+                        exec(c, Tables.TRUNCATE);
+                        for (String s : Tables.serverSideInserts(scale)) exec(c, s);
+                        c.commit();
+                    } finally {
+                        rollbackQuietly(c);
+                    }
+                }
+                case 'v' -> {
+                    name = "vacuum";
+                    say("vacuuming...");
+                    for (String s : Tables.VACUUM) exec(c, s);
+                }
+                case 'p' -> {
+                    name = "primary keys";
+                    say("creating primary keys...");
+                    for (String s : Tables.PRIMARY_KEYS) exec(c, s);
+                }
+                case 'f' -> {
+                    name = "foreign keys";
+                    say("creating foreign keys...");
+                    for (String s : Tables.FOREIGN_KEYS) exec(c, s);
+                }
+                default -> throw new IllegalStateException("step " + step);
+            }
+            times.merge(name, (System.nanoTime() - t0) / 1e9, Double::sum);
+        }
+        Result r = new Result(scale, todo, times, (System.nanoTime() - all) / 1e9);
+        say(r.line());
+        return r;
+    }
+
+    private void generateClientSide(Connection c, boolean partitioned) throws SQLException {
+        // one transaction, truncate first: lets COPY FREEZE skip later hint-bit and freeze work
+        c.setAutoCommit(false);
+        try {
+            exec(c, Tables.TRUNCATE);
+            boolean freeze = serverVersion(c) >= 140000;
+            CopyLoader loader = new CopyLoader();
+            loader.load(c, CopyLoader.Table.BRANCHES, scale, freeze, quiet, log);
+            loader.load(c, CopyLoader.Table.TELLERS, scale, freeze, quiet, log);
+            loader.load(c, CopyLoader.Table.ACCOUNTS, scale, freeze && !partitioned, quiet, log);
+            c.commit();
+        } finally {
+            rollbackQuietly(c);
+        }
+    }
+
+    private static int serverVersion(Connection c) throws SQLException {
+        return c.getMetaData().getDatabaseMajorVersion() * 10000;
+    }
+
+    private static void rollbackQuietly(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // connection already broken; the original error is reported
+            }
+            c.setAutoCommit(true);
+        }
+    }
+
+    private void exec(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+            for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) say("NOTICE:  " + w.getMessage());
+        }
+    }
+
+    private void say(String line) {
+        if (log != null) log.println(line);
+    }
+
+    static String oneLine(Throwable e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

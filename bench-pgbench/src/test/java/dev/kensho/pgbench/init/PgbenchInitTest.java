@@ -1,0 +1,116 @@
+package dev.kensho.pgbench.init;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.PgbenchInit;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+@KenshoTarget
+class PgbenchInitTest {
+    static final Path C_PGBENCH = Path.of("/usr/lib/postgresql/15/bin/pgbench");
+
+    static long count(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void createsPgbenchRowsAndTimingLineAndLeavesOtherTablesAlone(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("create table if not exists pgbench_keep_me(x int)");
+            s.execute("insert into pgbench_keep_me values (42)");
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PgbenchInit.Result r = new PgbenchInit().scale(2).fillfactor(90)
+                .log(new PrintStream(out, true, StandardCharsets.UTF_8)).run(pg);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("200000 of 200000 tuples (100%) of pgbench_accounts done"), log);
+        assertTrue(r.line().matches("done in \\d+\\.\\d\\d s \\(drop tables \\d+\\.\\d\\d s, create tables \\d+\\.\\d\\d s, "
+                + "client-side generate \\d+\\.\\d\\d s, vacuum \\d+\\.\\d\\d s, primary keys \\d+\\.\\d\\d s\\)\\."), r.line());
+        assertTrue(log.contains(r.line()), log);
+        try (Connection c = pg.connect()) {
+            assertEquals(2, count(c, "select count(*) from pgbench_branches"));
+            assertEquals(20, count(c, "select count(*) from pgbench_tellers"));
+            assertEquals(200_000, count(c, "select count(*) from pgbench_accounts"));
+            assertEquals(0, count(c, "select count(*) from pgbench_history"));
+            assertEquals(0, count(c, "select count(*) from pgbench_accounts where abalance <> 0 or filler <> ''"));
+            assertEquals(84, count(c, "select octet_length(filler) from pgbench_accounts where aid = 7"));
+            assertEquals(2, count(c, "select bid from pgbench_accounts where aid = 100001"));
+            assertEquals(1, count(c, "select bid from pgbench_accounts where aid = 100000"));
+            assertEquals(2, count(c, "select bid from pgbench_tellers where tid = 11"));
+            assertEquals(200_000, count(c, "select count(distinct aid) from pgbench_accounts where aid between 1 and 200000"));
+            assertEquals(3, count(c, "select count(*) from pg_constraint where contype = 'p' and conrelid::regclass::text like 'pgbench_%'"));
+            assertEquals(1, count(c, "select count(*) from pg_class where relname = 'pgbench_accounts' and reloptions::text = '{fillfactor=90}'"));
+            assertEquals(42, count(c, "select x from pgbench_keep_me"));
+            try (Statement s = c.createStatement()) {
+                s.execute("drop table pgbench_keep_me");
+            }
+        }
+        var trial = r.trial(0);
+        assertEquals("init;scale=2", trial.cell());
+        assertTrue(trial.metric("client_side_generate_s") > 0);
+    }
+
+    @Test
+    void partitionsForeignKeysAndServerSideGeneration(Target pg) throws Exception {
+        PgbenchInit.Result r = new PgbenchInit().scale(1).partitions(3).partitionMethod(Tables.PartitionMethod.HASH)
+                .foreignKeys(true).steps("dtGvp").log(null).run(pg);
+        assertEquals("dtGvpf", r.initSteps());
+        assertTrue(r.line().contains("server-side generate") && r.line().contains("foreign keys"), r.line());
+        try (Connection c = pg.connect()) {
+            assertEquals(3, count(c, "select count(*) from pg_inherits where inhparent = 'pgbench_accounts'::regclass"));
+            assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
+            assertTrue(count(c, "select count(*) from pgbench_accounts_2") > 30_000);
+            assertEquals(5, count(c, "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'"));
+        }
+        new PgbenchInit().scale(1).partitions(4).log(null).run(pg);   // range
+        try (Connection c = pg.connect()) {
+            assertEquals(25_000, count(c, "select count(*) from pgbench_accounts_1"));
+            assertEquals(0, count(c, "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'"));
+        }
+    }
+
+    @Test
+    void rejectsBadOptionsWithOneLine() {
+        var e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dtx").effectiveSteps());
+        assertTrue(e.getMessage().startsWith("unrecognized initialization step \"x\""), e.getMessage());
+        assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dgG").effectiveSteps());
+        assertEquals("dtgp", new PgbenchInit().noVacuum(true).effectiveSteps());
+        assertEquals("dtgvpf", new PgbenchInit().foreignKeys(true).effectiveSteps());
+    }
+
+    /** Kensho's tables are what the C pgbench expects: it reads the scale and runs select-only on them. */
+    @Test
+    void cPgbenchRunsOnKenshoTables(Target pg) throws Exception {
+        assumeTrue(Files.isExecutable(C_PGBENCH), "no C pgbench at " + C_PGBENCH + ": interop test skipped");
+        new PgbenchInit().scale(2).log(null).run(pg);
+        List<String> cmd = new ArrayList<>(List.of(C_PGBENCH.toString(), "-n", "-S", "-T", "2", "-h", pg.host(),
+                "-p", Integer.toString(pg.port()), "-U", pg.user(), pg.database()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("scaling factor: 2"), out);
+        assertTrue(out.matches("(?s).*number of failed transactions: 0 .*"), out);
+    }
+}
