@@ -1,0 +1,71 @@
+package dev.kensho.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A remote server is never reconfigured without permission; --restart-command is that permission. */
+class RemoteSettingsIT {
+    @TempDir Path work;
+
+    private static List<Trial> trialsOf(Path results) throws Exception {
+        try (var d = Files.list(results)) {
+            return RunDirectory.readTrials(d.findFirst().orElseThrow().resolve(RunDirectory.TRIALS));
+        }
+    }
+
+    @Test
+    void postmasterSettingOnRemoteIsSkippedWithReason() throws Exception {
+        try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT 1",
+                    "--matrix", "max_worker_processes=9,10", "--matrix", "work_mem=8MB", "--repeat", "1");
+            assertEquals(0, r.exitCode(), r.all());
+            List<Trial> trials = trialsOf(work.resolve("results"));
+            assertEquals(2, trials.size());
+            for (Trial t : trials) {
+                assertEquals("skipped", t.status());
+                assertTrue(String.valueOf(t.extra().get("reason")).contains("max_worker_processes: needs a postmaster-level change"),
+                        t.extra().toString());
+            }
+            assertTrue(Files.readString(Files.list(work.resolve("results")).findFirst().orElseThrow().resolve("summary.csv")).contains("skipped"));
+            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
+                rs.next();
+                assertEquals("8", rs.getString(1), "the remote server was not reconfigured");
+            }
+        }
+    }
+
+    @Test
+    void restartCommandPermitsAlterSystemAndRestart() throws Exception {
+        try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            Path data = pg.control().dataDirectory().orElseThrow();
+            Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
+            boolean root = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim().equals("0");
+            Assumptions.assumeTrue(!root || Files.exists(Path.of("/usr/sbin/runuser")), "root without runuser cannot restart the server");
+            String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart -l " + data.resolveSibling("server.log");
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres", "-c", "SHOW max_worker_processes",
+                    "--matrix", "max_worker_processes=11", "--repeat", "1", "--restart-command", restart);
+            assertEquals(0, r.exitCode(), r.all());
+            List<Trial> trials = trialsOf(work.resolve("results"));
+            assertEquals("ok", trials.get(0).status(), trials.get(0).extra().toString());
+            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
+                rs.next();
+                assertEquals("11", rs.getString(1));
+            }
+        }
+    }
+}
