@@ -1,0 +1,90 @@
+package dev.kensho.core.results;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Per-cell statistics over the repeats of a matrix: every repeat is kept in trials.jsonl; the
+ * summary reports median, min and max of each metric, as the PGECons studies do.
+ *
+ * @param cell    the cell key
+ * @param params  the cell's parameters (from its first trial)
+ * @param n       repeats that finished ok
+ * @param median  metric → median over the ok repeats
+ * @param min     metric → minimum
+ * @param max     metric → maximum
+ * @param status  "ok", or "skipped"/"failed" when no repeat finished ok
+ * @param reason  why it was skipped or failed, else empty
+ */
+public record CellSummary(String cell, Map<String, Object> params, int n, Map<String, Double> median,
+                          Map<String, Double> min, Map<String, Double> max, String status, String reason) {
+
+    /** Groups trials by cell in order of first appearance. */
+    public static List<CellSummary> of(List<Trial> trials) {
+        Map<String, List<Trial>> byCell = new LinkedHashMap<>();
+        for (Trial t : trials) byCell.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t);
+        List<CellSummary> out = new ArrayList<>();
+        for (var e : byCell.entrySet()) {
+            List<Trial> ok = e.getValue().stream().filter(Trial::ok).toList();
+            Map<String, Double> med = new LinkedHashMap<>();
+            Map<String, Double> lo = new LinkedHashMap<>();
+            Map<String, Double> hi = new LinkedHashMap<>();
+            Set<String> metrics = new LinkedHashSet<>();
+            ok.forEach(t -> metrics.addAll(t.metrics().keySet()));
+            for (String m : metrics) {
+                double[] v = ok.stream().map(t -> t.metric(m)).filter(x -> x != null).mapToDouble(Double::doubleValue).sorted().toArray();
+                if (v.length == 0) continue;
+                med.put(m, Stats.median(v));
+                lo.put(m, v[0]);
+                hi.put(m, v[v.length - 1]);
+            }
+            Trial first = e.getValue().get(0);
+            Trial last = e.getValue().get(e.getValue().size() - 1);
+            String status = ok.isEmpty() ? last.status() : "ok";
+            String reason = ok.isEmpty() ? String.valueOf(last.extra().getOrDefault("reason", "")) : "";
+            out.add(new CellSummary(e.getKey(), first.params(), ok.size(), med, lo, hi, status, reason));
+        }
+        return out;
+    }
+
+    /** summary.csv: params, n, status, then median/min/max of each metric (in the order metrics lists them). */
+    public static void write(RunDirectory dir, List<String> metrics) {
+        List<CellSummary> cells = of(dir.trials());
+        Set<String> paramNames = new LinkedHashSet<>();
+        cells.forEach(c -> paramNames.addAll(c.params().keySet()));
+        List<String> metricNames = metrics;
+        if (metricNames == null || metricNames.isEmpty()) {
+            Set<String> all = new LinkedHashSet<>();
+            cells.forEach(c -> all.addAll(c.median().keySet()));
+            metricNames = new ArrayList<>(all);
+        }
+        List<String> header = new ArrayList<>(paramNames);
+        header.add("n");
+        header.add("status");
+        for (String m : metricNames) {
+            header.add(m + "_median");
+            header.add(m + "_min");
+            header.add(m + "_max");
+        }
+        header.add("reason");
+        List<List<Object>> rows = new ArrayList<>();
+        for (CellSummary c : cells) {
+            List<Object> r = new ArrayList<>();
+            for (String p : paramNames) r.add(c.params().get(p));
+            r.add(c.n());
+            r.add(c.status());
+            for (String m : metricNames) {
+                r.add(c.median().get(m));
+                r.add(c.min().get(m));
+                r.add(c.max().get(m));
+            }
+            r.add(c.reason());
+            rows.add(r);
+        }
+        dir.writeSummary(header, rows);
+    }
+}

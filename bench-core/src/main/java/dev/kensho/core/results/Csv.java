@@ -1,0 +1,38 @@
+package dev.kensho.core.results;
+
+import java.util.List;
+
+/** RFC 4180 output: the only CSV Kensho writes is summary.csv. */
+final class Csv {
+    private Csv() {}
+
+    static String format(List<String> header, List<List<Object>> rows) {
+        StringBuilder sb = new StringBuilder();
+        line(sb, header);
+        for (List<Object> r : rows) line(sb, r);
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, List<?> values) {
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) sb.append(',');
+            sb.append(cell(values.get(i)));
+        }
+        sb.append('\n');
+    }
+
+    private static String cell(Object v) {
+        if (v == null) return "";
+        String s;
+        if (v instanceof Double d) {
+            s = d.isNaN() || d.isInfinite() ? "" : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue())
+                    : new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        } else {
+            s = v.toString();
+        }
+        if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0) {
+            return '"' + s.replace("\"", "\"\"") + '"';
+        }
+        return s;
+    }
+}

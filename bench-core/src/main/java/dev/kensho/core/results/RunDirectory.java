@@ -1,0 +1,226 @@
+package dev.kensho.core.results;
+
+import dev.kensho.core.KenshoException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * results/&lt;UTC timestamp&gt;-&lt;command&gt;/: run.json, trials.jsonl, summary.csv.
+ *
+ * <p>Each trial is appended as one JSON line and forced to disk before {@link #append} returns, so
+ * Ctrl-C, a crash or SIGKILL loses nothing already measured; files that are rewritten go through a
+ * temporary file and a rename. {@link #resume} reopens a directory and tells which cells are done.
+ */
+public final class RunDirectory implements AutoCloseable {
+    public static final String RUN = "run.json";
+    public static final String TRIALS = "trials.jsonl";
+    public static final String SUMMARY = "summary.csv";
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final Path dir;
+    private RunInfo info;
+    private final List<Trial> trials = new ArrayList<>();
+    private final Set<String> finished = new HashSet<>();
+    private final FileChannel out;
+
+    private RunDirectory(Path dir, RunInfo info, List<Trial> existing) throws IOException {
+        this.dir = dir;
+        this.info = info;
+        for (Trial t : existing) record(t);
+        this.out = FileChannel.open(dir.resolve(TRIALS), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    /** Creates results/&lt;stamp&gt;-&lt;command&gt; under root (a suffix keeps two runs in one second apart). */
+    public static RunDirectory create(Path root, RunInfo info) {
+        String base = STAMP.format(info.started()) + "-" + info.command().trim().replaceAll("[^A-Za-z0-9._-]+", "-");
+        try {
+            Files.createDirectories(root);
+            Path dir = root.resolve(base);
+            for (int i = 2; ; i++) {
+                try {
+                    Files.createDirectory(dir);
+                    break;
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    dir = root.resolve(base + "-" + i);
+                }
+            }
+            RunDirectory rd = new RunDirectory(dir, info, List.of());
+            rd.writeInfo();
+            return rd;
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.FAILURE, "cannot create results directory under " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reopens an interrupted run: its run.json and every complete line of trials.jsonl. */
+    public static RunDirectory resume(Path dir) {
+        if (!Files.isRegularFile(dir.resolve(RUN))) {
+            throw KenshoException.usage("--resume " + dir + ": not a results directory (no " + RUN + ")");
+        }
+        try {
+            RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+            List<Trial> existing = readTrials(dir.resolve(TRIALS));
+            truncatePartialLine(dir.resolve(TRIALS));
+            return new RunDirectory(dir, info, existing);
+        } catch (IOException e) {
+            throw KenshoException.usage("--resume " + dir + ": cannot read it (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Every complete trial in a trials.jsonl; a line cut short by a crash is ignored. */
+    public static List<Trial> readTrials(Path file) throws IOException {
+        List<Trial> list = new ArrayList<>();
+        if (!Files.exists(file)) return list;
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.isBlank()) continue;
+                try {
+                    list.add(Json.MAPPER.readValue(line, Trial.class));
+                } catch (IOException partial) {
+                    // only the last line can be partial (killed mid-write); skip it
+                }
+            }
+        }
+        return list;
+    }
+
+    /** A SIGKILL during write can leave a line without its newline; cut it so appends stay valid JSONL. */
+    private static void truncatePartialLine(Path file) throws IOException {
+        if (!Files.exists(file)) return;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            if (size == 0) return;
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, size - 1);
+            if (b.get(0) == '\n') return;
+            long pos = size - 1;
+            while (pos > 0) {
+                b.clear();
+                ch.read(b, pos - 1);
+                if (b.get(0) == '\n') break;
+                pos--;
+            }
+            ch.truncate(pos);
+        }
+    }
+
+    /** Opens the run in dir for reading only (reports, comparisons). */
+    public static RunResults read(Path dir) {
+        try {
+            RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+            return new RunResults(dir, info, readTrials(dir.resolve(TRIALS)));
+        } catch (IOException e) {
+            throw KenshoException.usage(dir + ": not a readable results directory (" + e.getMessage() + ")");
+        }
+    }
+
+    public Path path() {
+        return dir;
+    }
+
+    public synchronized RunInfo info() {
+        return info;
+    }
+
+    /** Adds a note to run.json ("restarted for max_worker_processes=16"). */
+    public synchronized void note(String line) {
+        info.notes().add(line);
+        writeInfo();
+    }
+
+    public synchronized void environment(String label, Object facts) {
+        info.environment().put(label, facts);
+        writeInfo();
+    }
+
+    public synchronized void parameter(String name, Object value) {
+        info.parameters().put(name, value);
+        writeInfo();
+    }
+
+    /** Appends one trial and forces it to disk. */
+    public synchronized void append(Trial t) {
+        try {
+            byte[] line = (Json.MAPPER.writeValueAsString(t) + "\n").getBytes(StandardCharsets.UTF_8);
+            ByteBuffer b = ByteBuffer.wrap(line);
+            while (b.hasRemaining()) out.write(b);
+            out.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + dir.resolve(TRIALS), e);
+        }
+        record(t);
+    }
+
+    private void record(Trial t) {
+        trials.add(t);
+        if (!"failed".equals(t.status())) finished.add(key(t.cell(), t.repeat()));
+    }
+
+    private static String key(String cell, int repeat) {
+        return cell + "#" + repeat;
+    }
+
+    /** True when this cell's repeat already has a trial (ok or skipped): --resume skips it. */
+    public synchronized boolean isFinished(String cell, int repeat) {
+        return finished.contains(key(cell, repeat));
+    }
+
+    public synchronized List<Trial> trials() {
+        return Collections.unmodifiableList(new ArrayList<>(trials));
+    }
+
+    /** Writes summary.csv atomically. Values are quoted where CSV needs it. */
+    public void writeSummary(List<String> header, List<List<Object>> rows) {
+        writeAtomically(SUMMARY, Csv.format(header, rows));
+    }
+
+    /** Writes name (e.g. "plans/q1.1.json") as pretty JSON, atomically. */
+    public void writeJson(String name, Object value) {
+        try {
+            writeAtomically(name, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void writeAtomically(String name, String content) {
+        try {
+            Path target = dir.resolve(name);
+            Files.createDirectories(target.getParent());
+            Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + name, e);
+        }
+    }
+
+    private void writeInfo() {
+        writeJson(RUN, info);
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            out.close();
+        } catch (IOException ignored) {
+            // every trial was forced already
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.kensho.core.results;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * run.json: what was run, where and how. Written when the run starts and rewritten (atomically)
+ * when it ends or learns more about its environment.
+ *
+ * @param command     the command name ("pgbench run", "ssb")
+ * @param commandLine the full command line, credentials masked
+ * @param started     start time (UTC)
+ * @param parameters  the command's parameters (matrix definition, seed for the random order…)
+ * @param environment captured server and client facts, one map per target label
+ * @param notes       what Kensho did or decided on the user's behalf (restarts, skipped settings)
+ */
+public record RunInfo(String command, List<String> commandLine, Instant started, Map<String, Object> parameters,
+                      Map<String, Object> environment, List<String> notes) {
+
+    public static RunInfo of(String command, List<String> commandLine, Map<String, Object> parameters) {
+        return new RunInfo(command, List.copyOf(commandLine), Instant.now(), new LinkedHashMap<>(parameters),
+                new LinkedHashMap<>(), new java.util.ArrayList<>());
+    }
+}

@@ -1,0 +1,61 @@
+package dev.kensho.core.results;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One finished measurement: a line of trials.jsonl.
+ *
+ * @param cell     the matrix cell this measures ("clients=16;version=17"); with repeat, the resume key
+ * @param repeat   0-based repeat index within the cell
+ * @param params   what was varied (clients, workers, jit…), for grouping and reports
+ * @param metrics  numbers measured (tps, latency_avg_ms, seconds…); medians are taken over these
+ * @param extra    anything else worth keeping (plans, wait events, settings outcome)
+ * @param status   "ok", "skipped" (with reason in extra) or "failed"
+ * @param finished when the measurement ended (UTC)
+ */
+public record Trial(String cell, int repeat, Map<String, Object> params, Map<String, Object> metrics,
+                    Map<String, Object> extra, String status, Instant finished) {
+
+    public static Builder of(String cell, int repeat) {
+        return new Builder(cell, repeat);
+    }
+
+    public boolean ok() {
+        return "ok".equals(status);
+    }
+
+    public Double metric(String name) {
+        Object v = metrics.get(name);
+        return v instanceof Number n ? n.doubleValue() : null;
+    }
+
+    /** Fluent construction that keeps insertion order of params and metrics. */
+    public static final class Builder {
+        private final String cell;
+        private final int repeat;
+        private final Map<String, Object> params = new LinkedHashMap<>();
+        private final Map<String, Object> metrics = new LinkedHashMap<>();
+        private final Map<String, Object> extra = new LinkedHashMap<>();
+        private String status = "ok";
+
+        private Builder(String cell, int repeat) {
+            this.cell = cell;
+            this.repeat = repeat;
+        }
+
+        public Builder param(String k, Object v) { params.put(k, v); return this; }
+        public Builder params(Map<String, ?> m) { params.putAll(m); return this; }
+        public Builder metric(String k, double v) { metrics.put(k, v); return this; }
+        public Builder metric(String k, long v) { metrics.put(k, v); return this; }
+        public Builder metrics(Map<String, ? extends Number> m) { metrics.putAll(m); return this; }
+        public Builder extra(String k, Object v) { extra.put(k, v); return this; }
+        public Builder skipped(String reason) { status = "skipped"; extra.put("reason", reason); return this; }
+        public Builder failed(String reason) { status = "failed"; extra.put("reason", reason); return this; }
+
+        public Trial build() {
+            return new Trial(cell, repeat, params, metrics, extra, status, Instant.now());
+        }
+    }
+}

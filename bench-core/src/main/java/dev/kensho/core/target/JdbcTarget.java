@@ -1,0 +1,209 @@
+package dev.kensho.core.target;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.kensho.core.Credentials;
+import dev.kensho.core.KenshoException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import javax.sql.DataSource;
+
+/** Connection handling shared by every kind of target: credentials, session settings, pools, errors. */
+abstract class JdbcTarget implements Target {
+    private final String host;
+    private final int port;
+    private final String database;
+    private final String user;
+    private final String password; // never printed; null = trust/.pgpass
+    private final Map<String, String> urlProperties;
+    /** user-context settings carried by every new connection (pgjdbc "options", no extra round trip). */
+    protected final Map<String, String> sessionSettings = new LinkedHashMap<>();
+    private final List<HikariDataSource> pools = new ArrayList<>();
+    private int versionNum;
+
+    JdbcTarget(String host, int port, String database, String user, String password,
+               Map<String, String> urlProperties) {
+        this.host = host;
+        this.port = port;
+        this.database = database;
+        this.user = user;
+        this.password = password;
+        this.urlProperties = new LinkedHashMap<>(urlProperties);
+    }
+
+    @Override public String host() { return host; }
+    @Override public int port() { return port; }
+    @Override public String database() { return database; }
+    @Override public String user() { return user; }
+
+    @Override
+    public String jdbcUrl() {
+        return url(database);
+    }
+
+    private String url(String db) {
+        StringBuilder sb = new StringBuilder("jdbc:postgresql://").append(host).append(':').append(port).append('/').append(db);
+        char sep = '?';
+        for (var e : urlProperties.entrySet()) {
+            sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
+            sep = '&';
+        }
+        return Credentials.mask(sb.toString());
+    }
+
+    private String rawUrl(String db) {
+        StringBuilder sb = new StringBuilder("jdbc:postgresql://").append(host).append(':').append(port).append('/').append(db);
+        char sep = '?';
+        for (var e : urlProperties.entrySet()) {
+            sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
+            sep = '&';
+        }
+        return sb.toString();
+    }
+
+    Properties properties() {
+        Properties p = new Properties();
+        p.setProperty("user", user);
+        if (password != null) p.setProperty("password", password);
+        p.setProperty("ApplicationName", "kensho");
+        if (!sessionSettings.isEmpty()) p.setProperty("options", options(sessionSettings));
+        return p;
+    }
+
+    /** pgjdbc's "options" startup parameter: -c name=value, spaces and backslashes escaped. */
+    static String options(Map<String, String> settings) {
+        StringBuilder sb = new StringBuilder();
+        settings.forEach((k, v) -> {
+            if (sb.length() > 0) sb.append(' ');
+            sb.append("-c ").append(k).append('=').append(v.replace("\\", "\\\\").replace(" ", "\\ "));
+        });
+        return sb.toString();
+    }
+
+    @Override
+    public Connection connect() throws SQLException {
+        return connect(database);
+    }
+
+    @Override
+    public Connection connect(String db) throws SQLException {
+        return connect(db, properties());
+    }
+
+    Connection connect(String db, Properties props) throws SQLException {
+        try {
+            return DriverManager.getConnection(rawUrl(db), props);
+        } catch (SQLException e) {
+            throw translate(e, db);
+        }
+    }
+
+    /** Connection failures users cause (wrong host, password, database) become one line, exit 3. */
+    KenshoException translate(SQLException e, String db) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String where = host + ":" + port + "/" + db;
+        String msg;
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        if (state.equals("28P01") || state.equals("28000")) {
+            msg = "authentication failed for user \"" + user + "\" at " + where
+                    + " (password from --password-file, PGPASSWORD or ~/.pgpass)";
+        } else if (state.equals("3D000")) {
+            msg = "database \"" + db + "\" does not exist on " + host + ":" + port;
+        } else if (root instanceof UnknownHostException) {
+            msg = "cannot connect to " + where + ": unknown host " + host;
+        } else if (root instanceof ConnectException || state.startsWith("08")) {
+            msg = "cannot connect to " + where + ": " + firstLine(root.getMessage());
+        } else {
+            msg = "cannot connect to " + where + ": " + firstLine(e.getMessage());
+        }
+        return KenshoException.target(Credentials.mask(msg), e);
+    }
+
+    static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    @Override
+    public synchronized DataSource pool(int size) {
+        HikariConfig c = new HikariConfig();
+        c.setJdbcUrl(rawUrl(database));
+        c.setDataSourceProperties(properties());
+        c.setMaximumPoolSize(size);
+        c.setMinimumIdle(0);
+        c.setPoolName("kensho-" + pools.size());
+        c.setInitializationFailTimeout(-1);
+        HikariDataSource ds = new HikariDataSource(c);
+        pools.add(ds);
+        return ds;
+    }
+
+    @Override
+    public int serverVersionNum() {
+        if (versionNum == 0) {
+            try (Connection c = connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SHOW server_version_num")) {
+                rs.next();
+                versionNum = Integer.parseInt(rs.getString(1));
+            } catch (SQLException e) {
+                throw KenshoException.target("cannot read server_version_num: " + firstLine(e.getMessage()), e);
+            }
+        }
+        return versionNum;
+    }
+
+    void forgetVersion() {
+        versionNum = 0;
+    }
+
+    /** pg_settings.context of each setting; unknown names map to null. */
+    Map<String, String> contexts(Iterable<String> names) {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (Connection c = connect(); var ps = c.prepareStatement("SELECT context FROM pg_settings WHERE name = ?")) {
+            for (String n : names) {
+                ps.setString(1, n);
+                try (ResultSet rs = ps.executeQuery()) {
+                    out.put(n, rs.next() ? rs.getString(1) : null);
+                }
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + firstLine(e.getMessage()), e);
+        }
+        return out;
+    }
+
+    /** Current value of each setting as SHOW prints it. */
+    Map<String, String> currentValues(Iterable<String> names) {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (String n : names) {
+                try (ResultSet rs = s.executeQuery("SELECT current_setting('" + n.replace("'", "''") + "', true)")) {
+                    rs.next();
+                    out.put(n, rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read settings: " + firstLine(e.getMessage()), e);
+        }
+        return out;
+    }
+
+    void closePools() {
+        synchronized (this) {
+            pools.forEach(HikariDataSource::close);
+            pools.clear();
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.kensho.core.target;
+
+import java.nio.file.Path;
+
+/**
+ * Where Kensho keeps extracted binaries, server instances and cached databases. As root the
+ * server runs as an unprivileged user, which cannot enter /root, so root uses /var/cache/kensho.
+ */
+public final class KenshoHome {
+    private KenshoHome() {}
+
+    public static Path dir() {
+        String explicit = System.getProperty("kensho.home", System.getenv("KENSHO_HOME"));
+        if (explicit != null && !explicit.isBlank()) return Path.of(explicit).toAbsolutePath();
+        if (ServerUser.isRoot()) return Path.of("/var/cache/kensho");
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path cache = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return cache.resolve("kensho");
+    }
+}

@@ -1,0 +1,437 @@
+package dev.kensho.core.target;
+
+import dev.kensho.core.KenshoException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL server Kensho runs itself, from the embedded binaries or --pg-bin: it owns the data
+ * directory and the settings file {@code kensho.conf} that postgresql.conf includes, restarts when a
+ * postmaster-level value changes, and stops the server when closed (a shutdown hook covers Ctrl-C).
+ */
+public final class ManagedServer extends JdbcTarget implements ServerControl {
+    static final String DATABASE = "kensho";
+
+    private final TargetKind kind;
+    private final Path bin;
+    private final Path instance;   // owns data/, server.log, owner.pid
+    private final Path data;
+    private final boolean keep;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private final List<String> log = Collections.synchronizedList(new ArrayList<>());
+    private final Thread shutdownHook = new Thread(this::stopQuietly, "kensho-server-stop");
+    private volatile boolean running;
+    private String versionLine = "";
+
+    private ManagedServer(TargetKind kind, Path bin, Path instance, boolean keep, int port) {
+        super("127.0.0.1", port, DATABASE, "postgres", null, Map.of());
+        this.kind = kind;
+        this.bin = bin;
+        this.instance = instance;
+        this.data = instance.resolve("data");
+        this.keep = keep;
+    }
+
+    /**
+     * Starts a server from bin. With keepDir the data survive close() and a later start reuses
+     * them; otherwise the instance lives under KenshoHome/instances and is deleted on close.
+     */
+    public static ManagedServer start(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings) {
+        for (String tool : List.of("initdb", "pg_ctl", "postgres")) {
+            if (!Files.isExecutable(bin.resolve(tool))) {
+                throw KenshoException.usage("--pg-bin " + bin + " has no executable " + tool);
+            }
+        }
+        reapOrphans();
+        Path instance;
+        try {
+            if (keepDir != null) {
+                instance = keepDir.toAbsolutePath();
+                Files.createDirectories(instance);
+            } else {
+                Path root = KenshoHome.dir().resolve("instances");
+                Files.createDirectories(root);
+                instance = Files.createTempDirectory(root, "pg");
+            }
+            Files.writeString(instance.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot create the server directory: " + e.getMessage(), e);
+        }
+        ServerUser.checkReachable(instance);
+        ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
+        s.settings.putAll(initialSettings);
+        try {
+            s.initdb();
+            s.writeConf();
+            s.startServer();
+            s.ensureDatabase();
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(s.shutdownHook);
+        return s;
+    }
+
+    private static int freePort() {
+        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return ss.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<String> cmd(String tool, String... args) {
+        List<String> c = new ArrayList<>(ServerUser.commandPrefix());
+        c.add(bin.resolve(tool).toString());
+        c.addAll(List.of(args));
+        return c;
+    }
+
+    private String exec(List<String> command, String what, long timeoutSeconds) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().put("LC_ALL", "C");
+            pb.environment().keySet().removeIf(k -> k.startsWith("PG"));
+            Process p = pb.start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new KenshoException(KenshoException.TARGET, what + " timed out after " + timeoutSeconds + " s");
+            }
+            String text = new String(out, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new KenshoException(KenshoException.TARGET, what + " failed: " + lastLines(text) + serverLogTail());
+            }
+            return text;
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, what + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KenshoException(KenshoException.FAILURE, what + " interrupted", e);
+        }
+    }
+
+    private static String lastLines(String text) {
+        String[] lines = text.strip().split("\n");
+        return lines.length == 0 ? "" : lines[lines.length - 1];
+    }
+
+    private String serverLogTail() {
+        Path logFile = instance.resolve("server.log");
+        try {
+            if (!Files.exists(logFile)) return "";
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            List<String> tail = lines.subList(Math.max(0, lines.size() - 30), lines.size());
+            // The line naming the bad parameter is more useful than the FATAL that follows it.
+            for (String key : List.of("invalid value", "unrecognized configuration parameter", "FATAL", "ERROR")) {
+                for (int i = tail.size() - 1; i >= 0; i--) {
+                    String l = tail.get(i);
+                    if (l.contains(key)) return " (server log: " + l.replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip() + ")";
+                }
+            }
+        } catch (IOException ignored) {
+            // the log is a courtesy here
+        }
+        return "";
+    }
+
+    private void initdb() {
+        ServerUser.own(instance);
+        if (Files.exists(data.resolve("PG_VERSION"))) {
+            log.add("reused data directory " + data);
+            return;
+        }
+        exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"),
+                "initdb", 300);
+        try {
+            Path conf = data.resolve("postgresql.conf");
+            String text = Files.readString(conf);
+            if (!text.contains("include_if_exists = 'kensho.conf'")) {
+                Files.writeString(conf, text + "\n# Settings chosen by Kensho (--set, workloads); rewritten on every change.\n"
+                        + "include_if_exists = 'kensho.conf'\n");
+            }
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot edit postgresql.conf: " + e.getMessage(), e);
+        }
+        log.add("initdb " + data);
+    }
+
+    /** kensho.conf: connection settings plus every setting applied so far; atomically replaced. */
+    private void writeConf() {
+        StringBuilder sb = new StringBuilder("# Written by Kensho. Do not edit: it is rewritten before each measurement.\n");
+        sb.append("listen_addresses = '127.0.0.1'\n");
+        sb.append("port = ").append(port()).append('\n');
+        // No Unix socket: the server user may not write /var/run/postgresql, and TCP is what clients use.
+        sb.append("unix_socket_directories = ''\n");
+        settings.forEach((k, v) -> sb.append(k).append(" = '").append(v.replace("'", "''")).append("'\n"));
+        try {
+            Path tmp = data.resolve("kensho.conf.tmp");
+            Files.writeString(tmp, sb.toString());
+            Files.move(tmp, data.resolve("kensho.conf"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            ServerUser.own(data.resolve("kensho.conf"));
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot write kensho.conf: " + e.getMessage(), e);
+        }
+    }
+
+    private void startServer() {
+        // A kept data directory may carry a stale pid file from a killed run.
+        if (Files.exists(data.resolve("postmaster.pid"))) stopQuietly();
+        exec(cmd("pg_ctl", "-D", data.toString(), "-l", instance.resolve("server.log").toString(), "-w", "-t", "120", "start"),
+                "starting PostgreSQL", 180);
+        running = true;
+        forgetVersion();
+        try (Connection c = connect("postgres"); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
+            rs.next();
+            versionLine = rs.getString(1);
+        } catch (SQLException e) {
+            throw translate(e, "postgres");
+        }
+    }
+
+    private void ensureDatabase() {
+        try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
+                if (rs.next()) return;
+            }
+            s.execute("CREATE DATABASE " + DATABASE);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot create database " + DATABASE + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private void stopServer() {
+        exec(cmd("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "-t", "120", "stop"), "stopping PostgreSQL", 180);
+        running = false;
+    }
+
+    private void stopQuietly() {
+        try {
+            if (Files.exists(data.resolve("postmaster.pid"))) stopServer();
+        } catch (RuntimeException ignored) {
+            // best effort on the way out
+        }
+    }
+
+    @Override
+    public TargetKind kind() {
+        return kind;
+    }
+
+    @Override
+    public String describe() {
+        String v = versionLine.isEmpty() ? "" : versionLine.split(",")[0];
+        return kind.label() + " " + v + " at 127.0.0.1:" + port() + " (data " + data + ")";
+    }
+
+    @Override
+    public ServerControl control() {
+        return this;
+    }
+
+    @Override
+    public boolean sameHost() {
+        return true;
+    }
+
+    @Override
+    public boolean canRestart() {
+        return true;
+    }
+
+    @Override
+    public void restart() {
+        closePools();
+        stopServer();
+        startServer();
+        log.add("restarted");
+    }
+
+    @Override
+    public synchronized SettingsOutcome apply(Map<String, String> wanted) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        List<String> actions = new ArrayList<>();
+        Map<String, String> contexts = contexts(wanted.keySet());
+        Map<String, String> before = new LinkedHashMap<>(settings);
+        boolean restartNeeded = false;
+        boolean changed = false;
+        for (var e : wanted.entrySet()) {
+            String ctx = contexts.get(e.getKey());
+            if (ctx == null) {
+                refused.put(e.getKey(), "unknown setting");
+                continue;
+            }
+            if (e.getValue().equals(settings.get(e.getKey()))) continue;
+            if (ctx.equals("internal")) {
+                refused.put(e.getKey(), "fixed when the server was built or initialised (context internal)");
+                continue;
+            }
+            String old = settings.put(e.getKey(), e.getValue());
+            changed = true;
+            if (ctx.equals("postmaster")) {
+                restartNeeded = true;
+                actions.add("set " + e.getKey() + " " + (old == null ? "(default)" : old) + " → " + e.getValue() + " (restart)");
+            } else {
+                actions.add("set " + e.getKey() + " = " + e.getValue());
+            }
+        }
+        if (changed) {
+            writeConf();
+            try {
+                if (restartNeeded) {
+                    restart();
+                    actions.add("restarted PostgreSQL for postmaster-level settings");
+                } else {
+                    reload();
+                }
+            } catch (KenshoException e) {
+                // A value the server rejects must not leave a server that cannot start.
+                settings.clear();
+                settings.putAll(before);
+                writeConf();
+                if (!running) startServer(); else reload();
+                throw e;
+            }
+        }
+        log.addAll(actions);
+        Map<String, String> applied = new LinkedHashMap<>(wanted);
+        applied.keySet().removeAll(refused.keySet());
+        return new SettingsOutcome(applied, restartNeeded, refused, actions);
+    }
+
+    private void reload() {
+        try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_reload_conf()");
+        } catch (SQLException e) {
+            throw KenshoException.target("pg_reload_conf failed: " + firstLine(e.getMessage()), e);
+        }
+        // SIGHUP is asynchronous: wait until a new backend sees every value, so the next
+        // measurement cannot start under the old settings.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Connection c = connect("postgres"); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%kensho.conf' AND NOT applied AND error IS NULL")) {
+                rs.next();
+                if (rs.getInt(1) == 0) break;
+            } catch (SQLException e) {
+                break;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        checkFileErrors();
+    }
+
+    private void checkFileErrors() {
+        try (Connection c = connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT name, setting, error FROM pg_file_settings WHERE error IS NOT NULL AND error <> 'setting could not be applied'")) {
+            if (rs.next()) {
+                throw KenshoException.usage("--set " + rs.getString(1) + "=" + rs.getString(2) + ": " + rs.getString(3));
+            }
+        } catch (SQLException e) {
+            // pg_file_settings needs superuser; we are postgres here, so this is unexpected but harmless
+        }
+    }
+
+    @Override
+    public Map<String, String> applied() {
+        return Collections.unmodifiableMap(settings);
+    }
+
+    /** What Kensho did to this server so far (initdb, settings, restarts), for the run log. */
+    public List<String> actions() {
+        return List.copyOf(log);
+    }
+
+    @Override
+    public Optional<Path> dataDirectory() {
+        return Optional.of(data);
+    }
+
+    @Override
+    public Optional<Path> binDirectory() {
+        return Optional.of(bin);
+    }
+
+    @Override
+    public void close() {
+        closePools();
+        stopQuietly();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException ignored) {
+            // already shutting down
+        }
+        if (!keep) deleteTree(instance);
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // leftovers are reaped by the next start
+        }
+    }
+
+    /**
+     * A process killed with SIGKILL leaves its server running; the next start stops and removes
+     * instances whose owning JVM is gone.
+     */
+    private static void reapOrphans() {
+        Path root = KenshoHome.dir().resolve("instances");
+        if (!Files.isDirectory(root)) return;
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                Path owner = d.resolve("owner.pid");
+                long pid;
+                try {
+                    pid = Long.parseLong(Files.readString(owner).trim());
+                } catch (IOException | NumberFormatException e) {
+                    continue;
+                }
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) continue;
+                Path pidFile = d.resolve("data/postmaster.pid");
+                if (Files.exists(pidFile)) {
+                    try {
+                        long pm = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+                        ProcessHandle.of(pm).ifPresent(ProcessHandle::destroyForcibly);
+                        Thread.sleep(200);
+                    } catch (IOException | RuntimeException e) {
+                        continue;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                deleteTree(d);
+            }
+        } catch (IOException ignored) {
+            // nothing to reap
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package dev.kensho.core.target;
+
+import dev.kensho.core.Credentials;
+import dev.kensho.core.KenshoException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Someone else's server (--url), or a container Kensho cannot restart. Settings are session-level
+ * only; a setting that needs a reload or restart is refused with its reason, unless the user gave
+ * --restart-command, which is the explicit permission to ALTER SYSTEM and restart.
+ */
+public final class RemoteServer extends JdbcTarget implements ServerControl {
+    private final TargetKind kind;
+    private final String restartCommand;
+    private final Map<String, String> applied = new LinkedHashMap<>();
+    private final List<String> log = Collections.synchronizedList(new ArrayList<>());
+    private final AutoCloseable resource;
+    private String versionLine = "";
+
+    RemoteServer(TargetKind kind, String host, int port, String database, String user, String password,
+                 Map<String, String> urlProperties, String restartCommand, AutoCloseable resource) {
+        super(host, port, database, user, password, urlProperties);
+        this.kind = kind;
+        this.restartCommand = restartCommand;
+        this.resource = resource;
+    }
+
+    /** Connects once to fail fast with a one-line reason (host, password, database). */
+    RemoteServer verify() {
+        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
+            rs.next();
+            versionLine = rs.getString(1);
+        } catch (SQLException e) {
+            throw translate(e, database());
+        }
+        return this;
+    }
+
+    @Override
+    public TargetKind kind() {
+        return kind;
+    }
+
+    @Override
+    public String describe() {
+        String v = versionLine.isEmpty() ? "" : versionLine.split(",")[0] + " ";
+        return kind.label() + " " + v + "at " + jdbcUrl() + " as " + user();
+    }
+
+    @Override
+    public ServerControl control() {
+        return this;
+    }
+
+    @Override
+    public boolean sameHost() {
+        String h = host();
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+    }
+
+    @Override
+    public boolean canRestart() {
+        return restartCommand != null;
+    }
+
+    @Override
+    public void restart() {
+        if (restartCommand == null) {
+            throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
+        }
+        closePools();
+        ServerUser.run(List.of("sh", "-c", restartCommand), "run --restart-command");
+        log.add("ran --restart-command");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            try (Connection c = connect()) {
+                forgetVersion();
+                return;
+            } catch (SQLException | KenshoException e) {
+                if (System.nanoTime() > deadline) {
+                    throw KenshoException.target("server did not come back within 120 s after --restart-command", e);
+                }
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new KenshoException(KenshoException.FAILURE, "interrupted", ie);
+                }
+            }
+        }
+    }
+
+    @Override
+    public synchronized SettingsOutcome apply(Map<String, String> wanted) {
+        Map<String, String> contexts = contexts(wanted.keySet());
+        Map<String, String> refused = new LinkedHashMap<>();
+        List<String> actions = new ArrayList<>();
+        boolean superuser = isSuperuser();
+        boolean restartNeeded = false;
+        boolean reloadNeeded = false;
+        Map<String, String> systemWide = new LinkedHashMap<>();
+        for (var e : wanted.entrySet()) {
+            String name = e.getKey();
+            String ctx = contexts.get(name);
+            if (ctx == null) {
+                refused.put(name, "unknown setting");
+            } else if (ctx.equals("user") || (ctx.equals("superuser") && superuser)) {
+                if (!e.getValue().equals(sessionSettings.get(name))) actions.add("session SET " + name + " = " + e.getValue());
+                sessionSettings.put(name, e.getValue());
+            } else if (restartCommand != null && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
+                systemWide.put(name, e.getValue());
+                if (ctx.equals("postmaster")) restartNeeded = true; else reloadNeeded = true;
+            } else {
+                refused.put(name, "needs a " + ctx + "-level change on a remote server; Kensho does not reconfigure it"
+                        + (ctx.equals("superuser") ? " (not a superuser)" : " without --restart-command"));
+            }
+        }
+        if (!systemWide.isEmpty()) {
+            try (Connection c = connect(); Statement s = c.createStatement()) {
+                for (var e : systemWide.entrySet()) {
+                    String current = currentValues(List.of(e.getKey())).get(e.getKey());
+                    if (e.getValue().equals(current)) continue;
+                    s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
+                    actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
+                }
+                if (reloadNeeded && !restartNeeded) s.execute("SELECT pg_reload_conf()");
+            } catch (SQLException ex) {
+                throw KenshoException.target("cannot change settings: " + firstLine(ex.getMessage()), ex);
+            }
+            if (restartNeeded) {
+                restart();
+                actions.add("restarted with --restart-command");
+            }
+        }
+        // Session settings travel with new connections; check the server accepts the values.
+        if (!sessionSettings.isEmpty()) {
+            try (Connection c = connect()) {
+                // connected: values accepted
+            } catch (KenshoException | SQLException ex) {
+                String reason = ex.getMessage();
+                wanted.keySet().forEach(sessionSettings::remove);
+                throw KenshoException.usage("setting rejected by the server: " + reason);
+            }
+        }
+        log.addAll(actions);
+        Map<String, String> ok = new LinkedHashMap<>(wanted);
+        ok.keySet().removeAll(refused.keySet());
+        applied.putAll(ok);
+        return new SettingsOutcome(ok, restartNeeded, refused, actions);
+    }
+
+    private boolean isSuperuser() {
+        try (Connection c = connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")) {
+            return rs.next() && rs.getBoolean(1);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public Map<String, String> applied() {
+        return Collections.unmodifiableMap(applied);
+    }
+
+    public List<String> actions() {
+        return List.copyOf(log);
+    }
+
+    @Override
+    public Optional<Path> dataDirectory() {
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Path> binDirectory() {
+        return Optional.empty();
+    }
+
+    @Override
+    public void close() {
+        closePools();
+        if (resource != null) {
+            try {
+                resource.close();
+            } catch (Exception ignored) {
+                // a container that will not stop is Testcontainers' Ryuk's to reap
+            }
+        }
+    }
+
+    /** Parses a jdbc:postgresql:// URL into host, port, database and the remaining properties. */
+    static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
+        String prefix = "jdbc:postgresql://";
+        if (!url.startsWith(prefix)) {
+            throw KenshoException.usage("--url must start with " + prefix + " (got " + Credentials.mask(url) + ")");
+        }
+        String rest = url.substring(prefix.length());
+        String query = "";
+        int q = rest.indexOf('?');
+        if (q >= 0) {
+            query = rest.substring(q + 1);
+            rest = rest.substring(0, q);
+        }
+        int slash = rest.indexOf('/');
+        String hostPort = slash < 0 ? rest : rest.substring(0, slash);
+        String db = slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1);
+        String host = hostPort;
+        int port = 5432;
+        int colon = hostPort.lastIndexOf(':');
+        if (colon > 0 && !hostPort.endsWith("]")) {
+            host = hostPort.substring(0, colon);
+            try {
+                port = Integer.parseInt(hostPort.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw KenshoException.usage("--url has a bad port: " + Credentials.mask(url));
+            }
+        }
+        if (host.isEmpty()) host = "localhost";
+        Map<String, String> props = new LinkedHashMap<>();
+        String urlUser = null;
+        String urlPassword = null;
+        for (String kv : query.split("&")) {
+            if (kv.isEmpty()) continue;
+            int eq = kv.indexOf('=');
+            String k = eq < 0 ? kv : kv.substring(0, eq);
+            String v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+            if (k.equals("user")) urlUser = v;
+            else if (k.equals("password")) urlPassword = v;
+            else props.put(k, kv.substring(eq + 1));
+        }
+        String u = user != null ? user : urlUser != null ? urlUser : System.getProperty("user.name");
+        if (db == null) db = u;
+        String pw = password != null ? password : urlPassword;
+        if (pw == null) pw = PgPass.lookup(host, port, db, u);
+        return new RemoteServer(TargetKind.REMOTE, host, port, db, u, pw, props, restartCommand, null);
+    }
+}

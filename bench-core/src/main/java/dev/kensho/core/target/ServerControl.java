@@ -1,0 +1,32 @@
+package dev.kensho.core.target;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/** What Kensho may change on a server, and how it tells the user what it did. */
+public interface ServerControl {
+
+    /** Managed servers always; remote ones only when the user gave --restart-command. */
+    boolean canRestart();
+
+    /** Restarts the server (a cold server cache). Fails with a reason where not permitted. */
+    void restart();
+
+    /**
+     * Brings the server to these settings for the next measurement. Managed servers write them to
+     * postgresql.conf and reload, restarting only when a postmaster-level value changed. Remote
+     * servers get session-level SET for user-context settings; anything else is refused with a
+     * reason (the measurement should then be skipped) unless a restart command was given.
+     */
+    SettingsOutcome apply(Map<String, String> settings);
+
+    /** The settings Kensho has written or set so far (name → value). */
+    Map<String, String> applied();
+
+    /** The data directory of a managed server; empty for others. */
+    Optional<Path> dataDirectory();
+
+    /** Directory of the server's binaries (initdb, pg_ctl, pgbench…) where known. */
+    Optional<Path> binDirectory();
+}

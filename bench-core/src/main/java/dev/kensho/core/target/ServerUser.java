@@ -1,0 +1,108 @@
+package dev.kensho.core.target;
+
+import dev.kensho.core.KenshoException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The operating-system user a managed server runs as. PostgreSQL refuses to run as root, so
+ * when Kensho runs as root it creates (once) the system user {@code kensho} and runs initdb,
+ * pg_ctl and postgres through runuser; otherwise the server runs as the current user.
+ */
+final class ServerUser {
+    static final String NAME = "kensho";
+    private static Boolean root;
+
+    private ServerUser() {}
+
+    static synchronized boolean isRoot() {
+        if (root == null) {
+            try {
+                Process p = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes()).trim();
+                p.waitFor();
+                root = out.equals("0");
+            } catch (IOException e) {
+                root = "root".equals(System.getProperty("user.name"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                root = "root".equals(System.getProperty("user.name"));
+            }
+        }
+        return root;
+    }
+
+    /** Prefix for commands the server user runs; empty when not root. */
+    static synchronized List<String> commandPrefix() {
+        if (!isRoot()) return List.of();
+        ensureUser();
+        return List.of("runuser", "-u", NAME, "--");
+    }
+
+    /** Gives the server user a directory tree (no-op when not root). */
+    static void own(Path dir) {
+        if (!isRoot()) return;
+        ensureUser();
+        run(List.of("chown", "-R", NAME + ":" + NAME, dir.toString()), "chown " + dir);
+    }
+
+    /** Fails with a clear line when the server user cannot reach dir (e.g. under /root, mode 700). */
+    static void checkReachable(Path dir) {
+        if (!isRoot()) return;
+        for (Path p = dir.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+            try {
+                var perms = Files.getPosixFilePermissions(p);
+                if (!perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+                    throw KenshoException.usage("the server runs as the unprivileged user '" + NAME + "' (PostgreSQL refuses root), "
+                            + "which cannot enter " + p + "; choose a directory outside it (e.g. under /var/tmp)");
+                }
+            } catch (IOException | UnsupportedOperationException e) {
+                return;
+            }
+        }
+    }
+
+    private static boolean userExists() {
+        try {
+            Process p = new ProcessBuilder("id", "-u", NAME).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static synchronized void ensureUser() {
+        if (userExists()) return;
+        List<String> cmd = new ArrayList<>(List.of("useradd", "--system", "--user-group", "--no-create-home",
+                "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", NAME));
+        try {
+            run(cmd, "create the system user '" + NAME + "' to run PostgreSQL (it refuses root)");
+        } catch (KenshoException e) {
+            if (!userExists()) throw e; // another process may have created it meanwhile
+        }
+    }
+
+    static String run(List<String> cmd, String what) {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            int rc = p.waitFor();
+            if (rc != 0) {
+                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + JdbcTarget.firstLine(out.strip()));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KenshoException(KenshoException.FAILURE, "interrupted: " + what, e);
+        }
+    }
+}

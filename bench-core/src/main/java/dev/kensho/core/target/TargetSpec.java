@@ -1,0 +1,109 @@
+package dev.kensho.core.target;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.KenshoVersion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Which server to measure, as the options common to every command describe it. Exactly one of
+ * embedded (the default), --pg-bin, --url or --testcontainers.
+ */
+public final class TargetSpec {
+    private Integer pgVersion;
+    private Path pgBin;
+    private String url;
+    private String user;
+    private Path passwordFile;
+    private String testcontainersImage;
+    private boolean testcontainers;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private Path keepData;
+    private String restartCommand;
+
+    public TargetSpec pgVersion(Integer major) { this.pgVersion = major; return this; }
+    public TargetSpec pgBin(Path dir) { this.pgBin = dir; return this; }
+    public TargetSpec url(String jdbcUrl) { this.url = jdbcUrl; return this; }
+    public TargetSpec user(String user) { this.user = user; return this; }
+    public TargetSpec passwordFile(Path file) { this.passwordFile = file; return this; }
+    public TargetSpec testcontainers(String image) { this.testcontainers = true; this.testcontainersImage = image; return this; }
+    public TargetSpec set(String name, String value) { this.settings.put(name, value); return this; }
+    public TargetSpec settings(Map<String, String> s) { this.settings.putAll(s); return this; }
+    public TargetSpec keepData(Path dir) { this.keepData = dir; return this; }
+    public TargetSpec restartCommand(String command) { this.restartCommand = command; return this; }
+
+    public Integer pgVersion() { return pgVersion; }
+    public Map<String, String> settings() { return Map.copyOf(settings); }
+    public String url() { return url; }
+    public boolean isRemote() { return url != null || testcontainers; }
+
+    /** This spec with another embedded major (for --pg-version 16,17 sweeps). */
+    public TargetSpec withPgVersion(int major) {
+        TargetSpec t = copy();
+        t.pgVersion = major;
+        return t;
+    }
+
+    public TargetSpec copy() {
+        TargetSpec t = new TargetSpec();
+        t.pgVersion = pgVersion;
+        t.pgBin = pgBin;
+        t.url = url;
+        t.user = user;
+        t.passwordFile = passwordFile;
+        t.testcontainers = testcontainers;
+        t.testcontainersImage = testcontainersImage;
+        t.settings.putAll(settings);
+        t.keepData = keepData;
+        t.restartCommand = restartCommand;
+        return t;
+    }
+
+    /** A short label for results: "embedded-17", "remote 127.0.0.1:5432/test". */
+    public String label() {
+        if (url != null) return "remote " + dev.kensho.core.Credentials.mask(url.replaceFirst("^jdbc:postgresql://", ""));
+        if (testcontainers) return "testcontainers " + (testcontainersImage == null ? ContainerServer.DEFAULT_IMAGE : testcontainersImage);
+        if (pgBin != null) return "pg-bin " + pgBin;
+        return "embedded-" + (pgVersion == null ? KenshoVersion.newestEmbeddedMajor() : pgVersion);
+    }
+
+    public Target open() {
+        int chosen = (url != null ? 1 : 0) + (pgBin != null ? 1 : 0) + (testcontainers ? 1 : 0);
+        if (chosen > 1) throw KenshoException.usage("choose one of --url, --pg-bin and --testcontainers");
+        if (pgVersion != null && chosen > 0) {
+            throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers");
+        }
+        if (keepData != null && (url != null || testcontainers)) {
+            throw KenshoException.usage("--keep-data applies to managed servers (embedded or --pg-bin) only");
+        }
+        if (url != null) {
+            RemoteServer r = RemoteServer.fromUrl(url, user, readPasswordFile(), restartCommand).verify();
+            if (!settings.isEmpty()) {
+                SettingsOutcome o = r.apply(settings);
+                if (!o.ok()) System.err.println("warning: " + o.refusalReason());
+            }
+            return r;
+        }
+        if (testcontainers) return ContainerServer.start(testcontainersImage, settings);
+        if (pgBin != null) return ManagedServer.start(TargetKind.LOCAL_BINARIES, pgBin.toAbsolutePath(), keepData, settings);
+        int major = pgVersion == null ? KenshoVersion.newestEmbeddedMajor() : pgVersion;
+        return ManagedServer.start(TargetKind.EMBEDDED, EmbeddedBinaries.binDirectory(major), keepData, settings);
+    }
+
+    private String readPasswordFile() {
+        if (passwordFile == null) return null;
+        try {
+            return Files.readString(passwordFile).strip();
+        } catch (IOException e) {
+            throw KenshoException.usage("--password-file " + passwordFile + ": cannot read (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** Why --testcontainers cannot run on this machine, or null when it can. */
+    public static String containersUnavailableReason() {
+        return ContainerServer.unavailableReason();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.kensho.core.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.run.TrialMatrix;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunDirectoryTest {
+    @TempDir Path root;
+
+    @Test
+    void resumeSkipsFinishedTrialsAndDropsAPartialLine() throws Exception {
+        List<Integer> clients = List.of(1, 4, 16);
+        TrialMatrix<Integer> m = new TrialMatrix<>(clients, c -> "clients=" + c, 3, TrialMatrix.Order.RANDOM, 42);
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of("x"), Map.of("seed", 42)))) {
+            dirPath = dir.path();
+            List<String> ran = new ArrayList<>();
+            try {
+                m.run(dir, p -> {
+                    if (ran.size() == 4) throw new InterruptedException("simulated Ctrl-C");
+                    ran.add(p.key() + "#" + p.repeat());
+                    return Trial.of(p.key(), p.repeat()).param("clients", p.cell()).metric("tps", 100.0 * p.cell() + p.repeat()).build();
+                }, new TrialMatrix.Listener<>() { });
+            } catch (InterruptedException expected) {
+                // stopped half-way
+            }
+            assertEquals(4, dir.trials().size());
+        }
+        // A kill during a write leaves half a line.
+        Files.writeString(dirPath.resolve(RunDirectory.TRIALS), "{\"cell\":\"clients=1\",\"rep", StandardOpenOption.APPEND);
+
+        List<String> second = new ArrayList<>();
+        try (RunDirectory dir = RunDirectory.resume(dirPath)) {
+            assertEquals(4, dir.trials().size());
+            m.run(dir, p -> {
+                second.add(p.key() + "#" + p.repeat());
+                return Trial.of(p.key(), p.repeat()).param("clients", p.cell()).metric("tps", 100.0 * p.cell() + p.repeat()).build();
+            }, new TrialMatrix.Listener<>() { });
+            assertEquals(5, second.size());
+            assertEquals(9, dir.trials().size());
+            CellSummary.write(dir, List.of("tps"));
+        }
+        List<Trial> all = RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS));
+        assertEquals(9, all.size());
+        String csv = Files.readString(dirPath.resolve(RunDirectory.SUMMARY));
+        assertTrue(csv.startsWith("clients,n,status,tps_median,tps_min,tps_max,reason\n"), csv);
+        assertTrue(csv.contains("16,3,ok,1601,1600,1602,"), csv);
+        assertFalse(csv.contains("clients=1#"));
+    }
+
+    @Test
+    void randomOrderIsReproducibleFromTheSeed() {
+        var a = new TrialMatrix<>(List.of(1, 2, 3, 4), String::valueOf, 3, TrialMatrix.Order.RANDOM, 7).plan();
+        var b = new TrialMatrix<>(List.of(1, 2, 3, 4), String::valueOf, 3, TrialMatrix.Order.RANDOM, 7).plan();
+        assertEquals(a, b);
+        var seq = new TrialMatrix<>(List.of(1, 2), String::valueOf, 2, TrialMatrix.Order.SEQUENTIAL, 7).plan();
+        assertEquals(List.of("1#0", "2#0", "1#1", "2#1"), seq.stream().map(p -> p.key() + "#" + p.repeat()).toList());
+    }
+
+    @Test
+    void medianOfEvenAndOdd() {
+        assertEquals(2.0, Stats.median(new double[] {3, 1, 2}));
+        assertEquals(2.5, Stats.median(new double[] {4, 1, 2, 3}));
+    }
+}

@@ -1,0 +1,90 @@
+package dev.kensho.core.target;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.KenshoVersion;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.PgVersion;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@KenshoTarget
+class ManagedServerTest {
+
+    static String show(Target t, String name) throws SQLException {
+        try (Connection c = t.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW " + name)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    @Test
+    void pgVersion16StartsSixteen(@PgVersion(16) Target pg) throws SQLException {
+        assertTrue(show(pg, "server_version").startsWith("16."), show(pg, "server_version"));
+        assertEquals(TargetKind.EMBEDDED, pg.kind());
+    }
+
+    @Test
+    void pgVersion17StartsSeventeen(@PgVersion(17) Target pg) throws SQLException {
+        assertTrue(show(pg, "server_version").startsWith("17."), show(pg, "server_version"));
+    }
+
+    @Test
+    void defaultIsNewestCarried(@PgVersion(18) Target pg) throws SQLException {
+        assertEquals(18, KenshoVersion.newestEmbeddedMajor());
+        assertTrue(show(pg, "server_version").startsWith("18."));
+        assertTrue(pg.sameHost());
+        assertTrue(Files.exists(pg.control().dataDirectory().orElseThrow().resolve("kensho.conf")));
+    }
+
+    @Test
+    void postmasterSettingRestartsAndUserSettingReloads() throws SQLException {
+        try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            SettingsOutcome user = pg.control().apply(Map.of("work_mem", "64MB"));
+            assertFalse(user.restarted());
+            assertEquals("64MB", show(pg, "work_mem"));
+
+            String before = show(pg, "max_worker_processes");
+            SettingsOutcome pm = pg.control().apply(Map.of("max_worker_processes", "13"));
+            assertTrue(pm.restarted(), pm.actions().toString());
+            assertEquals("13", show(pg, "max_worker_processes"));
+            assertTrue(!before.equals("13"));
+
+            // Same value again: nothing to do, no restart.
+            assertFalse(pg.control().apply(Map.of("max_worker_processes", "13")).restarted());
+
+            SettingsOutcome unknown = pg.control().apply(Map.of("no_such_setting", "1"));
+            assertEquals(Map.of("no_such_setting", "unknown setting"), unknown.refused());
+
+            // A value the server rejects: one-line error, and the server still runs with the old values.
+            KenshoException bad = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("shared_buffers", "lots")));
+            assertTrue(bad.getMessage().contains("shared_buffers"), bad.getMessage());
+            assertEquals("13", show(pg, "max_worker_processes"));
+        }
+    }
+
+    @Test
+    void keepDataReusesTheDatabase() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            try (Target pg = new TargetSpec().pgVersion(17).keepData(dir).open(); Connection c = pg.connect()) {
+                c.createStatement().execute("CREATE TABLE kept(x int); INSERT INTO kept VALUES (42)");
+            }
+            try (Target pg = new TargetSpec().pgVersion(17).keepData(dir).open(); Connection c = pg.connect();
+                 ResultSet rs = c.createStatement().executeQuery("SELECT x FROM kept")) {
+                assertTrue(rs.next());
+                assertEquals(42, rs.getInt(1));
+            }
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+}

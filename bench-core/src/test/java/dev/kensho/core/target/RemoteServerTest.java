@@ -1,0 +1,63 @@
+package dev.kensho.core.target;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.LocalPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The remote path against the machine's own PostgreSQL 15 (skipped where absent). */
+@KenshoTarget
+class RemoteServerTest {
+
+    @Test
+    void sessionSettingsOnlyAndPostmasterRefused(@LocalPostgres Target pg) throws Exception {
+        assertEquals(TargetKind.REMOTE, pg.kind());
+        assertFalse(pg.control().canRestart());
+        SettingsOutcome o = pg.control().apply(Map.of("jit_above_cost", "10", "max_worker_processes", "64"));
+        assertTrue(o.refused().containsKey("max_worker_processes"), o.toString());
+        assertTrue(o.refusalReason().contains("postmaster"), o.refusalReason());
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW jit_above_cost")) {
+            rs.next();
+            assertEquals("10", rs.getString(1));
+        }
+        // The server itself was not reconfigured: another session without Kensho's options sees the default.
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
+             ResultSet rs = c.createStatement().executeQuery("SHOW jit_above_cost")) {
+            rs.next();
+            assertEquals("100000", rs.getString(1));
+        }
+        assertThrows(KenshoException.class, () -> pg.control().restart());
+    }
+
+    @Test
+    void missingDatabaseIsOneLine(@LocalPostgres Target pg) {
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:5432/no_such_db_kensho").user("postgres").open());
+        assertEquals(KenshoException.TARGET, e.exitCode());
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void unreachableHostIsOneLine() {
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:1/x?connectTimeout=2").user("u").open());
+        assertEquals(KenshoException.TARGET, e.exitCode());
+        assertTrue(e.getMessage().startsWith("cannot connect to 127.0.0.1:1/x"), e.getMessage());
+    }
+
+    @Test
+    void urlPasswordIsMasked() {
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:1/x?password=hunter2&connectTimeout=2").open());
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+    }
+}
