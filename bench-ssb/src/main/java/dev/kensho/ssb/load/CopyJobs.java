@@ -1,0 +1,188 @@
+package dev.kensho.ssb.load;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.ssb.SsbDatabase;
+import dev.kensho.ssb.gen.RowFormat;
+import dev.kensho.ssb.gen.SsbGenerator;
+import dev.kensho.ssb.gen.SsbTable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * Generates and loads in parallel: the tables are cut into chunks of generator units (the
+ * generator seeks its random streams, so any chunk can be produced alone), and jobs threads each
+ * hold one connection and stream chunk after chunk from the generator straight into COPY FROM STDIN
+ * — no intermediate files, constant memory. Lineorder chunks go first, the small tables last, so
+ * the threads finish together.
+ */
+public final class CopyJobs {
+    private final SsbDatabase db;
+    private final SsbGenerator gen;
+    private final int jobs;
+    private final Progress progress;
+
+    /** Rows per table, total rows, wall time of the whole COPY phase and client CPU of the generating threads. */
+    public record Result(long rows, Map<String, Long> tableRows, double seconds, double generateCpuSeconds) { }
+
+    private record Chunk(SsbTable table, long from, long to, long rows) { }
+
+    public CopyJobs(SsbDatabase db, double scale, int jobs, Progress progress) {
+        this.db = db;
+        try {
+            this.gen = new SsbGenerator(scale);
+        } catch (IllegalArgumentException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        this.jobs = jobs;
+        this.progress = progress;
+    }
+
+    List<Chunk> chunks() {
+        List<Chunk> out = new ArrayList<>();
+        long orders = gen.units(SsbTable.LINEORDER);
+        // ~25k orders (~100k rows, ~10 MB of text) per COPY; several per job so fast threads take more.
+        long size = Math.max(5_000, Math.min(25_000, orders / Math.max(1, jobs * 4L)));
+        for (long f = 0; f < orders; f += size) {
+            long t = Math.min(orders, f + size);
+            out.add(new Chunk(SsbTable.LINEORDER, f, t, gen.rowCount(SsbTable.LINEORDER, f, t)));
+        }
+        for (SsbTable tb : List.of(SsbTable.PART, SsbTable.CUSTOMER, SsbTable.SUPPLIER, SsbTable.DATE)) {
+            long n = gen.units(tb);
+            long step = Math.max(50_000, (n + 3) / 4);
+            for (long f = 0; f < n; f += step) {
+                long t = Math.min(n, f + step);
+                out.add(new Chunk(tb, f, t, t - f));
+            }
+        }
+        return out;
+    }
+
+    public Result run() {
+        List<Chunk> all = chunks();
+        long totalRows = all.stream().mapToLong(Chunk::rows).sum();
+        ConcurrentLinkedQueue<Chunk> queue = new ConcurrentLinkedQueue<>(all);
+        Map<SsbTable, AtomicLong> perTable = new EnumMap<>(SsbTable.class);
+        for (SsbTable t : SsbTable.values()) perTable.put(t, new AtomicLong());
+        AtomicBoolean failed = new AtomicBoolean();
+        AtomicLong cpuNanos = new AtomicLong();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+            Thread th = new Thread(r, "kensho-copy");
+            th.setDaemon(true);
+            return th;
+        });
+        if (progress != null) progress.start("load SF " + fmt(gen.scaleFactor()), totalRows);
+        long t0 = System.nanoTime();
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int j = 0; j < jobs; j++) {
+                fs.add(pool.submit(() -> {
+                    long cpu0 = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
+                    try (Connection c = db.connect()) {
+                        try (Statement s = c.createStatement()) {
+                            s.execute("SET synchronous_commit = off");
+                        }
+                        Chunk ch;
+                        while (!failed.get() && (ch = queue.poll()) != null) {
+                            copy(c, ch);
+                            perTable.get(ch.table).addAndGet(ch.rows);
+                            if (progress != null) progress.add(ch.rows);
+                        }
+                    } catch (Exception e) {
+                        failed.set(true);
+                        throw e;
+                    } finally {
+                        if (mx.isCurrentThreadCpuTimeSupported()) cpuNanos.addAndGet(mx.getCurrentThreadCpuTime() - cpu0);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) f.get();
+        } catch (InterruptedException e) {
+            failed.set(true);
+            Thread.currentThread().interrupt();
+            throw new KenshoException(KenshoException.FAILURE, "load interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof KenshoException ke) throw ke;
+            String msg = cause instanceof SQLException se && se.getMessage() != null ? se.getMessage().split("\n")[0] : String.valueOf(cause);
+            throw KenshoException.target("COPY failed: " + msg, cause);
+        } finally {
+            pool.shutdownNow();
+            if (progress != null) progress.close();
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        Map<String, Long> rows = new LinkedHashMap<>();
+        long sum = 0;
+        for (SsbTable t : SsbTable.values()) {
+            rows.put(t.tableName(), perTable.get(t).get());
+            sum += perTable.get(t).get();
+        }
+        return new Result(sum, Collections.unmodifiableMap(rows), secs, cpuNanos.get() / 1e9);
+    }
+
+    private void copy(Connection c, Chunk ch) throws SQLException, IOException {
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI()
+                .copyIn("COPY " + SsbDatabase.tableOf(ch.table) + " FROM STDIN (FORMAT text, DELIMITER '|')");
+        try {
+            gen.write(ch.table, ch.from, ch.to, RowFormat.COPY, new CopyStream(in));
+            in.endCopy();
+        } catch (SQLException | IOException | RuntimeException e) {
+            if (in.isActive()) {
+                try {
+                    in.cancelCopy();
+                } catch (SQLException ignored) {
+                    // the original error is the one to report
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** The generator's 1 MiB writes go straight to the COPY protocol, no second buffer. */
+    private static final class CopyStream extends OutputStream {
+        private final CopyIn in;
+
+        CopyStream(CopyIn in) {
+            this.in = in;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                in.writeToCopy(b, off, len);
+            } catch (SQLException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.kensho.ssb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.ssb.gen.SsbGenerator;
+import dev.kensho.ssb.gen.SsbTable;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Loads SF 0.1 into a schema of the test target and checks rows, keys, marker and the refusals. */
+@KenshoTarget
+class SsbLoadTest {
+    private static final double SF = 0.1;
+
+    @Test
+    void loadsEveryRowWithKeysAndRefusesTwiceAndForeignTables(Target pg) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_load_test");
+        db.drop();
+        try {
+            SsbDatabase.LoadReport r = db.load(new SsbDatabase.LoadOptions(SF, 2, true, false), System.err);
+            SsbGenerator gen = new SsbGenerator(SF);
+            Map<String, Long> counts = db.rowCounts();
+            for (SsbTable t : SsbTable.values()) {
+                assertEquals(gen.rowCount(t), counts.get(t.tableName()), t.tableName());
+                assertEquals(gen.rowCount(t), r.tableRows().get(t.tableName()), t.tableName());
+            }
+            assertTrue(db.status().usable(SF));
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                // keys exist, values survived COPY as dbgen wrote them
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_constraint WHERE contype = 'p' "
+                        + "AND connamespace = 'kensho_ssb_load_test'::regnamespace")) {
+                    rs.next();
+                    assertEquals(5, rs.getInt(1));
+                }
+                try (ResultSet rs = s.executeQuery("SELECT sum(lo_revenue::bigint), min(d_datekey) FROM lineorder, \"date\" WHERE lo_orderdate = d_datekey")) {
+                    rs.next();
+                    assertTrue(rs.getLong(1) > 0);
+                    assertEquals(19920101, rs.getInt(2));
+                }
+            }
+            KenshoException twice = assertThrows(KenshoException.class,
+                    () -> db.load(new SsbDatabase.LoadOptions(SF, 2, false, false), null));
+            assertTrue(twice.getMessage().contains("--reload"), twice.getMessage());
+
+            db.ensureVariant("lineorder_r");
+            try (Connection c = db.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                         + "WHERE attrelid = 'lineorder_r'::regclass AND attname = 'lo_extendedprice'")) {
+                rs.next();
+                assertEquals("real", rs.getString(1));
+            }
+            assertTrue(db.status().tables().contains("lineorder_r"));
+        } finally {
+            db.drop();
+        }
+        assertFalse(db.status().present());
+    }
+
+    @Test
+    void neverDropsATableKenshoDidNotCreate(Target pg) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_foreign_test");
+        db.drop();
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS kensho_ssb_foreign_test");
+            s.execute("CREATE TABLE kensho_ssb_foreign_test.part (precious int)");
+            s.execute("INSERT INTO kensho_ssb_foreign_test.part VALUES (42)");
+        }
+        try {
+            KenshoException e = assertThrows(KenshoException.class,
+                    () -> db.load(new SsbDatabase.LoadOptions(SF, 1, false, true), null));
+            assertTrue(e.getMessage().contains("not created by Kensho"), e.getMessage());
+            db.drop();
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT precious FROM kensho_ssb_foreign_test.part")) {
+                rs.next();
+                assertEquals(42, rs.getInt(1));
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS kensho_ssb_foreign_test.part"); // the test's own table
+                s.execute("DROP TABLE IF EXISTS kensho_ssb_foreign_test.kensho_ssb_meta");
+                s.execute("DROP SCHEMA IF EXISTS kensho_ssb_foreign_test");
+            }
+        }
+    }
+}
