@@ -1,0 +1,52 @@
+package dev.kensho.scan;
+
+/**
+ * Where the index scan becomes slower than the full scan for one curve pair.
+ *
+ * @param layout        high or low clustering
+ * @param cache         cold or warm
+ * @param sharedBuffers the shared_buffers the curves were measured with
+ * @param kind          CROSSED (selectivity interpolated), INDEX_SLOWER_THROUGHOUT (already slower at
+ *                      the first point), INDEX_FASTER_THROUGHOUT (never slower up to the last point),
+ *                      or INSUFFICIENT (fewer than two selectivities with both scans valid)
+ * @param selectivity   percent where the median times are equal, linearly interpolated between the
+ *                      last point where the index scan was faster and the first where it was slower;
+ *                      null unless CROSSED
+ * @param below         that last faster point (percent), or null
+ * @param above         that first slower point (percent), or null
+ * @param signChanges   how often the faster scan changes along the sweep (1 for a clean crossover;
+ *                      more means noise or a curve that crosses back)
+ * @param points        selectivities where both scans had a valid median
+ */
+public record Crossover(Layout layout, CacheState cache, String sharedBuffers, Kind kind, Double selectivity,
+                        Double below, Double above, int signChanges, int points) {
+
+    public enum Kind { CROSSED, INDEX_SLOWER_THROUGHOUT, INDEX_FASTER_THROUGHOUT, INSUFFICIENT }
+
+    /**
+     * A value for ordering crossovers: the selectivity, or just below the first point / just above the
+     * last when the curves never cross inside the sweep; NaN when there was too little data.
+     */
+    public double orderingValue(double from, double to) {
+        return switch (kind) {
+            case CROSSED -> selectivity;
+            case INDEX_SLOWER_THROUGHOUT -> from - 0.5;
+            case INDEX_FASTER_THROUGHOUT -> to + 0.5;
+            case INSUFFICIENT -> Double.NaN;
+        };
+    }
+
+    /** "42.3 %", "< 1 %", "> 100 %" or "n/a". */
+    public String describe(double from, double to) {
+        return switch (kind) {
+            case CROSSED -> String.format(java.util.Locale.ROOT, "%.1f %%", selectivity);
+            case INDEX_SLOWER_THROUGHOUT -> "< " + fmt(from) + " %";
+            case INDEX_FASTER_THROUGHOUT -> "> " + fmt(to) + " %";
+            case INSUFFICIENT -> "n/a";
+        };
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+}

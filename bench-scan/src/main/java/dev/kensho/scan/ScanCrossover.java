@@ -1,0 +1,354 @@
+package dev.kensho.scan;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.Json;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.scan.storage.SequentialRead;
+import dev.kensho.scan.sweep.Cell;
+import dev.kensho.scan.sweep.CrossoverFinder;
+import dev.kensho.scan.sweep.SelectivitySweep;
+import dev.kensho.scan.sweep.SelectivitySweep.Timing;
+import dev.kensho.scan.table.ScanTable;
+import dev.kensho.scan.table.Tablespace;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Index scan vs full scan by selectivity and clustering, as PGECons measured it in 2019
+ * (インデックススキャン vs テーブルフルスキャン): builds the study's table in a high- and a
+ * low-clustering layout, times both scans at every selectivity from cold or warm caches, verifies
+ * every plan, and reports where the index scan becomes slower.
+ *
+ * <pre>
+ * try (Target pg = new TargetSpec().open()) {
+ *     ScanCrossover.Result r = ScanCrossover.run(pg, ScanCrossover.Options.builder().rows(200_000).step(10).build(),
+ *             Path.of("results"), List.of("bench", "scan"), System.err);
+ *     r.crossovers().forEach(System.out::println);
+ * }
+ * </pre>
+ */
+public final class ScanCrossover {
+    public static final String COMMAND = "scan";
+    private static final long MB = 1L << 20;
+
+    private ScanCrossover() {}
+
+    /**
+     * What to run.
+     *
+     * @param rows            rows per table (keys 1..rows); the study used 10 000 000
+     * @param layouts         which physical orders to build and measure
+     * @param from            lowest selectivity, percent of the rows fetched
+     * @param to              highest selectivity, percent
+     * @param step            selectivity step, percent (the study: 1)
+     * @param caches          cold and/or warm cells; cold needs a server Kensho may restart
+     * @param sharedBuffers   one sweep per value: "large" (holds every measured table and index, the
+     *                        study's setting), "small" (a tenth of one layout, the study's small-cache case),
+     *                        a size such as "256MB", or "server" (leave as is); empty = "large" on managed
+     *                        servers, "server" elsewhere
+     * @param tablespaceDir   managed servers: create the tables in a tablespace under this directory
+     * @param tablespace      an existing tablespace to create the tables in (remote servers)
+     * @param repeat          repeats per cell; the median is reported
+     * @param timing          CLIENT (every row fetched, the default) or SERVER (EXPLAIN ANALYZE execution time)
+     * @param parallelWorkers max_parallel_workers_per_gather for both queries; null keeps the server's.
+     *                        Default 0: one process per scan, so the curves compare access methods and not
+     *                        parallelism (a client cursor runs without workers anyway)
+     * @param throughputMb    size of the sequential-read probe of the storage, 0 to skip
+     * @param dropOsCache     drop the OS page cache for cold cells where permitted
+     * @param rebuild         rebuild the tables even when a matching one exists
+     */
+    public record Options(long rows, List<Layout> layouts, double from, double to, double step, List<CacheState> caches,
+                          List<String> sharedBuffers, Path tablespaceDir, String tablespace, int repeat, Timing timing,
+                          Integer parallelWorkers, int throughputMb, boolean dropOsCache, boolean rebuild) {
+
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The selectivities of the sweep, in percent, from..to by step. */
+        public List<Double> selectivities() {
+            List<Double> out = new ArrayList<>();
+            BigDecimal s = BigDecimal.valueOf(step);
+            BigDecimal end = BigDecimal.valueOf(to);
+            for (BigDecimal p = BigDecimal.valueOf(from); p.compareTo(end) <= 0; p = p.add(s)) out.add(p.doubleValue());
+            return out;
+        }
+
+        void validate() {
+            if (rows < 100) throw KenshoException.usage("--rows must be at least 100");
+            if (!(from > 0) || to > 100 || from > to) throw KenshoException.usage("--from and --to must satisfy 0 < from <= to <= 100");
+            if (!(step > 0)) throw KenshoException.usage("--step must be positive");
+            if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+            if (layouts.isEmpty()) throw KenshoException.usage("--layout: choose high, low or both");
+            if (caches.isEmpty()) throw KenshoException.usage("--cache: choose cold, warm or both");
+            if (tablespaceDir != null && tablespace != null) throw KenshoException.usage("choose one of --tablespace-dir and --tablespace");
+            if (parallelWorkers != null && parallelWorkers < 0) throw KenshoException.usage("--parallel-workers must be >= 0");
+            for (String sb : sharedBuffers) {
+                if (!sb.matches("(?i)small|large|server|\\d+\\s*(kB|MB|GB|TB)?")) {
+                    throw KenshoException.usage("--shared-buffers " + sb + ": expected small, large, server or a size such as 256MB");
+                }
+            }
+        }
+
+        /** Mutable defaults: 1 000 000 rows, both layouts, 1..100 % by 1, warm, one repeat, client timing. */
+        public static final class Builder {
+            private long rows = 1_000_000;
+            private List<Layout> layouts = List.of(Layout.HIGH, Layout.LOW);
+            private double from = 1;
+            private double to = 100;
+            private double step = 1;
+            private List<CacheState> caches = List.of(CacheState.WARM);
+            private List<String> sharedBuffers = List.of();
+            private Path tablespaceDir;
+            private String tablespace;
+            private int repeat = 1;
+            private Timing timing = Timing.CLIENT;
+            private Integer parallelWorkers = 0;
+            private int throughputMb = 256;
+            private boolean dropOsCache = true;
+            private boolean rebuild;
+
+            public Builder rows(long v) { rows = v; return this; }
+            public Builder layouts(List<Layout> v) { layouts = List.copyOf(v); return this; }
+            public Builder from(double v) { from = v; return this; }
+            public Builder to(double v) { to = v; return this; }
+            public Builder step(double v) { step = v; return this; }
+            public Builder caches(List<CacheState> v) { caches = List.copyOf(v); return this; }
+            public Builder sharedBuffers(List<String> v) { sharedBuffers = List.copyOf(v); return this; }
+            public Builder tablespaceDir(Path v) { tablespaceDir = v; return this; }
+            public Builder tablespace(String v) { tablespace = v; return this; }
+            public Builder repeat(int v) { repeat = v; return this; }
+            public Builder timing(Timing v) { timing = v; return this; }
+            public Builder parallelWorkers(Integer v) { parallelWorkers = v; return this; }
+            public Builder throughputMb(int v) { throughputMb = v; return this; }
+            public Builder dropOsCache(boolean v) { dropOsCache = v; return this; }
+            public Builder rebuild(boolean v) { rebuild = v; return this; }
+
+            public Options build() {
+                Options o = new Options(rows, layouts, from, to, step, caches, sharedBuffers, tablespaceDir, tablespace,
+                        repeat, timing, parallelWorkers, throughputMb, dropOsCache, rebuild);
+                o.validate();
+                return o;
+            }
+        }
+    }
+
+    /**
+     * What a run found.
+     *
+     * @param directory   the results directory (run.json, trials.jsonl, summary.csv, crossover.json)
+     * @param layouts     the tables measured
+     * @param crossovers  one per (shared_buffers, cache, layout)
+     * @param checks      the study's expectations against the crossovers
+     * @param cells       cells × repeats with a trial
+     * @param invalid     trials whose plan (or row count) was not the intended one
+     * @param notOk       trials skipped or failed
+     * @param osCache     null when cold cells dropped the OS cache, else why they are "server-cold only"
+     * @param storage     the sequential-read probe of the tables' storage
+     */
+    public record Result(Path directory, List<LayoutFacts> layouts, List<Crossover> crossovers, List<Check> checks,
+                         int cells, int invalid, int notOk, String osCache, Map<String, Object> storage,
+                         double from, double to) {
+
+        /** Lines for the console: layouts, crossovers, checks. */
+        public List<String> report() {
+            List<String> out = new ArrayList<>();
+            for (LayoutFacts f : layouts) {
+                out.add(String.format(Locale.ROOT, "layout %-4s %s: %d rows, correlation %.3f, table %d MB (%d pages, %.1f rows/page), index %d MB%s",
+                        f.layout().label(), f.table(), f.rows(), f.correlation(), f.tableBytes() / MB, f.pages(), f.rowsPerPage(),
+                        f.indexBytes() / MB, f.reused() ? ", reused" : String.format(Locale.ROOT, ", loaded in %.1f s", f.loadSeconds())));
+            }
+            if (storage.containsKey("mb_per_s")) {
+                out.add(String.format(Locale.ROOT, "storage %s: sequential read %.1f MB/s%s", storage.get("directory"),
+                        ((Number) storage.get("mb_per_s")).doubleValue(), Boolean.TRUE.equals(storage.get("direct_io")) ? " (O_DIRECT)" : ""));
+            }
+            if (osCache != null && crossovers.stream().anyMatch(c -> c.cache() == CacheState.COLD)) {
+                out.add("cold cells are server-cold only: " + osCache);
+            }
+            for (Crossover c : crossovers) {
+                out.add(String.format(Locale.ROOT, "crossover %-4s %-4s shared_buffers %-8s %s%s", c.layout().label(), c.cache().label(),
+                        c.sharedBuffers(), c.describe(from, to), c.signChanges() > 1 ? " (curves cross " + c.signChanges() + " times)" : ""));
+            }
+            for (Check k : checks) out.add("check " + k.verdict() + ": " + k.name() + " — " + k.detail());
+            out.add(cells + " trials, " + invalid + " with an unintended plan, " + notOk + " skipped or failed; results in " + directory);
+            return out;
+        }
+    }
+
+    /** Creates a results directory under resultsRoot and runs. */
+    public static Result run(Target target, Options options, Path resultsRoot, List<String> commandLine, PrintStream progress)
+            throws InterruptedException {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("options", options);
+        try (RunDirectory dir = RunDirectory.create(resultsRoot, RunInfo.of(COMMAND, commandLine, params))) {
+            return run(target, options, dir, progress);
+        }
+    }
+
+    /** Continues an interrupted run with the options stored in its run.json. */
+    public static Result resume(Target target, Path runDirectory, PrintStream progress) throws InterruptedException {
+        try (RunDirectory dir = RunDirectory.resume(runDirectory)) {
+            return run(target, storedOptions(dir), dir, progress);
+        }
+    }
+
+    /** The options a run directory was started with. */
+    public static Options storedOptions(RunDirectory dir) {
+        Object o = dir.info().parameters().get("options");
+        if (o == null) throw KenshoException.usage("--resume " + dir.path() + ": not a bench scan run");
+        Options opts = Json.MAPPER.convertValue(o, Options.class);
+        opts.validate();
+        return opts;
+    }
+
+    /** Runs into an open directory (new or resumed); the options are recorded in its run.json. */
+    public static Result run(Target target, Options options, RunDirectory dir, PrintStream progress) throws InterruptedException {
+        options.validate();
+        dir.parameter("options", options);
+        List<CacheState> caches = new ArrayList<>(options.caches());
+        if (caches.contains(CacheState.COLD) && !target.control().canRestart()) {
+            if (caches.size() == 1) {
+                throw KenshoException.usage("--cache cold restarts the server: use a managed server, or give --restart-command");
+            }
+            caches.remove(CacheState.COLD);
+            dir.note("cold cells left out: Kensho may not restart " + target.describe() + " (no --restart-command)");
+            say(progress, "cold cells left out: the server may not be restarted (no --restart-command)");
+        }
+        List<String> sbWanted = options.sharedBuffers().isEmpty()
+                ? List.of(target.kind().managed() ? "large" : SelectivitySweep.SERVER_VALUE) : options.sharedBuffers();
+        if (!target.control().canRestart() && sbWanted.stream().anyMatch(s -> !s.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE))) {
+            throw KenshoException.usage("--shared-buffers needs a restart: use a managed server, or give --restart-command");
+        }
+
+        String tablespace = options.tablespace();
+        Optional<Path> storageDir;
+        if (options.tablespaceDir() != null) {
+            tablespace = Tablespace.create(target, options.tablespaceDir());
+            try (Connection c = target.connect()) {
+                storageDir = Tablespace.location(c, tablespace);
+            } catch (SQLException e) {
+                throw KenshoException.target("cannot read the tablespace location: " + e.getMessage(), e);
+            }
+        } else if (tablespace != null) {
+            storageDir = Tablespace.require(target, tablespace);
+        } else {
+            storageDir = target.control().dataDirectory().map(Path::getParent);
+        }
+
+        List<LayoutFacts> facts = new ArrayList<>();
+        try (Connection c = target.connect()) {
+            for (Layout l : options.layouts()) {
+                say(progress, "preparing " + ScanTable.name(l) + " (" + options.rows() + " rows, " + l.label() + " clustering)…");
+                facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild()));
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot build the scan tables: " + firstLine(e.getMessage()), e);
+        }
+        dir.environment("layouts", facts);
+
+        Map<String, Object> storage = new LinkedHashMap<>();
+        if (options.throughputMb() <= 0) {
+            storage.put("note", "not measured (throughput probe disabled)");
+        } else if (storageDir.isEmpty() || !target.sameHost()) {
+            storage.put("note", "not measured: the tables' directory is not on this host or not known");
+        } else {
+            say(progress, "measuring sequential read throughput of " + storageDir.get() + "…");
+            storage = SequentialRead.measure(storageDir.get(), options.throughputMb());
+        }
+        storage.put("tablespace", tablespace == null ? "pg_default" : tablespace);
+        dir.environment("storage", storage);
+
+        List<String> sbs = new ArrayList<>();
+        for (String s : sbWanted) sbs.add(resolveSharedBuffers(target, s, facts));
+        dir.parameter("shared_buffers_resolved", sbs);
+
+        SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
+        String osCache = caches.contains(CacheState.COLD) ? sweep.osCacheStatus() : null;
+        if (caches.contains(CacheState.COLD)) {
+            dir.environment("os_cache_drop", osCache == null ? "dropped before every cold cell" : "not possible: " + osCache);
+            if (osCache != null) say(progress, "cold cells will be server-cold only: " + osCache);
+        }
+
+        List<Cell> cells = new ArrayList<>();
+        for (String sb : sbs) {
+            for (CacheState cache : caches) {
+                for (Layout l : options.layouts()) {
+                    for (double pct : options.selectivities()) {
+                        for (Scan scan : Scan.values()) cells.add(new Cell(sb, cache, l, pct, scan));
+                    }
+                }
+            }
+        }
+        try {
+            sweep.run(dir, cells, options.repeat(), progress);
+        } finally {
+            dir.environment("target", Environment.capture(target));
+            CellSummary.write(dir, List.of("time_ms", "rows"));
+        }
+
+        List<Trial> trials = dir.trials();
+        List<Crossover> crossovers = CrossoverFinder.find(CellSummary.of(trials));
+        List<Check> checks = CrossoverFinder.check(crossovers, options.from(), options.to());
+        int invalid = (int) trials.stream().filter(t -> "invalid".equals(t.status())).count();
+        int notOk = (int) trials.stream().filter(t -> !t.ok() && !"invalid".equals(t.status())).count();
+        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, notOk, osCache, storage,
+                options.from(), options.to());
+        dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
+        return r;
+    }
+
+    /** "large"/"small"/"server"/a size → the value the cells run with. */
+    static String resolveSharedBuffers(Target target, String wanted, List<LayoutFacts> facts) {
+        String w = wanted.trim();
+        if (w.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE)) return SelectivitySweep.SERVER_VALUE;
+        long current = currentSharedBuffers(target);
+        if (w.equalsIgnoreCase("large")) {
+            long total = facts.stream().mapToLong(LayoutFacts::totalBytes).sum();
+            long need = (long) Math.ceil((total * 1.25 + 64 * MB) / MB);
+            return Math.max(need, current / MB) + "MB";
+        }
+        if (w.equalsIgnoreCase("small")) {
+            long one = facts.stream().mapToLong(LayoutFacts::totalBytes).min().orElse(0);
+            return Math.max(16, one / 10 / MB) + "MB";
+        }
+        return w.replace(" ", "");
+    }
+
+    private static long currentSharedBuffers(Target target) {
+        try (Connection c = target.connect();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings WHERE name = 'shared_buffers'");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read shared_buffers: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private static void say(PrintStream out, String line) {
+        if (out != null) out.println(line);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.kensho.scan.cache;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The operating system's page cache on this host: dropped (sync, then 3 into
+ * /proc/sys/vm/drop_caches) for cold cells, as the study cleared the OS file cache before each
+ * measurement. Needs root on Linux; containers often refuse it even to root.
+ */
+public final class PageCache {
+    private static final Path DROP = Path.of("/proc/sys/vm/drop_caches");
+    private static final Path MEMINFO = Path.of("/proc/meminfo");
+
+    private PageCache() {}
+
+    /**
+     * What a drop did.
+     *
+     * @param dropped       true when the kernel accepted the request
+     * @param reason        why not, when not dropped
+     * @param cachedKbBefore "Cached" of /proc/meminfo before (-1 unknown)
+     * @param cachedKbAfter  and after: a real drop makes it fall
+     */
+    public record Drop(boolean dropped, String reason, long cachedKbBefore, long cachedKbAfter) { }
+
+    public static Drop drop() {
+        long before = cachedKb();
+        if (!Files.exists(DROP)) return new Drop(false, "no " + DROP + " (not Linux)", before, before);
+        try {
+            new ProcessBuilder("sync").inheritIO().start().waitFor();
+        } catch (IOException e) {
+            // the write below still drops clean pages; dirty ones just stay
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Drop(false, "interrupted", before, before);
+        }
+        try {
+            Files.writeString(DROP, "3\n", StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+        } catch (IOException | SecurityException e) {
+            return new Drop(false, "cannot write " + DROP + " (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); needs root outside a restricted container",
+                    before, cachedKb());
+        }
+        return new Drop(true, "", before, cachedKb());
+    }
+
+    /** Why a drop will not work here, or null when a trial drop succeeded. */
+    public static String unavailableReason() {
+        Drop d = drop();
+        return d.dropped() ? null : d.reason();
+    }
+
+    static long cachedKb() {
+        try {
+            for (String line : Files.readAllLines(MEMINFO)) {
+                if (line.startsWith("Cached:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux
+        }
+        return -1;
+    }
+}

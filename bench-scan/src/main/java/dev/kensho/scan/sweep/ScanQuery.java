@@ -1,0 +1,75 @@
+package dev.kensho.scan.sweep;
+
+import dev.kensho.scan.Scan;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The study's two queries and planner settings. The range is keys 1..k with k = round(N·percent/100);
+ * the full-scan variant compares {@code col01 || '_'}, an expression no index covers, so only a Seq
+ * Scan can answer it. With the study's settings (enable_seqscan and enable_bitmapscan off) the range
+ * query can only be a plain Index Scan, whatever its selectivity.
+ */
+public final class ScanQuery {
+    /** The study's "PostgreSQL 実行計画関係の設定" table, verbatim. */
+    public static final Map<String, String> STUDY_PLANNER_SETTINGS = studySettings();
+
+    private ScanQuery() {}
+
+    private static Map<String, String> studySettings() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("enable_bitmapscan", "off");
+        m.put("enable_gathermerge", "on");
+        m.put("enable_hashagg", "off");
+        m.put("enable_hashjoin", "off");
+        m.put("enable_indexonlyscan", "off");
+        m.put("enable_indexscan", "on");
+        m.put("enable_material", "off");
+        m.put("enable_mergejoin", "off");
+        m.put("enable_nestloop", "on");
+        m.put("enable_parallel_append", "off");
+        m.put("enable_parallel_hash", "off");
+        m.put("enable_partition_pruning", "off");
+        m.put("enable_partitionwise_aggregate", "off");
+        m.put("enable_partitionwise_join", "off");
+        m.put("enable_seqscan", "off");
+        m.put("enable_sort", "on");
+        m.put("enable_tidscan", "on");
+        return Map.copyOf(m);
+    }
+
+    /** Rows a percentage selects: round(N·percent/100), at least 1. */
+    public static long upperKey(long rows, double percent) {
+        return Math.max(1, Math.min(rows, Math.round(rows * percent / 100.0)));
+    }
+
+    static String key(long k) {
+        String s = Long.toString(k);
+        return "0".repeat(Math.max(0, 30 - s.length())) + s;
+    }
+
+    public static String sql(Scan scan, String table, long rows, double percent) {
+        String lo = key(1);
+        String hi = key(upperKey(rows, percent));
+        if (scan == Scan.INDEX) {
+            return "SELECT * FROM " + table + " WHERE col01 >= '" + lo + "' AND col01 <= '" + hi + "'";
+        }
+        return "SELECT * FROM " + table + " WHERE col01 || '_' >= '" + lo + "' || '_' AND col01 || '_' <= '" + hi + "' || '_'";
+    }
+
+    /**
+     * Session settings for both queries: the study's planner settings, plus
+     * max_parallel_workers_per_gather when given (parallelWorkers null keeps the server's value).
+     */
+    public static void configure(Connection c, Integer parallelWorkers) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (var e : STUDY_PLANNER_SETTINGS.entrySet()) {
+                s.execute("SET " + e.getKey() + " = " + e.getValue());
+            }
+            if (parallelWorkers != null) s.execute("SET max_parallel_workers_per_gather = " + parallelWorkers);
+        }
+    }
+}

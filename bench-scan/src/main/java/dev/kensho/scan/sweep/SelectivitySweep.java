@@ -1,0 +1,164 @@
+package dev.kensho.scan.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kensho.core.measure.Explain;
+import dev.kensho.core.measure.ExplainResult;
+import dev.kensho.core.measure.Prewarm;
+import dev.kensho.core.measure.QueryTimer;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.target.SettingsOutcome;
+import dev.kensho.core.target.Target;
+import dev.kensho.scan.CacheState;
+import dev.kensho.scan.Scan;
+import dev.kensho.scan.cache.PageCache;
+import dev.kensho.scan.table.ScanTable;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the cells of a sweep: brings the server to the cell's shared_buffers, makes the cache cold
+ * (restart, drop the OS page cache) or warm (pg_prewarm), times the query and checks its plan.
+ */
+public final class SelectivitySweep {
+    /** How a cell's time is taken. */
+    public enum Timing {
+        /** Every row fetched by the client through a cursor, as psql's SELECT * would (the study's view). */
+        CLIENT,
+        /** EXPLAIN (ANALYZE, TIMING OFF, BUFFERS): server execution time, no result transfer; adds buffer counts. */
+        SERVER
+    }
+
+    public static final String SERVER_VALUE = "server";
+
+    private final Target target;
+    private final long rows;
+    private final Timing timing;
+    private final Integer parallelWorkers;
+    private final boolean dropOsCache;
+    private String osCacheUnavailable;
+
+    /**
+     * @param dropOsCache       drop the OS page cache for cold cells (only effective on the server's host)
+     * @param parallelWorkers   max_parallel_workers_per_gather for both queries, null = server's value
+     */
+    public SelectivitySweep(Target target, long rows, Timing timing, Integer parallelWorkers, boolean dropOsCache) {
+        this.target = target;
+        this.rows = rows;
+        this.timing = timing;
+        this.parallelWorkers = parallelWorkers;
+        this.dropOsCache = dropOsCache;
+        if (!dropOsCache) osCacheUnavailable = "OS page cache drop disabled by option";
+        else if (!target.sameHost()) osCacheUnavailable = "the server runs on another host";
+    }
+
+    /** Why cold cells will be "server-cold only", or null when the OS cache is dropped (a trial drop succeeded). */
+    public String osCacheStatus() {
+        if (osCacheUnavailable == null) {
+            String r = PageCache.unavailableReason();
+            if (r != null) osCacheUnavailable = r;
+        }
+        return osCacheUnavailable;
+    }
+
+    public void run(RunDirectory dir, List<Cell> cells, int repeats, PrintStream progress) throws InterruptedException {
+        TrialMatrix<Cell> m = new TrialMatrix<>(cells, Cell::key, repeats, TrialMatrix.Order.SEQUENTIAL, 0);
+        TrialMatrix.Listener<Cell> listener = progress == null ? new TrialMatrix.Listener<>() { } : new ProgressBar(progress);
+        m.run(dir, this::measure, listener);
+    }
+
+    Trial measure(TrialMatrix.Planned<Cell> p) throws Exception {
+        Cell cell = p.cell();
+        Trial.Builder b = Trial.of(p.key(), p.repeat()).params(cell.params());
+        if (!cell.sharedBuffers().equals(SERVER_VALUE) && !hasSharedBuffers(cell.sharedBuffers())) {
+            SettingsOutcome o = target.control().apply(Map.of("shared_buffers", cell.sharedBuffers()));
+            if (!o.ok()) return b.skipped("shared_buffers " + cell.sharedBuffers() + ": " + o.refusalReason()).build();
+            if (o.restarted()) b.extra("settings", o.actions());
+        }
+        String table = ScanTable.name(cell.layout());
+        if (cell.cache() == CacheState.COLD) {
+            long t0 = System.nanoTime();
+            target.control().restart();
+            b.metric("restart_ms", (System.nanoTime() - t0) / 1e6);
+            if (osCacheUnavailable == null) {
+                PageCache.Drop d = PageCache.drop();
+                if (!d.dropped()) osCacheUnavailable = d.reason();
+                b.extra("os_cached_kb_before", d.cachedKbBefore()).extra("os_cached_kb_after", d.cachedKbAfter());
+            }
+            boolean dropped = osCacheUnavailable == null;
+            b.extra("os_cache_dropped", dropped);
+            b.extra("cold", dropped ? "server restarted, OS page cache dropped" : "server-cold only: " + osCacheUnavailable);
+        }
+        try (Connection c = target.connect()) {
+            if (cell.cache() == CacheState.WARM) {
+                Prewarm.Result r = Prewarm.tables(c, List.of(table));
+                b.extra("prewarmed_blocks", r.blocks());
+            }
+            ScanQuery.configure(c, parallelWorkers);
+            String sql = ScanQuery.sql(cell.scan(), table, rows, cell.percent());
+            long expected = ScanQuery.upperKey(rows, cell.percent());
+            ExplainResult plan;
+            long got;
+            if (timing == Timing.CLIENT) {
+                QueryTimer.Timing t = QueryTimer.time(c, sql);
+                got = t.rows();
+                b.metric("time_ms", t.millis()).metric("first_row_ms", t.firstRowNanos() / 1e6).metric("rows", t.rows());
+                // Planned after the timed run so a cold cell's first read is the query's own.
+                plan = Explain.plan(c, sql);
+            } else {
+                plan = analyze(c, sql);
+                JsonNode top = plan.json().get(0).path("Plan");
+                got = top.path("Actual Rows").asLong();
+                b.metric("time_ms", plan.executionMs()).metric("planning_ms", plan.planningMs()).metric("rows", got)
+                        .metric("shared_hit_blocks", top.path("Shared Hit Blocks").asLong())
+                        .metric("shared_read_blocks", top.path("Shared Read Blocks").asLong());
+            }
+            b.extra("plan", String.join(" > ", plan.nodeTypes()));
+            b.extra("workers_planned", plan.workersPlanned());
+            String wrong = planProblem(cell.scan(), plan.nodeTypes());
+            if (wrong == null && got != expected) wrong = "returned " + got + " rows, expected " + expected;
+            Trial t = b.build();
+            if (wrong == null) return t;
+            Map<String, Object> extra = new LinkedHashMap<>(t.extra());
+            extra.put("reason", wrong);
+            return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "invalid", Instant.now());
+        }
+    }
+
+    /** True when the server already runs with this shared_buffers (no restart needed to get it). */
+    private boolean hasSharedBuffers(String value) throws SQLException {
+        try (Connection c = target.connect();
+             java.sql.PreparedStatement ps = c.prepareStatement("SELECT pg_size_bytes(?) = setting::bigint * "
+                     + "current_setting('block_size')::bigint FROM pg_settings WHERE name = 'shared_buffers'")) {
+            ps.setString(1, value);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    private static ExplainResult analyze(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) " + sql)) {
+            rs.next();
+            return Explain.parse(rs.getString(1));
+        }
+    }
+
+    /** Null when the plan is the intended one, else what it was. */
+    static String planProblem(Scan scan, List<String> nodeTypes) {
+        List<String> forbidden = new ArrayList<>(List.of("Bitmap Heap Scan", "Bitmap Index Scan", "Index Only Scan"));
+        forbidden.add(scan == Scan.INDEX ? "Seq Scan" : "Index Scan");
+        boolean ok = nodeTypes.contains(scan.nodeType()) && nodeTypes.stream().noneMatch(forbidden::contains);
+        return ok ? null : "plan was " + String.join(" > ", nodeTypes) + ", expected " + scan.nodeType();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.kensho.scan.table;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.scan.Layout;
+import dev.kensho.scan.LayoutFacts;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The study's table {@code test(col01 char(30) primary key, col02 char(139))}, one per layout
+ * (scan_high, scan_low): keys 1..N zero-padded to 30 characters, 40 rows of 199 bytes per 8 kB page.
+ * Loaded server-side in one INSERT … SELECT generate_series whose order is the physical order; the
+ * primary key is added after loading (as the study did, so both layouts get equally packed indexes);
+ * VACUUM FREEZE ANALYZE sets hint bits and the visibility map so no measured scan writes pages.
+ *
+ * <p>A table carries a COMMENT naming how it was built; a later run with the same rows, layout and
+ * tablespace reuses it. A table of that name without Kensho's comment is never touched.
+ */
+public final class ScanTable {
+    static final String MARK = "kensho scan";
+
+    private ScanTable() {}
+
+    public static String name(Layout layout) {
+        return "scan_" + layout.label();
+    }
+
+    /** p for the low-clustering permutation: nearest N·(√5−1)/2, moved up until coprime to N. */
+    public static long multiplier(Layout layout, long rows) {
+        if (layout == Layout.HIGH || rows <= 2) return 1;
+        long p = Math.max(1, Math.round(rows * 0.6180339887498949));
+        while (!BigInteger.valueOf(p).gcd(BigInteger.valueOf(rows)).equals(BigInteger.ONE)) p++;
+        return p;
+    }
+
+    /** Creates (or reuses) the layout's table in tablespace (null = default) and returns its facts. */
+    public static LayoutFacts prepare(Connection c, Layout layout, long rows, String tablespace, boolean rebuild)
+            throws SQLException {
+        String table = name(layout);
+        long p = multiplier(layout, rows);
+        String mark = MARK + " layout=" + layout.label() + " rows=" + rows + " multiplier=" + p
+                + " tablespace=" + (tablespace == null ? "pg_default" : tablespace);
+        String existing = comment(c, table);
+        if (existing != null) {
+            if (!existing.startsWith(MARK)) {
+                throw KenshoException.usage("table " + table + " exists and was not created by Kensho; "
+                        + "run bench scan in another database or schema");
+            }
+            if (existing.equals(mark) && !rebuild) return facts(c, layout, table, rows, p, 0, true);
+            exec(c, "DROP TABLE " + table);
+        }
+        String ts = tablespace == null ? "" : " TABLESPACE " + quoteIdent(tablespace);
+        long t0 = System.nanoTime();
+        exec(c, "CREATE TABLE " + table + " (col01 char(30) NOT NULL, col02 char(139))" + ts);
+        // The comment goes on first: a load interrupted half-way leaves a table Kensho may drop.
+        exec(c, "COMMENT ON TABLE " + table + " IS '" + mark + " (loading)'");
+        String key = layout == Layout.HIGH ? "g" : "(g * " + p + ") % " + rows;
+        exec(c, "INSERT INTO " + table + " SELECT lpad((" + key + " + 1)::text, 30, '0'), "
+                + "rpad('row ' || (" + key + " + 1), 139, '.') FROM generate_series(0::bigint, " + (rows - 1) + ") g");
+        exec(c, "ALTER TABLE " + table + " ADD CONSTRAINT " + table + "_pk PRIMARY KEY (col01)"
+                + (tablespace == null ? "" : " USING INDEX TABLESPACE " + quoteIdent(tablespace)));
+        exec(c, "VACUUM (FREEZE, ANALYZE) " + table);
+        exec(c, "COMMENT ON TABLE " + table + " IS '" + mark + "'");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return facts(c, layout, table, rows, p, seconds, false);
+    }
+
+    private static LayoutFacts facts(Connection c, Layout layout, String table, long rows, long p, double seconds,
+                                     boolean reused) throws SQLException {
+        String sql = "SELECT pg_relation_size(c.oid), pg_relation_size(?::regclass), c.relpages, "
+                + "coalesce(t.spcname, 'pg_default'), "
+                + "(SELECT correlation FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = 'col01') "
+                + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_tablespace t ON t.oid = c.reltablespace "
+                + "WHERE c.oid = ?::regclass";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, table + "_pk");
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long pages = rs.getLong(3);
+                double corr = rs.getDouble(5);
+                if (rs.wasNull()) corr = Double.NaN;
+                return new LayoutFacts(layout, table, rows, p, corr, rs.getLong(1), rs.getLong(2), pages,
+                        pages == 0 ? 0 : (double) rows / pages, rs.getString(4), seconds, reused);
+            }
+        }
+    }
+
+    private static String comment(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT c.oid, obj_description(c.oid, 'pg_class') FROM pg_class c "
+                        + "WHERE c.oid = to_regclass(?) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+                String s = rs.getString(2);
+                return s == null ? "" : s;
+            }
+        }
+    }
+
+    static void exec(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    public static String quoteIdent(String id) {
+        return '"' + id.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,121 @@
+package dev.kensho.scan.table;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.target.Target;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The tablespace the scan tables live in, to compare storage media as the study compared HDD and SSD. */
+public final class Tablespace {
+    public static final String NAME = "kensho_scan";
+
+    private Tablespace() {}
+
+    /**
+     * --tablespace-dir on a managed server: CREATE TABLESPACE kensho_scan in DIR/kensho-&lt;system
+     * identifier&gt;, a directory given to the server's OS user (the owner of the data directory; on
+     * root that is the unprivileged user the server runs as). The per-cluster subdirectory lets a
+     * kept data directory find its tablespace again while a fresh server never trips over the files
+     * of an earlier, deleted one.
+     */
+    public static String create(Target target, Path dir) {
+        if (!target.kind().managed()) {
+            throw KenshoException.usage("--tablespace-dir needs a managed server (embedded or --pg-bin); "
+                    + "for --url create the tablespace yourself and pass --tablespace NAME");
+        }
+        Path data = target.control().dataDirectory().orElseThrow();
+        try (Connection c = target.connect()) {
+            Path location = dir.toAbsolutePath().normalize().resolve("kensho-" + systemIdentifier(c));
+            Optional<Path> existing = location(c, NAME);
+            if (existing.isPresent()) {
+                if (existing.get().equals(location)) return NAME;
+                throw KenshoException.usage("tablespace " + NAME + " already exists at " + existing.get()
+                        + ", not under --tablespace-dir " + dir);
+            }
+            Files.createDirectories(location);
+            UserPrincipal owner = Files.getOwner(data);
+            Files.setOwner(dir.toAbsolutePath().normalize(), owner);
+            Files.setOwner(location, owner);
+            checkReachable(location);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLESPACE " + NAME + " LOCATION '" + location.toString().replace("'", "''") + "'");
+            }
+            return NAME;
+        } catch (IOException e) {
+            throw KenshoException.usage("--tablespace-dir " + dir + ": " + e.getMessage());
+        } catch (SQLException e) {
+            throw KenshoException.usage("--tablespace-dir " + dir + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    /** --tablespace NAME: must exist and be usable; returns its directory when the server reports one. */
+    public static Optional<Path> require(Target target, String name) {
+        try (Connection c = target.connect()) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT has_tablespace_privilege(oid, 'CREATE') FROM pg_tablespace WHERE spcname = ?")) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) throw KenshoException.usage("--tablespace " + name + ": no such tablespace on the server");
+                    if (!rs.getBoolean(1)) throw KenshoException.usage("--tablespace " + name + ": no CREATE privilege on it");
+                }
+            }
+            return location(c, name);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_tablespace: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** The directory of a tablespace (empty for pg_default or when it does not exist). */
+    public static Optional<Path> location(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_tablespace_location(oid) FROM pg_tablespace WHERE spcname = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return Optional.empty();
+                String loc = rs.getString(1);
+                return loc == null || loc.isEmpty() ? Optional.empty() : Optional.of(Path.of(loc));
+            }
+        }
+    }
+
+    private static String systemIdentifier(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT system_identifier FROM pg_control_system()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** The server user must be able to enter every parent directory. */
+    private static void checkReachable(Path dir) throws IOException {
+        List<Path> blocked = new ArrayList<>();
+        for (Path p = dir.getParent(); p != null; p = p.getParent()) {
+            try {
+                if (!Files.getPosixFilePermissions(p).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)
+                        && !Files.getOwner(p).equals(Files.getOwner(dir))) {
+                    blocked.add(p);
+                }
+            } catch (UnsupportedOperationException e) {
+                return;
+            }
+        }
+        if (!blocked.isEmpty()) {
+            throw new IOException("the server's OS user " + Files.getOwner(dir).getName() + " cannot enter " + blocked.get(0)
+                    + "; choose a directory outside it (e.g. under /var/tmp)");
+        }
+    }
+
+    static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

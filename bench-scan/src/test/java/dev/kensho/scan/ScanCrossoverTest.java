@@ -1,0 +1,76 @@
+package dev.kensho.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The acceptance run: 200 000 rows, 1..91 % by 10, both layouts, warm cache. */
+@KenshoTarget
+class ScanCrossoverTest {
+
+    @Test
+    void highClusteringCrossesLaterThanLow(Target pg, @TempDir Path results) throws Exception {
+        ScanCrossover.Options o = ScanCrossover.Options.builder().rows(200_000).step(10).throughputMb(32).build();
+        ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("bench", "scan", "--rows", "200000", "--step", "10"), System.err);
+        r.report().forEach(System.out::println);
+
+        assertEquals(2, r.layouts().size());
+        LayoutFacts high = r.layouts().stream().filter(f -> f.layout() == Layout.HIGH).findFirst().orElseThrow();
+        LayoutFacts low = r.layouts().stream().filter(f -> f.layout() == Layout.LOW).findFirst().orElseThrow();
+        assertTrue(high.correlation() > 0.95, "high clustering correlation " + high.correlation());
+        assertTrue(Math.abs(low.correlation()) < 0.1, "low clustering correlation " + low.correlation());
+        assertEquals(200_000, high.rows());
+        assertEquals(high.pages(), low.pages(), "the same rows in another order fill the same pages");
+        assertTrue(high.rowsPerPage() >= 39 && high.rowsPerPage() <= 41, "study: 40 rows per page, got " + high.rowsPerPage());
+
+        // every cell measured once, every plan the intended one
+        List<Trial> trials = RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS));
+        assertEquals(2 * 2 * 10, trials.size());
+        for (Trial t : trials) {
+            assertEquals("ok", t.status(), t.cell() + ": " + t.extra().get("reason"));
+            String plan = (String) t.extra().get("plan");
+            String scan = (String) t.params().get("scan");
+            assertTrue(plan.contains(scan.equals("index") ? "Index Scan" : "Seq Scan"), t.cell() + " ran " + plan);
+            double pct = ((Number) t.params().get("selectivity_pct")).doubleValue();
+            assertEquals(Math.round(200_000 * pct / 100), t.metric("rows").longValue(), t.cell());
+        }
+        assertEquals(0, r.invalid());
+
+        Map<Layout, Crossover> x = r.crossovers().stream().collect(Collectors.toMap(Crossover::layout, c -> c));
+        assertEquals(2, x.size(), r.crossovers().toString());
+        for (Crossover c : x.values()) {
+            assertFalse(c.kind() == Crossover.Kind.INSUFFICIENT, c.toString());
+            assertFalse(c.kind() == Crossover.Kind.INDEX_SLOWER_THROUGHOUT, "index scan should win at 1 %: " + c);
+        }
+        assertTrue(x.get(Layout.HIGH).orderingValue(1, 91) > x.get(Layout.LOW).orderingValue(1, 91),
+                "high " + x.get(Layout.HIGH).describe(1, 91) + " vs low " + x.get(Layout.LOW).describe(1, 91));
+        assertTrue(r.checks().stream().anyMatch(k -> k.name().startsWith("crossover at a larger") && Boolean.TRUE.equals(k.passed())),
+                r.checks().toString());
+
+        assertTrue(Files.size(r.directory().resolve(RunDirectory.SUMMARY)) > 0);
+        String json = Files.readString(r.directory().resolve("crossover.json"));
+        assertTrue(json.contains("\"crossovers\""), json);
+        String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
+        assertTrue(run.contains("\"correlation\""), "layouts recorded in run.json");
+        assertTrue(run.contains("\"mb_per_s\""), "storage throughput recorded in run.json: " + run);
+
+        // A resumed finished run measures nothing again and reuses the tables.
+        ScanCrossover.Result again = ScanCrossover.resume(pg, r.directory(), null);
+        assertEquals(trials.size(), RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS)).size());
+        assertTrue(again.layouts().stream().allMatch(LayoutFacts::reused));
+        assertNotNull(again.crossovers());
+    }
+}
