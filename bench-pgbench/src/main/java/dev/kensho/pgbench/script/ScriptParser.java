@@ -76,12 +76,10 @@ final class ScriptParser {
     }
 
     private void run() throws ScriptException {
-        while (true) {
-            boolean backslash = scanSql();
-            if (!backslash) {
-                break;
+        while (pos < src.length()) {
+            if (scanSql()) {
+                metaCommand();
             }
-            metaCommand();
         }
         if (commands.isEmpty()) {
             throw new ScriptException(file, 1, 0, "empty command list for script");

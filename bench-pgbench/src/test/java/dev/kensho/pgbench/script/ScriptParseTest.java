@@ -1,0 +1,143 @@
+package dev.kensho.pgbench.script;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How scripts are split into commands, and where errors are reported. */
+class ScriptParseTest {
+
+    private static List<String> sql(Script s) {
+        List<String> out = new ArrayList<>();
+        for (Command c : s.commands()) {
+            out.add(c.kind() == Command.Kind.SQL ? c.sql() : c.kind().name());
+        }
+        return out;
+    }
+
+    @Test
+    void sqlRunsUntilSemicolonAcrossLinesAndKeepsInnerComments() throws Exception {
+        Script s = Script.parse("x.sql", """
+                -- leading comment dropped
+                SELECT 1
+                  -- kept inside
+                  , ';' AS a, $$;$$ AS b, $q$ \\set $q$ AS c, "x;y" AS d, E'\\';' AS e, (SELECT 2; ) AS f;
+                /* block ; */ SELECT 3; SELECT 4 -- trailing
+                ;
+                \\set i 1
+                SELECT :i
+                """);
+        assertEquals(List.of(
+                "SELECT 1\n  -- kept inside\n  , ';' AS a, $$;$$ AS b, $q$ \\set $q$ AS c, \"x;y\" AS d, E'\\';' AS e, (SELECT 2; ) AS f;",
+                "/* block ; */ SELECT 3;",
+                "SELECT 4 -- trailing\n;",
+                "SET",
+                "SELECT :i\n"), sql(s));
+        assertEquals(2, s.commands().get(0).line());
+        assertEquals(5, s.commands().get(1).line());
+        assertEquals(1, s.commands().get(1).column());
+        assertEquals(25, s.commands().get(2).column());
+        assertEquals(7, s.commands().get(3).line());
+    }
+
+    @Test
+    void compoundQueriesAndGsetMergeIntoTheSqlCommand() throws Exception {
+        Script s = Script.parse("g.sql", "\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset\nSELECT 1 AS a \\aset p_\nSELECT 2;\n\\gset q\n");
+        assertEquals(3, s.commands().size());
+        assertEquals("; ; SELECT 0 AS i5 ; SELECT 5 AS i5 ; ; ", s.commands().get(0).sql());
+        assertEquals(Command.Store.GSET, s.commands().get(0).store());
+        assertEquals(Command.Store.ASET, s.commands().get(1).store());
+        assertEquals("p_", s.commands().get(1).storePrefix());
+        assertEquals("q", s.commands().get(2).storePrefix());
+    }
+
+    @Test
+    void parametersAreEveryColonNameAsInPgbenchParseQuery() throws Exception {
+        Script s = Script.parse("p.sql", "SELECT :a::int, ':b', :c + :a, 1?2, ::d, :9x;");
+        Command c = s.commands().get(0);
+        assertEquals(List.of("a", "b", "c", "a"), c.paramNames());
+        assertEquals("SELECT ?::int, '?', ? + ?, 1??2, ::d, :9x;", c.parameterizedSql);
+    }
+
+    @Test
+    void metaCommandsAreCaseInsensitiveAndContinueOverBackslashNewline() throws Exception {
+        Script s = Script.parse("m.sql", "\\SET x 1 + \\\n  2\n\\setshell v echo\\\n  :x\n\\Sleep 10ms\n\\sleep :x\n");
+        assertEquals(List.of("SET", "SETSHELL", "SLEEP", "SLEEP"), sql(s));
+        assertEquals(List.of("echo", ":x"), s.commands().get(1).args());
+        assertEquals(List.of("10"), s.commands().get(2).args());
+        assertEquals(1000, s.commands().get(2).sleepUnitMicros);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "'\\set i 1 < 2 < 3'|e.sql:1:14: syntax error in command \"set\"",
+        "'SELECT 1;\\n  \\set i foo'|e.sql:2:10: unexpected function name (foo) in command \"set\"",
+        "'\\set i 9223372036854775808'|e.sql:1:8: syntax error in command \"set\"",
+        "'\\set i 1\\n\\sleep 3 weeks'|e.sql:2:10: unrecognized time unit, must be us, ms or s (weeks)",
+        "'\\sleep x'|e.sql:1:8: invalid sleep time, must be an integer (x)",
+        "'\\if 1\\n\\set a 2\\n\\endif\\n\\endif'|e.sql:4:1: \\endif without matching \\if",
+        "'\\set x (1 + 2'|e.sql:1:14: syntax error in command \"set\"",
+        "'\\set x 1 +* 2'|e.sql:1:11: syntax error in command \"set\"",
+        "'\\set x 1 @ 2'|e.sql:1:10: unexpected character (@) in command \"set\"",
+        "'\\startpipeline'|e.sql:1:1: \\startpipeline is not supported by Kensho",
+        "'\\setrandom a 1'|e.sql:1:1: missing argument in command \"setrandom\"",
+        "'\\setrandom a 1 x'|e.sql:1:16: invalid bound in command \"setrandom\" (x)",
+        "'\\setrandom a 1 10 gaussian'|e.sql:1:1: missing threshold argument",
+        "'\\setrandom a 1 10 poisson 3'|e.sql:1:19: unrecognized distribution",
+    })
+    void errorsNameFileLineColumn(String script, String expectedPrefix) {
+        ScriptException e = assertThrows(ScriptException.class,
+                () -> Script.parse("e.sql", script.replace("\\n", "\n")));
+        assertTrue(e.getMessage().startsWith(expectedPrefix), () -> e.getMessage() + " does not start with " + expectedPrefix);
+        assertTrue(!e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void syntaxErrorsSayWhatWasExpected() {
+        ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("e.sql", "\\set x 1 +"));
+        assertTrue(e.getMessage().contains("expected an operand"), e.getMessage());
+    }
+
+    @Test
+    void setrandomRunsAsTheEquivalentFunctionAndWarnsOnce() throws Exception {
+        List<String> warnings = new ArrayList<>();
+        ScriptParser.warnings = warnings::add;
+        try {
+            Script old = Script.parse("old.sql", "\\setrandom a 1 :max\n\\setrandom b 1 10 gaussian 2.5\n"
+                    + "\\setrandom c 1 10 exponential 2.0\n\\setrandom d 1 10 uniform\n");
+            Script modern = Script.parse("new.sql", "\\set a random(1, :max)\n\\set b random_gaussian(1, 10, 2.5)\n"
+                    + "\\set c random_exponential(1, 10, 2.0)\n\\set d random(1, 10)\n");
+            List<String> values = new ArrayList<>();
+            for (Script s : List.of(old, modern)) {
+                Variables v = new Variables();
+                v.define("max=1000");
+                ClientScriptRunner r = new ClientScriptRunner(List.of(s), 0, v, new PgbenchRandom(5432),
+                        QueryMode.SIMPLE, ClientScriptRunner.Options.defaults());
+                assertTrue(r.runScript(null, 0).ok());
+                values.add(v.toString());
+            }
+            assertEquals(values.get(0), values.get(1));
+            // at most one deprecation line per process (another test may have triggered it already)
+            long deprecations = warnings.stream().filter(w -> w.contains("setrandom")).count();
+            assertTrue(deprecations <= 1, warnings.toString());
+        } finally {
+            ScriptParser.warnings = System.err::println;
+        }
+    }
+
+    static String resource(String path) throws IOException {
+        try (InputStream in = ScriptParseTest.class.getResourceAsStream(path)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
