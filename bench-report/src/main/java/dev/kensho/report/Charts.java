@@ -1,0 +1,216 @@
+package dev.kensho.report;
+
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunResults;
+import dev.kensho.report.chart.BarChart;
+import dev.kensho.report.chart.Cells;
+import dev.kensho.report.chart.Crossover;
+import dev.kensho.report.chart.LineChart;
+import dev.kensho.report.chart.Point;
+import dev.kensho.report.chart.Reduction;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Charts of a run. {@link #defaults} picks what the studies chart for the run's command
+ * ("pgbench sweep": tps and latency vs clients per version; "ssb": time per query as bars;
+ * "ssb jit": time off/on per query and the reduction rate; "scan": time vs selectivity per scan
+ * type and layout with the crossover marked) and falls back to the metric against the numeric
+ * parameter that varies most for anything else. {@link #draw} turns a spec into figures.
+ */
+public final class Charts {
+    /** Parameters that name what is being compared across runs and in series. */
+    public static final List<String> VERSION_PARAMS = List.of("version", "pg_version", "target", "server_version", "pg");
+    private static final List<String> SELECTIVITY = List.of("selectivity", "selectivity_pct", "percent", "pct", "fraction");
+    private static final List<String> TIME = List.of("seconds", "time_s", "elapsed_s", "time_ms", "elapsed_ms", "ms",
+            "duration_ms", "duration_s");
+
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private Charts() {}
+
+    public static List<ChartSpec> defaults(RunResults run) {
+        return defaults(run.info().command(), new Cells(run.trials()));
+    }
+
+    static List<ChartSpec> defaults(String command, Cells cells) {
+        String cmd = command == null ? "" : command.toLowerCase(Locale.ROOT).replace('-', ' ').trim();
+        List<String> varying = cells.varying();
+        List<ChartSpec> out = new ArrayList<>();
+        Optional<String> time = timeMetric(cells);
+        if (cmd.startsWith("pgbench") && cells.params().contains("clients")) {
+            List<String> series = without(varying, "clients");
+            metric(cells, "tps").ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
+                    "TPS vs clients")));
+            latencyMetric(cells).ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
+                    "Latency vs clients")));
+        } else if (cmd.startsWith("ssb jit") && cells.params().contains("query") && varying.contains("jit") && time.isPresent()) {
+            List<String> others = without(varying, "query", "jit");
+            out.add(titled(ChartSpec.bars(time.get(), "query", prepend("jit", others), List.of()), "Time per query, JIT off/on"));
+            out.add(new ChartSpec("JIT reduction rate 100·(off − on)/off per query", ChartSpec.Kind.REDUCTION, time.get(),
+                    "query", prepend("jit", others), List.of(), false));
+        } else if (cmd.startsWith("ssb") && cells.params().contains("query") && time.isPresent()) {
+            List<String> series = without(varying, "query");
+            List<String> facets = List.of();
+            List<String> versions = series.stream().filter(VERSION_PARAMS::contains).toList();
+            if (series.size() > 1 && !versions.isEmpty()) {
+                facets = versions;
+                series = without(series, versions.toArray(String[]::new));
+            }
+            out.add(titled(ChartSpec.bars(time.get(), "query", series, facets), "Time per query"));
+        } else if (cmd.startsWith("scan") && selectivity(cells).isPresent() && time.isPresent()) {
+            String x = selectivity(cells).get();
+            List<String> rest = without(varying, x);
+            List<String> series = rest.stream().filter(p -> p.equals("scan") || p.equals("layout") || p.equals("clustering")).toList();
+            List<String> facets = without(rest, series.toArray(String[]::new));
+            out.add(new ChartSpec("Time vs selectivity", ChartSpec.Kind.LINE, time.get(), x, series, facets,
+                    series.contains("scan")));
+        }
+        if (out.isEmpty()) out.addAll(generic(cells, varying));
+        return out;
+    }
+
+    private static List<ChartSpec> generic(Cells cells, List<String> varying) {
+        List<String> metrics = new ArrayList<>(cells.metrics());
+        if (metrics.isEmpty()) return List.of();
+        List<String> chosen = metrics.subList(0, Math.min(4, metrics.size()));
+        Optional<String> x = varying.stream().filter(cells::numeric).filter(p -> cells.values(p).size() >= 3)
+                .max(Comparator.comparingInt(p -> cells.values(p).size()));
+        List<ChartSpec> out = new ArrayList<>();
+        if (x.isPresent()) {
+            List<String> series = without(varying, x.get());
+            for (String m : chosen) out.add(ChartSpec.line(m, x.get(), series, List.of()));
+        } else if (!varying.isEmpty()) {
+            String cat = varying.get(0);
+            for (String m : chosen) out.add(ChartSpec.bars(m, cat, without(varying, cat), List.of()));
+        }
+        return out;
+    }
+
+    /** Draws one figure per combination of the spec's facet parameters. */
+    public static List<Figure> draw(RunResults run, ChartSpec spec) {
+        return draw(new Cells(run.trials()), spec);
+    }
+
+    static List<Figure> draw(Cells cells, ChartSpec spec) {
+        List<CellSummary> ok = cells.ok().stream().filter(c -> c.median().containsKey(spec.metric())).toList();
+        List<Figure> figures = new ArrayList<>();
+        for (var facet : cells.groupBy(spec.facets(), ok).entrySet()) {
+            List<CellSummary> scope = facet.getValue();
+            String title = spec.title() + (spec.facets().isEmpty() ? "" : " — " + Cells.label(scope.get(0).params(), spec.facets()));
+            List<String> notes = new ArrayList<>();
+            switch (spec.kind()) {
+                case LINE -> {
+                    Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
+                    List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes) : List.of();
+                    figures.add(new Figure(title, LineChart.build(title, spec.x(), spec.metric(), series, markers), notes));
+                }
+                case BAR -> {
+                    Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
+                    figures.add(new Figure(title, BarChart.build(title, spec.x(), spec.metric(), series), notes));
+                }
+                case REDUCTION -> {
+                    String pair = spec.series().get(0);
+                    List<String> others = spec.series().subList(1, spec.series().size());
+                    List<Reduction.Row> rows = Reduction.compute(cells, scope, spec.metric(), pair, spec.x(), others);
+                    Map<String, List<Point>> series = new LinkedHashMap<>();
+                    for (Reduction.Row r : rows) {
+                        series.computeIfAbsent(r.series(), k -> new ArrayList<>())
+                                .add(new Point(r.category(), r.percent(), r.percent(), r.percent(), 1));
+                    }
+                    rows.stream().collect(Collectors.groupingBy(Reduction.Row::series, LinkedHashMap::new,
+                                    Collectors.averagingDouble(Reduction.Row::percent)))
+                            .forEach((s, avg) -> notes.add((others.isEmpty() ? "" : s + ": ") + "mean reduction "
+                                    + String.format(Locale.ROOT, "%.1f", avg) + " %"));
+                    figures.add(new Figure(title, BarChart.build(title, spec.x(), "reduction %", series), notes));
+                }
+            }
+        }
+        return figures;
+    }
+
+    /** series label → points sorted by x. */
+    static Map<String, List<Point>> series(Cells cells, List<CellSummary> scope, List<String> seriesParams, String x,
+                                           String metric) {
+        Map<String, List<Point>> out = new LinkedHashMap<>();
+        for (var g : cells.groupBy(seriesParams, scope).entrySet()) {
+            String label = Cells.label(g.getValue().get(0).params(), seriesParams);
+            List<Point> points = new ArrayList<>();
+            for (CellSummary c : g.getValue()) {
+                points.add(new Point(Cells.param(c, x), c.median().get(metric), c.min().get(metric), c.max().get(metric), c.n()));
+            }
+            points.sort(Comparator.comparing(Point::x, Cells.ORDER));
+            out.put(label, points);
+        }
+        return out;
+    }
+
+    private static List<LineChart.Marker> crossovers(Cells cells, List<CellSummary> scope, ChartSpec spec, List<String> notes) {
+        List<LineChart.Marker> markers = new ArrayList<>();
+        List<Object> scans = Cells.distinct(scope, "scan");
+        Object index = scans.stream().filter(v -> Cells.text(v).toLowerCase(Locale.ROOT).contains("index")).findFirst().orElse(null);
+        Object full = scans.stream().filter(v -> v != index).findFirst().orElse(null);
+        if (index == null || full == null) return markers;
+        List<String> others = without(spec.series(), "scan");
+        for (var g : cells.groupBy(others, scope).entrySet()) {
+            List<CellSummary> idx = g.getValue().stream().filter(c -> Cells.param(c, "scan").equals(index)).toList();
+            List<CellSummary> seq = g.getValue().stream().filter(c -> Cells.param(c, "scan").equals(full)).toList();
+            List<Point> a = series(cells, idx, List.of(), spec.x(), spec.metric()).getOrDefault("all", List.of());
+            List<Point> b = series(cells, seq, List.of(), spec.x(), spec.metric()).getOrDefault("all", List.of());
+            Crossover.Result r = Crossover.find(a, b);
+            String who = others.isEmpty() ? "" : Cells.label(g.getValue().get(0).params(), others) + ": ";
+            notes.add(who + r.text() + " (" + spec.x() + ", " + Cells.text(index) + " vs " + Cells.text(full) + ")");
+            r.x().ifPresent(x -> markers.add(new LineChart.Marker(x, who + Cells.text(Math.round(x * 100) / 100.0))));
+        }
+        return markers;
+    }
+
+    static Optional<String> metric(Cells cells, String preferred) {
+        if (cells.metrics().contains(preferred)) return Optional.of(preferred);
+        return cells.metrics().stream().filter(m -> m.contains(preferred)).findFirst();
+    }
+
+    static Optional<String> latencyMetric(Cells cells) {
+        for (String m : List.of("latency_avg_ms", "latency_ms", "latency_average_ms", "latency_avg")) {
+            if (cells.metrics().contains(m)) return Optional.of(m);
+        }
+        return cells.metrics().stream().filter(m -> m.startsWith("latency")).findFirst();
+    }
+
+    /** The metric that is a duration: seconds, time_ms…, else the first whose name says time. */
+    public static Optional<String> timeMetric(Cells cells) {
+        for (String m : TIME) if (cells.metrics().contains(m)) return Optional.of(m);
+        return cells.metrics().stream().filter(m -> m.contains("time") || m.contains("seconds") || m.endsWith("_ms")
+                || m.endsWith("_s")).findFirst();
+    }
+
+    static Optional<String> selectivity(Cells cells) {
+        return SELECTIVITY.stream().filter(p -> cells.params().contains(p)).findFirst()
+                .or(() -> cells.params().stream().filter(p -> p.startsWith("selectiv")).findFirst());
+    }
+
+    private static ChartSpec titled(ChartSpec s, String title) {
+        return new ChartSpec(title + " (" + s.metric() + ")", s.kind(), s.metric(), s.x(), s.series(), s.facets(), s.crossover());
+    }
+
+    private static List<String> without(List<String> list, String... drop) {
+        List<String> out = new ArrayList<>(list);
+        out.removeAll(List.of(drop));
+        return out;
+    }
+
+    private static List<String> prepend(String first, List<String> rest) {
+        List<String> out = new ArrayList<>();
+        out.add(first);
+        out.addAll(rest);
+        return out;
+    }
+}

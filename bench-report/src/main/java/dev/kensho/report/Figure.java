@@ -1,0 +1,43 @@
+package dev.kensho.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.svg.SVGGraphics2D;
+import org.jfree.svg.ViewBox;
+
+/**
+ * A drawn chart and what the report says under it (crossover points, reductions).
+ *
+ * @param title   the chart's title
+ * @param chart   the JFreeChart, for callers that want to restyle or render it otherwise
+ * @param notes   one line each, shown below the chart
+ */
+public record Figure(String title, JFreeChart chart, List<String> notes) {
+    public static final int WIDTH = 860;
+    public static final int HEIGHT = 480;
+
+    /**
+     * The chart as an inline &lt;svg&gt; element that scales with the page. The id prefixes the
+     * element's clip-path ids so several charts can share one HTML document.
+     */
+    public String svg(String id) {
+        SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
+        g2.setDefsKeyPrefix(id + "-");
+        chart.draw(g2, new java.awt.geom.Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
+        String svg = g2.getSVGElement(id, false, new ViewBox(0, 0, WIDTH, HEIGHT), null, null);
+        // inline SVG in HTML needs no namespace declarations; dropping them keeps the file free of URLs
+        return svg.replaceAll(" xmlns(:\\w+)?=(['\"])[^'\"]*\\2", "");
+    }
+
+    public void png(Path file) {
+        try {
+            ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package dev.kensho.report;
+
+import static dev.kensho.report.html.Html.esc;
+import static dev.kensho.report.html.Html.n;
+import static dev.kensho.report.html.Html.num;
+
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunResults;
+import dev.kensho.core.results.Trial;
+import dev.kensho.report.chart.Cells;
+import dev.kensho.report.chart.Reduction;
+import dev.kensho.report.html.Html;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One self-contained HTML file per run: what was run and where, the charts (inline SVG), the
+ * per-cell medians with min–max and n, what was skipped or failed and why, and what Kensho did on
+ * the user's behalf. No scripts, no external files, so it can be mailed or archived as is.
+ */
+public final class HtmlReport {
+    private HtmlReport() {}
+
+    /** Renders the run with its default charts and writes it atomically to out. */
+    public static Path write(RunResults run, Path out) {
+        return writeString(out, render(run));
+    }
+
+    public static String render(RunResults run) {
+        return render(run, Charts.defaults(run));
+    }
+
+    public static String render(RunResults run, List<ChartSpec> charts) {
+        Cells cells = new Cells(run.trials());
+        String command = run.info().command();
+        StringBuilder b = new StringBuilder();
+        long ok = cells.summaries().stream().filter(c -> c.n() > 0).count();
+        b.append("<h1>Kensho report: ").append(esc(command)).append("</h1>\n<p class=\"sub\">")
+                .append(esc(run.directory().getFileName())).append(" · started ")
+                .append(esc(run.info().started() == null ? "?" : DateTimeFormatter.ISO_INSTANT.format(run.info().started())))
+                .append(" · ").append(run.trials().size()).append(" trials in ").append(cells.summaries().size())
+                .append(" cells (").append(ok).append(" with results)</p>\n");
+
+        b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n<pre>")
+                .append(esc(String.join(" ", run.info().commandLine() == null ? List.of() : run.info().commandLine())))
+                .append("</pre>\n");
+        if (run.info().parameters() != null && !run.info().parameters().isEmpty()) {
+            b.append("<h3>Parameters</h3>\n").append(mapTable(run.info().parameters(), 0));
+        }
+        if (run.info().environment() != null && !run.info().environment().isEmpty()) {
+            b.append("<h2 id=\"environment\">Environment</h2>\n");
+            for (var e : run.info().environment().entrySet()) {
+                b.append("<h3>").append(esc(e.getKey())).append("</h3>\n").append(value(e.getKey(), e.getValue(), 0));
+            }
+        }
+
+        List<Figure> figures = new ArrayList<>();
+        List<String> reductions = new ArrayList<>();
+        for (ChartSpec spec : charts) {
+            figures.addAll(Charts.draw(run, spec));
+            if (spec.kind() == ChartSpec.Kind.REDUCTION) reductions.add(reductionTable(cells, spec));
+        }
+        if (!figures.isEmpty()) {
+            b.append("<h2 id=\"charts\">Charts</h2>\n<p class=\"sub\">Median of the repeats; bars show min–max.</p>\n");
+            int i = 0;
+            for (Figure f : figures) {
+                b.append("<figure>\n").append(f.svg("chart" + (++i))).append("\n");
+                if (!f.notes().isEmpty()) {
+                    b.append("<figcaption>").append(f.notes().stream().map(Html::esc).collect(Collectors.joining("<br>")))
+                            .append("</figcaption>\n");
+                }
+                b.append("</figure>\n");
+            }
+        }
+        reductions.forEach(b::append);
+
+        b.append("<h2 id=\"summary\">Summary per cell</h2>\n").append(summary(run, cells));
+        b.append(problems(run.trials()));
+
+        List<String> notes = run.info().notes() == null ? List.of() : run.info().notes();
+        b.append("<h2 id=\"notes\">Notes</h2>\n");
+        if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts, skipped settings or other decisions.</p>\n");
+        else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
+        return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    private static String summary(RunResults run, Cells cells) {
+        StringBuilder b = new StringBuilder();
+        List<String> varying = cells.varying();
+        List<String> constant = cells.params().stream().filter(p -> !varying.contains(p)).toList();
+        if (!constant.isEmpty()) {
+            b.append("<p>Same in every cell: ").append(constant.stream()
+                    .map(p -> "<code>" + esc(p) + "=" + esc(Cells.text(cells.values(p).get(0))) + "</code>")
+                    .collect(Collectors.joining(" "))).append("</p>\n");
+        }
+        Map<String, List<Trial>> byCell = new LinkedHashMap<>();
+        run.trials().forEach(t -> byCell.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t));
+        List<String> metrics = new ArrayList<>(cells.metrics());
+        List<String> header = new ArrayList<>(varying);
+        header.add("n");
+        header.add("status");
+        metrics.forEach(m -> header.add(m + " median [min–max]"));
+        header.add("notes");
+        List<List<String>> rows = new ArrayList<>();
+        for (var g : cells.groupBy(varying, cells.summaries()).entrySet()) {
+            for (CellSummary c : g.getValue()) {
+                List<String> r = new ArrayList<>();
+                for (Object v : g.getKey()) r.add(esc(Cells.text(v)));
+                List<Trial> all = byCell.getOrDefault(c.cell(), List.of());
+                r.add(n(c.n() + (all.size() != c.n() ? "/" + all.size() : "")));
+                r.add(esc(c.status()));
+                for (String m : metrics) {
+                    Double med = c.median().get(m);
+                    r.add(n(med == null ? "–" : esc(num(med)) + (c.n() > 1 ? " <span class=\"range\">["
+                            + esc(num(c.min().get(m))) + "–" + esc(num(c.max().get(m))) + "]</span>" : "")));
+                }
+                String why = all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)).distinct()
+                        .collect(Collectors.joining("; "));
+                r.add(esc(why));
+                if (c.n() == 0) r.set(0, Html.bad(r.get(0)));
+                rows.add(r);
+            }
+        }
+        return b.append(Html.table(header, rows)).toString();
+    }
+
+    private static String problems(List<Trial> trials) {
+        List<Trial> bad = trials.stream().filter(t -> !t.ok()).toList();
+        if (bad.isEmpty()) return "";
+        List<List<String>> rows = new ArrayList<>();
+        for (Trial t : bad) {
+            rows.add(List.of(esc(t.cell()), n(String.valueOf(t.repeat())), esc(t.status()), esc(reason(t))));
+        }
+        long skipped = bad.stream().filter(t -> "skipped".equals(t.status())).count();
+        return "<h2 id=\"problems\">Skipped and failed</h2>\n<p>" + skipped + " skipped, " + (bad.size() - skipped)
+                + " failed.</p>\n" + Html.table(List.of("cell", "repeat", "status", "reason"), rows);
+    }
+
+    private static String reason(Trial t) {
+        Object r = t.extra() == null ? null : t.extra().get("reason");
+        return r == null ? "(no reason recorded)" : r.toString();
+    }
+
+    private static String reductionTable(Cells cells, ChartSpec spec) {
+        String pair = spec.series().get(0);
+        List<String> others = spec.series().subList(1, spec.series().size());
+        List<Reduction.Row> rows = Reduction.compute(cells, cells.ok(), spec.metric(), pair, spec.x(), others);
+        if (rows.isEmpty()) return "";
+        List<String> header = new ArrayList<>();
+        if (!others.isEmpty()) header.add("series");
+        header.addAll(List.of(spec.x(), spec.metric() + " " + pair + " off", spec.metric() + " " + pair + " on", "reduction %"));
+        List<List<String>> out = new ArrayList<>();
+        for (Reduction.Row r : rows) {
+            List<String> row = new ArrayList<>();
+            if (!others.isEmpty()) row.add(esc(r.series()));
+            row.add(esc(Cells.text(r.category())));
+            row.add(n(esc(num(r.off()))));
+            row.add(n(esc(num(r.on()))));
+            row.add(n(String.format(Locale.ROOT, "%.1f", r.percent())));
+            out.add(row);
+        }
+        return "<h3>" + esc(pair) + " reduction rate 100·(off − on)/off</h3>\n" + Html.table(header, out);
+    }
+
+    private static String value(String key, Object v, int depth) {
+        if (v instanceof Map<?, ?> m) {
+            if (m.isEmpty()) return "<i>none</i>";
+            String t = mapTable(m, depth + 1);
+            // long lists (all non-default settings) stay folded
+            if (depth > 0 && m.size() > 8) return "<details><summary>" + m.size() + " entries</summary>" + t + "</details>";
+            return t;
+        }
+        if (v instanceof List<?> l) return esc(l.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+        if (v instanceof Number x && key.endsWith("bytes")) return esc(bytes(x.doubleValue()));
+        return esc(String.valueOf(v));
+    }
+
+    private static String mapTable(Map<?, ?> m, int depth) {
+        StringBuilder b = new StringBuilder("<table>\n");
+        for (var e : m.entrySet()) {
+            b.append("<tr><th>").append(esc(e.getKey())).append("</th><td>")
+                    .append(value(String.valueOf(e.getKey()), e.getValue(), depth)).append("</td></tr>\n");
+        }
+        return b.append("</table>\n").toString();
+    }
+
+    private static String bytes(double v) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    }
+
+    static Path writeString(Path out, String content) {
+        try {
+            Path abs = out.toAbsolutePath();
+            if (abs.getParent() != null) Files.createDirectories(abs.getParent());
+            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return abs;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out, e);
+        }
+    }
+}

@@ -1,0 +1,473 @@
+package dev.kensho.report;
+
+import static dev.kensho.report.html.Html.esc;
+import static dev.kensho.report.html.Html.n;
+import static dev.kensho.report.html.Html.num;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunResults;
+import dev.kensho.core.results.Stats;
+import dev.kensho.core.results.Trial;
+import dev.kensho.report.chart.Cells;
+import dev.kensho.report.chart.LineChart;
+import dev.kensho.report.chart.Point;
+import dev.kensho.report.html.Html;
+import dev.kensho.report.stats.RankSumTest;
+import dev.kensho.report.stats.TwoWayAnova;
+import dev.kensho.report.stats.VarianceTest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.commons.math3.stat.StatUtils;
+import org.apache.commons.math3.stat.inference.TTest;
+
+/**
+ * Runs side by side: cells matched by their parameters without the compared dimension (version,
+ * target…), the ratio of each group's median to the first group's (the studies' "ratio to the
+ * previous version"), Welch's t-test and the Mann–Whitney test over the repeats, and for sweeps a
+ * two-way ANOVA group × swept parameter (plain and on aligned ranks), variance tests and pairwise
+ * contrasts, as study 001 does.
+ *
+ * <p>Groups: with one run, the values of the compared dimension inside it; with several runs, each
+ * run (split further by the dimension when a run holds several of its values), labelled by the
+ * dimension's value or the server version, else by the run's directory.
+ */
+public final class RunComparison {
+    /**
+     * @param by      the compared parameter; null picks the first of {@link Charts#VERSION_PARAMS} present
+     * @param metrics metrics to compare; empty compares every metric all groups have, and analyses the
+     *                run's charted metrics (tps and latency for pgbench, the time for ssb and scan)
+     */
+    public record Options(String by, List<String> metrics) {
+        public Options {
+            metrics = metrics == null ? List.of() : List.copyOf(metrics);
+        }
+
+        public static Options defaults() {
+            return new Options(null, List.of());
+        }
+    }
+
+    /** A compared group: a run (index into the inputs) and the compared dimension's value in it. */
+    public record Group(String label, int run, Object value) {}
+
+    /** One matched cell and metric: the group against the baseline (first group). */
+    public record Row(String cell, Map<String, Object> params, String metric, String baseline, String group,
+                      double baselineMedian, double median, double ratio, int baselineN, int n, double welchP,
+                      double mannWhitneyP) {}
+
+    /** Two-way analysis of one metric over group × the swept parameter, within one combination of the others. */
+    public record Analysis(String metric, String factor, String scope, TwoWayAnova.Table anova, TwoWayAnova.Table art,
+                           VarianceTest.Result levene, VarianceTest.Result bartlett, List<TwoWayAnova.Contrast> contrasts) {}
+
+    private final List<RunResults> runs;
+    private final String by;
+    private final List<Group> groups = new ArrayList<>();
+    private final List<String> keyParams = new ArrayList<>();
+    private final Map<String, Map<String, Object>> keys = new TreeMap<>();
+    private final Map<Group, Map<String, List<Trial>>> cells = new LinkedHashMap<>();
+    private final List<String> metrics;
+    private final List<String> analysed;
+    private final List<Row> rows = new ArrayList<>();
+    private final List<Analysis> analyses = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    public static RunComparison of(List<RunResults> runs) {
+        return of(runs, Options.defaults());
+    }
+
+    public static RunComparison of(List<RunResults> runs, Options options) {
+        if (runs.isEmpty()) throw KenshoException.usage("compare: no results directories given");
+        return new RunComparison(runs, options);
+    }
+
+    private RunComparison(List<RunResults> runs, Options options) {
+        this.runs = List.copyOf(runs);
+        Set<String> params = new LinkedHashSet<>();
+        runs.forEach(r -> r.trials().forEach(t -> params.addAll(t.params().keySet())));
+        this.by = options.by() != null ? options.by()
+                : Charts.VERSION_PARAMS.stream().filter(params::contains).findFirst().orElse(null);
+        if (options.by() != null && !params.contains(options.by())) {
+            throw KenshoException.usage("compare: no trial has the parameter '" + options.by() + "' (parameters: " + params + ")");
+        }
+        params.stream().filter(p -> !p.equals(by)).forEach(keyParams::add);
+        buildGroups();
+        if (groups.size() < 2) {
+            throw KenshoException.usage("compare: only one group to compare (" + (groups.isEmpty() ? "no ok trials" : groups.get(0).label())
+                    + "); give two results directories or --by a parameter that varies");
+        }
+        Set<String> common = null;
+        for (Group g : groups) {
+            Set<String> ms = new LinkedHashSet<>();
+            cells.get(g).values().forEach(ts -> ts.forEach(t -> ms.addAll(numericMetrics(t))));
+            if (common == null) common = ms;
+            else common.retainAll(ms);
+        }
+        this.metrics = options.metrics().isEmpty() ? new ArrayList<>(common) : options.metrics();
+        for (String m : metrics) {
+            if (!common.contains(m)) warnings.add("metric " + m + " is missing in some group");
+        }
+        if (options.metrics().isEmpty()) {
+            List<String> charted = Charts.defaults(runs.get(0)).stream().map(ChartSpec::metric).distinct()
+                    .filter(common::contains).toList();
+            this.analysed = charted.isEmpty() ? metrics.subList(0, Math.min(1, metrics.size())) : charted;
+        } else {
+            this.analysed = metrics;
+        }
+        compare();
+        analyse();
+    }
+
+    private static List<String> numericMetrics(Trial t) {
+        return t.metrics().entrySet().stream().filter(e -> e.getValue() instanceof Number).map(Map.Entry::getKey).toList();
+    }
+
+    private void buildGroups() {
+        Map<List<Object>, Map<String, List<Trial>>> raw = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            for (Trial t : runs.get(i).trials()) {
+                if (!t.ok()) continue;
+                Object v = by == null ? null : Cells.normal(t.params().get(by));
+                Map<String, Object> key = new LinkedHashMap<>();
+                for (String p : keyParams) if (t.params().containsKey(p)) key.put(p, Cells.normal(t.params().get(p)));
+                String k = keyText(key);
+                keys.putIfAbsent(k, key);
+                raw.computeIfAbsent(java.util.Arrays.asList(i, v), x -> new LinkedHashMap<>())
+                        .computeIfAbsent(k, x -> new ArrayList<>()).add(t);
+            }
+        }
+        List<List<Object>> ids = new ArrayList<>(raw.keySet());
+        ids.sort((a, b) -> {
+            int c = Integer.compare((Integer) a.get(0), (Integer) b.get(0));
+            return c != 0 ? c : Cells.ORDER.compare(Objects.requireNonNullElse(a.get(1), ""), Objects.requireNonNullElse(b.get(1), ""));
+        });
+        List<String> labels = new ArrayList<>();
+        for (List<Object> id : ids) {
+            int run = (Integer) id.get(0);
+            labels.add(id.get(1) != null ? Cells.text(id.get(1)) : serverVersion(runs.get(run)));
+        }
+        boolean unique = labels.stream().noneMatch(Objects::isNull) && new LinkedHashSet<>(labels).size() == labels.size();
+        for (int i = 0; i < ids.size(); i++) {
+            int run = (Integer) ids.get(i).get(0);
+            String label = unique ? labels.get(i) : runs.get(run).directory().getFileName()
+                    + (ids.get(i).get(1) == null ? "" : "/" + Cells.text(ids.get(i).get(1)));
+            Group g = new Group(label, run, ids.get(i).get(1));
+            groups.add(g);
+            cells.put(g, raw.get(ids.get(i)));
+        }
+    }
+
+    /** The server version the run recorded, when it recorded exactly one. */
+    private static String serverVersion(RunResults run) {
+        Set<String> versions = new LinkedHashSet<>();
+        if (run.info().environment() == null) return null;
+        for (Object v : run.info().environment().values()) {
+            if (v instanceof Map<?, ?> m && m.get("server") instanceof Map<?, ?> s && s.get("server_version") != null) {
+                versions.add(String.valueOf(s.get("server_version")));
+            }
+        }
+        return versions.size() == 1 ? versions.iterator().next() : null;
+    }
+
+    private String keyText(Map<String, Object> key) {
+        return key.entrySet().stream().map(e -> e.getKey() + "=" + Cells.text(e.getValue())).collect(Collectors.joining(", "));
+    }
+
+    private double[] values(Group g, String key, String metric) {
+        List<Trial> ts = cells.get(g).getOrDefault(key, List.of());
+        return ts.stream().map(t -> t.metric(metric)).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private List<String> orderedKeys() {
+        List<String> ks = new ArrayList<>(keys.keySet());
+        ks.sort((a, b) -> Cells.LIST_ORDER.compare(new ArrayList<>(keys.get(a).values()), new ArrayList<>(keys.get(b).values())));
+        return ks;
+    }
+
+    private void compare() {
+        Group base = groups.get(0);
+        TTest welch = new TTest();
+        for (String key : orderedKeys()) {
+            for (String m : metrics) {
+                double[] a = values(base, key, m);
+                if (a.length == 0) continue;
+                for (Group g : groups.subList(1, groups.size())) {
+                    double[] b = values(g, key, m);
+                    if (b.length == 0) continue;
+                    double ma = Stats.median(a), mb = Stats.median(b);
+                    double p = Double.NaN;
+                    if (a.length >= 2 && b.length >= 2 && (StatUtils.variance(a) > 0 || StatUtils.variance(b) > 0)) {
+                        p = welch.tTest(a, b);
+                    }
+                    rows.add(new Row(key, keys.get(key), m, base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p,
+                            RankSumTest.test(b, a).p()));
+                }
+            }
+        }
+        if (rows.isEmpty()) warnings.add("no cell was measured in both the baseline and another group");
+    }
+
+    /** The swept parameter: "clients" when present, else the numeric key parameter with most values. */
+    private String factor() {
+        Map<String, Set<Object>> vals = new LinkedHashMap<>();
+        keys.values().forEach(k -> k.forEach((p, v) -> vals.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(v)));
+        if (vals.containsKey("clients") && vals.get("clients").size() > 1) return "clients";
+        return vals.entrySet().stream().filter(e -> e.getValue().size() > 1)
+                .filter(e -> e.getValue().stream().allMatch(v -> v instanceof Number))
+                .max((x, y) -> Integer.compare(x.getValue().size(), y.getValue().size())).map(Map.Entry::getKey)
+                .orElse(vals.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey).findFirst().orElse(null));
+    }
+
+    private void analyse() {
+        String factor = factor();
+        if (factor == null) return;
+        List<String> scopeParams = keyParams.stream().filter(p -> !p.equals(factor)).toList();
+        Map<String, List<String>> scopes = new LinkedHashMap<>();
+        for (String key : orderedKeys()) {
+            Map<String, Object> k = keys.get(key);
+            String scope = scopeParams.stream().filter(k::containsKey).map(p -> p + "=" + Cells.text(k.get(p)))
+                    .collect(Collectors.joining(", "));
+            scopes.computeIfAbsent(scope, x -> new ArrayList<>()).add(key);
+        }
+        for (String m : analysed) {
+            for (var scope : scopes.entrySet()) {
+                List<TwoWayAnova.Observation> obs = new ArrayList<>();
+                List<double[]> cellsOfDesign = new ArrayList<>();
+                for (Group g : groups) {
+                    for (String key : scope.getValue()) {
+                        double[] v = values(g, key, m);
+                        for (double y : v) obs.add(new TwoWayAnova.Observation(g.label(), keys.get(key).get(factor), y));
+                        if (v.length >= 2) cellsOfDesign.add(v);
+                    }
+                }
+                TwoWayAnova.Table anova = TwoWayAnova.fit("group", factor, obs);
+                if (anova.terms().isEmpty()) {
+                    warnings.add(m + (scope.getKey().isEmpty() ? "" : " (" + scope.getKey() + ")") + ": no ANOVA: "
+                            + String.join("; ", anova.warnings()));
+                    continue;
+                }
+                VarianceTest.Result levene = cellsOfDesign.size() >= 2 ? VarianceTest.levene(cellsOfDesign) : null;
+                VarianceTest.Result bartlett = cellsOfDesign.size() >= 2 ? VarianceTest.bartlett(cellsOfDesign) : null;
+                analyses.add(new Analysis(m, factor, scope.getKey(), anova, TwoWayAnova.alignedRank("group", factor, obs),
+                        levene, bartlett, TwoWayAnova.contrasts("group", factor, obs)));
+            }
+        }
+    }
+
+    public List<Group> groups() {
+        return groups;
+    }
+
+    public List<Row> rows() {
+        return rows;
+    }
+
+    public List<Analysis> analyses() {
+        return analyses;
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    public String by() {
+        return by;
+    }
+
+    /** Mean of the per-cell ratios, per metric and group (the studies' "overall average"). */
+    public Map<String, Map<String, Double>> meanRatios() {
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        for (String m : metrics) {
+            for (Group g : groups.subList(1, groups.size())) {
+                double mean = rows.stream().filter(r -> r.metric().equals(m) && r.group().equals(g.label()))
+                        .mapToDouble(Row::ratio).average().orElse(Double.NaN);
+                out.computeIfAbsent(m, x -> new LinkedHashMap<>()).put(g.label(), mean);
+            }
+        }
+        return out;
+    }
+
+    /** The console table: one line per matched cell and metric. */
+    public String text() {
+        StringBuilder b = new StringBuilder();
+        b.append("Comparing ").append(groups.stream().map(Group::label).collect(Collectors.joining(" | ")))
+                .append(by == null ? "" : " (by " + by + ")").append("; ratios are group/").append(groups.get(0).label())
+                .append(" of medians\n");
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p M-W", "n"});
+        for (Row r : rows) {
+            lines.add(new String[] {r.cell(), r.metric(), r.group(), num(r.baselineMedian()), num(r.median()),
+                Html.ratio(r.ratio()), Html.p(r.welchP()), Html.p(r.mannWhitneyP()), r.baselineN() + "/" + r.n()});
+        }
+        int[] w = new int[9];
+        for (String[] l : lines) for (int i = 0; i < l.length; i++) w[i] = Math.max(w[i], l[i].length());
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                String cell = l[i];
+                b.append(i >= 3 ? " ".repeat(w[i] - cell.length()) + cell : cell + " ".repeat(w[i] - cell.length()));
+                b.append(i == l.length - 1 ? "\n" : "  ");
+            }
+        }
+        meanRatios().forEach((m, byGroup) -> byGroup.forEach((g, v) ->
+                b.append("mean ratio ").append(m).append(" ").append(g).append(": ").append(Html.ratio(v)).append('\n')));
+        for (Analysis a : analyses) {
+            b.append('\n').append("Two-way ANOVA of ").append(a.metric()).append(": group × ").append(a.factor())
+                    .append(a.scope().isEmpty() ? "" : " (" + a.scope() + ")").append('\n');
+            for (TwoWayAnova.Term t : a.anova().terms()) {
+                b.append(String.format(Locale.ROOT, "  %-22s df %4d  SS %14s  F %10s  p %s%n", t.name(), t.df(), num(t.ss()),
+                        num(t.f()), Html.p(t.p())));
+            }
+            for (TwoWayAnova.Term t : a.art().terms()) {
+                if (t.name().equals("Residuals")) continue;
+                b.append(String.format(Locale.ROOT, "  ART %-18s F %10s  p %s%n", t.name(), num(t.f()), Html.p(t.p())));
+            }
+            if (a.levene() != null) {
+                b.append(String.format(Locale.ROOT, "  Levene (median) F %s p %s; Bartlett K² %s p %s%n", num(a.levene().statistic()),
+                        Html.p(a.levene().p()), num(a.bartlett().statistic()), Html.p(a.bartlett().p())));
+            }
+            a.anova().warnings().forEach(x -> b.append("  note: ").append(x).append('\n'));
+        }
+        warnings.forEach(x -> b.append("warning: ").append(x).append('\n'));
+        return b.toString();
+    }
+
+    /** compare.csv: one row per matched cell, metric and group. */
+    public String csv() {
+        StringBuilder b = new StringBuilder();
+        List<String> header = new ArrayList<>(keyParams);
+        header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "baseline_n", "n",
+                "welch_p", "mann_whitney_p"));
+        b.append(header.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
+        for (Row r : rows) {
+            List<String> cellsOut = new ArrayList<>();
+            for (String p : keyParams) cellsOut.add(r.params().containsKey(p) ? Cells.text(r.params().get(p)) : "");
+            cellsOut.addAll(List.of(r.metric(), r.baseline(), r.group(), plain(r.baselineMedian()), plain(r.median()),
+                    plain(r.ratio()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.mannWhitneyP())));
+            b.append(cellsOut.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String plain(double v) {
+        return Double.isNaN(v) ? "" : Double.toString(v);
+    }
+
+    private static String csvCell(String s) {
+        return s.contains(",") || s.contains("\"") || s.contains("\n") ? '"' + s.replace("\"", "\"\"") + '"' : s;
+    }
+
+    public String html() {
+        StringBuilder b = new StringBuilder();
+        b.append("<h1>Kensho comparison</h1>\n<p class=\"sub\">").append(esc(groups.stream().map(Group::label)
+                .collect(Collectors.joining(" vs ")))).append(by == null ? "" : " · by " + esc(by))
+                .append(" · ratios are group / ").append(esc(groups.get(0).label())).append(" of the medians</p>\n");
+        b.append("<h2>Runs</h2>\n");
+        List<List<String>> runRows = new ArrayList<>();
+        for (Group g : groups) {
+            RunResults r = runs.get(g.run());
+            runRows.add(List.of(esc(g.label()), esc(r.directory().getFileName()), esc(r.info().command()),
+                    "<code>" + esc(String.join(" ", r.info().commandLine() == null ? List.of() : r.info().commandLine())) + "</code>"));
+        }
+        b.append(Html.table(List.of("group", "directory", "command", "command line"), runRows));
+        if (!warnings.isEmpty()) {
+            b.append("<ul class=\"warnings\">").append(warnings.stream().map(w -> "<li>" + esc(w) + "</li>").collect(Collectors.joining()))
+                    .append("</ul>\n");
+        }
+        int fig = 0;
+        for (String m : metrics) {
+            b.append("<h2>").append(esc(m)).append("</h2>\n");
+            Figure f = chart(m);
+            if (f != null) b.append("<figure>").append(f.svg("cmp" + (++fig))).append("</figure>\n");
+            List<List<String>> out = new ArrayList<>();
+            for (Row r : rows) {
+                if (!r.metric().equals(m)) continue;
+                boolean sig = r.welchP() < 0.05;
+                out.add(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian()))), n(esc(num(r.median()))),
+                        n((sig ? "<span class=\"sig\">" : "") + esc(Html.ratio(r.ratio())) + (sig ? "</span>" : "")),
+                        n(esc(Html.p(r.welchP()))), n(esc(Html.p(r.mannWhitneyP()))), n(r.baselineN() + "/" + r.n())));
+            }
+            b.append(Html.table(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "p Welch",
+                    "p Mann–Whitney", "n"), out));
+            meanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Mean ratio ").append(esc(g)).append(": <b>")
+                    .append(esc(Html.ratio(v))).append("</b></p>\n"));
+            for (Analysis a : analyses) if (a.metric().equals(m)) b.append(analysisHtml(a));
+        }
+        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances. Mann–Whitney: exact when there are no ties "
+                + "(with 3 repeats per side the smallest possible p is 0.1). ANOVA: fixed effects, Type III sums of squares; "
+                + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "
+                + "variance, Holm-adjusted.</p>\n");
+        return Html.page("Kensho comparison", b.toString());
+    }
+
+    private Figure chart(String metric) {
+        String factor = factor();
+        if (factor == null || !keys.values().stream().allMatch(k -> k.get(factor) instanceof Number)) return null;
+        Map<String, List<Point>> series = new LinkedHashMap<>();
+        List<String> others = keyParams.stream().filter(p -> !p.equals(factor)).toList();
+        for (Group g : groups) {
+            for (String key : orderedKeys()) {
+                double[] v = values(g, key, metric);
+                if (v.length == 0) continue;
+                Map<String, Object> k = keys.get(key);
+                String label = g.label() + (others.isEmpty() ? "" : " " + Cells.label(k, others.stream().filter(p ->
+                        keys.values().stream().map(x -> x.get(p)).distinct().count() > 1).toList()).replace("all", "").trim());
+                series.computeIfAbsent(label.trim(), x -> new ArrayList<>())
+                        .add(new Point(k.get(factor), Stats.median(v), StatUtils.min(v), StatUtils.max(v), v.length));
+            }
+        }
+        series.values().forEach(ps -> ps.sort((x, y) -> Cells.ORDER.compare(x.x(), y.x())));
+        String title = metric + " vs " + factor;
+        return new Figure(title, LineChart.build(title, factor, metric, series, List.of()), List.of());
+    }
+
+    private static String analysisHtml(Analysis a) {
+        StringBuilder b = new StringBuilder();
+        b.append("<h3>Two-way ANOVA: group × ").append(esc(a.factor())).append(a.scope().isEmpty() ? "" : " (" + esc(a.scope()) + ")")
+                .append("</h3>\n");
+        if (a.levene() != null) {
+            b.append("<p>Variance homogeneity: Levene (median) F = ").append(esc(num(a.levene().statistic()))).append(", p = ")
+                    .append(esc(Html.p(a.levene().p()))).append("; Bartlett K² = ").append(esc(num(a.bartlett().statistic())))
+                    .append(", p = ").append(esc(Html.p(a.bartlett().p())))
+                    .append(a.levene().p() < 0.05 ? " — variances differ: read the ART rows (as study 001 does)." : ".").append("</p>\n");
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (TwoWayAnova.Term t : a.anova().terms()) {
+            TwoWayAnova.Term art = a.art().terms().stream().filter(x -> x.name().equals(t.name())).findFirst().orElse(null);
+            boolean resid = t.name().equals("Residuals");
+            rows.add(List.of(esc(t.name()), n(String.valueOf(t.df())), n(esc(num(t.ss()))), n(esc(num(t.ms()))),
+                    n(resid ? "" : esc(num(t.f()))), n(resid ? "" : stars(t.p())),
+                    n(resid || art == null ? "" : esc(num(art.f()))), n(resid || art == null ? "" : stars(art.p()))));
+        }
+        b.append(Html.table(List.of("term", "df", "SS", "MS", "F", "p", "ART F", "ART p"), rows));
+        a.anova().warnings().forEach(w -> b.append("<p class=\"warnings\">").append(esc(w)).append("</p>\n"));
+        if (!a.contrasts().isEmpty()) {
+            List<List<String>> cr = new ArrayList<>();
+            for (TwoWayAnova.Contrast c : a.contrasts()) {
+                cr.add(List.of(esc(a.factor() + "=" + Cells.text(c.b())), esc(c.a1() + " − " + c.a2()), n(esc(num(c.estimate()))),
+                        n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
+            }
+            b.append("<details><summary>Pairwise contrasts per ").append(esc(a.factor())).append(" (Holm-adjusted)</summary>")
+                    .append(Html.table(List.of(a.factor(), "contrast", "estimate", "SE", "t", "df", "p (Holm)"), cr)).append("</details>\n");
+        }
+        return b.toString();
+    }
+
+    private static String stars(double p) {
+        String s = esc(Html.p(p));
+        return p < 0.05 ? "<span class=\"sig\">" + s + (p < 0.001 ? " ***" : p < 0.01 ? " **" : " *") + "</span>" : s;
+    }
+
+    /** Writes compare.html and compare.csv into dir and returns their paths. */
+    public List<Path> write(Path dir) {
+        return List.of(HtmlReport.writeString(dir.resolve("compare.html"), html()),
+                HtmlReport.writeString(dir.resolve("compare.csv"), csv()));
+    }
+}

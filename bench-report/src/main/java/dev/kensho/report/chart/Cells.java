@@ -1,0 +1,173 @@
+package dev.kensho.report.chart;
+
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.Trial;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The cells of one run seen as a grid: which parameters vary, their values in a readable order
+ * (numbers numerically, names naturally: Q1.1 &lt; Q1.2 &lt; Q2.1), and each cell's summary.
+ */
+public final class Cells {
+    private final List<CellSummary> summaries;
+    private final Map<String, List<Object>> values = new LinkedHashMap<>();
+    private final Set<String> metrics = new LinkedHashSet<>();
+
+    public Cells(List<Trial> trials) {
+        this.summaries = CellSummary.of(trials);
+        Map<String, Set<Object>> seen = new LinkedHashMap<>();
+        for (CellSummary c : summaries) {
+            c.params().forEach((k, v) -> seen.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(normal(v)));
+            metrics.addAll(c.median().keySet());
+        }
+        seen.forEach((k, v) -> {
+            List<Object> sorted = new ArrayList<>(v);
+            sorted.sort(ORDER);
+            values.put(k, sorted);
+        });
+    }
+
+    public List<CellSummary> summaries() {
+        return summaries;
+    }
+
+    public List<CellSummary> ok() {
+        return summaries.stream().filter(c -> c.n() > 0).toList();
+    }
+
+    public Set<String> params() {
+        return values.keySet();
+    }
+
+    public Set<String> metrics() {
+        return metrics;
+    }
+
+    /** Distinct values of a parameter, in display order (empty when the parameter is absent). */
+    public List<Object> values(String param) {
+        return values.getOrDefault(param, List.of());
+    }
+
+    /** Parameters with more than one value, in first-seen order. */
+    public List<String> varying() {
+        return values.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey).toList();
+    }
+
+    public boolean numeric(String param) {
+        List<Object> v = values(param);
+        return !v.isEmpty() && v.stream().allMatch(x -> x instanceof Number);
+    }
+
+    /** Integers stay integers, numeric strings become numbers, so "16" and 16 are one value. */
+    public static Object normal(Object v) {
+        if (v instanceof Number n) {
+            double d = n.doubleValue();
+            return d == Math.rint(d) && Math.abs(d) < 1e15 ? (Object) Long.valueOf((long) d) : (Object) Double.valueOf(d);
+        }
+        if (v instanceof String s) {
+            try {
+                return normal(Double.parseDouble(s.trim()));
+            } catch (NumberFormatException e) {
+                return s;
+            }
+        }
+        return v == null ? "" : v.toString();
+    }
+
+    public static Object param(CellSummary c, String name) {
+        return normal(c.params().get(name));
+    }
+
+    /** "version=16, clients=4" for the given parameters of a cell. */
+    public static String label(Map<String, Object> params, List<String> names) {
+        if (names.isEmpty()) return "all";
+        return names.stream().map(n -> names.size() == 1 && isSelfNaming(n) ? text(params.get(n)) : n + "=" + text(params.get(n)))
+                .collect(Collectors.joining(", "));
+    }
+
+    // query names already say what they are ("Q1.1"); others read better as name=value
+    private static boolean isSelfNaming(String param) {
+        return param.equals("query") || param.equals("target") || param.equals("scan");
+    }
+
+    public static String text(Object v) {
+        Object n = normal(v);
+        return n instanceof Double d ? trim(d) : String.valueOf(n);
+    }
+
+    private static String trim(double d) {
+        String s = String.format(java.util.Locale.ROOT, "%.6g", d);
+        if (s.contains("e") || s.contains("E")) return s;
+        return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+    }
+
+    public static double number(Object v) {
+        Object n = normal(v);
+        return n instanceof Number x ? x.doubleValue() : Double.NaN;
+    }
+
+    /** Groups cells by the values of the given parameters, keys in display order. */
+    public Map<List<Object>, List<CellSummary>> groupBy(List<String> names, List<CellSummary> cells) {
+        Map<List<Object>, List<CellSummary>> m = new java.util.TreeMap<>(LIST_ORDER);
+        for (CellSummary c : cells) {
+            List<Object> key = names.stream().map(n -> param(c, n)).toList();
+            m.computeIfAbsent(key, k -> new ArrayList<>()).add(c);
+        }
+        return m;
+    }
+
+    /** Numbers before text, numbers by value, text with digit runs compared as numbers. */
+    public static final Comparator<Object> ORDER = (a, b) -> {
+        if (a instanceof Number x && b instanceof Number y) return Double.compare(x.doubleValue(), y.doubleValue());
+        if (a instanceof Number) return -1;
+        if (b instanceof Number) return 1;
+        return natural(String.valueOf(a), String.valueOf(b));
+    };
+
+    public static final Comparator<List<Object>> LIST_ORDER = (a, b) -> {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            int c = ORDER.compare(a.get(i), b.get(i));
+            if (c != 0) return c;
+        }
+        return Integer.compare(a.size(), b.size());
+    };
+
+    private static int natural(String a, String b) {
+        int i = 0, j = 0;
+        while (i < a.length() && j < b.length()) {
+            char ca = a.charAt(i), cb = b.charAt(j);
+            if (Character.isDigit(ca) && Character.isDigit(cb)) {
+                int si = i, sj = j;
+                while (i < a.length() && Character.isDigit(a.charAt(i))) i++;
+                while (j < b.length() && Character.isDigit(b.charAt(j))) j++;
+                int c = new java.math.BigInteger(a.substring(si, i)).compareTo(new java.math.BigInteger(b.substring(sj, j)));
+                if (c != 0) return c;
+            } else {
+                if (ca != cb) return Character.compare(ca, cb);
+                i++;
+                j++;
+            }
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** Distinct values a set of cells has for a parameter, in display order. */
+    public static List<Object> distinct(List<CellSummary> cells, String param) {
+        Set<Object> s = new TreeSet<>(ORDER);
+        cells.forEach(c -> s.add(param(c, param)));
+        return new ArrayList<>(s);
+    }
+
+    static boolean same(Object a, Object b) {
+        return Objects.equals(normal(a), normal(b));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.kensho.report.chart;
+
+import java.util.List;
+import java.util.Map;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
+
+/** Median against a numeric parameter, one line per series, min–max error bars. */
+public final class LineChart {
+    private LineChart() {}
+
+    /** A vertical mark on the x axis (a crossover point). */
+    public record Marker(double x, String label) {}
+
+    public static JFreeChart build(String title, String xLabel, String yLabel, Map<String, List<Point>> series,
+                                   List<Marker> markers) {
+        YIntervalSeriesCollection data = new YIntervalSeriesCollection();
+        double lo = Double.POSITIVE_INFINITY, hi = 0;
+        for (var e : series.entrySet()) {
+            YIntervalSeries s = new YIntervalSeries(e.getKey());
+            for (Point p : e.getValue()) {
+                double x = Cells.number(p.x());
+                s.add(x, p.median(), p.min(), p.max());
+                lo = Math.min(lo, x);
+                hi = Math.max(hi, x);
+            }
+            data.addSeries(s);
+        }
+        // client counts 1..1024 read best on a log axis, as the studies' doubling steps are
+        ValueAxis xAxis;
+        if (lo > 0 && hi / lo >= 32) {
+            LogAxis log = new LogAxis(xLabel);
+            log.setBase(2);
+            log.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+            log.setSmallestValue(lo / 2);
+            xAxis = log;
+        } else {
+            NumberAxis lin = new NumberAxis(xLabel);
+            lin.setAutoRangeIncludesZero(false);
+            xAxis = lin;
+        }
+        NumberAxis yAxis = new NumberAxis(yLabel);
+        yAxis.setAutoRangeIncludesZero(true);
+        XYErrorRenderer r = new XYErrorRenderer();
+        r.setDrawXError(false);
+        r.setDefaultLinesVisible(true);
+        r.setDefaultShapesVisible(true);
+        r.setCapLength(6);
+        for (int i = 0; i < series.size(); i++) {
+            r.setSeriesPaint(i, Style.paint(i));
+            r.setSeriesStroke(i, Style.LINE);
+        }
+        XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
+        plot.setDomainGridlinePaint(Style.GRID);
+        plot.setRangeGridlinePaint(Style.GRID);
+        for (Marker m : markers) {
+            ValueMarker vm = new ValueMarker(m.x());
+            vm.setPaint(java.awt.Color.DARK_GRAY);
+            vm.setStroke(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER, 1f,
+                    new float[] {5f, 4f}, 0f));
+            vm.setLabel(m.label());
+            vm.setLabelFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 11));
+            vm.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+            vm.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+            plot.addDomainMarker(vm, Layer.FOREGROUND);
+        }
+        return Style.finish(title, plot, true);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.kensho.report.chart;
+
+import dev.kensho.core.results.CellSummary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The JIT study's reduction rate, 100·(t_off − t_on)/t_off, between the two values of one parameter
+ * ("off" and "on"; false/true, 0/1 and no/yes are read the same way), per category and series.
+ */
+public final class Reduction {
+    private Reduction() {}
+
+    /** One category in one series: medians of both sides and the reduction in percent. */
+    public record Row(String series, Object category, double off, double on, double percent) {}
+
+    public static List<Row> compute(Cells cells, List<CellSummary> scope, String metric, String pair, String category,
+                                    List<String> others) {
+        List<Object> vals = Cells.distinct(scope, pair);
+        Object off = vals.stream().filter(v -> isOff(v)).findFirst().orElse(vals.isEmpty() ? null : vals.get(0));
+        Object on = vals.stream().filter(v -> !Cells.same(v, off)).filter(Reduction::isOn).findFirst()
+                .orElse(vals.stream().filter(v -> !Cells.same(v, off)).findFirst().orElse(null));
+        List<Row> rows = new ArrayList<>();
+        if (off == null || on == null) return rows;
+        List<String> key = new ArrayList<>(others);
+        key.add(category);
+        for (Map.Entry<List<Object>, List<CellSummary>> g : cells.groupBy(key, scope).entrySet()) {
+            Double a = median(g.getValue(), pair, off, metric);
+            Double b = median(g.getValue(), pair, on, metric);
+            if (a == null || b == null) continue;
+            String series = Cells.label(g.getValue().get(0).params(), others);
+            rows.add(new Row(series, g.getKey().get(g.getKey().size() - 1), a, b, 100 * (a - b) / a));
+        }
+        return rows;
+    }
+
+    private static Double median(List<CellSummary> cells, String pair, Object value, String metric) {
+        return cells.stream().filter(c -> Cells.same(Cells.param(c, pair), value)).map(c -> c.median().get(metric))
+                .filter(v -> v != null).findFirst().orElse(null);
+    }
+
+    static boolean isOff(Object v) {
+        String s = Cells.text(v).toLowerCase(Locale.ROOT);
+        return s.equals("off") || s.equals("false") || s.equals("0") || s.equals("no");
+    }
+
+    static boolean isOn(Object v) {
+        String s = Cells.text(v).toLowerCase(Locale.ROOT);
+        return s.equals("on") || s.equals("true") || s.equals("1") || s.equals("yes");
+    }
+}

@@ -1,0 +1,36 @@
+package dev.kensho.report.chart;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Paint;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.Plot;
+
+/** One look for every chart: white plot, light grid, a colour-blind-safe palette (Okabe–Ito). */
+final class Style {
+    static final Paint[] PALETTE = {
+        new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
+        new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0xF0E442),
+    };
+    static final Color GRID = new Color(0xDDDDDD);
+    static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 15);
+    static final BasicStroke LINE = new BasicStroke(2f);
+
+    private Style() {}
+
+    static Paint paint(int i) {
+        return PALETTE[i % PALETTE.length];
+    }
+
+    static JFreeChart finish(String title, Plot plot, boolean legend) {
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setOutlineVisible(false);
+        JFreeChart chart = new JFreeChart(title, TITLE, plot, legend);
+        chart.setBackgroundPaint(Color.WHITE);
+        chart.setAntiAlias(true);
+        chart.setTextAntiAlias(true);
+        if (chart.getLegend() != null) chart.getLegend().setFrame(org.jfree.chart.block.BlockBorder.NONE);
+        return chart;
+    }
+}

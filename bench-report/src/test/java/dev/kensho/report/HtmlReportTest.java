@@ -1,0 +1,113 @@
+package dev.kensho.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.results.RunResults;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HtmlReportTest {
+    @TempDir
+    Path tmp;
+
+    /** Everything the page needs is in the file: no URL, no src/href to another file, no script. */
+    static void assertSelfContained(String html) {
+        assertFalse(html.contains("http://"), "http:// in the page");
+        assertFalse(html.contains("https://"), "https:// in the page");
+        assertFalse(Pattern.compile("\\b(src|href)\\s*=").matcher(html).find(), "src= or href= in the page");
+        assertFalse(html.contains("<script"), "script in the page");
+        assertFalse(html.contains("<link"), "link element in the page");
+        assertFalse(html.contains("@import"), "CSS import in the page");
+    }
+
+    static int count(String s, String what) {
+        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(s);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+
+    @Test
+    void pgbenchSweepReport() throws Exception {
+        RunResults run = SampleRuns.pgbenchSweep(tmp);
+        Path out = HtmlReport.write(run, tmp.resolve("report.html"));
+        String html = Files.readString(out);
+        assertTrue(html.startsWith("<!DOCTYPE html>"));
+        assertSelfContained(html);
+        // two charts (tps and latency vs clients), each an inline SVG with both versions in the legend
+        assertEquals(2, count(html, "<svg"), "one SVG per default chart");
+        String[] svgs = html.split("<svg");
+        for (int i = 1; i < svgs.length; i++) {
+            String svg = svgs[i].substring(0, svgs[i].indexOf("</svg>"));
+            assertTrue(svg.contains(">version=16<"), "legend names version 16");
+            assertTrue(svg.contains(">version=17<"), "legend names version 17");
+        }
+        assertTrue(html.contains("TPS vs clients (tps)"));
+        assertTrue(html.contains("Latency vs clients (latency_avg_ms)"));
+        // medians with min–max per cell: version 16, 4 clients: 4000 [3900–4100]; version 17, 16 clients: 7600 [7500–7700]
+        assertTrue(html.contains("4000 <span class=\"range\">[3900–4100]</span>"), "median and range of 16/c4");
+        assertTrue(html.contains("7600 <span class=\"range\">[7500–7700]</span>"), "median and range of 17/c16");
+        assertTrue(html.contains("1050 <span class=\"range\">[1040–1060]</span>"), "median and range of 17/c1");
+        // the skipped cell and its reason, the note, the command line and environment
+        assertTrue(html.contains("max_connections is 50, below 64 clients"));
+        assertTrue(html.contains("restarted pg17 for max_connections"));
+        assertTrue(html.contains("bench pgbench sweep --pg-version 16,17 --clients 1,4,16,64 --repeat 3"));
+        assertTrue(html.contains("17.10") && html.contains("16.10"), "server versions");
+        assertTrue(html.contains("shared_buffers"), "non-default settings");
+        assertTrue(html.contains("bench-host-1"), "client host");
+        assertTrue(html.contains("23.3 GiB"), "memory in readable units");
+        assertTrue(html.contains("<code>script=select-only</code>"), "constant parameters listed once");
+    }
+
+    @Test
+    void scanReportMarksCrossovers() throws Exception {
+        RunResults run = SampleRuns.scan(tmp);
+        List<ChartSpec> specs = Charts.defaults(run);
+        assertEquals(1, specs.size());
+        assertEquals("selectivity", specs.get(0).x());
+        assertEquals(List.of("layout", "scan"), specs.get(0).series());
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertTrue(html.contains("layout=high: crossover at 52.63"), "high-clustering crossover, interpolated");
+        assertTrue(html.contains("layout=low: crossover at 10.1 "), "low-clustering crossover, interpolated");
+        String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
+        for (String series : List.of("layout=high, scan=index", "layout=high, scan=seq", "layout=low, scan=index", "layout=low, scan=seq")) {
+            assertTrue(svg.contains(">" + series + "<"), "legend: " + series);
+        }
+        assertTrue(svg.contains("layout=high: 52.63"), "crossover marker label in the chart");
+    }
+
+    @Test
+    void ssbJitReportHasReductionRates() {
+        RunResults run = SampleRuns.ssbJit(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertEquals(2, count(html, "<svg"), "time per query and reduction charts");
+        // reduction 100·(off − on)/off: Q1.1 (10 → 8) 20.0 %, Q2.1 (20 → 15) 25.0 %, Q10.1 0.0 %
+        assertTrue(html.matches("(?s).*<td>Q1\\.1</td><td class=\"num\">10</td><td class=\"num\">8</td><td class=\"num\">20\\.0</td>.*"));
+        assertTrue(html.contains("<td>Q2.1</td><td class=\"num\">20</td><td class=\"num\">15</td><td class=\"num\">25.0</td>"));
+        assertTrue(html.contains("<td>Q10.1</td><td class=\"num\">40</td><td class=\"num\">40</td><td class=\"num\">0.0</td>"));
+        assertTrue(html.contains("mean reduction 15.0 %"));
+        // queries in natural order: Q1.1, Q2.1, Q10.1
+        assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
+    }
+
+    @Test
+    void pngRendering() throws Exception {
+        RunResults run = SampleRuns.pgbenchSweep(tmp);
+        Figure f = Charts.draw(run, Charts.defaults(run).get(0)).get(0);
+        Path png = tmp.resolve("tps.png");
+        f.png(png);
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
+        assertEquals("\u0089PNG", new String(head, 0, 4, java.nio.charset.StandardCharsets.ISO_8859_1));
+        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
+        assertEquals(Figure.WIDTH, img.getWidth());
+    }
+}

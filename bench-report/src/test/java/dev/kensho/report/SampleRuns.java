@@ -1,0 +1,111 @@
+package dev.kensho.report;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.RunResults;
+import dev.kensho.core.results.Trial;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Results directories written through bench-core's RunDirectory, as the workloads write them. */
+final class SampleRuns {
+    private SampleRuns() {}
+
+    static final int[] CLIENTS = {1, 4, 16};
+    /** tps per version, clients, repeat: medians 1000/4000/8000 (16) and 1050/4200/7600 (17). */
+    static final double[][][] TPS = {
+        {{1000, 1010, 990}, {3900, 4000, 4100}, {8000, 7900, 8100}},
+        {{1050, 1040, 1060}, {4200, 4150, 4250}, {7600, 7700, 7500}},
+    };
+    static final String[] VERSIONS = {"16", "17"};
+
+    /** One run sweeping 2 versions × 3 client counts × 3 repeats, plus a skipped cell. */
+    static RunResults pgbenchSweep(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench sweep",
+                List.of("bench", "pgbench", "sweep", "--pg-version", "16,17", "--clients", "1,4,16,64", "--repeat", "3"),
+                Map.of("script", "select-only", "repeat", 3)))) {
+            for (int v = 0; v < 2; v++) {
+                rd.environment("pg" + VERSIONS[v], env(VERSIONS[v] + ".10"));
+                for (int c = 0; c < CLIENTS.length; c++) sweepCell(rd, VERSIONS[v], c, true);
+            }
+            rd.append(Trial.of("clients=64;version=17", 0).param("version", "17").param("clients", 64)
+                    .param("script", "select-only").skipped("max_connections is 50, below 64 clients").build());
+            rd.note("restarted pg17 for max_connections");
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /** One run per version (no version parameter in the trials), for comparing two directories. */
+    static RunResults pgbenchSingle(Path root, int v) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench sweep",
+                List.of("bench", "pgbench", "sweep", "--pg-version", VERSIONS[v]), Map.of()))) {
+            rd.environment("default", env(VERSIONS[v] + ".10"));
+            for (int c = 0; c < CLIENTS.length; c++) sweepCell(rd, VERSIONS[v], c, false);
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    private static void sweepCell(RunDirectory rd, String version, int c, boolean withVersion) {
+        int v = version.equals("16") ? 0 : 1;
+        for (int r = 0; r < 3; r++) {
+            double tps = TPS[v][c][r];
+            Trial.Builder t = Trial.of("clients=" + CLIENTS[c] + (withVersion ? ";version=" + version : ""), r);
+            if (withVersion) t.param("version", version);
+            rd.append(t.param("clients", CLIENTS[c]).param("script", "select-only")
+                    .metric("tps", tps).metric("latency_avg_ms", CLIENTS[c] * 1000.0 / tps).build());
+        }
+    }
+
+    private static Map<String, Object> env(String serverVersion) {
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("server_version", serverVersion);
+        server.put("non_default_settings", Map.of("shared_buffers", "16384 8kB (configuration file)"));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("target_kind", "embedded");
+        m.put("server", server);
+        m.put("client", Map.of("host", "bench-host-1", "cpus", 2, "memory_bytes", 25_000_000_000L));
+        return m;
+    }
+
+    /**
+     * A scan sweep: selectivity 10..100 % by 10, high and low clustering, index and seq scan, 2
+     * repeats. seq = 10 + 0.01·s; index = 0.2·s (high) or 1.0·s (low), so the crossovers are at
+     * 50 + 10·0.5/1.9 = 52.63 % (high) and 10 + 10·0.1/9.9 = 10.10 % (low).
+     */
+    static RunResults scan(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("scan", List.of("bench", "scan", "--step", "10"), Map.of()))) {
+            for (String layout : List.of("high", "low")) {
+                for (String scan : List.of("index", "seq")) {
+                    for (int s = 10; s <= 100; s += 10) {
+                        for (int r = 0; r < 2; r++) {
+                            double t = scan.equals("seq") ? 10 + 0.01 * s : (layout.equals("high") ? 0.2 : 1.0) * s;
+                            rd.append(Trial.of("layout=" + layout + ";scan=" + scan + ";selectivity=" + s, r)
+                                    .param("layout", layout).param("scan", scan).param("selectivity", s).param("cache", "warm")
+                                    .metric("seconds", t + 0.1 * r).build());
+                        }
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /** An SSB JIT matrix: 3 queries × jit off/on, 3 repeats; off 10/20/40 s, on 8/15/40 s. */
+    static RunResults ssbJit(Path root) {
+        double[][] times = {{10, 8}, {20, 15}, {40, 40}};
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb jit", List.of("bench", "ssb", "jit"), Map.of()))) {
+            String[] queries = {"Q1.1", "Q2.1", "Q10.1"};
+            for (int q = 0; q < 3; q++) {
+                for (int j = 0; j < 2; j++) {
+                    for (int r = 0; r < 3; r++) {
+                        rd.append(Trial.of("query=" + queries[q] + ";jit=" + (j == 0 ? "off" : "on"), r).param("query", queries[q])
+                                .param("jit", j == 0 ? "off" : "on").metric("seconds", times[q][j] + (r - 1) * 0.5).build());
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+}
