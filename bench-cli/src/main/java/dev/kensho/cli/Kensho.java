@@ -16,6 +16,9 @@ import picocli.CommandLine.ScopeType;
                 "Results: ./results/<UTC timestamp>-<command>/ (run.json, trials.jsonl, summary.csv)."})
 public final class Kensho implements Runnable {
     private static String[] arguments = new String[0];
+    /** The run directory of the command in progress: named on Ctrl-C so the user can --resume it. */
+    static volatile java.nio.file.Path activeRun;
+    private static volatile boolean shuttingDown;
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Print stack traces and library diagnostics.")
     static boolean verbose;
@@ -42,7 +45,24 @@ public final class Kensho implements Runnable {
         arguments = args.clone();
         System.setProperty("java.awt.headless", "true");
         CommandLine cl = commandLine();
-        return cl.execute(args);
+        Thread hook = new Thread(() -> {
+            shuttingDown = true;
+            java.nio.file.Path run = activeRun;
+            if (run != null) {
+                System.err.println("bench: interrupted; finished trials are kept in " + run + " (continue with --resume " + run + ")");
+            }
+        }, "kensho-interrupted");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return cl.execute(args);
+        } finally {
+            activeRun = null;
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
+        }
     }
 
     static CommandLine commandLine() {
@@ -57,6 +77,7 @@ public final class Kensho implements Runnable {
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
+            if (shuttingDown && !verbose) return 130; // the interrupt hook has said what matters
             Throwable t = ex;
             while (!(t instanceof KenshoException) && t.getCause() != null && t.getCause() != t) t = t.getCause();
             if (verbose) ex.printStackTrace(err);

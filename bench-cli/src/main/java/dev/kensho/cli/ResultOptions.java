@@ -38,6 +38,7 @@ public final class ResultOptions {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
             err.println("results: " + dir.path());
         }
+        Kensho.activeRun = dir.path();
         return dir;
     }
 

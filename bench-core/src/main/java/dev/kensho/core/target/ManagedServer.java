@@ -393,8 +393,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         if (!Files.exists(dir)) return;
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // leftovers are reaped by the next start
+        } catch (IOException | UncheckedIOException ignored) {
+            // files vanishing meanwhile (another process reaping) are fine; leftovers are reaped next start
         }
     }
 
@@ -403,7 +403,14 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      * instances whose owning JVM is gone.
      */
     private static void reapOrphans() {
-        Path root = KenshoHome.dir().resolve("instances");
+        try {
+            reapOrphansIn(KenshoHome.dir().resolve("instances"));
+        } catch (RuntimeException e) {
+            // reaping is housekeeping: it must never fail a run
+        }
+    }
+
+    private static void reapOrphansIn(Path root) {
         if (!Files.isDirectory(root)) return;
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
@@ -412,6 +419,11 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 try {
                     pid = Long.parseLong(Files.readString(owner).trim());
                 } catch (IOException | NumberFormatException e) {
+                    // No owner yet: a start in progress, unless it is old and no server runs in it.
+                    if (Files.getLastModifiedTime(d).toMillis() < System.currentTimeMillis() - 600_000
+                            && !Files.exists(d.resolve("data/postmaster.pid"))) {
+                        deleteTree(d);
+                    }
                     continue;
                 }
                 if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) continue;
