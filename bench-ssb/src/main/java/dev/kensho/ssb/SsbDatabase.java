@@ -122,7 +122,8 @@ public final class SsbDatabase {
     public Connection connect() throws SQLException {
         Connection c = target.connect();
         try (Statement s = c.createStatement()) {
-            s.execute("SET search_path TO " + ident(schema));
+            // public stays on the path for extensions such as pg_prewarm
+            s.execute("SET search_path TO " + ident(schema) + (schema.equals("public") ? "" : ", public"));
         } catch (SQLException e) {
             c.close();
             throw e;
@@ -249,10 +250,10 @@ public final class SsbDatabase {
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE IF EXISTS " + ident(META));
                 if (!schema.equals("public")) {
-                    try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_class WHERE relnamespace = "
-                            + "(SELECT oid FROM pg_namespace WHERE nspname = " + literal(schema) + ")")) {
-                        rs.next();
-                        if (rs.getLong(1) == 0) s.execute("DROP SCHEMA " + ident(schema)); // no CASCADE: only when empty
+                    try {
+                        s.execute("DROP SCHEMA " + ident(schema)); // no CASCADE: fails unless empty, and then stays
+                    } catch (SQLException notEmpty) {
+                        // other objects live there: not Kensho's to remove
                     }
                 }
             }

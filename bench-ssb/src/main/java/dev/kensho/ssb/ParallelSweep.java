@@ -1,0 +1,378 @@
+package dev.kensho.ssb;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.measure.Explain;
+import dev.kensho.core.measure.ExplainResult;
+import dev.kensho.core.measure.Prewarm;
+import dev.kensho.core.measure.QueryTimer;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.target.SettingsOutcome;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code bench ssb}: the 13 SSB queries over a matrix of versions × worker-pool patterns ×
+ * max_parallel_workers_per_gather, as the parallel query study (chapter 7) ran them: data loaded
+ * (or reused), every relation prewarmed, each query's full result streamed and timed, repeats with
+ * medians, and one EXPLAIN (ANALYZE, BUFFERS) per cell recording Workers Planned / Launched of
+ * every Gather node.
+ */
+public final class ParallelSweep {
+
+    /**
+     * How max_worker_processes / max_parallel_workers relate to the per-gather workers N.
+     * ENOUGH: large enough for every planned worker (the default); GATHER: both = N;
+     * GATHER4: both = 4N (the study's workers=gather and workers=gather*4 patterns).
+     */
+    public enum Pool {
+        ENOUGH("enough"), GATHER("gather"), GATHER4("gather*4");
+
+        private final String label;
+
+        Pool(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        public static Pool parse(String s) {
+            for (Pool p : values()) if (p.label.equalsIgnoreCase(s.strip()) || p.name().equalsIgnoreCase(s.strip())) return p;
+            throw KenshoException.usage("--worker-pool " + s + ": expected gather or gather*4");
+        }
+
+        /** max_worker_processes and max_parallel_workers for N workers per gather, or null for ENOUGH. */
+        Integer poolSize(int n) {
+            return switch (this) {
+                case ENOUGH -> null;
+                case GATHER -> n;
+                case GATHER4 -> 4 * n;
+            };
+        }
+    }
+
+    /**
+     * @param scale     SSB scale factor (dbgen -s)
+     * @param workers   max_parallel_workers_per_gather values swept
+     * @param pools     worker-pool patterns swept
+     * @param repeat    timed runs per cell (median reported)
+     * @param queries   query ids (empty: all 13)
+     * @param schema    schema holding the tables (default public)
+     * @param load      how to load when the data are missing (reload: replace Kensho's data)
+     * @param useCache  reuse the embedded cache directory
+     * @param fresh     drop the cache and reload
+     * @param fetchSize rows per fetch while streaming results
+     */
+    public record Options(double scale, List<Integer> workers, List<Pool> pools, int repeat, List<String> queries,
+                          String schema, SsbDatabase.LoadOptions load, boolean useCache, boolean fresh, int fetchSize) {
+        public Options {
+            if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+            if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
+            for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
+            if (pools.isEmpty()) pools = List.of(Pool.ENOUGH);
+            workers = List.copyOf(workers);
+            pools = List.copyOf(pools);
+            queries = queries == null ? List.of() : List.copyOf(queries);
+        }
+    }
+
+    private final Options opts;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public ParallelSweep(Options opts, PrintStream out, PrintStream err) {
+        this.opts = opts;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Settings every managed server gets at start (unless --set): the data fit in memory, fewer checkpoints while loading. */
+    static Map<String, String> managedDefaults(int maxWorkers) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("shared_buffers", "1GB");
+        m.put("work_mem", "64MB");
+        m.put("maintenance_work_mem", "512MB");
+        m.put("max_wal_size", "4GB");
+        m.put("max_worker_processes", Integer.toString(Math.max(8, maxWorkers) + 2));
+        m.put("max_parallel_workers", Integer.toString(Math.max(8, maxWorkers)));
+        return m;
+    }
+
+    /** Runs the matrix on every spec in turn (one per --pg-version), then prints and writes the summary. */
+    public void run(List<TargetSpec> specs, RunDirectory dir) throws InterruptedException {
+        int maxN = opts.workers().stream().mapToInt(Integer::intValue).max().orElse(0);
+        List<String> versions = new ArrayList<>();
+        for (TargetSpec spec : specs) {
+            try (SsbCache cache = SsbCache.open(spec, opts.scale(), managedDefaults(maxN), opts.useCache(), opts.fresh(), err)) {
+                versions.add(run(cache.target(), dir));
+            }
+        }
+        finish(dir, versions);
+    }
+
+    /** Loads if needed and measures the whole matrix on one open target; returns its version label. */
+    public String run(Target t, RunDirectory dir) throws InterruptedException {
+        String version = versionLabel(t);
+        err.println("ssb: " + t.describe());
+        dir.environment(version, Environment.capture(t));
+        SsbDatabase db = new SsbDatabase(t, opts.schema());
+        ensureLoaded(db, opts.load(), dir, version, err);
+        measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
+        return version;
+    }
+
+    /** summary.csv and the table on stdout; ratios against versions.get(0). */
+    public List<List<Object>> finish(RunDirectory dir, List<String> versions) {
+        List<List<Object>> rows = summary(dir.trials(), versions, SsbQuery.ssb(opts.queries()));
+        dir.writeSummary(HEADER, rows);
+        printTable(rows);
+        return rows;
+    }
+
+    /** Loads when the data are missing or incomplete; refuses other data unless --reload. */
+    public static SsbDatabase.LoadReport ensureLoaded(SsbDatabase db, SsbDatabase.LoadOptions lo, RunDirectory dir,
+                                                     String version, PrintStream err) {
+        SsbDatabase.Status st = db.status();
+        if (st.usable(lo.scale()) && !lo.reload()) {
+            err.println("ssb: using " + st.describe() + " in schema " + db.schema());
+            return null;
+        }
+        SsbDatabase.LoadReport r = db.load(lo, err);
+        err.printf("ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n",
+                SsbDatabase.fmt(r.scale()), r.rows(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(),
+                r.analyzeSeconds(), r.totalSeconds());
+        if (dir != null) dir.append(loadTrial(r, version, dir));
+        return r;
+    }
+
+    /** The load as a trial: generate (client CPU), copy, keys, analyze and total seconds. */
+    public static Trial loadTrial(SsbDatabase.LoadReport r, String version, RunDirectory dir) {
+        String cell = "load;version=" + version;
+        int repeat = (int) dir.trials().stream().filter(t -> t.cell().equals(cell)).count();
+        Trial.Builder b = Trial.of(cell, repeat).param("step", "load").param("version", version).param("scale", r.scale())
+                .param("jobs", r.jobs());
+        r.metrics().forEach((k, v) -> {
+            if (v instanceof Long l) b.metric(k, l); else b.metric(k, v.doubleValue());
+        });
+        return b.extra("table_rows", r.tableRows()).build();
+    }
+
+    private void measure(Target t, SsbDatabase db, String version, List<SsbQuery> queries, RunDirectory dir)
+            throws InterruptedException {
+        boolean managed = t.kind().managed();
+        boolean warm = false;
+        for (Pool pool : opts.pools()) {
+            for (int n : opts.workers()) {
+                Map<String, String> want = new LinkedHashMap<>();
+                want.put("max_parallel_workers_per_gather", Integer.toString(n));
+                String skip = null;
+                Integer size = pool.poolSize(n);
+                Map<String, String> current = current(db, List.of("max_worker_processes", "max_parallel_workers"));
+                if (size != null) {
+                    if (managed) {
+                        want.put("max_worker_processes", size.toString());
+                        want.put("max_parallel_workers", size.toString());
+                    } else if (!size.toString().equals(current.get("max_worker_processes"))) {
+                        skip = "pattern " + pool.label() + " needs max_worker_processes=" + size + " but this server has "
+                                + current.get("max_worker_processes") + " and Kensho does not restart it (--restart-command permits)";
+                    } else {
+                        want.put("max_parallel_workers", size.toString());
+                    }
+                } else {
+                    int mwp = Integer.parseInt(current.get("max_worker_processes"));
+                    int mpw = Integer.parseInt(current.get("max_parallel_workers"));
+                    if (managed) {
+                        // room for every planned worker plus the background workers PostgreSQL starts itself
+                        if (mwp < n + 2) want.put("max_worker_processes", Integer.toString(Math.max(8, n) + 2));
+                        if (mpw < n) want.put("max_parallel_workers", Integer.toString(Math.max(8, n)));
+                    } else if (mpw < n) {
+                        want.put("max_parallel_workers", Integer.toString(Math.min(n, mwp)));
+                    }
+                }
+                SettingsOutcome outcome = null;
+                if (skip == null) {
+                    outcome = t.control().apply(want);
+                    if (!outcome.ok()) skip = outcome.refusalReason();
+                    for (String a : outcome.actions()) dir.note(version + ": " + a);
+                }
+                if (skip == null && (!warm || outcome.restarted())) {
+                    prewarm(db);
+                    warm = true;
+                }
+                runCell(db, version, pool, n, queries, dir, skip, skip == null ? current(db, List.of("max_worker_processes",
+                        "max_parallel_workers", "max_parallel_workers_per_gather")) : Map.of());
+            }
+        }
+    }
+
+    private void prewarm(SsbDatabase db) {
+        try (Connection c = db.connect()) {
+            try (Statement s = c.createStatement()) {
+                // into public, not the SSB schema: dropping Kensho's schema must not take an extension with it
+                s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
+            }
+            Prewarm.Result r = Prewarm.schema(c, db.schema());
+            err.printf("ssb: prewarmed %d relations (%,d blocks)%n", r.relations(), r.blocks());
+        } catch (SQLException e) {
+            throw KenshoException.target("pg_prewarm failed: " + SsbDatabase.firstLine(e), e);
+        }
+    }
+
+    static Map<String, String> current(SsbDatabase db, List<String> names) {
+        Map<String, String> m = new LinkedHashMap<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            for (String n : names) {
+                try (ResultSet rs = s.executeQuery("SELECT current_setting('" + n + "')")) {
+                    rs.next();
+                    m.put(n, rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read settings: " + SsbDatabase.firstLine(e), e);
+        }
+        return m;
+    }
+
+    private void runCell(SsbDatabase db, String version, Pool pool, int n, List<SsbQuery> queries, RunDirectory dir,
+                         String skip, Map<String, String> settings) throws InterruptedException {
+        String prefix = "version=" + version + ";pool=" + pool.label() + ";workers=" + n;
+        Map<String, ExplainResult> plans = new HashMap<>();
+        TrialMatrix<SsbQuery> m = new TrialMatrix<>(queries, q -> prefix + ";query=" + q.id(), opts.repeat(),
+                TrialMatrix.Order.SEQUENTIAL, 0);
+        Connection[] conn = new Connection[1];
+        try {
+            m.run(dir, p -> {
+                SsbQuery q = p.cell();
+                Trial.Builder b = Trial.of(p.key(), p.repeat()).param("version", version).param("pool", pool.label())
+                        .param("workers", n).param("query", q.id());
+                if (skip != null) return b.skipped(skip).build();
+                if (conn[0] == null) conn[0] = db.connect();
+                ExplainResult plan = plans.get(q.id());
+                if (plan == null) {
+                    // EXPLAIN ANALYZE first: it warms the query and records what the planner and executor did.
+                    plan = Explain.analyze(conn[0], q.sql());
+                    plans.put(q.id(), plan);
+                    String file = "plans/" + version + "/" + pool.label().replace('*', 'x') + "-w" + n + "/" + q.id() + ".json";
+                    dir.writeJson(file, plan.json());
+                    b.extra("plan_file", file);
+                }
+                QueryTimer.Timing timing = QueryTimer.time(conn[0], q.sql(), opts.fetchSize());
+                List<Map<String, Object>> gathers = new ArrayList<>();
+                for (ExplainResult.Gather g : plan.gathers()) {
+                    Map<String, Object> gm = new LinkedHashMap<>();
+                    gm.put("node", g.nodeType());
+                    gm.put("planned", g.planned());
+                    gm.put("launched", g.launched());
+                    gathers.add(gm);
+                }
+                Trial tr = b.metric("seconds", timing.seconds()).metric("rows", timing.rows())
+                        .metric("workers_planned", plan.workersPlanned()).metric("workers_launched", plan.workersLaunched())
+                        .metric("explain_ms", plan.executionMs())
+                        .extra("gathers", gathers).extra("settings", settings).build();
+                err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d%n", version,
+                        pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
+                        plan.workersLaunched());
+                return tr;
+            }, new TrialMatrix.Listener<>() { });
+        } finally {
+            if (conn[0] != null) {
+                try {
+                    conn[0].close();
+                } catch (SQLException ignored) {
+                    // measurement is over
+                }
+            }
+        }
+    }
+
+    /** "17" for an embedded or managed server, else its server_version. */
+    static String versionLabel(Target t) {
+        int v = t.serverVersionNum();
+        return Integer.toString(v / 10000);
+    }
+
+    static final List<String> HEADER = List.of("version", "pool", "workers", "query", "n", "status", "seconds_median",
+            "seconds_min", "seconds_max", "rows", "workers_planned", "workers_launched", "gathers", "speedup_vs_first",
+            "reason");
+
+    /**
+     * One row per cell: median/min/max seconds, Workers Planned/Launched, and the study's performance
+     * improvement ratio against the first version (t_first / t_this).
+     */
+    static List<List<Object>> summary(List<Trial> trials, List<String> versions, List<SsbQuery> queries) {
+        List<Trial> qs = trials.stream().filter(t -> t.params().containsKey("query")).toList();
+        List<CellSummary> cells = CellSummary.of(qs);
+        Map<String, Double> firstVersion = new HashMap<>();
+        String first = versions.isEmpty() ? null : versions.get(0);
+        for (CellSummary c : cells) {
+            if (String.valueOf(c.params().get("version")).equals(first) && c.median().containsKey("seconds")) {
+                firstVersion.put(c.params().get("pool") + "|" + c.params().get("workers") + "|" + c.params().get("query"),
+                        c.median().get("seconds"));
+            }
+        }
+        Map<String, Object> gathersByCell = new HashMap<>();
+        for (Trial t : qs) if (t.extra().get("gathers") != null) gathersByCell.put(t.cell(), t.extra().get("gathers"));
+        List<List<Object>> rows = new ArrayList<>();
+        for (CellSummary c : cells) {
+            List<Object> r = new ArrayList<>();
+            r.add(c.params().get("version"));
+            r.add(c.params().get("pool"));
+            r.add(c.params().get("workers"));
+            r.add(c.params().get("query"));
+            r.add(c.n());
+            r.add(c.status());
+            r.add(c.median().get("seconds"));
+            r.add(c.min().get("seconds"));
+            r.add(c.max().get("seconds"));
+            r.add(c.median().get("rows") == null ? null : c.median().get("rows").longValue());
+            r.add(c.median().get("workers_planned") == null ? null : c.median().get("workers_planned").intValue());
+            r.add(c.median().get("workers_launched") == null ? null : c.median().get("workers_launched").intValue());
+            r.add(gatherText(gathersByCell.get(c.cell())));
+            Double base = firstVersion.get(c.params().get("pool") + "|" + c.params().get("workers") + "|" + c.params().get("query"));
+            Double mine = c.median().get("seconds");
+            r.add(base != null && mine != null && mine > 0 ? base / mine : null);
+            r.add(c.reason());
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    @SuppressWarnings("unchecked")
+    static String gatherText(Object gathers) {
+        if (!(gathers instanceof List<?> l) || l.isEmpty()) return "";
+        List<String> parts = new ArrayList<>();
+        for (Object o : l) {
+            Map<String, Object> g = (Map<String, Object>) o;
+            parts.add(g.get("node") + " " + g.get("planned") + "/" + g.get("launched"));
+        }
+        return String.join("; ", parts);
+    }
+
+    private void printTable(List<List<Object>> rows) {
+        out.printf("%-8s %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
+                "rows", "planned", "launched", "speedup");
+        for (List<Object> r : rows) {
+            if (!"ok".equals(r.get(5))) {
+                out.printf("%-8s %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(14));
+                continue;
+            }
+            out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
+                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13)));
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.kensho.ssb;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.KenshoVersion;
+import dev.kensho.core.target.KenshoHome;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Opens the server an SSB command measures. On the embedded default the data directory lives in
+ * KenshoHome/ssb-cache/pg&lt;version&gt;-sf&lt;N&gt;-&lt;generator&gt;/ and is reused by the next run (so a
+ * second {@code bench ssb} starts measuring within seconds); a file lock keeps two processes from
+ * sharing one, the second then gets a throw-away server. Other targets open as given.
+ */
+public final class SsbCache implements AutoCloseable {
+    private final Target target;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final Path dir;
+
+    private SsbCache(Target target, FileChannel ch, FileLock lock, Path dir) {
+        this.target = target;
+        this.lockChannel = ch;
+        this.lock = lock;
+        this.dir = dir;
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    /** The cache directory in use, or null when the target is not cached. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** True for the embedded default (no --url, --pg-bin or --testcontainers). */
+    public static boolean embedded(TargetSpec spec) {
+        return spec.label().startsWith("embedded-");
+    }
+
+    /** KenshoHome/ssb-cache/pg17.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale. */
+    public static Path directory(TargetSpec spec, double scale) {
+        int major = spec.pgVersion() == null ? KenshoVersion.newestEmbeddedMajor() : spec.pgVersion();
+        String full = KenshoVersion.embeddedPostgres().getOrDefault(major, Integer.toString(major));
+        String key = ("pg" + full + "-sf" + SsbDatabase.fmt(scale) + "-" + SsbDatabase.GENERATOR_VERSION).replaceAll("[^A-Za-z0-9._-]+", "-");
+        return KenshoHome.dir().resolve("ssb-cache").resolve(key);
+    }
+
+    /**
+     * @param settings extra server settings for managed servers (applied at start, so no restart),
+     *                 each only when the user did not --set it
+     * @param useCache false to ignore the cache (e.g. with an explicit --keep-data)
+     * @param fresh    delete the cached database first (--fresh)
+     */
+    public static SsbCache open(TargetSpec spec, double scale, Map<String, String> settings, boolean useCache, boolean fresh,
+                                PrintStream err) {
+        TargetSpec s = spec.copy();
+        if (!spec.isRemote()) {
+            settings.forEach((k, v) -> {
+                if (!spec.settings().containsKey(k)) s.set(k, v);
+            });
+        }
+        if (!useCache || !embedded(spec)) return new SsbCache(s.open(), null, null, null);
+        Path dir = directory(spec, scale);
+        FileChannel ch = null;
+        FileLock lock = null;
+        try {
+            Files.createDirectories(dir.getParent());
+            ch = FileChannel.open(dir.resolveSibling(dir.getFileName() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                ch.close();
+                if (err != null) err.println("ssb: the cached database " + dir + " is in use by another run; using a temporary server");
+                return new SsbCache(s.open(), null, null, null);
+            }
+            if (fresh && Files.exists(dir)) {
+                if (err != null) err.println("ssb: --fresh: removing the cached database " + dir);
+                deleteTree(dir);
+            } else if (Files.exists(dir.resolve("data/PG_VERSION")) && err != null) {
+                err.println("ssb: reusing the cached database " + dir + " (--fresh reloads)");
+            }
+            Target t = s.keepData(dir).open();
+            return new SsbCache(t, ch, lock, dir);
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new KenshoException(KenshoException.FAILURE, "cannot use the SSB cache " + dir + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            if (ch != null) ch.close();
+        } catch (IOException ignored) {
+            // releasing the lock is all that matters
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            target.close();
+        } finally {
+            try {
+                if (lock != null) lock.release();
+            } catch (IOException ignored) {
+                // the channel close below releases it too
+            }
+            closeQuietly(lockChannel);
+        }
+    }
+}

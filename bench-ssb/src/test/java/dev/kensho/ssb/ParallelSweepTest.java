@@ -1,0 +1,66 @@
+package dev.kensho.ssb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The acceptance sweep: --workers 0,2,4 on the embedded server records planned/launched workers per query. */
+@KenshoTarget
+class ParallelSweepTest {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void sweepRecordsPlannedAndLaunchedWorkersPerQuery(Target pg, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_sweep_test");
+        db.drop();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            ParallelSweep.Options o = new ParallelSweep.Options(0.1, List.of(0, 2, 4), List.of(ParallelSweep.Pool.ENOUGH), 1,
+                    List.of(), db.schema(), new SsbDatabase.LoadOptions(0.1, 2, false, false), false, false, 10_000);
+            ParallelSweep sweep = new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+            String version = sweep.run(pg, dir);
+            sweep.finish(dir, List.of(version));
+
+            List<Trial> queries = dir.trials().stream().filter(t -> t.params().containsKey("query")).toList();
+            assertEquals(39, queries.size());
+            assertTrue(dir.trials().stream().anyMatch(t -> "load".equals(t.params().get("step"))), "load recorded as a trial");
+            int parallelAt2 = 0;
+            for (Trial t : queries) {
+                assertTrue(t.ok(), t.cell() + " " + t.extra());
+                int workers = (Integer) t.params().get("workers");
+                List<Map<String, Object>> gathers = (List<Map<String, Object>>) t.extra().get("gathers");
+                if (workers == 0) assertTrue(gathers.isEmpty(), t.cell() + " has no Gather at workers=0");
+                for (Map<String, Object> g : gathers) {
+                    int planned = (Integer) g.get("planned");
+                    int launched = (Integer) g.get("launched");
+                    assertTrue(planned >= 1 && planned <= workers, t.cell() + " planned " + planned);
+                    assertTrue(launched >= 0 && launched <= planned, t.cell() + " launched " + launched);
+                }
+                if (workers == 2 && !gathers.isEmpty()) parallelAt2++;
+                assertTrue(Files.isRegularFile(dir.path().resolve((String) t.extra().get("plan_file"))));
+            }
+            assertTrue(parallelAt2 >= 10, "most SSB queries get a parallel plan at workers=2 (" + parallelAt2 + ")");
+            String csv = Files.readString(dir.path().resolve(RunDirectory.SUMMARY));
+            assertTrue(csv.startsWith("version,pool,workers,query,n,status,seconds_median"), csv);
+            assertEquals(40, csv.strip().split("\n").length);
+            String table = out.toString(StandardCharsets.UTF_8);
+            assertTrue(table.contains("q4.3"), table);
+        } finally {
+            db.drop();
+        }
+    }
+}
