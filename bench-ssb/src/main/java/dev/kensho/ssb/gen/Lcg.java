@@ -81,7 +81,14 @@ final class Lcg {
         return result;
     }
 
+    /**
+     * {@code a * b mod (2^31-1)} for a, b in 1..M-1 without a 64-bit division (it is on the per-order top-up path):
+     * three folds take the product below 2^62 to its residue; the result is never M because M is prime.
+     */
     static long mulMod(long a, long b) {
-        return a * b % M;
+        long x = a * b;
+        long r = (x & M) + (x >>> 31);
+        r = (r & M) + (r >>> 31);
+        return (r & M) + (r >>> 31);
     }
 }

@@ -1,6 +1,9 @@
 package dev.kensho.ssb.gen;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 import static dev.kensho.ssb.gen.Lcg.next;
 import static dev.kensho.ssb.gen.Lcg.skip;
@@ -22,6 +25,23 @@ final class LineorderRows implements TableRows {
     static {
         for (int k = 0; k <= MAX_LINES; k++) {
             TOP_UP[k] = Lcg.pow(k);
+        }
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** DATEKEYS and ship modes as little-endian 8-byte words, for single-store copies. */
+    private static final long[] DATE_LONGS = new long[DATEKEYS.length];
+    private static final long[] MODE_LONGS = new long[Distributions.SHIP_MODES.length];
+    private static final int[] MODE_LENGTHS = new int[Distributions.SHIP_MODES.length];
+
+    static {
+        for (int i = 0; i < DATEKEYS.length; i++) {
+            DATE_LONGS[i] = (long) LONGS.get(DATEKEYS[i], 0);
+        }
+        for (int i = 0; i < MODE_LONGS.length; i++) {
+            byte[] padded = java.util.Arrays.copyOf(Distributions.SHIP_MODES[i], 8);
+            MODE_LONGS[i] = (long) LONGS.get(padded, 0);
+            MODE_LENGTHS[i] = Distributions.SHIP_MODES[i].length;
         }
     }
 
@@ -78,6 +98,8 @@ final class LineorderRows implements TableRows {
         long[] ext = new long[MAX_LINES];
         long[] revenue = new long[MAX_LINES];
         long[] supplycost = new long[MAX_LINES];
+        byte[] seg = new byte[128];
+        final boolean copyFormat = out.copyFormat();
 
         for (long i = from; i < to; i++) {
             long order = i + 1;
@@ -135,29 +157,66 @@ final class LineorderRows implements TableRows {
                 sMode = Lcg.mulMod(sMode, up);
             }
 
+            // Fields that repeat on every line of the order are formatted once: "orderkey|", "custkey|",
+            // "orderdate|priority|0|" and "ordtotalprice|".
             long orderkey = ((order >>> 3) << 5) + (order & 7);
-            byte[] orderdate = DATEKEYS[day];
+            int keyEnd = putField(seg, 0, orderkey);
+            int custEnd = putField(seg, keyEnd, ck);
+            int midEnd = RowBuffer.putField(seg, custEnd, DATEKEYS[day]);
+            midEnd = RowBuffer.putField(seg, midEnd, prio);
+            seg[midEnd++] = '0';
+            seg[midEnd++] = '|';
+            int totalEnd = putField(seg, midEnd, total);
+
             out.ensure(MAX_LINES * RowBuffer.MAX_ROW);
+            byte[] a = out.array();
+            int p = out.length();
             for (int j = 0; j < lines; j++) {
-                out.field(orderkey);
-                out.field(j + 1);
-                out.field(ck);
-                out.field(partkey[j]);
-                out.field(suppkey[j]);
-                out.field(orderdate);
-                out.field(prio);
-                out.field(0);
-                out.field(qty[j]);
-                out.field(ext[j]);
-                out.field(total);
-                out.field(disc[j]);
-                out.field(revenue[j]);
-                out.field(supplycost[j]);
-                out.field(tax[j]);
-                out.field(DATEKEYS[day + commit[j]]);
-                out.field(Distributions.SHIP_MODES[mode[j]]);
-                out.endRow();
+                p = copy(seg, 0, keyEnd, a, p);
+                a[p++] = (byte) ('1' + j);
+                a[p++] = '|';
+                p = copy(seg, keyEnd, custEnd, a, p);
+                p = putField(a, p, partkey[j]);
+                p = putField(a, p, suppkey[j]);
+                p = copy(seg, custEnd, midEnd, a, p);
+                p = putField(a, p, qty[j]);
+                p = putField(a, p, ext[j]);
+                p = copy(seg, midEnd, totalEnd, a, p);
+                p = putField(a, p, disc[j]);
+                p = putField(a, p, revenue[j]);
+                p = putField(a, p, supplycost[j]);
+                p = putField(a, p, tax[j]);
+                LONGS.set(a, p, DATE_LONGS[day + commit[j]]); // 8 ASCII digits in one store
+                a[p + 8] = '|';
+                p += 9;
+                LONGS.set(a, p, MODE_LONGS[mode[j]]); // at most 7 letters; the slack byte is overwritten
+                p += MODE_LENGTHS[mode[j]];
+                a[p++] = '|';
+                if (copyFormat) {
+                    a[p - 1] = '\n';
+                } else {
+                    a[p++] = '\n';
+                }
             }
+            out.length(p);
         }
+    }
+
+    private static int putField(byte[] a, int p, long v) {
+        p = RowBuffer.putLong(a, p, v);
+        a[p] = '|';
+        return p + 1;
+    }
+
+    /**
+     * Copies src[from, to) to a[p...] eight bytes at a time; may write up to 7 bytes past the end (later
+     * overwritten; the caller reserved a whole row of slack). src must extend 7 bytes past {@code to}.
+     */
+    private static int copy(byte[] src, int from, int to, byte[] a, int p) {
+        int n = to - from;
+        for (int i = 0; i < n; i += 8) {
+            LONGS.set(a, p + i, (long) LONGS.get(src, from + i));
+        }
+        return p + n;
     }
 }
