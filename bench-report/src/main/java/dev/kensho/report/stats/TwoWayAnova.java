@@ -88,6 +88,9 @@ public final class TwoWayAnova {
             aligned[1][i] = resid + eb;
             aligned[2][i] = resid + (cm - aMean[d.ai[i]] - bMean[d.bi[i]] + grand);
         }
+        // alignments that are equal in exact arithmetic must tie; floating noise would break the tie
+        double quantum = Arrays.stream(d.y).map(Math::abs).max().orElse(1) * 1e-10;
+        for (double[] a : aligned) for (int i = 0; i < n; i++) a[i] = quantum > 0 ? Math.rint(a[i] / quantum) * quantum : a[i];
         NaturalRanking ranking = new NaturalRanking(NaNStrategy.FAILED, TiesStrategy.AVERAGE);
         List<Term> terms = new ArrayList<>();
         Term residual = null;

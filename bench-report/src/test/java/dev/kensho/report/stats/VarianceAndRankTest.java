@@ -1,0 +1,64 @@
+package dev.kensho.report.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Expected values from R 4.2 (see each test). */
+class VarianceAndRankTest {
+    static List<double[]> toothGroups() {
+        List<double[]> g = new ArrayList<>();
+        for (int k = 0; k < 6; k++) g.add(Arrays.copyOfRange(TwoWayAnovaTest.LEN, k * 10, k * 10 + 10));
+        return g;
+    }
+
+    /** R: anova(lm(abs(len − ave(len, g, FUN = median)) ~ g)), i.e. car::leveneTest(len ~ supp:dose): F 1.70858, p 0.14836. */
+    @Test
+    void leveneMedianCentred() {
+        VarianceTest.Result r = VarianceTest.levene(toothGroups());
+        assertEquals(1.70858, r.statistic(), 1e-5);
+        assertEquals(0.14836, r.p(), 1e-5);
+        assertEquals(5, r.df1());
+        assertEquals(54, r.df2());
+    }
+
+    /** R: bartlett.test(len ~ interaction(supp, dose)): K² 6.92734995, p 0.226099702. */
+    @Test
+    void bartlett() {
+        VarianceTest.Result r = VarianceTest.bartlett(toothGroups());
+        assertEquals(6.92734995, r.statistic(), 1e-7);
+        assertEquals(0.226099702, r.p(), 1e-8);
+    }
+
+    /** R: wilcox.test(c(12.1, 13.4, 12.9), c(10.2, 11.5, 9.8)): W = 9, exact p = 0.1. */
+    @Test
+    void rankSumExactThreeRepeats() {
+        RankSumTest.Result r = RankSumTest.test(new double[] {12.1, 13.4, 12.9}, new double[] {10.2, 11.5, 9.8});
+        assertTrue(r.exact());
+        assertEquals(9, r.u());
+        assertEquals(0.1, r.p(), 1e-12);
+    }
+
+    /** R: wilcox.test(c(1.1, …, 7.7), c(2.5, 3.5, 8.1, 9.2, 10.3, 11.4)): W = 9, p = 0.1014. */
+    @Test
+    void rankSumExactUnequalSizes() {
+        RankSumTest.Result r = RankSumTest.test(new double[] {1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7},
+                new double[] {2.5, 3.5, 8.1, 9.2, 10.3, 11.4});
+        assertEquals(9, r.u());
+        assertEquals(0.10139860, r.p(), 1e-6);
+    }
+
+    /** R: wilcox.test(c(1, 2, 2, 3, 4), c(3, 4, 5, 5, 6)) with ties: normal approximation, p = 0.03445363704. */
+    @Test
+    void rankSumWithTies() {
+        RankSumTest.Result r = RankSumTest.test(new double[] {1, 2, 2, 3, 4}, new double[] {3, 4, 5, 5, 6});
+        assertFalse(r.exact());
+        assertEquals(2, r.u());
+        assertEquals(0.03445363704, r.p(), 1e-9);
+    }
+}
