@@ -1,0 +1,182 @@
+package dev.kensho.pgbench;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.Target;
+import dev.kensho.pgbench.run.Driver;
+import dev.kensho.pgbench.run.RunConfig;
+import dev.kensho.pgbench.run.RunReport;
+import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.ScriptException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code pgbench} (the run): clients each on their own connection run the scripts for -T seconds or
+ * -t transactions and the report gives pgbench's numbers plus latency percentiles.
+ *
+ * <pre>
+ * RunReport r = new PgbenchRun().builtin("select-only").clients(8).threads(4).seconds(10)
+ *         .mode(QueryMode.PREPARED).run(target);
+ * r.lines().forEach(System.out::println);
+ * </pre>
+ */
+public final class PgbenchRun {
+    private final List<Script> scripts = new ArrayList<>();
+    private int clients = 1;
+    private int threads = 1;
+    private int seconds;
+    private long transactions;
+    private double rate;
+    private double latencyLimitMs;
+    private int progress;
+    private boolean perStatement;
+    private QueryMode mode = QueryMode.SIMPLE;
+    private boolean connectPerTransaction;
+    private boolean noVacuum;
+    private boolean vacuumAll;
+    private int maxTries = 1;
+    private boolean failuresDetailed;
+    private String randomSeed;
+    private Integer scale;
+    private final List<String> defines = new ArrayList<>();
+    private boolean log;
+    private String logPrefix;
+    private Path logDirectory;
+    private int aggregateInterval;
+    private double samplingRate;
+    private PrintStream out = System.out;
+    private PrintStream err = System.err;
+
+    /** -b NAME[@W]: a builtin (tpcb-like, simple-update, select-only, pgecons-read, pgecons-read-noagg, pgecons-update). */
+    public PgbenchRun builtin(String nameAtWeight) { return add("-b" + nameAtWeight); }
+    /** -f FILE[@W]. */
+    public PgbenchRun file(String fileAtWeight) { return add("-f" + fileAtWeight); }
+    /** A script already parsed. */
+    public PgbenchRun script(Script s) { scripts.add(s); return this; }
+    /** -S: select-only; -N: simple-update. */
+    public PgbenchRun selectOnly() { return builtin("select-only"); }
+    public PgbenchRun simpleUpdate() { return builtin("simple-update"); }
+    /** -c: concurrent clients, each with its own connection. */
+    public PgbenchRun clients(int n) { clients = n; return this; }
+    /** -j: pgbench threads (groups of clients sharing script choice, -R schedule and log). */
+    public PgbenchRun threads(int n) { threads = n; return this; }
+    /** -T: run for this many seconds. */
+    public PgbenchRun seconds(int s) { seconds = s; return this; }
+    /** -t: transactions per client. */
+    public PgbenchRun transactions(long n) { transactions = n; return this; }
+    /** -R: target rate in transactions per second over all clients (Poisson schedule). */
+    public PgbenchRun rate(double tps) { rate = tps; return this; }
+    /** -L / --latency-limit: transactions above it are counted late, or skipped with -R. */
+    public PgbenchRun latencyLimitMs(double ms) { latencyLimitMs = ms; return this; }
+    /** -P: progress line every N seconds on stderr. */
+    public PgbenchRun progress(int s) { progress = s; return this; }
+    /** -r: per-statement latencies and failures. */
+    public PgbenchRun perStatement(boolean b) { perStatement = b; return this; }
+    /** -M simple|extended|prepared (default simple, as pgbench). */
+    public PgbenchRun mode(QueryMode m) { mode = m; return this; }
+    /** -C: a new connection for every transaction. */
+    public PgbenchRun connectPerTransaction(boolean b) { connectPerTransaction = b; return this; }
+    /** -n: no vacuum before the run. */
+    public PgbenchRun noVacuum(boolean b) { noVacuum = b; return this; }
+    /** -v: vacuum pgbench_accounts too. */
+    public PgbenchRun vacuumAll(boolean b) { vacuumAll = b; return this; }
+    /** --max-tries: tries per transaction on serialization/deadlock failures (0 = unlimited within -T/-L). */
+    public PgbenchRun maxTries(int n) { maxTries = n; return this; }
+    /** --failures-detailed. */
+    public PgbenchRun failuresDetailed(boolean b) { failuresDetailed = b; return this; }
+    /** --random-seed: an unsigned integer, "time" or "rand". */
+    public PgbenchRun randomSeed(String s) { randomSeed = s; return this; }
+    /** -s: the :scale of custom scripts (builtins read it from pgbench_branches, as pgbench). */
+    public PgbenchRun scale(Integer s) { scale = s; return this; }
+    /** -D name=value. */
+    public PgbenchRun define(String nameEqualsValue) { defines.add(nameEqualsValue); return this; }
+    /** -l: transaction log files pgbench_log.PID[.THREAD] in the log directory. */
+    public PgbenchRun log(boolean b) { log = b; return this; }
+    public PgbenchRun logPrefix(String p) { logPrefix = p; return this; }
+    /** Where -l files go (default: the working directory, as pgbench). */
+    public PgbenchRun logDirectory(Path d) { logDirectory = d; return this; }
+    /** --aggregate-interval: one log line per N seconds. */
+    public PgbenchRun aggregateInterval(int s) { aggregateInterval = s; return this; }
+    /** --sampling-rate: fraction of transactions logged. */
+    public PgbenchRun samplingRate(double r) { samplingRate = r; return this; }
+    /** Report (stdout) and progress/errors (stderr) streams. */
+    public PgbenchRun output(PrintStream report, PrintStream errors) { out = report; err = errors; return this; }
+
+    private PgbenchRun add(String spec) {
+        try {
+            scripts.add(Script.fromSpec(spec));
+        } catch (ScriptException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        return this;
+    }
+
+    public RunConfig config() {
+        List<Script> s = scripts.isEmpty() ? List.of(builtinOrFail("tpcb-like")) : scripts;
+        try {
+            Script.checkList(s);
+        } catch (ScriptException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        return new RunConfig(s, clients, threads, seconds, transactions, rate, latencyLimitMs, progress, perStatement, mode,
+                connectPerTransaction, noVacuum, vacuumAll, maxTries, failuresDetailed, randomSeed, scale, defines, log, logPrefix,
+                logDirectory, aggregateInterval, samplingRate, out, err);
+    }
+
+    private static Script builtinOrFail(String name) {
+        try {
+            return Script.builtin(name);
+        } catch (ScriptException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs and returns the report (not printed). */
+    public RunReport run(Target target) {
+        return run(target, 0);
+    }
+
+    /** Runs with extra connections held open by the caller during the run (counted against max_connections). */
+    public RunReport run(Target target, int extraConnections) {
+        try {
+            return new Driver(target, config(), extraConnections).run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KenshoException(KenshoException.FAILURE, "pgbench run interrupted");
+        }
+    }
+
+    /** The parameters that identify this run in results (clients, threads, script, mode, duration…). */
+    public Map<String, Object> params() {
+        RunConfig c = config();
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("script", c.scripts().size() == 1 ? c.scripts().get(0).name() : c.scripts().toString());
+        p.put("clients", c.clients());
+        p.put("threads", c.effectiveThreads());
+        p.put("mode", c.mode().pgbenchName());
+        if (c.durationSeconds() > 0) p.put("duration_s", c.durationSeconds());
+        else p.put("transactions_per_client", c.effectiveTransactions());
+        if (c.rate() > 0) p.put("rate", c.rate());
+        if (c.connectPerTransaction()) p.put("connect_per_transaction", true);
+        return p;
+    }
+
+    /** Runs, prints the report to the output stream and appends it as a trial of dir (when dir is not null). */
+    public RunReport runAndRecord(Target target, RunDirectory dir) {
+        RunReport r = run(target);
+        r.lines().forEach(out::println);
+        if (dir != null) {
+            Map<String, Object> p = params();
+            p.put("scale", r.scale());
+            String cell = "clients=" + p.get("clients") + ";threads=" + p.get("threads") + ";script=" + p.get("script") + ";mode=" + p.get("mode");
+            dir.append(r.trial(cell, 0, p));
+        }
+        return r;
+    }
+}

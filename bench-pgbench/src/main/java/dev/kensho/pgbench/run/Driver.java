@@ -1,0 +1,548 @@
+package dev.kensho.pgbench.run;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.measure.LatencyRecorder;
+import dev.kensho.core.measure.LatencySummary;
+import dev.kensho.core.target.Target;
+import dev.kensho.pgbench.script.ClientScriptRunner;
+import dev.kensho.pgbench.script.PgbenchRandom;
+import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.ScriptException;
+import dev.kensho.pgbench.script.TransactionOutcome;
+import dev.kensho.pgbench.script.Variables;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The pgbench run engine. pgbench's -j threads become groups that own their clients' shared state
+ * (script choice, -R schedule, log sampling and the -l file), exactly as pgbench's threads do; each
+ * client runs on its own Java thread with its own connection, because JDBC blocks where libpq lets
+ * one pgbench thread multiplex its clients. A lost connection (server restart) counts the
+ * transaction as failed; the client reconnects and goes on.
+ */
+public final class Driver {
+    private static final long RECONNECT_PAUSE_NANOS = 100_000_000L;
+    /** With -t (no deadline) a client gives up reconnecting after this long. */
+    private static final long RECONNECT_LIMIT_NANOS = 60_000_000_000L;
+
+    private final Target target;
+    private final RunConfig cfg;
+    private final Connector connector;
+    private final int extraConnections;
+
+    // shared counters
+    private final LongAdder ok = new LongAdder(), skipped = new LongAdder(), serialization = new LongAdder(),
+            deadlock = new LongAdder(), lost = new LongAdder(), other = new LongAdder(), retried = new LongAdder(),
+            retries = new LongAdder(), late = new LongAdder(), connects = new LongAdder(), connectNanos = new LongAdder(),
+            reconnects = new LongAdder();
+    private final LatencyRecorder latency = new LatencyRecorder();
+    private final LatencyRecorder lag = new LatencyRecorder();
+    private LatencyRecorder[] scriptLatency;
+    private LongAdder[] scriptOk, scriptFailed;
+    private AtomicLongArray[] commandFailures, commandRetries;
+    private final AtomicBoolean aborted = new AtomicBoolean();
+
+    private long startNanos;
+    private long startEpochMicros;
+    private long deadlineNanos = Long.MAX_VALUE;
+
+    /**
+     * @param extraConnections connections the caller keeps open during the run (a sampler), counted
+     *                         in the max_connections check
+     */
+    public Driver(Target target, RunConfig cfg, int extraConnections) {
+        this.target = target;
+        this.cfg = cfg;
+        this.connector = new Connector(target, cfg.mode());
+        this.extraConnections = extraConnections;
+    }
+
+    /** A pgbench thread: state its clients share. */
+    private final class Group {
+        final int index;
+        final PgbenchRandom choose, throttle, sample;
+        final double throttleDelayMicros;
+        long trigger;
+        TxLog log;
+        final java.util.concurrent.atomic.AtomicLong connectedAt = new java.util.concurrent.atomic.AtomicLong();
+
+        Group(int index, PgbenchRandom.Seeds seeds, int groups) {
+            this.index = index;
+            this.choose = seeds.choose()[index];
+            this.throttle = seeds.throttle()[index];
+            this.sample = seeds.sample()[index];
+            this.throttleDelayMicros = cfg.rate() > 0 ? 1_000_000.0 / cfg.rate() * groups : 0;
+        }
+
+        synchronized int chooseScript() {
+            return Script.choose(cfg.scripts(), choose);
+        }
+
+        /** The next -R schedule point of this thread (pgbench's thread->throttle_trigger). */
+        synchronized long nextSchedule() {
+            trigger += throttle.nextPoisson(throttleDelayMicros) * 1000L;
+            return trigger;
+        }
+
+        synchronized boolean sampled() {
+            return cfg.samplingRate() == 0 || sample.nextDouble() <= cfg.samplingRate();
+        }
+    }
+
+    public RunReport run() throws InterruptedException {
+        cfg.validate();
+        int threads = cfg.effectiveThreads();
+        int scale;
+        try (Connection admin = target.connect()) {
+            checkConnections(admin, cfg.clients() + extraConnections);
+            scale = scale(admin);
+            if (!cfg.noVacuum()) vacuum(admin);
+        } catch (SQLException e) {
+            throw new KenshoException(KenshoException.FAILURE, "pgbench: " + oneLine(e), e);
+        }
+        long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads);
+        Variables base = new Variables();
+        for (String d : cfg.defines()) {
+            try {
+                base.define(d);
+            } catch (IllegalArgumentException e) {
+                throw KenshoException.usage(e.getMessage());
+            }
+        }
+        int ns = cfg.scripts().size();
+        scriptLatency = new LatencyRecorder[ns];
+        scriptOk = new LongAdder[ns];
+        scriptFailed = new LongAdder[ns];
+        commandFailures = new AtomicLongArray[ns];
+        commandRetries = new AtomicLongArray[ns];
+        for (int i = 0; i < ns; i++) {
+            scriptLatency[i] = new LatencyRecorder();
+            scriptOk[i] = new LongAdder();
+            scriptFailed[i] = new LongAdder();
+            commandFailures[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
+            commandRetries[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
+        }
+
+        Group[] groups = new Group[threads];
+        List<Client> clients = new ArrayList<>();
+        long pid = ProcessHandle.current().pid();
+        Path logDir = cfg.logDirectory() == null ? Path.of(".") : cfg.logDirectory();
+        try {
+            for (int g = 0; g < threads; g++) {
+                groups[g] = new Group(g, seeds, threads);
+                if (cfg.log()) {
+                    groups[g].log = new TxLog(TxLog.path(logDir, cfg.logPrefix() == null ? "pgbench_log" : cfg.logPrefix(), pid, g),
+                            cfg.rate() > 0, cfg.latencyLimitMs() > 0, cfg.maxTries() != 1, cfg.failuresDetailed(), cfg.aggregateInterval());
+                }
+                int[] range = PgbenchRandom.Seeds.clientsOfThread(cfg.clients(), threads, g);
+                for (int id = range[0]; id < range[0] + range[1]; id++) {
+                    Variables v = base.copy();
+                    v.standard(scale, id, seed, seeds.defaultSeed());
+                    clients.add(new Client(id, groups[g], v, seeds.clients()[id]));
+                }
+            }
+            return runClients(groups, clients, threads, scale);
+        } finally {
+            for (Group g : groups) if (g != null && g.log != null) g.log.close();
+        }
+    }
+
+    private RunReport runClients(Group[] groups, List<Client> clients, int threads, int scale) throws InterruptedException {
+        CountDownLatch connected = new CountDownLatch(clients.size());
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> ts = new ArrayList<>();
+        long connectStart = System.nanoTime();
+        for (Client c : clients) {
+            Thread t = new Thread(() -> c.run(connected, go), "pgbench-client-" + c.id);
+            t.setDaemon(true);
+            ts.add(t);
+        }
+        ts.forEach(Thread::start);
+        connected.await();
+        for (Client c : clients) {
+            if (c.connectError != null) {
+                go.countDown();
+                for (Thread t : ts) t.join();
+                throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
+            }
+        }
+        // initial connection time: pgbench averages its threads' connection phases
+        double initialConnMs = 0;
+        for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
+        initialConnMs /= groups.length;
+        startNanos = System.nanoTime();
+        startEpochMicros = System.currentTimeMillis() * 1000;
+        for (Group g : groups) g.trigger = startNanos;
+        if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
+        Thread progress = cfg.progressSeconds() > 0 ? startProgress() : null;
+        go.countDown();
+        for (Thread t : ts) t.join();
+        long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
+        if (progress != null) {
+            progress.interrupt();
+            progress.join();
+        }
+        double bench = Math.max(1e-9, (end - startNanos) / 1e9);
+        long processed = ok.sum();
+        long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
+        Histogram all = latency.total();
+        List<RunReport.ScriptReport> scripts = new ArrayList<>();
+        int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
+        for (int i = 0; i < cfg.scripts().size(); i++) {
+            Script s = cfg.scripts().get(i);
+            List<RunReport.CommandReport> cmds = new ArrayList<>();
+            for (int k = 0; k < s.commands().size(); k++) {
+                long nanos = 0, count = 0;
+                for (Client c : clients) {
+                    nanos += c.runner.commandNanos(i)[k];
+                    count += c.runner.commandCounts(i)[k];
+                }
+                cmds.add(new RunReport.CommandReport(s.commands().get(k).text(), count == 0 ? 0 : nanos / 1e6 / count,
+                        commandFailures[i].get(k), commandRetries[i].get(k)));
+            }
+            scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
+                    LatencySummary.of(scriptLatency[i].total()), cmds));
+        }
+        double connMs = cfg.connectPerTransaction() ? (connects.sum() == 0 ? 0 : connectNanos.sum() / 1e6 / connects.sum()) : initialConnMs;
+        String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
+        return new RunReport(type, scale, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
+                cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
+                lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
+                LatencySummary.of(all), LatencySummary.of(lag.total()), cfg.connectPerTransaction(), connMs, bench,
+                processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum());
+    }
+
+    // ------------------------------------------------------------------ client
+
+    private final class Client {
+        final int id;
+        final Group group;
+        final ClientScriptRunner runner;
+        Connection conn;
+        String connectError;
+        long finishedAt;
+        long txNo;
+
+        Client(int id, Group group, Variables vars, PgbenchRandom random) {
+            this.id = id;
+            this.group = group;
+            try {
+                this.runner = new ClientScriptRunner(cfg.scripts(), id, vars, random, cfg.mode(),
+                        ClientScriptRunner.Options.defaults().withDebug(cfg.err()::println).withSleeper(Driver.this::sleepWithinRun));
+            } catch (ScriptException e) {
+                throw KenshoException.usage(e.getMessage());
+            }
+        }
+
+        void run(CountDownLatch connected, CountDownLatch go) {
+            try {
+                if (!cfg.connectPerTransaction()) {
+                    try {
+                        conn = connector.connect();
+                    } catch (SQLException | RuntimeException e) {
+                        connectError = oneLine(e);
+                    }
+                }
+                group.connectedAt.accumulateAndGet(System.nanoTime(), Math::max);
+                connected.countDown();
+                go.await();
+                if (connectError == null) loop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                finishedAt = System.nanoTime();
+                close();
+            }
+        }
+
+        private void loop() {
+            long limit = cfg.effectiveTransactions();
+            long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
+            boolean throttled = cfg.rate() > 0;
+            while (limit == 0 || txNo < limit) {
+                long now = System.nanoTime();
+                if (now >= deadlineNanos) return;
+                long scheduled = now;
+                if (throttled) {
+                    scheduled = group.nextSchedule();
+                    if (scheduled > deadlineNanos) return;
+                    // pgbench skips transactions already later than the latency limit when they would start
+                    if (latencyLimitNanos > 0 && System.nanoTime() > scheduled + latencyLimitNanos) {
+                        skipped.increment();
+                        log(0, "skipped", 0, 0, null, 1);
+                        txNo++;
+                        continue;
+                    }
+                    if (!parkUntil(scheduled)) return;
+                }
+                long start = System.nanoTime();
+                if (conn == null && !connect(cfg.connectPerTransaction())) return;
+                int script = group.chooseScript();
+                TransactionOutcome out = runner.runScript(conn, script);
+                int tries = 1;
+                while (out.retryable() && (cfg.maxTries() == 0 || tries < cfg.maxTries())
+                        && (latencyLimitNanos == 0 || System.nanoTime() - scheduled < latencyLimitNanos)
+                        && System.nanoTime() < deadlineNanos) {
+                    if (out.command() >= 0) commandRetries[script].incrementAndGet(out.command());
+                    out = runner.retry(conn, out);
+                    tries++;
+                }
+                long end = System.nanoTime();
+                if (tries > 1) {
+                    retried.increment();
+                    retries.add(tries - 1);
+                }
+                long lat = end - scheduled;
+                if (out.ok()) {
+                    ok.increment();
+                    scriptOk[script].increment();
+                    latency.recordNanos(lat);
+                    scriptLatency[script].recordNanos(lat);
+                    if (throttled) lag.recordNanos(Math.max(0, start - scheduled));
+                    if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
+                    log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
+                } else {
+                    scriptFailed[script].increment();
+                    if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
+                    String kind = failure(out);
+                    log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script,
+                            (start - scheduled) / 1000, kind, tries);
+                    if (kind.equals("abort")) return;
+                }
+                txNo++;
+                if (cfg.connectPerTransaction()) close();
+            }
+        }
+
+        /** Counts a failed transaction; returns its kind, "abort" when pgbench would abort the client. */
+        private String failure(TransactionOutcome out) {
+            switch (out.status()) {
+                case SERIALIZATION_FAILURE -> {
+                    serialization.increment();
+                    return "serialization";
+                }
+                case DEADLOCK_FAILURE -> {
+                    deadlock.increment();
+                    return "deadlock";
+                }
+                default -> {
+                    if (out.status() == TransactionOutcome.Status.CONNECTION_LOST || connectionGone(out)) {
+                        lost.increment();
+                        close();
+                        return "failed";
+                    }
+                    other.increment();
+                    aborted.set(true);
+                    cfg.err().println("error: " + out.message());
+                    return "abort";
+                }
+            }
+        }
+
+        /** Admin shutdown, crash shutdown and "cannot connect now" end the session as surely as a broken socket. */
+        private boolean connectionGone(TransactionOutcome out) {
+            String s = out.sqlState();
+            if (s != null && (s.startsWith("08") || s.startsWith("57P"))) return true;
+            try {
+                return conn == null || conn.isClosed() || !conn.isValid(2);
+            } catch (SQLException e) {
+                return true;
+            }
+        }
+
+        /** (Re)connects; with a lost server keeps trying every 100 ms until the run's end. */
+        private boolean connect(boolean measured) {
+            long t0 = System.nanoTime();
+            long giveUp = deadlineNanos == Long.MAX_VALUE ? t0 + RECONNECT_LIMIT_NANOS : deadlineNanos;
+            String last = null;
+            boolean first = true;
+            while (true) {
+                try {
+                    conn = connector.connect();
+                    if (measured) {
+                        connects.increment();
+                        connectNanos.add(System.nanoTime() - t0);
+                    } else {
+                        reconnects.increment();
+                    }
+                    return true;
+                } catch (SQLException | RuntimeException e) {
+                    last = oneLine(e);
+                    if (measured && first) {
+                        // -C: a failed connection is pgbench's client abort, unless the server is just restarting
+                        first = false;
+                    }
+                }
+                if (System.nanoTime() + RECONNECT_PAUSE_NANOS > giveUp) {
+                    if (deadlineNanos == Long.MAX_VALUE) {
+                        aborted.set(true);
+                        cfg.err().println("error: client " + id + " could not reconnect: " + last);
+                    }
+                    return false;
+                }
+                LockSupport.parkNanos(RECONNECT_PAUSE_NANOS);
+            }
+        }
+
+        private void log(long latencyUs, String result, int script, long lagUs, String kind, int tries) {
+            if (group.log == null) return;
+            if (cfg.aggregateInterval() == 0 && !group.sampled()) return;
+            long epochMicros = startEpochMicros + (System.nanoTime() - startNanos) / 1000;
+            group.log.transaction(id, txNo, latencyUs, result, script, epochMicros, lagUs, tries, kind);
+        }
+
+        void close() {
+            runner.releaseStatements();
+            if (conn != null) {
+                try {
+                    conn.close();
+                } catch (SQLException ignored) {
+                    // already broken
+                }
+                conn = null;
+            }
+        }
+    }
+
+    /** Parks until the given nanoTime; false when the run's deadline comes first. */
+    private boolean parkUntil(long when) {
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= deadlineNanos) return false;
+            if (now >= when) return true;
+            LockSupport.parkNanos(Math.min(when, deadlineNanos) - now);
+            if (Thread.currentThread().isInterrupted()) return false;
+        }
+    }
+
+    /** \sleep inside a transaction: never beyond the end of a -T run. */
+    private void sleepWithinRun(long nanos) {
+        long until = Math.min(System.nanoTime() + nanos, deadlineNanos);
+        long now;
+        while ((now = System.nanoTime()) < until && !Thread.currentThread().isInterrupted()) LockSupport.parkNanos(until - now);
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    private Thread startProgress() {
+        Thread t = new Thread(() -> {
+            long every = cfg.progressSeconds() * 1_000_000_000L;
+            long next = startNanos + every;
+            long lastFailed = 0, lastSkipped = 0, lastRetried = 0, lastRetries = 0;
+            long lastAt = startNanos;
+            while (true) {
+                long now = System.nanoTime();
+                if (now < next) {
+                    LockSupport.parkNanos(next - now);
+                    if (Thread.currentThread().isInterrupted()) return;
+                    continue;
+                }
+                Histogram h = latency.interval();
+                Histogram lg = lag.interval();
+                long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
+                long sk = skipped.sum(), rd = retried.sum(), rs = retries.sum();
+                double secs = (now - lastAt) / 1e9;
+                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+                        (now - startNanos) / 1e9, h.getTotalCount() / secs, h.getTotalCount() == 0 ? 0 : h.getMean() / 1000,
+                        h.getTotalCount() == 0 ? 0 : h.getStdDeviation() / 1000, failed - lastFailed));
+                if (cfg.rate() > 0) {
+                    sb.append(String.format(Locale.ROOT, ", lag %.3f ms", lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
+                    if (cfg.latencyLimitMs() > 0) sb.append(", ").append(sk - lastSkipped).append(" skipped");
+                }
+                if (cfg.maxTries() != 1) sb.append(", ").append(rd - lastRetried).append(" retried, ").append(rs - lastRetries).append(" retries");
+                cfg.err().println(sb);
+                lastFailed = failed;
+                lastSkipped = sk;
+                lastRetried = rd;
+                lastRetries = rs;
+                lastAt = now;
+                next += every;
+            }
+        }, "pgbench-progress");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    // ------------------------------------------------------------------ before the run
+
+    /** Clients beyond what max_connections leaves free fail before the run, with the numbers. */
+    private void checkConnections(Connection c, int needed) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
+                        + "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'), "
+                        + "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)")) {
+            rs.next();
+            int max = rs.getInt(1), reserved = rs.getInt(2), inUse = rs.getInt(3);
+            boolean superuser = rs.getBoolean(4);
+            // our own admin connection closes before the clients connect
+            int free = max - (superuser ? 0 : reserved) - Math.max(0, inUse - 1);
+            if (needed > free) {
+                throw KenshoException.usage(String.format(Locale.ROOT,
+                        "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
+                                + "%d in use by others): lower -c or raise max_connections (e.g. --set max_connections=%d on a managed server)",
+                        cfg.clients(), needed, free, max, reserved, superuser ? " but usable by this superuser" : "", Math.max(0, inUse - 1),
+                        needed + reserved + inUse + 10));
+            }
+        }
+    }
+
+    private int scale(Connection c) throws SQLException {
+        if (!cfg.builtinUsed()) return cfg.scale() == null ? 1 : cfg.scale();
+        int n;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("select count(*) from pgbench_branches")) {
+            rs.next();
+            n = rs.getInt(1);
+        } catch (SQLException e) {
+            throw new KenshoException(KenshoException.FAILURE, "could not count number of branches: " + oneLine(e)
+                    + " (perhaps you need to run \"pgbench init\" in database \"" + target.database() + "\")", e);
+        }
+        if (n == 0) throw new KenshoException(KenshoException.FAILURE, "invalid count(*) from pgbench_branches: 0 (run \"pgbench init\" first)");
+        if (cfg.scale() != null && cfg.scale() != n) {
+            cfg.err().println("warning: scale option ignored, using count from pgbench_branches table (" + n + ")");
+        }
+        return n;
+    }
+
+    /** pgbench's pre-run vacuum: errors (tables missing for a custom script) are reported and ignored. */
+    private void vacuum(Connection c) {
+        cfg.err().print("starting vacuum...");
+        for (String sql : List.of("vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history")) {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            } catch (SQLException e) {
+                cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
+                break;
+            }
+        }
+        cfg.err().println("end.");
+        if (cfg.vacuumAccounts()) {
+            cfg.err().print("starting vacuum pgbench_accounts...");
+            try (Statement s = c.createStatement()) {
+                s.execute("vacuum analyze pgbench_accounts");
+            } catch (SQLException e) {
+                cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
+            }
+            cfg.err().println("end.");
+        }
+    }
+
+    static String oneLine(Throwable e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return (nl < 0 ? m : m.substring(0, nl)).replaceFirst("^ERROR: +", "");
+    }
+}

@@ -1,0 +1,149 @@
+package dev.kensho.pgbench.run;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One pgbench thread's -l transaction log, in pgbench's format: {@code prefix.PID} for thread 0,
+ * {@code prefix.PID.N} for thread N. Per transaction:
+ * {@code client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries]} where
+ * time is the latency in µs or skipped / failed (serialization / deadlock with --failures-detailed).
+ * With --aggregate-interval, one line per interval:
+ * {@code interval_start num_transactions sum_latency sum_latency_2 min_latency max_latency
+ * {failures | serialization_failures deadlock_failures} [sum_lag sum_lag_2 min_lag max_lag [skipped]]
+ * [retried retries]}. The clients of one thread share it, hence the synchronized writes.
+ */
+final class TxLog implements AutoCloseable {
+    private final BufferedWriter out;
+    private final boolean rate;
+    private final boolean latencyLimit;
+    private final boolean showRetries;
+    private final boolean detailed;
+    private final long aggregateMicros;
+    private final StringBuilder line = new StringBuilder(96);
+
+    // current aggregation interval
+    private long aggStart = -1;
+    private long cnt, failures, serialization, deadlock, skipped, retried, retries;
+    private double latSum, latSum2, latMin, latMax, lagSum, lagSum2, lagMin, lagMax;
+
+    TxLog(Path file, boolean rate, boolean latencyLimit, boolean showRetries, boolean detailed, int aggregateInterval) {
+        try {
+            this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not open logfile " + file + ": " + e.getMessage(), e);
+        }
+        this.rate = rate;
+        this.latencyLimit = latencyLimit;
+        this.showRetries = showRetries;
+        this.detailed = detailed;
+        this.aggregateMicros = aggregateInterval * 1_000_000L;
+        resetAgg();
+    }
+
+    static Path path(Path dir, String prefix, long pid, int thread) {
+        return dir.resolve(prefix + "." + pid + (thread == 0 ? "" : "." + thread));
+    }
+
+    /**
+     * @param result null for a successful transaction, else "skipped", "failed", "serialization", "deadlock"
+     */
+    synchronized void transaction(int client, long txNo, long latencyUs, String result, int script, long epochMicros,
+                                  long lagUs, int tries, String failureKind) {
+        if (aggregateMicros > 0) {
+            aggregate(latencyUs, result, lagUs, tries, failureKind, epochMicros);
+            return;
+        }
+        line.setLength(0);
+        line.append(client).append(' ').append(txNo).append(' ');
+        if (result == null) line.append(latencyUs);
+        else line.append(result);
+        line.append(' ').append(script).append(' ').append(epochMicros / 1_000_000).append(' ').append(epochMicros % 1_000_000);
+        if (rate) line.append(' ').append(lagUs);
+        if (showRetries) line.append(' ').append(tries - 1);
+        line.append('\n');
+        write(line);
+    }
+
+    private void aggregate(long latencyUs, String result, long lagUs, int tries, String failureKind, long epochMicros) {
+        long intervalStart = epochMicros - Math.floorMod(epochMicros, aggregateMicros);
+        if (aggStart < 0) aggStart = intervalStart;
+        while (intervalStart >= aggStart + aggregateMicros) {
+            flushAgg();
+            aggStart += aggregateMicros;
+        }
+        if ("skipped".equals(result)) {
+            skipped++;
+        } else if (result != null) {
+            failures++;
+            if ("serialization".equals(failureKind)) serialization++;
+            else if ("deadlock".equals(failureKind)) deadlock++;
+        } else {
+            cnt++;
+            latSum += latencyUs;
+            latSum2 += (double) latencyUs * latencyUs;
+            latMin = Math.min(latMin, latencyUs);
+            latMax = Math.max(latMax, latencyUs);
+            if (rate) {
+                lagSum += lagUs;
+                lagSum2 += (double) lagUs * lagUs;
+                lagMin = Math.min(lagMin, lagUs);
+                lagMax = Math.max(lagMax, lagUs);
+            }
+        }
+        if (tries > 1) {
+            retried++;
+            retries += tries - 1;
+        }
+    }
+
+    private void flushAgg() {
+        line.setLength(0);
+        line.append(aggStart / 1_000_000).append(' ').append(cnt).append(' ').append(fmt(latSum)).append(' ').append(fmt(latSum2))
+                .append(' ').append(fmt(cnt == 0 ? 0 : latMin)).append(' ').append(fmt(cnt == 0 ? 0 : latMax));
+        if (detailed) line.append(' ').append(serialization).append(' ').append(deadlock);
+        else line.append(' ').append(failures);
+        if (rate) {
+            line.append(' ').append(fmt(lagSum)).append(' ').append(fmt(lagSum2)).append(' ')
+                    .append(fmt(cnt == 0 ? 0 : lagMin)).append(' ').append(fmt(cnt == 0 ? 0 : lagMax));
+            if (latencyLimit) line.append(' ').append(skipped);
+        }
+        if (showRetries) line.append(' ').append(retried).append(' ').append(retries);
+        line.append('\n');
+        write(line);
+        resetAgg();
+    }
+
+    private static String fmt(double d) {
+        return String.format(java.util.Locale.ROOT, "%.0f", d);
+    }
+
+    private void resetAgg() {
+        cnt = failures = serialization = deadlock = skipped = retried = retries = 0;
+        latSum = latSum2 = lagSum = lagSum2 = 0;
+        latMin = lagMin = Double.MAX_VALUE;
+        latMax = lagMax = 0;
+    }
+
+    private void write(CharSequence s) {
+        try {
+            out.append(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            if (aggregateMicros > 0 && aggStart >= 0 && (cnt + failures + skipped) > 0) flushAgg();
+            out.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.PgbenchInit;
+import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.Script;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+@KenshoTarget
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PgbenchRunTest {
+    static final Path C_PGBENCH = Path.of("/usr/lib/postgresql/15/bin/pgbench");
+
+    @BeforeAll
+    void init(Target pg) {
+        new PgbenchInit().scale(1).log(null).run(pg);
+    }
+
+    static PrintStream sink(ByteArrayOutputStream b) {
+        return new PrintStream(b, true, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void selectOnlyPreparedWithProgressPerStatementAndResults(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench run", List.of("pgbench", "run"), Map.of()));
+        RunReport r = new PgbenchRun().selectOnly().clients(4).threads(2).seconds(3).mode(QueryMode.PREPARED).progress(1)
+                .perStatement(true).output(sink(out), sink(err)).runAndRecord(pg, dir);
+        String report = out.toString(StandardCharsets.UTF_8);
+        String progress = err.toString(StandardCharsets.UTF_8);
+        assertTrue(r.processed() > 100, report);
+        assertEquals(0, r.failed());
+        assertTrue(report.contains("transaction type: <builtin: select only>\nscaling factor: 1\nquery mode: prepared\n"
+                + "number of clients: 4\nnumber of threads: 2\nmaximum number of tries: 1\nduration: 3 s\n"), report);
+        assertTrue(report.matches("(?s).*\ntps = \\d+\\.\\d{6} \\(without initial connection time\\)\n.*"), report);
+        assertTrue(report.contains("latency percentiles: p50 "), report);
+        assertTrue(report.contains("statement latencies in milliseconds and failures:"), report);
+        assertTrue(report.matches("(?s).*\\s+\\d+\\.\\d{3}\\s+0  SELECT abalance FROM pgbench_accounts WHERE aid = :aid;.*"), report);
+        assertTrue(progress.contains("starting vacuum...end."), progress);
+        long lines = progress.lines().filter(l -> l.matches("progress: \\d+\\.\\d s, \\d+\\.\\d tps, lat \\d+\\.\\d{3} ms stddev \\d+\\.\\d{3}, 0 failed")).count();
+        assertTrue(lines >= 2, progress);
+        assertTrue(r.latency().p99Ms() >= r.latency().p50Ms() && r.latency().maxMs() >= r.latency().p999Ms());
+        List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+        assertEquals(1, trials.size());
+        assertEquals(r.tps(), trials.get(0).metric("tps"), 1e-9);
+        assertEquals(4, trials.get(0).params().get("clients"));
+    }
+
+    @Test
+    void sameSeedSameValuesPerClient(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_seed_probe");
+            s.execute("create table kensho_seed_probe(run int, client int, v bigint)");
+        }
+        Path script = Files.createTempFile("seed", ".sql");
+        Files.writeString(script, "\\set v random(1, 1000000000)\ninsert into kensho_seed_probe values (:run, :client_id, :v);\n");
+        for (int run = 1; run <= 2; run++) {
+            new PgbenchRun().file(script.toString()).clients(3).threads(2).transactions(5).randomSeed("5432").define("run=" + run)
+                    .mode(QueryMode.EXTENDED).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        }
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select client, array_agg(v order by v) filter (where run = 1) = array_agg(v order by v) filter (where run = 2), "
+                     + "count(*) from kensho_seed_probe group by client order by client")) {
+            int clients = 0;
+            while (rs.next()) {
+                clients++;
+                assertTrue(rs.getBoolean(2), "client " + rs.getInt(1) + " drew different values with the same seed");
+                assertEquals(10, rs.getInt(3));
+            }
+            assertEquals(3, clients);
+            s.execute("drop table kensho_seed_probe");
+        }
+    }
+
+    @Test
+    void serializationFailuresAreRetriedAndCountedDetailed(Target pg) throws Exception {
+        Path script = Files.createTempFile("ser", ".sql");
+        Files.writeString(script, "begin isolation level repeatable read;\nselect bbalance from pgbench_branches where bid = 1;\n"
+                + "select pg_sleep(0.005);\nupdate pgbench_branches set bbalance = bbalance + 1 where bid = 1;\nend;\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().file(script.toString()).clients(4).threads(2).transactions(15).maxTries(50)
+                .failuresDetailed(true).perStatement(true).noVacuum(true).output(sink(out), sink(new ByteArrayOutputStream())).run(pg);
+        List<String> l = r.lines();
+        assertTrue(r.retries() > 0, String.join("\n", l));
+        assertEquals(60, r.processed() + r.failed());
+        assertTrue(l.contains("maximum number of tries: 50"), String.join("\n", l));
+        assertTrue(l.stream().anyMatch(x -> x.startsWith("number of transactions retried: ")), String.join("\n", l));
+        assertTrue(l.stream().anyMatch(x -> x.startsWith("number of serialization failures: ")), String.join("\n", l));
+        assertTrue(l.contains("statement latencies in milliseconds and failures and retries:"), String.join("\n", l));
+    }
+
+    @Test
+    void transactionLogAggregatedAndSampled(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchRun().selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        List<Path> files;
+        try (Stream<Path> s = Files.list(tmp)) {
+            files = s.sorted().toList();
+        }
+        assertEquals(2, files.size(), files.toString());
+        long pid = ProcessHandle.current().pid();
+        assertEquals("pgbench_log." + pid, files.get(0).getFileName().toString());
+        assertEquals("pgbench_log." + pid + ".1", files.get(1).getFileName().toString());
+        List<String> lines = Files.readAllLines(files.get(0));
+        assertEquals(20, lines.size());
+        assertTrue(lines.stream().allMatch(x -> x.matches("0 \\d+ \\d+ 0 \\d{10} \\d{1,6}")), lines.toString());
+        assertTrue(lines.get(0).startsWith("0 0 "), lines.get(0));
+
+        Path agg = tmp.resolve("agg");
+        Files.createDirectories(agg);
+        new PgbenchRun().selectOnly().clients(2).threads(1).seconds(2).log(true).aggregateInterval(1).logPrefix("agg")
+                .logDirectory(agg).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        List<String> al = Files.readAllLines(agg.resolve("agg." + pid));
+        assertTrue(al.size() >= 2 && al.size() <= 4, al.toString());
+        assertTrue(al.stream().allMatch(x -> x.matches("\\d{10} \\d+ \\d+ \\d+ \\d+ \\d+ 0")), al.toString());
+
+        Path sampled = tmp.resolve("sampled");
+        Files.createDirectories(sampled);
+        new PgbenchRun().selectOnly().clients(1).transactions(400).log(true).samplingRate(0.1).logDirectory(sampled).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        long n = Files.readAllLines(sampled.resolve("pgbench_log." + pid)).size();
+        assertTrue(n > 10 && n < 100, "sampled " + n + " of 400");
+    }
+
+    @Test
+    void rateLimitWithLagAndLatencyLimitAndReconnectEachTransaction(Target pg) {
+        RunReport r = new PgbenchRun().selectOnly().clients(2).threads(1).seconds(2).rate(100).latencyLimitMs(50).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertTrue(r.processed() > 120 && r.processed() < 300, "~200 transactions expected at -R 100 for 2 s: " + r.processed());
+        List<String> l = r.lines();
+        assertTrue(l.stream().anyMatch(x -> x.startsWith("rate limit schedule lag: avg ")), String.join("\n", l));
+        assertTrue(l.stream().anyMatch(x -> x.startsWith("number of transactions above the 50.0 ms latency limit: ")), String.join("\n", l));
+
+        RunReport c = new PgbenchRun().selectOnly().clients(2).transactions(5).connectPerTransaction(true).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertEquals(10, c.processed());
+        assertTrue(c.lines().stream().anyMatch(x -> x.startsWith("average connection time = ")));
+        assertTrue(c.lines().stream().anyMatch(x -> x.endsWith("(including reconnection times)")));
+    }
+
+    @Test
+    void tooManyClientsFailBeforeTheRun(Target pg) {
+        var e = assertThrows(KenshoException.class, () -> new PgbenchRun().selectOnly().clients(5000).transactions(1)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg));
+        assertTrue(e.getMessage().startsWith("5000 clients need 5000 connections but the server has only "), e.getMessage());
+        assertTrue(e.getMessage().contains("max_connections="), e.getMessage());
+    }
+
+    @Test
+    void aScriptErrorAbortsTheClientAsPgbenchDoes(Target pg) throws Exception {
+        Path script = Files.createTempFile("bad", ".sql");
+        Files.writeString(script, "select * from kensho_no_such_table;\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().file(script.toString()).clients(1).transactions(3).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        assertTrue(r.aborted());
+        assertEquals(1, r.failed());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("kensho_no_such_table"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(r.lines().contains("Run was aborted; the above results are incomplete."));
+    }
+
+    /** Tables from the C pgbench -i: Kensho reads their scale and runs on them. */
+    @Test
+    void kenshoRunsOnCPgbenchTables(Target pg) throws Exception {
+        assumeTrue(Files.isExecutable(C_PGBENCH), "no C pgbench at " + C_PGBENCH + ": interop test skipped");
+        List<String> cmd = new ArrayList<>(List.of(C_PGBENCH.toString(), "-i", "-s", "2", "-q", "-h", pg.host(),
+                "-p", Integer.toString(pg.port()), "-U", pg.user(), pg.database()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        try {
+            RunReport r = new PgbenchRun().selectOnly().clients(2).seconds(2).noVacuum(true)
+                    .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+            assertEquals(2, r.scale());
+            assertTrue(r.processed() > 0 && r.failed() == 0, String.join("\n", r.lines()));
+            RunReport t = new PgbenchRun().script(Script.builtin("tpcb-like")).clients(2).transactions(20)
+                    .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+            assertEquals(40, t.processed());
+        } finally {
+            new PgbenchInit().scale(1).log(null).run(pg);
+        }
+    }
+}
