@@ -273,9 +273,10 @@ public final class Driver {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
             boolean throttled = cfg.rate() > 0;
             while (limit == 0 || txNo < limit) {
-                long now = System.nanoTime();
-                if (now >= deadlineNanos) return;
-                long scheduled = now;
+                if (System.nanoTime() >= deadlineNanos) return;
+                // connecting (-C, or after a lost connection) is not part of the transaction's latency
+                if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
+                long scheduled = System.nanoTime();
                 if (throttled) {
                     scheduled = group.nextSchedule();
                     if (scheduled > deadlineNanos) return;
@@ -288,8 +289,9 @@ public final class Driver {
                     }
                     if (!parkUntil(scheduled)) return;
                 }
-                long start = System.nanoTime();
                 if (conn == null && !connect(cfg.connectPerTransaction())) return;
+                long start = System.nanoTime();
+                if (!throttled) scheduled = start;
                 int script = group.chooseScript();
                 TransactionOutcome out = runner.runScript(conn, script);
                 int tries = 1;

@@ -1,0 +1,66 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.PgbenchInit;
+import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.script.QueryMode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A managed server restarted in the middle of a run: the run finishes, counts failures, writes results. */
+@KenshoTarget
+class ServerRestartDuringRunTest {
+
+    @Test
+    void runSurvivesAServerRestart(Target pg, @TempDir Path tmp) throws Exception {
+        assumeTrue(pg.control().canRestart(), "target cannot be restarted: " + pg.describe());
+        new PgbenchInit().scale(1).log(null).run(pg);
+        AtomicReference<Throwable> restartError = new AtomicReference<>();
+        Thread restarter = new Thread(() -> {
+            try {
+                Thread.sleep(3000);
+                pg.control().restart();
+            } catch (Throwable t) {
+                restartError.set(t);
+            }
+        });
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench run", List.of("pgbench", "run"), Map.of()));
+        restarter.start();
+        RunReport r = new PgbenchRun().builtin("tpcb-like").clients(4).threads(2).seconds(10).mode(QueryMode.PREPARED).progress(2)
+                .noVacuum(true).output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .runAndRecord(pg, dir);
+        restarter.join();
+        assertEquals(null, restartError.get());
+        String report = out.toString(StandardCharsets.UTF_8);
+        System.out.println(err.toString(StandardCharsets.UTF_8) + report);
+        assertTrue(r.connectionFailures() > 0, report);
+        assertTrue(r.failed() >= r.connectionFailures(), report);
+        assertTrue(r.reconnects() >= 1, report);
+        assertFalse(r.aborted(), report + err);
+        assertTrue(report.matches("(?s).*number of failed transactions: [1-9]\\d* .*"), report);
+        assertTrue(report.contains("number of connection failures: "), report);
+        // transactions after the restart: the clients came back
+        assertTrue(err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("progress: 10.0 s")
+                || l.startsWith("progress: 8.0 s")).anyMatch(l -> !l.contains(", 0.0 tps")), err.toString(StandardCharsets.UTF_8));
+        List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+        assertEquals(1, trials.size());
+        assertTrue(trials.get(0).metric("connection_failures") > 0);
+    }
+}
