@@ -32,13 +32,14 @@ class KillAndResumeIT {
                 }
             }
             if (trials != null && Files.exists(trials) && Files.readAllLines(trials).size() >= 6) break;
+            if (!p.isAlive()) break;
             Thread.sleep(50);
         }
         assertTrue(trials != null && Files.exists(trials), "no trials appeared: " + Files.readString(work.resolve("stderr.txt")));
         p.destroyForcibly(); // SIGKILL: no shutdown hooks, no flush at exit
         p.waitFor(30, TimeUnit.SECONDS);
         List<Trial> kept = RunDirectory.readTrials(trials);
-        assertTrue(kept.size() >= 6 && kept.size() < 20, "kept " + kept.size());
+        assertTrue(kept.size() >= 6 && kept.size() < 20, "kept " + kept.size() + "; stderr: " + Files.readString(work.resolve("stderr.txt")));
 
         Path runDir = trials.getParent();
         BenchJar.Result r = BenchJar.run(work.resolve("resume"), "query", "--resume", runDir.toString(), "-c", "SELECT pg_sleep(0.25)",
