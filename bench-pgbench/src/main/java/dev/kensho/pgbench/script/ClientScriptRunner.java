@@ -15,7 +15,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -367,12 +366,8 @@ public final class ClientScriptRunner {
             Thread.currentThread().interrupt();
             throw new EvalException(what + ": interrupted");
         } catch (NumberFormatException e) {
-            throw new EvalException("setshell: shell command must return an integer (not \"" + res(e) + "\")");
+            throw new EvalException("setshell: shell command must return an integer (" + e.getMessage() + ")");
         }
-    }
-
-    private static String res(NumberFormatException e) {
-        return e.getMessage();
     }
 
     // ------------------------------------------------------------------ SQL
@@ -563,9 +558,5 @@ public final class ClientScriptRunner {
     /** Test hook: evaluates one expression text in this client's context. */
     Value evaluate(Expr e) throws EvalException {
         return e.eval(context);
-    }
-
-    static List<String> copyOf(List<String> l) {
-        return new ArrayList<>(l);
     }
 }

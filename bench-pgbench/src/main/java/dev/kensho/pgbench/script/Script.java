@@ -24,12 +24,22 @@ public final class Script {
     private final String description;
     private final int weight;
     private final List<Command> commands;
+    private final boolean builtin;
 
-    Script(String name, String description, int weight, List<Command> commands) {
+    Script(String name, String description, int weight, List<Command> commands, boolean builtin) {
         this.name = name;
         this.description = description;
         this.weight = weight;
         this.commands = List.copyOf(commands);
+        this.builtin = builtin;
+    }
+
+    /**
+     * True for -b scripts. pgbench reads :scale from pgbench_branches only when a builtin is used (see
+     * {@link Variables#readScale}); with -f only, :scale is -s or 1.
+     */
+    public boolean isBuiltin() {
+        return builtin;
     }
 
     /** File name, or the builtin's name. */
@@ -51,12 +61,12 @@ public final class Script {
     }
 
     public Script withWeight(int w) {
-        return new Script(name, description, w, commands);
+        return new Script(name, description, w, commands, builtin);
     }
 
     /** Parses script text; {@code fileName} is used in error messages and as the script's name. */
     public static Script parse(String fileName, String text) throws ScriptException {
-        return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text));
+        return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text), false);
     }
 
     /** Reads and parses a script file ("-" is not supported: the driver reads stdin itself if it wants). */
@@ -106,7 +116,7 @@ public final class Script {
                 case "select-only" -> "<builtin: select only>";
                 default -> "<builtin: " + found + ">";
             };
-            return new Script(found, desc, 1, ScriptParser.parse(found, stripHeader(text)));
+            return new Script(found, desc, 1, ScriptParser.parse(found, stripHeader(text)), true);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

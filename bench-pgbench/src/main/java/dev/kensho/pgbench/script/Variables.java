@@ -127,6 +127,30 @@ public final class Variables {
         }
     }
 
+    /**
+     * pgbench's scale detection: {@code select count(*) from pgbench_branches} on the run's connection.
+     *
+     * @throws java.sql.SQLException with pgbench's hint when the tables are missing
+     */
+    public static long readScale(java.sql.Connection c) throws java.sql.SQLException {
+        try (java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("select count(*) from pgbench_branches")) {
+            rs.next();
+            long scale = rs.getLong(1);
+            if (scale <= 0) {
+                throw new java.sql.SQLException("invalid count(*) from pgbench_branches: \"" + scale + "\"");
+            }
+            return scale;
+        } catch (java.sql.SQLException e) {
+            if ("42P01".equals(e.getSQLState())) {
+                throw new java.sql.SQLException("could not count number of branches: " + e.getMessage()
+                        + "; perhaps you need to do initialization (\"bench pgbench init\" or \"pgbench -i\")",
+                        e.getSQLState(), e);
+            }
+            throw e;
+        }
+    }
+
     /** getVariable: the text pgbench substitutes into SQL, or null when undefined. */
     public String text(String name) {
         Var v = vars.get(name);

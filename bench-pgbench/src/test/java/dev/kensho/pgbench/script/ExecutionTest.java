@@ -293,6 +293,29 @@ class ExecutionTest {
         }
     }
 
+    /** pgbench does not substitute psql's :'name' / :"name" forms: the text reaches the server as is. */
+    @Test
+    void quotedVariableFormsAreSentAsIsLikePgbench() throws Exception {
+        Script s = Script.parse("qv", "\\set v 5\nSELECT :'v' AS a;\n");
+        try (Connection c = connect(QueryMode.SIMPLE)) {
+            TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(c, 0);
+            assertEquals("42601", o.sqlState(), o::toString);
+            assertTrue(o.message().contains("syntax error at or near \":\""), o.message());
+        }
+    }
+
+    @Test
+    void scaleIsReadFromBranches() throws Exception {
+        try (Connection c = connect(QueryMode.SIMPLE)) {
+            assertEquals(1, Variables.readScale(c));
+            try (Statement st = c.createStatement()) {
+                st.execute("SET search_path = pg_catalog");
+            }
+            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> Variables.readScale(c));
+            assertTrue(e.getMessage().contains("perhaps you need to do initialization"), e.getMessage());
+        }
+    }
+
     @Test
     void sleepIsPerformedAndReported() throws Exception {
         Script s = Script.parse("sleep", "\\set ms 30\n\\sleep :ms ms\n\\sleep 100 us\n\\sleep 0 s\n");
