@@ -48,7 +48,7 @@ public final class HtmlReport {
         long ok = cells.summaries().stream().filter(c -> c.n() > 0).count();
         b.append("<h1>Kensho report: ").append(esc(command)).append("</h1>\n<p class=\"sub\">")
                 .append(esc(run.directory().getFileName())).append(" · started ")
-                .append(esc(run.info().started() == null ? "?" : DateTimeFormatter.ISO_INSTANT.format(run.info().started())))
+                .append(esc(run.info().started() == null ? "?" : DateTimeFormatter.ISO_INSTANT.format(run.info().started().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))))
                 .append(" · ").append(run.trials().size()).append(" trials in ").append(cells.summaries().size())
                 .append(" cells (").append(ok).append(" with results)</p>\n");
 

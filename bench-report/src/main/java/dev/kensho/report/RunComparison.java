@@ -159,6 +159,10 @@ public final class RunComparison {
             int run = (Integer) ids.get(i).get(0);
             String label = unique ? labels.get(i) : runs.get(run).directory().getFileName()
                     + (ids.get(i).get(1) == null ? "" : "/" + Cells.text(ids.get(i).get(1)));
+            if (!unique && ids.stream().filter(x -> x.get(0).equals(run)).count() < 2
+                    && runs.stream().filter(r -> r.directory().getFileName().equals(runs.get(run).directory().getFileName())).count() > 1) {
+                label = (char) ('A' + i) + ":" + label; // the same directory given twice
+            }
             Group g = new Group(label, run, ids.get(i).get(1));
             groups.add(g);
             cells.put(g, raw.get(ids.get(i)));
@@ -179,6 +183,18 @@ public final class RunComparison {
 
     private String keyText(Map<String, Object> key) {
         return key.entrySet().stream().map(e -> e.getKey() + "=" + Cells.text(e.getValue())).collect(Collectors.joining(", "));
+    }
+
+    /** A cell's name for tables: only the parameters that differ between cells ("clients=16"). */
+    private String cellLabel(String key) {
+        Map<String, Object> k = keys.get(key);
+        String s = k.entrySet().stream().filter(e -> varies(e.getKey()))
+                .map(e -> e.getKey() + "=" + Cells.text(e.getValue())).collect(Collectors.joining(", "));
+        return s.isEmpty() ? "all" : s;
+    }
+
+    private boolean varies(String param) {
+        return keys.values().stream().map(x -> x.get(param)).distinct().count() > 1;
     }
 
     private double[] values(Group g, String key, String metric) {
@@ -207,7 +223,7 @@ public final class RunComparison {
                     if (a.length >= 2 && b.length >= 2 && (StatUtils.variance(a) > 0 || StatUtils.variance(b) > 0)) {
                         p = welch.tTest(a, b);
                     }
-                    rows.add(new Row(key, keys.get(key), m, base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p,
+                    rows.add(new Row(cellLabel(key), keys.get(key), m, base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p,
                             RankSumTest.test(b, a).p()));
                 }
             }
@@ -233,7 +249,7 @@ public final class RunComparison {
         Map<String, List<String>> scopes = new LinkedHashMap<>();
         for (String key : orderedKeys()) {
             Map<String, Object> k = keys.get(key);
-            String scope = scopeParams.stream().filter(k::containsKey).map(p -> p + "=" + Cells.text(k.get(p)))
+            String scope = scopeParams.stream().filter(k::containsKey).filter(this::varies).map(p -> p + "=" + Cells.text(k.get(p)))
                     .collect(Collectors.joining(", "));
             scopes.computeIfAbsent(scope, x -> new ArrayList<>()).add(key);
         }

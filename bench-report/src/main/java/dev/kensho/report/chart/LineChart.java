@@ -22,6 +22,9 @@ public final class LineChart {
     /** A vertical mark on the x axis (a crossover point). */
     public record Marker(double x, String label) {}
 
+    /** Parameters that grow by doubling in the studies (1, 4, 16 … 1024 clients): charted on a log₂ axis. */
+    public static final java.util.Set<String> DOUBLING = java.util.Set.of("clients", "threads", "connections", "jobs");
+
     public static JFreeChart build(String title, String xLabel, String yLabel, Map<String, List<Point>> series,
                                    List<Marker> markers) {
         YIntervalSeriesCollection data = new YIntervalSeriesCollection();
@@ -38,7 +41,7 @@ public final class LineChart {
         }
         // client counts 1..1024 read best on a log axis, as the studies' doubling steps are
         ValueAxis xAxis;
-        if (lo > 0 && hi / lo >= 32) {
+        if (DOUBLING.contains(xLabel) && lo > 0 && hi / lo >= 8) {
             LogAxis log = new LogAxis(xLabel);
             log.setBase(2);
             log.setStandardTickUnits(NumberAxis.createIntegerTickUnits());

@@ -1,0 +1,103 @@
+package dev.kensho.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunResults;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sample sweep: version 17 over 16 has tps medians 1050/1000, 4200/4000, 7600/8000, so ratios
+ * 1.05, 1.05, 0.95 and mean 1.0167. Expected statistics from R 4.2:
+ * t.test(c(1050,1040,1060), c(1000,1010,990))$p.value = 0.003602232609 (4 clients: 0.05478676604,
+ * 16: 0.008049893101); anova(lm(tps ~ version * factor(clients))): F 2.06422 (p 0.17635),
+ * 12669.03670, 26.83486 (p 3.723e-05) on 1, 2, 2, 12 df.
+ */
+class RunComparisonTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void versionsInsideOneRun() throws Exception {
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.pgbenchSweep(tmp)));
+        assertEquals("version", cmp.by());
+        assertEquals(List.of("16", "17"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        checkTps(cmp);
+
+        List<Path> files = cmp.write(tmp.resolve("out"));
+        String html = Files.readString(files.get(0));
+        HtmlReportTest.assertSelfContained(html);
+        assertTrue(html.contains("<svg"), "tps vs clients chart");
+        assertTrue(html.contains(">16<") && html.contains(">17<"), "legend names both versions");
+        assertTrue(html.contains("Mean ratio 17: <b>1.017</b>"));
+        assertTrue(html.contains("<td>group:clients</td><td class=\"num\">2</td>"), "interaction row");
+        assertTrue(html.contains("26.835"), "interaction F");
+        String csv = Files.readString(files.get(1));
+        List<String> lines = csv.lines().toList();
+        assertEquals("clients,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,mann_whitney_p",
+                lines.get(0));
+        assertTrue(lines.contains("16,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.008049893100513016,0.1")
+                || lines.stream().anyMatch(l -> l.startsWith("16,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")), csv);
+        // the skipped 64-client cell (only in 17, and skipped) is not compared
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("64,")));
+        String text = cmp.text();
+        assertTrue(text.contains("clients=4"), text);
+        assertTrue(text.contains("1.050"), text);
+    }
+
+    @Test
+    void twoDirectoriesOneVersionEach() {
+        RunResults a = SampleRuns.pgbenchSingle(tmp, 0);
+        RunResults b = SampleRuns.pgbenchSingle(tmp, 1);
+        RunComparison cmp = RunComparison.of(List.of(a, b));
+        // no version parameter in the trials: the groups are named by the server version each run recorded
+        assertEquals(List.of("16.10", "17.10"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        checkTps(cmp);
+    }
+
+    private static void checkTps(RunComparison cmp) {
+        List<RunComparison.Row> tps = cmp.rows().stream().filter(r -> r.metric().equals("tps")).toList();
+        assertEquals(3, tps.size());
+        assertEquals("clients=1", tps.get(0).cell());
+        assertEquals(1000, tps.get(0).baselineMedian());
+        assertEquals(1050, tps.get(0).median());
+        assertEquals(1.05, tps.get(0).ratio(), 1e-12);
+        assertEquals(1.05, tps.get(1).ratio(), 1e-12);
+        assertEquals(0.95, tps.get(2).ratio(), 1e-12);
+        assertEquals(0.003602232609, tps.get(0).welchP(), 1e-9);
+        assertEquals(0.05478676604, tps.get(1).welchP(), 1e-9);
+        assertEquals(0.008049893101, tps.get(2).welchP(), 1e-9);
+        assertEquals(0.1, tps.get(0).mannWhitneyP(), 1e-12);
+        assertEquals((1.05 + 1.05 + 0.95) / 3, cmp.meanRatios().get("tps").values().iterator().next(), 1e-12);
+        // latency ratio at 1 client: (1000/1050)/(1000/1000)
+        RunComparison.Row lat = cmp.rows().stream().filter(r -> r.metric().equals("latency_avg_ms")).findFirst().orElseThrow();
+        assertEquals(1000.0 / 1050, lat.ratio(), 1e-12);
+
+        RunComparison.Analysis an = cmp.analyses().stream().filter(x -> x.metric().equals("tps")).findFirst().orElseThrow();
+        assertEquals("clients", an.factor());
+        assertEquals(2.06422, an.anova().term("group").f(), 1e-5);
+        assertEquals(0.17635, an.anova().term("group").p(), 1e-5);
+        assertEquals(12669.03670, an.anova().term("clients").f(), 1e-3);
+        assertEquals(26.83486, an.anova().term("group:clients").f(), 1e-5);
+        assertEquals(3.723e-05, an.anova().term("group:clients").p(), 1e-8);
+        assertEquals(12, an.anova().residual().df());
+        // R: anova(lm(abs(tps - ave(tps, g, FUN = median)) ~ g)): F 1.45076, p 0.27593
+        assertEquals(1.45076, an.levene().statistic(), 1e-5);
+        assertEquals(0.27593, an.levene().p(), 1e-5);
+        assertEquals(3, an.contrasts().size());
+    }
+
+    @Test
+    void nothingToCompareIsAUsageError() {
+        RunResults a = SampleRuns.pgbenchSingle(tmp, 0);
+        KenshoException e = assertThrows(KenshoException.class, () -> RunComparison.of(List.of(a)));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertThrows(KenshoException.class, () -> RunComparison.of(List.of(a, a), new RunComparison.Options("workers", List.of())));
+    }
+}
