@@ -65,7 +65,9 @@ public final class ScanCrossover {
      * @param tablespaceDir   managed servers: create the tables in a tablespace under this directory
      * @param tablespace      an existing tablespace to create the tables in (remote servers)
      * @param repeat          repeats per cell; the median is reported
-     * @param timing          CLIENT (every row fetched, the default) or SERVER (EXPLAIN ANALYZE execution time)
+     * @param timing          SERVER (EXPLAIN (ANALYZE, TIMING OFF) execution time: the scans alone, the default) or
+     *                        CLIENT (every row fetched through a cursor, as psql would; adds the transfer,
+     *                        which is the same for both scans and flattens the curves)
      * @param parallelWorkers max_parallel_workers_per_gather for both queries; null keeps the server's.
      *                        Default 0: one process per scan, so the curves compare access methods and not
      *                        parallelism (a client cursor runs without workers anyway)
@@ -106,7 +108,7 @@ public final class ScanCrossover {
             }
         }
 
-        /** Mutable defaults: 1 000 000 rows, both layouts, 1..100 % by 1, warm, one repeat, client timing. */
+        /** Mutable defaults: 1 000 000 rows, both layouts, 1..100 % by 1, warm, one repeat, server timing. */
         public static final class Builder {
             private long rows = 1_000_000;
             private List<Layout> layouts = List.of(Layout.HIGH, Layout.LOW);
@@ -118,7 +120,7 @@ public final class ScanCrossover {
             private Path tablespaceDir;
             private String tablespace;
             private int repeat = 1;
-            private Timing timing = Timing.CLIENT;
+            private Timing timing = Timing.SERVER;
             private Integer parallelWorkers = 0;
             private int throughputMb = 256;
             private boolean dropOsCache = true;

@@ -50,7 +50,7 @@ public final class ScanTable {
                 throw KenshoException.usage("table " + table + " exists and was not created by Kensho; "
                         + "run bench scan in another database or schema");
             }
-            if (existing.equals(mark) && !rebuild) return facts(c, layout, table, rows, p, 0, true);
+            if (existing.equals(mark) && !rebuild && exists(c, table + "_pk")) return facts(c, layout, table, rows, p, 0, true);
             exec(c, "DROP TABLE " + table);
         }
         String ts = tablespace == null ? "" : " TABLESPACE " + quoteIdent(tablespace);
@@ -99,6 +99,15 @@ public final class ScanTable {
                 if (!rs.next()) return null;
                 String s = rs.getString(2);
                 return s == null ? "" : s;
+            }
+        }
+    }
+
+    private static boolean exists(Connection c, String relation) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            ps.setString(1, relation);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
             }
         }
     }

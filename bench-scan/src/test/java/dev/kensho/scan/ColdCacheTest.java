@@ -1,0 +1,91 @@
+package dev.kensho.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.scan.cache.PageCache;
+import dev.kensho.scan.sweep.Cell;
+import dev.kensho.scan.sweep.SelectivitySweep;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Cold cells restart a private managed server; plus the refusals and the invalid-plan path on it. */
+class ColdCacheTest {
+
+    @Test
+    void coldCellsRestartAndRecordTheOsCacheDrop(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            // A table of the same name that Kensho did not create is never dropped.
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE scan_low (x int)");
+            }
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(20_000).from(10).to(90).step(80)
+                    .caches(List.of(CacheState.COLD)).throughputMb(0).build();
+            KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, o, results, List.of("scan"), null));
+            assertTrue(e.getMessage().contains("not created by Kensho"), e.getMessage());
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE scan_low");
+            }
+
+            int startBefore = postmasterStart(pg);
+            ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("scan", "--cache", "cold"), null);
+            r.report().forEach(System.out::println);
+            boolean canDrop = PageCache.unavailableReason() == null;
+            List<Trial> trials = RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS));
+            assertEquals(2 * 2 * 2, trials.size());
+            for (Trial t : trials) {
+                assertEquals("ok", t.status(), t.cell() + ": " + t.extra().get("reason"));
+                assertEquals("cold", t.params().get("cache"));
+                assertTrue(t.metric("restart_ms") > 0, "restarted before " + t.cell());
+                assertEquals(canDrop, t.extra().get("os_cache_dropped"), t.cell());
+                String cold = (String) t.extra().get("cold");
+                assertTrue(canDrop ? cold.contains("OS page cache dropped") : cold.startsWith("server-cold only"), cold);
+                // a cold start reads the table from outside shared buffers
+                assertTrue(t.metric("shared_read_blocks") > 0, t.cell() + " read nothing from disk: " + t.metrics());
+            }
+            assertTrue(postmasterStart(pg) != startBefore, "the server was restarted");
+            assertEquals(canDrop ? null : r.osCache(), r.osCache());
+            assertEquals(2, r.crossovers().size());
+
+            // A cell whose plan is not the intended one is recorded as invalid, with the plan it got.
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE scan_low DROP CONSTRAINT scan_low_pk");
+            }
+            try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("scan-invalid", List.of(), Map.of()))) {
+                new SelectivitySweep(pg, 20_000, SelectivitySweep.Timing.SERVER, 0, false)
+                        .run(dir, List.of(new Cell("server", CacheState.WARM, Layout.LOW, 10, Scan.INDEX)), 1, null);
+                Trial t = dir.trials().get(0);
+                assertEquals("invalid", t.status());
+                assertTrue(String.valueOf(t.extra().get("reason")).contains("plan was Seq Scan"), t.extra().toString());
+            }
+        }
+    }
+
+    @Test
+    void remoteStyleRefusalsAreUsageErrors() {
+        KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.Options.builder().from(50).to(10).build());
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        e = assertThrows(KenshoException.class, () -> ScanCrossover.Options.builder().sharedBuffers(List.of("huge")).build());
+        assertTrue(e.getMessage().contains("--shared-buffers huge"), e.getMessage());
+    }
+
+    private static int postmasterStart(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             var rs = s.executeQuery("SELECT pg_postmaster_start_time()::text")) {
+            rs.next();
+            return rs.getString(1).hashCode();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.kensho.scan.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.scan.CacheState;
+import dev.kensho.scan.Check;
+import dev.kensho.scan.Crossover;
+import dev.kensho.scan.Layout;
+import dev.kensho.scan.Scan;
+import dev.kensho.scan.table.ScanTable;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The arithmetic behind the report: interpolation, edge cases, expectation checks, plan and key rules. */
+class CrossoverFinderTest {
+
+    private static Crossover of(Layout l, double[][] pts) {
+        List<CrossoverFinder.Point> p = java.util.Arrays.stream(pts).map(a -> new CrossoverFinder.Point(a[0], a[1], a[2])).toList();
+        return CrossoverFinder.crossover("large", CacheState.WARM, l, p);
+    }
+
+    @Test
+    void interpolatesBetweenTheLastFasterAndFirstSlowerPoint() {
+        // index - full: -40 at 10 %, +20 at 20 % → equal at 10 + 10·40/60
+        Crossover c = of(Layout.LOW, new double[][] {{1, 1, 100}, {10, 60, 100}, {20, 120, 100}, {30, 200, 100}});
+        assertEquals(Crossover.Kind.CROSSED, c.kind());
+        assertEquals(10 + 10 * 40.0 / 60, c.selectivity(), 1e-9);
+        assertEquals(10.0, c.below());
+        assertEquals(20.0, c.above());
+        assertEquals(1, c.signChanges());
+    }
+
+    @Test
+    void reportsCurvesThatNeverCross() {
+        Crossover faster = of(Layout.HIGH, new double[][] {{1, 1, 100}, {50, 50, 100}, {100, 99, 100}});
+        assertEquals(Crossover.Kind.INDEX_FASTER_THROUGHOUT, faster.kind());
+        assertNull(faster.selectivity());
+        assertEquals("> 100 %", faster.describe(1, 100));
+        Crossover slower = of(Layout.LOW, new double[][] {{1, 200, 100}, {50, 300, 100}});
+        assertEquals(Crossover.Kind.INDEX_SLOWER_THROUGHOUT, slower.kind());
+        assertEquals(Crossover.Kind.INSUFFICIENT, of(Layout.LOW, new double[][] {{1, 1, 2}}).kind());
+    }
+
+    @Test
+    void checksTheStudysExpectations() {
+        Crossover high = of(Layout.HIGH, new double[][] {{1, 1, 100}, {50, 50, 100}, {100, 99, 100}});
+        Crossover low = of(Layout.LOW, new double[][] {{1, 1, 100}, {10, 60, 100}, {20, 120, 100}});
+        List<Check> ok = CrossoverFinder.check(List.of(high, low), 1, 100);
+        assertEquals(3, ok.size());
+        assertTrue(ok.stream().allMatch(k -> Boolean.TRUE.equals(k.passed())), ok.toString());
+        List<Check> reversed = CrossoverFinder.check(List.of(of(Layout.HIGH, new double[][] {{1, 1, 100}, {10, 60, 100}, {20, 120, 100}}),
+                of(Layout.LOW, new double[][] {{1, 1, 100}, {50, 50, 100}, {100, 99, 100}})), 1, 100);
+        assertEquals(Boolean.FALSE, reversed.get(2).passed());
+    }
+
+    @Test
+    void planMustBeTheIntendedScan() {
+        assertNull(SelectivitySweep.planProblem(Scan.INDEX, List.of("Index Scan")));
+        assertNull(SelectivitySweep.planProblem(Scan.FULL, List.of("Gather", "Seq Scan")));
+        assertTrue(SelectivitySweep.planProblem(Scan.INDEX, List.of("Bitmap Heap Scan", "Bitmap Index Scan")).contains("Bitmap Heap Scan"));
+        assertFalse(SelectivitySweep.planProblem(Scan.FULL, List.of("Index Scan")) == null);
+    }
+
+    @Test
+    void queriesSelectKeysOneToK() {
+        assertEquals(250_000, ScanQuery.upperKey(10_000_000, 2.5));
+        String idx = ScanQuery.sql(Scan.INDEX, "scan_high", 1000, 10);
+        assertTrue(idx.endsWith("col01 >= '000000000000000000000000000001' AND col01 <= '000000000000000000000000000100'"), idx);
+        String full = ScanQuery.sql(Scan.FULL, "scan_high", 1000, 10);
+        assertTrue(full.contains("col01 || '_' <= '000000000000000000000000000100' || '_'"), full);
+        // the low-clustering multiplier is a permutation of 0..N-1
+        for (long n : new long[] {100, 1000, 200_000, 1_000_000}) {
+            long p = ScanTable.multiplier(Layout.LOW, n);
+            assertEquals(1, java.math.BigInteger.valueOf(p).gcd(java.math.BigInteger.valueOf(n)).intValue());
+        }
+        long n = 1000;
+        long p = ScanTable.multiplier(Layout.LOW, n);
+        boolean[] seen = new boolean[(int) n];
+        for (long i = 0; i < n; i++) seen[(int) (i * p % n)] = true;
+        for (boolean b : seen) assertTrue(b);
+    }
+}
