@@ -49,6 +49,14 @@ class LcgAndFormatTest {
         for (int i = 0; i < 300_000; i++) {
             assertFormats(a, r.nextInt(1 + r.nextInt(Integer.MAX_VALUE)));
         }
+        for (long v = 1; v <= Integer.MAX_VALUE; v *= 10) {
+            for (long w : new long[] {v - 1, v, v + 1, 2 * v - 1}) {
+                if (w <= Integer.MAX_VALUE) {
+                    assertEquals(Long.toString(w).length(), RowBuffer.digits((int) w), "digits(" + w + ")");
+                }
+            }
+        }
+        assertEquals(10, RowBuffer.digits(Integer.MAX_VALUE));
         RowBuffer buf = new RowBuffer(RowFormat.TBL, null, 64);
         buf.putPadded(42, 9);
         buf.sep();
