@@ -1,0 +1,158 @@
+package dev.kensho.ssb;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.measure.Prewarm;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.SettingsOutcome;
+import dev.kensho.core.target.Target;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code bench ssb index-build}: the parallel query study's verification C — CREATE INDEX of a
+ * composite B-tree on lineorder over 1 to 4 columns (lo_orderkey, +lo_custkey, +lo_partkey,
+ * +lo_suppkey) for each max_parallel_maintenance_workers, timed, dropped after each build, with the
+ * number of distinct key combinations the study used to explain the times.
+ */
+public final class IndexBuild {
+    public static final List<String> COLUMNS = List.of("lo_orderkey", "lo_custkey", "lo_partkey", "lo_suppkey");
+    static final String INDEX = "kensho_ssb_index_build";
+
+    /**
+     * @param workers            max_parallel_maintenance_workers values
+     * @param maxColumns         1..4: build the composites over the first 1..maxColumns columns
+     * @param repeat             builds per cell (median reported)
+     * @param maintenanceWorkMem maintenance_work_mem for the builds (parallel builds need 32MB per participant), or null
+     */
+    public record Options(List<Integer> workers, int maxColumns, int repeat, String maintenanceWorkMem) {
+        public Options {
+            if (workers.isEmpty()) throw KenshoException.usage("--maintenance-workers needs at least one value");
+            for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--maintenance-workers " + w + ": expected 0..1024");
+            if (maxColumns < 1 || maxColumns > 4) throw KenshoException.usage("--columns must be 1..4");
+            if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+            workers = List.copyOf(workers);
+        }
+    }
+
+    private final Options opts;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public IndexBuild(Options opts, PrintStream out, PrintStream err) {
+        this.opts = opts;
+        this.out = out;
+        this.err = err;
+    }
+
+    public void run(SsbDatabase db, RunDirectory dir) {
+        Target t = db.target();
+        Map<Integer, Long> distinct = new HashMap<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            if (db.exists(c, INDEX)) {
+                throw KenshoException.usage("index " + INDEX + " already exists in schema " + db.schema()
+                        + " (left by an interrupted run?): drop it first");
+            }
+            for (int k = 1; k <= opts.maxColumns(); k++) {
+                String cols = String.join(", ", COLUMNS.subList(0, k));
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + cols + " FROM lineorder) d")) {
+                    rs.next();
+                    distinct.put(k, rs.getLong(1));
+                }
+                err.printf("ssb index-build: %d distinct (%s)%n", distinct.get(k), cols);
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read lineorder: " + SsbDatabase.firstLine(e), e);
+        }
+        boolean managed = t.kind().managed();
+        for (int w : opts.workers()) {
+            Map<String, String> want = new LinkedHashMap<>();
+            want.put("max_parallel_maintenance_workers", Integer.toString(w));
+            if (opts.maintenanceWorkMem() != null) want.put("maintenance_work_mem", opts.maintenanceWorkMem());
+            Map<String, String> cur = ParallelSweep.current(db, List.of("max_worker_processes", "max_parallel_workers"));
+            if (managed && Integer.parseInt(cur.get("max_worker_processes")) < w + 2) {
+                want.put("max_worker_processes", Integer.toString(Math.max(8, w) + 2));
+            }
+            if (Integer.parseInt(cur.get("max_parallel_workers")) < w) want.put("max_parallel_workers", Integer.toString(Math.max(8, w)));
+            SettingsOutcome o = t.control().apply(want);
+            o.actions().forEach(a -> dir.note("maintenance workers " + w + ": " + a));
+            for (int k = 1; k <= opts.maxColumns(); k++) {
+                String cols = String.join(", ", COLUMNS.subList(0, k));
+                String cell = "index-build;workers=" + w + ";columns=" + k;
+                for (int r = 0; r < opts.repeat(); r++) {
+                    if (dir.isFinished(cell, r)) continue;
+                    Trial.Builder b = Trial.of(cell, r).param("maintenance_workers", w).param("columns", k).param("key", cols);
+                    if (!o.ok()) {
+                        dir.append(b.skipped(o.refusalReason()).build());
+                        continue;
+                    }
+                    dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k))));
+                }
+            }
+        }
+    }
+
+    private Trial build(SsbDatabase db, String cols, Trial.Builder b) {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder"));
+            long t0 = System.nanoTime();
+            s.execute("CREATE INDEX " + SsbDatabase.ident(INDEX) + " ON lineorder (" + cols + ")");
+            double secs = (System.nanoTime() - t0) / 1e9;
+            long pages;
+            try (ResultSet rs = s.executeQuery("SELECT pg_relation_size(" + SsbDatabase.literal(SsbDatabase.ident(db.schema()) + "." + SsbDatabase.ident(INDEX)) + "::regclass)")) {
+                rs.next();
+                pages = rs.getLong(1);
+            }
+            s.execute("DROP INDEX " + SsbDatabase.ident(INDEX));
+            err.printf("ssb index-build (%s): %.3f s%n", cols, secs);
+            return b.metric("seconds", secs).metric("index_bytes", pages).build();
+        } catch (SQLException e) {
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP INDEX IF EXISTS " + SsbDatabase.ident(INDEX)); // ours: created by this build
+            } catch (SQLException ignored) {
+                // reported below
+            }
+            return b.failed(SsbDatabase.firstLine(e)).build();
+        }
+    }
+
+    public static final List<String> HEADER = List.of("maintenance_workers", "columns", "key", "distinct_keys", "n",
+            "seconds_median", "seconds_min", "seconds_max", "index_bytes", "status", "reason");
+
+    public List<List<Object>> finish(RunDirectory dir) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (CellSummary c : CellSummary.of(dir.trials())) {
+            if (!c.cell().startsWith("index-build;")) continue;
+            List<Object> r = new ArrayList<>();
+            r.add(c.params().get("maintenance_workers"));
+            r.add(c.params().get("columns"));
+            r.add(c.params().get("key"));
+            r.add(c.median().get("distinct_keys") == null ? null : c.median().get("distinct_keys").longValue());
+            r.add(c.n());
+            r.add(c.median().get("seconds"));
+            r.add(c.min().get("seconds"));
+            r.add(c.max().get("seconds"));
+            r.add(c.median().get("index_bytes") == null ? null : c.median().get("index_bytes").longValue());
+            r.add(c.status());
+            r.add(c.reason());
+            rows.add(r);
+        }
+        dir.writeSummary(HEADER, rows);
+        out.printf("%8s %7s %12s %10s  %s%n", "workers", "columns", "distinct", "median_s", "key");
+        for (List<Object> r : rows) {
+            out.printf("%8s %7s %12s %10s  %s%s%n", r.get(0), r.get(1), r.get(3),
+                    r.get(5) instanceof Double d ? String.format("%.3f", d) : "", r.get(2),
+                    "ok".equals(r.get(9)) ? "" : "  (" + r.get(9) + ": " + r.get(10) + ")");
+        }
+        return rows;
+    }
+}

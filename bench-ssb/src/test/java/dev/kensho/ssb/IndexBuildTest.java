@@ -1,0 +1,58 @@
+package dev.kensho.ssb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.io.PrintStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Verification C at SF 0.1: builds, drops, distinct key combinations grow with the columns. */
+@KenshoTarget
+class IndexBuildTest {
+
+    @Test
+    void buildsEachCompositeIndexAndDropsIt(Target pg, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_index_test");
+        db.drop();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb index-build", List.of("test"), Map.of()))) {
+            ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.1, 2, false, false), null, "x", System.err);
+            IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()), System.err);
+            ib.run(db, dir);
+            List<List<Object>> rows = ib.finish(dir);
+            assertEquals(8, rows.size());
+            List<Trial> trials = dir.trials();
+            assertEquals(8, trials.size());
+            long lines = db.rowCounts().get("lineorder");
+            long orders = new dev.kensho.ssb.gen.SsbGenerator(0.1).units(dev.kensho.ssb.gen.SsbTable.LINEORDER);
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.cell() + " " + t.extra());
+                assertTrue(t.metric("seconds") > 0);
+                long distinct = t.metric("distinct_keys").longValue();
+                int k = (Integer) t.params().get("columns");
+                // orderkey alone (and with its customer) is one key per order; adding partkey makes lines distinct
+                if (k <= 2) assertEquals(orders, distinct, t.cell());
+                else assertTrue(distinct > orders && distinct <= lines, t.cell() + " " + distinct);
+            }
+            try (Connection c = db.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_indexes WHERE schemaname = 'kensho_ssb_index_test'")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "every built index was dropped");
+            }
+        } finally {
+            db.drop();
+        }
+    }
+}
