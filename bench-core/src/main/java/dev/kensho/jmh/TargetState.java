@@ -1,0 +1,51 @@
+package dev.kensho.jmh;
+
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import java.util.Map;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * A PostgreSQL server for JMH benchmarks, shared by every thread of a trial: the embedded server by
+ * default, or the one system properties name (JMH passes them to forks with -jvmArgsAppend):
+ * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U}, {@code -Dkensho.pgVersion=16},
+ * {@code -Dkensho.pgBin=/usr/lib/postgresql/17/bin}, {@code -Dkensho.set.jit=off} (any setting).
+ *
+ * <pre>
+ * &#64;Benchmark
+ * public long count(ConnectionState c) throws SQLException { ... c.connection ... }
+ * </pre>
+ */
+@State(Scope.Benchmark)
+public class TargetState {
+    public Target target;
+
+    @Setup(Level.Trial)
+    public void open() {
+        target = spec(System.getProperties()).open();
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        if (target != null) target.close();
+    }
+
+    static TargetSpec spec(java.util.Properties p) {
+        TargetSpec s = new TargetSpec();
+        String url = p.getProperty("kensho.url");
+        if (url != null) s.url(url).user(p.getProperty("kensho.user"));
+        String bin = p.getProperty("kensho.pgBin");
+        if (bin != null) s.pgBin(java.nio.file.Path.of(bin));
+        String version = p.getProperty("kensho.pgVersion");
+        if (version != null) s.pgVersion(Integer.parseInt(version));
+        for (Map.Entry<Object, Object> e : p.entrySet()) {
+            String k = e.getKey().toString();
+            if (k.startsWith("kensho.set.")) s.set(k.substring("kensho.set.".length()), e.getValue().toString());
+        }
+        return s;
+    }
+}
