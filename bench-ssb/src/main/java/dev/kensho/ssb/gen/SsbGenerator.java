@@ -20,6 +20,8 @@ import java.util.Objects;
 public final class SsbGenerator {
     /** Output buffer of {@link #write}; large writes keep the stream (COPY, file, digest) cheap per byte. */
     private static final int STREAM_BUFFER = 1 << 20;
+    /** Rough output bytes per unit (lineorder: per order), so that small ranges get small buffers. */
+    private static final long[] BYTES_PER_UNIT = {90, 90, 100, 110, 420};
 
     private final Scale scale;
     private final Map<SsbTable, TableRows> tables = new EnumMap<>(SsbTable.class);
@@ -81,14 +83,15 @@ public final class SsbGenerator {
     /**
      * Writes rows of units [fromUnit, toUnit) (0-based) in the given format. Seeks the random streams by exact
      * jump-ahead (16807^n mod 2^31-1), so chunks may be generated on different threads and concatenated in unit order
-     * to get dbgen's file. Buffers internally (1 MiB writes); does not close or flush {@code out} beyond its own
-     * buffer.
+     * to get dbgen's file. Buffers internally (writes of up to 1 MiB, a buffer sized to the range); does not close
+     * or flush {@code out}. Thread-safe: concurrent calls share nothing but this immutable generator.
      */
     public void write(SsbTable t, long fromUnit, long toUnit, RowFormat f, OutputStream out) throws IOException {
         checkRange(t, fromUnit, toUnit);
         Objects.requireNonNull(f, "format");
         Objects.requireNonNull(out, "out");
-        RowBuffer buffer = new RowBuffer(f, out, STREAM_BUFFER);
+        long estimate = (toUnit - fromUnit) * BYTES_PER_UNIT[t.ordinal()] + 8 * RowBuffer.MAX_ROW;
+        RowBuffer buffer = new RowBuffer(f, out, (int) Math.min(STREAM_BUFFER, estimate));
         tables.get(t).write(fromUnit, toUnit, buffer);
         buffer.flush();
     }
