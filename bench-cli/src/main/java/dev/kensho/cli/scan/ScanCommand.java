@@ -1,0 +1,142 @@
+package dev.kensho.cli.scan;
+
+import dev.kensho.cli.ResultOptions;
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.Target;
+import dev.kensho.scan.CacheState;
+import dev.kensho.scan.Layout;
+import dev.kensho.scan.ScanCrossover;
+import dev.kensho.scan.sweep.SelectivitySweep;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench scan: index scan vs full scan by selectivity and clustering (PGECons 2019). */
+@Command(name = "scan", mixinStandardHelpOptions = true,
+        description = {"Index scan vs full scan by selectivity, for a high- and a low-clustering copy of the study's table "
+                + "(PGECons 2019): times both scans at every selectivity, verifies each plan and reports the crossover.",
+                "Example: bench scan --rows 1000000 --step 1 --cache warm",
+                "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho"})
+public final class ScanCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+
+    @Option(names = "--rows", defaultValue = "1000000",
+            description = "Rows per table, keys 1..N (default ${DEFAULT-VALUE}; the study: 10000000).")
+    long rows;
+
+    @Option(names = "--layout", defaultValue = "both",
+            description = "high (inserted in key order), low (keys scattered by i -> i*p mod N) or both (default ${DEFAULT-VALUE}).")
+    String layout;
+
+    @Option(names = "--from", defaultValue = "1", description = "Lowest selectivity in percent (default ${DEFAULT-VALUE}).")
+    double from;
+
+    @Option(names = "--to", defaultValue = "100", description = "Highest selectivity in percent (default ${DEFAULT-VALUE}).")
+    double to;
+
+    @Option(names = "--step", defaultValue = "1", description = "Selectivity step in percent (default ${DEFAULT-VALUE}, as the study).")
+    double step;
+
+    @Option(names = "--cache", defaultValue = "warm",
+            description = "cold (restart PostgreSQL and drop the OS page cache before every cell, as the study; needs a managed "
+                    + "server or --restart-command), warm (pg_prewarm first) or both (default ${DEFAULT-VALUE}).")
+    String cache;
+
+    @Option(names = "--shared-buffers", split = ",", paramLabel = "SIZE",
+            description = "One sweep per value: large (holds every table and index, the study's setting), small (a tenth of a "
+                    + "table: the study's small-cache case), a size such as 256MB, or server (unchanged). "
+                    + "Default: large on managed servers, server elsewhere.")
+    List<String> sharedBuffers = new ArrayList<>();
+
+    @Option(names = "--tablespace-dir", paramLabel = "DIR",
+            description = "Managed servers: put the tables in a tablespace under DIR (given to the server's OS user) to compare media.")
+    Path tablespaceDir;
+
+    @Option(names = "--tablespace", paramLabel = "NAME", description = "Put the tables in this existing tablespace (remote servers).")
+    String tablespace;
+
+    @Option(names = "--repeat", defaultValue = "1", description = "Repeats per cell; the median is reported (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--timing", defaultValue = "server",
+            description = "server: EXPLAIN (ANALYZE, TIMING OFF) execution time, the scans alone; client: every row fetched "
+                    + "as psql would (default ${DEFAULT-VALUE}).")
+    String timing;
+
+    @Option(names = "--parallel-workers", defaultValue = "0", paramLabel = "N|server",
+            description = "max_parallel_workers_per_gather for both queries (default ${DEFAULT-VALUE}: one process per scan; "
+                    + "server keeps the server's value).")
+    String parallelWorkers;
+
+    @Option(names = "--throughput-mb", defaultValue = "256",
+            description = "Size of the sequential-read probe of the tables' storage, like the study's dd figure (0 skips; default ${DEFAULT-VALUE}).")
+    int throughputMb;
+
+    @Option(names = "--no-drop-os-cache", description = "Cold cells restart PostgreSQL only (recorded as server-cold only).")
+    boolean noDropOsCache;
+
+    @Option(names = "--rebuild", description = "Rebuild the tables even when matching ones from an earlier run exist.")
+    boolean rebuild;
+
+    @Override
+    public Integer call() throws Exception {
+        ScanCrossover.Options options = options();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("options", options);
+        try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {
+            if (results.resuming()) {
+                options = ScanCrossover.storedOptions(dir);
+                System.err.println("resuming with the run's own options (rows " + options.rows() + ", " + options.from() + ".."
+                        + options.to() + " % by " + options.step() + ")");
+            }
+            try (Target t = target.single().open()) {
+                System.err.println("target: " + t.describe());
+                ScanCrossover.Result r = ScanCrossover.run(t, options, dir, System.err);
+                r.report().forEach(System.out::println);
+                return r.invalid() > 0 ? 1 : 0;
+            }
+        }
+    }
+
+    ScanCrossover.Options options() {
+        List<Layout> layouts = switch (layout.trim().toLowerCase()) {
+            case "both" -> List.of(Layout.HIGH, Layout.LOW);
+            case "high" -> List.of(Layout.HIGH);
+            case "low" -> List.of(Layout.LOW);
+            default -> throw KenshoException.usage("--layout " + layout + ": expected high, low or both");
+        };
+        List<CacheState> caches = switch (cache.trim().toLowerCase()) {
+            case "both" -> List.of(CacheState.COLD, CacheState.WARM);
+            case "cold" -> List.of(CacheState.COLD);
+            case "warm" -> List.of(CacheState.WARM);
+            default -> throw KenshoException.usage("--cache " + cache + ": expected cold, warm or both");
+        };
+        SelectivitySweep.Timing tm = switch (timing.trim().toLowerCase()) {
+            case "server" -> SelectivitySweep.Timing.SERVER;
+            case "client" -> SelectivitySweep.Timing.CLIENT;
+            default -> throw KenshoException.usage("--timing " + timing + ": expected server or client");
+        };
+        Integer workers;
+        if (parallelWorkers.equalsIgnoreCase("server")) {
+            workers = null;
+        } else {
+            try {
+                workers = Integer.parseInt(parallelWorkers.trim());
+            } catch (NumberFormatException e) {
+                throw KenshoException.usage("--parallel-workers " + parallelWorkers + ": expected a number or server");
+            }
+        }
+        return ScanCrossover.Options.builder().rows(rows).layouts(layouts).from(from).to(to).step(step).caches(caches)
+                .sharedBuffers(sharedBuffers).tablespaceDir(tablespaceDir).tablespace(tablespace).repeat(repeat).timing(tm)
+                .parallelWorkers(workers).throughputMb(throughputMb).dropOsCache(!noDropOsCache).rebuild(rebuild).build();
+    }
+}
