@@ -102,7 +102,7 @@ public final class ParallelSweep {
     }
 
     /** Settings every managed server gets at start (unless --set): the data fit in memory, fewer checkpoints while loading. */
-    static Map<String, String> managedDefaults(int maxWorkers) {
+    public static Map<String, String> managedDefaults(int maxWorkers) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("shared_buffers", "1GB");
         m.put("work_mem", "64MB");
@@ -301,7 +301,7 @@ public final class ParallelSweep {
     }
 
     /** "17" for an embedded or managed server, else its server_version. */
-    static String versionLabel(Target t) {
+    public static String versionLabel(Target t) {
         int v = t.serverVersionNum();
         return Integer.toString(v / 10000);
     }

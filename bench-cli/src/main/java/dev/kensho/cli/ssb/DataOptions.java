@@ -1,0 +1,40 @@
+package dev.kensho.cli.ssb;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.ssb.SsbDatabase;
+import picocli.CommandLine.Option;
+
+/** Which SSB data a command uses and how to load them when missing (a picocli mixin). */
+public final class DataOptions {
+    @Option(names = {"-s", "--scale"}, defaultValue = "1", paramLabel = "SF",
+            description = "SSB scale factor as dbgen's -s (default ${DEFAULT-VALUE}: lineorder has 6,001,173 rows; "
+                    + "below 1 the date table shrinks too, so most queries return nothing).")
+    double scale;
+
+    @Option(names = "--schema", defaultValue = "public", paramLabel = "NAME",
+            description = "Schema holding the SSB tables (default ${DEFAULT-VALUE}); created when missing.")
+    String schema;
+
+    @Option(names = "--jobs", paramLabel = "N",
+            description = "Parallel COPY connections (and generator threads) when loading (default: number of cores).")
+    Integer jobs;
+
+    @Option(names = "--no-keys", description = "Load without the primary keys of the SSB schema.")
+    boolean noKeys;
+
+    @Option(names = "--reload", description = "Replace SSB data Kensho loaded before (tables Kensho did not create are never dropped).")
+    boolean reload;
+
+    @Option(names = "--fresh", description = "Embedded server: discard the cached database for this version and scale, and reload.")
+    boolean fresh;
+
+    @Option(names = "--no-cache", description = "Embedded server: do not keep the loaded database in the cache (~/.cache/kensho/ssb-cache).")
+    boolean noCache;
+
+    SsbDatabase.LoadOptions load() {
+        int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
+        if (j < 1) throw KenshoException.usage("--jobs must be at least 1, got " + j);
+        if (!(scale > 0) || scale > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + scale);
+        return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.kensho.cli.ssb;
+
+import dev.kensho.cli.ResultOptions;
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.ssb.IndexBuild;
+import dev.kensho.ssb.ParallelSweep;
+import dev.kensho.ssb.SsbCache;
+import dev.kensho.ssb.SsbDatabase;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench ssb index-build: parallel CREATE INDEX on lineorder (the study's verification C). */
+@Command(name = "index-build", mixinStandardHelpOptions = true,
+        description = "Time CREATE INDEX of a composite B-tree on lineorder over 1..4 columns (lo_orderkey, +lo_custkey, "
+                + "+lo_partkey, +lo_suppkey) for each max_parallel_maintenance_workers, dropping it after each build, "
+                + "with the number of distinct key combinations.")
+final class SsbIndexBuildCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+    @Mixin DataOptions data;
+
+    @Option(names = "--maintenance-workers", split = ",", defaultValue = "0,2,4,6,8,10", paramLabel = "N",
+            description = "max_parallel_maintenance_workers values (default ${DEFAULT-VALUE}).")
+    List<Integer> workers = new ArrayList<>();
+
+    @Option(names = "--columns", defaultValue = "4", description = "Build the composites over 1..N columns (default ${DEFAULT-VALUE}).")
+    int columns;
+
+    @Option(names = "--repeat", defaultValue = "1", description = "Builds per cell (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--maintenance-work-mem", defaultValue = "1GB", paramLabel = "SIZE",
+            description = "maintenance_work_mem for the builds (a parallel build needs 32MB per participant; default ${DEFAULT-VALUE}).")
+    String maintenanceWorkMem;
+
+    @Override
+    public Integer call() throws Exception {
+        IndexBuild ib = new IndexBuild(new IndexBuild.Options(workers, columns, repeat, maintenanceWorkMem), System.out, System.err);
+        SsbDatabase.LoadOptions lo = data.load();
+        TargetSpec spec = target.single();
+        int maxW = workers.stream().mapToInt(Integer::intValue).max().orElse(0);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("scale", lo.scale());
+        params.put("maintenance_workers", workers);
+        params.put("columns", columns);
+        params.put("repeat", repeat);
+        params.put("maintenance_work_mem", maintenanceWorkMem);
+        params.put("target", spec.label());
+        try (RunDirectory dir = results.open("ssb index-build", params, System.err);
+             SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
+            String version = ParallelSweep.versionLabel(cache.target());
+            dir.environment(version, Environment.capture(cache.target()));
+            SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
+            ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
+            ib.run(db, dir);
+            ib.finish(dir);
+            System.err.println("results: " + dir.path());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.kensho.cli.ssb;
+
+import dev.kensho.cli.ResultOptions;
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.ssb.JitMatrix;
+import dev.kensho.ssb.ParallelSweep;
+import dev.kensho.ssb.SsbCache;
+import dev.kensho.ssb.SsbDatabase;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench ssb jit: the JIT study's three verifications with jit=off and jit=on. */
+@Command(name = "jit", mixinStandardHelpOptions = true,
+        description = {"JIT compilation study (PGECons 2018, chapter 6): each query with jit=off and jit=on "
+                + "(max_parallel_workers_per_gather=0); reduction rate 100*(t_off-t_on)/t_off and JIT timings from EXPLAIN.",
+                "Needs a server built with LLVM (the embedded binaries are not): --pg-bin DIR or --url JDBC_URL."})
+final class SsbJitCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+    @Mixin DataOptions data;
+
+    @Option(names = "--verification", split = ",", defaultValue = "1,2,3", paramLabel = "N",
+            description = "1 single operations, 2 data types (lineorder_n/_r/_d created on demand), 3 the 13 SSB queries (default ${DEFAULT-VALUE}).")
+    List<Integer> verifications = new ArrayList<>();
+
+    @Option(names = "--repeat", defaultValue = "3", description = "Timed runs per query and jit value (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--query", split = ",", paramLabel = "ID", description = "Verification 3: only these SSB queries.")
+    List<String> queries = new ArrayList<>();
+
+    @Option(names = "--jit-above-cost", paramLabel = "COST", description = "jit_above_cost (default: the server's).")
+    String jitAboveCost;
+
+    @Option(names = "--jit-inline-above-cost", paramLabel = "COST", description = "jit_inline_above_cost (default: the server's).")
+    String jitInlineAboveCost;
+
+    @Option(names = "--jit-optimize-above-cost", paramLabel = "COST", description = "jit_optimize_above_cost (default: the server's).")
+    String jitOptimizeAboveCost;
+
+    @Option(names = "--fetch-size", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    int fetchSize;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> costs = new LinkedHashMap<>();
+        if (jitAboveCost != null) costs.put("jit_above_cost", jitAboveCost);
+        if (jitInlineAboveCost != null) costs.put("jit_inline_above_cost", jitInlineAboveCost);
+        if (jitOptimizeAboveCost != null) costs.put("jit_optimize_above_cost", jitOptimizeAboveCost);
+        JitMatrix m = new JitMatrix(new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize), System.out, System.err);
+        SsbDatabase.LoadOptions lo = data.load();
+        TargetSpec spec = target.single();
+        try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
+            JitMatrix.requireJit(cache.target()); // before loading anything
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("scale", lo.scale());
+            params.put("verifications", verifications);
+            params.put("repeat", repeat);
+            params.put("costs", costs);
+            params.put("target", spec.label());
+            try (RunDirectory dir = results.open("ssb jit", params, System.err)) {
+                String version = ParallelSweep.versionLabel(cache.target());
+                dir.environment(version, Environment.capture(cache.target()));
+                SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
+                ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
+                m.run(db, dir);
+                m.finish(dir);
+                System.err.println("results: " + dir.path());
+            }
+        }
+        return 0;
+    }
+}
