@@ -211,8 +211,8 @@ public final class RunComparison {
     private void compare() {
         Group base = groups.get(0);
         TTest welch = new TTest();
-        for (String key : orderedKeys()) {
-            for (String m : metrics) {
+        for (String m : metrics) {
+            for (String key : orderedKeys()) {
                 double[] a = values(base, key, m);
                 if (a.length == 0) continue;
                 for (Group g : groups.subList(1, groups.size())) {

@@ -1,0 +1,49 @@
+package dev.kensho.cli.report;
+
+import dev.kensho.core.results.RunResults;
+import dev.kensho.report.RunComparison;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** bench compare: ratios and significance between runs or versions. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compare runs: cells are matched by their parameters without the compared dimension (--by), "
+                + "and each group's median is divided by the first group's (the studies' ratio to the previous version).",
+                "Statistics over the repeats: Welch's t-test and Mann–Whitney per cell; for sweeps a two-way ANOVA "
+                        + "group × swept parameter (also on aligned ranks, as study 001), Levene and Bartlett variance tests, "
+                        + "Holm-adjusted pairwise contrasts.",
+                "Prints a table and writes compare.html and compare.csv.",
+                "One DIR compares the versions inside it (a sweep over --pg-version 16,17); several DIRs compare the runs."})
+public final class CompareCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Results directories; the first is the baseline.")
+    List<Path> dirs = new ArrayList<>();
+
+    @Option(names = "--by", paramLabel = "PARAM",
+            description = "The compared parameter (default: the first of version, pg_version, target, server_version that "
+                    + "the trials have; without one, each DIR is a group named by its server version).")
+    String by;
+
+    @Option(names = "--metric", split = ",", paramLabel = "NAME",
+            description = "Metrics to compare and analyse (default: every metric all groups have; the ANOVA covers the "
+                    + "charted ones: tps and latency for pgbench, the time for ssb and scan).")
+    List<String> metrics = new ArrayList<>();
+
+    @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = ".",
+            description = "Directory for compare.html and compare.csv (default: the current directory).")
+    Path out;
+
+    @Override
+    public Integer call() {
+        List<RunResults> runs = new ArrayList<>();
+        for (Path d : dirs) runs.add(ReportCommand.RunDirs.read(d));
+        RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics));
+        System.out.print(cmp.text());
+        for (Path p : cmp.write(out)) System.out.println("wrote " + p);
+        return 0;
+    }
+}

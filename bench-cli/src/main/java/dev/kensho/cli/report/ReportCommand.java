@@ -1,0 +1,87 @@
+package dev.kensho.cli.report;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunResults;
+import dev.kensho.report.ChartSpec;
+import dev.kensho.report.Charts;
+import dev.kensho.report.Figure;
+import dev.kensho.report.HtmlReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** bench report: one self-contained HTML file for a results directory. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Write a self-contained HTML report (inline SVG charts and CSS, no scripts, no external files) "
+                + "for a results directory: run info and environment, charts, per-cell medians with min–max and n, "
+                + "skipped and failed cells with reasons, and what Kensho did (restarts, settings).",
+                "Charts follow the command: pgbench sweep → tps and latency vs clients per version; ssb → time per query; "
+                        + "ssb jit → time off/on and the reduction rate; scan → time vs selectivity with the crossover."})
+public final class ReportCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR",
+            description = "Results directory (results/<UTC timestamp>-<command>); default: the newest under ./results.")
+    Path dir;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "HTML file to write (default: DIR/report.html).")
+    Path out;
+
+    @Option(names = "--png", paramLabel = "DIR", description = "Also write every chart as a PNG file into DIR.")
+    Path png;
+
+    @Override
+    public Integer call() {
+        Path run = dir != null ? dir : RunDirs.newest(Path.of("results"));
+        RunResults results = RunDirs.read(run);
+        Path written = HtmlReport.write(results, out != null ? out : run.resolve("report.html"));
+        System.out.println("report: " + written);
+        if (png != null) {
+            int i = 0;
+            for (ChartSpec spec : Charts.defaults(results)) {
+                for (Figure f : Charts.draw(results, spec)) {
+                    Path file = png.resolve(String.format("chart-%02d-%s.png", ++i, slug(f.title())));
+                    try {
+                        Files.createDirectories(png);
+                    } catch (java.io.IOException e) {
+                        throw KenshoException.usage("--png " + png + ": cannot create it (" + e.getMessage() + ")");
+                    }
+                    f.png(file);
+                    System.out.println("chart: " + file);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static String slug(String title) {
+        String s = title.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "");
+        return s.length() > 60 ? s.substring(0, 60) : s;
+    }
+
+    /** Locating and opening results directories, with one-line errors. */
+    static final class RunDirs {
+        private RunDirs() {}
+
+        static RunResults read(Path dir) {
+            if (!Files.isDirectory(dir)) throw KenshoException.usage(dir + ": no such directory");
+            if (!Files.isRegularFile(dir.resolve(RunDirectory.RUN))) {
+                throw KenshoException.usage(dir + ": not a results directory (no " + RunDirectory.RUN + ")");
+            }
+            return RunDirectory.read(dir);
+        }
+
+        /** The most recently started run under root (names begin with the UTC start time). */
+        static Path newest(Path root) {
+            try (var s = Files.list(root)) {
+                return s.filter(p -> Files.isRegularFile(p.resolve(RunDirectory.RUN)))
+                        .max(java.util.Comparator.comparing(p -> p.getFileName().toString()))
+                        .orElseThrow(() -> KenshoException.usage("no results directory under " + root + "; give DIR"));
+            } catch (java.io.IOException e) {
+                throw KenshoException.usage("no results directory under " + root + " (" + e.getMessage() + "); give DIR");
+            }
+        }
+    }
+}

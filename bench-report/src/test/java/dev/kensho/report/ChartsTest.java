@@ -1,0 +1,72 @@
+package dev.kensho.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.RunResults;
+import dev.kensho.core.results.Trial;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChartsTest {
+    @TempDir
+    Path tmp;
+
+    /** SSB over 2 versions × 3 worker counts: bars per query, one chart per version, a series per worker count. */
+    @Test
+    void ssbBarsPerVersion() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
+            for (String v : List.of("16", "17")) {
+                for (int w : new int[] {0, 2, 4}) {
+                    for (String q : List.of("Q1.1", "Q1.2", "Q4.3")) {
+                        for (int r = 0; r < 3; r++) {
+                            rd.append(Trial.of(q + w + v, r).param("query", q).param("workers", w).param("version", v)
+                                    .metric("seconds", 10.0 / (w + 1) + r).metric("rows", 1).build());
+                        }
+                    }
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        List<ChartSpec> specs = Charts.defaults(run);
+        assertEquals(1, specs.size());
+        ChartSpec s = specs.get(0);
+        assertEquals(ChartSpec.Kind.BAR, s.kind());
+        assertEquals("seconds", s.metric());
+        assertEquals("query", s.x());
+        assertEquals(List.of("workers"), s.series());
+        assertEquals(List.of("version"), s.facets());
+        List<Figure> figures = Charts.draw(run, s);
+        assertEquals(2, figures.size());
+        assertTrue(figures.get(1).title().endsWith("— version=17"), figures.get(1).title());
+        String svg = figures.get(0).svg("x");
+        for (String text : List.of(">Q1.1<", ">Q4.3<", ">workers=0<", ">workers=4<")) assertTrue(svg.contains(text), text);
+    }
+
+    /** An unknown command: the metric against the numeric parameter with most values, series by the rest. */
+    @Test
+    void genericFallback() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("experiment", List.of("bench", "experiment"), Map.of()))) {
+            for (String mode : List.of("a", "b")) {
+                for (int size : new int[] {10, 20, 30, 40}) {
+                    rd.append(Trial.of(mode + size, 0).param("mode", mode).param("size", size).metric("ms", size * 2.0)
+                            .metric("mb", 1.0).build());
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        List<ChartSpec> specs = Charts.defaults(run);
+        assertEquals(2, specs.size());
+        assertEquals(ChartSpec.Kind.LINE, specs.get(0).kind());
+        assertEquals("size", specs.get(0).x());
+        assertEquals(List.of("mode"), specs.get(0).series());
+        assertEquals(List.of("ms", "mb"), specs.stream().map(ChartSpec::metric).toList());
+    }
+}
