@@ -182,8 +182,8 @@ final class ScriptParser {
                 }
                 buf.append(src, pos, p);
                 pos = p;
-            } else if (c == '$' && (pos == 0 || !isIdentChar(src.charAt(pos - 1))) && dollarTagEnd(pos) > 0) {
-                int tagEnd = dollarTagEnd(pos);
+            } else if (c == '$' && (pos == 0 || !isIdentChar(src.charAt(pos - 1))) && dollarTagEnd(src, pos) > 0) {
+                int tagEnd = dollarTagEnd(src, pos);
                 String tag = src.substring(pos, tagEnd);
                 int close = src.indexOf(tag, tagEnd);
                 int p = close < 0 ? n : close + tag.length();
@@ -218,7 +218,7 @@ final class ScriptParser {
     }
 
     /** End offset of a dollar-quote delimiter {@code $tag$} starting at {@code p}, or -1. */
-    private int dollarTagEnd(int p) {
+    private static int dollarTagEnd(String src, int p) {
         int n = src.length();
         int i = p + 1;
         if (i < n && src.charAt(i) == '$') {
@@ -247,36 +247,101 @@ final class ScriptParser {
     }
 
     private void addSql(int start, String sql) {
-        // pgbench's parseQuery: every ":name" (name = letter/underscore then alnum) becomes a parameter,
-        // regardless of quoting; "::" casts are skipped.
         List<String> names = new ArrayList<>();
-        StringBuilder param = new StringBuilder();
-        int i = 0;
+        String jdbc = jdbcText(sql, names);
+        commands.add(Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc));
+    }
+
+    /**
+     * The SQL as pgjdbc must receive it for extended/prepared modes. As pgbench's parseQuery, every ":name"
+     * (name = letter, underscore or non-ASCII, then also digits) becomes a parameter wherever it is, "::" casts
+     * are skipped; the parameter is written '?' for pgjdbc, and a literal '?' outside quotes and comments is
+     * doubled, pgjdbc's escape for it.
+     */
+    static String jdbcText(String sql, List<String> names) {
+        StringBuilder out = new StringBuilder(sql.length() + 8);
         int n = sql.length();
+        int i = 0;
+        char quote = 0;          // ' or " while inside a quoted string or identifier
+        String dollarTag = null; // while inside $tag$...$tag$
+        int blockDepth = 0;      // inside /* */
+        boolean lineComment = false;
+        boolean escapes = false; // E'' string
         while (i < n) {
             char c = sql.charAt(i);
             if (c == ':') {
                 int e = variableEnd(sql, i);
                 if (e < 0) {
                     while (i < n && sql.charAt(i) == ':') {
-                        param.append(':');
+                        out.append(':');
                         i++;
                     }
                     continue;
                 }
                 names.add(sql.substring(i + 1, e));
-                param.append('?');
+                out.append('?');
                 i = e;
-            } else if (c == '?') {
-                // pgjdbc would take a bare '?' for a placeholder; '??' is its escape for a literal '?'.
-                param.append("??");
-                i++;
-            } else {
-                param.append(c);
-                i++;
+                continue;
             }
+            if (lineComment) {
+                lineComment = c != '\n';
+            } else if (blockDepth > 0) {
+                if (sql.startsWith("*/", i)) {
+                    blockDepth--;
+                    out.append("*/");
+                    i += 2;
+                    continue;
+                }
+                if (sql.startsWith("/*", i)) {
+                    blockDepth++;
+                    out.append("/*");
+                    i += 2;
+                    continue;
+                }
+            } else if (dollarTag != null) {
+                if (sql.startsWith(dollarTag, i)) {
+                    out.append(dollarTag);
+                    i += dollarTag.length();
+                    dollarTag = null;
+                    continue;
+                }
+            } else if (quote != 0) {
+                if (escapes && c == '\\' && i + 1 < n) {
+                    out.append(c).append(sql.charAt(i + 1));
+                    i += 2;
+                    continue;
+                }
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                escapes = c == '\'' && i > 0 && (sql.charAt(i - 1) == 'e' || sql.charAt(i - 1) == 'E')
+                        && (i < 2 || !isIdentChar(sql.charAt(i - 2)));
+            } else if (sql.startsWith("--", i)) {
+                lineComment = true;
+            } else if (sql.startsWith("/*", i)) {
+                blockDepth = 1;
+                out.append("/*");
+                i += 2;
+                continue;
+            } else if (c == '$' && (i == 0 || !isIdentChar(sql.charAt(i - 1)))) {
+                int end = dollarTagEnd(sql, i);
+                if (end > 0) {
+                    dollarTag = sql.substring(i, end);
+                    out.append(dollarTag);
+                    i = end;
+                    continue;
+                }
+            } else if (c == '?') {
+                out.append("??");
+                i++;
+                continue;
+            }
+            out.append(c);
+            i++;
         }
-        commands.add(Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), param.toString()));
+        return out.toString();
     }
 
     /** pgbench's parseVariable: end offset of ":name" at {@code i}, or -1 when no valid name follows. */

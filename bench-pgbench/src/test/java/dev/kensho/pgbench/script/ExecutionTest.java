@@ -131,6 +131,21 @@ class ExecutionTest {
         assertEquals(List.of("debug(script=0,command=5): int 1", "debug(script=0,command=6): double -1.0842"), debug);
     }
 
+    @ParameterizedTest
+    @EnumSource(QueryMode.class)
+    void questionMarksAreNotParameters(QueryMode mode) throws Exception {
+        Script s = Script.parse("q", "\\set x 41\nSELECT '?' AS q, :x::int + 1 AS y, '{\"a\":1}'::jsonb ? 'a' AS z \\gset\n"
+                + "\\set y debug(:y)\n\\set z debug(:z)\n");
+        List<String> debug = new ArrayList<>();
+        try (Connection c = connect(mode)) {
+            ClientScriptRunner r = runner(List.of(s), mode, debug);
+            TransactionOutcome o = r.runScript(c, 0);
+            assertTrue(o.ok(), o::toString);
+            assertEquals("?", r.variables().text("q"));
+        }
+        assertEquals(List.of("debug(script=0,command=3): int 42", "debug(script=0,command=4): boolean true"), debug);
+    }
+
     /** As pgbench: an undefined variable stays ":name" text in simple mode, and binds NULL otherwise. */
     @ParameterizedTest
     @EnumSource(QueryMode.class)

@@ -67,6 +67,10 @@ class ScriptParseTest {
         Command c = s.commands().get(0);
         assertEquals(List.of("a", "b", "c", "a"), c.paramNames());
         assertEquals("SELECT ?::int, '?', ? + ?, 1??2, ::d, :9x;", c.parameterizedSql);
+        List<String> none = new ArrayList<>();
+        assertEquals("SELECT '?', E'\\'?', $q$?$q$, \"a?\", 1 ?? 2 /* ? */ -- ?\n",
+                ScriptParser.jdbcText("SELECT '?', E'\\'?', $q$?$q$, \"a?\", 1 ? 2 /* ? */ -- ?\n", none));
+        assertTrue(none.isEmpty());
     }
 
     @Test
