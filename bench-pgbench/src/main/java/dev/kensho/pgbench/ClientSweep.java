@@ -1,0 +1,234 @@
+package dev.kensho.pgbench;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.measure.Prewarm;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.pgbench.run.RunReport;
+import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.sweep.ThreadsExpression;
+import dev.kensho.pgbench.sweep.TrialSampler;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The PGECons fixed-point observation: one script at each client count, on one or more targets
+ * (e.g. embedded 16 and 17), every cell repeated, in random or sequential order. Before each trial:
+ * CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with --reinit-each-trial). During
+ * each trial the server is sampled ({@link TrialSampler}). Every repeat is kept in trials.jsonl;
+ * summary.csv gives per cell the median, min and max.
+ *
+ * <pre>
+ * new ClientSweep().clients(List.of(1, 4, 16)).threads("clients/2").repeats(3).seconds(60)
+ *         .builtin("select-only").scale(100).run(Map.of("embedded-17", target), dir);
+ * </pre>
+ */
+public final class ClientSweep {
+    /** The metrics summary.csv lists first, in this order. */
+    public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
+            "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "db_xact_commit", "db_blks_read", "db_blks_hit",
+            "db_temp_files", "cpu_user_pct", "cpu_system_pct", "cpu_softirq_pct", "cpu_iowait_pct");
+
+    private List<Integer> clients = List.of(1);
+    private ThreadsExpression threads = ThreadsExpression.parse("1");
+    private int repeats = 1;
+    private TrialMatrix.Order order = TrialMatrix.Order.RANDOM;
+    private long seed = 5432;
+    private int seconds = 60;
+    private final List<String> scripts = new ArrayList<>();
+    private QueryMode mode = QueryMode.PREPARED;
+    private Integer scale;
+    private boolean reinitEachTrial;
+    private boolean prewarm = true;
+    private boolean noVacuum;
+    private PrintStream err = System.err;
+    private PgbenchInit initTemplate;
+
+    /** --clients 1,4,16,…: one cell per count. */
+    public ClientSweep clients(List<Integer> c) { clients = List.copyOf(c); return this; }
+    /** --threads: a number or an expression of clients ("clients/2"); at least 1. */
+    public ClientSweep threads(String expression) { threads = ThreadsExpression.parse(expression); return this; }
+    /** --repeat: trials per cell. */
+    public ClientSweep repeats(int n) { repeats = n; return this; }
+    /** --order random|sequential. */
+    public ClientSweep order(TrialMatrix.Order o) { order = o; return this; }
+    /** Seed of the random trial order (recorded, so --resume replays the same plan). */
+    public ClientSweep orderSeed(long s) { seed = s; return this; }
+    /** --duration: seconds per trial (pgbench -T). */
+    public ClientSweep seconds(int s) { seconds = s; return this; }
+    /** -b NAME[@W] (default tpcb-like when no script is given). */
+    public ClientSweep builtin(String nameAtWeight) { scripts.add("-b" + nameAtWeight); return this; }
+    /** -f FILE[@W]. */
+    public ClientSweep file(String fileAtWeight) { scripts.add("-f" + fileAtWeight); return this; }
+    /** -M (default prepared, as the studies run). */
+    public ClientSweep mode(QueryMode m) { mode = m; return this; }
+    /** -s: initialise every target at this scale before the sweep; null uses the tables already there. */
+    public ClientSweep scale(Integer s) { scale = s; return this; }
+    /** --reinit-each-trial: rebuild the tables before every trial (the studies do for update scripts). */
+    public ClientSweep reinitEachTrial(boolean b) { reinitEachTrial = b; return this; }
+    /** Initialisation options (fillfactor, partitions…) used with {@link #scale}; its scale is overridden. */
+    public ClientSweep init(PgbenchInit template) { initTemplate = template; return this; }
+    /** --no-prewarm: skip pg_prewarm of pgbench_accounts before each trial. */
+    public ClientSweep prewarm(boolean b) { prewarm = b; return this; }
+    /** -n: no pgbench vacuum before each trial. */
+    public ClientSweep noVacuum(boolean b) { noVacuum = b; return this; }
+    /** Where trial lines go (stderr). */
+    public ClientSweep log(PrintStream e) { err = e; return this; }
+
+    /** A cell: one target at one client count. */
+    public record Cell(String target, int clients, int threads) {
+        public String key() {
+            return "target=" + target + ";clients=" + clients;
+        }
+    }
+
+    /** Opens each spec (e.g. {@code spec.withPgVersion(16)}), runs the sweep over all of them, closes them. */
+    public void run(List<TargetSpec> specs, RunDirectory dir) throws InterruptedException {
+        Map<String, Target> open = new LinkedHashMap<>();
+        try {
+            for (TargetSpec s : specs) {
+                String label = s.label();
+                if (open.containsKey(label)) throw KenshoException.usage("target " + label + " given twice");
+                err.println("starting target " + label + "...");
+                open.put(label, s.open());
+            }
+            run(open, dir);
+        } finally {
+            for (Target t : open.values()) t.close();
+        }
+    }
+
+    /** Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv. */
+    public void run(Map<String, Target> targets, RunDirectory dir) throws InterruptedException {
+        if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1)) throw KenshoException.usage("--clients: every count must be at least 1");
+        if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
+        if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
+        int maxClients = clients.stream().mapToInt(Integer::intValue).max().orElse(1);
+        template(maxClients).config();   // validates scripts and options before anything runs
+        dir.parameter("clients", clients);
+        dir.parameter("threads", threads.toString());
+        dir.parameter("repeat", repeats);
+        dir.parameter("order", order.name().toLowerCase(Locale.ROOT));
+        dir.parameter("order_seed", seed);
+        dir.parameter("duration_s", seconds);
+        dir.parameter("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
+        dir.parameter("mode", mode.pgbenchName());
+        dir.parameter("reinit_each_trial", reinitEachTrial);
+        List<Cell> cells = new ArrayList<>();
+        for (var e : targets.entrySet()) {
+            dir.environment(e.getKey(), Environment.capture(e.getValue()));
+            if (scale != null && !reinitEachTrial) {
+                err.println(e.getKey() + ": initialising at scale " + scale + "...");
+                PgbenchInit.Result r = init().run(e.getValue());
+                err.println(e.getKey() + ": " + r.line());
+                dir.note(e.getKey() + ": " + r.line());
+            }
+            for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
+        }
+        TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, seed);
+        matrix.run(dir, p -> trial(targets.get(p.cell().target()), p), new TrialMatrix.Listener<>() {
+            @Override
+            public void starting(TrialMatrix.Planned<Cell> p, int index, int total) {
+                err.printf(Locale.ROOT, "[%d/%d] %s clients=%d threads=%d repeat %d...%n", index, total, p.cell().target(),
+                        p.cell().clients(), p.cell().threads(), p.repeat() + 1);
+            }
+
+            @Override
+            public void finished(TrialMatrix.Planned<Cell> p, Trial t, int index, int total) {
+                if (t.ok()) {
+                    err.printf(Locale.ROOT, "[%d/%d]   tps %.1f, latency avg %.3f ms, p99 %.3f ms, failed %d%n", index, total,
+                            t.metric("tps"), t.metric("latency_avg_ms"), t.metric("latency_p99_ms"), t.metric("failed").longValue());
+                } else {
+                    err.printf(Locale.ROOT, "[%d/%d]   %s: %s%n", index, total, t.status(), t.extra().get("reason"));
+                }
+                CellSummary.write(dir, SUMMARY_METRICS);
+            }
+
+            @Override
+            public void alreadyDone(TrialMatrix.Planned<Cell> p) {
+                err.printf(Locale.ROOT, "%s clients=%d repeat %d: already in %s%n", p.cell().target(), p.cell().clients(),
+                        p.repeat() + 1, dir.path());
+            }
+        });
+        CellSummary.write(dir, SUMMARY_METRICS);
+    }
+
+    private PgbenchInit init() {
+        PgbenchInit i = initTemplate == null ? new PgbenchInit() : initTemplate;
+        return i.scale(scale == null ? 1 : scale).quiet(true).log(null);
+    }
+
+    private PgbenchRun template(int clientCount) {
+        PgbenchRun r = new PgbenchRun();
+        for (String s : scripts) {
+            if (s.startsWith("-b")) r.builtin(s.substring(2));
+            else r.file(s.substring(2));
+        }
+        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).noVacuum(noVacuum);
+    }
+
+    private Trial trial(Target target, TrialMatrix.Planned<Cell> p) throws SQLException {
+        Cell cell = p.cell();
+        Trial.Builder extra = Trial.of(p.key(), p.repeat());
+        if (reinitEachTrial) {
+            PgbenchInit.Result r = init().run(target);
+            extra.extra("init", r.line()).metric("init_s", r.totalSeconds());
+        }
+        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            s.execute("CHECKPOINT");
+            if (prewarm) {
+                try {
+                    Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
+                    extra.extra("prewarm_blocks", pr.blocks());
+                } catch (SQLException e) {
+                    extra.extra("prewarm_error", PgbenchInit.oneLine(e));
+                }
+            }
+        }
+        ByteArrayOutputStream runErr = new ByteArrayOutputStream();
+        PgbenchRun run = template(cell.clients()).output(new PrintStream(java.io.OutputStream.nullOutputStream()),
+                new PrintStream(runErr, true, StandardCharsets.UTF_8));
+        RunReport report;
+        TrialSampler.Observation seen;
+        try (TrialSampler sampler = new TrialSampler(target)) {
+            sampler.start();
+            report = run.run(target, 1);
+            seen = sampler.finish();
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("target", cell.target());
+        params.putAll(run.params());
+        params.put("scale", report.scale());
+        Trial t = report.trial(p.key(), p.repeat(), params);
+        Trial built = extra.build();
+        Map<String, Object> metrics = new LinkedHashMap<>(t.metrics());
+        metrics.putAll(built.metrics());
+        metrics.putAll(seen.metrics());
+        Map<String, Object> ex = new LinkedHashMap<>(t.extra());
+        ex.putAll(built.extra());
+        ex.put("wait_events", seen.waitProfile());
+        ex.put("pg_stat_database_delta", seen.databaseDelta());
+        if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
+        if (!seen.memoryKb().isEmpty()) ex.put("memory_kb", seen.memoryKb());
+        if (seen.error() != null) ex.put("sampler_error", seen.error());
+        String errors = runErr.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
+        if (errors != null) ex.put("errors", errors);
+        String status = report.aborted() ? "failed" : "ok";
+        if (report.aborted()) ex.put("reason", "run aborted: " + (errors == null ? "see report" : errors.lines().findFirst().orElse("")));
+        return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.finished());
+    }
+}

@@ -1,0 +1,150 @@
+package dev.kensho.pgbench.sweep;
+
+import dev.kensho.core.env.HostSampler;
+import dev.kensho.core.target.Target;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What the server did during one trial, as the studies observe it: pg_stat_activity wait events
+ * sampled every 100 ms into a profile (share of client-backend samples per "type:event"; an active
+ * backend without a wait event is counted as "CPU"), pg_stat_database deltas, and when the server
+ * shares this host the CPU split per core and memory from /proc. Uses one connection of its own.
+ */
+public final class TrialSampler implements AutoCloseable {
+    private static final long PERIOD_NANOS = 100_000_000L;
+    private static final String[] DB_COLUMNS = {"xact_commit", "xact_rollback", "blks_read", "blks_hit", "temp_files",
+            "temp_bytes", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "deadlocks"};
+
+    private final Connection conn;
+    private final boolean sameHost;
+    private final Map<String, Long> waits = new TreeMap<>();
+    private long samples;
+    private long backendSamples;
+    private Map<String, Long> dbBefore;
+    private HostSampler.CpuTimes cpuBefore;
+    private Thread thread;
+    private volatile boolean stop;
+    private volatile String error;
+
+    public TrialSampler(Target target) throws SQLException {
+        this.conn = target.connect();
+        this.sameHost = target.sameHost() && HostSampler.available();
+    }
+
+    /** Takes the "before" snapshots and starts sampling wait events. */
+    public void start() throws SQLException {
+        dbBefore = database();
+        if (sameHost) cpuBefore = HostSampler.cpu();
+        thread = new Thread(this::loop, "kensho-wait-sampler");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void loop() {
+        String sql = "SELECT coalesce(wait_event_type || ':' || wait_event, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Idle:' || coalesce(state, '') END) "
+                + "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = current_database()";
+        long next = System.nanoTime();
+        try (Statement s = conn.createStatement()) {
+            while (!stop) {
+                try (ResultSet rs = s.executeQuery(sql)) {
+                    synchronized (this) {
+                        samples++;
+                        while (rs.next()) {
+                            waits.merge(rs.getString(1), 1L, Long::sum);
+                            backendSamples++;
+                        }
+                    }
+                }
+                next += PERIOD_NANOS;
+                long wait = next - System.nanoTime();
+                if (wait > 0) LockSupport.parkNanos(wait);
+                else next = System.nanoTime();
+            }
+        } catch (SQLException e) {
+            error = e.getMessage();   // the server went away (restart); the trial itself reports that
+        }
+    }
+
+    private Map<String, Long> database() throws SQLException {
+        Map<String, Long> m = new LinkedHashMap<>();
+        try (Statement s = conn.createStatement()) {
+            s.execute("SELECT pg_stat_clear_snapshot()");
+            try (ResultSet rs = s.executeQuery("SELECT " + String.join(", ", DB_COLUMNS)
+                    + " FROM pg_stat_database WHERE datname = current_database()")) {
+                if (rs.next()) for (int i = 0; i < DB_COLUMNS.length; i++) m.put(DB_COLUMNS[i], rs.getLong(i + 1));
+            }
+        }
+        return m;
+    }
+
+    /** What was observed; stops sampling. */
+    public record Observation(Map<String, Object> waitProfile, Map<String, Long> databaseDelta,
+                              Map<String, Map<String, Double>> cpu, Map<String, Long> memoryKb, String error) {
+
+        /** Numbers worth a median: database deltas and the all-core CPU split. */
+        public Map<String, Number> metrics() {
+            Map<String, Number> m = new LinkedHashMap<>();
+            databaseDelta.forEach((k, v) -> m.put("db_" + k, v));
+            Map<String, Double> all = cpu.get("cpu");
+            if (all != null) {
+                for (String st : new String[] {"user", "system", "softirq", "iowait", "idle"}) {
+                    if (all.containsKey(st)) m.put("cpu_" + st + "_pct", all.get(st));
+                }
+            }
+            return m;
+        }
+    }
+
+    public Observation finish() {
+        stop = true;
+        try {
+            if (thread != null) thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Map<String, Map<String, Double>> cpu = sameHost && cpuBefore != null ? HostSampler.split(cpuBefore, HostSampler.cpu()) : Map.of();
+        Map<String, Long> mem = sameHost ? HostSampler.memory() : Map.of();
+        Map<String, Long> delta = new LinkedHashMap<>();
+        try {
+            // backends report their counters when they go idle; give them a moment
+            Thread.sleep(50);
+            Map<String, Long> after = database();
+            after.forEach((k, v) -> delta.put(k, v - dbBefore.getOrDefault(k, 0L)));
+        } catch (SQLException e) {
+            if (error == null) error = e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Map<String, Object> profile = new LinkedHashMap<>();
+        synchronized (this) {
+            profile.put("samples", samples);
+            profile.put("backend_samples", backendSamples);
+            Map<String, Double> share = new LinkedHashMap<>();
+            waits.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                    .forEach(e -> share.put(e.getKey(), backendSamples == 0 ? 0 : Math.round(1e5 * e.getValue() / backendSamples) / 1e3));
+            profile.put("percent", share);
+        }
+        Map<String, Long> memory = new LinkedHashMap<>();
+        for (String k : new String[] {"MemTotal", "MemAvailable", "MemFree", "Cached", "Buffers", "Dirty", "Shmem"}) {
+            if (mem.containsKey(k)) memory.put(k, mem.get(k));
+        }
+        return new Observation(profile, delta, cpu, memory, error);
+    }
+
+    @Override
+    public void close() {
+        stop = true;
+        try {
+            conn.close();
+        } catch (SQLException ignored) {
+            // nothing to keep
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.kensho.pgbench.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.results.Trial;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.PgVersion;
+import dev.kensho.pgbench.ClientSweep;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@KenshoTarget
+class ClientSweepTest {
+
+    @Test
+    void twoVersionsThreeClientCountsTwoRepeats(@PgVersion(16) Target v16, @PgVersion(17) Target v17, @TempDir Path tmp) throws Exception {
+        Map<String, Target> targets = new LinkedHashMap<>();
+        targets.put("embedded-16", v16);
+        targets.put("embedded-17", v17);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(1, 2, 4)).threads("clients/2").repeats(2).order(TrialMatrix.Order.RANDOM)
+                    .seconds(2).builtin("select-only").scale(1).log(new PrintStream(log, true, StandardCharsets.UTF_8))
+                    .run(targets, dir);
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(12, trials.size(), log.toString(StandardCharsets.UTF_8));
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.toString());
+                assertTrue(t.metric("tps") > 0, t.toString());
+                assertTrue(t.metric("db_xact_commit") > 0, t.toString());
+                @SuppressWarnings("unchecked")
+                Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
+                assertTrue(((Number) waits.get("samples")).longValue() >= 10, waits.toString());
+                assertTrue(((Number) waits.get("backend_samples")).longValue() > 0, waits.toString());
+                if (v17.sameHost()) assertTrue(t.metric("cpu_user_pct") != null, t.metrics().toString());
+                int clients = ((Number) t.params().get("clients")).intValue();
+                assertEquals(Math.max(1, clients / 2), ((Number) t.params().get("threads")).intValue());
+                assertTrue(((Number) t.extra().get("prewarm_blocks")).longValue() > 0, t.extra().toString());
+            }
+            List<String> csv = Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY));
+            assertEquals(7, csv.size(), String.join("\n", csv));
+            List<String> header = Arrays.asList(csv.get(0).split(","));
+            int n = header.indexOf("n"), med = header.indexOf("tps_median"), lo = header.indexOf("tps_min"), hi = header.indexOf("tps_max");
+            int target = header.indexOf("target"), clients = header.indexOf("clients");
+            assertTrue(n >= 0 && med >= 0 && lo >= 0 && hi >= 0 && target >= 0 && clients >= 0, csv.get(0));
+            for (String row : csv.subList(1, csv.size())) {
+                String[] f = row.split(",");
+                assertEquals("2", f[n], row);
+                double m = Double.parseDouble(f[med]);
+                assertTrue(Double.parseDouble(f[lo]) <= m && m <= Double.parseDouble(f[hi]), row);
+                // the median of two repeats is their mean
+                assertEquals((Double.parseDouble(f[lo]) + Double.parseDouble(f[hi])) / 2, m, 1e-4 * m, row);
+            }
+            assertTrue(csv.stream().anyMatch(r -> r.startsWith("embedded-16,")) && csv.stream().anyMatch(r -> r.startsWith("embedded-17,")),
+                    String.join("\n", csv));
+        }
+    }
+
+    @Test
+    void threadsExpressions() {
+        assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));
+        assertEquals(1, ThreadsExpression.parse("clients/2").threadsFor(1));
+        assertEquals(4, ThreadsExpression.parse("4").threadsFor(16));
+        assertEquals(2, ThreadsExpression.parse("4").threadsFor(2));
+        assertEquals(16, ThreadsExpression.parse("clients").threadsFor(16));
+        assertEquals(15, ThreadsExpression.parse(" clients - 1 ").threadsFor(16));
+        var e = assertThrows(KenshoException.class, () -> ThreadsExpression.parse("clients^2"));
+        assertTrue(e.getMessage().startsWith("--threads \"clients^2\": expected"), e.getMessage());
+    }
+}
