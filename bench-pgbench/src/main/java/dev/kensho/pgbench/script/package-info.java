@@ -1,0 +1,51 @@
+/**
+ * pgbench's script language: parsing, expression evaluation, pgbench's random generator, and running one
+ * transaction of one client over JDBC. The driver ({@code dev.kensho.pgbench.run}) owns threads, clients,
+ * rate limiting, logs and reports, and calls:
+ *
+ * <pre>{@code
+ * List<Script> scripts = List.of(Script.fromSpec("-b select-only@2"), Script.fromSpec("-f my.sql@1"));
+ * Script.checkList(scripts);                                  // 128 scripts max, total weight > 0
+ * long seed = PgbenchRandom.parseSeed("5432");               // --random-seed (null = "time")
+ * PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, clients, threads);
+ * Variables base = new Variables(); base.define("name=value"); // -D
+ * long scale = anyBuiltin ? Variables.readScale(conn) : optionS; // pgbench's rule
+ * // per client i (thread t = the one Seeds.clientsOfThread deals it to):
+ * Variables v = base.copy(); v.standard(scale, i, seed, seeds.defaultSeed());
+ * ClientScriptRunner r = new ClientScriptRunner(scripts, i, v, seeds.clients()[i], mode, Options.defaults());
+ * TransactionOutcome o = r.runTransaction(conn, seeds.choose()[t]);   // or Script.choose + runScript
+ * while (o.retryable() && tries++ < maxTries) o = r.retry(conn, o);
+ * // per-command latency (-r): r.commandNanos(script), r.commandCounts(script)
+ * // connections: props = mode.connectionProperties() (preferQueryMode, prepareThreshold, stringtype)
+ * }</pre>
+ *
+ * <h2>Fidelity to pgbench 15 (checked side by side with the C binary in the tests)</h2>
+ * <ul>
+ * <li>Expressions: pgbench's grammar, precedences, int/double/boolean/NULL typing, lazy AND/OR/CASE, NULL
+ *     propagation, overflow and division errors, every builtin function with its argument checks; debug()
+ *     prints the same text ({@code %.15g} doubles, PostgreSQL's NaN/Infinity spelling).</li>
+ * <li>Random: xoroshiro128** with splitmix64 seeding; startup seeding order (clients' states, then
+ *     :default_seed, then per thread choose/throttle/sample states); uniform, exponential, gaussian, zipfian,
+ *     permute, hash/hash_murmur2/hash_fnv1a are bit-exact.</li>
+ * <li>SQL splitting: psql's lexer rules (quotes, E'' strings, dollar quotes, nested comments, parentheses,
+ *     {@code \;} compound queries); variables as pgbench substitutes them (text in simple mode, parameters
+ *     $1..$n bound as untyped text in extended/prepared mode; undefined variables stay ":name" in simple mode
+ *     and bind NULL otherwise; psql's {@code :'name'} and {@code :"name"} are not substituted, as in pgbench).</li>
+ * </ul>
+ *
+ * <h2>Deliberate differences</h2>
+ * <ul>
+ * <li>{@code \setrandom} (removed in 9.6, used by study 000) is accepted and run as {@code \set v random(...)},
+ *     {@code random_gaussian} or {@code random_exponential}; one warning per process.</li>
+ * <li>{@code \startpipeline}/{@code \endpipeline} are rejected when parsing: pgjdbc has no libpq pipeline
+ *     mode, and running the commands one by one would measure something else.</li>
+ * <li>{@code \sleep} is performed by the runner (by {@link dev.kensho.pgbench.script.ClientScriptRunner.Sleeper},
+ *     replaceable by the driver) and counts in the transaction's latency, as in pgbench.</li>
+ * <li>Errors are one line, {@code file:line:column: message}; the column is the start of the offending token
+ *     (pgbench puts its caret under the token's last character).</li>
+ * <li>Not modelled: psql's {@code BEGIN ATOMIC ... END} depth (a {@code ;} inside such a function body ends
+ *     the command); pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements;
+ *     a compound {@code \;} query runs in extended mode where pgbench refuses it.</li>
+ * </ul>
+ */
+package dev.kensho.pgbench.script;
