@@ -30,18 +30,18 @@ public record Crossover(Layout layout, CacheState cache, String sharedBuffers, K
     public double orderingValue(double from, double to) {
         return switch (kind) {
             case CROSSED -> selectivity;
-            case INDEX_SLOWER_THROUGHOUT -> from - 0.5;
-            case INDEX_FASTER_THROUGHOUT -> to + 0.5;
+            case INDEX_SLOWER_THROUGHOUT -> (above == null ? from : above) - 0.5;
+            case INDEX_FASTER_THROUGHOUT -> (below == null ? to : below) + 0.5;
             case INSUFFICIENT -> Double.NaN;
         };
     }
 
-    /** "42.3 %", "< 1 %", "> 100 %" or "n/a". */
+    /** "42.3 %", "< 1 %" (slower from the first point), "> 91 %" (faster up to the last point) or "n/a". */
     public String describe(double from, double to) {
         return switch (kind) {
             case CROSSED -> String.format(java.util.Locale.ROOT, "%.1f %%", selectivity);
-            case INDEX_SLOWER_THROUGHOUT -> "< " + fmt(from) + " %";
-            case INDEX_FASTER_THROUGHOUT -> "> " + fmt(to) + " %";
+            case INDEX_SLOWER_THROUGHOUT -> "< " + fmt(above == null ? from : above) + " %";
+            case INDEX_FASTER_THROUGHOUT -> "> " + fmt(below == null ? to : below) + " %";
             case INSUFFICIENT -> "n/a";
         };
     }

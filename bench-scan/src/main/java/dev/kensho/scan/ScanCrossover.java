@@ -253,6 +253,17 @@ public final class ScanCrossover {
             storageDir = target.control().dataDirectory().map(Path::getParent);
         }
 
+        try {
+            return measure(target, options, dir, progress, caches, sbWanted, tablespace, storageDir);
+        } finally {
+            if (options.tablespaceDir() != null) {
+                Tablespace.dropWithThrowAwayServer(target, options.layouts().stream().map(ScanTable::name).toList());
+            }
+        }
+    }
+
+    private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, List<CacheState> caches,
+                                  List<String> sbWanted, String tablespace, Optional<Path> storageDir) throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {
             for (Layout l : options.layouts()) {

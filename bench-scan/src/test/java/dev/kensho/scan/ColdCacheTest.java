@@ -13,6 +13,7 @@ import dev.kensho.core.target.TargetSpec;
 import dev.kensho.scan.cache.PageCache;
 import dev.kensho.scan.sweep.Cell;
 import dev.kensho.scan.sweep.SelectivitySweep;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -69,6 +70,28 @@ class ColdCacheTest {
                 Trial t = dir.trials().get(0);
                 assertEquals("invalid", t.status());
                 assertTrue(String.valueOf(t.extra().get("reason")).contains("plan was Seq Scan"), t.extra().toString());
+            }
+
+            // --tablespace-dir: the tables move to a tablespace in a directory given to the server's
+            // user, its read throughput is recorded, and a throw-away server leaves no table files there.
+            Path tsDir = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-scan-ts");
+            try {
+                ScanCrossover.Options ts = ScanCrossover.Options.builder().rows(2_000).from(50).to(50).layouts(List.of(Layout.HIGH))
+                        .tablespaceDir(tsDir).throughputMb(8).build();
+                ScanCrossover.Result tr = ScanCrossover.run(pg, ts, results, List.of("scan", "--tablespace-dir", tsDir.toString()), null);
+                assertEquals("kensho_scan", tr.layouts().get(0).tablespace());
+                assertTrue(String.valueOf(tr.storage().get("directory")).startsWith(tsDir.toString()), tr.storage().toString());
+                assertTrue(((Number) tr.storage().get("mb_per_s")).doubleValue() > 0, tr.storage().toString());
+                assertEquals(Files.getOwner(pg.control().dataDirectory().orElseThrow()), Files.getOwner(tsDir));
+                try (Connection c = pg.connect(); Statement s = c.createStatement();
+                     var rs = s.executeQuery("SELECT count(*) FROM pg_tablespace WHERE spcname = 'kensho_scan'")) {
+                    rs.next();
+                    assertEquals(0, rs.getInt(1), "tablespace of a throw-away server dropped after the run");
+                }
+            } finally {
+                try (var walk = Files.walk(tsDir)) {
+                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
             }
         }
     }

@@ -58,6 +58,25 @@ public final class Tablespace {
         }
     }
 
+    /**
+     * A managed server whose data directory is a throw-away instance (no --keep-data) loses its
+     * data on close but not the files in an outside tablespace: drop the scan tables and the
+     * tablespace so a 10-million-row run leaves no gigabytes behind.
+     */
+    public static void dropWithThrowAwayServer(Target target, List<String> tables) {
+        Optional<Path> data = target.control().dataDirectory();
+        if (!target.kind().managed() || data.isEmpty()
+                || !data.get().startsWith(dev.kensho.core.target.KenshoHome.dir().resolve("instances"))) {
+            return;
+        }
+        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            for (String t : tables) s.execute("DROP TABLE IF EXISTS " + t);
+            s.execute("DROP TABLESPACE IF EXISTS " + NAME);
+        } catch (SQLException e) {
+            System.err.println("warning: could not drop tablespace " + NAME + ": " + firstLine(e.getMessage()));
+        }
+    }
+
     /** --tablespace NAME: must exist and be usable; returns its directory when the server reports one. */
     public static Optional<Path> require(Target target, String name) {
         try (Connection c = target.connect()) {
