@@ -67,72 +67,115 @@ final class LineorderRows implements TableRows {
 
     @Override
     public void write(long from, long to, RowBuffer out) throws IOException {
-        long o = orderStreamOffset + from;
-        long sDate = skip(Lcg.O_ODATE, o);
-        long sCust = skip(Lcg.O_CKEY, o);
-        long sPrio = skip(Lcg.O_PRIO, o);
-        long sCount = skip(Lcg.O_LCNT, o);
-        long l = MAX_LINES * from;
-        long sPart = skip(Lcg.L_PKEY, l);
-        long sSupp = skip(Lcg.L_SKEY, l);
-        long sQty = skip(Lcg.L_QTY, l);
-        long sDisc = skip(Lcg.L_DCNT, l);
-        long sTax = skip(Lcg.L_TAX, l);
-        long sCommit = skip(Lcg.L_CDTE, l);
-        long sMode = skip(Lcg.L_SMODE, l);
-
-        final long cmax = scale.customers;
-        final long pmax = scale.partKeyMax;
-        final long smax = scale.suppliers;
-        final double cRange = (double) cmax;
-        final double pRange = (double) pmax;
-        final double sRange = (double) smax;
-
-        long[] partkey = new long[MAX_LINES];
-        long[] suppkey = new long[MAX_LINES];
-        int[] qty = new int[MAX_LINES];
-        int[] disc = new int[MAX_LINES];
-        int[] tax = new int[MAX_LINES];
-        int[] commit = new int[MAX_LINES];
-        int[] mode = new int[MAX_LINES];
-        long[] ext = new long[MAX_LINES];
-        long[] revenue = new long[MAX_LINES];
-        long[] supplycost = new long[MAX_LINES];
-        byte[] seg = new byte[128];
-        final boolean copyFormat = out.copyFormat();
-
+        Cursor c = new Cursor(scale, orderStreamOffset, from, out.copyFormat());
         for (long i = from; i < to; i++) {
+            out.ensure(MAX_LINES * RowBuffer.MAX_ROW);
+            out.length(c.order(i, out.array(), out.length()));
+        }
+    }
+
+    /**
+     * The streams positioned at one order and the per-order scratch. One order per call keeps the hot code in a
+     * method the JIT compiles once, normally, instead of as large on-stack-replacement compiles of a long loop
+     * (which on 2 cores cost more than the whole generation at SF 1).
+     */
+    private static final class Cursor {
+        private long sDate;
+        private long sCust;
+        private long sPrio;
+        private long sCount;
+        private long sPart;
+        private long sSupp;
+        private long sQty;
+        private long sDisc;
+        private long sTax;
+        private long sCommit;
+        private long sMode;
+
+        private final long cmax;
+        private final double cRange;
+        private final double pRange;
+        private final double sRange;
+        private final boolean copyFormat;
+
+        private final long[] partkey = new long[MAX_LINES];
+        private final long[] suppkey = new long[MAX_LINES];
+        private final int[] qty = new int[MAX_LINES];
+        private final int[] disc = new int[MAX_LINES];
+        private final int[] tax = new int[MAX_LINES];
+        private final int[] commit = new int[MAX_LINES];
+        private final int[] mode = new int[MAX_LINES];
+        private final long[] ext = new long[MAX_LINES];
+        private final long[] revenue = new long[MAX_LINES];
+        private final long[] supplycost = new long[MAX_LINES];
+        /** "orderkey|custkey|orderdate|priority|0|ordtotalprice|" of the current order, with 8 bytes of slack. */
+        private final byte[] seg = new byte[128];
+
+        Cursor(Scale scale, long orderStreamOffset, long from, boolean copyFormat) {
+            long o = orderStreamOffset + from;
+            sDate = skip(Lcg.O_ODATE, o);
+            sCust = skip(Lcg.O_CKEY, o);
+            sPrio = skip(Lcg.O_PRIO, o);
+            sCount = skip(Lcg.O_LCNT, o);
+            long l = MAX_LINES * from;
+            sPart = skip(Lcg.L_PKEY, l);
+            sSupp = skip(Lcg.L_SKEY, l);
+            sQty = skip(Lcg.L_QTY, l);
+            sDisc = skip(Lcg.L_DCNT, l);
+            sTax = skip(Lcg.L_TAX, l);
+            sCommit = skip(Lcg.L_CDTE, l);
+            sMode = skip(Lcg.L_SMODE, l);
+            cmax = scale.customers;
+            cRange = (double) scale.customers;
+            pRange = (double) scale.partKeyMax;
+            sRange = (double) scale.suppliers;
+            this.copyFormat = copyFormat;
+        }
+
+        /** Formats the lines of order index i (0-based) at a[p] and returns the end; a has room for 7 rows. */
+        int order(long i, byte[] a, int p) {
             long order = i + 1;
-            sDate = next(sDate);
-            int day = unifInt(sDate, 0, ORDER_DAYS - 1);
-            sCust = next(sCust);
-            long ck = 1 + (long) ((double) sCust / 2147483647.0 * cRange);
+            long s = next(sDate);
+            sDate = s;
+            int day = unifInt(s, 0, ORDER_DAYS - 1);
+            s = next(sCust);
+            sCust = s;
+            long ck = 1 + (long) ((double) s / 2147483647.0 * cRange);
             long delta = 1;
             while (ck % 3 == 0) { // dbgen skips every third customer
                 ck = Math.min(ck + delta, cmax);
                 delta = -delta;
             }
-            sPrio = next(sPrio);
-            byte[] prio = Distributions.PRIORITIES[unifInt(sPrio, 1, 5) - 1];
-            sCount = next(sCount);
-            int lines = unifInt(sCount, 1, MAX_LINES);
+            s = next(sPrio);
+            sPrio = s;
+            byte[] prio = Distributions.PRIORITIES[unifInt(s, 1, 5) - 1];
+            s = next(sCount);
+            sCount = s;
+            int lines = unifInt(s, 1, MAX_LINES);
 
+            long part = sPart;
+            long supp = sSupp;
+            long qt = sQty;
+            long dc = sDisc;
+            long tx = sTax;
+            long cd = sCommit;
+            long md = sMode;
             long total = 0;
             for (int j = 0; j < lines; j++) {
-                sPart = next(sPart);
-                long pk = 1 + (long) ((double) sPart / 2147483647.0 * pRange);
-                sSupp = next(sSupp);
-                suppkey[j] = 1 + (long) ((double) sSupp / 2147483647.0 * sRange);
-                sQty = next(sQty);
-                int q = unifInt(sQty, 1, 50);
-                sDisc = next(sDisc);
-                int d = unifInt(sDisc, 0, 10);
-                sTax = next(sTax);
-                int t = unifInt(sTax, 0, 8);
-                sCommit = next(sCommit);
-                commit[j] = unifInt(sCommit, 30, 90);
-                sMode = next(sMode);
-                mode[j] = unifInt(sMode, 1, 7) - 1;
+                part = next(part);
+                long pk = 1 + (long) ((double) part / 2147483647.0 * pRange);
+                supp = next(supp);
+                suppkey[j] = 1 + (long) ((double) supp / 2147483647.0 * sRange);
+                qt = next(qt);
+                int q = unifInt(qt, 1, 50);
+                dc = next(dc);
+                int d = unifInt(dc, 0, 10);
+                tx = next(tx);
+                int t = unifInt(tx, 0, 8);
+                cd = next(cd);
+                commit[j] = unifInt(cd, 30, 90);
+                md = next(md);
+                mode[j] = unifInt(md, 1, 7) - 1;
 
                 long rprice = 90000 + ((pk / 10) % 20001) + (pk % 1000) * 100;
                 long e = rprice * q;
@@ -146,42 +189,39 @@ final class LineorderRows implements TableRows {
                 supplycost[j] = 6 * rprice / 10;
                 total += rev * (100 + t) / 100;
             }
-            if (lines < MAX_LINES) {
-                long up = TOP_UP[MAX_LINES - lines];
-                sPart = Lcg.mulMod(sPart, up);
-                sSupp = Lcg.mulMod(sSupp, up);
-                sQty = Lcg.mulMod(sQty, up);
-                sDisc = Lcg.mulMod(sDisc, up);
-                sTax = Lcg.mulMod(sTax, up);
-                sCommit = Lcg.mulMod(sCommit, up);
-                sMode = Lcg.mulMod(sMode, up);
-            }
+            // Each line stream is topped up to 7 draws per order.
+            long up = TOP_UP[MAX_LINES - lines];
+            sPart = Lcg.mulMod(part, up);
+            sSupp = Lcg.mulMod(supp, up);
+            sQty = Lcg.mulMod(qt, up);
+            sDisc = Lcg.mulMod(dc, up);
+            sTax = Lcg.mulMod(tx, up);
+            sCommit = Lcg.mulMod(cd, up);
+            sMode = Lcg.mulMod(md, up);
 
             // Fields that repeat on every line of the order are formatted once: "orderkey|", "custkey|",
             // "orderdate|priority|0|" and "ordtotalprice|".
-            long orderkey = ((order >>> 3) << 5) + (order & 7);
-            int keyEnd = putField(seg, 0, orderkey);
-            int custEnd = putField(seg, keyEnd, ck);
-            int midEnd = RowBuffer.putField(seg, custEnd, DATEKEYS[day]);
-            midEnd = RowBuffer.putField(seg, midEnd, prio);
-            seg[midEnd++] = '0';
-            seg[midEnd++] = '|';
-            int totalEnd = putField(seg, midEnd, total);
+            byte[] sg = seg;
+            int keyEnd = putField(sg, 0, ((order >>> 3) << 5) + (order & 7));
+            int custEnd = putField(sg, keyEnd, ck);
+            LONGS.set(sg, custEnd, DATE_LONGS[day]);
+            sg[custEnd + 8] = '|';
+            int midEnd = RowBuffer.putField(sg, custEnd + 9, prio);
+            sg[midEnd++] = '0';
+            sg[midEnd++] = '|';
+            int totalEnd = putField(sg, midEnd, total);
 
-            out.ensure(MAX_LINES * RowBuffer.MAX_ROW);
-            byte[] a = out.array();
-            int p = out.length();
             for (int j = 0; j < lines; j++) {
-                p = copy(seg, 0, keyEnd, a, p);
+                p = copy(sg, 0, keyEnd, a, p);
                 a[p++] = (byte) ('1' + j);
                 a[p++] = '|';
-                p = copy(seg, keyEnd, custEnd, a, p);
+                p = copy(sg, keyEnd, custEnd, a, p);
                 p = putField(a, p, partkey[j]);
                 p = putField(a, p, suppkey[j]);
-                p = copy(seg, custEnd, midEnd, a, p);
+                p = copy(sg, custEnd, midEnd, a, p);
                 p = putField(a, p, qty[j]);
                 p = putField(a, p, ext[j]);
-                p = copy(seg, midEnd, totalEnd, a, p);
+                p = copy(sg, midEnd, totalEnd, a, p);
                 p = putField(a, p, disc[j]);
                 p = putField(a, p, revenue[j]);
                 p = putField(a, p, supplycost[j]);
@@ -198,7 +238,7 @@ final class LineorderRows implements TableRows {
                     a[p++] = '\n';
                 }
             }
-            out.length(p);
+            return p;
         }
     }
 

@@ -17,25 +17,48 @@ final class PartRows implements TableRows {
 
     @Override
     public void write(long from, long to, RowBuffer out) throws IOException {
-        long sName = skip(Lcg.P_NAME, COLORS * from);
-        long sMfg = skip(Lcg.P_MFG, from);
-        long sCat = skip(Lcg.P_CAT, from);
-        long sBrand = skip(Lcg.P_BRND, from);
-        long sType = skip(Lcg.P_TYPE, from);
-        long sSize = skip(Lcg.P_SIZE, from);
-        long sCntr = skip(Lcg.P_CNTR, from);
-        int[] perm = new int[COLORS];
+        Cursor c = new Cursor(from);
         for (long r = from; r < to; r++) {
+            out.ensure(RowBuffer.MAX_ROW);
+            c.row(r, out);
+        }
+    }
+
+    /** Streams positioned at one row; one row per call, so the JIT compiles it normally (see LineorderRows). */
+    private static final class Cursor {
+        private long sName;
+        private long sMfg;
+        private long sCat;
+        private long sBrand;
+        private long sType;
+        private long sSize;
+        private long sCntr;
+        private final int[] perm = new int[COLORS];
+
+        Cursor(long from) {
+            sName = skip(Lcg.P_NAME, COLORS * from);
+            sMfg = skip(Lcg.P_MFG, from);
+            sCat = skip(Lcg.P_CAT, from);
+            sBrand = skip(Lcg.P_BRND, from);
+            sType = skip(Lcg.P_TYPE, from);
+            sSize = skip(Lcg.P_SIZE, from);
+            sCntr = skip(Lcg.P_CNTR, from);
+        }
+
+        void row(long r, RowBuffer out) {
+            int[] pm = perm;
             for (int i = 0; i < COLORS; i++) {
-                perm[i] = i;
+                pm[i] = i;
             }
+            long s = sName;
             for (int i = 0; i < COLORS; i++) {
-                sName = next(sName);
-                int s = unifInt(sName, 0, COLORS - 1);
-                int t = perm[i];
-                perm[i] = perm[s];
-                perm[s] = t;
+                s = next(s);
+                int k = unifInt(s, 0, COLORS - 1);
+                int t = pm[i];
+                pm[i] = pm[k];
+                pm[k] = t;
             }
+            sName = s;
             sMfg = next(sMfg);
             int m = unifInt(sMfg, 1, 5);
             sCat = next(sCat);
@@ -49,11 +72,10 @@ final class PartRows implements TableRows {
             sCntr = next(sCntr);
             int cntr = unifInt(sCntr, 1, Distributions.CONTAINERS.length) - 1;
 
-            out.ensure(RowBuffer.MAX_ROW);
             out.field(r + 1);
-            out.raw(Distributions.COLORS[perm[1]]);
+            out.raw(Distributions.COLORS[pm[1]]);
             out.rawByte(' ');
-            out.field(Distributions.COLORS[perm[2]]);
+            out.field(Distributions.COLORS[pm[2]]);
             out.raw(MFGR);
             out.field(m);
             out.raw(MFGR);
@@ -63,7 +85,7 @@ final class PartRows implements TableRows {
             out.putInt(m);
             out.putInt(c);
             out.field(brand);
-            out.field(Distributions.COLORS[perm[0]]);
+            out.field(Distributions.COLORS[pm[0]]);
             out.field(Distributions.TYPES[type]);
             out.field(size);
             out.field(Distributions.CONTAINERS[cntr]);
