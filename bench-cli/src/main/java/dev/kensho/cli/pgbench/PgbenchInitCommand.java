@@ -1,0 +1,76 @@
+package dev.kensho.cli.pgbench;
+
+import dev.kensho.cli.ResultOptions;
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.pgbench.PgbenchInit;
+import dev.kensho.pgbench.init.Tables;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench pgbench init: pgbench -i, timed per step and recorded as a trial (the batch load of study 004). */
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = {"Create and fill pgbench_branches, pgbench_tellers, pgbench_accounts and pgbench_history exactly as "
+                + "'pgbench -i' (PostgreSQL 16/17) does, and print pgbench's timing line. Drops only those four tables.",
+                "Example: bench pgbench init -s 10 --url jdbc:postgresql://127.0.0.1:5432/test -U postgres"})
+final class PgbenchInitCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+
+    @Option(names = {"-s", "--scale"}, defaultValue = "1", description = "Scaling factor: 100 000 accounts per unit (default ${DEFAULT-VALUE}).")
+    int scale;
+
+    @Option(names = {"-F", "--fillfactor"}, defaultValue = "100", description = "Fillfactor of branches, tellers, accounts (10..100).")
+    int fillfactor;
+
+    @Option(names = {"-I", "--init-steps"}, paramLabel = "STEPS",
+            description = "Steps to run, in order: d drop, t create, g client-side generate (COPY), G server-side generate, "
+                    + "v vacuum, p primary keys, f foreign keys (default dtgvp).")
+    String steps;
+
+    @Option(names = "--foreign-keys", description = "Create foreign keys between the tables (adds step f).")
+    boolean foreignKeys;
+
+    @Option(names = "--unlogged-tables", description = "Create the tables unlogged.")
+    boolean unlogged;
+
+    @Option(names = "--partitions", defaultValue = "0", description = "Partition pgbench_accounts into N partitions.")
+    int partitions;
+
+    @Option(names = "--partition-method", description = "range or hash (default range; needs --partitions).")
+    Tables.PartitionMethod partitionMethod;
+
+    @Option(names = {"-n", "--no-vacuum"}, description = "Skip the vacuum step.")
+    boolean noVacuum;
+
+    @Option(names = {"-q", "--quiet"}, description = "Progress every 5 seconds instead of every 100 000 rows.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        PgbenchInit init = new PgbenchInit().scale(scale).fillfactor(fillfactor).steps(steps).foreignKeys(foreignKeys)
+                .unlogged(unlogged).partitions(partitions).partitionMethod(partitionMethod).noVacuum(noVacuum).quiet(quiet)
+                .log(System.err);
+        String effective = init.effectiveSteps();   // bad -I fails before anything starts
+        TargetSpec spec = target.single();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("scale", scale);
+        params.put("steps", effective);
+        params.put("target", spec.label());
+        try (Target t = spec.open(); RunDirectory dir = results.open("pgbench init", params, System.err)) {
+            dir.environment(spec.label(), Environment.capture(t));
+            init.run(t, dir, dir.trials().size());
+            CellSummary.write(dir, List.of("seconds"));
+        }
+        return 0;
+    }
+}

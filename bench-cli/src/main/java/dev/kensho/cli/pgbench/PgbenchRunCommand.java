@@ -1,0 +1,107 @@
+package dev.kensho.cli.pgbench;
+
+import dev.kensho.cli.ResultOptions;
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.pgbench.PgbenchInit;
+import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.run.RunReport;
+import dev.kensho.pgbench.script.QueryMode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench pgbench run: pgbench's benchmark run with its options, its report and latency percentiles. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run pgbench scripts with pgbench's options and print pgbench's report plus p50/p90/p99/p99.9/max "
+                + "(latency is measured for every transaction). One connection per client. The run is also recorded as a trial.",
+                "Example: bench pgbench run -S -M prepared -c 8 -j 4 -T 60 -P 5 --url jdbc:postgresql://127.0.0.1:5432/test -U postgres",
+                "On an embedded server (data gone when it stops) add --init to create the tables first."})
+final class PgbenchRunCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+    @Mixin ScriptOptions scripts;
+
+    @Option(names = {"-c", "--client"}, defaultValue = "1", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
+    int clients;
+    @Option(names = {"-j", "--jobs"}, defaultValue = "1", description = "pgbench threads: groups of clients sharing script choice, -R schedule and log (default ${DEFAULT-VALUE}).")
+    int threads;
+    @Option(names = {"-T", "--time"}, defaultValue = "0", description = "Duration in seconds.")
+    int seconds;
+    @Option(names = {"-t", "--transactions"}, defaultValue = "0", description = "Transactions per client (default 10 without -T).")
+    long transactions;
+    @Option(names = {"-R", "--rate"}, defaultValue = "0", description = "Target rate in transactions per second (Poisson schedule; lag is reported).")
+    double rate;
+    @Option(names = {"-L", "--latency-limit"}, defaultValue = "0", paramLabel = "MS", description = "Count transactions above this latency; with -R skip those already late.")
+    double latencyLimit;
+    @Option(names = {"-P", "--progress"}, defaultValue = "0", paramLabel = "SEC", description = "Progress line every SEC seconds.")
+    int progress;
+    @Option(names = {"-r", "--report-per-command"}, description = "Per-statement latencies, failures and retries.")
+    boolean perStatement;
+    @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}).")
+    String mode;
+    @Option(names = {"-C", "--connect"}, description = "New connection for every transaction.")
+    boolean connect;
+    @Option(names = {"-n", "--no-vacuum"}, description = "Do not vacuum before the run.")
+    boolean noVacuum;
+    @Option(names = {"-v", "--vacuum-all"}, description = "Vacuum pgbench_accounts too before the run.")
+    boolean vacuumAll;
+    @Option(names = "--max-tries", defaultValue = "1", description = "Tries per transaction on serialization or deadlock failure (0: unlimited within -T/-L).")
+    int maxTries;
+    @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately.")
+    boolean failuresDetailed;
+    @Option(names = "--random-seed", paramLabel = "SEED", description = "Unsigned integer, 'time' (default) or 'rand'.")
+    String randomSeed;
+    @Option(names = {"-s", "--scale"}, description = "The :scale of custom scripts (builtins read pgbench_branches), and the scale of --init.")
+    Integer scale;
+    @Option(names = {"-D", "--define"}, paramLabel = "NAME=VALUE", description = "Script variable (repeatable).")
+    List<String> defines = new ArrayList<>();
+    @Option(names = {"-l", "--log"}, description = "Write per-transaction log files pgbench_log.PID[.THREAD].")
+    boolean log;
+    @Option(names = "--log-prefix", description = "Log file name prefix (default pgbench_log).")
+    String logPrefix;
+    @Option(names = "--aggregate-interval", defaultValue = "0", paramLabel = "SEC", description = "Log one aggregated line per SEC seconds.")
+    int aggregateInterval;
+    @Option(names = "--sampling-rate", defaultValue = "0", paramLabel = "RATE", description = "Fraction of transactions to log (e.g. 0.01).")
+    double samplingRate;
+    @Option(names = "--init", description = "Initialise the pgbench tables first (as 'pgbench init -s SCALE'; default scale 1).")
+    boolean init;
+
+    @Override
+    public Integer call() {
+        QueryMode m;
+        try {
+            m = QueryMode.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        PgbenchRun run = new PgbenchRun().clients(clients).threads(threads).seconds(seconds).transactions(transactions).rate(rate)
+                .latencyLimitMs(latencyLimit).progress(progress).perStatement(perStatement).mode(m).connectPerTransaction(connect)
+                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).randomSeed(randomSeed)
+                .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).aggregateInterval(aggregateInterval)
+                .samplingRate(samplingRate);
+        for (String s : scripts.specs) {
+            if (s.startsWith("-b")) run.builtin(s.substring(2));
+            else run.file(s.substring(2));
+        }
+        for (String d : defines) run.define(d);
+        run.config().validate();   // option errors before a server starts
+        TargetSpec spec = target.single();
+        try (Target t = spec.open(); RunDirectory dir = results.open("pgbench run", run.params(), System.err)) {
+            dir.environment(spec.label(), Environment.capture(t));
+            if (init) new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
+            RunReport r = run.runAndRecord(t, dir);
+            CellSummary.write(dir, List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed"));
+            return r.aborted() ? KenshoException.FAILURE : 0;
+        }
+    }
+}

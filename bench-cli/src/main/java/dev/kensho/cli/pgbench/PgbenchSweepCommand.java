@@ -1,0 +1,82 @@
+package dev.kensho.cli.pgbench;
+
+import dev.kensho.cli.ResultOptions;
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.pgbench.ClientSweep;
+import dev.kensho.pgbench.script.QueryMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench pgbench sweep: the PGECons fixed-point observation over client counts, repeats and versions. */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = {"Run one script at each client count on each target (e.g. --pg-version 16,17), every cell repeated, in random "
+                + "or sequential order. Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with "
+                + "--reinit-each-trial). During each trial: pg_stat_activity wait events every 100 ms, pg_stat_database deltas, "
+                + "and for a server on this host the CPU split per core and memory. summary.csv: median, min, max per cell.",
+                "Study 004: bench pgbench sweep -S --clients 1,2,4,8,16,32,64,128,256,512 --threads clients/2 --repeat 3 --duration 60 -s 100 --pg-version 16,17",
+                "Study 004 (updates): bench pgbench sweep -N --reinit-each-trial -s 100 --clients 1,2,4,8,16,32,64,128,256,512 --repeat 3 --duration 60",
+                "Study 001: bench pgbench sweep -b pgecons-read --clients 1,4,16,32,64,128,256,512,1024 --set max_connections=1100 --repeat 3 --duration 300 -s 100"})
+final class PgbenchSweepCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+    @Mixin ScriptOptions scripts;
+
+    @Option(names = "--clients", split = ",", required = true, paramLabel = "N", description = "Client counts, e.g. 1,4,16,32,48,64,80,96.")
+    List<Integer> clients = new ArrayList<>();
+    @Option(names = "--threads", defaultValue = "clients/2", paramLabel = "EXPR",
+            description = "pgbench threads per trial: a number, clients, or clients/N, clients*N, clients-N, clients+N; at least 1 (default ${DEFAULT-VALUE}).")
+    String threads;
+    @Option(names = "--repeat", defaultValue = "3", description = "Trials per cell (default ${DEFAULT-VALUE}).")
+    int repeat;
+    @Option(names = "--order", defaultValue = "random", description = "random or sequential (default ${DEFAULT-VALUE}).")
+    TrialMatrix.Order order;
+    @Option(names = "--seed", defaultValue = "5432", description = "Seed of the random trial order (default ${DEFAULT-VALUE}).")
+    long seed;
+    @Option(names = {"--duration", "-T"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
+    int duration;
+    @Option(names = {"-M", "--protocol"}, defaultValue = "prepared", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}).")
+    String mode;
+    @Option(names = {"-s", "--scale"}, description = "Initialise every target at this scale first (default: use the tables already there).")
+    Integer scale;
+    @Option(names = "--reinit-each-trial", description = "Rebuild the tables before every trial (the studies do for update scripts); needs -s.")
+    boolean reinit;
+    @Option(names = "--no-prewarm", description = "Skip pg_prewarm of pgbench_accounts before each trial.")
+    boolean noPrewarm;
+    @Option(names = {"-n", "--no-vacuum"}, description = "Skip pgbench's vacuum before each trial.")
+    boolean noVacuum;
+
+    @Override
+    public Integer call() throws Exception {
+        QueryMode m;
+        try {
+            m = QueryMode.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        if (reinit && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
+        ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(seed)
+                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).log(System.err);
+        for (String s : scripts.specs) {
+            if (s.startsWith("-b")) sweep.builtin(s.substring(2));
+            else sweep.file(s.substring(2));
+        }
+        List<TargetSpec> specs = target.specs();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("targets", specs.stream().map(TargetSpec::label).toList());
+        try (RunDirectory dir = results.open("pgbench sweep", params, System.err)) {
+            sweep.run(specs, dir);
+            System.out.println("summary: " + dir.path().resolve(RunDirectory.SUMMARY));
+        }
+        return 0;
+    }
+}
