@@ -242,14 +242,29 @@ public final class Variables {
         if (lb.equals("nan")) {
             return Double.NaN;
         }
-        if (!body.matches("(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+        double d;
+        if (body.matches("0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?\\d+)?")) {
+            d = Double.parseDouble(body.matches(".*[pP].*") ? body : body + "p0");
+        } else if (body.matches("(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+            d = Double.parseDouble(body);
+        } else {
             return null;
         }
-        double d = Double.parseDouble(body);
-        if (Double.isInfinite(d) || (d == 0.0 && body.matches("[^eE]*[1-9].*"))) {
+        if (outOfRange(d, body)) {
             return null;
         }
         return sign * d;
+    }
+
+    /** C strtod's ERANGE: overflow, and underflow to zero or to a subnormal value. */
+    static boolean outOfRange(double d, String digits) {
+        if (Double.isInfinite(d)) {
+            return true;
+        }
+        if (d == 0.0) {
+            return digits.replaceFirst("[eEpP].*", "").matches(".*[1-9a-fA-F&&[^xX]].*");
+        }
+        return Math.abs(d) < Double.MIN_NORMAL;
     }
 
     /** C atoi, as pgbench's \sleep uses it: leading spaces, sign, digits, stop at anything else. */

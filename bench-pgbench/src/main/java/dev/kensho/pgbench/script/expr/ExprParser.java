@@ -174,7 +174,8 @@ public final class ExprParser {
             }
         }
         double d = Double.parseDouble(text);
-        if (Double.isInfinite(d) || (d == 0.0 && text.matches("[^eE]*[1-9].*"))) {
+        if (Double.isInfinite(d) || (d == 0.0 && text.matches("[^eE]*[1-9].*"))
+                || (d != 0.0 && Math.abs(d) < Double.MIN_NORMAL)) {
             throw new ExprSyntaxException("double constant overflow", text, start);
         }
         return new Tok(K.DOUBLE, text, start, pos, 0, d);
