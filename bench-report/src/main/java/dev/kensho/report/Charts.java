@@ -52,6 +52,11 @@ public final class Charts {
                     "TPS vs clients")));
             latencyMetric(cells).ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
                     "Latency vs clients")));
+            // study 001 also charts the server's CPU and memory per version when they were sampled
+            first(cells, List.of("cpu_busy_pct", "cpu_total_pct", "cpu_user_pct"), "cpu")
+                    .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "CPU vs clients")));
+            first(cells, List.of("mem_used_mb", "memory_used_mb", "mem_used_bytes"), "mem")
+                    .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "Memory vs clients")));
         } else if (cmd.startsWith("ssb jit") && cells.params().contains("query") && varying.contains("jit") && time.isPresent()) {
             List<String> others = without(varying, "query", "jit");
             out.add(titled(ChartSpec.bars(time.get(), "query", prepend("jit", others), List.of()), "Time per query, JIT off/on"));
@@ -176,6 +181,11 @@ public final class Charts {
     static Optional<String> metric(Cells cells, String preferred) {
         if (cells.metrics().contains(preferred)) return Optional.of(preferred);
         return cells.metrics().stream().filter(m -> m.contains(preferred)).findFirst();
+    }
+
+    private static Optional<String> first(Cells cells, List<String> names, String prefix) {
+        for (String m : names) if (cells.metrics().contains(m)) return Optional.of(m);
+        return cells.metrics().stream().filter(m -> m.startsWith(prefix)).findFirst();
     }
 
     static Optional<String> latencyMetric(Cells cells) {

@@ -4,6 +4,7 @@ import static dev.kensho.report.html.Html.esc;
 import static dev.kensho.report.html.Html.n;
 import static dev.kensho.report.html.Html.num;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.results.CellSummary;
 import dev.kensho.core.results.RunResults;
 import dev.kensho.core.results.Trial;
@@ -84,6 +85,7 @@ public final class HtmlReport {
             }
         }
         reductions.forEach(b::append);
+        b.append(versions(run, cells, charts));
 
         b.append("<h2 id=\"summary\">Summary per cell</h2>\n").append(summary(run, cells));
         b.append(problems(run.trials()));
@@ -93,6 +95,21 @@ public final class HtmlReport {
         if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts, skipped settings or other decisions.</p>\n");
         else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    /** When the run itself sweeps versions or targets: the ratio tables and analyses of bench compare. */
+    private static String versions(RunResults run, Cells cells, List<ChartSpec> charts) {
+        String by = cells.varying().stream().filter(Charts.VERSION_PARAMS::contains).findFirst().orElse(null);
+        if (by == null) return "";
+        List<String> metrics = charts.stream().map(ChartSpec::metric).distinct().toList();
+        try {
+            RunComparison cmp = RunComparison.of(List.of(run), new RunComparison.Options(by, metrics));
+            return "<h2 id=\"versions\">" + esc(by) + " compared</h2>\n<p class=\"sub\">Ratios of medians to " + esc(by) + " "
+                    + esc(cmp.groups().get(0).label()) + "; the same tables as <code>bench compare</code>.</p>\n"
+                    + cmp.sections(3, false);
+        } catch (KenshoException e) {
+            return "<p class=\"warnings\">No " + esc(by) + " comparison: " + esc(e.getMessage()) + "</p>\n";
+        }
     }
 
     private static String summary(RunResults run, Cells cells) {

@@ -397,10 +397,25 @@ public final class RunComparison {
             b.append("<ul class=\"warnings\">").append(warnings.stream().map(w -> "<li>" + esc(w) + "</li>").collect(Collectors.joining()))
                     .append("</ul>\n");
         }
+        b.append(sections(2, true));
+        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances. Mann–Whitney: exact when there are no ties "
+                + "(with 3 repeats per side the smallest possible p is 0.1). ANOVA: fixed effects, Type III sums of squares; "
+                + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "
+                + "variance, Holm-adjusted.</p>\n");
+        return Html.page("Kensho comparison", b.toString());
+    }
+
+
+    /**
+     * The per-metric sections (ratio table, mean ratio, analyses) as an HTML fragment whose headings
+     * start at level h; the run report embeds it without charts when a run sweeps versions.
+     */
+    public String sections(int h, boolean charts) {
+        StringBuilder b = new StringBuilder();
         int fig = 0;
         for (String m : metrics) {
-            b.append("<h2>").append(esc(m)).append("</h2>\n");
-            Figure f = chart(m);
+            b.append("<h" + h + ">").append(esc(m)).append("</h" + h + ">\n");
+            Figure f = charts ? chart(m) : null;
             if (f != null) b.append("<figure>").append(f.svg("cmp" + (++fig))).append("</figure>\n");
             List<List<String>> out = new ArrayList<>();
             for (Row r : rows) {
@@ -414,13 +429,9 @@ public final class RunComparison {
                     "p Mann–Whitney", "n"), out));
             meanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Mean ratio ").append(esc(g)).append(": <b>")
                     .append(esc(Html.ratio(v))).append("</b></p>\n"));
-            for (Analysis a : analyses) if (a.metric().equals(m)) b.append(analysisHtml(a));
+            for (Analysis a : analyses) if (a.metric().equals(m)) b.append(analysisHtml(a, h + 1));
         }
-        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances. Mann–Whitney: exact when there are no ties "
-                + "(with 3 repeats per side the smallest possible p is 0.1). ANOVA: fixed effects, Type III sums of squares; "
-                + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "
-                + "variance, Holm-adjusted.</p>\n");
-        return Html.page("Kensho comparison", b.toString());
+        return b.toString();
     }
 
     private Figure chart(String metric) {
@@ -444,10 +455,10 @@ public final class RunComparison {
         return new Figure(title, LineChart.build(title, factor, metric, series, List.of()), List.of());
     }
 
-    private static String analysisHtml(Analysis a) {
+    private static String analysisHtml(Analysis a, int h) {
         StringBuilder b = new StringBuilder();
-        b.append("<h3>Two-way ANOVA: group × ").append(esc(a.factor())).append(a.scope().isEmpty() ? "" : " (" + esc(a.scope()) + ")")
-                .append("</h3>\n");
+        b.append("<h" + h + ">Two-way ANOVA: group × ").append(esc(a.factor())).append(a.scope().isEmpty() ? "" : " (" + esc(a.scope()) + ")")
+                .append("</h" + h + ">\n");
         if (a.levene() != null) {
             b.append("<p>Variance homogeneity: Levene (median) F = ").append(esc(num(a.levene().statistic()))).append(", p = ")
                     .append(esc(Html.p(a.levene().p()))).append("; Bartlett K² = ").append(esc(num(a.bartlett().statistic())))

@@ -64,6 +64,10 @@ class HtmlReportTest {
         assertTrue(html.contains("bench-host-1"), "client host");
         assertTrue(html.contains("23.3 GiB"), "memory in readable units");
         assertTrue(html.contains("<code>script=select-only</code>"), "constant parameters listed once");
+        // the versions in the run compared as bench compare does: 17/16 at 16 clients = 7600/8000
+        assertTrue(html.contains("<h2 id=\"versions\">version compared</h2>"));
+        assertTrue(html.contains("<td>clients=16</td><td>17</td><td class=\"num\">8000</td><td class=\"num\">7600</td>"
+                + "<td class=\"num\"><span class=\"sig\">0.950</span></td>"), "ratio row, significant by Welch");
     }
 
     @Test

@@ -46,6 +46,7 @@ public final class BarChart {
         r.setBarPainter(new StandardBarPainter());
         r.setShadowVisible(false);
         r.setItemMargin(0.03);
+        r.setMaximumBarWidth(0.08);
         r.setDrawBarOutline(false);
         for (int i = 0; i < series.size(); i++) r.setSeriesPaint(i, Style.paint(i));
         CategoryPlot plot = new CategoryPlot(data, xAxis, yAxis, r);

@@ -46,6 +46,7 @@ public final class LineChart {
             log.setBase(2);
             log.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
             log.setSmallestValue(lo / 2);
+            log.setNumberFormatOverride(new java.text.DecimalFormat("0"));
             xAxis = log;
         } else {
             NumberAxis lin = new NumberAxis(xLabel);
