@@ -364,15 +364,16 @@ public final class ParallelSweep {
     }
 
     private void printTable(List<List<Object>> rows) {
+        boolean versions = rows.stream().map(r -> r.get(0)).distinct().count() > 1;
         out.printf("%-8s %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
-                "rows", "planned", "launched", "speedup");
+                "rows", "planned", "launched", versions ? "vs_first" : "");
         for (List<Object> r : rows) {
             if (!"ok".equals(r.get(5))) {
                 out.printf("%-8s %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(14));
                 continue;
             }
             out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
-                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13)));
+                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13)));
         }
     }
 }

@@ -22,6 +22,9 @@ public final class DataOptions {
     @Option(names = "--no-keys", description = "Load without the primary keys of the SSB schema.")
     boolean noKeys;
 
+    @Option(names = "--no-analyze", description = "Skip VACUUM (ANALYZE) after loading (to time the bare load against other tools).")
+    boolean noAnalyze;
+
     @Option(names = "--reload", description = "Replace SSB data Kensho loaded before (tables Kensho did not create are never dropped).")
     boolean reload;
 
@@ -35,6 +38,6 @@ public final class DataOptions {
         int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
         if (j < 1) throw KenshoException.usage("--jobs must be at least 1, got " + j);
         if (!(scale > 0) || scale > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + scale);
-        return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload);
+        return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload, !noAnalyze);
     }
 }

@@ -24,6 +24,7 @@ public final class SsbGenerator {
     private static final long[] BYTES_PER_UNIT = {90, 90, 100, 110, 420};
 
     private final Scale scale;
+    private final boolean oneProcess;
     private final Map<SsbTable, TableRows> tables = new EnumMap<>(SsbTable.class);
     private volatile long lineorderRows = -1;
 
@@ -34,12 +35,31 @@ public final class SsbGenerator {
      *        table) and values above dbgen's MAX_SCALE 100000.
      */
     public SsbGenerator(double scaleFactor) {
+        this(scaleFactor, true);
+    }
+
+    private SsbGenerator(double scaleFactor, boolean oneProcess) {
         this.scale = new Scale(scaleFactor);
+        this.oneProcess = oneProcess;
         tables.put(SsbTable.PART, new PartRows());
         tables.put(SsbTable.SUPPLIER, CompanyRows.supplier());
-        tables.put(SsbTable.CUSTOMER, CompanyRows.customer(scale.suppliers));
+        tables.put(SsbTable.CUSTOMER, CompanyRows.customer(oneProcess ? scale.suppliers : 0));
         tables.put(SsbTable.DATE, new DateRows());
-        tables.put(SsbTable.LINEORDER, new LineorderRows(scale, scale.dates));
+        tables.put(SsbTable.LINEORDER, new LineorderRows(scale, oneProcess ? scale.dates : 0));
+    }
+
+    /**
+     * The rows dbgen writes when run once per table ({@code dbgen -s sf -T p}, {@code -T s}, ... as some published
+     * SSB recipes do): customer and lineorder then differ from the one-process default because no table continues
+     * another's random streams (part, supplier and date are the same). For comparisons with such data sets only.
+     */
+    public static SsbGenerator perTableRuns(double scaleFactor) {
+        return new SsbGenerator(scaleFactor, false);
+    }
+
+    /** False for {@link #perTableRuns}. */
+    public boolean oneProcess() {
+        return oneProcess;
     }
 
     public double scaleFactor() {

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Side by side on this machine and one server: loading SSB with `bench ssb load -s SF --no-keys --no-analyze`
+# (parallel generation streamed straight into COPY over --jobs connections) vs the fastest dbgen pipeline
+# (`TZ=UTC dbgen -s SF` writing five named pipes, each read by its own `psql \copy`), alternately RUNS times.
+# Prints every wall time, the medians and the ratio kensho/dbgen (goal at SF 1: <= 0.7), and checks that both loads
+# hold the same row counts and the same sum(lo_revenue).
+#
+# dbgen ends every row with '|', which COPY rejects as an extra column; so that the pipeline needs no stripping
+# step (which would only slow it down), its tables get one extra trailing text column.
+#
+# usage: bench/ssb-load-vs-dbgen.sh DBGEN_BINARY [SF=1] [RUNS=3]
+#   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here);
+#                 default /tmp/ssb-dbgen/build/dbgen when that exists. dists.dss from its directory or $DBGEN_DISTS.
+# env: PGHOST/PGPORT/PGUSER  server (default 127.0.0.1, 5432, postgres); it must accept psql and JDBC without a prompt
+#      DB        database used (default kensho_ssb_bench; created when missing and then dropped at the end)
+#      JOBS      --jobs for Kensho (default: nproc)
+#      KENSHO    command running bench.jar (default: java -jar <repo>/bench.jar)
+#      WORK      scratch directory (default: a new mktemp -d, removed at exit)
+set -euo pipefail
+
+die() { echo "ssb-load-vs-dbgen: $*" >&2; exit 2; }
+
+DBGEN_ARG=${1:-}
+if [ -z "$DBGEN_ARG" ] && [ -x /tmp/ssb-dbgen/build/dbgen ]; then DBGEN_ARG=/tmp/ssb-dbgen/build/dbgen; fi
+[ -n "$DBGEN_ARG" ] || die "usage: $0 DBGEN_BINARY [SF=1] [RUNS=3]"
+DBGEN=$(readlink -f "$DBGEN_ARG") || die "no such file: $DBGEN_ARG"
+[ -x "$DBGEN" ] || die "not an executable: $DBGEN"
+SF=${2:-1}
+RUNS=${3:-3}
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
+DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
+[ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
+DISTS=$(readlink -f "$DISTS")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+DB=${DB:-kensho_ssb_bench}
+JOBS=${JOBS:-$(nproc)}
+[ -f "$ROOT/bench.jar" ] || [ -n "${KENSHO:-}" ] || die "bench.jar not built (./mvnw -B -q -o package -pl bench-cli -DskipTests)"
+KENSHO=${KENSHO:-java -jar $ROOT/bench.jar}
+command -v psql > /dev/null || die "psql not found"
+
+CREATED_DB=0
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-load-vs-dbgen.XXXXXX); fi
+cleanup() {
+  rm -rf "$WORK"
+  if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB" > /dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
+if ! psql -qAt -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
+  psql -q -d postgres -c "CREATE DATABASE $DB" > /dev/null; CREATED_DB=1
+fi
+URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
+TABLES="part supplier customer date lineorder"
+SCHEMA_SQL="$ROOT/bench-ssb/src/main/resources/dev/kensho/ssb/schema.sql"
+
+# dbgen's tables live in a schema this script owns; Kensho's in another, which Kensho manages (--reload).
+prepare_dbgen() {
+  psql -q -d "$DB" -v ON_ERROR_STOP=1 > /dev/null <<SQL
+DROP SCHEMA IF EXISTS kensho_bench_dbgen CASCADE;
+CREATE SCHEMA kensho_bench_dbgen;
+SET search_path TO kensho_bench_dbgen;
+$(sed -e 's/^);$/  , dbgen_eol text\n);/' "$SCHEMA_SQL")
+SQL
+}
+
+now() { date +%s.%N; }
+
+run_dbgen() {
+  local d="$WORK/pipes"; rm -rf "$d"; mkdir -p "$d"
+  for t in $TABLES; do mkfifo "$d/$t.tbl"; done
+  local pids=()
+  for t in $TABLES; do
+    psql -q -d "$DB" -v ON_ERROR_STOP=1 -c "\\copy kensho_bench_dbgen.\"$t\" FROM '$d/$t.tbl' (DELIMITER '|')" > /dev/null &
+    pids+=($!)
+  done
+  (cd "$d" && TZ=UTC "$DBGEN" -s "$SF" -b "$DISTS" -f > "$WORK/dbgen.log" 2>&1) || { cat "$WORK/dbgen.log" >&2; die "dbgen failed"; }
+  for p in "${pids[@]}"; do wait "$p" || die "psql \\copy failed"; done
+}
+
+run_kensho() {
+  $KENSHO ssb load -s "$SF" --no-keys --no-analyze --reload --jobs "$JOBS" --url "$URL" -U "$PGUSER" \
+    --schema kensho_bench_load --results "$WORK/results" > "$WORK/kensho.out" 2> "$WORK/kensho.err" \
+    || { cat "$WORK/kensho.err" >&2; die "bench ssb load failed"; }
+}
+
+check() {  # row counts and a checksum, per schema
+  psql -qAt -d "$DB" -c "SELECT (SELECT count(*) FROM $1.part) || ' ' || (SELECT count(*) FROM $1.supplier) || ' ' ||
+    (SELECT count(*) FROM $1.customer) || ' ' || (SELECT count(*) FROM $1.\"date\") || ' ' ||
+    (SELECT count(*) || ':' || sum(lo_revenue::bigint) FROM $1.lineorder)"
+}
+
+declare -a T_DBGEN T_KENSHO
+FAIL=0
+echo "SF $SF, $RUNS runs each, alternating; Kensho --jobs $JOBS; $(nproc) cores; server $PGHOST:$PGPORT/$DB"
+for i in $(seq 1 "$RUNS"); do
+  prepare_dbgen; sync
+  t0=$(now); run_dbgen; t1=$(now)
+  s=$(echo "$t1 - $t0" | bc -l); T_DBGEN+=("$s"); printf 'run %d  dbgen+psql  %7.2f s\n' "$i" "$s"
+  A=$(check kensho_bench_dbgen)
+  psql -q -d "$DB" -c "DROP SCHEMA kensho_bench_dbgen CASCADE" > /dev/null
+  sync
+  t0=$(now); run_kensho; t1=$(now)
+  s=$(echo "$t1 - $t0" | bc -l); T_KENSHO+=("$s"); printf 'run %d  kensho      %7.2f s   (%s)\n' "$i" "$s" "$(tail -1 "$WORK/kensho.out")"
+  B=$(check kensho_bench_load)
+  [ "$A" = "$B" ] || { echo "MISMATCH dbgen [$A] vs kensho [$B]"; FAIL=1; }
+done
+# Kensho's tables: remove them the way Kensho would (only what its marker lists).
+psql -q -d "$DB" -c "DROP TABLE IF EXISTS kensho_bench_load.lineorder, kensho_bench_load.part, kensho_bench_load.supplier,
+  kensho_bench_load.customer, kensho_bench_load.\"date\", kensho_bench_load.kensho_ssb_meta; DROP SCHEMA IF EXISTS kensho_bench_load" > /dev/null 2>&1 || true
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+MD=$(median "${T_DBGEN[@]}")
+MK=$(median "${T_KENSHO[@]}")
+printf 'median  dbgen+psql %.2f s   kensho %.2f s   ratio kensho/dbgen %.3f (goal <= 0.7)\n' "$MD" "$MK" "$(echo "$MK / $MD" | bc -l)"
+echo "rows part supplier customer date lineorder:sum(lo_revenue): $B"
+if [ "$FAIL" -ne 0 ]; then echo "RESULT: loads DIFFER"; exit 1; fi
+echo "RESULT: both loads hold the same rows"

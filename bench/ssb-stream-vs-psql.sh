@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Side by side on this machine and one server: streaming the JIT study's verification-1 result that returns every
+# row of lineorder (`select lo_extendedprice * lo_discount from lineorder`, 6,001,173 rows at SF 1) with Kensho
+# (`bench query`, QueryTimer: server-side cursor, fetch size 10000, JVM heap capped at 64 MB to show it stays flat)
+# vs `psql -c ... > /dev/null`, alternately RUNS times. Prints wall times, medians and the ratio kensho/psql
+# (goal <= 1.0), and checks both received every row.
+#
+# usage: bench/ssb-stream-vs-psql.sh [SF=1] [RUNS=3]
+# env: PGHOST/PGPORT/PGUSER  server (default 127.0.0.1, 5432, postgres); must accept psql and JDBC without a prompt
+#      DB        database (default kensho_ssb_bench; created when missing, then dropped at the end); the SSB data are
+#                loaded there by `bench ssb load` into schema kensho_bench_stream when not already present
+#      KENSHO    command running bench.jar (default: java -Xmx64m -jar <repo>/bench.jar)
+set -euo pipefail
+
+die() { echo "ssb-stream-vs-psql: $*" >&2; exit 2; }
+SF=${1:-1}
+RUNS=${2:-3}
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+DB=${DB:-kensho_ssb_bench}
+[ -f "$ROOT/bench.jar" ] || [ -n "${KENSHO:-}" ] || die "bench.jar not built (./mvnw -B -q -o package -pl bench-cli -DskipTests)"
+KENSHO=${KENSHO:-java -Xmx64m -jar $ROOT/bench.jar}
+command -v psql > /dev/null || die "psql not found"
+WORK=$(mktemp -d /tmp/ssb-stream-vs-psql.XXXXXX)
+CREATED_DB=0
+cleanup() {
+  rm -rf "$WORK"
+  if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB" > /dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
+if ! psql -qAt -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
+  psql -q -d postgres -c "CREATE DATABASE $DB" > /dev/null; CREATED_DB=1
+fi
+URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
+S=kensho_bench_stream
+
+loaded=$(psql -qAt -d "$DB" -c "SELECT complete AND scale = $SF FROM $S.kensho_ssb_meta" 2>/dev/null || true)
+if [ "$loaded" != t ]; then
+  echo "loading SSB SF $SF into $DB.$S ..."
+  $KENSHO ssb load -s "$SF" --no-keys --reload --url "$URL" -U "$PGUSER" --schema "$S" --results "$WORK/results" \
+    > /dev/null 2> "$WORK/load.err" || { cat "$WORK/load.err" >&2; die "bench ssb load failed"; }
+fi
+Q="select lo_extendedprice * lo_discount from $S.lineorder"
+ROWS=$(psql -qAt -d "$DB" -c "SELECT count(*) FROM $S.lineorder")
+psql -qAt -d "$DB" -c "SELECT count(pg_prewarm('$S.lineorder'::regclass))" > /dev/null 2>&1 || true
+
+now() { date +%s.%N; }
+run_psql() { psql -q -d "$DB" -c "$Q" > /dev/null; }
+run_kensho() {
+  $KENSHO query -c "$Q" --url "$URL" -U "$PGUSER" --repeat 1 --warmup 0 --order sequential --results "$WORK/results" \
+    > "$WORK/kensho.out" 2> "$WORK/kensho.err" || { cat "$WORK/kensho.err" >&2; die "bench query failed"; }
+}
+declare -a T_PSQL T_KENSHO
+FAIL=0
+echo "SF $SF ($ROWS rows), $RUNS runs each, alternating; $(nproc) cores; server $PGHOST:$PGPORT/$DB; kensho: $KENSHO"
+for i in $(seq 1 "$RUNS"); do
+  t0=$(now); run_psql; t1=$(now)
+  s=$(echo "$t1 - $t0" | bc -l); T_PSQL+=("$s"); printf 'run %d  psql    %7.2f s\n' "$i" "$s"
+  t0=$(now); run_kensho; t1=$(now)
+  s=$(echo "$t1 - $t0" | bc -l); T_KENSHO+=("$s")
+  got=$(grep -Eo '[0-9]+$' "$WORK/kensho.out" | tail -1 || true)
+  printf 'run %d  kensho  %7.2f s   (%s)\n' "$i" "$s" "$(tail -1 "$WORK/kensho.out")"
+  [ "$got" = "$ROWS" ] || { echo "kensho received $got rows, expected $ROWS"; FAIL=1; }
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+MP=$(median "${T_PSQL[@]}")
+MK=$(median "${T_KENSHO[@]}")
+printf 'median  psql %.2f s   kensho %.2f s (JVM start included, heap -Xmx64m)   ratio kensho/psql %.3f (goal <= 1.0)\n' \
+  "$MP" "$MK" "$(echo "$MK / $MP" | bc -l)"
+if [ "$FAIL" -ne 0 ]; then echo "RESULT: row counts DIFFER"; exit 1; fi
+echo "RESULT: both streamed all $ROWS rows"
