@@ -407,6 +407,15 @@ final class ScriptParser {
         return new Word(src.substring(start, pos), start);
     }
 
+    /** pgbench's first_line of a meta-command: its whole text, continuation lines included, less the newline. */
+    private String commandText(int start) {
+        int end = Math.min(pos, src.length());
+        while (end > start && (src.charAt(end - 1) == '\n' || src.charAt(end - 1) == '\r')) {
+            end--;
+        }
+        return src.substring(start, end);
+    }
+
     private String restOfLine(int from) {
         int nl = src.indexOf('\n', from);
         return src.substring(from, nl < 0 ? src.length() : nl).stripTrailing();
@@ -439,6 +448,7 @@ final class ScriptParser {
                     ExprParser.Parsed parsed = ExprParser.parse(src, pos);
                     e = parsed.expr();
                     pos = parsed.end();
+                    firstLine = commandText(cmdStart);
                 } catch (ExprSyntaxException ex) {
                     throw error(ex.offset(), ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "")
                             + " in command \"" + lname + "\"" + expectation(ex));
@@ -463,6 +473,7 @@ final class ScriptParser {
             words.add(a);
         }
         List<String> args = words.stream().map(Word::text).toList();
+        firstLine = commandText(cmdStart);
         switch (lname) {
             case "sleep" -> sleep(line, col, firstLine, words);
             case "setshell" -> {

@@ -60,6 +60,23 @@ class PgbenchOracleTest {
         assertEquals(c, mine);
     }
 
+    /** pgbench -r lists every command's first line: the same split as ours, for several scripts. */
+    @Test
+    void commandSplitMatchesPerStatementReport() throws Exception {
+        LocalServer.assumePgbench();
+        for (String resource : List.of("/split/split.sql", "/tap/001_pgbench_expressions.sql")) {
+            String text = ScriptParseTest.resource(resource);
+            Path f = write("s.sql", text);
+            String out = pgbenchOutput("-t", "1", "-r", "--random-seed=5432", "-Dfoo=-10.1", "-Dn=null", "-Dt=t",
+                    "-Df=of", "-f", f.toString());
+            List<String> theirs = out.substring(out.indexOf("statement latencies")).lines().skip(1)
+                    .map(l -> l.replaceFirst("^\\s+\\S+\\s+\\S+  ", "")).toList();
+            // -r prints multi-line meta-commands (continuations) with their newlines
+            List<String> ours = Script.parse("s.sql", text).commandLines().stream().flatMap(String::lines).toList();
+            assertEquals(theirs, ours, resource);
+        }
+    }
+
     static final String RANDOM_SCRIPT = """
             \\set d debug(:default_seed)
             \\set u debug(random(1, 1000000000))

@@ -50,6 +50,16 @@ class ScriptParseTest {
         assertEquals(7, s.commands().get(3).line());
     }
 
+    /** The command list PostgreSQL 15's pgbench -r printed for this file (first line of each command). */
+    @Test
+    void splitsLikePgbench() throws Exception {
+        Script s = Script.parse("split.sql", resource("/split/split.sql"));
+        assertEquals(List.of("SELECT 1", "SELECT 3;", "/* block */ SELECT 4;",
+                "SELECT $$a;b$$, 'c;d', \"e;f\" FROM (SELECT 1 AS \"e;f\") x;", "SELECT (1", "\\set a 1",
+                "SELECT E'\\';' ; SELECT 5", ";", "/* only comment */"), s.commandLines());
+        assertEquals("/* only comment */\nSELECT 6 -- no semicolon at end\n", s.commands().get(8).sql());
+    }
+
     @Test
     void compoundQueriesAndGsetMergeIntoTheSqlCommand() throws Exception {
         Script s = Script.parse("g.sql", "\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset\nSELECT 1 AS a \\aset p_\nSELECT 2;\n\\gset q\n");
