@@ -58,18 +58,16 @@ public final class Charts {
             first(cells, List.of("mem_used_mb", "memory_used_mb", "mem_used_bytes"), "mem")
                     .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "Memory vs clients")));
         } else if (cmd.startsWith("ssb jit") && cells.params().contains("query") && varying.contains("jit") && time.isPresent()) {
-            List<String> others = without(varying, "query", "jit");
-            out.add(titled(ChartSpec.bars(time.get(), "query", prepend("jit", others), List.of()), "Time per query, JIT off/on"));
+            // one chart per verification (and version…): its queries, jit off and on side by side
+            List<String> facets = without(varying, "query", "jit");
+            out.add(titled(ChartSpec.bars(time.get(), "query", List.of("jit"), facets), "Time per query, JIT off/on"));
             out.add(new ChartSpec("JIT reduction rate 100·(off − on)/off per query", ChartSpec.Kind.REDUCTION, time.get(),
-                    "query", prepend("jit", others), List.of(), false));
+                    "query", List.of("jit"), facets, false));
         } else if (cmd.startsWith("ssb") && cells.params().contains("query") && time.isPresent()) {
-            List<String> series = without(varying, "query");
-            List<String> facets = List.of();
-            List<String> versions = series.stream().filter(VERSION_PARAMS::contains).toList();
-            if (series.size() > 1 && !versions.isEmpty()) {
-                facets = versions;
-                series = without(series, versions.toArray(String[]::new));
-            }
+            // bars per query, a series per worker count, one chart per version and worker pool
+            List<String> rest = without(varying, "query");
+            List<String> series = rest.contains("workers") ? List.of("workers") : rest.isEmpty() ? List.of() : List.of(rest.get(0));
+            List<String> facets = without(rest, series.toArray(String[]::new));
             out.add(titled(ChartSpec.bars(time.get(), "query", series, facets), "Time per query"));
         } else if (cmd.startsWith("scan") && selectivity(cells).isPresent() && time.isPresent()) {
             String x = selectivity(cells).get();

@@ -171,7 +171,8 @@ public final class HtmlReport {
 
     private static String reductionTable(Cells cells, ChartSpec spec) {
         String pair = spec.series().get(0);
-        List<String> others = spec.series().subList(1, spec.series().size());
+        List<String> others = new ArrayList<>(spec.facets());
+        others.addAll(spec.series().subList(1, spec.series().size()));
         List<Reduction.Row> rows = Reduction.compute(cells, cells.ok(), spec.metric(), pair, spec.x(), others);
         if (rows.isEmpty()) return "";
         List<String> header = new ArrayList<>();

@@ -75,14 +75,15 @@ class HtmlReportTest {
         RunResults run = SampleRuns.scan(tmp);
         List<ChartSpec> specs = Charts.defaults(run);
         assertEquals(1, specs.size());
-        assertEquals("selectivity", specs.get(0).x());
+        assertEquals("selectivity_pct", specs.get(0).x());
+        assertEquals("time_ms", specs.get(0).metric());
         assertEquals(List.of("layout", "scan"), specs.get(0).series());
         String html = HtmlReport.render(run);
         assertSelfContained(html);
         assertTrue(html.contains("layout=high: crossover at 52.63"), "high-clustering crossover, interpolated");
         assertTrue(html.contains("layout=low: crossover at 10.1 "), "low-clustering crossover, interpolated");
         String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
-        for (String series : List.of("layout=high, scan=index", "layout=high, scan=seq", "layout=low, scan=index", "layout=low, scan=seq")) {
+        for (String series : List.of("layout=high, scan=index", "layout=high, scan=full", "layout=low, scan=index", "layout=low, scan=full")) {
             assertTrue(svg.contains(">" + series + "<"), "legend: " + series);
         }
         assertTrue(svg.contains("layout=high: 52.63"), "crossover marker label in the chart");
@@ -101,6 +102,25 @@ class HtmlReportTest {
         assertTrue(html.contains("mean reduction 15.0 %"));
         // queries in natural order: Q1.1, Q2.1, Q10.1
         assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
+    }
+
+    /** TrialMatrix records a body that threw as a failed trial with its cell key only: the report still places it. */
+    @Test
+    void failedTrialWithoutParamsIsPlacedByItsKey() throws Exception {
+        RunResults run;
+        try (dev.kensho.core.results.RunDirectory rd = dev.kensho.core.results.RunDirectory.create(tmp,
+                dev.kensho.core.results.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
+            for (int c : new int[] {1, 2, 4}) {
+                rd.append(dev.kensho.core.results.Trial.of("target=pg16;clients=" + c, 0).param("target", "pg16").param("clients", c)
+                        .metric("tps", 100.0 * c).build());
+            }
+            rd.append(dev.kensho.core.results.Trial.of("target=pg16;clients=8", 0).failed("connection refused").build());
+            run = dev.kensho.core.results.RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("<tr class=\"bad\"><td>8</td>"), "the failed cell is a row of its own, clients=8");
+        assertTrue(html.contains("failed: connection refused"));
+        assertTrue(html.contains("<code>target=pg16</code>"), "constant target recovered for the failed cell too");
     }
 
     @Test

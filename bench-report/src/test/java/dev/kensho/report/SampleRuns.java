@@ -70,20 +70,21 @@ final class SampleRuns {
     }
 
     /**
-     * A scan sweep: selectivity 10..100 % by 10, high and low clustering, index and seq scan, 2
-     * repeats. seq = 10 + 0.01·s; index = 0.2·s (high) or 1.0·s (low), so the crossovers are at
-     * 50 + 10·0.5/1.9 = 52.63 % (high) and 10 + 10·0.1/9.9 = 10.10 % (low).
+     * A scan sweep as bench-scan writes it: selectivity_pct 10..100 by 10, high and low clustering,
+     * index and full scan, 2 repeats. full = 10 + 0.01·s ms; index = 0.2·s (high) or 1.0·s (low), so
+     * the crossovers are at 50 + 10·0.5/1.9 = 52.63 % (high) and 10 + 10·0.1/9.9 = 10.10 % (low).
      */
     static RunResults scan(Path root) {
         try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("scan", List.of("bench", "scan", "--step", "10"), Map.of()))) {
             for (String layout : List.of("high", "low")) {
-                for (String scan : List.of("index", "seq")) {
+                for (String scan : List.of("index", "full")) {
                     for (int s = 10; s <= 100; s += 10) {
                         for (int r = 0; r < 2; r++) {
-                            double t = scan.equals("seq") ? 10 + 0.01 * s : (layout.equals("high") ? 0.2 : 1.0) * s;
-                            rd.append(Trial.of("layout=" + layout + ";scan=" + scan + ";selectivity=" + s, r)
-                                    .param("layout", layout).param("scan", scan).param("selectivity", s).param("cache", "warm")
-                                    .metric("seconds", t + 0.1 * r).build());
+                            double t = scan.equals("full") ? 10 + 0.01 * s : (layout.equals("high") ? 0.2 : 1.0) * s;
+                            rd.append(Trial.of("shared_buffers=128MB;cache=warm;layout=" + layout + ";selectivity=" + s + ";scan=" + scan, r)
+                                    .param("shared_buffers", "128MB").param("cache", "warm").param("layout", layout)
+                                    .param("selectivity_pct", (double) s).param("scan", scan)
+                                    .metric("time_ms", t + 0.1 * r).metric("rows", s * 1000).build());
                         }
                     }
                 }

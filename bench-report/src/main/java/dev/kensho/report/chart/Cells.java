@@ -23,7 +23,7 @@ public final class Cells {
     private final Set<String> metrics = new LinkedHashSet<>();
 
     public Cells(List<Trial> trials) {
-        this.summaries = CellSummary.of(trials);
+        this.summaries = CellSummary.of(withParams(trials));
         Map<String, Set<Object>> seen = new LinkedHashMap<>();
         for (CellSummary c : summaries) {
             c.params().forEach((k, v) -> seen.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(normal(v)));
@@ -34,6 +34,33 @@ public final class Cells {
             sorted.sort(ORDER);
             values.put(k, sorted);
         });
+    }
+
+    /**
+     * A trial that failed before measuring may carry no parameters (the matrix records only its
+     * cell key); it gets those of another trial of its cell, else the key's name=value parts.
+     */
+    static List<Trial> withParams(List<Trial> trials) {
+        Map<String, Map<String, Object>> known = new LinkedHashMap<>();
+        for (Trial t : trials) if (t.params() != null && !t.params().isEmpty()) known.putIfAbsent(t.cell(), t.params());
+        List<Trial> out = new ArrayList<>(trials.size());
+        for (Trial t : trials) {
+            if (t.params() != null && !t.params().isEmpty()) {
+                out.add(t);
+                continue;
+            }
+            Map<String, Object> p = known.get(t.cell());
+            if (p == null) {
+                p = new LinkedHashMap<>();
+                for (String part : String.valueOf(t.cell()).split(";")) {
+                    int eq = part.indexOf('=');
+                    if (eq > 0) p.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
+                }
+            }
+            out.add(new Trial(t.cell(), t.repeat(), p, t.metrics() == null ? Map.of() : t.metrics(),
+                    t.extra() == null ? Map.of() : t.extra(), t.status(), t.finished()));
+        }
+        return out;
     }
 
     public List<CellSummary> summaries() {
