@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 /**
  * SF 1 byte identity with ssb-dbgen, through the parallel file writer (writes ≈ 620 MB to a temp directory,
  * a few seconds). Slow profile only: runs with {@code ./mvnw -B -o -pl bench-ssb test -Dkensho.slow=true
@@ -31,5 +33,19 @@ class SsbGeneratorSf1Test {
             SsbGeneratorTest.assertMatches(Reference.SF1.get(t), d, t);
             Files.delete(dir.resolve(t.fileName()));
         }
+    }
+
+    @Test
+    void sf1PerTableRunsMatchDbgen() throws IOException {
+        // Mode B of tables-sf1.txt (dbgen -s 1 -T c, -T l): streamed to digests, no files.
+        SsbGenerator b = SsbGenerator.perTableRuns(1);
+        TblDigest c = new TblDigest();
+        b.write(SsbTable.CUSTOMER, 0, b.units(SsbTable.CUSTOMER), RowFormat.TBL, c);
+        assertEquals("b65186f6cd383f615aa2ed89a74a7ba6", c.md5());
+        TblDigest l = new TblDigest();
+        b.write(SsbTable.LINEORDER, 0, b.units(SsbTable.LINEORDER), RowFormat.TBL, l);
+        assertEquals(6_001_215, l.lines());
+        assertEquals(599_111_097, l.bytes());
+        assertEquals("0807c8393b2cdde9fbf3264242a6f57f", l.md5());
     }
 }

@@ -93,6 +93,26 @@ class SsbGeneratorTest {
     }
 
     @Test
+    void perTableRunsMatchDbgenRunOncePerTable() throws IOException {
+        // Mode B of tables-sf01.txt (dbgen -s 0.1 -T p|s|c|d|l): customer and lineorder differ, the rest is shared.
+        SsbGenerator b = SsbGenerator.perTableRuns(0.1);
+        TblDigest c = new TblDigest();
+        b.write(SsbTable.CUSTOMER, 0, b.units(SsbTable.CUSTOMER), RowFormat.TBL, c);
+        assertEquals("1c8f3c38552827d7a12488b4cd36a934", c.md5());
+        assertEquals("1|Customer#000000001|j5JsirBM9P|MOROCCO  9|MOROCCO|AFRICA|25-989-741-2988|BUILDING|", c.firstLines().get(0));
+        TblDigest l = new TblDigest();
+        b.write(SsbTable.LINEORDER, 0, b.units(SsbTable.LINEORDER), RowFormat.TBL, l);
+        assertEquals(600572, l.lines());
+        assertEquals(57478587, l.bytes());
+        assertEquals("68dbedae8afd7d62c5f48a88eb5ba617", l.md5());
+        assertEquals(600572, b.rowCount(SsbTable.LINEORDER));
+        TblDigest p = new TblDigest();
+        b.write(SsbTable.PART, 0, b.units(SsbTable.PART), RowFormat.TBL, p);
+        assertEquals(Reference.SF01.get(SsbTable.PART).md5(), p.md5());
+        assertTrue(SF01.oneProcess() && !b.oneProcess());
+    }
+
+    @Test
     void rowCountsFollowDbgenScaling() {
         SsbGenerator sf1 = new SsbGenerator(1);
         assertEquals(6_001_173, sf1.rowCount(SsbTable.LINEORDER));
