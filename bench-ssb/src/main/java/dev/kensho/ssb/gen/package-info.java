@@ -4,7 +4,8 @@
  *
  * <p>API: {@link dev.kensho.ssb.gen.SsbGenerator} (row counts, {@code write} of any unit range of a table to a stream
  * in {@link dev.kensho.ssb.gen.RowFormat#TBL} or {@link dev.kensho.ssb.gen.RowFormat#COPY} form, {@code writeFiles}
- * for the five {@code .tbl} files), {@link dev.kensho.ssb.gen.SsbTable}, and the script entry point
+ * for the five {@code .tbl} files; {@code perTableRuns} for dbgen's one-run-per-table variant),
+ * {@link dev.kensho.ssb.gen.SsbTable}, and the script entry point
  * {@link dev.kensho.ssb.gen.GenerateFiles}. Everything else is package-private engine: one class per table's rows,
  * the Park–Miller streams ({@code Lcg}), the specification's value lists ({@code Distributions}), byte formatting
  * ({@code RowBuffer}) and the parallel file writer ({@code ChunkPipeline}).
