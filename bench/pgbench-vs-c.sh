@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Side by side against the same server and database: the C pgbench and `bench pgbench`, run alternately.
+#   1. init -s SCALE: `pgbench -i -q` vs `bench pgbench init -q` (compares the "done in X s" each prints, i.e. the
+#      work without process start-up; wall times including JVM start-up are printed too). Goal: ratio <= 0.8.
+#   2. select-only -M prepared at c=1,4,8 and tpcb-like -M prepared at c=4 (-j = min(c, 2) for both tools, -T DURATION,
+#      pgbench's default vacuum before each run): TPS medians and ratio bench/pgbench. Goals: >= 1.0 and >= 0.97.
+# The database is initialised once at SCALE (by the init comparison) and shared by all runs. Only the four
+# pgbench_* tables are ever dropped.
+#
+# usage: bench/pgbench-vs-c.sh [ROUNDS=2]
+# env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
+#      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
+#      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar")
+#      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")
+#      WORK        scratch directory for bench's results (default: a new mktemp -d, removed at exit)
+set -euo pipefail
+
+die() { echo "pgbench-vs-c: $*" >&2; exit 2; }
+
+ROUNDS=${1:-2}
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, got '$ROUNDS'"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-5432}
+DB=${DB:-test}
+PGUSER=${PGUSER:-postgres}
+PGBENCH=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
+BENCH=${BENCH:-java -jar $ROOT/bench.jar}
+SCALE=${SCALE:-10}
+DURATION=${DURATION:-20}
+CLIENTS=${CLIENTS:-1 4 8}
+[ -x "$PGBENCH" ] || die "no C pgbench at $PGBENCH (set PGBENCH)"
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-vs-c.XXXXXX); trap 'rm -rf "$WORK"' EXIT; fi
+mkdir -p "$WORK"
+
+C_CONN=(-h "$HOST" -p "$PORT" -U "$PGUSER")
+K_CONN=(--url "jdbc:postgresql://$HOST:$PORT/$DB" -U "$PGUSER" --results "$WORK/results")
+$BENCH pgbench --help > /dev/null 2>&1 || die "'$BENCH pgbench' does not run (build: ./mvnw -B -q -o package -pl bench-cli -DskipTests, or set BENCH)"
+
+now() { date +%s.%N; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+done_in() { sed -n 's/^done in \([0-9.]*\) s.*/\1/p' | tail -1; }
+tps_of() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -1; }
+
+echo "server $HOST:$PORT/$DB as $PGUSER; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds, alternating"
+echo "C: $($PGBENCH --version)   bench: $BENCH"
+declare -a SUMMARY
+
+# ---- init
+declare -a IC IK WC WK
+for i in $(seq 1 "$ROUNDS"); do
+  t0=$(now); c=$("$PGBENCH" -i -q -s "$SCALE" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench -i failed"; }; t1=$(now)
+  k=$($BENCH pgbench init -q -s "$SCALE" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench init failed"; }; t2=$(now)
+  IC+=("$(echo "$c" | done_in)"); IK+=("$(echo "$k" | done_in)")
+  WC+=("$(echo "$t1 - $t0" | bc -l)"); WK+=("$(echo "$t2 - $t1" | bc -l)")
+  printf 'init round %d: pgbench %s s (wall %.2f)   bench %s s (wall %.2f)\n' "$i" "${IC[-1]}" "${WC[-1]}" "${IK[-1]}" "${WK[-1]}"
+done
+MC=$(median "${IC[@]}"); MK=$(median "${IK[@]}")
+SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f (goal <= 0.8; wall medians %.2f / %.2f s)' \
+  "init -s $SCALE (done in)" "$MC" "$MK" "$(echo "$MK / $MC" | bc -l)" "$(median "${WC[@]}")" "$(median "${WK[@]}")")")
+
+# ---- runs
+compare() {  # $1 label, $2 goal, then the common pgbench options
+  local label=$1 goal=$2; shift 2
+  local -a TC TK
+  for i in $(seq 1 "$ROUNDS"); do
+    c=$("$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench $* failed"; }
+    k=$($BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench run $* failed"; }
+    TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")
+    printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
+  done
+  local mc mk
+  mc=$(median "${TC[@]}"); mk=$(median "${TK[@]}")
+  SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f (goal >= %s)' "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$goal")")
+}
+for c in $CLIENTS; do
+  j=$(( c < 2 ? c : 2 ))
+  compare "select-only -M prepared c=$c j=$j" 1.0 -S -M prepared -c "$c" -j "$j"
+done
+compare "tpcb-like -M prepared c=4 j=2" 0.97 -b tpcb-like -M prepared -c 4 -j 2
+
+echo
+echo "medians over $ROUNDS rounds (ratio = bench / pgbench):"
+printf '  %s\n' "${SUMMARY[@]}"
