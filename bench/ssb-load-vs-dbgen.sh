@@ -10,7 +10,7 @@
 #
 # usage: bench/ssb-load-vs-dbgen.sh DBGEN_BINARY [SF=1] [RUNS=3]
 #   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here);
-#                 default /tmp/ssb-dbgen/build/dbgen when that exists. dists.dss from its directory or $DBGEN_DISTS.
+#                 default /tmp/ssb-dbgen/build/dbgen when that exists. dists.dss from its directory (or its parent), or $DBGEN_DISTS.
 # env: PGHOST/PGPORT/PGUSER  server (default 127.0.0.1, 5432, postgres); it must accept psql and JDBC without a prompt
 #      DB        database used (default kensho_ssb_bench; created when missing and then dropped at the end)
 #      JOBS      --jobs for Kensho (default: nproc)
@@ -29,6 +29,7 @@ SF=${2:-1}
 RUNS=${3:-3}
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
 DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
+[ -f "$DISTS" ] || [ -n "${DBGEN_DISTS:-}" ] || DISTS=$(dirname "$(dirname "$DBGEN")")/dists.dss  # CMake build dir
 [ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
 DISTS=$(readlink -f "$DISTS")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,0 +1,39 @@
+package dev.kensho.cli.ssb;
+
+import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetSpec;
+import dev.kensho.ssb.SsbCache;
+import dev.kensho.ssb.SsbDatabase;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench ssb drop: removes what Kensho loaded (only tables its marker lists). */
+@Command(name = "drop", mixinStandardHelpOptions = true,
+        description = "Drop the SSB tables Kensho created in a schema (only those kensho_ssb_meta lists; others are never touched).")
+final class SsbDropCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+
+    @Option(names = "--schema", defaultValue = "public", paramLabel = "NAME", description = "Schema (default ${DEFAULT-VALUE}).")
+    String schema;
+
+    @Override
+    public Integer call() {
+        TargetSpec spec = target.single();
+        if (SsbCache.embedded(spec)) {
+            System.err.println("embedded server: nothing to drop; the cached databases live in "
+                    + SsbCache.directory(spec, 1).getParent() + " (delete them, or use --fresh)");
+            return 0;
+        }
+        try (Target t = spec.open()) {
+            SsbDatabase db = new SsbDatabase(t, schema);
+            SsbDatabase.Status st = db.status();
+            db.drop();
+            System.out.println(st.present() ? "dropped " + String.join(", ", st.tables()) + " and " + SsbDatabase.META + " in " + schema
+                    : "no SSB data loaded by Kensho in schema " + schema);
+        }
+        return 0;
+    }
+}
