@@ -1,0 +1,57 @@
+package dev.kensho.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.target.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.LocalPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A server Kensho may not restart (the machine's PostgreSQL 15 as --url): warm only, shared_buffers untouched. */
+@KenshoTarget
+class RemoteServerScanTest {
+
+    @Test
+    void remoteServersRunWarmOnly(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        try {
+            ScanCrossover.Options cold = ScanCrossover.Options.builder().rows(5_000).step(50).caches(List.of(CacheState.COLD)).build();
+            KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, cold, results, List.of("scan"), null));
+            assertTrue(e.getMessage().contains("--restart-command"), e.getMessage());
+            ScanCrossover.Options small = ScanCrossover.Options.builder().rows(5_000).sharedBuffers(List.of("small")).build();
+            e = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, small, results, List.of("scan"), null));
+            assertTrue(e.getMessage().contains("--shared-buffers needs a restart"), e.getMessage());
+
+            ScanCrossover.Options both = ScanCrossover.Options.builder().rows(5_000).step(50)
+                    .caches(List.of(CacheState.COLD, CacheState.WARM)).build();
+            ScanCrossover.Result r = ScanCrossover.run(pg, both, results, List.of("scan", "--cache", "both"), null);
+            assertEquals(2, r.crossovers().size());
+            assertTrue(r.crossovers().stream().allMatch(c -> c.cache() == CacheState.WARM && c.sharedBuffers().equals("server")));
+            assertEquals(0, r.invalid());
+            assertEquals(8, r.cells());
+            String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
+            assertTrue(run.contains("cold cells left out"), run);
+        } finally {
+            // only the tables Kensho made (its comment on them), never someone else's of the same name
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                for (String t : List.of("scan_high", "scan_low")) {
+                    boolean ours;
+                    try (var rs = s.executeQuery("SELECT coalesce(obj_description(to_regclass('" + t + "'), 'pg_class'), '') LIKE 'kensho scan%'")) {
+                        rs.next();
+                        ours = rs.getBoolean(1);
+                    }
+                    if (ours) s.execute("DROP TABLE " + t);
+                }
+            }
+        }
+    }
+}
