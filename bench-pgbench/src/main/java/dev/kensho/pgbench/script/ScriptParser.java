@@ -497,7 +497,7 @@ final class ScriptParser {
                 commands.add(Command.meta(lname.equals("else") ? Command.Kind.ELSE : Command.Kind.ENDIF,
                         line, col, firstLine, null, null, List.of(), 0));
             }
-            case "startpipeline", "endpipeline" -> {
+            case "startpipeline", "endpipeline", "syncpipeline" -> {
                 if (!args.isEmpty()) {
                     throw error(words.get(0).offset, "unexpected argument in command \"" + lname + "\"");
                 }

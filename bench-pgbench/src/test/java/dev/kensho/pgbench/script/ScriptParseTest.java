@@ -116,6 +116,19 @@ class ScriptParseTest {
         assertTrue(!e.getMessage().contains("\n"));
     }
 
+    /** 001_pgbench_with_server.pl's pipeline scripts: pgbench runs them, Kensho refuses them with its reason. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "-- test startpipeline\n\\startpipeline\nselect 1;\nselect 1;\n\\endpipeline\n",
+        "\\startpipeline\nselect 1 \\gset f\n\\endpipeline\n",
+        "-- pipeline not started\n\\endpipeline\n",
+        "\\startpipeline\nselect 1;\n\\syncpipeline\n\\endpipeline\n"})
+    void pipelinesAreRefusedWithAReason(String script) {
+        ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("p.sql", script));
+        assertTrue(e.getMessage().matches("p\\.sql:\\d+:1: \\\\(start|end)pipeline is not supported by Kensho: pgjdbc has no libpq pipeline mode.*"),
+                e.getMessage());
+    }
+
     @Test
     void syntaxErrorsSayWhatWasExpected() {
         ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("e.sql", "\\set x 1 +"));
