@@ -86,8 +86,11 @@ public final class Driver {
             this.throttleDelayMicros = cfg.rate() > 0 ? 1_000_000.0 / cfg.rate() * groups : 0;
         }
 
-        synchronized int chooseScript() {
-            return Script.choose(cfg.scripts(), choose);
+        int chooseScript() {
+            if (cfg.scripts().size() == 1) return 0;   // pgbench draws nothing then either
+            synchronized (this) {
+                return Script.choose(cfg.scripts(), choose);
+            }
         }
 
         /** The next -R schedule point of this thread (pgbench's thread->throttle_trigger). */
@@ -166,7 +169,8 @@ public final class Driver {
         List<Thread> ts = new ArrayList<>();
         long connectStart = System.nanoTime();
         for (Client c : clients) {
-            Thread t = new Thread(() -> c.run(connected, go), "pgbench-client-" + c.id);
+            // a small stack: up to thousands of clients (study 001 goes to 1024), each parked in socket reads
+            Thread t = new Thread(null, () -> c.run(connected, go), "pgbench-client-" + c.id, 256 * 1024);
             t.setDaemon(true);
             ts.add(t);
         }
