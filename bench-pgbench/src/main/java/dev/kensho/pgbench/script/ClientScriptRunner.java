@@ -72,6 +72,7 @@ public final class ClientScriptRunner {
     private final Options options;
     private final long[][] commandNanos;
     private final long[][] commandCounts;
+    private final boolean[] hasSql;
 
     private Connection connection;
     private Statement simpleStatement;
@@ -115,8 +116,10 @@ public final class ClientScriptRunner {
         this.options = options;
         this.commandNanos = new long[scripts.size()][];
         this.commandCounts = new long[scripts.size()][];
+        this.hasSql = new boolean[scripts.size()];
         for (int i = 0; i < scripts.size(); i++) {
             Script s = scripts.get(i);
+            hasSql[i] = s.commands().stream().anyMatch(c -> c.kind == Command.Kind.SQL);
             commandNanos[i] = new long[s.commands().size()];
             commandCounts[i] = new long[s.commands().size()];
             if (mode != QueryMode.SIMPLE) {
@@ -193,6 +196,9 @@ public final class ClientScriptRunner {
     }
 
     private TransactionOutcome run(Connection c, int script, PgbenchRandom.State start) {
+        if (c == null && hasSql[script]) {
+            throw new IllegalArgumentException("script " + scripts.get(script).name() + " has SQL commands: a connection is needed");
+        }
         if (c != connection) {
             releaseStatements();
             connection = c;

@@ -8,7 +8,7 @@ import java.util.Properties;
  * message with variables substituted as text; EXTENDED sends an unnamed Parse/Bind/Execute per command
  * (pgjdbc never server-prepares: prepareThreshold=0); PREPARED parses each command once per connection
  * into a named statement and then only binds and executes (prepareThreshold=1, statements reused).
- * Parameters are bound as text with an unspecified type, as pgbench does (the server infers the type).
+ * Parameters are bound as text with an unspecified type and results come back as text, as with pgbench.
  */
 public enum QueryMode {
     SIMPLE, EXTENDED, PREPARED;
@@ -29,6 +29,8 @@ public enum QueryMode {
         }
         // Bound text parameters with Oid 0, like pgbench's PQexecParams(..., paramTypes = NULL, ...).
         p.setProperty("stringtype", "unspecified");
+        // pgbench asks for text results; pgjdbc would switch prepared statements to binary results.
+        p.setProperty("binaryTransfer", "false");
         return p;
     }
 

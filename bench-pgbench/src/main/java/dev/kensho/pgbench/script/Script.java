@@ -69,9 +69,12 @@ public final class Script {
         return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text), false);
     }
 
-    /** Reads and parses a script file ("-" is not supported: the driver reads stdin itself if it wants). */
+    /** Reads and parses a script file; "-" reads standard input, as pgbench does. */
     public static Script read(Path file) throws ScriptException {
         try {
+            if (file.toString().equals("-")) {
+                return parse("<stdin>", new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
+            }
             return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new ScriptException("could not open file \"" + file + "\": " + e.getMessage());

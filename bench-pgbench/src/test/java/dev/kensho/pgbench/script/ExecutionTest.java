@@ -18,10 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Scripts executed against the PostgreSQL 15 on 127.0.0.1:5432 (database test), in Kensho's own schema
- * kensho_test_script (pgbench_* tables at a reduced size, dropped afterwards). Skipped without the server.
+ * kensho_test_script_PID (pgbench_* tables at a reduced size, dropped afterwards; one schema per JVM because
+ * several builds of this module may run at once). Skipped without the server.
  */
 class ExecutionTest {
-    static final String SCHEMA = "kensho_test_script";
+    static final String SCHEMA = "kensho_test_script_" + ProcessHandle.current().pid();
 
     @BeforeAll
     static void createTables() throws SQLException {
