@@ -131,6 +131,7 @@ public final class ClientSweep {
         List<Cell> cells = new ArrayList<>();
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));
+            if (scale == null) requireTables(e.getKey(), e.getValue());
             if (scale != null && !reinitEachTrial) {
                 err.println(e.getKey() + ": initialising at scale " + scale + "...");
                 PgbenchInit.Result r = init().run(e.getValue());
@@ -165,6 +166,19 @@ public final class ClientSweep {
             }
         });
         CellSummary.write(dir, SUMMARY_METRICS);
+    }
+
+    /** Without -s the sweep uses the tables already there; say so before any trial instead of failing each. */
+    private static void requireTables(String label, Target t) {
+        try (Connection c = t.connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT to_regclass('pgbench_branches') IS NOT NULL AND to_regclass('pgbench_accounts') IS NOT NULL")) {
+            rs.next();
+            if (!rs.getBoolean(1)) {
+                throw KenshoException.usage(label + " has no pgbench tables in database " + t.database() + ": give -s SCALE to initialise them");
+            }
+        } catch (SQLException e) {
+            throw new KenshoException(KenshoException.TARGET, label + ": " + PgbenchInit.oneLine(e), e);
+        }
     }
 
     private PgbenchInit init() {

@@ -165,6 +165,32 @@ class PgbenchRunTest {
         assertTrue(c.lines().stream().anyMatch(x -> x.endsWith("(including reconnection times)")));
     }
 
+    /** -M prepared names server-side statements (pg_prepared_statements sees them); simple and extended do not. */
+    @Test
+    void queryModesReachTheServerAsPgbenchSendsThem(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_mode_probe");
+            s.execute("create table kensho_mode_probe(mode int, prepared int)");
+        }
+        Path script = Files.createTempFile("mode", ".sql");
+        Files.writeString(script, "select count(*) as n from pg_prepared_statements \\gset\n"
+                + "insert into kensho_mode_probe values (:m, :n);\n");
+        for (QueryMode m : QueryMode.values()) {
+            new PgbenchRun().file(script.toString()).clients(1).transactions(3).mode(m).define("m=" + m.ordinal()).noVacuum(true)
+                    .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        }
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select mode, max(prepared) from kensho_mode_probe group by mode order by mode")) {
+            int[] expected = {0, 0, 2};   // simple, extended: nothing named; prepared: both statements
+            for (QueryMode m : QueryMode.values()) {
+                assertTrue(rs.next(), "no rows for " + m);
+                assertEquals(m.ordinal(), rs.getInt(1));
+                assertEquals(expected[m.ordinal()], rs.getInt(2), m.toString());
+            }
+            s.execute("drop table kensho_mode_probe");
+        }
+    }
+
     @Test
     void tooManyClientsFailBeforeTheRun(Target pg) {
         var e = assertThrows(KenshoException.class, () -> new PgbenchRun().selectOnly().clients(5000).transactions(1)
