@@ -282,7 +282,7 @@ public final class ScanCrossover {
             storage.put("note", "not measured: the tables' directory is not on this host or not known");
         } else {
             say(progress, "measuring sequential read throughput of " + storageDir.get() + "…");
-            storage = SequentialRead.measure(storageDir.get(), options.throughputMb());
+            storage = SequentialRead.measure(storageDir.get(), options.throughputMb(), options.dropOsCache());
         }
         storage.put("tablespace", tablespace == null ? "pg_default" : tablespace);
         dir.environment("storage", storage);

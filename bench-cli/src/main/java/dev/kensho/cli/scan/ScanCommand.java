@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
         description = {"Index scan vs full scan by selectivity, for a high- and a low-clustering copy of the study's table "
                 + "(PGECons 2019): times both scans at every selectivity, verifies each plan and reports the crossover.",
                 "Example: bench scan --rows 1000000 --step 1 --cache warm",
-                "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho"})
+                "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho",
+                "Exit status 1 when a cell ran another plan than the intended one (see summary.csv, status invalid)."})
 public final class ScanCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;

@@ -15,7 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Sequential read throughput of the device under a directory, the way the study quoted
  * {@code dd if=FILE of=/dev/null bs=1M} (HDD 60.5 MB/s, SSD 432 MB/s): write a file of random
- * bytes and fsync it, drop the OS page cache where permitted, read it back in 1 MiB blocks
+ * bytes and fsync it, drop the OS page cache where permitted (and wanted), read it back in 1 MiB blocks
  * with O_DIRECT where the file system supports it, and delete it.
  */
 public final class SequentialRead {
@@ -24,7 +24,7 @@ public final class SequentialRead {
     private SequentialRead() {}
 
     /** Facts for run.json: mb_per_s, bytes, direct_io, cache_dropped, note. */
-    public static Map<String, Object> measure(Path dir, int megabytes) {
+    public static Map<String, Object> measure(Path dir, int megabytes, boolean dropCache) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("directory", dir.toString());
         Path file = null;
@@ -43,7 +43,7 @@ public final class SequentialRead {
                 }
                 ch.force(true);
             }
-            PageCache.Drop drop = PageCache.drop();
+            PageCache.Drop drop = dropCache ? PageCache.drop() : new PageCache.Drop(false, "not asked to", -1, -1);
             m.put("cache_dropped", drop.dropped());
             boolean direct = true;
             long bytes;
