@@ -1,0 +1,27 @@
+package dev.kensho.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kensho.core.results.Json;
+import dev.kensho.scan.sweep.SelectivitySweep;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** --resume rebuilds the options from run.json: every field must survive the JSON round trip. */
+class OptionsTest {
+
+    @Test
+    void optionsSurviveRunJson() throws Exception {
+        ScanCrossover.Options o = ScanCrossover.Options.builder().rows(12_345).layouts(List.of(Layout.LOW)).from(2.5).to(97.5)
+                .step(0.5).caches(List.of(CacheState.COLD, CacheState.WARM)).sharedBuffers(List.of("small", "1GB"))
+                .tablespaceDir(Path.of("/var/tmp/ts")).repeat(3).timing(SelectivitySweep.Timing.CLIENT).parallelWorkers(null)
+                .throughputMb(0).dropOsCache(false).rebuild(true).build();
+        String json = Json.MAPPER.writeValueAsString(Map.of("options", o));
+        Object back = Json.MAPPER.readValue(json, Map.class).get("options");
+        assertEquals(o, Json.MAPPER.convertValue(back, ScanCrossover.Options.class));
+        assertEquals(191, o.selectivities().size());
+        assertEquals(97.5, o.selectivities().get(190));
+    }
+}
