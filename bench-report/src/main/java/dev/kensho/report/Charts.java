@@ -43,7 +43,11 @@ public final class Charts {
 
     static List<ChartSpec> defaults(String command, Cells cells) {
         String cmd = command == null ? "" : command.toLowerCase(Locale.ROOT).replace('-', ' ').trim();
-        List<String> varying = cells.varying();
+        List<String> varying = new ArrayList<>(cells.varying());
+        // threads = clients/2 and the like: follow their x, so they make no series of their own
+        for (String x : List.of("clients", "selectivity_pct", "selectivity", "workers")) {
+            if (varying.contains(x)) varying.removeAll(cells.determinedBy(x, without(varying, x)));
+        }
         List<ChartSpec> out = new ArrayList<>();
         Optional<String> time = timeMetric(cells);
         if (cmd.startsWith("pgbench") && cells.params().contains("clients")) {
@@ -90,6 +94,7 @@ public final class Charts {
         List<ChartSpec> out = new ArrayList<>();
         if (x.isPresent()) {
             List<String> series = without(varying, x.get());
+            series.removeAll(cells.determinedBy(x.get(), series));
             for (String m : chosen) out.add(ChartSpec.line(m, x.get(), series, List.of()));
         } else if (!varying.isEmpty()) {
             String cat = varying.get(0);

@@ -53,9 +53,9 @@ public final class HtmlReport {
                 .append(" · ").append(run.trials().size()).append(" trials in ").append(cells.summaries().size())
                 .append(" cells (").append(ok).append(" with results)</p>\n");
 
-        b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n<pre>")
-                .append(esc(String.join(" ", run.info().commandLine() == null ? List.of() : run.info().commandLine())))
-                .append("</pre>\n");
+        List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
+        b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n")
+                .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n" : "<pre>" + esc(String.join(" ", line)) + "</pre>\n");
         if (run.info().parameters() != null && !run.info().parameters().isEmpty()) {
             b.append("<h3>Parameters</h3>\n").append(mapTable(run.info().parameters(), 0));
         }
@@ -87,7 +87,16 @@ public final class HtmlReport {
         reductions.forEach(b::append);
         b.append(versions(run, cells, charts));
 
-        b.append("<h2 id=\"summary\">Summary per cell</h2>\n").append(summary(run, cells));
+        // the charted metrics first; everything else measured stays one click away
+        List<String> charted = charts.stream().map(ChartSpec::metric).distinct().filter(cells.metrics()::contains).toList();
+        b.append("<h2 id=\"summary\">Summary per cell</h2>\n");
+        if (charted.isEmpty() || charted.size() == cells.metrics().size()) {
+            b.append(summary(run, cells, new ArrayList<>(cells.metrics()), true));
+        } else {
+            b.append(summary(run, cells, charted, true)).append("<details><summary>All ").append(cells.metrics().size())
+                    .append(" metrics</summary>\n").append(summary(run, cells, new ArrayList<>(cells.metrics()), false))
+                    .append("</details>\n");
+        }
         b.append(problems(run.trials()));
 
         List<String> notes = run.info().notes() == null ? List.of() : run.info().notes();
@@ -112,18 +121,17 @@ public final class HtmlReport {
         }
     }
 
-    private static String summary(RunResults run, Cells cells) {
+    private static String summary(RunResults run, Cells cells, List<String> metrics, boolean constants) {
         StringBuilder b = new StringBuilder();
         List<String> varying = cells.varying();
         List<String> constant = cells.params().stream().filter(p -> !varying.contains(p)).toList();
-        if (!constant.isEmpty()) {
+        if (constants && !constant.isEmpty()) {
             b.append("<p>Same in every cell: ").append(constant.stream()
                     .map(p -> "<code>" + esc(p) + "=" + esc(Cells.text(cells.values(p).get(0))) + "</code>")
                     .collect(Collectors.joining(" "))).append("</p>\n");
         }
         Map<String, List<Trial>> byCell = new LinkedHashMap<>();
         run.trials().forEach(t -> byCell.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t));
-        List<String> metrics = new ArrayList<>(cells.metrics());
         List<String> header = new ArrayList<>(varying);
         header.add("n");
         header.add("status");

@@ -42,17 +42,23 @@ import org.apache.commons.math3.stat.inference.TTest;
  */
 public final class RunComparison {
     /**
-     * @param by      the compared parameter; null picks the first of {@link Charts#VERSION_PARAMS} present
-     * @param metrics metrics to compare; empty compares every metric all groups have, and analyses the
-     *                run's charted metrics (tps and latency for pgbench, the time for ssb and scan)
+     * @param by         the compared parameter; null picks the first of {@link Charts#VERSION_PARAMS} present
+     * @param metrics    metrics to compare and analyse; empty: the run's charted metrics (tps and latency
+     *                   for pgbench, the time for ssb and scan), or every metric when none is charted
+     * @param allMetrics with empty metrics: ratios for every metric all groups have (analyses stay on
+     *                   the charted ones)
      */
-    public record Options(String by, List<String> metrics) {
+    public record Options(String by, List<String> metrics, boolean allMetrics) {
         public Options {
             metrics = metrics == null ? List.of() : List.copyOf(metrics);
         }
 
+        public Options(String by, List<String> metrics) {
+            this(by, metrics, false);
+        }
+
         public static Options defaults() {
-            return new Options(null, List.of());
+            return new Options(null, List.of(), false);
         }
     }
 
@@ -79,6 +85,7 @@ public final class RunComparison {
     private final List<Row> rows = new ArrayList<>();
     private final List<Analysis> analyses = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    private String factor;
 
     public static RunComparison of(List<RunResults> runs) {
         return of(runs, Options.defaults());
@@ -111,17 +118,20 @@ public final class RunComparison {
             if (common == null) common = ms;
             else common.retainAll(ms);
         }
-        this.metrics = options.metrics().isEmpty() ? new ArrayList<>(common) : options.metrics();
+        final Set<String> shared = common;
+        List<String> charted = Charts.defaults(runs.get(0)).stream().map(ChartSpec::metric).distinct()
+                .filter(shared::contains).toList();
+        if (!options.metrics().isEmpty()) {
+            this.metrics = options.metrics();
+            this.analysed = metrics;
+        } else {
+            this.metrics = options.allMetrics() || charted.isEmpty() ? new ArrayList<>(common) : charted;
+            this.analysed = charted.isEmpty() ? metrics.subList(0, Math.min(1, metrics.size())) : charted;
+        }
         for (String m : metrics) {
             if (!common.contains(m)) warnings.add("metric " + m + " is missing in some group");
         }
-        if (options.metrics().isEmpty()) {
-            List<String> charted = Charts.defaults(runs.get(0)).stream().map(ChartSpec::metric).distinct()
-                    .filter(common::contains).toList();
-            this.analysed = charted.isEmpty() ? metrics.subList(0, Math.min(1, metrics.size())) : charted;
-        } else {
-            this.analysed = metrics;
-        }
+        this.factor = factor();
         compare();
         analyse();
     }
@@ -188,7 +198,7 @@ public final class RunComparison {
     /** A cell's name for tables: only the parameters that differ between cells ("clients=16"). */
     private String cellLabel(String key) {
         Map<String, Object> k = keys.get(key);
-        String s = k.entrySet().stream().filter(e -> varies(e.getKey()))
+        String s = k.entrySet().stream().filter(e -> varies(e.getKey())).filter(e -> !followsAnother(e.getKey()))
                 .map(e -> e.getKey() + "=" + Cells.text(e.getValue())).collect(Collectors.joining(", "));
         return s.isEmpty() ? "all" : s;
     }
@@ -245,7 +255,9 @@ public final class RunComparison {
     private void analyse() {
         String factor = factor();
         if (factor == null) return;
-        List<String> scopeParams = keyParams.stream().filter(p -> !p.equals(factor)).toList();
+        // parameters that follow the factor (threads = clients/2) are not scopes of their own
+        List<String> scopeParams = keyParams.stream().filter(p -> !p.equals(factor))
+                .filter(p -> !followsFactor(factor, p)).toList();
         Map<String, List<String>> scopes = new LinkedHashMap<>();
         for (String key : orderedKeys()) {
             Map<String, Object> k = keys.get(key);
@@ -276,6 +288,18 @@ public final class RunComparison {
                         levene, bartlett, TwoWayAnova.contrasts("group", factor, obs)));
             }
         }
+    }
+
+    /** threads when clients determines it (and not the other way round). */
+    private boolean followsAnother(String p) {
+        return keyParams.stream().filter(q -> !q.equals(p) && varies(q))
+                .anyMatch(q -> followsFactor(q, p) && (!followsFactor(p, q) || q.equals(factor)));
+    }
+
+    private boolean followsFactor(String factor, String p) {
+        Map<Object, Set<Object>> seen = new LinkedHashMap<>();
+        keys.values().forEach(k -> seen.computeIfAbsent(k.get(factor), x -> new LinkedHashSet<>()).add(k.get(p)));
+        return seen.values().stream().allMatch(v -> v.size() == 1);
     }
 
     public List<Group> groups() {

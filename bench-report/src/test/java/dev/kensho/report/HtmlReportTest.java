@@ -48,6 +48,7 @@ class HtmlReportTest {
             String svg = svgs[i].substring(0, svgs[i].indexOf("</svg>"));
             assertTrue(svg.contains(">version=16<"), "legend names version 16");
             assertTrue(svg.contains(">version=17<"), "legend names version 17");
+            assertFalse(svg.contains("threads="), "threads follows clients: no series of its own");
         }
         assertTrue(html.contains("TPS vs clients (tps)"));
         assertTrue(html.contains("Latency vs clients (latency_avg_ms)"));

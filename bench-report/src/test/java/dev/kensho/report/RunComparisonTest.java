@@ -40,10 +40,10 @@ class RunComparisonTest {
         assertTrue(html.contains("26.835"), "interaction F");
         String csv = Files.readString(files.get(1));
         List<String> lines = csv.lines().toList();
-        assertEquals("clients,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,mann_whitney_p",
+        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,mann_whitney_p",
                 lines.get(0));
-        assertTrue(lines.contains("16,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.008049893100513016,0.1")
-                || lines.stream().anyMatch(l -> l.startsWith("16,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")), csv);
+        assertTrue(lines.contains("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.008049893100513016,0.1")
+                || lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")), csv);
         // the skipped 64-client cell (only in 17, and skipped) is not compared
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("64,")));
         String text = cmp.text();

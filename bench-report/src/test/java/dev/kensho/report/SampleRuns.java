@@ -53,7 +53,7 @@ final class SampleRuns {
             double tps = TPS[v][c][r];
             Trial.Builder t = Trial.of("clients=" + CLIENTS[c] + (withVersion ? ";version=" + version : ""), r);
             if (withVersion) t.param("version", version);
-            rd.append(t.param("clients", CLIENTS[c]).param("script", "select-only")
+            rd.append(t.param("clients", CLIENTS[c]).param("threads", Math.max(1, CLIENTS[c] / 2)).param("script", "select-only")
                     .metric("tps", tps).metric("latency_avg_ms", CLIENTS[c] * 1000.0 / tps).build());
         }
     }

@@ -29,9 +29,12 @@ public final class CompareCommand implements Callable<Integer> {
     String by;
 
     @Option(names = "--metric", split = ",", paramLabel = "NAME",
-            description = "Metrics to compare and analyse (default: every metric all groups have; the ANOVA covers the "
-                    + "charted ones: tps and latency for pgbench, the time for ssb and scan).")
+            description = "Metrics to compare and analyse (default: the charted ones: tps and latency for pgbench, "
+                    + "the time for ssb and scan).")
     List<String> metrics = new ArrayList<>();
+
+    @Option(names = "--all-metrics", description = "Ratios for every metric the groups share (the ANOVA stays on the charted ones).")
+    boolean allMetrics;
 
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = ".",
             description = "Directory for compare.html and compare.csv (default: the current directory).")
@@ -41,7 +44,7 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         List<RunResults> runs = new ArrayList<>();
         for (Path d : dirs) runs.add(ReportCommand.RunDirs.read(d));
-        RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics));
+        RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics, allMetrics));
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p);
         return 0;

@@ -89,6 +89,21 @@ public final class Cells {
         return values.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey).toList();
     }
 
+    /**
+     * Parameters that vary only because x does (threads = clients/2): one value per value of x.
+     * They would split every series in two without saying anything new.
+     */
+    public List<String> determinedBy(String x, List<String> params) {
+        List<String> out = new ArrayList<>();
+        for (String p : params) {
+            if (p.equals(x)) continue;
+            Map<Object, Set<Object>> seen = new LinkedHashMap<>();
+            for (CellSummary c : summaries) seen.computeIfAbsent(param(c, x), k -> new LinkedHashSet<>()).add(param(c, p));
+            if (seen.values().stream().allMatch(v -> v.size() == 1)) out.add(p);
+        }
+        return out;
+    }
+
     public boolean numeric(String param) {
         List<Object> v = values(param);
         return !v.isEmpty() && v.stream().allMatch(x -> x instanceof Number);

@@ -41,7 +41,7 @@ public final class LineChart {
         }
         // client counts 1..1024 read best on a log axis, as the studies' doubling steps are
         ValueAxis xAxis;
-        if (DOUBLING.contains(xLabel) && lo > 0 && hi / lo >= 8) {
+        if (DOUBLING.contains(xLabel) && lo > 0 && hi / lo >= 4) {
             LogAxis log = new LogAxis(xLabel);
             log.setBase(2);
             log.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
@@ -51,6 +51,9 @@ public final class LineChart {
         } else {
             NumberAxis lin = new NumberAxis(xLabel);
             lin.setAutoRangeIncludesZero(false);
+            boolean integers = series.values().stream().flatMap(List::stream)
+                    .allMatch(p -> Cells.number(p.x()) == Math.rint(Cells.number(p.x())));
+            if (integers) lin.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
             xAxis = lin;
         }
         NumberAxis yAxis = new NumberAxis(yLabel);

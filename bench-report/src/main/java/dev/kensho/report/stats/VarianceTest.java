@@ -21,6 +21,10 @@ public final class VarianceTest {
      * default: a one-way ANOVA of |y − median(group)|.
      */
     public static Result levene(List<double[]> groups) {
+        // with two values per group both deviations from the median are equal: no within-group spread to test
+        if (groups.stream().allMatch(g -> g.length <= 2)) {
+            return new Result("Levene (median)", Double.NaN, groups.size() - 1, Double.NaN, Double.NaN);
+        }
         List<double[]> dev = new ArrayList<>();
         int n = 0;
         for (double[] g : groups) {

@@ -27,6 +27,12 @@ class VarianceAndRankTest {
         assertEquals(54, r.df2());
     }
 
+    @Test
+    void leveneNeedsThreeValuesInSomeGroup() {
+        VarianceTest.Result r = VarianceTest.levene(List.of(new double[] {1, 2}, new double[] {5, 9}));
+        assertTrue(Double.isNaN(r.statistic()) && Double.isNaN(r.p()));
+    }
+
     /** R: bartlett.test(len ~ interaction(supp, dose)): K² 6.92734995, p 0.226099702. */
     @Test
     void bartlett() {
