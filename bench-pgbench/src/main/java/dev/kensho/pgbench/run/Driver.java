@@ -205,6 +205,7 @@ public final class Driver {
         Histogram all = latency.total();
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
         int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
+        int ns = cfg.scripts().size();
         for (int i = 0; i < cfg.scripts().size(); i++) {
             Script s = cfg.scripts().get(i);
             List<RunReport.CommandReport> cmds = new ArrayList<>();
@@ -218,7 +219,7 @@ public final class Driver {
                         commandFailures[i].get(k), commandRetries[i].get(k)));
             }
             scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
-                    LatencySummary.of(scriptLatency[i].total()), cmds));
+                    ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
         }
         double connMs = cfg.connectPerTransaction() ? (connects.sum() == 0 ? 0 : connectNanos.sum() / 1e6 / connects.sum()) : initialConnMs;
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
@@ -316,7 +317,7 @@ public final class Driver {
                     ok.increment();
                     scriptOk[script].increment();
                     latency.recordNanos(lat);
-                    scriptLatency[script].recordNanos(lat);
+                    if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
                     if (throttled) lag.recordNanos(Math.max(0, start - scheduled));
                     if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
                     log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
