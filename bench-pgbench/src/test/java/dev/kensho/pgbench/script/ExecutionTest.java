@@ -39,7 +39,7 @@ class ExecutionTest {
             st.execute("INSERT INTO pgbench_tellers SELECT g, 1, 0 FROM generate_series(1, 10) g");
             st.execute("INSERT INTO pgbench_accounts SELECT g, 1, 0, '' FROM generate_series(1, 100000) g");
             st.execute("CREATE TABLE ser(id int primary key, v int)");
-            st.execute("INSERT INTO ser VALUES (1, 0)");
+            st.execute("INSERT INTO ser VALUES (1, 0), (2, 0)");
         }
     }
 
@@ -251,6 +251,38 @@ class ExecutionTest {
             assertEquals(2, debug.size());
             assertEquals(debug.get(0), debug.get(1), "the retry draws the same random value");
             assertEquals(101, scalar(a, "SELECT v FROM ser WHERE id = 1"));
+        }
+    }
+
+    @Test
+    void deadlockIsRetryable() throws Exception {
+        // The runner's client locks row 1 and waits for row 2; 150 ms later the other session waits for row 1.
+        // The runner's deadlock check (after 1 s) then finds the cycle, so it is the victim (the other's is 10 s).
+        Script s = Script.parse("dl", "SET deadlock_timeout = '1s';\nBEGIN;\nUPDATE ser SET v = v + 1 WHERE id = 1;\n"
+                + "UPDATE ser SET v = v + 1 WHERE id = 2;\nEND;\n");
+        try (Connection a = connect(QueryMode.EXTENDED); Connection b = connect(QueryMode.SIMPLE)) {
+            b.setAutoCommit(false);
+            try (Statement st = b.createStatement()) {
+                st.execute("SET deadlock_timeout = '10s'");
+                st.execute("UPDATE ser SET v = v + 1 WHERE id = 2");
+            }
+            Thread other = new Thread(() -> {
+                try (Statement st = b.createStatement()) {
+                    Thread.sleep(150);
+                    st.execute("UPDATE ser SET v = v + 1 WHERE id = 1");
+                    b.commit();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            other.start();
+            ClientScriptRunner r = runner(List.of(s), QueryMode.EXTENDED, new ArrayList<>());
+            TransactionOutcome o = r.runScript(a, 0);
+            other.join();
+            assertEquals(TransactionOutcome.Status.DEADLOCK_FAILURE, o.status(), o::toString);
+            assertEquals("40P01", o.sqlState());
+            assertTrue(o.retryable());
+            assertTrue(r.retry(a, o).ok());
         }
     }
 

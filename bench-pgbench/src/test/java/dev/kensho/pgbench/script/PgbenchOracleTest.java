@@ -77,6 +77,27 @@ class PgbenchOracleTest {
         }
     }
 
+    /** Nested \if/\elif/\else over all 16 combinations of two random values, 40 transactions. */
+    @Test
+    void nestedConditionalsTakeTheSameBranches() throws Exception {
+        LocalServer.assumePgbench();
+        String text = ScriptParseTest.resource("/oracle/nested-if.sql");
+        Path f = write("nested-if.sql", text);
+        List<String> theirs = pgbench("--random-seed=11", "-t", "40", "-f", f.toString());
+        Script s = Script.parse("nested-if.sql", text);
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(11, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 11, seeds.defaultSeed());
+        List<String> ours = new ArrayList<>();
+        ClientScriptRunner r = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withDebug(ours::add));
+        for (int t = 0; t < 40; t++) {
+            assertTrue(r.runScript(null, 0).ok());
+        }
+        assertEquals(theirs, ours);
+        assertTrue(theirs.stream().map(l -> l.substring(l.lastIndexOf(' ') + 1)).distinct().count() > 12, "branches covered");
+    }
+
     static final String RANDOM_SCRIPT = """
             \\set d debug(:default_seed)
             \\set u debug(random(1, 1000000000))
