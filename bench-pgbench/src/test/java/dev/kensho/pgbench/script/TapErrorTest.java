@@ -106,6 +106,14 @@ class TapErrorTest {
         l.add(sql("gset non SELECT", 2, "expected one row, got 0", "DROP TABLE IF EXISTS pg_temp.no_such_table \\gset"));
         l.add(sql("gset bad default name", 2, "error storing into variable \\?column\\?", "SELECT 1 \\gset"));
         l.add(sql("gset bad name", 2, "error storing into variable bad name!", "SELECT 1 AS \"bad name!\" \\gset"));
+        // 001_pgbench_with_server.pl "server parameter logging" scripts (-M prepared, client aborts)
+        l.add(sql("param 1 json", 2, "ERROR: +invalid input syntax for type json",
+                "select '{ invalid ' as value \\gset\nselect $$'Valame Dios!' dijo Sancho; 'no le dije yo a vuestra merced"
+                        + " que mirase bien lo que hacia?'$$ as long \\gset\nselect column1::jsonb from (values (:value), (:long)) as q;\n"));
+        l.add(sql("param 2 division by zero", 2, "ERROR: +division by zero",
+                "select '1' as one \\gset\nSELECT 1 / (random() / 2)::int, :one::int, :two::int;\n"));
+        l.add(sql("param 6 smallint", 2, "ERROR: +invalid input syntax for type smallint: \"1a\"",
+                "select 42 as value1, '1a' as value2 \\gset\nselect :value1::smallint, :value2::smallint;\n"));
         // 002_pgbench_no_server.pl @script_tests (all rejected before running: status 1)
         l.add(c("missing endif", 1, "\\\\if without matching \\\\endif", "\\if 1"));
         l.add(c("missing if on elif", 1, "\\\\elif without matching \\\\if", "\\elif 1"));
@@ -183,6 +191,6 @@ class TapErrorTest {
 
     @org.junit.jupiter.api.Test
     void caseCount() {
-        assertEquals(73, cases().size());
+        assertEquals(76, cases().size());
     }
 }
