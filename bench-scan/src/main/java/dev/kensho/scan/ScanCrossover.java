@@ -223,20 +223,15 @@ public final class ScanCrossover {
     public static Result run(Target target, Options options, RunDirectory dir, PrintStream progress) throws InterruptedException {
         options.validate();
         dir.parameter("options", options);
+        checkTarget(target, options);
         List<CacheState> caches = new ArrayList<>(options.caches());
         if (caches.contains(CacheState.COLD) && !target.control().canRestart()) {
-            if (caches.size() == 1) {
-                throw KenshoException.usage("--cache cold restarts the server: use a managed server, or give --restart-command");
-            }
             caches.remove(CacheState.COLD);
             dir.note("cold cells left out: Kensho may not restart " + target.describe() + " (no --restart-command)");
             say(progress, "cold cells left out: the server may not be restarted (no --restart-command)");
         }
         List<String> sbWanted = options.sharedBuffers().isEmpty()
                 ? List.of(target.kind().managed() ? "large" : SelectivitySweep.SERVER_VALUE) : options.sharedBuffers();
-        if (!target.control().canRestart() && sbWanted.stream().anyMatch(s -> !s.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE))) {
-            throw KenshoException.usage("--shared-buffers needs a restart: use a managed server, or give --restart-command");
-        }
 
         String tablespace = options.tablespace();
         Optional<Path> storageDir;
@@ -324,6 +319,21 @@ public final class ScanCrossover {
                 options.from(), options.to());
         dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
         return r;
+    }
+
+    /**
+     * Fails with a usage error when the options need what the target does not allow: cold cells only
+     * (a restart), or a shared_buffers change, on a server Kensho may not restart. Call it before
+     * creating a results directory.
+     */
+    public static void checkTarget(Target target, Options options) {
+        if (target.control().canRestart()) return;
+        if (options.caches().equals(List.of(CacheState.COLD))) {
+            throw KenshoException.usage("--cache cold restarts the server: use a managed server, or give --restart-command");
+        }
+        if (options.sharedBuffers().stream().anyMatch(s -> !s.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE))) {
+            throw KenshoException.usage("--shared-buffers needs a restart: use a managed server, or give --restart-command");
+        }
     }
 
     /** "large"/"small"/"server"/a size → the value the cells run with. */

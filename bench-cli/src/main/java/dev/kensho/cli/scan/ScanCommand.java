@@ -93,13 +93,15 @@ public final class ScanCommand implements Callable<Integer> {
         ScanCrossover.Options options = options();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("options", options);
-        try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {
-            if (results.resuming()) {
-                options = ScanCrossover.storedOptions(dir);
-                System.err.println("resuming with the run's own options (rows " + options.rows() + ", " + options.from() + ".."
-                        + options.to() + " % by " + options.step() + ")");
-            }
-            try (Target t = target.single().open()) {
+        try (Target t = target.single().open()) {
+            // Refuse before a results directory exists: a usage error leaves nothing behind.
+            if (!results.resuming()) ScanCrossover.checkTarget(t, options);
+            try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {
+                if (results.resuming()) {
+                    options = ScanCrossover.storedOptions(dir);
+                    System.err.println("resuming with the run's own options (rows " + options.rows() + ", " + options.from() + ".."
+                            + options.to() + " % by " + options.step() + ")");
+                }
                 System.err.println("target: " + t.describe());
                 ScanCrossover.Result r = ScanCrossover.run(t, options, dir, System.err);
                 r.report().forEach(System.out::println);
