@@ -109,7 +109,9 @@ public final class Charts {
     }
 
     static List<Figure> draw(Cells cells, ChartSpec spec) {
-        List<CellSummary> ok = cells.ok().stream().filter(c -> c.median().containsKey(spec.metric())).toList();
+        // a run can hold other kinds of trials too (ssb records its load next to the queries)
+        List<CellSummary> ok = cells.ok().stream().filter(c -> c.median().containsKey(spec.metric()))
+                .filter(c -> c.params().containsKey(spec.x())).toList();
         List<Figure> figures = new ArrayList<>();
         for (var facet : cells.groupBy(spec.facets(), ok).entrySet()) {
             List<CellSummary> scope = facet.getValue();

@@ -32,6 +32,9 @@ class ChartsTest {
                     }
                 }
             }
+            // the load is recorded in the same run, without a query
+            rd.append(Trial.of("load;version=16", 0).param("step", "load").param("version", "16").param("scale", 1)
+                    .metric("seconds", 99.0).build());
             run = RunDirectory.read(rd.path());
         }
         List<ChartSpec> specs = Charts.defaults(run);
@@ -47,6 +50,8 @@ class ChartsTest {
         assertTrue(figures.get(1).title().endsWith("— version=17"), figures.get(1).title());
         String svg = figures.get(0).svg("x");
         for (String text : List.of(">Q1.1<", ">Q4.3<", ">workers=0<", ">workers=4<")) assertTrue(svg.contains(text), text);
+        var plot = (org.jfree.chart.plot.CategoryPlot) figures.get(0).chart().getPlot();
+        assertEquals(List.of("Q1.1", "Q1.2", "Q4.3"), plot.getDataset().getColumnKeys(), "the load is not a query bar");
     }
 
     /** An unknown command: the metric against the numeric parameter with most values, series by the rest. */
