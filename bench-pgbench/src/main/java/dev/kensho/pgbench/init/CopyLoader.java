@@ -58,6 +58,11 @@ public final class CopyLoader {
                 }
                 buf[pos++] = '0';
                 buf[pos++] = '\t';
+                // pgbench: NULL filler for branches and tellers, a blank-padded empty string for accounts
+                if (t != Table.ACCOUNTS) {
+                    buf[pos++] = '\\';
+                    buf[pos++] = 'N';
+                }
                 buf[pos++] = '\n';
                 if (pos >= BUFFER) {
                     in.writeToCopy(buf, 0, pos);
@@ -68,7 +73,7 @@ public final class CopyLoader {
                         progress(log, id, total, t.name, System.nanoTime() - start);
                     } else if (quiet && id % 100 == 0) {
                         long el = System.nanoTime() - start;
-                        if (el >= nextLog) {
+                        if (el >= nextLog || id == total) {
                             progress(log, id, total, t.name, el);
                             nextLog = (el / LOG_STEP_NANOS + 1) * LOG_STEP_NANOS;
                         }

@@ -50,10 +50,12 @@ public final class Driver {
     private final LatencyRecorder latency = new LatencyRecorder();
     private final LatencyRecorder lag = new LatencyRecorder();
     private LatencyRecorder[] scriptLatency;
-    private LongAdder[] scriptOk, scriptFailed;
+    private LongAdder[] scriptOk, scriptFailed, scriptSkipped;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
 
+    private String partitionMethod;
+    private int partitions;
     private long startNanos;
     private long startEpochMicros;
     private long deadlineNanos = Long.MAX_VALUE;
@@ -129,12 +131,14 @@ public final class Driver {
         scriptLatency = new LatencyRecorder[ns];
         scriptOk = new LongAdder[ns];
         scriptFailed = new LongAdder[ns];
+        scriptSkipped = new LongAdder[ns];
         commandFailures = new AtomicLongArray[ns];
         commandRetries = new AtomicLongArray[ns];
         for (int i = 0; i < ns; i++) {
             scriptLatency[i] = new LatencyRecorder();
             scriptOk[i] = new LongAdder();
             scriptFailed[i] = new LongAdder();
+            scriptSkipped[i] = new LongAdder();
             commandFailures[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
             commandRetries[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
         }
@@ -219,11 +223,12 @@ public final class Driver {
                         commandFailures[i].get(k), commandRetries[i].get(k)));
             }
             scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
+                    scriptSkipped[i].sum(),
                     ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
         }
         double connMs = cfg.connectPerTransaction() ? (connects.sum() == 0 ? 0 : connectNanos.sum() / 1e6 / connects.sum()) : initialConnMs;
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
-        return new RunReport(type, scale, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
+        return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
                 lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 LatencySummary.of(all), LatencySummary.of(lag.total()), cfg.connectPerTransaction(), connMs, bench,
@@ -281,6 +286,7 @@ public final class Driver {
                 if (System.nanoTime() >= deadlineNanos) return;
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
+                int script = group.chooseScript();
                 long scheduled = System.nanoTime();
                 if (throttled) {
                     scheduled = group.nextSchedule();
@@ -288,7 +294,8 @@ public final class Driver {
                     // pgbench skips transactions already later than the latency limit when they would start
                     if (latencyLimitNanos > 0 && System.nanoTime() > scheduled + latencyLimitNanos) {
                         skipped.increment();
-                        log(0, "skipped", 0, 0, null, 1);
+                        scriptSkipped[script].increment();
+                        log(0, "skipped", script, 0, null, 1);
                         txNo++;
                         continue;
                     }
@@ -297,7 +304,6 @@ public final class Driver {
                 if (conn == null && !connect(cfg.connectPerTransaction())) return;
                 long start = System.nanoTime();
                 if (!throttled) scheduled = start;
-                int script = group.chooseScript();
                 TransactionOutcome out = runner.runScript(conn, script);
                 int tries = 1;
                 while (out.retryable() && (cfg.maxTries() == 0 || tries < cfg.maxTries())
@@ -518,6 +524,15 @@ public final class Driver {
                     + " (perhaps you need to run \"pgbench init\" in database \"" + target.database() + "\")", e);
         }
         if (n == 0) throw new KenshoException(KenshoException.FAILURE, "invalid count(*) from pgbench_branches: 0 (run \"pgbench init\" first)");
+        // pgbench reports how pgbench_accounts is partitioned
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "
+                        + "FROM pg_partitioned_table p WHERE p.partrelid = to_regclass('pgbench_accounts')")) {
+            if (rs.next()) {
+                partitionMethod = "h".equals(rs.getString(1)) ? "hash" : "range";
+                partitions = rs.getInt(2);
+            }
+        }
         if (cfg.scale() != null && cfg.scale() != n) {
             cfg.err().println("warning: scale option ignored, using count from pgbench_branches table (" + n + ")");
         }

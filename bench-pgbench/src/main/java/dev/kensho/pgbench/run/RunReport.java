@@ -13,7 +13,7 @@ import java.util.Map;
  * numbers as a trial. Latency is always measured per transaction (pgbench derives its average from
  * the run time unless -P, -R or -L is given); {@link #lines()} says so.
  */
-public record RunReport(String transactionType, int scale, String queryMode, int clients, int threads, int maxTries,
+public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
                         long serializationFailures, long deadlockFailures, long connectionFailures, long otherFailures,
                         long skipped, long retried, long retries, long late, double latencyLimitMs, double rate,
@@ -22,7 +22,7 @@ public record RunReport(String transactionType, int scale, String queryMode, int
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
-    public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed,
+    public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
                                LatencySummary latency, List<CommandReport> commands) { }
 
     /** One command of a script for -r: average latency over its executions and the failures it caused. */
@@ -39,60 +39,74 @@ public record RunReport(String transactionType, int scale, String queryMode, int
     /** pgbench's report, then Kensho's percentile lines. */
     public List<String> lines() {
         List<String> l = new ArrayList<>();
-        long total = processed + failed + skipped;
+        long total = processed + failed + skipped;   // pgbench's total_cnt, the base of its percentages
         l.add("transaction type: " + transactionType);
         l.add("scaling factor: " + scale);
+        if (partitionMethod != null) {
+            l.add("partition method: " + partitionMethod);
+            l.add("partitions: " + partitions);
+        }
         l.add("query mode: " + queryMode);
         l.add("number of clients: " + clients);
         l.add("number of threads: " + threads);
-        l.add("maximum number of tries: " + maxTries);
-        if (durationSeconds > 0) l.add("duration: " + durationSeconds + " s");
-        else l.add("number of transactions per client: " + transactionsPerClient);
-        l.add("number of transactions actually processed: " + processed + (durationSeconds > 0 ? "" : "/" + (long) clients * transactionsPerClient));
-        l.add(f("number of failed transactions: %d (%.3f%%)", failed, pct(failed, processed + failed)));
-        if (failuresDetailed) {
-            l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, pct(serializationFailures, processed + failed)));
-            l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, pct(deadlockFailures, processed + failed)));
+        if (maxTries != 0) l.add("maximum number of tries: " + maxTries);
+        if (durationSeconds > 0) {
+            l.add("duration: " + durationSeconds + " s");
+            l.add("number of transactions actually processed: " + processed);
+        } else {
+            l.add("number of transactions per client: " + transactionsPerClient);
+            l.add("number of transactions actually processed: " + processed + "/" + (long) clients * transactionsPerClient);
         }
-        if (connectionFailures > 0 || failuresDetailed) {
-            l.add(f("number of connection failures: %d (%.3f%%), reconnections: %d", connectionFailures,
-                    pct(connectionFailures, processed + failed), reconnects));
+        if (total > 0) {
+            l.add(f("number of failed transactions: %d (%.3f%%)", failed, pct(failed, total)));
+            if (failuresDetailed) {
+                l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, pct(serializationFailures, total)));
+                l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, pct(deadlockFailures, total)));
+            }
+            if (connectionFailures > 0 || failuresDetailed) {
+                l.add(f("number of connection failures: %d (%.3f%%), reconnections: %d", connectionFailures,
+                        pct(connectionFailures, total), reconnects));
+            }
+            if (maxTries != 1) {
+                l.add(f("number of transactions retried: %d (%.3f%%)", retried, pct(retried, total)));
+                l.add("total number of retries: " + retries);
+            }
+            if (rate > 0 && latencyLimitMs > 0) l.add(f("number of transactions skipped: %d (%.3f%%)", skipped, pct(skipped, total)));
+            if (latencyLimitMs > 0) {
+                l.add(f("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)", latencyLimitMs, late, processed, pct(late, processed)));
+            }
+            l.add(f("latency average = %.3f ms", latency.avgMs()));
+            l.add(f("latency stddev = %.3f ms", latency.stddevMs()));
+            if (rate > 0) l.add(f("rate limit schedule lag: avg %.3f (max %.3f) ms", lag.avgMs(), lag.maxMs()));
+            if (connectPerTransaction) l.add(f("average connection time = %.3f ms", connectionMs));
+            else l.add(f("initial connection time = %.3f ms", connectionMs));
+            l.add(f("tps = %f (%s)", tps, connectPerTransaction ? "including reconnection times" : "without initial connection time"));
+            l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
+                    latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
+            l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
+                    + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
         }
-        if (maxTries != 1) {
-            l.add(f("number of transactions retried: %d (%.3f%%)", retried, pct(retried, processed + failed)));
-            l.add("total number of retries: " + retries);
-        }
-        if (rate > 0 && latencyLimitMs > 0) l.add(f("number of transactions skipped: %d (%.3f%%)", skipped, pct(skipped, total)));
-        if (latencyLimitMs > 0) {
-            l.add(f("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)", latencyLimitMs, late, processed, pct(late, processed)));
-        }
-        l.add(f("latency average = %.3f ms", latency.avgMs()));
-        l.add(f("latency stddev = %.3f ms", latency.stddevMs()));
-        if (rate > 0) l.add(f("rate limit schedule lag: avg %.3f (max %.3f) ms", lag.avgMs(), lag.maxMs()));
-        if (connectPerTransaction) l.add(f("average connection time = %.3f ms", connectionMs));
-        else l.add(f("initial connection time = %.3f ms", connectionMs));
-        l.add(f("tps = %f (%s)", tps, connectPerTransaction ? "including reconnection times" : "without initial connection time"));
-        l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
-                latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
-        l.add("(latency is measured for every transaction, from its "
-                + (rate > 0 ? "scheduled" : "actual") + " start to its end; pgbench derives its average from the run time unless -P, -R or -L is given)");
         boolean many = scripts.size() > 1;
         for (int i = 0; i < scripts.size(); i++) {
             ScriptReport s = scripts.get(i);
             if (many) {
+                long st = s.processed() + s.failed() + s.skipped();
                 l.add(f("SQL script %d: %s", i + 1, s.description()));
                 l.add(f(" - weight: %d (targets %.1f%% of total)", s.weight(), 100.0 * s.weight() / Math.max(1, s.totalWeight())));
-                l.add(f(" - %d transactions (%.1f%% of total, tps = %f)", s.processed(), pct(s.processed(), processed),
-                        benchSeconds > 0 ? s.processed() / benchSeconds : 0));
-                l.add(f(" - number of failed transactions: %d (%.3f%%)", s.failed(), pct(s.failed(), s.processed() + s.failed())));
+                l.add(f(" - %d transactions (%.1f%% of total)", st, pct(st, total)));
+                if (st > 0) {
+                    l.add(f(" - number of transactions actually processed: %d (tps = %f)", s.processed(),
+                            benchSeconds > 0 ? s.processed() / benchSeconds : 0));
+                    l.add(f(" - number of failed transactions: %d (%.3f%%)", s.failed(), pct(s.failed(), st)));
+                }
                 l.add(f(" - latency average = %.3f ms", s.latency().avgMs()));
                 l.add(f(" - latency stddev = %.3f ms", s.latency().stddevMs()));
             }
             if (perStatement) {
-                l.add((many ? " - " : "") + "statement latencies in milliseconds and failures" + (maxTries != 1 ? " and retries:" : ":"));
+                l.add((many ? " - " : "") + "statement latencies in milliseconds" + (maxTries == 1 ? " and failures:" : ", failures and retries:"));
                 for (CommandReport c : s.commands()) {
-                    l.add(maxTries != 1 ? f("  %11.3f  %10d  %10d  %s", c.avgMs(), c.failures(), c.retries(), c.text())
-                            : f("  %11.3f  %10d  %s", c.avgMs(), c.failures(), c.text()));
+                    l.add(maxTries == 1 ? f("   %11.3f  %10d %s", c.avgMs(), c.failures(), c.text())
+                            : f("   %11.3f  %10d %10d %s", c.avgMs(), c.failures(), c.retries(), c.text()));
                 }
             }
         }

@@ -55,6 +55,8 @@ class PgbenchInitTest {
             assertEquals(0, count(c, "select count(*) from pgbench_history"));
             assertEquals(0, count(c, "select count(*) from pgbench_accounts where abalance <> 0 or filler <> ''"));
             assertEquals(84, count(c, "select octet_length(filler) from pgbench_accounts where aid = 7"));
+            assertEquals(2, count(c, "select count(*) from pgbench_branches where filler is null"));
+            assertEquals(20, count(c, "select count(*) from pgbench_tellers where filler is null"));
             assertEquals(2, count(c, "select bid from pgbench_accounts where aid = 100001"));
             assertEquals(1, count(c, "select bid from pgbench_accounts where aid = 100000"));
             assertEquals(2, count(c, "select bid from pgbench_tellers where tid = 11"));
@@ -94,7 +96,8 @@ class PgbenchInitTest {
     void rejectsBadOptionsWithOneLine() {
         var e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dtx").effectiveSteps());
         assertTrue(e.getMessage().startsWith("unrecognized initialization step \"x\""), e.getMessage());
-        assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dgG").effectiveSteps());
+        assertThrows(KenshoException.class, () -> new PgbenchInit().steps("").effectiveSteps());
+        assertEquals("dgG", new PgbenchInit().steps("d g G").effectiveSteps());
         assertEquals("dtgp", new PgbenchInit().noVacuum(true).effectiveSteps());
         assertEquals("dtgvpf", new PgbenchInit().foreignKeys(true).effectiveSteps());
     }
