@@ -75,6 +75,7 @@ public final class ClientScriptRunner {
     private final boolean[] hasSql;
 
     private Connection connection;
+    private org.postgresql.core.BaseConnection pgConnection;
     private Statement simpleStatement;
     private final Map<Command, PreparedStatement> prepared = new IdentityHashMap<>();
 
@@ -202,6 +203,7 @@ public final class ClientScriptRunner {
         if (c != connection) {
             releaseStatements();
             connection = c;
+            pgConnection = unwrap(c);
         }
         scriptIndex = script;
         List<Command> cmds = scripts.get(script).commands();
@@ -259,7 +261,21 @@ public final class ClientScriptRunner {
                 counts[here]++;
             }
         }
+        if (hasSql[script] && inTransaction()) {
+            // pgbench 15 counts this transaction as processed, then aborts the client
+            return new TransactionOutcome(TransactionOutcome.Status.END_IN_TRANSACTION, script, -1, null,
+                    "client " + clientId + " aborted: end of script reached without completing the last transaction",
+                    start, slept);
+        }
         return new TransactionOutcome(TransactionOutcome.Status.OK, script, -1, null, null, start, slept);
+    }
+
+    private static org.postgresql.core.BaseConnection unwrap(Connection c) {
+        try {
+            return c == null ? null : c.unwrap(org.postgresql.core.BaseConnection.class);
+        } catch (SQLException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static String metaName(Command c) {
@@ -542,7 +558,7 @@ public final class ClientScriptRunner {
     /** Ends a failed transaction like pgbench: ROLLBACK when the session is left inside a transaction block. */
     private TransactionOutcome failure(TransactionOutcome.Status status, int script, int command, String sqlState,
                                        String message, PgbenchRandom.State start, long slept, Connection c) {
-        if (status != TransactionOutcome.Status.CONNECTION_LOST && c != null && inTransaction(c)) {
+        if (status != TransactionOutcome.Status.CONNECTION_LOST && c != null && inTransaction()) {
             try (Statement st = c.createStatement()) {
                 st.execute("ROLLBACK");
             } catch (SQLException ignored) {
@@ -552,13 +568,12 @@ public final class ClientScriptRunner {
         return new TransactionOutcome(status, script, command, sqlState, message, start, slept);
     }
 
-    private static boolean inTransaction(Connection c) {
-        try {
-            org.postgresql.core.BaseConnection bc = c.unwrap(org.postgresql.core.BaseConnection.class);
-            return bc.getTransactionState() != org.postgresql.core.TransactionState.IDLE;
-        } catch (SQLException | RuntimeException e) {
-            return true;
+    /** Whether the session is inside a transaction block (pgjdbc tracks it from ReadyForQuery; no round trip). */
+    private boolean inTransaction() {
+        if (pgConnection == null) {
+            return connection != null; // not pgjdbc: assume so, a ROLLBACK outside a block only warns
         }
+        return pgConnection.getTransactionState() != org.postgresql.core.TransactionState.IDLE;
     }
 
     /** Test hook: evaluates one expression text in this client's context. */

@@ -26,7 +26,12 @@ public record TransactionOutcome(Status status, int script, int command, String 
         /** The connection broke (SQLSTATE class 08 or closed): pgbench aborts the client; Kensho reconnects. */
         CONNECTION_LOST,
         /** A meta-command failed (expression error, undefined variable, \gset row count, shell): client aborts. */
-        META_ERROR
+        META_ERROR,
+        /**
+         * The script ended inside a transaction block: pgbench 15 counts the transaction as processed, then
+         * aborts the client ("end of script reached without completing the last transaction").
+         */
+        END_IN_TRANSACTION
     }
 
     public boolean ok() {

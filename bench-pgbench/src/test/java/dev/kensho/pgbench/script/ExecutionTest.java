@@ -365,6 +365,16 @@ class ExecutionTest {
     }
 
     @Test
+    void scriptEndingInsideATransactionAbortsTheClient() throws Exception {
+        Script s = Script.parse("open.sql", "BEGIN;\nSELECT 1;\n");
+        try (Connection c = connect(QueryMode.SIMPLE)) {
+            TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(c, 0);
+            assertEquals(TransactionOutcome.Status.END_IN_TRANSACTION, o.status());
+            assertTrue(o.message().contains("end of script reached without completing the last transaction"));
+        }
+    }
+
+    @Test
     void sleepIsPerformedAndReported() throws Exception {
         Script s = Script.parse("sleep", "\\set ms 30\n\\sleep :ms ms\n\\sleep 100 us\n\\sleep 0 s\n");
         TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(null, 0);
