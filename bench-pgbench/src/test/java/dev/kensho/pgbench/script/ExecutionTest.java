@@ -374,6 +374,18 @@ class ExecutionTest {
         }
     }
 
+    /** Text forms of typed values substituted in simple mode, as PostgreSQL 15's pgbench printed them. */
+    @Test
+    void substitutedTextOfEachType() throws Exception {
+        Script s = Script.parse("fmt.sql", "\\set v 1.0/3\n\\set w 1e100\n\\set b 1 = 1\n\\set n NULL\n"
+                + "SELECT ':v|:w|:b|:n|:client_id'::text AS s \\gset\n\\set x debug(:s)\n");
+        try (Connection c = connect(QueryMode.SIMPLE)) {
+            TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(c, 0);
+            assertTrue(o.message().startsWith("malformed variable \"s\" value: \"0.333333333333333|1e+100|true|NULL|0\""),
+                    o.message());
+        }
+    }
+
     @Test
     void sleepIsPerformedAndReported() throws Exception {
         Script s = Script.parse("sleep", "\\set ms 30\n\\sleep :ms ms\n\\sleep 100 us\n\\sleep 0 s\n");
