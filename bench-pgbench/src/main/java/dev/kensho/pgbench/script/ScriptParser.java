@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * semicolon outside quotes, comments and parentheses, or until a backslash meta-command, and may span lines;
  * {@code \;} puts a literal semicolon in the query (a compound query); a meta-command runs to the end of its
  * line, backslash-newline continuing it. Leading whitespace and {@code --} comments before a command are
- * dropped, comments inside it are kept. Not handled: psql's BEGIN ATOMIC ... END depth tracking.
+ * dropped, comments inside it are kept; semicolons inside CREATE FUNCTION/PROCEDURE ... BEGIN ATOMIC ... END
+ * bodies do not end the command (psql's heuristic).
  */
 final class ScriptParser {
     /** pgbench's MAX_ARGS: the command (or SQL text) plus 255 arguments. */
@@ -32,6 +33,10 @@ final class ScriptParser {
     private final int[] lineStarts;
     private int pos;
     private final List<Command> commands = new ArrayList<>();
+    // psql's heuristic for CREATE [OR REPLACE] {FUNCTION|PROCEDURE} ... BEGIN ATOMIC ... END bodies
+    private int identifierCount;
+    private final char[] identifiers = new char[4];
+    private int beginDepth;
 
     private ScriptParser(String file, String src) {
         this.file = file;
@@ -191,13 +196,25 @@ final class ScriptParser {
                 pos = p;
             } else if (c == '\\') {
                 if (pos + 1 < n && (src.charAt(pos + 1) == ';' || src.charAt(pos + 1) == ':')) {
+                    if (src.charAt(pos + 1) == ';') {
+                        identifierCount = 0;
+                    }
                     buf.append(src.charAt(pos + 1));
                     pos += 2;
                 } else {
+                    identifierCount = 0;
                     pos++;
                     backslash = true;
                     break;
                 }
+            } else if (isIdentStart(c) && (pos == 0 || !isIdentChar(src.charAt(pos - 1)))) {
+                int p = pos + 1;
+                while (p < n && isIdentChar(src.charAt(p))) {
+                    p++;
+                }
+                identifier(src.substring(pos, p), depth);
+                buf.append(src, pos, p);
+                pos = p;
             } else {
                 if (c == '(') {
                     depth++;
@@ -206,7 +223,8 @@ final class ScriptParser {
                 }
                 buf.append(c);
                 pos++;
-                if (c == ';' && depth == 0) {
+                if (c == ';' && depth == 0 && beginDepth == 0) {
+                    identifierCount = 0;
                     break;
                 }
             }
@@ -215,6 +233,40 @@ final class ScriptParser {
             addSql(start, buf.toString());
         }
         return backslash;
+    }
+
+    private static boolean isIdentStart(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    }
+
+    /** psqlscan.l's tracking of BEGIN ... END depth inside CREATE FUNCTION/PROCEDURE, so inner ';' don't split. */
+    private void identifier(String word, int parenDepth) {
+        String w = word.toLowerCase(Locale.ROOT);
+        if (identifierCount == 0) {
+            java.util.Arrays.fill(identifiers, (char) 0);
+        }
+        if (w.equals("create") || w.equals("function") || w.equals("procedure") || w.equals("or")
+                || w.equals("replace")) {
+            if (identifierCount < identifiers.length) {
+                identifiers[identifierCount] = w.charAt(0);
+            }
+        }
+        identifierCount++;
+        if (identifiers[0] == 'c' && (identifiers[1] == 'f' || identifiers[1] == 'p'
+                || (identifiers[1] == 'o' && identifiers[2] == 'r' && (identifiers[3] == 'f' || identifiers[3] == 'p')))
+                && parenDepth == 0) {
+            if (w.equals("begin")) {
+                beginDepth++;
+            } else if (w.equals("case")) {
+                if (beginDepth >= 1) {
+                    beginDepth++;
+                }
+            } else if (w.equals("end")) {
+                if (beginDepth > 0) {
+                    beginDepth--;
+                }
+            }
+        }
     }
 
     /** End offset of a dollar-quote delimiter {@code $tag$} starting at {@code p}, or -1. */

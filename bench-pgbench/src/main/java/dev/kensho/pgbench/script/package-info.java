@@ -44,8 +44,7 @@
  *     replaceable by the driver) and counts in the transaction's latency, as in pgbench.</li>
  * <li>Errors are one line, {@code file:line:column: message}; the column is the start of the offending token
  *     (pgbench puts its caret under the token's last character).</li>
- * <li>Not modelled: psql's {@code BEGIN ATOMIC ... END} depth (a {@code ;} inside such a function body ends
- *     the command); pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements;
+ * <li>Not modelled: pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements;
  *     a compound {@code \;} query runs in extended mode where pgbench refuses it.</li>
  * </ul>
  */

@@ -64,7 +64,7 @@ class PgbenchOracleTest {
     @Test
     void commandSplitMatchesPerStatementReport() throws Exception {
         LocalServer.assumePgbench();
-        for (String resource : List.of("/split/split.sql", "/tap/001_pgbench_expressions.sql")) {
+        for (String resource : List.of("/split/split.sql", "/split/atomic.sql", "/tap/001_pgbench_expressions.sql")) {
             String text = ScriptParseTest.resource(resource);
             Path f = write("s.sql", text);
             String out = pgbenchOutput("-t", "1", "-r", "--random-seed=5432", "-Dfoo=-10.1", "-Dn=null", "-Dt=t",

@@ -60,6 +60,15 @@ class ScriptParseTest {
         assertEquals("/* only comment */\nSELECT 6 -- no semicolon at end\n", s.commands().get(8).sql());
     }
 
+    /** psql's BEGIN ATOMIC heuristic, as pgbench 15 -r listed this file. */
+    @Test
+    void functionBodiesKeepTheirSemicolons() throws Exception {
+        Script s = Script.parse("atomic.sql", resource("/split/atomic.sql"));
+        assertEquals(List.of("CREATE OR REPLACE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql", "SELECT pg_temp.f(1);",
+                "create procedure pg_temp.p() language sql begin atomic select 1; end;",
+                "SELECT begin_x FROM (SELECT 1 AS begin_x) s;", "SELECT 2;"), s.commandLines());
+    }
+
     @Test
     void compoundQueriesAndGsetMergeIntoTheSqlCommand() throws Exception {
         Script s = Script.parse("g.sql", "\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset\nSELECT 1 AS a \\aset p_\nSELECT 2;\n\\gset q\n");
