@@ -33,20 +33,23 @@ DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
 [ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
 DISTS=$(readlink -f "$DISTS")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 DB=${DB:-kensho_ssb_bench}
 JOBS=${JOBS:-$(nproc)}
 [ -f "$ROOT/bench.jar" ] || [ -n "${KENSHO:-}" ] || die "bench.jar not built (./mvnw -B -q -o package -pl bench-cli -DskipTests)"
-KENSHO=${KENSHO:-java -jar $ROOT/bench.jar}
 command -v psql > /dev/null || die "psql not found"
 
 CREATED_DB=0
-if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-load-vs-dbgen.XXXXXX); fi
+OWN_WORK=0
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-load-vs-dbgen.XXXXXX); OWN_WORK=1; fi
 cleanup() {
-  rm -rf "$WORK"
+  if [ "$OWN_WORK" = 1 ]; then rm -rf "$WORK"; else rm -rf "$WORK/pipes" "$WORK/bench.jar" "$WORK/results"; fi
   if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB" > /dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
+mkdir -p "$WORK"
+# a private copy: a rebuild of bench.jar during the run must not change or break what is measured
+if [ -z "${KENSHO:-}" ]; then cp "$ROOT/bench.jar" "$WORK/bench.jar"; KENSHO="java -jar $WORK/bench.jar"; fi
 if ! psql -qAt -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
   psql -q -d postgres -c "CREATE DATABASE $DB" > /dev/null; CREATED_DB=1
 fi

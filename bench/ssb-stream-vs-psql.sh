@@ -17,10 +17,9 @@ SF=${1:-1}
 RUNS=${2:-3}
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 DB=${DB:-kensho_ssb_bench}
 [ -f "$ROOT/bench.jar" ] || [ -n "${KENSHO:-}" ] || die "bench.jar not built (./mvnw -B -q -o package -pl bench-cli -DskipTests)"
-KENSHO=${KENSHO:-java -Xmx64m -jar $ROOT/bench.jar}
 command -v psql > /dev/null || die "psql not found"
 WORK=$(mktemp -d /tmp/ssb-stream-vs-psql.XXXXXX)
 CREATED_DB=0
@@ -29,6 +28,8 @@ cleanup() {
   if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB" > /dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
+# a private copy: a rebuild of bench.jar during the run must not change or break what is measured
+if [ -z "${KENSHO:-}" ]; then cp "$ROOT/bench.jar" "$WORK/bench.jar"; KENSHO="java -Xmx64m -jar $WORK/bench.jar"; fi
 if ! psql -qAt -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
   psql -q -d postgres -c "CREATE DATABASE $DB" > /dev/null; CREATED_DB=1
 fi
