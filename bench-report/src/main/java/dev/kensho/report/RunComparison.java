@@ -453,7 +453,12 @@ public final class RunComparison {
                     "p Mann–Whitney", "n"), out));
             meanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Mean ratio ").append(esc(g)).append(": <b>")
                     .append(esc(Html.ratio(v))).append("</b></p>\n"));
-            for (Analysis a : analyses) if (a.metric().equals(m)) b.append(analysisHtml(a, h + 1));
+            List<Analysis> mine = analyses.stream().filter(a -> a.metric().equals(m)).toList();
+            // one analysis per query (ssb) would bury the ratios: fold them
+            if (mine.size() > 2) b.append("<details><summary>").append(mine.size()).append(" two-way ANOVAs of ").append(esc(m))
+                    .append("</summary>\n");
+            for (Analysis a : mine) b.append(analysisHtml(a, h + 1));
+            if (mine.size() > 2) b.append("</details>\n");
         }
         return b.toString();
     }
@@ -462,7 +467,7 @@ public final class RunComparison {
         String factor = factor();
         if (factor == null || !keys.values().stream().allMatch(k -> k.get(factor) instanceof Number)) return null;
         Map<String, List<Point>> series = new LinkedHashMap<>();
-        List<String> others = keyParams.stream().filter(p -> !p.equals(factor)).toList();
+        List<String> others = keyParams.stream().filter(p -> !p.equals(factor)).filter(p -> !followsFactor(factor, p)).toList();
         for (Group g : groups) {
             for (String key : orderedKeys()) {
                 double[] v = values(g, key, metric);
@@ -483,7 +488,10 @@ public final class RunComparison {
         StringBuilder b = new StringBuilder();
         b.append("<h" + h + ">Two-way ANOVA: group × ").append(esc(a.factor())).append(a.scope().isEmpty() ? "" : " (" + esc(a.scope()) + ")")
                 .append("</h" + h + ">\n");
-        if (a.levene() != null) {
+        if (a.levene() != null && Double.isNaN(a.levene().p())) {
+            b.append("<p>Variance homogeneity: Levene's test needs 3 or more repeats per cell; Bartlett K² = ")
+                    .append(esc(num(a.bartlett().statistic()))).append(", p = ").append(esc(Html.p(a.bartlett().p()))).append(".</p>\n");
+        } else if (a.levene() != null) {
             b.append("<p>Variance homogeneity: Levene (median) F = ").append(esc(num(a.levene().statistic()))).append(", p = ")
                     .append(esc(Html.p(a.levene().p()))).append("; Bartlett K² = ").append(esc(num(a.bartlett().statistic())))
                     .append(", p = ").append(esc(Html.p(a.bartlett().p())))

@@ -1,6 +1,7 @@
 package dev.kensho.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,9 @@ class RunComparisonTest {
         String html = Files.readString(files.get(0));
         HtmlReportTest.assertSelfContained(html);
         assertTrue(html.contains("<svg"), "tps vs clients chart");
-        assertTrue(html.contains(">16<") && html.contains(">17<"), "legend names both versions");
+        String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
+        assertTrue(svg.contains(">16<") && svg.contains(">17<"), "legend names both versions");
+        assertFalse(svg.contains("threads"), "threads follows clients: not a series");
         assertTrue(html.contains("Mean ratio 17: <b>1.017</b>"));
         assertTrue(html.contains("<td>group:clients</td><td class=\"num\">2</td>"), "interaction row");
         assertTrue(html.contains("26.835"), "interaction F");
