@@ -53,6 +53,8 @@ public final class Driver {
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
+    /** Set when a client could not connect: the others do not start. */
+    private volatile boolean cancelled;
 
     private String partitionMethod;
     private int partitions;
@@ -182,6 +184,7 @@ public final class Driver {
         connected.await();
         for (Client c : clients) {
             if (c.connectError != null) {
+                cancelled = true;
                 go.countDown();
                 for (Thread t : ts) t.join();
                 throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
@@ -269,7 +272,7 @@ public final class Driver {
                 group.connectedAt.accumulateAndGet(System.nanoTime(), Math::max);
                 connected.countDown();
                 go.await();
-                if (connectError == null) loop();
+                if (connectError == null && !cancelled) loop();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
