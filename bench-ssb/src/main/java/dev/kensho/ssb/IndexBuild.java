@@ -73,7 +73,7 @@ public final class IndexBuild {
         } catch (SQLException e) {
             throw KenshoException.target("cannot read lineorder: " + SsbDatabase.firstLine(e), e);
         }
-        boolean managed = t.kind().managed();
+        boolean managed = t.kind().managed() || t.control().canRestart();
         for (int w : opts.workers()) {
             Map<String, String> want = new LinkedHashMap<>();
             want.put("max_parallel_maintenance_workers", Integer.toString(w));

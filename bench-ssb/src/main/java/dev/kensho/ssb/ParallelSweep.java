@@ -174,7 +174,8 @@ public final class ParallelSweep {
 
     private void measure(Target t, SsbDatabase db, String version, List<SsbQuery> queries, RunDirectory dir)
             throws InterruptedException {
-        boolean managed = t.kind().managed();
+        // managed servers, and remote ones whose --restart-command permits postmaster-level changes
+        boolean managed = t.kind().managed() || t.control().canRestart();
         boolean warm = false;
         for (Pool pool : opts.pools()) {
             for (int n : opts.workers()) {
