@@ -104,8 +104,8 @@ public final class ClientScriptRunner {
      * @param clientId     pgbench's client number (0-based)
      * @param vars         this client's variables, with {@link Variables#standard} already applied
      * @param clientRandom this client's function random state (from {@link PgbenchRandom.Seeds#clients()})
-     * @throws ScriptException when a script cannot run in this mode (more than 255 parameters in
-     *                         extended/prepared mode, as pgbench's "statement has too many arguments")
+     * @throws ScriptException when a script cannot run in this mode: in extended/prepared mode, more than 255
+     *                         parameters (pgbench's "statement has too many arguments") or a compound \; query
      */
     public ClientScriptRunner(List<Script> scripts, int clientId, Variables vars, PgbenchRandom clientRandom,
                               QueryMode mode, Options options) throws ScriptException {
@@ -125,6 +125,11 @@ public final class ClientScriptRunner {
             commandCounts[i] = new long[s.commands().size()];
             if (mode != QueryMode.SIMPLE) {
                 for (Command c : s.commands()) {
+                    if (c.kind == Command.Kind.SQL && c.compound) {
+                        throw new ScriptException(s.name(), c.line, c.column, "a compound query (\\;) cannot run in "
+                                + mode.pgbenchName() + " mode: the server refuses multiple commands in a prepared"
+                                + " statement (pgbench fails the same way at run time); use -M simple");
+                    }
                     if (c.kind == Command.Kind.SQL && c.paramNames.size() >= ScriptParser.MAX_ARGS) {
                         throw new ScriptException(s.name(), c.line, c.column, "statement has too many arguments"
                                 + " (maximum is " + (ScriptParser.MAX_ARGS - 1) + ") in " + mode.pgbenchName() + " mode");

@@ -25,6 +25,8 @@ public final class Command {
     final String sql;
     Store store = Store.NONE;
     String storePrefix = "";
+    /** Contains a \; (several statements in one query): simple mode only, as the server refuses it prepared. */
+    boolean compound;
     final List<String> paramNames;
     final String parameterizedSql;
     // SLEEP: microseconds per unit

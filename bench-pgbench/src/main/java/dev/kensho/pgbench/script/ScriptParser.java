@@ -113,6 +113,7 @@ final class ScriptParser {
         int depth = 0;
         int n = src.length();
         boolean backslash = false;
+        boolean compound = false;
         while (pos < n) {
             char c = src.charAt(pos);
             if (buf.length() == 0 && (isSpace(c) || src.startsWith("--", pos))) {
@@ -198,6 +199,7 @@ final class ScriptParser {
                 if (pos + 1 < n && (src.charAt(pos + 1) == ';' || src.charAt(pos + 1) == ':')) {
                     if (src.charAt(pos + 1) == ';') {
                         identifierCount = 0;
+                        compound = true;
                     }
                     buf.append(src.charAt(pos + 1));
                     pos += 2;
@@ -230,7 +232,7 @@ final class ScriptParser {
             }
         }
         if (buf.length() > 0) {
-            addSql(start, buf.toString());
+            addSql(start, buf.toString(), compound);
         }
         return backslash;
     }
@@ -298,10 +300,12 @@ final class ScriptParser {
         return -1;
     }
 
-    private void addSql(int start, String sql) {
+    private void addSql(int start, String sql, boolean compound) {
         List<String> names = new ArrayList<>();
         String jdbc = jdbcText(sql, names);
-        commands.add(Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc));
+        Command c = Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc);
+        c.compound = compound;
+        commands.add(c);
     }
 
     /**

@@ -44,8 +44,9 @@
  *     replaceable by the driver) and counts in the transaction's latency, as in pgbench.</li>
  * <li>Errors are one line, {@code file:line:column: message}; the column is the start of the offending token
  *     (pgbench puts its caret under the token's last character).</li>
- * <li>Not modelled: pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements;
- *     a compound {@code \;} query runs in extended mode where pgbench refuses it.</li>
+ * <li>A compound {@code \;} query is refused before running in extended/prepared mode (pgbench fails on it at
+ *     run time with the server's "cannot insert multiple commands into a prepared statement").</li>
+ * <li>Not modelled: pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements.</li>
  * </ul>
  */
 package dev.kensho.pgbench.script;

@@ -139,6 +139,16 @@ class ScriptParseTest {
     }
 
     @Test
+    void compoundQueriesOnlyInSimpleMode() throws Exception {
+        Script s = Script.parse("comp.sql", "SELECT 1 \\; SELECT 2;\n");
+        new ClientScriptRunner(List.of(s), 0, new Variables(), new PgbenchRandom(1), QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults());
+        ScriptException e = assertThrows(ScriptException.class, () -> new ClientScriptRunner(List.of(s), 0,
+                new Variables(), new PgbenchRandom(1), QueryMode.PREPARED, ClientScriptRunner.Options.defaults()));
+        assertTrue(e.getMessage().startsWith("comp.sql:1:1: a compound query"), e.getMessage());
+    }
+
+    @Test
     void syntaxErrorsSayWhatWasExpected() {
         ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("e.sql", "\\set x 1 +"));
         assertTrue(e.getMessage().contains("expected an operand"), e.getMessage());
