@@ -266,7 +266,8 @@ public final class ClientScriptRunner {
                 counts[here]++;
             }
         }
-        if (hasSql[script] && inTransaction()) {
+        if (hasSql[script] && pgConnection != null
+                && pgConnection.getTransactionState() != org.postgresql.core.TransactionState.IDLE) {
             // pgbench 15 counts this transaction as processed, then aborts the client
             return new TransactionOutcome(TransactionOutcome.Status.END_IN_TRANSACTION, script, -1, null,
                     "client " + clientId + " aborted: end of script reached without completing the last transaction",
@@ -284,8 +285,8 @@ public final class ClientScriptRunner {
     }
 
     private static String metaName(Command c) {
-        return c.kind == Command.Kind.SQL ? (c.store == Command.Store.NONE ? "SQL" : c.store.name().toLowerCase())
-                : c.kind.name().toLowerCase();
+        return c.kind == Command.Kind.SQL ? (c.store == Command.Store.NONE ? "SQL" : c.store.name().toLowerCase(java.util.Locale.ROOT))
+                : c.kind.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Index to continue at when the \if or \elif at {@code from} is false: evaluates following \elif's. */
