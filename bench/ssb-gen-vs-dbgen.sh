@@ -5,39 +5,58 @@
 # kensho/dbgen (goal at SF 1: <= 0.5), and checks that both tools' five .tbl files have identical md5s, and at
 # SF 1 / 0.1 that they equal the reference digests of ../shared/ssb-reference/tables-sf*.txt.
 #
-# usage: bench/ssb-gen-vs-dbgen.sh DBGEN_BINARY [SF=1] [RUNS=3]
-#   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here).
-#                 Its dists.dss is taken from the binary's directory, or from $DBGEN_DISTS.
+# usage: bench/ssb-gen-vs-dbgen.sh [DBGEN_BINARY] [SF=1] [RUNS=3]
+#   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here);
+#                 default /tmp/ssb-dbgen/build/dbgen when that exists. Its dists.dss is taken from the binary's
+#                 directory or its parent (CMake build dir), or from $DBGEN_DISTS.
 # env: THREADS      generator threads (default: nproc)
-#      KENSHO_CP    classpath for the generator (default: bench-cli/target/bench.jar if built, else
-#                   bench-ssb/target/classes; build with ./mvnw -B -q -o -pl bench-ssb compile)
+#      KENSHO_CP    classpath for the generator (default: bench.jar at the repository root, else
+#                   bench-cli/target/bench.jar, else bench-ssb/target/classes from ./mvnw -B -q -o -pl bench-ssb compile);
+#                   copied privately first, so a rebuild during the run cannot change or break what is measured
 #      WORK         scratch directory (default: a new mktemp -d, removed at exit); needs ~1.3 GB at SF 1
 #      JAVA         java binary (default: java)
 set -euo pipefail
 
 die() { echo "ssb-gen-vs-dbgen: $*" >&2; exit 2; }
 
-[ $# -ge 1 ] && [ $# -le 3 ] || die "usage: $0 DBGEN_BINARY [SF=1] [RUNS=3]"
-DBGEN=$(readlink -f "$1") || die "no such file: $1"
+[ $# -le 3 ] || die "usage: $0 [DBGEN_BINARY] [SF=1] [RUNS=3]"
+DBGEN=${1:-/tmp/ssb-dbgen/build/dbgen}
 SF=${2:-1}
 RUNS=${3:-3}
-[ -x "$DBGEN" ] || die "not an executable: $DBGEN"
+[ -x "$DBGEN" ] && [ -f "$DBGEN" ] || die "not an executable file: $DBGEN (pass the dbgen binary as first argument)"
+DBGEN=$(readlink -f "$DBGEN")
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
+[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SF must be a positive number, got '$SF'"
 DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
+[ -f "$DISTS" ] || [ -n "${DBGEN_DISTS:-}" ] || DISTS=$(dirname "$(dirname "$DBGEN")")/dists.dss  # CMake build dir
 [ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
 DISTS=$(readlink -f "$DISTS")
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "${KENSHO_CP:-}" ]; then
-  if [ -f "$ROOT/bench-cli/target/bench.jar" ]; then KENSHO_CP="$ROOT/bench-cli/target/bench.jar"
-  else KENSHO_CP="$ROOT/bench-ssb/target/classes"; fi
+  for c in "$ROOT/bench.jar" "$ROOT/bench-cli/target/bench.jar" "$ROOT/bench-ssb/target/classes"; do
+    if [ -e "$c" ]; then KENSHO_CP=$c; break; fi
+  done
 fi
-[ -e "${KENSHO_CP%%:*}" ] || die "generator classes not found at $KENSHO_CP (./mvnw -B -q -o -pl bench-ssb compile)"
+[ -n "${KENSHO_CP:-}" ] && [ -e "${KENSHO_CP%%:*}" ] || die "generator classes not found (./mvnw -B -q -o -pl bench-ssb compile)"
 JAVA=${JAVA:-java}
 THREADS=${THREADS:-$(nproc)}
 
-if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-gen-vs-dbgen.XXXXXX); trap 'rm -rf "$WORK"' EXIT; fi
-mkdir -p "$WORK"
+OWN_WORK=0
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-gen-vs-dbgen.XXXXXX); OWN_WORK=1; fi
+cleanup() {
+  if [ "$OWN_WORK" = 1 ]; then rm -rf "$WORK"; else rm -rf "$WORK/dbgen" "$WORK/kensho" "$WORK/cp"; fi
+}
+trap cleanup EXIT
+mkdir -p "$WORK/cp"
+# Private copy of the generator's classpath entries (other builds in this tree may rewrite them mid-run).
+PRIVATE_CP=""
+IFS=: read -r -a CP_PARTS <<< "$KENSHO_CP"
+for i in "${!CP_PARTS[@]}"; do
+  cp -r "${CP_PARTS[$i]}" "$WORK/cp/$i"
+  PRIVATE_CP="${PRIVATE_CP:+$PRIVATE_CP:}$WORK/cp/$i"
+done
+KENSHO_CP=$PRIVATE_CP
 
 TABLES="part supplier customer date lineorder"
 # Primary reference digests (eyalroz/ssb-dbgen ae1e254, TZ=UTC, one process), from ../shared/ssb-reference/.
