@@ -485,7 +485,8 @@ public final class Driver {
                 lastRetried = rd;
                 lastRetries = rs;
                 lastAt = now;
-                next += every;
+                // a starved progress thread (thousands of clients) reports once, not a burst of catch-up lines
+                while (next <= now) next += every;
             }
         }, "pgbench-progress");
         t.setDaemon(true);
