@@ -37,7 +37,8 @@ class JitMatrixTest {
 
     @Test
     void jitOffAndOnWithReductionRatesAndJitTimings(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
-        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_test");
+        // per JVM: other runs (CI, colleagues) may use the same server at the same time
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_test_" + ProcessHandle.current().pid());
         db.drop();
         try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb jit", List.of("test"), Map.of()))) {
             ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.1, 2, false, false), dir, "15", System.err);
