@@ -72,6 +72,32 @@ class ClientSweepTest {
         }
     }
 
+    /** Update scripts: the tables are rebuilt before every trial, and the rebuild is recorded with it. */
+    @Test
+    void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(2)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("simple-update")
+                    .scale(1).reinitEachTrial(true).log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                    .run(Map.of("embedded", pg), dir);
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(2, trials.size());
+            for (Trial t : trials) {
+                assertTrue(t.ok() && t.metric("init_s") > 0, t.toString());
+                assertTrue(String.valueOf(t.extra().get("init")).startsWith("done in "), t.extra().toString());
+                assertTrue(t.metric("db_tup_updated") > 0, t.metrics().toString());
+            }
+        }
+        // history holds the last trial only (pgbench's vacuum truncates it); the balances equal its deltas
+        // only if the tables were rebuilt before that trial, otherwise the first trial's updates remain
+        try (var c = pg.connect(); var s = c.createStatement();
+             var rs = s.executeQuery("select (select sum(abalance) from pgbench_accounts), (select sum(delta) from pgbench_history), "
+                     + "(select count(*) from pgbench_history)")) {
+            rs.next();
+            assertTrue(rs.getLong(3) > 0);
+            assertEquals(rs.getLong(2), rs.getLong(1));
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));
