@@ -82,6 +82,7 @@ public final class ParallelSweep {
                           String schema, SsbDatabase.LoadOptions load, boolean useCache, boolean fresh, int fetchSize) {
         public Options {
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+            if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
             if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
             for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
             if (pools.isEmpty()) pools = List.of(Pool.ENOUGH);

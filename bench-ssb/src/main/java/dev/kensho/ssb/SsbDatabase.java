@@ -102,7 +102,7 @@ public final class SsbDatabase {
             m.put("rows", rows);
             m.put("generate_cpu_seconds", generateCpuSeconds);
             m.put("copy_seconds", copySeconds);
-            m.put("keys_seconds", keysSeconds);
+            m.put("index_seconds", keysSeconds);
             m.put("analyze_seconds", analyzeSeconds);
             m.put("total_seconds", totalSeconds);
             m.put("rows_per_second", rowsPerSecond());
