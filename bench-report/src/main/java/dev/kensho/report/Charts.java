@@ -121,7 +121,8 @@ public final class Charts {
                 case LINE -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
                     List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes) : List.of();
-                    figures.add(new Figure(title, LineChart.build(title, spec.x(), spec.metric(), series, markers), notes));
+                    figures.add(new Figure(title, LineChart.build(title, spec.x(), spec.metric(), series, markers,
+                            looks(cells, scope, spec.series())), notes));
                 }
                 case BAR -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
@@ -161,6 +162,22 @@ public final class Charts {
             out.put(label, points);
         }
         return out;
+    }
+
+    /**
+     * With two series parameters (layout × scan), one colour per value of the first and a dashed
+     * line for every other value of the second, so a layout's two scans read as a pair.
+     */
+    private static Map<String, LineChart.Look> looks(Cells cells, List<CellSummary> scope, List<String> seriesParams) {
+        Map<String, LineChart.Look> looks = new LinkedHashMap<>();
+        if (seriesParams.size() != 2) return looks;
+        List<Object> first = Cells.distinct(scope, seriesParams.get(0));
+        List<Object> second = Cells.distinct(scope, seriesParams.get(1));
+        for (CellSummary c : scope) {
+            looks.put(Cells.label(c.params(), seriesParams), new LineChart.Look(first.indexOf(Cells.param(c, seriesParams.get(0))),
+                    second.indexOf(Cells.param(c, seriesParams.get(1))) % 2 == 1));
+        }
+        return looks;
     }
 
     private static List<LineChart.Marker> crossovers(Cells cells, List<CellSummary> scope, ChartSpec spec, List<String> notes) {

@@ -207,9 +207,24 @@ public final class HtmlReport {
             if (depth > 0 && m.size() > 8) return "<details><summary>" + m.size() + " entries</summary>" + t + "</details>";
             return t;
         }
+        if (v instanceof List<?> l && !l.isEmpty() && l.stream().allMatch(x -> x instanceof Map<?, ?>)) return listTable(l, depth);
         if (v instanceof List<?> l) return esc(l.stream().map(String::valueOf).collect(Collectors.joining(", ")));
         if (v instanceof Number x && key.endsWith("bytes")) return esc(bytes(x.doubleValue()));
         return esc(String.valueOf(v));
+    }
+
+    /** A list of records (the scan's layouts): one row each, a column per key. */
+    private static String listTable(List<?> list, int depth) {
+        java.util.LinkedHashSet<String> keys = new java.util.LinkedHashSet<>();
+        list.forEach(x -> ((Map<?, ?>) x).keySet().forEach(k -> keys.add(String.valueOf(k))));
+        List<List<String>> rows = new ArrayList<>();
+        for (Object x : list) {
+            Map<?, ?> m = (Map<?, ?>) x;
+            List<String> r = new ArrayList<>();
+            for (String k : keys) r.add(m.containsKey(k) ? value(k, m.get(k), depth + 1) : "");
+            rows.add(r);
+        }
+        return Html.table(new ArrayList<>(keys), rows);
     }
 
     private static String mapTable(Map<?, ?> m, int depth) {

@@ -25,8 +25,17 @@ public final class LineChart {
     /** Parameters that grow by doubling in the studies (1, 4, 16 … 1024 clients): charted on a log₂ axis. */
     public static final java.util.Set<String> DOUBLING = java.util.Set.of("clients", "threads", "connections", "jobs");
 
+    /** How a series is drawn: palette colour index and whether its line is dashed. */
+    public record Look(int color, boolean dashed) {}
+
     public static JFreeChart build(String title, String xLabel, String yLabel, Map<String, List<Point>> series,
                                    List<Marker> markers) {
+        return build(title, xLabel, yLabel, series, markers, Map.of());
+    }
+
+    /** looks: per series label; series without one get the next colour, solid. */
+    public static JFreeChart build(String title, String xLabel, String yLabel, Map<String, List<Point>> series,
+                                   List<Marker> markers, Map<String, Look> looks) {
         YIntervalSeriesCollection data = new YIntervalSeriesCollection();
         double lo = Double.POSITIVE_INFINITY, hi = 0;
         for (var e : series.entrySet()) {
@@ -63,9 +72,12 @@ public final class LineChart {
         r.setDefaultLinesVisible(true);
         r.setDefaultShapesVisible(true);
         r.setCapLength(6);
-        for (int i = 0; i < series.size(); i++) {
-            r.setSeriesPaint(i, Style.paint(i));
-            r.setSeriesStroke(i, Style.LINE);
+        int i = 0;
+        for (String label : series.keySet()) {
+            Look look = looks.getOrDefault(label, new Look(i, false));
+            r.setSeriesPaint(i, Style.paint(look.color()));
+            r.setSeriesStroke(i, look.dashed() ? Style.DASHED : Style.LINE);
+            i++;
         }
         XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
         plot.setDomainGridlinePaint(Style.GRID);

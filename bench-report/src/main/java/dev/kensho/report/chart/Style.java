@@ -16,6 +16,7 @@ final class Style {
     static final Color GRID = new Color(0xDDDDDD);
     static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 15);
     static final BasicStroke LINE = new BasicStroke(2f);
+    static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {7f, 4f}, 0f);
 
     private Style() {}
 

@@ -1,0 +1,56 @@
+package dev.kensho.report.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CrossoverTest {
+    static List<Point> line(double... ys) {
+        List<Point> ps = new ArrayList<>();
+        for (int i = 0; i < ys.length; i++) ps.add(new Point((long) (i + 1) * 10, ys[i], ys[i], ys[i], 1));
+        return ps;
+    }
+
+    /** index 4, 8, 12 against full 10: crosses between 20 and 30, at 20 + 10·2/4 = 25. */
+    @Test
+    void interpolatesTheFirstCrossing() {
+        Crossover.Result r = Crossover.find(line(4, 8, 12, 9), line(10, 10, 10, 10));
+        assertEquals(25.0, r.x().orElseThrow(), 1e-12);
+        assertEquals("crossover at 25", r.text());
+    }
+
+    @Test
+    void indexSlowerFromTheStart() {
+        Crossover.Result r = Crossover.find(line(11, 12), line(10, 10));
+        assertTrue(r.x().isEmpty());
+        assertEquals("index scan slower already at 10", r.text());
+    }
+
+    @Test
+    void indexFasterThroughout() {
+        Crossover.Result r = Crossover.find(line(1, 2, 3), line(10, 10, 10));
+        assertTrue(r.x().isEmpty());
+        assertEquals("index scan faster throughout (up to 30)", r.text());
+    }
+
+    /** Only x values measured on both lines count (a cell with an unintended plan may be missing). */
+    @Test
+    void skipsPointsMissingOnOneSide() {
+        List<Point> full = new ArrayList<>(line(10, 10, 10, 10));
+        full.remove(2);
+        Crossover.Result r = Crossover.find(line(4, 8, 12, 16), full);
+        assertEquals(20 + 20 * 2.0 / 8, r.x().orElseThrow(), 1e-12);
+    }
+
+    @Test
+    void naturalOrderOfParameterValues() {
+        List<Object> v = new ArrayList<>(List.of("Q10.1", "Q2.1", "Q1.2", "Q1.1", 16L, 4L));
+        v.sort(Cells.ORDER);
+        assertEquals(List.of(4L, 16L, "Q1.1", "Q1.2", "Q2.1", "Q10.1"), v);
+        assertEquals(16L, Cells.normal("16"));
+        assertEquals(16L, Cells.normal(16.0));
+    }
+}
