@@ -124,6 +124,31 @@ class HtmlReportTest {
         assertTrue(html.contains("<code>target=pg16</code>"), "constant target recovered for the failed cell too");
     }
 
+    /** A run interrupted before its first trial, and one where every trial failed, still get a report. */
+    @Test
+    void emptyAndAllFailedRuns() {
+        RunResults empty;
+        try (dev.kensho.core.results.RunDirectory rd = dev.kensho.core.results.RunDirectory.create(tmp,
+                dev.kensho.core.results.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
+            empty = dev.kensho.core.results.RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(empty);
+        assertSelfContained(html);
+        assertTrue(html.contains("0 trials in 0 cells"));
+        RunResults failed;
+        try (dev.kensho.core.results.RunDirectory rd = dev.kensho.core.results.RunDirectory.create(tmp,
+                dev.kensho.core.results.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
+            for (String v : List.of("16", "17")) {
+                rd.append(dev.kensho.core.results.Trial.of("target=" + v + ";clients=1", 0).failed("server " + v + " did not start").build());
+            }
+            failed = dev.kensho.core.results.RunDirectory.read(rd.path());
+        }
+        html = HtmlReport.render(failed);
+        assertTrue(html.contains("server 17 did not start"));
+        assertTrue(html.contains("0 skipped, 2 failed."));
+        assertEquals(0, count(html, "<svg"));
+    }
+
     @Test
     void pngRendering() throws Exception {
         RunResults run = SampleRuns.pgbenchSweep(tmp);
