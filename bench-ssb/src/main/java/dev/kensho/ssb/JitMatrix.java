@@ -112,18 +112,20 @@ public final class JitMatrix {
             for (String v : List.of("lineorder_n", "lineorder_r", "lineorder_d")) db.ensureVariant(v);
         }
         List<Item> items = items(opts.verifications(), opts.queries());
-        for (String jit : List.of("off", "on")) {
-            Map<String, String> want = new LinkedHashMap<>();
-            want.put("jit", jit);
-            want.put("max_parallel_workers_per_gather", "0");
-            want.putAll(opts.costs());
-            SettingsOutcome o = t.control().apply(want);
-            if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
-            o.actions().forEach(a -> dir.note("jit " + jit + ": " + a));
-            prewarm(db, opts.verifications().contains(2));
-            measure(db, jit, items, dir);
-        }
+        Map<String, String> want = new LinkedHashMap<>();
+        want.put("max_parallel_workers_per_gather", "0");
+        want.putAll(opts.costs());
+        SettingsOutcome o = t.control().apply(want);
+        if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
+        o.actions().forEach(a -> dir.note("jit: " + a));
+        prewarm(db, opts.verifications().contains(2));
+        // off and on alternate query by query, so drift in the machine's load does not favour either
+        List<Cell> cells = new ArrayList<>();
+        for (Item it : items) for (String jit : List.of("off", "on")) cells.add(new Cell(it, jit));
+        measure(db, cells, dir);
     }
+
+    private record Cell(Item item, String jit) { }
 
     private void prewarm(SsbDatabase db, boolean variants) {
         try (Connection c = db.connect()) {
@@ -136,21 +138,25 @@ public final class JitMatrix {
         }
     }
 
-    private void measure(SsbDatabase db, String jit, List<Item> items, RunDirectory dir) throws InterruptedException {
+    private void measure(SsbDatabase db, List<Cell> cells, RunDirectory dir) throws InterruptedException {
         Map<String, ExplainResult> plans = new HashMap<>();
-        TrialMatrix<Item> m = new TrialMatrix<>(items, i -> "v" + i.verification() + ";query=" + i.id() + ";jit=" + jit,
+        TrialMatrix<Cell> m = new TrialMatrix<>(cells, c -> "v" + c.item().verification() + ";query=" + c.item().id() + ";jit=" + c.jit(),
                 opts.repeat(), TrialMatrix.Order.SEQUENTIAL, 0);
         Connection[] conn = new Connection[1];
         try {
             m.run(dir, p -> {
-                Item it = p.cell();
+                Item it = p.cell().item();
+                String jit = p.cell().jit();
                 if (conn[0] == null) conn[0] = db.connect();
+                try (Statement st = conn[0].createStatement()) {
+                    st.execute("SET jit = " + jit); // user-level: the same on managed and remote servers
+                }
                 Trial.Builder b = Trial.of(p.key(), p.repeat()).param("verification", it.verification())
                         .param("query", it.id()).param("jit", jit);
-                ExplainResult plan = plans.get(it.id());
+                ExplainResult plan = plans.get(p.key());
                 if (plan == null) {
                     plan = Explain.analyze(conn[0], it.sql());
-                    plans.put(it.id(), plan);
+                    plans.put(p.key(), plan);
                     String file = "plans/jit-" + jit + "/v" + it.verification() + "-" + it.id().replaceAll("[^A-Za-z0-9.]+", "_") + ".json";
                     dir.writeJson(file, plan.json());
                     b.extra("plan_file", file);
