@@ -118,7 +118,7 @@ public final class JitMatrix {
         SettingsOutcome o = t.control().apply(want);
         if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
         o.actions().forEach(a -> dir.note("jit: " + a));
-        prewarm(db, opts.verifications().contains(2));
+        prewarm(db);
         // off and on alternate query by query, so drift in the machine's load does not favour either
         List<Cell> cells = new ArrayList<>();
         for (Item it : items) for (String jit : List.of("off", "on")) cells.add(new Cell(it, jit));
@@ -127,7 +127,7 @@ public final class JitMatrix {
 
     private record Cell(Item item, String jit) { }
 
-    private void prewarm(SsbDatabase db, boolean variants) {
+    private void prewarm(SsbDatabase db) {
         try (Connection c = db.connect()) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
