@@ -42,6 +42,11 @@ public final class BarChart {
         if (categories.size() > 8) xAxis.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         xAxis.setCategoryMargin(0.15);
         NumberAxis yAxis = new NumberAxis(yLabel);
+        // the axis must hold the whiskers, not only the bars
+        double top = series.values().stream().flatMap(List::stream).mapToDouble(Point::max).filter(Double::isFinite).max().orElse(0);
+        double bottom = Math.min(0, series.values().stream().flatMap(List::stream).mapToDouble(Point::min)
+                .filter(Double::isFinite).min().orElse(0));
+        if (top > 0) yAxis.setRange(bottom * 1.06, top * 1.06);
         RangeBarRenderer r = new RangeBarRenderer(ranges);
         r.setBarPainter(new StandardBarPainter());
         r.setShadowVisible(false);
