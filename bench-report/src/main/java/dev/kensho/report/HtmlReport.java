@@ -85,6 +85,7 @@ public final class HtmlReport {
             }
         }
         reductions.forEach(b::append);
+        b.append(workers(cells));
         b.append(versions(run, cells, charts));
 
         // the charted metrics first; everything else measured stays one click away
@@ -104,6 +105,28 @@ public final class HtmlReport {
         if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts, skipped settings or other decisions.</p>\n");
         else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    /** Study 000 ch.7's finding, made visible: cells whose Gather nodes launched fewer workers than planned. */
+    private static String workers(Cells cells) {
+        if (!cells.metrics().contains("workers_planned") || !cells.metrics().contains("workers_launched")) return "";
+        List<String> varying = cells.varying();
+        List<List<String>> rows = new ArrayList<>();
+        for (CellSummary c : cells.ok()) {
+            Double planned = c.median().get("workers_planned"), launched = c.median().get("workers_launched");
+            if (planned == null || launched == null || launched >= planned) continue;
+            List<String> r = new ArrayList<>();
+            for (String p : varying) r.add(esc(Cells.text(c.params().get(p))));
+            r.add(n(esc(num(planned))));
+            r.add(n(esc(num(launched))));
+            rows.add(r);
+        }
+        List<String> header = new ArrayList<>(varying);
+        header.addAll(List.of("workers planned", "workers launched"));
+        return "<h3>Parallel workers launched</h3>\n" + (rows.isEmpty()
+                ? "<p>Every cell launched the workers its plan asked for.</p>\n"
+                : "<p>" + rows.size() + " cells launched fewer workers than planned (medians over the repeats):</p>\n"
+                        + Html.table(header, rows));
     }
 
     /** When the run itself sweeps versions or targets: the ratio tables and analyses of bench compare. */

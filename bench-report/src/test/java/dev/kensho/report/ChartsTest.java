@@ -27,7 +27,8 @@ class ChartsTest {
                     for (String q : List.of("Q1.1", "Q1.2", "Q4.3")) {
                         for (int r = 0; r < 3; r++) {
                             rd.append(Trial.of(q + w + v, r).param("query", q).param("workers", w).param("version", v)
-                                    .metric("seconds", 10.0 / (w + 1) + r).metric("rows", 1).build());
+                                    .metric("seconds", 10.0 / (w + 1) + r).metric("rows", 1).metric("workers_planned", w)
+                                    .metric("workers_launched", q.equals("Q4.3") && w == 4 ? 3 : w).build());
                         }
                     }
                 }
@@ -50,6 +51,10 @@ class ChartsTest {
         assertTrue(figures.get(1).title().endsWith("— version=17"), figures.get(1).title());
         String svg = figures.get(0).svg("x");
         for (String text : List.of(">Q1.1<", ">Q4.3<", ">workers=0<", ">workers=4<")) assertTrue(svg.contains(text), text);
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("2 cells launched fewer workers than planned"), "Q4.3 with 4 workers, both versions");
+        assertTrue(html.contains("<tr><td>Q4.3</td><td>4</td><td>17</td><td class=\"num\">4</td><td class=\"num\">3</td></tr>"),
+                "planned 4, launched 3");
         var plot = (org.jfree.chart.plot.CategoryPlot) figures.get(0).chart().getPlot();
         assertEquals(List.of("Q1.1", "Q1.2", "Q4.3"), plot.getDataset().getColumnKeys(), "the load is not a query bar");
     }
