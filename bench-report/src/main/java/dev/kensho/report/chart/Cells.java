@@ -109,19 +109,14 @@ public final class Cells {
         return !v.isEmpty() && v.stream().allMatch(x -> x instanceof Number);
     }
 
-    /** Integers stay integers, numeric strings become numbers, so "16" and 16 are one value. */
+    /** Whole numbers become longs (from 16, 16.0 or "16"), so "16" and 16 are one value. */
     public static Object normal(Object v) {
         if (v instanceof Number n) {
             double d = n.doubleValue();
             return d == Math.rint(d) && Math.abs(d) < 1e15 ? (Object) Long.valueOf((long) d) : (Object) Double.valueOf(d);
         }
-        if (v instanceof String s) {
-            try {
-                return normal(Double.parseDouble(s.trim()));
-            } catch (NumberFormatException e) {
-                return s;
-            }
-        }
+        // "16" and 16 are one value; "16.10" stays text (a version, not 16.1)
+        if (v instanceof String s && s.trim().matches("-?\\d{1,15}")) return Long.valueOf(s.trim());
         return v == null ? "" : v.toString();
     }
 

@@ -52,5 +52,7 @@ class CrossoverTest {
         assertEquals(List.of(4L, 16L, "Q1.1", "Q1.2", "Q2.1", "Q10.1"), v);
         assertEquals(16L, Cells.normal("16"));
         assertEquals(16L, Cells.normal(16.0));
+        assertEquals("16.10", Cells.normal("16.10"), "a version string keeps its text");
+        assertEquals(List.of("16.9", "16.10"), java.util.stream.Stream.of("16.10", "16.9").sorted(Cells.ORDER).toList());
     }
 }
