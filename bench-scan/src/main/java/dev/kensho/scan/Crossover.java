@@ -17,9 +17,11 @@ package dev.kensho.scan;
  * @param signChanges   how often the faster scan changes along the sweep (1 for a clean crossover;
  *                      more means noise or a curve that crosses back)
  * @param points        selectivities where both scans had a valid median
+ * @param fitted        where least-squares lines through the two curves meet, when inside the sweep;
+ *                      less sensitive to noisy single points than the interpolated crossing (null otherwise)
  */
 public record Crossover(Layout layout, CacheState cache, String sharedBuffers, Kind kind, Double selectivity,
-                        Double below, Double above, int signChanges, int points) {
+                        Double below, Double above, int signChanges, int points, Double fitted) {
 
     public enum Kind { CROSSED, INDEX_SLOWER_THROUGHOUT, INDEX_FASTER_THROUGHOUT, INSUFFICIENT }
 

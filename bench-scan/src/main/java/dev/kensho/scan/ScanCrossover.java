@@ -185,7 +185,9 @@ public final class ScanCrossover {
             }
             for (Crossover c : crossovers) {
                 out.add(String.format(Locale.ROOT, "crossover %-4s %-4s shared_buffers %-8s %s%s", c.layout().label(), c.cache().label(),
-                        c.sharedBuffers(), c.describe(from, to), c.signChanges() > 1 ? " (curves cross " + c.signChanges() + " times)" : ""));
+                        c.sharedBuffers(), c.describe(from, to), c.signChanges() > 1 ? " (curves cross " + c.signChanges() + " times; "
+                                + (c.fitted() == null ? "fitted lines do not meet inside the sweep" : String.format(Locale.ROOT, "fitted lines meet at %.1f %%", c.fitted()))
+                                + ")" : ""));
             }
             for (Check k : checks) out.add("check " + k.verdict() + ": " + k.name() + " — " + k.detail());
             out.add(cells + " trials, " + invalid + " with an unintended plan, " + notOk + " skipped or failed; results in " + directory);

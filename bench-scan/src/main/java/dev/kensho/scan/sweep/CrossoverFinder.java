@@ -54,26 +54,50 @@ public final class CrossoverFinder {
 
     static Crossover crossover(String sb, CacheState cache, Layout layout, List<Point> pts) {
         if (pts.size() < 2) {
-            return new Crossover(layout, cache, sb, Crossover.Kind.INSUFFICIENT, null, null, null, 0, pts.size());
+            return new Crossover(layout, cache, sb, Crossover.Kind.INSUFFICIENT, null, null, null, 0, pts.size(), null);
         }
         int changes = 0;
         for (int i = 1; i < pts.size(); i++) {
             if ((pts.get(i - 1).diff() > 0) != (pts.get(i).diff() > 0)) changes++;
         }
+        Double fitted = fitted(pts);
         if (pts.get(0).diff() > 0) {
             return new Crossover(layout, cache, sb, Crossover.Kind.INDEX_SLOWER_THROUGHOUT, null, null,
-                    pts.get(0).percent(), changes, pts.size());
+                    pts.get(0).percent(), changes, pts.size(), fitted);
         }
         for (int i = 1; i < pts.size(); i++) {
             Point a = pts.get(i - 1);
             Point b = pts.get(i);
             if (a.diff() <= 0 && b.diff() > 0) {
                 double x = a.percent() + (b.percent() - a.percent()) * (-a.diff()) / (b.diff() - a.diff());
-                return new Crossover(layout, cache, sb, Crossover.Kind.CROSSED, x, a.percent(), b.percent(), changes, pts.size());
+                return new Crossover(layout, cache, sb, Crossover.Kind.CROSSED, x, a.percent(), b.percent(), changes, pts.size(), fitted);
             }
         }
         return new Crossover(layout, cache, sb, Crossover.Kind.INDEX_FASTER_THROUGHOUT, null,
-                pts.get(pts.size() - 1).percent(), null, changes, pts.size());
+                pts.get(pts.size() - 1).percent(), null, changes, pts.size(), fitted);
+    }
+
+    /** Intersection of the least-squares lines through the index and the full curve, if inside the points. */
+    static Double fitted(List<Point> pts) {
+        int n = pts.size();
+        double sx = 0, sxx = 0, si = 0, sxi = 0, sf = 0, sxf = 0;
+        for (Point p : pts) {
+            sx += p.percent();
+            sxx += p.percent() * p.percent();
+            si += p.index();
+            sxi += p.percent() * p.index();
+            sf += p.full();
+            sxf += p.percent() * p.full();
+        }
+        double den = n * sxx - sx * sx;
+        if (den == 0) return null;
+        double bi = (n * sxi - sx * si) / den;
+        double ai = (si - bi * sx) / n;
+        double bf = (n * sxf - sx * sf) / den;
+        double af = (sf - bf * sx) / n;
+        if (bi == bf) return null;
+        double x = (af - ai) / (bi - bf);
+        return x >= pts.get(0).percent() && x <= pts.get(n - 1).percent() ? x : null;
     }
 
     private static CacheState cache(String label) {

@@ -31,6 +31,18 @@ class CrossoverFinderTest {
         assertEquals(10.0, c.below());
         assertEquals(20.0, c.above());
         assertEquals(1, c.signChanges());
+        // least squares: index ≈ 6.778·x − 8.11 (x̄ 15.25, Sxy 3190.75, Sxx 470.75); full flat at 100 → x ≈ 15.95
+        assertEquals(15.95, c.fitted(), 0.01);
+    }
+
+    @Test
+    void fittedLinesSmoothANoisyCrossing() {
+        // index grows 10/pt, full flat at 500 with one low outlier at 20 % that makes a first crossing there
+        Crossover c = of(Layout.LOW, new double[][] {{10, 100, 500}, {20, 200, 150}, {30, 300, 500}, {40, 400, 500},
+                {50, 500, 500}, {60, 600, 500}, {70, 700, 500}});
+        assertEquals(Crossover.Kind.CROSSED, c.kind());
+        assertTrue(c.selectivity() < 20 && c.signChanges() == 3, c.toString());
+        assertTrue(c.fitted() > 40 && c.fitted() < 55, c.toString());
     }
 
     @Test
