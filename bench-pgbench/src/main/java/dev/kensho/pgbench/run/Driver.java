@@ -334,7 +334,8 @@ public final class Driver {
                     scriptFailed[script].increment();
                     if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
                     String kind = failure(out);
-                    log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script,
+                    boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
+                    log(lat / 1000, detailed ? kind : "failed", script,
                             (start - scheduled) / 1000, kind, tries);
                     if (kind.equals("abort")) return;
                 }
