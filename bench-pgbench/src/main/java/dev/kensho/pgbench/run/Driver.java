@@ -196,12 +196,16 @@ public final class Driver {
         initialConnMs /= groups.length;
         startNanos = System.nanoTime();
         startEpochMicros = System.currentTimeMillis() * 1000;
-        for (Group g : groups) g.trigger = startNanos;
+        for (Group g : groups) {
+            g.trigger = startNanos;
+            if (g.log != null) g.log.begin(startEpochMicros);
+        }
         if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
         Thread progress = cfg.progressSeconds() > 0 ? startProgress() : null;
         go.countDown();
         for (Thread t : ts) t.join();
         long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
+        for (Group g : groups) if (g.log != null) g.log.finish(startEpochMicros + (System.nanoTime() - startNanos) / 1000);
         if (progress != null) {
             progress.interrupt();
             progress.join();
@@ -418,7 +422,7 @@ public final class Driver {
             if (group.log == null) return;
             if (cfg.aggregateInterval() == 0 && !group.sampled()) return;
             long epochMicros = startEpochMicros + (System.nanoTime() - startNanos) / 1000;
-            group.log.transaction(id, txNo, latencyUs, result, script, epochMicros, lagUs, tries, kind);
+            group.log.transaction(id, txNo + 1, latencyUs, result, script, epochMicros, lagUs, tries, kind);
         }
 
         void close() {

@@ -12,10 +12,11 @@ import java.nio.file.Path;
  * {@code prefix.PID.N} for thread N. Per transaction:
  * {@code client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries]} where
  * time is the latency in µs or skipped / failed (serialization / deadlock with --failures-detailed).
- * With --aggregate-interval, one line per interval:
- * {@code interval_start num_transactions sum_latency sum_latency_2 min_latency max_latency
- * {failures | serialization_failures deadlock_failures} [sum_lag sum_lag_2 min_lag max_lag [skipped]]
- * [retried retries]}. The clients of one thread share it, hence the synchronized writes.
+ * With --aggregate-interval, one line per interval with pgbench 15-17's 15 fields:
+ * {@code interval_start num_transactions sum_latency sum_latency_2 min_latency max_latency sum_lag sum_lag_2
+ * min_lag max_lag skipped retried retries serialization_failures deadlock_failures} (lag only with -R, skipped
+ * only with -L, retries only with --max-tries, failures only with --failures-detailed; 0 otherwise).
+ * Transactions are numbered from 1 per client, as pgbench counts them before logging. The clients of one thread share it, hence the synchronized writes.
  */
 final class TxLog implements AutoCloseable {
     private final BufferedWriter out;
@@ -69,13 +70,22 @@ final class TxLog implements AutoCloseable {
         write(line);
     }
 
-    private void aggregate(long latencyUs, String result, long lagUs, int tries, String failureKind, long epochMicros) {
-        long intervalStart = epochMicros - Math.floorMod(epochMicros, aggregateMicros);
-        if (aggStart < 0) aggStart = intervalStart;
-        while (intervalStart >= aggStart + aggregateMicros) {
+    /** Intervals count from the run's start, as pgbench's do (not from whole seconds). */
+    synchronized void begin(long epochMicros) {
+        aggStart = epochMicros;
+    }
+
+    /** Writes every interval that ended by now (pgbench prints empty ones too). */
+    private void flushUntil(long epochMicros) {
+        if (aggStart < 0) aggStart = epochMicros;
+        while (aggStart + aggregateMicros <= epochMicros) {
             flushAgg();
             aggStart += aggregateMicros;
         }
+    }
+
+    private void aggregate(long latencyUs, String result, long lagUs, int tries, String failureKind, long epochMicros) {
+        flushUntil(epochMicros);
         if ("skipped".equals(result)) {
             skipped++;
         } else if (result != null) {
@@ -102,17 +112,16 @@ final class TxLog implements AutoCloseable {
     }
 
     private void flushAgg() {
+        // pgbench 15-17 always writes these 15 fields; those of options not in use stay 0
         line.setLength(0);
         line.append(aggStart / 1_000_000).append(' ').append(cnt).append(' ').append(fmt(latSum)).append(' ').append(fmt(latSum2))
                 .append(' ').append(fmt(cnt == 0 ? 0 : latMin)).append(' ').append(fmt(cnt == 0 ? 0 : latMax));
-        if (detailed) line.append(' ').append(serialization).append(' ').append(deadlock);
-        else line.append(' ').append(failures);
-        if (rate) {
-            line.append(' ').append(fmt(lagSum)).append(' ').append(fmt(lagSum2)).append(' ')
-                    .append(fmt(cnt == 0 ? 0 : lagMin)).append(' ').append(fmt(cnt == 0 ? 0 : lagMax));
-            if (latencyLimit) line.append(' ').append(skipped);
-        }
-        if (showRetries) line.append(' ').append(retried).append(' ').append(retries);
+        boolean lag = rate && cnt > 0;
+        line.append(' ').append(fmt(rate ? lagSum : 0)).append(' ').append(fmt(rate ? lagSum2 : 0)).append(' ')
+                .append(fmt(lag ? lagMin : 0)).append(' ').append(fmt(lag ? lagMax : 0));
+        line.append(' ').append(latencyLimit ? skipped : 0);
+        line.append(' ').append(showRetries ? retried : 0).append(' ').append(showRetries ? retries : 0);
+        line.append(' ').append(detailed ? serialization : 0).append(' ').append(detailed ? deadlock : 0);
         line.append('\n');
         write(line);
         resetAgg();
@@ -137,10 +146,14 @@ final class TxLog implements AutoCloseable {
         }
     }
 
+    /** Ends the log at the run's end: finished intervals are written, a partial last one is not (as pgbench). */
+    synchronized void finish(long epochMicros) {
+        if (aggregateMicros > 0 && aggStart >= 0) flushUntil(epochMicros);
+    }
+
     @Override
     public synchronized void close() {
         try {
-            if (aggregateMicros > 0 && aggStart >= 0 && (cnt + failures + skipped) > 0) flushAgg();
             out.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
