@@ -1,0 +1,41 @@
+package dev.kensho.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A user's loop: measure on two versions, report, compare. */
+class ReportAndCompareIT {
+    @TempDir Path work;
+
+    @Test
+    void reportAndCompareTwoVersions() throws Exception {
+        BenchJar.Result run = BenchJar.run(work, "query", "--pg-version", "16,17", "-c", "SELECT count(*) FROM generate_series(1, 200000)",
+                "--matrix", "work_mem=4MB,32MB", "--repeat", "3", "--results", "results");
+        assertEquals(0, run.exitCode(), run.all());
+        Path dir;
+        try (var d = Files.list(work.resolve("results"))) {
+            List<Path> dirs = d.toList();
+            assertEquals(1, dirs.size());
+            dir = dirs.get(0);
+        }
+        BenchJar.Result report = BenchJar.run(work.resolve("r"), "report", dir.toString(), "-o", work.resolve("report.html").toString());
+        assertEquals(0, report.exitCode(), report.all());
+        String html = Files.readString(work.resolve("report.html"));
+        assertTrue(html.contains("<svg"), "charts are inline SVG");
+        assertTrue(html.contains("embedded-16") && html.contains("embedded-17"), "both targets appear");
+        assertFalse(html.contains("src=\"http") || html.contains("<script") || html.contains("<link"), "no external resources");
+
+        BenchJar.Result cmp = BenchJar.run(work.resolve("c"), "compare", dir.toString(), "--by", "target", "-o", work.resolve("cmp").toString());
+        assertEquals(0, cmp.exitCode(), cmp.all());
+        assertTrue(Files.exists(work.resolve("cmp/compare.csv")), cmp.all());
+        String csv = Files.readString(work.resolve("cmp/compare.csv"));
+        assertTrue(csv.contains("embedded-17"), csv);
+    }
+}
