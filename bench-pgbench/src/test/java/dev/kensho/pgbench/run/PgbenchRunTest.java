@@ -62,7 +62,7 @@ class PgbenchRunTest {
         assertTrue(report.matches("(?s).*\ntps = \\d+\\.\\d{6} \\(without initial connection time\\)\n.*"), report);
         assertTrue(report.contains("latency percentiles: p50 "), report);
         assertTrue(report.contains("statement latencies in milliseconds and failures:"), report);
-        assertTrue(report.matches("(?s).*\\s+\\d+\\.\\d{3}\\s+0 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;.*"), report);
+        assertTrue(report.matches("(?s).*\\s+\\d+\\.\\d{3}\\s+0  SELECT abalance FROM pgbench_accounts WHERE aid = :aid;.*"), report);
         assertTrue(progress.contains("starting vacuum...end."), progress);
         long lines = progress.lines().filter(l -> l.matches("progress: \\d+\\.\\d s, \\d+\\.\\d tps, lat \\d+\\.\\d{3} ms stddev \\d+\\.\\d{3}, 0 failed")).count();
         assertTrue(lines >= 2, progress);
