@@ -166,7 +166,7 @@ public final class SsbDatabase {
     public LoadReport load(LoadOptions opts, PrintStream progress) {
         long t0 = System.nanoTime();
         try (Connection c = connect()) {
-            ensureSchema(c);
+            boolean createdSchema = ensureSchema(c);
             Status st = status(c);
             if (st.present && st.complete && !opts.reload()) {
                 throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
@@ -179,7 +179,7 @@ public final class SsbDatabase {
                 throw KenshoException.usage("table(s) " + String.join(", ", foreign) + " already exist in schema " + schema
                         + " and were not created by Kensho; Kensho never drops them: load into another schema or database");
             }
-            createMeta(c, opts.scale());
+            createMeta(c, opts.scale(), createdSchema);
             for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
                 String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
                 createOwned(c, table, ddl);
@@ -247,15 +247,16 @@ public final class SsbDatabase {
         }
     }
 
-    /** Drops every table Kensho created in this schema, its marker, and the schema when it is then empty and not public. */
+    /** Drops every table Kensho created in this schema, its marker, and the schema when Kensho created it and it is now empty. */
     public void drop() {
         try (Connection c = connect()) {
             Status st = status(c);
             if (!st.present) return;
+            boolean ownSchema = schemaCreated(c);
             dropOwn(c, st);
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE IF EXISTS " + ident(META));
-                if (!schema.equals("public")) {
+                if (ownSchema && !schema.equals("public")) {
                     try {
                         s.execute("DROP SCHEMA " + ident(schema)); // no CASCADE: fails unless empty, and then stays
                     } catch (SQLException notEmpty) {
@@ -294,30 +295,52 @@ public final class SsbDatabase {
         }
     }
 
-    private void ensureSchema(Connection c) throws SQLException {
+    /** True when this call created the schema (then drop() may remove it again). */
+    private boolean ensureSchema(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_namespace WHERE nspname = ?")) {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) return;
+                if (rs.next()) return false;
             }
         }
         try (Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + ident(schema));
         }
+        return true;
     }
 
-    private void createMeta(Connection c, double scale) throws SQLException {
+    private void createMeta(Connection c, double scale, boolean createdSchema) throws SQLException {
         try (Statement s = c.createStatement()) {
             if (!exists(c, META)) {
                 s.execute("CREATE TABLE " + ident(META) + " (scale double precision NOT NULL, generator_version text NOT NULL, "
-                        + "loaded_at timestamptz, complete boolean NOT NULL DEFAULT false, tables text[] NOT NULL DEFAULT '{}')");
+                        + "loaded_at timestamptz, complete boolean NOT NULL DEFAULT false, tables text[] NOT NULL DEFAULT '{}', "
+                        + "schema_created boolean NOT NULL DEFAULT false)");
             }
+            createdSchema |= schemaCreated(c);
+            s.execute("ALTER TABLE " + ident(META) + " ADD COLUMN IF NOT EXISTS schema_created boolean NOT NULL DEFAULT false");
             s.execute("DELETE FROM " + ident(META));
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ident(META) + " (scale, generator_version) VALUES (?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ident(META)
+                + " (scale, generator_version, schema_created) VALUES (?, ?, ?)")) {
             ps.setDouble(1, scale);
             ps.setString(2, GENERATOR_VERSION);
+            ps.setBoolean(3, createdSchema);
             ps.executeUpdate();
+        }
+    }
+
+    /** Whether Kensho created this schema (recorded by the first load into it). */
+    private boolean schemaCreated(Connection c) throws SQLException {
+        if (!exists(c, META)) return false;
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_attribute WHERE attrelid = ?::regclass "
+                + "AND attname = 'schema_created' AND NOT attisdropped")) {
+            ps.setString(1, ident(schema) + "." + ident(META));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return false; // a marker from before the column existed
+            }
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT bool_or(schema_created) FROM " + ident(META))) {
+            return rs.next() && rs.getBoolean(1);
         }
     }
 

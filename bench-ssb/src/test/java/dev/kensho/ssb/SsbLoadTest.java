@@ -63,6 +63,11 @@ class SsbLoadTest {
             db.drop();
         }
         assertFalse(db.status().present());
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'kensho_ssb_load_test'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "the schema Kensho created is gone with its tables");
+        }
     }
 
     @Test
@@ -83,6 +88,17 @@ class SsbLoadTest {
                  ResultSet rs = s.executeQuery("SELECT precious FROM kensho_ssb_foreign_test.part")) {
                 rs.next();
                 assertEquals(42, rs.getInt(1));
+            }
+            // a schema Kensho did not create outlives drop()
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE kensho_ssb_foreign_test.part");
+            }
+            db.load(new SsbDatabase.LoadOptions(0.01, 1, false, false), null);
+            db.drop();
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'kensho_ssb_foreign_test'")) {
+                rs.next();
+                assertEquals(1, rs.getInt(1));
             }
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
