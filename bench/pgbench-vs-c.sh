@@ -7,6 +7,8 @@
 # The database is initialised once at SCALE (by the init comparison) and shared by all runs. Only the four
 # pgbench_* tables are ever dropped.
 #
+# Rounds alternate who goes first (ABBA), so a drifting load on the shared machine favours neither tool.
+#
 # usage: bench/pgbench-vs-c.sh [ROUNDS=2]
 # env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
 #      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
@@ -48,11 +50,13 @@ declare -a SUMMARY
 
 # ---- init
 declare -a IC IK WC WK
+c_init() { t0=$(now); c=$("$PGBENCH" -i -q -s "$SCALE" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench -i failed"; }; wc=$(echo "$(now) - $t0" | bc -l); }
+k_init() { t0=$(now); k=$($BENCH pgbench init -q -s "$SCALE" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench init failed"; }; wk=$(echo "$(now) - $t0" | bc -l); }
 for i in $(seq 1 "$ROUNDS"); do
-  t0=$(now); c=$("$PGBENCH" -i -q -s "$SCALE" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench -i failed"; }; t1=$(now)
-  k=$($BENCH pgbench init -q -s "$SCALE" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench init failed"; }; t2=$(now)
+  # ABBA: who goes first alternates, so a drifting machine load favours neither tool
+  if [ $((i % 2)) -eq 1 ]; then c_init; k_init; else k_init; c_init; fi
   IC+=("$(echo "$c" | done_in)"); IK+=("$(echo "$k" | done_in)")
-  WC+=("$(echo "$t1 - $t0" | bc -l)"); WK+=("$(echo "$t2 - $t1" | bc -l)")
+  WC+=("$wc"); WK+=("$wk")
   printf 'init round %d: pgbench %s s (wall %.2f)   bench %s s (wall %.2f)\n' "$i" "${IC[-1]}" "${WC[-1]}" "${IK[-1]}" "${WK[-1]}"
 done
 MC=$(median "${IC[@]}"); MK=$(median "${IK[@]}")
@@ -64,8 +68,13 @@ compare() {  # $1 label, $2 goal, then the common pgbench options
   local label=$1 goal=$2; shift 2
   local -a TC TK
   for i in $(seq 1 "$ROUNDS"); do
-    c=$("$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench $* failed"; }
-    k=$($BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench run $* failed"; }
+    if [ $((i % 2)) -eq 1 ]; then
+      c=$("$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench $* failed"; }
+      k=$($BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench run $* failed"; }
+    else
+      k=$($BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench run $* failed"; }
+      c=$("$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench $* failed"; }
+    fi
     TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")
     printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
   done
