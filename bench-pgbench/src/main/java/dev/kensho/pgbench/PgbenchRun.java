@@ -27,6 +27,9 @@ import java.util.Map;
  * </pre>
  */
 public final class PgbenchRun {
+    /** Client warm-up statements over all clients before the clock starts (see {@link #warmup}). */
+    public static final int DEFAULT_WARMUP = 20_000;
+
     private final List<Script> scripts = new ArrayList<>();
     private int clients = 1;
     private int threads = 1;
@@ -50,6 +53,7 @@ public final class PgbenchRun {
     private Path logDirectory;
     private int aggregateInterval;
     private double samplingRate;
+    private int warmup = DEFAULT_WARMUP;
     private PrintStream out = System.out;
     private PrintStream err = System.err;
 
@@ -105,6 +109,12 @@ public final class PgbenchRun {
     public PgbenchRun aggregateInterval(int s) { aggregateInterval = s; return this; }
     /** --sampling-rate: fraction of transactions logged. */
     public PgbenchRun samplingRate(double r) { samplingRate = r; return this; }
+    /**
+     * --warmup: before the clock starts, the clients together run this many "SELECT $1" statements (never touching
+     * the pgbench tables, with a random state of their own) in the -M mode, so the JVM's JIT has compiled the client
+     * path and a short run measures the server, not the compiler. 0 runs nothing, exactly as pgbench.
+     */
+    public PgbenchRun warmup(int statements) { warmup = statements; return this; }
     /** Report (stdout) and progress/errors (stderr) streams. */
     public PgbenchRun output(PrintStream report, PrintStream errors) { out = report; err = errors; return this; }
 
@@ -126,7 +136,7 @@ public final class PgbenchRun {
         }
         return new RunConfig(s, clients, threads, seconds, transactions, rate, latencyLimitMs, progress, perStatement, mode,
                 connectPerTransaction, noVacuum, vacuumAll, maxTries, failuresDetailed, randomSeed, scale, defines, log, logPrefix,
-                logDirectory, aggregateInterval, samplingRate, out, err);
+                logDirectory, aggregateInterval, samplingRate, warmup, out, err);
     }
 
     private static Script builtinOrFail(String name) {

@@ -73,6 +73,10 @@ final class PgbenchRunCommand implements Callable<Integer> {
     int aggregateInterval;
     @Option(names = "--sampling-rate", defaultValue = "0", paramLabel = "RATE", description = "Fraction of transactions to log (e.g. 0.01).")
     double samplingRate;
+    @Option(names = "--warmup", defaultValue = "" + PgbenchRun.DEFAULT_WARMUP, paramLabel = "N",
+            description = "Before the clock starts, the clients together run N \"SELECT $1\" statements (no table touched) so the JVM's "
+                    + "JIT has compiled the client path; 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
+    int warmup;
     @Option(names = "--init", description = "Initialise the pgbench tables first (as 'pgbench init -s SCALE'; default scale 1).")
     boolean init;
 
@@ -88,7 +92,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
                 .latencyLimitMs(latencyLimit).progress(progress).perStatement(perStatement).mode(m).connectPerTransaction(connect)
                 .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).randomSeed(randomSeed)
                 .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).aggregateInterval(aggregateInterval)
-                .samplingRate(samplingRate);
+                .samplingRate(samplingRate).warmup(warmup);
         for (String s : scripts.specs) {
             if (s.startsWith("-b")) run.builtin(s.substring(2));
             else run.file(s.substring(2));

@@ -6,6 +6,7 @@ import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.target.Target;
 import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.PgbenchRandom;
+import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.ScriptException;
 import dev.kensho.pgbench.script.TransactionOutcome;
@@ -36,6 +37,17 @@ public final class Driver {
     private static final long RECONNECT_PAUSE_NANOS = 100_000_000L;
     /** With -t (no deadline) a client gives up reconnecting after this long. */
     private static final long RECONNECT_LIMIT_NANOS = 60_000_000_000L;
+
+    private static final long WARMUP_LIMIT_NANOS = 3_000_000_000L;
+    private static final Script WARMUP_SCRIPT;
+
+    static {
+        try {
+            WARMUP_SCRIPT = Script.parse("kensho-warmup", "\\set w random(1, 1000000)\nSELECT :w;\n");
+        } catch (ScriptException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Target target;
     private final RunConfig cfg;
@@ -239,7 +251,8 @@ public final class Driver {
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
                 lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 LatencySummary.of(all), LatencySummary.of(lag.total()), cfg.connectPerTransaction(), connMs, bench,
-                processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum());
+                processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
+                cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()));
     }
 
     // ------------------------------------------------------------------ client
@@ -274,6 +287,7 @@ public final class Driver {
                     }
                 }
                 group.connectedAt.accumulateAndGet(System.nanoTime(), Math::max);
+                if (connectError == null && conn != null) warmup();
                 connected.countDown();
                 go.await();
                 if (connectError == null && !cancelled) loop();
@@ -282,6 +296,37 @@ public final class Driver {
             } finally {
                 finishedAt = System.nanoTime();
                 close();
+            }
+        }
+
+        /**
+         * JIT warm-up of the client path (runner, pgjdbc, histograms) on this client's connection: a script of
+         * its own that reads no table, with its own random state, so the measured run is exactly pgbench's.
+         */
+        private void warmup() {
+            int n = cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
+            if (n == 0) return;
+            long giveUp = System.nanoTime() + WARMUP_LIMIT_NANOS;
+            try {
+                ClientScriptRunner w = new ClientScriptRunner(List.of(WARMUP_SCRIPT), id, new Variables(), new PgbenchRandom(id),
+                        cfg.mode(), ClientScriptRunner.Options.defaults());
+                LatencyRecorder scratch = new LatencyRecorder();
+                for (int i = 0; i < n && System.nanoTime() < giveUp; i++) {
+                    long t0 = System.nanoTime();
+                    if (!w.runScript(conn, 0).ok()) break;
+                    scratch.recordNanos(System.nanoTime() - t0);
+                }
+                w.releaseStatements();
+                if (cfg.mode() == QueryMode.PREPARED) {
+                    // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
+                    try (Statement st = conn.createStatement()) {
+                        st.execute("DEALLOCATE ALL");
+                    }
+                }
+            } catch (ScriptException e) {
+                throw new IllegalStateException(e);
+            } catch (SQLException e) {
+                // the run itself will meet and report whatever is wrong with the connection
             }
         }
 

@@ -16,7 +16,7 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
                         boolean connectPerTransaction, boolean noVacuum, boolean vacuumAccounts, int maxTries,
                         boolean failuresDetailed, String randomSeed, Integer scale, List<String> defines,
                         boolean log, String logPrefix, Path logDirectory, int aggregateInterval, double samplingRate,
-                        PrintStream out, PrintStream err) {
+                        int warmupStatements, PrintStream out, PrintStream err) {
 
     public RunConfig {
         scripts = List.copyOf(scripts);
@@ -40,6 +40,7 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
             throw KenshoException.usage("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
         }
         if (samplingRate < 0 || samplingRate > 1) throw KenshoException.usage("invalid sampling rate: \"" + samplingRate + "\"");
+        if (warmupStatements < 0) throw KenshoException.usage("invalid --warmup: \"" + warmupStatements + "\"");
         if (aggregateInterval < 0) throw KenshoException.usage("invalid number of seconds for aggregation: \"" + aggregateInterval + "\"");
         if (!log && (aggregateInterval > 0 || samplingRate > 0 || logPrefix != null)) {
             throw KenshoException.usage("log sampling (--sampling-rate), aggregation (--aggregate-interval) and --log-prefix are allowed only when logging transactions (-l)");

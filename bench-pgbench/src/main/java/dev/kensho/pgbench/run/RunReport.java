@@ -19,7 +19,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         long skipped, long retried, long retries, long late, double latencyLimitMs, double rate,
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
-                        List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects) {
+                        List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
+                        int warmupPerClient) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
@@ -85,6 +86,10 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
             l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
                     + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
+            if (warmupPerClient > 0) {
+                l.add("(before the clock started each client ran " + warmupPerClient
+                        + " warm-up statements \"SELECT $1\" for the JVM's JIT, touching no table; --warmup 0 runs none)");
+            }
         }
         boolean many = scripts.size() > 1;
         for (int i = 0; i < scripts.size(); i++) {
