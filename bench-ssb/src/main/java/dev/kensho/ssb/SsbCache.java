@@ -4,6 +4,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;
 import dev.kensho.core.target.KenshoHome;
 import dev.kensho.core.target.Target;
+import dev.kensho.core.target.TargetKind;
 import dev.kensho.core.target.TargetSpec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -45,9 +46,9 @@ public final class SsbCache implements AutoCloseable {
         return dir;
     }
 
-    /** True for the embedded default (no --url, --pg-bin or --testcontainers). */
+    /** True for the embedded default (no --url, --pg-bin or --testcontainers) when the user chose no --keep-data of their own. */
     public static boolean embedded(TargetSpec spec) {
-        return spec.label().startsWith("embedded-");
+        return spec.kind() == TargetKind.EMBEDDED && spec.keepData() == null;
     }
 
     /** KenshoHome/ssb-cache/pg17.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale. */

@@ -39,6 +39,15 @@ public final class TargetSpec {
     public Map<String, String> settings() { return Map.copyOf(settings); }
     public String url() { return url; }
     public boolean isRemote() { return url != null || testcontainers; }
+    public Path keepData() { return keepData; }
+    public Path pgBin() { return pgBin; }
+
+    /** The kind of target open() will start or connect to. */
+    public TargetKind kind() {
+        if (url != null) return TargetKind.REMOTE;
+        if (testcontainers) return TargetKind.TESTCONTAINERS;
+        return pgBin != null ? TargetKind.LOCAL_BINARIES : TargetKind.EMBEDDED;
+    }
 
     /** This spec with another embedded major (for --pg-version 16,17 sweeps). */
     public TargetSpec withPgVersion(int major) {
