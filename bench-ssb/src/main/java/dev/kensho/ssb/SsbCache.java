@@ -6,6 +6,7 @@ import dev.kensho.core.target.KenshoHome;
 import dev.kensho.core.target.Target;
 import dev.kensho.core.target.TargetKind;
 import dev.kensho.core.target.TargetSpec;
+import dev.kensho.ssb.load.CopyJobs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -67,6 +68,7 @@ public final class SsbCache implements AutoCloseable {
      */
     public static SsbCache open(TargetSpec spec, double scale, Map<String, String> settings, boolean useCache, boolean fresh,
                                 PrintStream err) {
+        CopyJobs.warmUp(); // most SSB commands load next; the generator's classes load while the server opens
         TargetSpec s = spec.copy();
         if (!spec.isRemote()) {
             settings.forEach((k, v) -> {

@@ -89,10 +89,12 @@ public final class SsbDatabase {
 
     /**
      * What a load took. generateCpuSeconds is the client CPU time of the generator threads (generation
-     * overlaps the COPY, whose wall time is copySeconds).
+     * overlaps the COPY, whose wall time is copySeconds). serverSettings: the server settings that shape a
+     * load's speed as the load saw them (the COPY sessions add synchronous_commit=off).
      */
     public record LoadReport(double scale, int jobs, long rows, Map<String, Long> tableRows, double generateCpuSeconds,
-                             double copySeconds, double keysSeconds, double analyzeSeconds, double totalSeconds) {
+                             double copySeconds, double keysSeconds, double analyzeSeconds, double totalSeconds,
+                             Map<String, String> serverSettings) {
         public double rowsPerSecond() {
             return copySeconds > 0 ? rows / copySeconds : 0;
         }
@@ -165,50 +167,76 @@ public final class SsbDatabase {
      */
     public LoadReport load(LoadOptions opts, PrintStream progress) {
         long t0 = System.nanoTime();
+        // the COPY connections open while this one creates the tables: no serial step before the first row
+        CopyJobs copy = new CopyJobs(this, opts.scale(), opts.jobs(), progress == null ? null : new Progress(progress)).start();
         try (Connection c = connect()) {
-            boolean createdSchema = ensureSchema(c);
-            Status st = status(c);
-            if (st.present && st.complete && !opts.reload()) {
-                throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
-                        + ": use --reload to replace it");
+            try (Statement s = c.createStatement()) {
+                // no WAL flush per DDL commit; a crash loses a suffix of them in order, so marker and tables stay consistent
+                s.execute("SET synchronous_commit = off");
             }
-            dropOwn(c, st);
-            List<String> foreign = new ArrayList<>();
-            for (String t : allNames()) if (exists(c, t)) foreign.add(t);
-            if (!foreign.isEmpty()) {
-                throw KenshoException.usage("table(s) " + String.join(", ", foreign) + " already exist in schema " + schema
-                        + " and were not created by Kensho; Kensho never drops them: load into another schema or database");
+            try {
+                boolean createdSchema = ensureSchema(c);
+                Status st = status(c);
+                if (st.present && st.complete && !opts.reload()) {
+                    throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
+                            + ": use --reload to replace it");
+                }
+                dropOwn(c, st);
+                List<String> foreign = new ArrayList<>();
+                for (String t : allNames()) if (exists(c, t)) foreign.add(t);
+                if (!foreign.isEmpty()) {
+                    throw KenshoException.usage("table(s) " + String.join(", ", foreign) + " already exist in schema " + schema
+                            + " and were not created by Kensho; Kensho never drops them: load into another schema or database");
+                }
+                createMeta(c, opts.scale(), createdSchema);
+                for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
+                    String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
+                    createOwned(c, table, ddl);
+                }
+            } catch (SQLException e) {
+                throw KenshoException.target("cannot create the SSB schema in " + schema + ": " + firstLine(e), e);
             }
-            createMeta(c, opts.scale(), createdSchema);
-            for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
-                String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
-                createOwned(c, table, ddl);
-            }
-        } catch (SQLException e) {
-            throw KenshoException.target("cannot create the SSB schema in " + schema + ": " + firstLine(e), e);
-        }
 
-        CopyJobs.Result copied = new CopyJobs(this, opts.scale(), opts.jobs(), progress == null ? null : new Progress(progress)).run();
+            Map<String, String> settings = loadSettings(c);
+            CopyJobs.Result copied = copy.run();
 
-        double keys = 0;
-        if (opts.keys()) {
-            long k0 = System.nanoTime();
-            parallel(opts.jobs(), statements(SsbQuery.resource("keys.sql")));
-            keys = (System.nanoTime() - k0) / 1e9;
-        }
-        long a0 = System.nanoTime();
-        List<String> vacuums = new ArrayList<>();
-        // VACUUM too: it sets hint bits and the visibility map once, instead of the first measured query doing it
-        for (String t : List.of("lineorder", "part", "customer", "supplier", "date")) vacuums.add("VACUUM (ANALYZE) " + ident(t));
-        if (opts.analyze()) parallel(opts.jobs(), vacuums);
-        double analyze = (System.nanoTime() - a0) / 1e9;
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            s.executeUpdate("UPDATE " + ident(META) + " SET complete = true, loaded_at = now()");
+            double keys = 0;
+            if (opts.keys()) {
+                long k0 = System.nanoTime();
+                parallel(opts.jobs(), statements(SsbQuery.resource("keys.sql")));
+                keys = (System.nanoTime() - k0) / 1e9;
+            }
+            long a0 = System.nanoTime();
+            List<String> vacuums = new ArrayList<>();
+            // VACUUM too: it sets hint bits and the visibility map once, instead of the first measured query doing it
+            for (String t : List.of("lineorder", "part", "customer", "supplier", "date")) vacuums.add("VACUUM (ANALYZE) " + ident(t));
+            if (opts.analyze()) parallel(opts.jobs(), vacuums);
+            double analyze = (System.nanoTime() - a0) / 1e9;
+            try (Statement s = c.createStatement()) {
+                s.execute("SET synchronous_commit = on"); // the load is complete once this says so
+                s.executeUpdate("UPDATE " + ident(META) + " SET complete = true, loaded_at = now()");
+            } catch (SQLException e) {
+                throw KenshoException.target("cannot update " + META + ": " + firstLine(e), e);
+            }
+            return new LoadReport(opts.scale(), opts.jobs(), copied.rows(), copied.tableRows(), copied.generateCpuSeconds(),
+                    copied.seconds(), keys, analyze, (System.nanoTime() - t0) / 1e9, settings);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot update " + META + ": " + firstLine(e), e);
+            throw KenshoException.target("cannot connect to " + target.describe() + ": " + firstLine(e), e);
+        } finally {
+            copy.close();
         }
-        return new LoadReport(opts.scale(), opts.jobs(), copied.rows(), copied.tableRows(), copied.generateCpuSeconds(),
-                copied.seconds(), keys, analyze, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Settings that decide how fast COPY can go, as this session sees them. */
+    private static Map<String, String> loadSettings(Connection c) throws SQLException {
+        Map<String, String> m = new LinkedHashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name, current_setting(name) FROM pg_settings "
+                + "WHERE name IN ('wal_level', 'max_wal_senders', 'fsync', 'full_page_writes', 'wal_buffers', 'max_wal_size', "
+                + "'shared_buffers', 'checkpoint_timeout', 'autovacuum', 'wal_compression') ORDER BY name")) {
+            while (rs.next()) m.put(rs.getString(1), rs.getString(2));
+        }
+        m.put("synchronous_commit (COPY sessions)", "off");
+        return m;
     }
 
     /**

@@ -50,6 +50,10 @@ class SsbLoadTest {
             KenshoException twice = assertThrows(KenshoException.class,
                     () -> db.load(new SsbDatabase.LoadOptions(SF, 2, false, false), null));
             assertTrue(twice.getMessage().contains("--reload"), twice.getMessage());
+            // the COPY connections opened ahead of the refused load are closed, none left idle
+            assertEquals(0, idleCopySessions(pg), "COPY connections of the refused load still open");
+            assertEquals("off", r.serverSettings().get("synchronous_commit (COPY sessions)"));
+            assertTrue(r.serverSettings().containsKey("wal_level"), r.serverSettings().toString());
 
             db.ensureVariant("lineorder_r");
             try (Connection c = db.connect(); Statement s = c.createStatement();
@@ -68,6 +72,21 @@ class SsbLoadTest {
             rs.next();
             assertEquals(0, rs.getInt(1), "the schema Kensho created is gone with its tables");
         }
+    }
+
+    /** Other sessions whose last statement was the COPY connections' first (the backend exits just after the client closes). */
+    private static int idleCopySessions(Target pg) throws Exception {
+        int n = -1;
+        for (int i = 0; i < 40 && n != 0; i++) {
+            if (i > 0) Thread.sleep(50);
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+                         + "AND datname = current_database() AND query = 'SET synchronous_commit = off'")) {
+                rs.next();
+                n = rs.getInt(1);
+            }
+        }
+        return n;
     }
 
     @Test

@@ -19,10 +19,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.postgresql.PGConnection;
@@ -34,12 +36,23 @@ import org.postgresql.copy.CopyIn;
  * hold one connection and stream chunk after chunk from the generator straight into COPY FROM STDIN
  * — no intermediate files, constant memory. Lineorder chunks go first, the small tables last, so
  * the threads finish together.
+ *
+ * <p>{@link #start} opens the connections while the caller still creates the tables (no serial step
+ * before the first row), {@link #run} lets the rows flow.
  */
-public final class CopyJobs {
+public final class CopyJobs implements AutoCloseable {
     private final SsbDatabase db;
     private final SsbGenerator gen;
     private final int jobs;
     private final Progress progress;
+    private final CountDownLatch go = new CountDownLatch(1);
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private final Map<SsbTable, AtomicLong> perTable = new EnumMap<>(SsbTable.class);
+    private final AtomicLong cpuNanos = new AtomicLong();
+    private final List<Future<?>> futures = new ArrayList<>();
+    private ConcurrentLinkedQueue<Chunk> queue;
+    private ExecutorService pool;
+    private long totalRows;
 
     /** Rows per table, total rows, wall time of the whole COPY phase and client CPU of the generating threads. */
     public record Result(long rows, Map<String, Long> tableRows, double seconds, double generateCpuSeconds) { }
@@ -55,12 +68,32 @@ public final class CopyJobs {
         }
         this.jobs = jobs;
         this.progress = progress;
+        for (SsbTable t : SsbTable.values()) perTable.put(t, new AtomicLong());
+    }
+
+    /**
+     * Loads the generator's and the COPY API's classes on a daemon thread, so that a process about to
+     * load finds them ready instead of loading them serially before the first row (start-up cost).
+     */
+    public static void warmUp() {
+        Thread t = new Thread(() -> {
+            try {
+                SsbGenerator g = new SsbGenerator(0.01);
+                for (SsbTable tb : SsbTable.values()) g.write(tb, 0, 1, RowFormat.COPY, OutputStream.nullOutputStream());
+                Class.forName("org.postgresql.copy.CopyManager");
+                Class.forName("org.postgresql.core.v3.CopyInImpl");
+            } catch (Exception | LinkageError ignored) {
+                // only a head start; the load itself reports real problems
+            }
+        }, "kensho-warm-up");
+        t.setDaemon(true);
+        t.start();
     }
 
     List<Chunk> chunks() {
         List<Chunk> out = new ArrayList<>();
         long orders = gen.units(SsbTable.LINEORDER);
-        // ~25k orders (~100k rows, ~10 MB of text) per COPY; several per job so fast threads take more.
+        // ~25k orders (~100k rows, ~10 MB of text) per chunk; several per job so fast threads take more.
         long size = Math.max(5_000, Math.min(25_000, orders / Math.max(1, jobs * 4L)));
         for (long f = 0; f < orders; f += size) {
             long t = Math.min(orders, f + size);
@@ -77,47 +110,54 @@ public final class CopyJobs {
         return out;
     }
 
-    public Result run() {
+    /** Opens the jobs connections now; rows flow only after {@link #run}. Idempotent. */
+    public synchronized CopyJobs start() {
+        if (pool != null) return this;
         List<Chunk> all = chunks();
-        long totalRows = all.stream().mapToLong(Chunk::rows).sum();
-        ConcurrentLinkedQueue<Chunk> queue = new ConcurrentLinkedQueue<>(all);
-        Map<SsbTable, AtomicLong> perTable = new EnumMap<>(SsbTable.class);
-        for (SsbTable t : SsbTable.values()) perTable.put(t, new AtomicLong());
-        AtomicBoolean failed = new AtomicBoolean();
-        AtomicLong cpuNanos = new AtomicLong();
+        totalRows = all.stream().mapToLong(Chunk::rows).sum();
+        queue = new ConcurrentLinkedQueue<>(all);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+        pool = Executors.newFixedThreadPool(jobs, r -> {
             Thread th = new Thread(r, "kensho-copy");
             th.setDaemon(true);
             return th;
         });
-        if (progress != null) progress.start("load SF " + fmt(gen.scaleFactor()), totalRows);
-        long t0 = System.nanoTime();
-        try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int j = 0; j < jobs; j++) {
-                fs.add(pool.submit(() -> {
+        for (int j = 0; j < jobs; j++) {
+            futures.add(pool.submit(() -> {
+                try (Connection c = db.connect()) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("SET synchronous_commit = off");
+                    }
+                    go.await();
                     long cpu0 = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
-                    try (Connection c = db.connect()) {
-                        try (Statement s = c.createStatement()) {
-                            s.execute("SET synchronous_commit = off");
-                        }
+                    try {
                         Chunk ch;
+                        // one COPY (and transaction) per chunk: measured faster than one long COPY per job
                         while (!failed.get() && (ch = queue.poll()) != null) {
                             copy(c, ch);
                             perTable.get(ch.table).addAndGet(ch.rows);
                             if (progress != null) progress.add(ch.rows);
                         }
-                    } catch (Exception e) {
-                        failed.set(true);
-                        throw e;
                     } finally {
                         if (mx.isCurrentThreadCpuTimeSupported()) cpuNanos.addAndGet(mx.getCurrentThreadCpuTime() - cpu0);
                     }
-                    return null;
-                }));
-            }
-            for (Future<?> f : fs) f.get();
+                } catch (Exception e) {
+                    failed.set(true);
+                    throw e;
+                }
+                return null;
+            }));
+        }
+        return this;
+    }
+
+    public Result run() {
+        start();
+        if (progress != null) progress.start("load SF " + fmt(gen.scaleFactor()), totalRows);
+        long t0 = System.nanoTime();
+        go.countDown();
+        try {
+            for (Future<?> f : futures) f.get();
         } catch (InterruptedException e) {
             failed.set(true);
             Thread.currentThread().interrupt();
@@ -128,7 +168,7 @@ public final class CopyJobs {
             String msg = cause instanceof SQLException se && se.getMessage() != null ? se.getMessage().split("\n")[0] : String.valueOf(cause);
             throw KenshoException.target("COPY failed: " + msg, cause);
         } finally {
-            pool.shutdownNow();
+            close();
             if (progress != null) progress.close();
         }
         double secs = (System.nanoTime() - t0) / 1e9;
@@ -139,6 +179,22 @@ public final class CopyJobs {
             sum += perTable.get(t).get();
         }
         return new Result(sum, Collections.unmodifiableMap(rows), secs, cpuNanos.get() / 1e9);
+    }
+
+    /** Abandons a started load that will not run, or ends a finished one; returns once the connections are closed. */
+    @Override
+    public synchronized void close() {
+        if (pool == null) return;
+        if (go.getCount() > 0) {
+            failed.set(true);
+            go.countDown();
+        }
+        pool.shutdownNow();
+        try {
+            pool.awaitTermination(10, TimeUnit.SECONDS); // the connections are closed when this returns
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void copy(Connection c, Chunk ch) throws SQLException, IOException {
