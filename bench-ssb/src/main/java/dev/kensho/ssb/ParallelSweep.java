@@ -171,7 +171,9 @@ public final class ParallelSweep {
         r.metrics().forEach((k, v) -> {
             if (v instanceof Long l) b.metric(k, l); else b.metric(k, v.doubleValue());
         });
-        return b.extra("table_rows", r.tableRows()).build();
+        b.extra("table_rows", r.tableRows());
+        if (r.serverSettings() != null) b.extra("server_settings", r.serverSettings());
+        return b.build();
     }
 
     private void measure(Target t, SsbDatabase db, String version, List<SsbQuery> queries, RunDirectory dir)
