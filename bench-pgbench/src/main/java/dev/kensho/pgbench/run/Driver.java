@@ -62,7 +62,7 @@ public final class Driver {
     private final LatencyRecorder latency = new LatencyRecorder();
     private final LatencyRecorder lag = new LatencyRecorder();
     private LatencyRecorder[] scriptLatency;
-    private LongAdder[] scriptOk, scriptFailed, scriptSkipped;
+    private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
     /** Set when a client could not connect: the others do not start. */
@@ -146,6 +146,10 @@ public final class Driver {
         scriptOk = new LongAdder[ns];
         scriptFailed = new LongAdder[ns];
         scriptSkipped = new LongAdder[ns];
+        scriptSerialization = new LongAdder[ns];
+        scriptDeadlock = new LongAdder[ns];
+        scriptRetried = new LongAdder[ns];
+        scriptRetries = new LongAdder[ns];
         commandFailures = new AtomicLongArray[ns];
         commandRetries = new AtomicLongArray[ns];
         for (int i = 0; i < ns; i++) {
@@ -153,6 +157,10 @@ public final class Driver {
             scriptOk[i] = new LongAdder();
             scriptFailed[i] = new LongAdder();
             scriptSkipped[i] = new LongAdder();
+            scriptSerialization[i] = new LongAdder();
+            scriptDeadlock[i] = new LongAdder();
+            scriptRetried[i] = new LongAdder();
+            scriptRetries[i] = new LongAdder();
             commandFailures[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
             commandRetries[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
         }
@@ -242,8 +250,8 @@ public final class Driver {
                         commandFailures[i].get(k), commandRetries[i].get(k)));
             }
             scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
-                    scriptSkipped[i].sum(),
-                    ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
+                    scriptSkipped[i].sum(), scriptSerialization[i].sum(), scriptDeadlock[i].sum(), scriptRetried[i].sum(),
+                    scriptRetries[i].sum(), ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
         }
         double connMs = cfg.connectPerTransaction() ? (connects.sum() == 0 ? 0 : connectNanos.sum() / 1e6 / connects.sum()) : initialConnMs;
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
@@ -369,6 +377,8 @@ public final class Driver {
                 if (tries > 1) {
                     retried.increment();
                     retries.add(tries - 1);
+                    scriptRetried[script].increment();
+                    scriptRetries[script].add(tries - 1);
                 }
                 long lat = end - scheduled;
                 if (out.ok()) {
@@ -383,6 +393,8 @@ public final class Driver {
                     scriptFailed[script].increment();
                     if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
                     String kind = failure(out);
+                    if (kind.equals("serialization")) scriptSerialization[script].increment();
+                    if (kind.equals("deadlock")) scriptDeadlock[script].increment();
                     boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
                     log(lat / 1000, detailed ? kind : "failed", script,
                             (start - scheduled) / 1000, kind, tries);

@@ -24,6 +24,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
+                               long serializationFailures, long deadlockFailures, long retried, long retries,
                                LatencySummary latency, List<CommandReport> commands) { }
 
     /** One command of a script for -r: average latency over its executions and the failures it caused. */
@@ -100,7 +101,18 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                 l.add(f(" - weight: %d (targets %.1f%% of total)", s.weight(), 100.0 * s.weight() / Math.max(1, s.totalWeight())));
                 l.add(f(" - %d transactions (%.1f%% of total, tps = %f)", s.processed(), pct(s.processed(), total),
                         benchSeconds > 0 ? s.processed() / benchSeconds : 0));
-                if (st > 0) l.add(f(" - number of failed transactions: %d (%.3f%%)", s.failed(), pct(s.failed(), st)));
+                if (st > 0) {
+                    l.add(f(" - number of failed transactions: %d (%.3f%%)", s.failed(), pct(s.failed(), st)));
+                    if (failuresDetailed) {
+                        l.add(f(" - number of serialization failures: %d (%.3f%%)", s.serializationFailures(), pct(s.serializationFailures(), st)));
+                        l.add(f(" - number of deadlock failures: %d (%.3f%%)", s.deadlockFailures(), pct(s.deadlockFailures(), st)));
+                    }
+                    if (maxTries != 1) {
+                        l.add(f(" - number of transactions retried: %d (%.3f%%)", s.retried(), pct(s.retried(), st)));
+                        l.add(" - total number of retries: " + s.retries());
+                    }
+                    if (rate > 0 && latencyLimitMs > 0) l.add(f(" - number of transactions skipped: %d (%.3f%%)", s.skipped(), pct(s.skipped(), st)));
+                }
                 l.add(f(" - latency average = %.3f ms", s.latency().avgMs()));
                 l.add(f(" - latency stddev = %.3f ms", s.latency().stddevMs()));
             }
