@@ -96,6 +96,13 @@ abstract class JdbcTarget implements Target {
     }
 
     @Override
+    public Connection connect(Properties extra) throws SQLException {
+        Properties p = properties();
+        p.putAll(extra);
+        return connect(database, p);
+    }
+
+    @Override
     public Connection connect(String db) throws SQLException {
         return connect(db, properties());
     }

@@ -34,6 +34,12 @@ public interface Target extends AutoCloseable {
      */
     Connection connect() throws SQLException;
 
+    /**
+     * A new connection with extra pgjdbc properties on top of the target's own (credentials, session
+     * settings), e.g. preferQueryMode and prepareThreshold for pgbench's -M modes.
+     */
+    Connection connect(java.util.Properties extra) throws SQLException;
+
     /** A new connection to another database of the same server (e.g. to create the measured one). */
     Connection connect(String database) throws SQLException;
 
