@@ -44,7 +44,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     long seed;
     @Option(names = {"--duration", "-T"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
     int duration;
-    @Option(names = {"-M", "--protocol"}, defaultValue = "prepared", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}, as pgbench; the studies' read scripts only run in simple mode).")
     String mode;
     @Option(names = {"-s", "--scale"}, description = "Initialise every target at this scale first (default: use the tables already there).")
     Integer scale;
