@@ -3,8 +3,8 @@ package dev.kensho.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.kensho.cli;
 
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import java.util.function.Function;
 

@@ -1,7 +1,7 @@
 package dev.kensho.cli;
 
 import dev.kensho.core.env.Environment;
-import dev.kensho.core.results.Json;
+import dev.kensho.core.result.Json;
 import dev.kensho.core.target.Target;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

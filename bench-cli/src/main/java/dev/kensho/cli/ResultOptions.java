@@ -1,8 +1,8 @@
 package dev.kensho.cli;
 
 import dev.kensho.core.Credentials;
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunInfo;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;

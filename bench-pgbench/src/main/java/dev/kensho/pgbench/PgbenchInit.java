@@ -1,8 +1,8 @@
 package dev.kensho.pgbench;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.target.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;

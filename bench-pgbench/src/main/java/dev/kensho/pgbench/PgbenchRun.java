@@ -1,7 +1,7 @@
 package dev.kensho.pgbench;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.target.Target;
 import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.RunConfig;

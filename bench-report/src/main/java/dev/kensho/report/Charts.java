@@ -1,7 +1,7 @@
 package dev.kensho.report;
 
-import dev.kensho.core.results.CellSummary;
-import dev.kensho.core.results.RunResults;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.RunResults;
 import dev.kensho.report.chart.BarChart;
 import dev.kensho.report.chart.Cells;
 import dev.kensho.report.chart.Crossover;

@@ -5,9 +5,9 @@ import static dev.kensho.report.html.Html.n;
 import static dev.kensho.report.html.Html.num;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunResults;
-import dev.kensho.core.results.Stats;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunResults;
+import dev.kensho.core.result.Stats;
+import dev.kensho.core.result.Trial;
 import dev.kensho.report.chart.Cells;
 import dev.kensho.report.chart.LineChart;
 import dev.kensho.report.chart.Point;

@@ -3,10 +3,10 @@ package dev.kensho.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunInfo;
-import dev.kensho.core.results.RunResults;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.RunResults;
+import dev.kensho.core.result.Trial;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

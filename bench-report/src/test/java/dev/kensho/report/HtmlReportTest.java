@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.results.RunResults;
+import dev.kensho.core.result.RunResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -109,14 +109,14 @@ class HtmlReportTest {
     @Test
     void failedTrialWithoutParamsIsPlacedByItsKey() throws Exception {
         RunResults run;
-        try (dev.kensho.core.results.RunDirectory rd = dev.kensho.core.results.RunDirectory.create(tmp,
-                dev.kensho.core.results.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
+        try (dev.kensho.core.result.RunDirectory rd = dev.kensho.core.result.RunDirectory.create(tmp,
+                dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
             for (int c : new int[] {1, 2, 4}) {
-                rd.append(dev.kensho.core.results.Trial.of("target=pg16;clients=" + c, 0).param("target", "pg16").param("clients", c)
+                rd.append(dev.kensho.core.result.Trial.of("target=pg16;clients=" + c, 0).param("target", "pg16").param("clients", c)
                         .metric("tps", 100.0 * c).build());
             }
-            rd.append(dev.kensho.core.results.Trial.of("target=pg16;clients=8", 0).failed("connection refused").build());
-            run = dev.kensho.core.results.RunDirectory.read(rd.path());
+            rd.append(dev.kensho.core.result.Trial.of("target=pg16;clients=8", 0).failed("connection refused").build());
+            run = dev.kensho.core.result.RunDirectory.read(rd.path());
         }
         String html = HtmlReport.render(run);
         assertTrue(html.contains("<tr class=\"bad\"><td>8</td>"), "the failed cell is a row of its own, clients=8");
@@ -128,20 +128,20 @@ class HtmlReportTest {
     @Test
     void emptyAndAllFailedRuns() {
         RunResults empty;
-        try (dev.kensho.core.results.RunDirectory rd = dev.kensho.core.results.RunDirectory.create(tmp,
-                dev.kensho.core.results.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
-            empty = dev.kensho.core.results.RunDirectory.read(rd.path());
+        try (dev.kensho.core.result.RunDirectory rd = dev.kensho.core.result.RunDirectory.create(tmp,
+                dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
+            empty = dev.kensho.core.result.RunDirectory.read(rd.path());
         }
         String html = HtmlReport.render(empty);
         assertSelfContained(html);
         assertTrue(html.contains("0 trials in 0 cells"));
         RunResults failed;
-        try (dev.kensho.core.results.RunDirectory rd = dev.kensho.core.results.RunDirectory.create(tmp,
-                dev.kensho.core.results.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
+        try (dev.kensho.core.result.RunDirectory rd = dev.kensho.core.result.RunDirectory.create(tmp,
+                dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of("bench"), java.util.Map.of()))) {
             for (String v : List.of("16", "17")) {
-                rd.append(dev.kensho.core.results.Trial.of("target=" + v + ";clients=1", 0).failed("server " + v + " did not start").build());
+                rd.append(dev.kensho.core.result.Trial.of("target=" + v + ";clients=1", 0).failed("server " + v + " did not start").build());
             }
-            failed = dev.kensho.core.results.RunDirectory.read(rd.path());
+            failed = dev.kensho.core.result.RunDirectory.read(rd.path());
         }
         html = HtmlReport.render(failed);
         assertTrue(html.contains("server 17 did not start"));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunResults;
+import dev.kensho.core.result.RunResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

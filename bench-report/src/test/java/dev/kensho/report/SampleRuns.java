@@ -1,9 +1,9 @@
 package dev.kensho.report;
 
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunInfo;
-import dev.kensho.core.results.RunResults;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.RunResults;
+import dev.kensho.core.result.Trial;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.kensho.scan;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
-import dev.kensho.core.results.CellSummary;
-import dev.kensho.core.results.Json;
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunInfo;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.Json;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.target.Target;
 import dev.kensho.scan.storage.SequentialRead;
 import dev.kensho.scan.sweep.Cell;

@@ -2,7 +2,7 @@ package dev.kensho.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kensho.core.results.Json;
+import dev.kensho.core.result.Json;
 import dev.kensho.scan.sweep.SelectivitySweep;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.target.Target;
 import dev.kensho.junit.KenshoTarget;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package dev.kensho.ssb;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Prewarm;
-import dev.kensho.core.results.CellSummary;
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.target.SettingsOutcome;
 import dev.kensho.core.target.Target;
 import java.io.PrintStream;

@@ -3,9 +3,9 @@ package dev.kensho.ssb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunInfo;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.target.Target;
 import dev.kensho.junit.KenshoTarget;
 import java.io.ByteArrayOutputStream;

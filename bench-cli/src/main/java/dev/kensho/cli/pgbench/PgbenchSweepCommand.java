@@ -3,7 +3,7 @@ package dev.kensho.cli.pgbench;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.target.TargetSpec;
 import dev.kensho.pgbench.ClientSweep;

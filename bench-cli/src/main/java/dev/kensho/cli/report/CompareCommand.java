@@ -1,6 +1,6 @@
 package dev.kensho.cli.report;
 
-import dev.kensho.core.results.RunResults;
+import dev.kensho.core.result.RunResults;
 import dev.kensho.report.RunComparison;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.kensho.cli.report;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunResults;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunResults;
 import dev.kensho.report.ChartSpec;
 import dev.kensho.report.Charts;
 import dev.kensho.report.Figure;

@@ -3,7 +3,7 @@ package dev.kensho.cli.scan;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.target.Target;
 import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Layout;

@@ -2,7 +2,7 @@ package dev.kensho.cli.ssb;
 
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
-import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.ssb.ParallelSweep;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package dev.kensho.cli.ssb;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.env.Environment;
-import dev.kensho.core.results.RunDirectory;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.target.TargetSpec;
 import dev.kensho.ssb.JitMatrix;
 import dev.kensho.ssb.ParallelSweep;

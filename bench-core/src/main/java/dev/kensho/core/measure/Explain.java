@@ -1,7 +1,7 @@
 package dev.kensho.core.measure;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kensho.core.results.Json;
+import dev.kensho.core.result.Json;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.kensho.core.run;
 
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import dev.kensho.core.measure.LatencySummary;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.results.RunDirectory;
-import dev.kensho.core.results.RunInfo;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.target.Target;
 import dev.kensho.junit.KenshoTarget;

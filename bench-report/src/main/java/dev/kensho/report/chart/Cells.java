@@ -1,7 +1,7 @@
 package dev.kensho.report.chart;
 
-import dev.kensho.core.results.CellSummary;
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

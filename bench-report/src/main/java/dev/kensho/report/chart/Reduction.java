@@ -1,6 +1,6 @@
 package dev.kensho.report.chart;
 
-import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.result.CellSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.kensho.scan.sweep;
 
-import dev.kensho.core.results.CellSummary;
+import dev.kensho.core.result.CellSummary;
 import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Check;
 import dev.kensho.scan.Crossover;

@@ -1,6 +1,6 @@
 package dev.kensho.scan.sweep;
 
-import dev.kensho.core.results.Trial;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import java.io.PrintStream;
 import java.util.Locale;

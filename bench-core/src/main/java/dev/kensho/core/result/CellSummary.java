@@ -1,4 +1,4 @@
-package dev.kensho.core.results;
+package dev.kensho.core.result;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.kensho.core.results;
+package dev.kensho.core.result;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

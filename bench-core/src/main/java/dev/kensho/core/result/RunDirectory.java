@@ -1,4 +1,4 @@
-package dev.kensho.core.results;
+package dev.kensho.core.result;
 
 import dev.kensho.core.KenshoException;
 import java.io.BufferedReader;

@@ -1,4 +1,4 @@
-package dev.kensho.core.results;
+package dev.kensho.core.result;
 
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 

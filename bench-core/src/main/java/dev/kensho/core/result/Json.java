@@ -1,4 +1,4 @@
-package dev.kensho.core.results;
+package dev.kensho.core.result;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
