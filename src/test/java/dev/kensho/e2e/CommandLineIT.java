@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.target.Target;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.target.Target;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -2,7 +2,7 @@ package dev.kensho.cli;
 
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.Json;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

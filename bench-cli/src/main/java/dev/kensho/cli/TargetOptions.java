@@ -1,7 +1,7 @@
 package dev.kensho.cli;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.TargetSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

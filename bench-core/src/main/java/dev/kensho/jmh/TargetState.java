@@ -1,7 +1,7 @@
 package dev.kensho.jmh;
 
-import dev.kensho.core.target.Target;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import java.util.Map;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;

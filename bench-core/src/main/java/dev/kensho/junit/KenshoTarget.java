@@ -7,7 +7,7 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Gives a test class {@link dev.kensho.core.target.Target} parameters: the embedded server by
+ * Gives a test class {@link dev.kensho.core.server.Target} parameters: the embedded server by
  * default (one per JVM and major version, shared by every test), the server in KENSHO_TEST_URL when
  * set, or a Testcontainers server when KENSHO_TEST_TESTCONTAINERS is set and Docker answers.
  *

@@ -1,8 +1,8 @@
 package dev.kensho.junit;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.target.Target;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;

@@ -3,7 +3,7 @@ package dev.kensho.pgbench;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;
 import dev.kensho.pgbench.init.Tables.PartitionMethod;

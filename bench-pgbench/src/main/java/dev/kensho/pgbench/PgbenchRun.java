@@ -2,7 +2,7 @@ package dev.kensho.pgbench;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.RunConfig;
 import dev.kensho.pgbench.run.RunReport;

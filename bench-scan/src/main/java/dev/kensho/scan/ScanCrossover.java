@@ -7,7 +7,7 @@ import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.scan.storage.SequentialRead;
 import dev.kensho.scan.sweep.Cell;
 import dev.kensho.scan.sweep.CrossoverFinder;

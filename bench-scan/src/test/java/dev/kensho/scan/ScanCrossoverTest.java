@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package dev.kensho.ssb;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;
-import dev.kensho.core.target.KenshoHome;
-import dev.kensho.core.target.Target;
-import dev.kensho.core.target.TargetKind;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.KenshoHome;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetKind;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.ssb.load.CopyJobs;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package dev.kensho.ssb;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.ssb.gen.SsbTable;
 import dev.kensho.ssb.load.CopyJobs;
 import dev.kensho.ssb.load.Progress;

@@ -10,7 +10,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import java.io.ByteArrayOutputStream;

@@ -5,7 +5,7 @@ import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.TrialMatrix;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.ClientSweep;
 import dev.kensho.pgbench.script.QueryMode;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Layout;
 import dev.kensho.scan.ScanCrossover;

@@ -1,8 +1,8 @@
 package dev.kensho.cli.ssb;
 
 import dev.kensho.cli.TargetOptions;
-import dev.kensho.core.target.Target;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.ssb.SsbCache;
 import dev.kensho.ssb.SsbDatabase;
 import java.util.concurrent.Callable;

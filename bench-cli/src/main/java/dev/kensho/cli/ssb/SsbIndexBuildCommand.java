@@ -4,7 +4,7 @@ import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
-import dev.kensho.core.target.TargetSpec;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.ssb.IndexBuild;
 import dev.kensho.ssb.ParallelSweep;
 import dev.kensho.ssb.SsbCache;

@@ -2,7 +2,7 @@ package dev.kensho.core.env;
 
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoVersion;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.sql.Connection;

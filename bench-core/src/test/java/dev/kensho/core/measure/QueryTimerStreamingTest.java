@@ -3,7 +3,7 @@ package dev.kensho.core.measure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import java.sql.Connection;
 import org.junit.jupiter.api.Test;

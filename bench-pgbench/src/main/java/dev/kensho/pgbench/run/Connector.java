@@ -1,6 +1,6 @@
 package dev.kensho.pgbench.run;
 
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.script.QueryMode;
 import java.sql.Connection;
 import java.sql.SQLException;

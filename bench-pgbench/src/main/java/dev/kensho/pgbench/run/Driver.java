@@ -3,7 +3,7 @@ package dev.kensho.pgbench.run;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.LatencyRecorder;
 import dev.kensho.core.measure.LatencySummary;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.PgbenchRandom;
 import dev.kensho.pgbench.script.QueryMode;

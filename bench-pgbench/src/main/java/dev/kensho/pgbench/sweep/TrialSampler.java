@@ -1,7 +1,7 @@
 package dev.kensho.pgbench.sweep;
 
 import dev.kensho.core.env.HostSampler;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

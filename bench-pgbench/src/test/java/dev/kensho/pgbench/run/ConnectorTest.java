@@ -2,7 +2,7 @@ package dev.kensho.pgbench.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.pgbench.script.QueryMode;
 import java.sql.Connection;

@@ -9,7 +9,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;

@@ -1,7 +1,7 @@
 package dev.kensho.scan.table;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.target.Target;
+import dev.kensho.core.server.Target;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +66,7 @@ public final class Tablespace {
     public static void dropWithThrowAwayServer(Target target, List<String> tables) {
         Optional<Path> data = target.control().dataDirectory();
         if (!target.kind().managed() || data.isEmpty()
-                || !data.get().startsWith(dev.kensho.core.target.KenshoHome.dir().resolve("instances"))) {
+                || !data.get().startsWith(dev.kensho.core.server.KenshoHome.dir().resolve("instances"))) {
             return;
         }
         try (Connection c = target.connect(); Statement s = c.createStatement()) {

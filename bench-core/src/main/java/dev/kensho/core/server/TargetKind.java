@@ -1,4 +1,4 @@
-package dev.kensho.core.target;
+package dev.kensho.core.server;
 
 /** Where the measured server comes from; decides what Kensho may do to it. */
 public enum TargetKind {

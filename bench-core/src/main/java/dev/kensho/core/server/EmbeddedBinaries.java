@@ -1,4 +1,4 @@
-package dev.kensho.core.target;
+package dev.kensho.core.server;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;

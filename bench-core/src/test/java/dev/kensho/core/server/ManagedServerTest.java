@@ -1,4 +1,4 @@
-package dev.kensho.core.target;
+package dev.kensho.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

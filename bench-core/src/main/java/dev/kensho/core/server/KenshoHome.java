@@ -1,4 +1,4 @@
-package dev.kensho.core.target;
+package dev.kensho.core.server;
 
 import java.nio.file.Path;
 

@@ -1,4 +1,4 @@
-package dev.kensho.core.target;
+package dev.kensho.core.server;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
