@@ -48,17 +48,7 @@ abstract class JdbcTarget implements Target {
 
     @Override
     public String jdbcUrl() {
-        return url(database);
-    }
-
-    private String url(String db) {
-        StringBuilder sb = new StringBuilder("jdbc:postgresql://").append(host).append(':').append(port).append('/').append(db);
-        char sep = '?';
-        for (var e : urlProperties.entrySet()) {
-            sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
-            sep = '&';
-        }
-        return Credentials.mask(sb.toString());
+        return Credentials.mask(rawUrl(database));
     }
 
     private String rawUrl(String db) {

@@ -128,10 +128,10 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             }
         }
         if (!systemWide.isEmpty()) {
+            Map<String, String> current = currentValues(systemWide.keySet());
             try (Connection c = connect(); Statement s = c.createStatement()) {
                 for (var e : systemWide.entrySet()) {
-                    String current = currentValues(List.of(e.getKey())).get(e.getKey());
-                    if (e.getValue().equals(current)) continue;
+                    if (e.getValue().equals(current.get(e.getKey()))) continue;
                     s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
                     actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
                 }
