@@ -61,6 +61,8 @@ public final class Driver {
             reconnects = new LongAdder();
     private final LatencyRecorder latency = new LatencyRecorder();
     private final LatencyRecorder lag = new LatencyRecorder();
+    /** Compiles the recording path during warm-up; one for all clients (a histogram is ~190 KB: 1024 of them would not fit). */
+    private final LatencyRecorder warmupLatency = new LatencyRecorder();
     private LatencyRecorder[] scriptLatency;
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
@@ -318,11 +320,10 @@ public final class Driver {
             try {
                 ClientScriptRunner w = new ClientScriptRunner(List.of(WARMUP_SCRIPT), id, new Variables(), new PgbenchRandom(id),
                         cfg.mode(), ClientScriptRunner.Options.defaults());
-                LatencyRecorder scratch = new LatencyRecorder();
                 for (int i = 0; i < n && System.nanoTime() < giveUp; i++) {
                     long t0 = System.nanoTime();
                     if (!w.runScript(conn, 0).ok()) break;
-                    scratch.recordNanos(System.nanoTime() - t0);
+                    warmupLatency.recordNanos(System.nanoTime() - t0);
                 }
                 w.releaseStatements();
                 if (cfg.mode() == QueryMode.PREPARED) {
