@@ -173,6 +173,7 @@ public final class PgbenchRun {
         if (c.durationSeconds() > 0) p.put("duration_s", c.durationSeconds());
         else p.put("transactions_per_client", c.effectiveTransactions());
         if (c.rate() > 0) p.put("rate", c.rate());
+        if (c.latencyLimitMs() > 0) p.put("latency_limit_ms", c.latencyLimitMs());
         if (c.connectPerTransaction()) p.put("connect_per_transaction", true);
         return p;
     }
