@@ -45,6 +45,9 @@ final class PgbenchRunCommand implements Callable<Integer> {
     double latencyLimit;
     @Option(names = {"-P", "--progress"}, defaultValue = "0", paramLabel = "SEC", description = "Progress line every SEC seconds.")
     int progress;
+    @Option(names = "--progress-timestamp", description = "Progress lines (-P) show the Unix epoch time in seconds with milliseconds "
+            + "(\"progress: 1700000000.123 s, ...\") instead of the time since the start, as pgbench.")
+    boolean progressTimestamp;
     @Option(names = {"-r", "--report-per-command"}, description = "Per-statement latencies, failures and retries.")
     boolean perStatement;
     @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}).")
@@ -57,6 +60,14 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean vacuumAll;
     @Option(names = "--max-tries", defaultValue = "1", description = "Tries per transaction on serialization or deadlock failure (0: unlimited within -T/-L).")
     int maxTries;
+    @Option(names = "--verbose-errors", description = "Print a line for every serialization or deadlock failure, retried ones included: "
+            + "the client, command, script and error, then whether the transaction is repeated or ends failed and the try number "
+            + "(\"client 1 repeats the transaction after the error (try 1/10)\"), as pgbench.")
+    boolean verboseErrors;
+    @Option(names = "--exit-on-abort", description = "When any client aborts (an SQL error other than a serialization or deadlock "
+            + "failure, a failed meta-command), stop all clients at once and exit non-zero without a report, as pgbench 16+. "
+            + "Without it the other clients go on and the report says the run was aborted.")
+    boolean exitOnAbort;
     @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately.")
     boolean failuresDetailed;
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Unsigned integer, 'time' (default) or 'rand'.")
@@ -89,8 +100,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
             throw KenshoException.usage(e.getMessage());
         }
         PgbenchRun run = new PgbenchRun().clients(clients).threads(threads).seconds(seconds).transactions(transactions).rate(rate)
-                .latencyLimitMs(latencyLimit).progress(progress).perStatement(perStatement).mode(m).connectPerTransaction(connect)
-                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).randomSeed(randomSeed)
+                .latencyLimitMs(latencyLimit).progress(progress).progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
+                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).randomSeed(randomSeed)
                 .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).aggregateInterval(aggregateInterval)
                 .samplingRate(samplingRate).warmup(warmup);
         for (String s : scripts.specs) {
