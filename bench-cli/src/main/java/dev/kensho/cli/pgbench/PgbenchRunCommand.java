@@ -12,9 +12,12 @@ import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
 import dev.kensho.pgbench.run.RunReport;
 import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.ScriptException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,11 +91,20 @@ final class PgbenchRunCommand implements Callable<Integer> {
             description = "Before the clock starts, the clients together run N \"SELECT $1\" statements (no table touched) so the JVM's "
                     + "JIT has compiled the client path; 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
     int warmup;
+    @Option(names = "--show-script", paramLabel = "NAME",
+            description = "Print the builtin script NAME (or an unambiguous prefix) as pgbench does (\"-- tpcb-like: <builtin: TPC-B (sort of)>\" "
+                    + "then the script) and exit; 'list' lists the builtins, the studies' pgecons-read, pgecons-read-noagg and "
+                    + "pgecons-update included (as -b list). Printed on stdout, so it can be saved as a -f script (pgbench uses stderr).")
+    String showScript;
     @Option(names = "--init", description = "Initialise the pgbench tables first (as 'pgbench init -s SCALE'; default scale 1).")
     boolean init;
 
     @Override
     public Integer call() {
+        if (showScript != null || scripts.specs.contains("-blist")) {
+            showScript(showScript == null ? "list" : showScript);
+            return 0;
+        }
         QueryMode m;
         try {
             m = QueryMode.parse(mode);
@@ -118,5 +130,23 @@ final class PgbenchRunCommand implements Callable<Integer> {
             CellSummary.write(dir, List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed"));
             return r.aborted() ? KenshoException.FAILURE : 0;
         }
+    }
+
+    /** pgbench's --show-script (and -b list): no target is opened. */
+    private static void showScript(String name) {
+        if (name.equals("list")) {
+            int width = 2 + Script.BUILTINS.stream().mapToInt(String::length).max().orElse(0);
+            StringBuilder sb = new StringBuilder("Available builtin scripts:\n");
+            for (String b : Script.BUILTINS) sb.append(String.format(Locale.ROOT, "%" + width + "s: %s\n", b, Script.builtinDescription(b)));
+            System.out.println(sb);
+            return;
+        }
+        String found;
+        try {
+            found = Script.builtinName(name);
+        } catch (ScriptException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        System.out.println("-- " + found + ": " + Script.builtinDescription(found) + "\n" + Script.builtinText(found));
     }
 }
