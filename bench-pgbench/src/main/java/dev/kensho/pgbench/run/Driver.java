@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -68,7 +69,7 @@ public final class Driver {
     /** Set when a client could not connect (the others do not start), or by --exit-on-abort when one aborts (the others stop). */
     private volatile boolean cancelled;
     /** --exit-on-abort: the client whose abort stopped the run, -1 while none has. */
-    private final java.util.concurrent.atomic.AtomicInteger abortedBy = new java.util.concurrent.atomic.AtomicInteger(-1);
+    private final AtomicInteger abortedBy = new AtomicInteger(-1);
     private volatile List<Client> allClients = List.of();
 
     private String partitionMethod;
