@@ -51,6 +51,8 @@ public final class ClientSweep {
     private int seconds = 60;
     private final List<String> scripts = new ArrayList<>();
     private QueryMode mode = QueryMode.SIMPLE;
+    private double rate;
+    private double latencyLimitMs;
     private Integer scale;
     private boolean reinitEachTrial;
     private boolean prewarm = true;
@@ -76,6 +78,10 @@ public final class ClientSweep {
     public ClientSweep file(String fileAtWeight) { scripts.add("-f" + fileAtWeight); return this; }
     /** -M (default simple, as pgbench and the studies (whose read scripts fail under extended and prepared)). */
     public ClientSweep mode(QueryMode m) { mode = m; return this; }
+    /** -R: target rate of every trial in transactions per second over all its clients (0: as fast as possible). */
+    public ClientSweep rate(double tps) { rate = tps; return this; }
+    /** -L: every trial counts transactions above this latency (with -R skips those already late). */
+    public ClientSweep latencyLimitMs(double ms) { latencyLimitMs = ms; return this; }
     /** -s: initialise every target at this scale before the sweep; null uses the tables already there. */
     public ClientSweep scale(Integer s) { scale = s; return this; }
     /** --reinit-each-trial: rebuild the tables before every trial (the studies do for update scripts). */
@@ -127,6 +133,8 @@ public final class ClientSweep {
         dir.parameter("duration_s", seconds);
         dir.parameter("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
         dir.parameter("mode", mode.pgbenchName());
+        if (rate > 0) dir.parameter("rate", rate);
+        if (latencyLimitMs > 0) dir.parameter("latency_limit_ms", latencyLimitMs);
         dir.parameter("reinit_each_trial", reinitEachTrial);
         List<Cell> cells = new ArrayList<>();
         for (var e : targets.entrySet()) {
@@ -192,7 +200,8 @@ public final class ClientSweep {
             if (s.startsWith("-b")) r.builtin(s.substring(2));
             else r.file(s.substring(2));
         }
-        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).noVacuum(noVacuum);
+        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).noVacuum(noVacuum)
+                .rate(rate).latencyLimitMs(latencyLimitMs);
     }
 
     private Trial trial(Target target, TrialMatrix.Planned<Cell> p) throws SQLException {

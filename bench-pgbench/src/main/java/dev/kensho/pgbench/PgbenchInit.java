@@ -41,6 +41,8 @@ public final class PgbenchInit {
     private boolean unlogged;
     private int partitions;
     private PartitionMethod partitionMethod;
+    private String tablespace;
+    private String indexTablespace;
     private String steps;
     private boolean noVacuum;
     private boolean quiet;
@@ -58,6 +60,10 @@ public final class PgbenchInit {
     public PgbenchInit partitions(int n) { this.partitions = n; return this; }
     /** --partition-method range|hash (requires --partitions). */
     public PgbenchInit partitionMethod(PartitionMethod m) { this.partitionMethod = m; return this; }
+    /** --tablespace: create the four tables in this tablespace (quoted as pgbench quotes it; null: the default). */
+    public PgbenchInit tablespace(String name) { this.tablespace = name; return this; }
+    /** --index-tablespace: create the primary-key indexes in this tablespace (null: the default). */
+    public PgbenchInit indexTablespace(String name) { this.indexTablespace = name; return this; }
     /** -I: the steps to run, any of dtgGvpf (spaces ignored); default dtgvp. */
     public PgbenchInit steps(String s) { this.steps = s; return this; }
     /** -n / --no-vacuum: drops step v. */
@@ -154,7 +160,7 @@ public final class PgbenchInit {
                 case 't' -> {
                     name = "create tables";
                     say("creating tables...");
-                    List<String> ddl = Tables.create(scale, fillfactor, unlogged, partitions, method);
+                    List<String> ddl = Tables.create(scale, fillfactor, unlogged, partitions, method, tablespace);
                     for (int i = 0; i < ddl.size(); i++) {
                         if (i == 4) say("creating " + partitions + " partitions...");
                         exec(c, ddl.get(i));
@@ -185,7 +191,7 @@ public final class PgbenchInit {
                 case 'p' -> {
                     name = "primary keys";
                     say("creating primary keys...");
-                    for (String s : Tables.PRIMARY_KEYS) exec(c, s);
+                    for (String s : Tables.primaryKeys(indexTablespace)) exec(c, s);
                 }
                 case 'f' -> {
                     name = "foreign keys";

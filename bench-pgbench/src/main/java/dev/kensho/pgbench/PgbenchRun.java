@@ -54,6 +54,9 @@ public final class PgbenchRun {
     private int aggregateInterval;
     private double samplingRate;
     private int warmup = DEFAULT_WARMUP;
+    private boolean progressTimestamp;
+    private boolean verboseErrors;
+    private boolean exitOnAbort;
     private PrintStream out = System.out;
     private PrintStream err = System.err;
 
@@ -80,6 +83,12 @@ public final class PgbenchRun {
     public PgbenchRun latencyLimitMs(double ms) { latencyLimitMs = ms; return this; }
     /** -P: progress line every N seconds on stderr. */
     public PgbenchRun progress(int s) { progress = s; return this; }
+    /** --progress-timestamp: progress lines show the Unix epoch time (ms precision) instead of the time since the start. */
+    public PgbenchRun progressTimestamp(boolean b) { progressTimestamp = b; return this; }
+    /** --verbose-errors: a line for every failed try, the retried ones too, with the client and the try number. */
+    public PgbenchRun verboseErrors(boolean b) { verboseErrors = b; return this; }
+    /** --exit-on-abort (pgbench 16+): when one client aborts, all stop and the run fails at once, without a report. */
+    public PgbenchRun exitOnAbort(boolean b) { exitOnAbort = b; return this; }
     /** -r: per-statement latencies and failures. */
     public PgbenchRun perStatement(boolean b) { perStatement = b; return this; }
     /** -M simple|extended|prepared (default simple, as pgbench). */
@@ -136,7 +145,7 @@ public final class PgbenchRun {
         }
         return new RunConfig(s, clients, threads, seconds, transactions, rate, latencyLimitMs, progress, perStatement, mode,
                 connectPerTransaction, noVacuum, vacuumAll, maxTries, failuresDetailed, randomSeed, scale, defines, log, logPrefix,
-                logDirectory, aggregateInterval, samplingRate, warmup, out, err);
+                logDirectory, aggregateInterval, samplingRate, warmup, progressTimestamp, verboseErrors, exitOnAbort, out, err);
     }
 
     private static Script builtinOrFail(String name) {
@@ -173,6 +182,7 @@ public final class PgbenchRun {
         if (c.durationSeconds() > 0) p.put("duration_s", c.durationSeconds());
         else p.put("transactions_per_client", c.effectiveTransactions());
         if (c.rate() > 0) p.put("rate", c.rate());
+        if (c.latencyLimitMs() > 0) p.put("latency_limit_ms", c.latencyLimitMs());
         if (c.connectPerTransaction()) p.put("connect_per_transaction", true);
         return p;
     }

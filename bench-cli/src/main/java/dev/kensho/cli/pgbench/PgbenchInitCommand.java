@@ -43,6 +43,14 @@ final class PgbenchInitCommand implements Callable<Integer> {
     @Option(names = "--unlogged-tables", description = "Create the tables unlogged.")
     boolean unlogged;
 
+    @Option(names = "--tablespace", paramLabel = "TABLESPACE",
+            description = "Create the tables in this existing tablespace (the name is quoted as pgbench quotes it; partitions inherit it).")
+    String tablespace;
+
+    @Option(names = "--index-tablespace", paramLabel = "TABLESPACE",
+            description = "Create the primary-key indexes in this existing tablespace (USING INDEX TABLESPACE).")
+    String indexTablespace;
+
     @Option(names = "--partitions", defaultValue = "0", description = "Partition pgbench_accounts into N partitions.")
     int partitions;
 
@@ -58,7 +66,7 @@ final class PgbenchInitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PgbenchInit init = new PgbenchInit().scale(scale).fillfactor(fillfactor).steps(steps).foreignKeys(foreignKeys)
-                .unlogged(unlogged).partitions(partitions).partitionMethod(partitionMethod).noVacuum(noVacuum).quiet(quiet)
+                .unlogged(unlogged).tablespace(tablespace).indexTablespace(indexTablespace).partitions(partitions).partitionMethod(partitionMethod).noVacuum(noVacuum).quiet(quiet)
                 .log(System.err);
         String effective = init.effectiveSteps();   // bad -I fails before anything starts
         TargetSpec spec = target.single();

@@ -12,9 +12,12 @@ import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
 import dev.kensho.pgbench.run.RunReport;
 import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.ScriptException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,6 +48,9 @@ final class PgbenchRunCommand implements Callable<Integer> {
     double latencyLimit;
     @Option(names = {"-P", "--progress"}, defaultValue = "0", paramLabel = "SEC", description = "Progress line every SEC seconds.")
     int progress;
+    @Option(names = "--progress-timestamp", description = "Progress lines (-P) show the Unix epoch time in seconds with milliseconds "
+            + "(\"progress: 1700000000.123 s, ...\") instead of the time since the start, as pgbench.")
+    boolean progressTimestamp;
     @Option(names = {"-r", "--report-per-command"}, description = "Per-statement latencies, failures and retries.")
     boolean perStatement;
     @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}).")
@@ -57,6 +63,14 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean vacuumAll;
     @Option(names = "--max-tries", defaultValue = "1", description = "Tries per transaction on serialization or deadlock failure (0: unlimited within -T/-L).")
     int maxTries;
+    @Option(names = "--verbose-errors", description = "Print a line for every serialization or deadlock failure, retried ones included: "
+            + "the client, command, script and error, then whether the transaction is repeated or ends failed and the try number "
+            + "(\"client 1 repeats the transaction after the error (try 1/10)\"), as pgbench.")
+    boolean verboseErrors;
+    @Option(names = "--exit-on-abort", description = "When any client aborts (an SQL error other than a serialization or deadlock "
+            + "failure, a failed meta-command), stop all clients at once and exit non-zero without a report, as pgbench 16+. "
+            + "Without it the other clients go on and the report says the run was aborted.")
+    boolean exitOnAbort;
     @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately.")
     boolean failuresDetailed;
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Unsigned integer, 'time' (default) or 'rand'.")
@@ -77,11 +91,20 @@ final class PgbenchRunCommand implements Callable<Integer> {
             description = "Before the clock starts, the clients together run N \"SELECT $1\" statements (no table touched) so the JVM's "
                     + "JIT has compiled the client path; 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
     int warmup;
+    @Option(names = "--show-script", paramLabel = "NAME",
+            description = "Print the builtin script NAME (or an unambiguous prefix) as pgbench does (\"-- tpcb-like: <builtin: TPC-B (sort of)>\" "
+                    + "then the script) and exit; 'list' lists the builtins, the studies' pgecons-read, pgecons-read-noagg and "
+                    + "pgecons-update included (as -b list). Printed on stdout, so it can be saved as a -f script (pgbench uses stderr).")
+    String showScript;
     @Option(names = "--init", description = "Initialise the pgbench tables first (as 'pgbench init -s SCALE'; default scale 1).")
     boolean init;
 
     @Override
     public Integer call() {
+        if (showScript != null || scripts.specs.contains("-blist")) {
+            showScript(showScript == null ? "list" : showScript);
+            return 0;
+        }
         QueryMode m;
         try {
             m = QueryMode.parse(mode);
@@ -89,8 +112,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
             throw KenshoException.usage(e.getMessage());
         }
         PgbenchRun run = new PgbenchRun().clients(clients).threads(threads).seconds(seconds).transactions(transactions).rate(rate)
-                .latencyLimitMs(latencyLimit).progress(progress).perStatement(perStatement).mode(m).connectPerTransaction(connect)
-                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).randomSeed(randomSeed)
+                .latencyLimitMs(latencyLimit).progress(progress).progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
+                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).randomSeed(randomSeed)
                 .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).aggregateInterval(aggregateInterval)
                 .samplingRate(samplingRate).warmup(warmup);
         for (String s : scripts.specs) {
@@ -107,5 +130,23 @@ final class PgbenchRunCommand implements Callable<Integer> {
             CellSummary.write(dir, List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed"));
             return r.aborted() ? KenshoException.FAILURE : 0;
         }
+    }
+
+    /** pgbench's --show-script (and -b list): no target is opened. */
+    private static void showScript(String name) {
+        if (name.equals("list")) {
+            int width = 2 + Script.BUILTINS.stream().mapToInt(String::length).max().orElse(0);
+            StringBuilder sb = new StringBuilder("Available builtin scripts:\n");
+            for (String b : Script.BUILTINS) sb.append(String.format(Locale.ROOT, "%" + width + "s: %s\n", b, Script.builtinDescription(b)));
+            System.out.println(sb);
+            return;
+        }
+        String found;
+        try {
+            found = Script.builtinName(name);
+        } catch (ScriptException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+        System.out.println("-- " + found + ": " + Script.builtinDescription(found) + "\n" + Script.builtinText(found));
     }
 }

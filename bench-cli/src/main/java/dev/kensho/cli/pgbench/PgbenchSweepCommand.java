@@ -46,6 +46,12 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     int duration;
     @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}, as pgbench; the studies' read scripts only run in simple mode).")
     String mode;
+    @Option(names = {"-R", "--rate"}, defaultValue = "0", description = "Target rate of every trial in transactions per second over all its clients "
+            + "(Poisson schedule, as pgbench -R; lag is recorded); recorded as a parameter of the run and of each trial.")
+    double rate;
+    @Option(names = {"-L", "--latency-limit"}, defaultValue = "0", paramLabel = "MS", description = "Every trial counts transactions above this "
+            + "latency, with -R skipping those already late (as pgbench -L); recorded as a parameter of the run and of each trial.")
+    double latencyLimit;
     @Option(names = {"-s", "--scale"}, description = "Initialise every target at this scale first (default: use the tables already there).")
     Integer scale;
     @Option(names = "--reinit-each-trial", description = "Rebuild the tables before every trial (the studies do for update scripts); needs -s.")
@@ -65,7 +71,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         }
         if (reinit && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(seed)
-                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).log(System.err);
+                .seconds(duration).mode(m).rate(rate).latencyLimitMs(latencyLimit).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).log(System.err);
         for (String s : scripts.specs) {
             if (s.startsWith("-b")) sweep.builtin(s.substring(2));
             else sweep.file(s.substring(2));

@@ -36,6 +36,16 @@ public final class Tables {
 
     /** CREATE TABLE statements, then one per partition. */
     public static List<String> create(int scale, int fillfactor, boolean unlogged, int partitions, PartitionMethod method) {
+        return create(scale, fillfactor, unlogged, partitions, method, null);
+    }
+
+    /**
+     * CREATE TABLE statements in a tablespace (--tablespace; null: the database's default), then one per
+     * partition. Partitions are created without one, as pgbench does: since PostgreSQL 12 they inherit the
+     * partitioned table's.
+     */
+    public static List<String> create(int scale, int fillfactor, boolean unlogged, int partitions, PartitionMethod method,
+                                      String tablespace) {
         List<String> out = new ArrayList<>();
         for (Ddl d : DDLS) {
             boolean partitioned = partitions > 0 && d.table.equals("pgbench_accounts");
@@ -44,6 +54,7 @@ public final class Tables {
                     .append(" table ").append(d.table).append('(').append(scale >= SCALE_32BIT_THRESHOLD ? d.big : d.small).append(')');
             if (partitioned) sb.append(" partition by ").append(method == PartitionMethod.HASH ? "hash" : "range").append(" (aid)");
             else if (d.fillfactor) sb.append(" with (fillfactor=").append(fillfactor).append(')');
+            if (tablespace != null) sb.append(" tablespace ").append(quoteIdentifier(tablespace));
             out.add(sb.toString());
         }
         if (partitions > 0) {
@@ -71,6 +82,17 @@ public final class Tables {
 
     public static final List<String> PRIMARY_KEYS = List.of("alter table pgbench_branches add primary key (bid)",
             "alter table pgbench_tellers add primary key (tid)", "alter table pgbench_accounts add primary key (aid)");
+
+    /** The primary keys with their indexes in a tablespace (--index-tablespace; null: the default). */
+    public static List<String> primaryKeys(String indexTablespace) {
+        if (indexTablespace == null) return PRIMARY_KEYS;
+        return PRIMARY_KEYS.stream().map(s -> s + " using index tablespace " + quoteIdentifier(indexTablespace)).toList();
+    }
+
+    /** Always double-quoted, embedded quotes doubled: what pgbench's PQescapeIdentifier gives ("My TS" stays "My TS"). */
+    public static String quoteIdentifier(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
 
     public static final List<String> FOREIGN_KEYS = List.of(
             "alter table pgbench_tellers add constraint pgbench_tellers_bid_fkey foreign key (bid) references pgbench_branches",

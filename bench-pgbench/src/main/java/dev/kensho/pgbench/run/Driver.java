@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -67,8 +68,11 @@ public final class Driver {
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
-    /** Set when a client could not connect: the others do not start. */
+    /** Set when a client could not connect (the others do not start), or by --exit-on-abort when one aborts (the others stop). */
     private volatile boolean cancelled;
+    /** --exit-on-abort: the client whose abort stopped the run, -1 while none has. */
+    private final AtomicInteger abortedBy = new AtomicInteger(-1);
+    private volatile List<Client> allClients = List.of();
 
     private String partitionMethod;
     private int partitions;
@@ -192,6 +196,7 @@ public final class Driver {
     }
 
     private RunReport runClients(Group[] groups, List<Client> clients, int threads, int scale) throws InterruptedException {
+        allClients = List.copyOf(clients);
         CountDownLatch connected = new CountDownLatch(clients.size());
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
@@ -231,6 +236,11 @@ public final class Driver {
         if (progress != null) {
             progress.interrupt();
             progress.join();
+        }
+        if (abortedBy.get() >= 0) {
+            // pgbench 16+ exits at once without a report: "Run was aborted due to an error in thread N"
+            throw new KenshoException(KenshoException.FAILURE, "Run was aborted due to an error in client " + abortedBy.get()
+                    + " (--exit-on-abort): all clients stopped, no report");
         }
         double bench = Math.max(1e-9, (end - startNanos) / 1e9);
         long processed = ok.sum();
@@ -272,6 +282,7 @@ public final class Driver {
         final Group group;
         final ClientScriptRunner runner;
         Connection conn;
+        Thread thread;
         String connectError;
         long finishedAt;
         long txNo;
@@ -288,6 +299,7 @@ public final class Driver {
         }
 
         void run(CountDownLatch connected, CountDownLatch go) {
+            thread = Thread.currentThread();
             try {
                 if (!cfg.connectPerTransaction()) {
                     try {
@@ -371,10 +383,12 @@ public final class Driver {
                         && (latencyLimitNanos == 0 || System.nanoTime() - scheduled < latencyLimitNanos)
                         && System.nanoTime() < deadlineNanos) {
                     if (out.command() >= 0) commandRetries[script].incrementAndGet(out.command());
+                    if (cfg.verboseErrors()) verboseError(out, tries, true, scheduled);
                     out = runner.retry(conn, out);
                     tries++;
                 }
                 long end = System.nanoTime();
+                if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
                 if (tries > 1) {
                     retried.increment();
                     retries.add(tries - 1);
@@ -426,6 +440,7 @@ public final class Driver {
                     other.increment();
                     aborted.set(true);
                     cfg.err().println("error: " + out.message());
+                    if (cfg.exitOnAbort()) stopAll(id);
                     return "abort";
                 }
             }
@@ -449,8 +464,13 @@ public final class Driver {
             String last = null;
             boolean first = true;
             while (true) {
+                if (cancelled) return false;
                 try {
                     conn = connector.connect();
+                    if (cancelled) {
+                        close();   // --exit-on-abort stopped the run while this client was connecting
+                        return false;
+                    }
                     if (measured) {
                         connects.increment();
                         connectNanos.add(System.nanoTime() - t0);
@@ -469,11 +489,46 @@ public final class Driver {
                     if (deadlineNanos == Long.MAX_VALUE) {
                         aborted.set(true);
                         cfg.err().println("error: client " + id + " could not reconnect: " + last);
+                        if (cfg.exitOnAbort()) stopAll(id);
                     }
                     return false;
                 }
                 LockSupport.parkNanos(RECONNECT_PAUSE_NANOS);
             }
+        }
+
+        /**
+         * --verbose-errors: pgbench's lines for a serialization or deadlock failure, whether the transaction is
+         * retried or ends failed (pgbench prints them as "pgbench: client 1 got an error in command 3 (SQL) of script 0; ...").
+         */
+        private void verboseError(TransactionOutcome out, int tries, boolean retrying, long scheduledNanos) {
+            String m = String.valueOf(out.message());
+            int q = m.indexOf(" query 0: ");
+            String error = (q < 0 ? m : m.substring(q + " query 0: ".length())).replaceFirst("^(ERROR|FATAL): (?! )", "$1:  ");
+            cfg.err().println("client " + id + " got an error in command " + out.command() + " (SQL) of script " + out.script() + "; " + error);
+            StringBuilder sb = new StringBuilder("client ").append(id)
+                    .append(retrying ? " repeats the transaction after the error" : " ends the failed transaction")
+                    .append(" (try ").append(tries);
+            if (cfg.maxTries() != 0) sb.append('/').append(cfg.maxTries());
+            if (cfg.latencyLimitMs() > 0) {
+                sb.append(String.format(Locale.ROOT, ", %.3f%% of the maximum time of tries was used",
+                        100.0 * (System.nanoTime() - scheduledNanos) / (cfg.latencyLimitMs() * 1e6)));
+            }
+            cfg.err().println(sb.append(')'));
+        }
+
+        /** --exit-on-abort: cuts this client's connection from another thread and wakes it from a -R or \sleep wait. */
+        void cut() {
+            Connection c = conn;
+            if (c != null) {
+                try {
+                    c.abort(Runnable::run);
+                } catch (SQLException | RuntimeException ignored) {
+                    // already closed
+                }
+            }
+            Thread t = thread;
+            if (t != null) LockSupport.unpark(t);
         }
 
         private void log(long latencyUs, String result, int script, long lagUs, String kind, int tries) {
@@ -496,11 +551,18 @@ public final class Driver {
         }
     }
 
-    /** Parks until the given nanoTime; false when the run's deadline comes first. */
+    /** --exit-on-abort: the first client to abort stops all others; the run then fails without a report. */
+    private void stopAll(int client) {
+        if (!abortedBy.compareAndSet(-1, client)) return;
+        cancelled = true;
+        for (Client c : allClients) if (c.id != client) c.cut();
+    }
+
+    /** Parks until the given nanoTime; false when the run's deadline comes first (or --exit-on-abort stopped it). */
     private boolean parkUntil(long when) {
         while (true) {
             long now = System.nanoTime();
-            if (now >= deadlineNanos) return false;
+            if (now >= deadlineNanos || cancelled) return false;
             if (now >= when) return true;
             LockSupport.parkNanos(Math.min(when, deadlineNanos) - now);
             if (Thread.currentThread().isInterrupted()) return false;
@@ -511,7 +573,7 @@ public final class Driver {
     private void sleepWithinRun(long nanos) {
         long until = Math.min(System.nanoTime() + nanos, deadlineNanos);
         long now;
-        while ((now = System.nanoTime()) < until && !Thread.currentThread().isInterrupted()) LockSupport.parkNanos(until - now);
+        while ((now = System.nanoTime()) < until && !Thread.currentThread().isInterrupted() && !cancelled) LockSupport.parkNanos(until - now);
     }
 
     // ------------------------------------------------------------------ progress
@@ -534,8 +596,12 @@ public final class Driver {
                 long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
                 long sk = skipped.sum(), rd = retried.sum(), rs = retries.sum();
                 double secs = (now - lastAt) / 1e9;
-                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
-                        (now - startNanos) / 1e9, h.getTotalCount() / secs, h.getTotalCount() == 0 ? 0 : h.getMean() / 1000,
+                // --progress-timestamp: the Unix epoch time at ms precision, as pgbench
+                String when = cfg.progressTimestamp()
+                        ? String.format(Locale.ROOT, "%.3f", (startEpochMicros + (now - startNanos) / 1000) / 1e6)
+                        : String.format(Locale.ROOT, "%.1f", (now - startNanos) / 1e9);
+                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+                        when, h.getTotalCount() / secs, h.getTotalCount() == 0 ? 0 : h.getMean() / 1000,
                         h.getTotalCount() == 0 ? 0 : h.getStdDeviation() / 1000, failed - lastFailed));
                 if (cfg.rate() > 0) {
                     sb.append(String.format(Locale.ROOT, ", lag %.3f ms", lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));

@@ -16,7 +16,8 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
                         boolean connectPerTransaction, boolean noVacuum, boolean vacuumAccounts, int maxTries,
                         boolean failuresDetailed, String randomSeed, Integer scale, List<String> defines,
                         boolean log, String logPrefix, Path logDirectory, int aggregateInterval, double samplingRate,
-                        int warmupStatements, PrintStream out, PrintStream err) {
+                        int warmupStatements, boolean progressTimestamp, boolean verboseErrors, boolean exitOnAbort,
+                        PrintStream out, PrintStream err) {
 
     public RunConfig {
         scripts = List.copyOf(scripts);

@@ -86,13 +86,17 @@ public final class Script {
      * "pgecons-read" is also a prefix of "pgecons-read-noagg").
      */
     public static Script builtin(String nameOrPrefix) throws ScriptException {
+        String found = builtinName(nameOrPrefix);
+        return new Script(found, builtinDescription(found), 1, ScriptParser.parse(found, builtinText(found)), true);
+    }
+
+    /** The full name of the builtin an exact name or unambiguous prefix selects, or pgbench's error. */
+    public static String builtinName(String nameOrPrefix) throws ScriptException {
         String found = null;
         int count = 0;
         for (String b : BUILTINS) {
             if (b.equals(nameOrPrefix)) {
-                found = b;
-                count = 1;
-                break;
+                return b;
             }
             if (b.startsWith(nameOrPrefix)) {
                 found = b;
@@ -107,19 +111,27 @@ public final class Script {
             throw new ScriptException("ambiguous builtin name: " + count + " builtin scripts found for prefix \""
                     + nameOrPrefix + "\"");
         }
-        String resource = "/dev/kensho/pgbench/builtin/" + found + ".sql";
+        return found;
+    }
+
+    /** What pgbench prints for a builtin after "transaction type:" and in its list: "<builtin: TPC-B (sort of)>". */
+    public static String builtinDescription(String name) {
+        return switch (name) {
+            case "tpcb-like" -> "<builtin: TPC-B (sort of)>";
+            case "simple-update" -> "<builtin: simple update>";
+            case "select-only" -> "<builtin: select only>";
+            default -> "<builtin: " + name + ">";
+        };
+    }
+
+    /** The script text of a builtin (full name), as --show-script prints it: without the resource's provenance comment. */
+    public static String builtinText(String name) {
+        String resource = "/dev/kensho/pgbench/builtin/" + name + ".sql";
         try (InputStream in = Script.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + resource);
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            String desc = switch (found) {
-                case "tpcb-like" -> "<builtin: TPC-B (sort of)>";
-                case "simple-update" -> "<builtin: simple update>";
-                case "select-only" -> "<builtin: select only>";
-                default -> "<builtin: " + found + ">";
-            };
-            return new Script(found, desc, 1, ScriptParser.parse(found, stripHeader(text)), true);
+            return stripHeader(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -492,8 +492,9 @@ final class ScriptParser {
         switch (lname) {
             case "set", "if", "elif" -> {
                 String variable = null;
+                Word v = null;
                 if (lname.equals("set")) {
-                    Word v = word();
+                    v = word();
                     if (v == null) {
                         throw new ScriptException(file, line, col, "missing argument in command \"set\"");
                     }
@@ -506,8 +507,9 @@ final class ScriptParser {
                     pos = parsed.end();
                     firstLine = commandText(cmdStart);
                 } catch (ExprSyntaxException ex) {
-                    throw error(ex.offset(), ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "")
-                            + " in command \"" + lname + "\"" + expectation(ex));
+                    String what = ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "") + " in command \"" + lname + "\"";
+                    if (v != null && v.text.indexOf('(') > 0) throw error(ex.offset(), what + variableHint(cmdStart, v));
+                    throw error(ex.offset(), what + expectation(ex));
                 }
                 Command.Kind kind = switch (lname) {
                     case "set" -> Command.Kind.SET;
@@ -577,7 +579,28 @@ final class ScriptParser {
         }
     }
 
+    /**
+     * A \set whose variable word holds '(' is almost always a typo that glued the variable to the function
+     * ("\set aid_random(1, :aid_max)" in study 000): say what the name became and, when the part before '('
+     * ends in "_function", the command with that '_' as a space.
+     */
+    private String variableHint(int cmdStart, Word v) {
+        String head = v.text.substring(0, v.text.indexOf('('));
+        String hint = ": the variable name would be \"" + v.text + "\"";
+        for (int i = head.indexOf('_'); i > 0; i = head.indexOf('_', i + 1)) {
+            if (ExprParser.isFunctionName(head.substring(i + 1))) {
+                int underscore = v.offset + i;
+                int nl = src.indexOf('\n', cmdStart);
+                String fixed = src.substring(cmdStart, underscore) + " " + src.substring(underscore + 1, nl < 0 ? src.length() : nl).stripTrailing();
+                return hint + " (did you mean \"" + fixed + "\"?)";
+            }
+        }
+        if (ExprParser.isFunctionName(head)) return hint + " (\\set needs a variable name before the expression)";
+        return hint + " (a space missing after the variable name?)";
+    }
+
     private static String expectation(ExprSyntaxException ex) {
+        if (ex.expected() != null) return ": expected " + ex.expected();
         return switch (ex.getMessage()) {
             case "syntax error" -> ": expected an operand, an operator or the end of the expression here";
             case "unexpected function name" -> ": expected one of abs, debug, double, exp, greatest, hash,"

@@ -92,6 +92,54 @@ class PgbenchInitTest {
         }
     }
 
+    /**
+     * --tablespace and --index-tablespace: two tablespaces in a directory given to the server's user (on root the
+     * unprivileged user the embedded server runs as), one with a name that needs pgbench's quoting.
+     */
+    @Test
+    void tablesAndPrimaryKeysInTheirTablespaces(Target pg) throws Exception {
+        assumeTrue(pg.control().dataDirectory().isPresent(), "needs a managed server to create tablespaces in a directory");
+        var owner = Files.getOwner(pg.control().dataDirectory().orElseThrow());
+        Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-pgbench-ts");
+        Path tables = Files.createDirectory(dir.resolve("tables")), indexes = Files.createDirectory(dir.resolve("indexes"));
+        for (Path p : List.of(dir, tables, indexes)) Files.setOwner(p, owner);
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("create tablespace \"Kensho \"\"TS\"\"\" location '" + tables + "'");
+            s.execute("create tablespace kensho_pgbench_idx location '" + indexes + "'");
+        }
+        try {
+            new PgbenchInit().scale(1).tablespace("Kensho \"TS\"").indexTablespace("kensho_pgbench_idx").log(null).run(pg);
+            try (Connection c = pg.connect()) {
+                assertEquals(4, count(c, "select count(*) from pg_tables where tablename in "
+                        + "('pgbench_accounts', 'pgbench_branches', 'pgbench_history', 'pgbench_tellers') and tablespace = 'Kensho \"TS\"'"));
+                assertEquals(3, count(c, "select count(*) from pg_indexes where indexname in "
+                        + "('pgbench_accounts_pkey', 'pgbench_branches_pkey', 'pgbench_tellers_pkey') and tablespace = 'kensho_pgbench_idx'"));
+                assertEquals(4, count(c, "select count(*) from pg_class c join pg_tablespace t on t.oid = c.reltablespace "
+                        + "where t.spcname = 'Kensho \"TS\"' and c.relname like 'pgbench\\_%' and c.relkind = 'r'"));
+                assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
+            }
+            // partitions inherit the partitioned table's tablespace, index partitions the index's
+            new PgbenchInit().scale(1).partitions(2).tablespace("Kensho \"TS\"").indexTablespace("kensho_pgbench_idx").log(null).run(pg);
+            try (Connection c = pg.connect()) {
+                assertEquals(2, count(c, "select count(*) from pg_tables where tablename like 'pgbench\\_accounts\\__' "
+                        + "and tablespace = 'Kensho \"TS\"'"));
+                assertEquals(2, count(c, "select count(*) from pg_indexes where tablename like 'pgbench\\_accounts\\__' "
+                        + "and tablespace = 'kensho_pgbench_idx'"));
+            }
+            var e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).tablespace("kensho_no_such_ts").log(null).run(pg));
+            assertEquals("pgbench init failed: ERROR: tablespace \"kensho_no_such_ts\" does not exist", e.getMessage());
+        } finally {
+            new PgbenchInit().scale(1).log(null).run(pg);   // back in the default tablespace, so both can be dropped
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop tablespace \"Kensho \"\"TS\"\"\"");
+                s.execute("drop tablespace kensho_pgbench_idx");
+            }
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     @Test
     void rejectsBadOptionsWithOneLine() {
         var e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dtx").effectiveSteps());
@@ -100,6 +148,10 @@ class PgbenchInitTest {
         assertEquals("dgG", new PgbenchInit().steps("d g G").effectiveSteps());
         assertEquals("dtgp", new PgbenchInit().noVacuum(true).effectiveSteps());
         assertEquals("dtgvpf", new PgbenchInit().foreignKeys(true).effectiveSteps());
+        // pgbench's PQescapeIdentifier: always quoted, embedded quotes doubled
+        assertEquals("create table pgbench_branches(bid int not null,bbalance int,filler char(88)) with (fillfactor=100) tablespace \"a \"\"b\"\"\"",
+                Tables.create(1, 100, false, 0, Tables.PartitionMethod.NONE, "a \"b\"").get(3));
+        assertEquals("alter table pgbench_accounts add primary key (aid) using index tablespace \"ts\"", Tables.primaryKeys("ts").get(2));
     }
 
     /** Kensho's tables are what the C pgbench expects: it reads the scale and runs select-only on them. */

@@ -44,6 +44,24 @@ class StudyScriptsTest {
     }
 
     @Test
+    void typosGetAHintOnTheirOneLine() {
+        ScriptException glued = assertThrows(ScriptException.class,
+                () -> Script.parse("000-ch5-read.sql", ScriptParseTest.resource("/studies/000-ch5-read.sql")));
+        assertEquals("000-ch5-read.sql:4:28: syntax error in command \"set\": the variable name would be \"aid_random(1,\""
+                + " (did you mean \"\\set aid random(1, :aid_max)\"?)", glued.getMessage());
+        ScriptException comma = assertThrows(ScriptException.class,
+                () -> Script.parse("001-read.sql", ScriptParseTest.resource("/studies/001-read.sql")));
+        assertEquals("001-read.sql:4:19: syntax error in command \"set\": expected ',' or ')' after argument 1 of random()",
+                comma.getMessage());
+        assertEquals(1, comma.getMessage().lines().count());
+        ScriptException noName = assertThrows(ScriptException.class, () -> Script.parse("n.sql", "\\set random(1, 10)\n"));
+        assertTrue(noName.getMessage().endsWith("(\\set needs a variable name before the expression)"), noName.getMessage());
+        ScriptException other = assertThrows(ScriptException.class, () -> Script.parse("o.sql", "\\set x(1, 2)\n"));
+        assertTrue(other.getMessage().endsWith("the variable name would be \"x(1,\" (a space missing after the variable name?)"),
+                other.getMessage());
+    }
+
+    @Test
     void builtinsMatchTheStudiesScripts() throws Exception {
         Script read = Script.builtin("pgecons-read");
         Script quoted = Script.parse("000-ch4-read.sql", ScriptParseTest.resource("/studies/000-ch4-read.sql"));

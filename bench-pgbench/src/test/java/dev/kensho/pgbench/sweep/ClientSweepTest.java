@@ -98,6 +98,33 @@ class ClientSweepTest {
         }
     }
 
+    /** -R and -L reach every trial: its schedule lag and the limit are measured, and both are parameters of run and trial. */
+    @Test
+    void rateAndLatencyLimitPassToEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(1, 2)).repeats(1).order(TrialMatrix.Order.SEQUENTIAL).seconds(2).builtin("select-only")
+                    .scale(1).rate(40).latencyLimitMs(250).log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                    .run(Map.of("embedded", pg), dir);
+            assertEquals(40.0, ((Number) dir.info().parameters().get("rate")).doubleValue());
+            assertEquals(250.0, ((Number) dir.info().parameters().get("latency_limit_ms")).doubleValue());
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(2, trials.size());
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.toString());
+                assertEquals(40.0, ((Number) t.params().get("rate")).doubleValue(), t.params().toString());
+                assertEquals(250.0, ((Number) t.params().get("latency_limit_ms")).doubleValue(), t.params().toString());
+                // throttled: about 40 tps whatever the client count, where select-only unthrottled runs thousands
+                assertTrue(t.metric("tps") > 15 && t.metric("tps") < 70, t.metrics().toString());
+                assertTrue(t.metrics().containsKey("lag_avg_ms"), t.metrics().toString());
+                @SuppressWarnings("unchecked")
+                List<String> report = (List<String>) t.extra().get("report");
+                assertTrue(report.stream().anyMatch(l -> l.startsWith("number of transactions skipped: ")), report.toString());
+                assertTrue(report.stream().anyMatch(l -> l.startsWith("number of transactions above the 250.0 ms latency limit: ")),
+                        report.toString());
+            }
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));

@@ -45,6 +45,12 @@ public final class ExprParser {
         return new Parsed(e, p.pos);
     }
 
+    /** True for a function a script can call by name (abs, random, ...), case-insensitive. */
+    public static boolean isFunctionName(String name) {
+        Fn fn = Fn.byName(name);
+        return fn != null && !fn.sqlName.startsWith("!") && Character.isLetter(fn.sqlName.charAt(0));
+    }
+
     // ---------------------------------------------------------------- lexer
 
     private static boolean isAlpha(char c) {
@@ -399,7 +405,9 @@ public final class ExprParser {
             }
         }
         if (tok.kind != K.RPAREN) {
-            throw syntaxError();
+            // e.g. "random(1 :aid_max)": a missing comma between arguments
+            throw new ExprSyntaxException("syntax error", null, tok.start,
+                    "',' or ')' after argument " + args.size() + " of " + fn.sqlName + "()");
         }
         int len = args.size();
         switch (fn.nargs) {
