@@ -27,7 +27,7 @@ import java.util.Map;
  * </pre>
  */
 public final class PgbenchRun {
-    /** Client warm-up statements over all clients before the clock starts (see {@link #warmup}). */
+    /** Client warm-up transactions over all clients before the clock starts (see {@link #warmup}). */
     public static final int DEFAULT_WARMUP = 20_000;
 
     private final List<Script> scripts = new ArrayList<>();
@@ -119,9 +119,11 @@ public final class PgbenchRun {
     /** --sampling-rate: fraction of transactions logged. */
     public PgbenchRun samplingRate(double r) { samplingRate = r; return this; }
     /**
-     * --warmup: before the clock starts, the clients together run this many "SELECT $1" statements (never touching
-     * the pgbench tables, with a random state of their own) in the -M mode, so the JVM's JIT has compiled the client
-     * path and a short run measures the server, not the compiler. 0 runs nothing, exactly as pgbench.
+     * --warmup: before the clock starts, the clients together run this many warm-up transactions in the -M mode:
+     * the run's scripts with every SQL command that could touch a table replaced by a SELECT of its variables
+     * (see {@link dev.kensho.pgbench.script.WarmupScript}; a random state of their own, a copy of the variables),
+     * then wait until the JIT compilers are idle, so a short run measures the server, not the compiler.
+     * 0 runs nothing, exactly as pgbench.
      */
     public PgbenchRun warmup(int statements) { warmup = statements; return this; }
     /** Report (stdout) and progress/errors (stderr) streams. */

@@ -88,7 +88,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
     @Option(names = "--sampling-rate", defaultValue = "0", paramLabel = "RATE", description = "Fraction of transactions to log (e.g. 0.01).")
     double samplingRate;
     @Option(names = "--warmup", defaultValue = "" + PgbenchRun.DEFAULT_WARMUP, paramLabel = "N",
-            description = "Before the clock starts, the clients together run N \"SELECT $1\" statements (no table touched) so the JVM's "
+            description = "Before the clock starts, the clients together run N warm-up transactions (the scripts with every SQL command that "
+                    + "could touch a table replaced by a SELECT of its variables), then wait for the JIT compilers to go idle, so the JVM's "
                     + "JIT has compiled the client path; 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
     int warmup;
     @Option(names = "--show-script", paramLabel = "NAME",

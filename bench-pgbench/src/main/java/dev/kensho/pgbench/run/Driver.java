@@ -5,12 +5,14 @@ import dev.kensho.core.measure.LatencyRecorder;
 import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.script.ClientScriptRunner;
+import dev.kensho.pgbench.script.Command;
 import dev.kensho.pgbench.script.PgbenchRandom;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.ScriptException;
 import dev.kensho.pgbench.script.TransactionOutcome;
 import dev.kensho.pgbench.script.Variables;
+import dev.kensho.pgbench.script.WarmupScript;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -40,15 +42,9 @@ public final class Driver {
     private static final long RECONNECT_LIMIT_NANOS = 60_000_000_000L;
 
     private static final long WARMUP_LIMIT_NANOS = 3_000_000_000L;
-    private static final Script WARMUP_SCRIPT;
-
-    static {
-        try {
-            WARMUP_SCRIPT = Script.parse("kensho-warmup", "\\set w random(1, 1000000)\nSELECT :w;\n");
-        } catch (ScriptException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final long JIT_SETTLE_LIMIT_NANOS = 10_000_000_000L;
+    /** Warm-up transactions per runner (see warmup()). */
+    private static final int WARMUP_FRESH_EVERY = 100;
 
     private final Target target;
     private final RunConfig cfg;
@@ -64,6 +60,7 @@ public final class Driver {
     private final LatencyRecorder lag = new LatencyRecorder();
     /** Compiles the recording path during warm-up; one for all clients (a histogram is ~190 KB: 1024 of them would not fit). */
     private final LatencyRecorder warmupLatency = new LatencyRecorder();
+    private List<Script> warmupScripts;
     private LatencyRecorder[] scriptLatency;
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
@@ -133,6 +130,8 @@ public final class Driver {
         try (Connection admin = target.connect()) {
             checkConnections(admin, cfg.clients() + extraConnections);
             scale = scale(admin);
+            warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
+                    ? c -> parameterTypes(admin, c) : c -> null);
             if (!cfg.noVacuum()) vacuum(admin);
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.FAILURE, "pgbench: " + oneLine(e), e);
@@ -217,6 +216,7 @@ public final class Driver {
                 throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
             }
         }
+        if (cfg.warmupStatements() > 0 && !cfg.connectPerTransaction()) JitSettle.await(JIT_SETTLE_LIMIT_NANOS);
         // initial connection time: pgbench averages its threads' connection phases
         double initialConnMs = 0;
         for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
@@ -292,7 +292,7 @@ public final class Driver {
             this.group = group;
             try {
                 this.runner = new ClientScriptRunner(cfg.scripts(), id, vars, random, cfg.mode(),
-                        ClientScriptRunner.Options.defaults().withDebug(cfg.err()::println).withSleeper(Driver.this::sleepWithinRun));
+                        ClientScriptRunner.Options.defaults().withDebug(cfg.err()::println).withCommandTiming(cfg.perStatement()).withSleeper(Driver.this::sleepWithinRun));
             } catch (ScriptException e) {
                 throw KenshoException.usage(e.getMessage());
             }
@@ -329,13 +329,24 @@ public final class Driver {
             int n = cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
             if (n == 0) return;
             long giveUp = System.nanoTime() + WARMUP_LIMIT_NANOS;
+            ClientScriptRunner w = null;
             try {
-                ClientScriptRunner w = new ClientScriptRunner(List.of(WARMUP_SCRIPT), id, new Variables(), new PgbenchRandom(id),
-                        cfg.mode(), ClientScriptRunner.Options.defaults());
                 for (int i = 0; i < n && System.nanoTime() < giveUp; i++) {
+                    // A fresh runner with new statement texts now and then: the run starts with new statements and
+                    // unset variables, and pgjdbc's first executions of a statement take another path (Parse, Describe,
+                    // unnamed until prepareThreshold). Code compiled without ever seeing those paths is thrown away at
+                    // the run's first transaction and compiled again while the clock runs.
+                    if (i % WARMUP_FRESH_EVERY == 0) {
+                        if (w != null) w.releaseStatements();
+                        // the run's own variables (a copy) and its -r timing, so the compiled path is the run's
+                        w = new ClientScriptRunner(WarmupScript.generation(warmupScripts, i / WARMUP_FRESH_EVERY), id, runner.variables().copy(), new PgbenchRandom(id + i),
+                                cfg.mode(), ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement()));
+                    }
                     long t0 = System.nanoTime();
-                    if (!w.runScript(conn, 0).ok()) break;
+                    if (!w.runScript(conn, i % warmupScripts.size()).ok()) break;
                     warmupLatency.recordNanos(System.nanoTime() - t0);
+                    // -P reads interval histograms while clients record: let the recording path see that too
+                    if (id == 0 && i % WARMUP_FRESH_EVERY == WARMUP_FRESH_EVERY - 1) warmupLatency.interval();
                 }
                 w.releaseStatements();
                 if (cfg.mode() == QueryMode.PREPARED) {
@@ -355,12 +366,14 @@ public final class Driver {
             long limit = cfg.effectiveTransactions();
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
             boolean throttled = cfg.rate() > 0;
+            // the latest clock reading: the previous transaction's end serves the deadline check (a read fewer per transaction)
+            long clock = System.nanoTime();
             while (limit == 0 || txNo < limit) {
-                if (System.nanoTime() >= deadlineNanos) return;
+                if (clock >= deadlineNanos) return;
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
                 int script = group.chooseScript();
-                long scheduled = System.nanoTime();
+                long scheduled = 0;
                 if (throttled) {
                     scheduled = group.nextSchedule();
                     if (scheduled > deadlineNanos) return;
@@ -370,6 +383,7 @@ public final class Driver {
                         scriptSkipped[script].increment();
                         log(0, "skipped", script, 0, null, 1);
                         txNo++;
+                        clock = System.nanoTime();
                         continue;
                     }
                     if (!parkUntil(scheduled)) return;
@@ -417,6 +431,7 @@ public final class Driver {
                 }
                 txNo++;
                 if (cfg.connectPerTransaction()) close();
+                clock = end;
             }
         }
 
@@ -692,6 +707,27 @@ public final class Driver {
                 cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
             }
             cfg.err().println("end.");
+        }
+    }
+
+    /**
+     * The types the server infers for a statement's parameters, from a Describe (parse analysis only: no row
+     * is read, nothing runs); null when it cannot be described (e.g. its table does not exist yet).
+     */
+    private static List<String> parameterTypes(Connection c, Command sql) {
+        if (sql.paramNames().isEmpty()) return List.of();
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sql.parameterizedSql())) {
+            java.sql.ParameterMetaData md = ps.getParameterMetaData();
+            List<String> types = new ArrayList<>();
+            for (int i = 1; i <= md.getParameterCount(); i++) {
+                String t = md.getParameterTypeName(i);
+                // a type name that is not a plain identifier (arrays, quoted names) is not worth quoting here
+                if (t == null || !t.matches("[a-z_][a-z0-9_]*")) return null;
+                types.add(t);
+            }
+            return types;
+        } catch (SQLException e) {
+            return null;
         }
     }
 

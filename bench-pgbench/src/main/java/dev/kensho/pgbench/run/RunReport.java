@@ -89,7 +89,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
             if (warmupPerClient > 0) {
                 l.add("(before the clock started each client ran " + warmupPerClient
-                        + " warm-up statements \"SELECT $1\" for the JVM's JIT, touching no table; --warmup 0 runs none)");
+                        + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
+                        + " same variables) and waited for the compilers to finish; --warmup 0 runs none)");
             }
         }
         boolean many = scripts.size() > 1;

@@ -38,20 +38,26 @@ public final class ClientScriptRunner {
     /**
      * Runner options.
      *
-     * @param debug   receives debug() lines ("debug(script=S,command=C): int 17"); pgbench prints them to stderr
-     * @param sleeper performs \sleep
+     * @param debug        receives debug() lines ("debug(script=S,command=C): int 17"); pgbench prints them to stderr
+     * @param sleeper      performs \sleep
+     * @param timeCommands times every command for {@link #commandNanos} (-r); pgbench, too, reads the clock per
+     *                     command only under -r, so a run without it pays two clock reads per transaction
      */
-    public record Options(Consumer<String> debug, Sleeper sleeper) {
+    public record Options(Consumer<String> debug, Sleeper sleeper, boolean timeCommands) {
         public static Options defaults() {
-            return new Options(System.err::println, ClientScriptRunner::park);
+            return new Options(System.err::println, ClientScriptRunner::park, true);
         }
 
         public Options withDebug(Consumer<String> d) {
-            return new Options(d, sleeper);
+            return new Options(d, sleeper, timeCommands);
         }
 
         public Options withSleeper(Sleeper s) {
-            return new Options(debug, s);
+            return new Options(debug, s, timeCommands);
+        }
+
+        public Options withCommandTiming(boolean on) {
+            return new Options(debug, sleeper, on);
         }
     }
 
@@ -147,7 +153,10 @@ public final class ClientScriptRunner {
         return clientId;
     }
 
-    /** Sum of elapsed nanoseconds per command of script {@code script} (for -r), since the runner was made. */
+    /**
+     * Sum of elapsed nanoseconds per command of script {@code script} (for -r), since the runner was made; zeros
+     * unless {@link Options#timeCommands}.
+     */
     public long[] commandNanos(int script) {
         return commandNanos[script];
     }
@@ -215,11 +224,12 @@ public final class ClientScriptRunner {
         long[] nanos = commandNanos[script];
         long[] counts = commandCounts[script];
         long slept = 0;
+        boolean timed = options.timeCommands();
         pc = 0;
         while (pc < cmds.size()) {
             Command cmd = cmds.get(pc);
             int here = pc;
-            long t0 = System.nanoTime();
+            long t0 = timed ? System.nanoTime() : 0;
             try {
                 switch (cmd.kind) {
                     case SQL -> {
@@ -262,7 +272,7 @@ public final class ClientScriptRunner {
             } catch (SQLException e) {
                 return sqlFailure(e, script, here, start, slept, c);
             } finally {
-                nanos[here] += System.nanoTime() - t0;
+                if (timed) nanos[here] += System.nanoTime() - t0;
                 counts[here]++;
             }
         }

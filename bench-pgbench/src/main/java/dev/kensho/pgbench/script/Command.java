@@ -88,6 +88,11 @@ public final class Command {
         return sql;
     }
 
+    /** The SQL as pgjdbc receives it in extended and prepared modes: '?' for each of {@link #paramNames}. */
+    public String parameterizedSql() {
+        return parameterizedSql;
+    }
+
     /** Variable names bound as $1..$n in extended and prepared modes, in order (may repeat). */
     public List<String> paramNames() {
         return paramNames;

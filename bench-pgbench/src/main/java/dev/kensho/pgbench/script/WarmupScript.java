@@ -1,0 +1,129 @@
+package dev.kensho.pgbench.script;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The script a client runs before the clock starts so that the JVM compiles the path the run will take:
+ * the run's own script with the same meta-commands, expressions and variables, but with every SQL command
+ * that could touch a table replaced by a SELECT of the same variables (transaction control stays, it
+ * touches nothing). Warming up with a different shape of script left the JIT's profiles wrong: the top-tier
+ * code was thrown away at the run's first transactions and compiled again during the measurement.
+ * A script whose SQL stores results (\gset, \aset) or runs \setshell cannot be imitated without its
+ * tables; {@link #GENERIC} stands in for it.
+ * <p>
+ * In extended and prepared modes the SELECT casts each parameter to the type the server infers for it in
+ * the real statement (asked with a Describe, which reads no table): pgjdbc binds a parameter of known type
+ * on another path than an untyped one.
+ */
+public final class WarmupScript {
+    /** Reads no table and depends on no variable of the run. */
+    public static final Script GENERIC;
+
+    static {
+        try {
+            GENERIC = Script.parse("kensho-warmup", "\\set w random(1, 1000000)\nSELECT :w;\n");
+        } catch (ScriptException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private WarmupScript() {}
+
+    /** The server's type names of an SQL command's parameters ($1..$n), or null when unknown. */
+    @FunctionalInterface
+    public interface ParameterTypes {
+        List<String> of(Command sql);
+    }
+
+    /** One warm-up script per run script, in the same order, with untyped parameters. */
+    public static List<Script> of(List<Script> scripts) {
+        return of(scripts, c -> null);
+    }
+
+    /** One warm-up script per run script, in the same order. */
+    public static List<Script> of(List<Script> scripts, ParameterTypes types) {
+        List<Script> out = new ArrayList<>(scripts.size());
+        for (Script s : scripts) out.add(of(s, types));
+        return out;
+    }
+
+    /** The warm-up twin of {@code s}, or {@link #GENERIC} when {@code s} cannot be imitated. */
+    public static Script of(Script s, ParameterTypes types) {
+        List<Command> cmds = new ArrayList<>(s.commands().size());
+        for (Command c : s.commands()) {
+            switch (c.kind) {
+                // positions are kept: \if's jump targets are command indexes
+                case SET, IF, ELIF, ELSE, ENDIF -> cmds.add(c);
+                case SLEEP, SHELL -> cmds.add(noop());
+                case SETSHELL -> {
+                    return GENERIC;
+                }
+                case SQL -> {
+                    if (c.store != Command.Store.NONE) return GENERIC;
+                    cmds.add(transactionControl(c.sql) ? c : selectOf(c, types.of(c)));
+                }
+            }
+        }
+        return new Script(s.name(), s.description(), s.weight(), cmds, s.isBuiltin());
+    }
+
+    /**
+     * The same warm-up scripts with every SELECT made new text (a numbered comment). pgjdbc caches a
+     * statement's parse per connection by its text, so only new text takes the first-execution path (Parse,
+     * Describe, unnamed until prepareThreshold) that the run's first transactions take.
+     */
+    public static List<Script> generation(List<Script> warmups, int n) {
+        List<Script> out = new ArrayList<>(warmups.size());
+        for (Script s : warmups) {
+            List<Command> cmds = new ArrayList<>(s.commands().size());
+            for (Command c : s.commands()) {
+                if (c.kind != Command.Kind.SQL || transactionControl(c.sql)) {
+                    cmds.add(c);
+                } else {
+                    String tag = " /* kensho warm-up " + n + " */";
+                    cmds.add(Command.sql(c.line, c.column, c.sql + tag, c.paramNames, c.parameterizedSql + tag));
+                }
+            }
+            out.add(new Script(s.name(), s.description(), s.weight(), cmds, s.isBuiltin()));
+        }
+        return out;
+    }
+
+    private static boolean transactionControl(String sql) {
+        String w = sql.stripLeading().split("[\\s;]", 2)[0].toLowerCase(Locale.ROOT);
+        return switch (w) {
+            case "begin", "start", "end", "commit", "rollback", "abort" -> true;
+            default -> false;
+        };
+    }
+
+    /** SELECT of the command's variables: quoted in simple mode (any value is a valid literal), parameters otherwise. */
+    private static Command selectOf(Command c, List<String> types) {
+        boolean typed = types != null && types.size() == c.paramNames.size();
+        StringBuilder simple = new StringBuilder("SELECT ");
+        StringBuilder params = new StringBuilder("SELECT ");
+        if (c.paramNames.isEmpty()) {
+            simple.append('1');
+            params.append('1');
+        }
+        for (int i = 0; i < c.paramNames.size(); i++) {
+            String sep = i == 0 ? "" : ", ";
+            simple.append(sep).append("':").append(c.paramNames.get(i)).append('\'');
+            params.append(sep).append(':').append(c.paramNames.get(i));
+            if (typed) params.append("::").append(types.get(i));
+        }
+        List<String> names = new ArrayList<>();
+        String jdbc = ScriptParser.jdbcText(params.toString(), names);
+        return Command.sql(c.line, c.column, simple.toString(), List.copyOf(names), jdbc);
+    }
+
+    private static Command noop() {
+        try {
+            return ScriptParser.parse("kensho-warmup", "\\set kensho_warmup_noop 0\n").get(0);
+        } catch (ScriptException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
