@@ -38,6 +38,13 @@ public final class LatencyRecorder {
         return total.copy();
     }
 
+    /** Forgets everything recorded (e.g. a warm-up's values). Not while others record. */
+    public synchronized void reset() {
+        recorder.reset();
+        total.reset();
+        recycle = null;
+    }
+
     /** Merges histograms from several threads or clients. */
     public static Histogram merge(Iterable<Histogram> parts) {
         Histogram h = new Histogram(1, HIGHEST_US, 3);

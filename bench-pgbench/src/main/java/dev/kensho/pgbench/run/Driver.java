@@ -41,8 +41,8 @@ public final class Driver {
     /** With -t (no deadline) a client gives up reconnecting after this long. */
     private static final long RECONNECT_LIMIT_NANOS = 60_000_000_000L;
 
-    private static final long WARMUP_LIMIT_NANOS = 3_000_000_000L;
-    private static final long JIT_SETTLE_LIMIT_NANOS = 10_000_000_000L;
+    /** The warm-up ends after this even if the JIT is still busy. */
+    private static final long WARMUP_LIMIT_NANOS = 10_000_000_000L;
     /** Warm-up transactions per runner (see warmup()). */
     private static final int WARMUP_FRESH_EVERY = 100;
 
@@ -58,9 +58,9 @@ public final class Driver {
             reconnects = new LongAdder();
     private final LatencyRecorder latency = new LatencyRecorder();
     private final LatencyRecorder lag = new LatencyRecorder();
-    /** Compiles the recording path during warm-up; one for all clients (a histogram is ~190 KB: 1024 of them would not fit). */
-    private final LatencyRecorder warmupLatency = new LatencyRecorder();
     private List<Script> warmupScripts;
+    /** Watches the JIT during the warm-up; null without one. */
+    private JitSettle jit;
     private LatencyRecorder[] scriptLatency;
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
@@ -196,6 +196,7 @@ public final class Driver {
 
     private RunReport runClients(Group[] groups, List<Client> clients, int threads, int scale) throws InterruptedException {
         allClients = List.copyOf(clients);
+        jit = cfg.warmupStatements() > 0 && !cfg.connectPerTransaction() ? JitSettle.watch() : null;
         CountDownLatch connected = new CountDownLatch(clients.size());
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
@@ -216,7 +217,10 @@ public final class Driver {
                 throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
             }
         }
-        if (cfg.warmupStatements() > 0 && !cfg.connectPerTransaction()) JitSettle.await(JIT_SETTLE_LIMIT_NANOS);
+        if (jit != null) {
+            jit.close();
+            resetCounts();   // the warm-up ran through the same loop and counters
+        }
         // initial connection time: pgbench averages its threads' connection phases
         double initialConnMs = 0;
         for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
@@ -275,6 +279,20 @@ public final class Driver {
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()));
     }
 
+    /** Forgets what the warm-up counted; called while every client waits for the start. */
+    private void resetCounts() {
+        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, other, retried, retries, late)) a.reset();
+        latency.reset();
+        lag.reset();
+        for (int i = 0; i < scriptLatency.length; i++) {
+            scriptLatency[i].reset();
+            for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
+                    scriptRetried[i], scriptRetries[i])) a.reset();
+            commandFailures[i] = new AtomicLongArray(commandFailures[i].length());
+            commandRetries[i] = new AtomicLongArray(commandRetries[i].length());
+        }
+    }
+
     // ------------------------------------------------------------------ client
 
     private final class Client {
@@ -286,6 +304,8 @@ public final class Driver {
         String connectError;
         long finishedAt;
         long txNo;
+        /** In warmup(): see loop(). */
+        boolean warming, warmupFailed;
 
         Client(int id, Group group, Variables vars, PgbenchRandom random) {
             this.id = id;
@@ -322,31 +342,33 @@ public final class Driver {
         }
 
         /**
-         * JIT warm-up of the client path (runner, pgjdbc, histograms) on this client's connection: a script of
-         * its own that reads no table, with its own random state, so the measured run is exactly pgbench's.
+         * JIT warm-up of the client path on this client's connection, before the clock starts: the run's own
+         * transaction loop over the warm-up twins of its scripts ({@link WarmupScript}: no table touched), with a
+         * random state of its own, so the measured run is exactly pgbench's. The counts it leaves are reset.
          */
         private void warmup() {
             int n = cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
             if (n == 0) return;
             long giveUp = System.nanoTime() + WARMUP_LIMIT_NANOS;
             ClientScriptRunner w = null;
+            warming = true;
             try {
-                for (int i = 0; i < n && System.nanoTime() < giveUp; i++) {
+                // n transactions each, then client 0 alone goes on until the JIT is idle: queued compilations need the
+                // code to stay hot, and the compiler thread needs a core (with every client busy it got a fifth of one
+                // and was still compiling ten seconds later)
+                for (int gen = 0; (txNo < n || id == 0 && !jit.settled()) && System.nanoTime() < giveUp && !warmupFailed; gen++) {
                     // A fresh runner with new statement texts now and then: the run starts with new statements and
                     // unset variables, and pgjdbc's first executions of a statement take another path (Parse, Describe,
                     // unnamed until prepareThreshold). Code compiled without ever seeing those paths is thrown away at
                     // the run's first transaction and compiled again while the clock runs.
-                    if (i % WARMUP_FRESH_EVERY == 0) {
-                        if (w != null) w.releaseStatements();
-                        // the run's own variables (a copy) and its -r timing, so the compiled path is the run's
-                        w = new ClientScriptRunner(WarmupScript.generation(warmupScripts, i / WARMUP_FRESH_EVERY), id, runner.variables().copy(), new PgbenchRandom(id + i),
-                                cfg.mode(), ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement()));
-                    }
-                    long t0 = System.nanoTime();
-                    if (!w.runScript(conn, i % warmupScripts.size()).ok()) break;
-                    warmupLatency.recordNanos(System.nanoTime() - t0);
+                    if (w != null) w.releaseStatements();
+                    // the run's own variables (a copy) and its -r timing, so the compiled path is the run's
+                    w = new ClientScriptRunner(WarmupScript.generation(warmupScripts, gen), id, runner.variables().copy(),
+                            new PgbenchRandom(id + gen), cfg.mode(),
+                            ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement()));
+                    loop(w, txNo + WARMUP_FRESH_EVERY, giveUp, false);
                     // -P reads interval histograms while clients record: let the recording path see that too
-                    if (id == 0 && i % WARMUP_FRESH_EVERY == WARMUP_FRESH_EVERY - 1) warmupLatency.interval();
+                    if (id == 0) latency.interval();
                 }
                 w.releaseStatements();
                 if (cfg.mode() == QueryMode.PREPARED) {
@@ -359,24 +381,34 @@ public final class Driver {
                 throw new IllegalStateException(e);
             } catch (SQLException e) {
                 // the run itself will meet and report whatever is wrong with the connection
+            } finally {
+                warming = false;
+                txNo = 0;
             }
         }
 
         private void loop() {
-            long limit = cfg.effectiveTransactions();
+            loop(runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
+        }
+
+        /**
+         * The transaction loop, for the run and for the warm-up (which compiles this very method): with
+         * {@link #warming}, scripts are taken in turn instead of drawn from the thread's random state, nothing
+         * is logged and the first failure ends the warm-up.
+         */
+        private void loop(ClientScriptRunner r, long limit, long until, boolean throttled) {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
-            boolean throttled = cfg.rate() > 0;
             // the latest clock reading: the previous transaction's end serves the deadline check (a read fewer per transaction)
             long clock = System.nanoTime();
             while (limit == 0 || txNo < limit) {
-                if (clock >= deadlineNanos) return;
+                if (clock >= until) return;
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
-                int script = group.chooseScript();
+                int script = warming ? (int) (txNo % warmupScripts.size()) : group.chooseScript();
                 long scheduled = 0;
                 if (throttled) {
                     scheduled = group.nextSchedule();
-                    if (scheduled > deadlineNanos) return;
+                    if (scheduled > until) return;
                     // pgbench skips transactions already later than the latency limit when they would start
                     if (latencyLimitNanos > 0 && System.nanoTime() > scheduled + latencyLimitNanos) {
                         skipped.increment();
@@ -391,17 +423,21 @@ public final class Driver {
                 if (conn == null && !connect(cfg.connectPerTransaction())) return;
                 long start = System.nanoTime();
                 if (!throttled) scheduled = start;
-                TransactionOutcome out = runner.runScript(conn, script);
+                TransactionOutcome out = r.runScript(conn, script);
                 int tries = 1;
                 while (out.retryable() && (cfg.maxTries() == 0 || tries < cfg.maxTries())
                         && (latencyLimitNanos == 0 || System.nanoTime() - scheduled < latencyLimitNanos)
-                        && System.nanoTime() < deadlineNanos) {
+                        && System.nanoTime() < until) {
                     if (out.command() >= 0) commandRetries[script].incrementAndGet(out.command());
                     if (cfg.verboseErrors()) verboseError(out, tries, true, scheduled);
-                    out = runner.retry(conn, out);
+                    out = r.retry(conn, out);
                     tries++;
                 }
                 long end = System.nanoTime();
+                if (warming && !out.ok()) {
+                    warmupFailed = true;
+                    return;
+                }
                 if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
                 if (tries > 1) {
                     retried.increment();
@@ -547,7 +583,7 @@ public final class Driver {
         }
 
         private void log(long latencyUs, String result, int script, long lagUs, String kind, int tries) {
-            if (group.log == null) return;
+            if (warming || group.log == null) return;
             if (cfg.aggregateInterval() == 0 && !group.sampled()) return;
             long epochMicros = startEpochMicros + (System.nanoTime() - startNanos) / 1000;
             group.log.transaction(id, txNo + 1, latencyUs, result, script, epochMicros, lagUs, tries, kind);

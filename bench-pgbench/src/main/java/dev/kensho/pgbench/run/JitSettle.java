@@ -9,41 +9,62 @@ import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Waits, after the client warm-up, until the JVM's JIT compilers have gone idle, so their work does not
- * compete with the measured run. The warm-up makes the client path hot; compiling it at the top tier
- * takes the C2 thread seconds of CPU, and on a saturated machine that thread gets only its share of a
- * core: without this wait it was still compiling the driver and pgjdbc ten seconds into a run.
- * On Linux the compiler threads' CPU time is read from /proc (a long compile shows there while it
- * runs); elsewhere the JVM's total compilation time, which grows only when a compile finishes.
+ * Watches the JVM's JIT compilers during the client warm-up, which goes on until they have been idle for a
+ * while: their work must not compete with the measured run. The warm-up makes the client path hot;
+ * compiling it at the top tier takes the C2 thread seconds of CPU on a saturated machine. The code must
+ * stay hot while its compilations wait: HotSpot drops queued compile tasks of methods that stopped running
+ * (TieredCompileTaskTimeout), and the run would request them again while the clock runs.
+ * On Linux the compiler threads' CPU time is read from /proc (a long compile shows there while it runs);
+ * elsewhere the JVM's total compilation time, which grows only when a compile finishes.
  */
-final class JitSettle {
+final class JitSettle implements AutoCloseable {
     private static final long POLL_NANOS = 50_000_000L;
     /** Idle this long counts as settled: a C2 compile of a large method reports CPU well within it. */
     private static final long QUIET_NANOS = 300_000_000L;
 
-    private JitSettle() {}
+    private final Thread watcher;
+    private volatile boolean settled;
 
-    /**
-     * Returns when the compilers have been idle for {@link #QUIET_NANOS}, or after {@code limitNanos}.
-     *
-     * @return nanoseconds waited
-     */
-    static long await(long limitNanos) {
-        long start = System.nanoTime();
+    private JitSettle() {
+        watcher = new Thread(this::poll, "kensho-jit-watch");
+        watcher.setDaemon(true);
+    }
+
+    /** Starts watching. */
+    static JitSettle watch() {
+        JitSettle s = new JitSettle();
+        s.watcher.start();
+        return s;
+    }
+
+    /** True once the compilers have been idle for {@link #QUIET_NANOS} (or cannot be watched). */
+    boolean settled() {
+        return settled;
+    }
+
+    @Override
+    public void close() {
+        watcher.interrupt();
+    }
+
+    private void poll() {
         long last = compilerWork();
-        if (last < 0) return 0;
-        long quietSince = start;
-        while (true) {
+        if (last < 0) {
+            settled = true;
+            return;
+        }
+        long quietSince = System.nanoTime();
+        while (!Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(POLL_NANOS);
             long now = System.nanoTime();
             long work = compilerWork();
             if (work != last) {
                 last = work;
                 quietSince = now;
+                settled = false;
             } else if (now - quietSince >= QUIET_NANOS) {
-                return now - start;
+                settled = true;
             }
-            if (now - start >= limitNanos || Thread.currentThread().isInterrupted()) return now - start;
         }
     }
 
