@@ -208,7 +208,11 @@ public final class Driver {
             ts.add(t);
         }
         ts.forEach(Thread::start);
-        connected.await();
+        try {
+            connected.await();
+        } finally {
+            if (jit != null) jit.close();   // a library's caller keeps its JVM: no watcher left behind
+        }
         for (Client c : clients) {
             if (c.connectError != null) {
                 cancelled = true;
@@ -217,10 +221,7 @@ public final class Driver {
                 throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
             }
         }
-        if (jit != null) {
-            jit.close();
-            resetCounts();   // the warm-up ran through the same loop and counters
-        }
+        if (jit != null) resetCounts();   // the warm-up ran through the same loop and counters
         // initial connection time: pgbench averages its threads' connection phases
         double initialConnMs = 0;
         for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
