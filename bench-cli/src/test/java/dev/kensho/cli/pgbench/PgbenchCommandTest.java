@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.kensho.cli.Kensho;
+import dev.kensho.cli.CommandRun;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.pgbench.PgbenchInit;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,22 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PgbenchCommandTest {
     static final Path C_PGBENCH = Path.of("/usr/lib/postgresql/15/bin/pgbench");
 
-    private record Run(int exit, String out, String err) { }
-
-    private static Run bench(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Kensho.execute(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+    private static CommandRun bench(String... args) {
+        return CommandRun.of(args);
     }
 
     private static List<String> at(Target pg, Path results, String... args) {
@@ -52,39 +36,39 @@ class PgbenchCommandTest {
         return a;
     }
 
-    private static void assertOneLineError(Run r, int exit, String start) {
-        assertEquals(exit, r.exit, r.err);
-        List<String> lines = r.err.lines().filter(l -> l.startsWith("bench:")).toList();
-        assertEquals(1, lines.size(), r.err);
-        assertTrue(lines.get(0).startsWith("bench: " + start), r.err);
-        assertTrue(r.err.lines().noneMatch(l -> l.startsWith("\tat ")), "no stack trace: " + r.err);
+    private static void assertOneLineError(CommandRun r, int exit, String start) {
+        assertEquals(exit, r.exit(), r.err());
+        List<String> lines = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
+        assertEquals(1, lines.size(), r.err());
+        assertTrue(lines.get(0).startsWith("bench: " + start), r.err());
+        assertTrue(r.err().lines().noneMatch(l -> l.startsWith("\tat ")), "no stack trace: " + r.err());
     }
 
     /** The same text as the C pgbench 15 prints for its three builtins (it writes them on stderr). */
     @Test
     void showScriptPrintsPgbenchsText() throws Exception {
         for (String name : List.of("tpcb-like", "simple-update", "select")) {
-            Run r = bench("pgbench", "run", "--show-script", name);
-            assertEquals(0, r.exit, r.err);
-            assertTrue(r.out.startsWith("-- "), r.out);
+            CommandRun r = bench("pgbench", "run", "--show-script", name);
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().startsWith("-- "), r.out());
             if (Files.isExecutable(C_PGBENCH)) {
                 Process p = new ProcessBuilder(C_PGBENCH.toString(), "--show-script=" + name).redirectErrorStream(true).start();
                 String c = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-                assertEquals(c, r.out);
+                assertEquals(c, r.out());
             }
         }
-        Run read = bench("pgbench", "run", "--show-script", "pgecons-read");
-        assertEquals(0, read.exit, read.err);
-        assertTrue(read.out.startsWith("-- pgecons-read: <builtin: pgecons-read>\n\\set naccounts 100000 * :scale\n"), read.out);
-        assertTrue(read.out.contains("\\set aid random(1, :aid_max)\n"), read.out);
+        CommandRun read = bench("pgbench", "run", "--show-script", "pgecons-read");
+        assertEquals(0, read.exit(), read.err());
+        assertTrue(read.out().startsWith("-- pgecons-read: <builtin: pgecons-read>\n\\set naccounts 100000 * :scale\n"), read.out());
+        assertTrue(read.out().contains("\\set aid random(1, :aid_max)\n"), read.out());
 
-        Run list = bench("pgbench", "run", "--show-script", "list");
-        assertEquals(0, list.exit, list.err);
-        assertTrue(list.out.startsWith("Available builtin scripts:\n           tpcb-like: <builtin: TPC-B (sort of)>\n"), list.out);
-        assertTrue(list.out.contains("\n  pgecons-read-noagg: <builtin: pgecons-read-noagg>\n"), list.out);
-        assertTrue(list.out.contains("\n      pgecons-update: <builtin: pgecons-update>\n"), list.out);
-        assertEquals(list.out, bench("pgbench", "run", "-b", "list").out);
+        CommandRun list = bench("pgbench", "run", "--show-script", "list");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().startsWith("Available builtin scripts:\n           tpcb-like: <builtin: TPC-B (sort of)>\n"), list.out());
+        assertTrue(list.out().contains("\n  pgecons-read-noagg: <builtin: pgecons-read-noagg>\n"), list.out());
+        assertTrue(list.out().contains("\n      pgecons-update: <builtin: pgecons-update>\n"), list.out());
+        assertEquals(list.out(), bench("pgbench", "run", "-b", "list").out());
 
         assertOneLineError(bench("pgbench", "run", "--show-script", "nosuch"), 2, "no builtin script found for name \"nosuch\"; available: tpcb-like");
         assertOneLineError(bench("pgbench", "run", "--show-script", "pgecons-"), 2, "ambiguous builtin name: 3 builtin scripts found");
@@ -95,11 +79,11 @@ class PgbenchCommandTest {
         Path glued = Files.writeString(tmp.resolve("000-ch5-read.sql"), "\\set naccounts 100000 * :scale\n\\set row_count 10000\n"
                 + "\\set aid_max :naccounts - :row_count\n\\set aid_random(1, :aid_max)\n\n"
                 + "SELECT count(abalance) FROM pgbench_accounts WHERE aid BETWEEN :aid and :aid + :row_count;\n");
-        Run r = bench("pgbench", "run", "-f", glued.toString(), "--results", tmp.toString());
+        CommandRun r = bench("pgbench", "run", "-f", glued.toString(), "--results", tmp.toString());
         assertOneLineError(r, 2, glued + ":4:28: syntax error in command \"set\"");
-        assertTrue(r.err.contains("(did you mean \"\\set aid random(1, :aid_max)\"?)"), r.err);
+        assertTrue(r.err().contains("(did you mean \"\\set aid random(1, :aid_max)\"?)"), r.err());
         Path comma = Files.writeString(tmp.resolve("001-read.sql"), "\\set aid random(1 :aid_max)\nselect :aid;\n");
-        Run c = bench("pgbench", "run", "-f", comma.toString(), "--results", tmp.toString());
+        CommandRun c = bench("pgbench", "run", "-f", comma.toString(), "--results", tmp.toString());
         assertOneLineError(c, 2, comma + ":1:19: syntax error in command \"set\": expected ',' or ')' after argument 1 of random()");
     }
 
@@ -107,12 +91,12 @@ class PgbenchCommandTest {
     @Test
     void initTablespaceOptionsReachTheServer(Target pg, @TempDir Path tmp) {
         try {
-            Run t = bench(at(pg, tmp, "pgbench", "init", "--tablespace", "kensho_no_such_ts").toArray(String[]::new));
+            CommandRun t = bench(at(pg, tmp, "pgbench", "init", "--tablespace", "kensho_no_such_ts").toArray(String[]::new));
             assertOneLineError(t, 1, "pgbench init failed: ERROR: tablespace \"kensho_no_such_ts\" does not exist");
-            assertTrue(t.err.contains("creating tables...") && !t.err.contains("generating data"), t.err);
-            Run i = bench(at(pg, tmp, "pgbench", "init", "--index-tablespace", "kensho_no_such_idx").toArray(String[]::new));
+            assertTrue(t.err().contains("creating tables...") && !t.err().contains("generating data"), t.err());
+            CommandRun i = bench(at(pg, tmp, "pgbench", "init", "--index-tablespace", "kensho_no_such_idx").toArray(String[]::new));
             assertOneLineError(i, 1, "pgbench init failed: ERROR: tablespace \"kensho_no_such_idx\" does not exist");
-            assertTrue(i.err.contains("creating primary keys..."), i.err);
+            assertTrue(i.err().contains("creating primary keys..."), i.err());
         } finally {
             new PgbenchInit().scale(1).log(null).run(pg);
         }
@@ -128,20 +112,20 @@ class PgbenchCommandTest {
         Path ser = Files.writeString(tmp.resolve("ser.sql"), "begin isolation level repeatable read;\n"
                 + "select v from kensho_cli_probe where id = 1;\nselect pg_sleep(0.005);\n"
                 + "update kensho_cli_probe set v = v + 1 where id = 1;\nend;\n");
-        Run r = bench(at(pg, tmp, "pgbench", "run", "-n", "-f", ser.toString(), "-c", "3", "-T", "2", "-P", "1", "--progress-timestamp",
+        CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-n", "-f", ser.toString(), "-c", "3", "-T", "2", "-P", "1", "--progress-timestamp",
                 "--max-tries", "3", "--verbose-errors", "--warmup", "0").toArray(String[]::new));
-        assertEquals(0, r.exit, r.err);
-        assertTrue(r.err.lines().anyMatch(l -> l.matches("progress: \\d{10}\\.\\d{3} s, .*")), r.err);
-        assertTrue(r.err.lines().anyMatch(l -> l.matches("client \\d repeats the transaction after the error \\(try [12]/3\\)")), r.err);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().lines().anyMatch(l -> l.matches("progress: \\d{10}\\.\\d{3} s, .*")), r.err());
+        assertTrue(r.err().lines().anyMatch(l -> l.matches("client \\d repeats the transaction after the error \\(try [12]/3\\)")), r.err());
 
         Path abort = Files.writeString(tmp.resolve("abort.sql"), "\\if :client_id = 0\n\\sleep 200 ms\nselect 1/0;\n"
                 + "\\else\nselect pg_sleep(0.05);\n\\endif\n");
         long t0 = System.nanoTime();
-        Run a = bench(at(pg, tmp, "pgbench", "run", "-n", "-f", abort.toString(), "-c", "2", "-j", "2", "-T", "30", "--exit-on-abort",
+        CommandRun a = bench(at(pg, tmp, "pgbench", "run", "-n", "-f", abort.toString(), "-c", "2", "-j", "2", "-T", "30", "--exit-on-abort",
                 "--warmup", "0").toArray(String[]::new));
         assertOneLineError(a, 1, "Run was aborted due to an error in client 0 (--exit-on-abort)");
         assertTrue((System.nanoTime() - t0) / 1e9 < 15, "did not stop at once");
-        assertEquals("", a.out, "no report");
+        assertEquals("", a.out(), "no report");
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table kensho_cli_probe");
         }
@@ -149,15 +133,15 @@ class PgbenchCommandTest {
 
     @Test
     void sweepRecordsRateAndLatencyLimit(Target pg, @TempDir Path tmp) throws Exception {
-        Run r = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1", "--repeat", "1", "-T", "1", "-R", "30", "-L", "100",
+        CommandRun r = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1", "--repeat", "1", "-T", "1", "-R", "30", "-L", "100",
                 "-s", "1").toArray(String[]::new));
-        assertEquals(0, r.exit, r.err);
+        assertEquals(0, r.exit(), r.err());
         Path runJson;
         try (Stream<Path> dirs = Files.list(tmp)) {
             runJson = dirs.filter(d -> d.getFileName().toString().endsWith("pgbench-sweep")).findFirst().orElseThrow().resolve("run.json");
         }
         String json = Files.readString(runJson);
         assertTrue(json.matches("(?s).*\"rate\" : 30\\.0,.*\"latency_limit_ms\" : 100\\.0.*"), json);
-        assertTrue(r.err.contains("tps "), r.err);
+        assertTrue(r.err().contains("tps "), r.err());
     }
 }
