@@ -371,7 +371,7 @@ public final class Driver {
                     // -P reads interval histograms while clients record: let the recording path see that too
                     if (id == 0) latency.interval();
                 }
-                w.releaseStatements();
+                if (w != null) w.releaseStatements();
                 if (cfg.mode() == QueryMode.PREPARED) {
                     // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
                     try (Statement st = conn.createStatement()) {
