@@ -74,17 +74,31 @@ class PgbenchCommandTest {
         assertOneLineError(bench("pgbench", "run", "--show-script", "pgecons-"), 2, "ambiguous builtin name: 3 builtin scripts found");
     }
 
+    /** The studies' two typo'd quotes run, saying how they were read; the same mistakes elsewhere stay errors. */
     @Test
-    void studyTyposAreOneLineUsageErrorsWithTheHint(@TempDir Path tmp) throws Exception {
-        Path glued = Files.writeString(tmp.resolve("000-ch5-read.sql"), "\\set naccounts 100000 * :scale\n\\set row_count 10000\n"
-                + "\\set aid_max :naccounts - :row_count\n\\set aid_random(1, :aid_max)\n\n"
-                + "SELECT count(abalance) FROM pgbench_accounts WHERE aid BETWEEN :aid and :aid + :row_count;\n");
-        CommandRun r = bench("pgbench", "run", "-f", glued.toString(), "--results", tmp.toString());
-        assertOneLineError(r, 2, glued + ":4:28: syntax error in command \"set\"");
-        assertTrue(r.err().contains("(did you mean \"\\set aid random(1, :aid_max)\"?)"), r.err());
-        Path comma = Files.writeString(tmp.resolve("001-read.sql"), "\\set aid random(1 :aid_max)\nselect :aid;\n");
-        CommandRun c = bench("pgbench", "run", "-f", comma.toString(), "--results", tmp.toString());
-        assertOneLineError(c, 2, comma + ":1:19: syntax error in command \"set\": expected ',' or ')' after argument 1 of random()");
+    void studyTyposRunAsQuotedAndOtherTyposAreOneLineErrors(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        String read = "\\set naccounts 100000 * :scale\n\\set row_count 10000\n\\set aid_max :naccounts - :row_count\n";
+        String query = "SELECT count(abalance) FROM pgbench_accounts WHERE aid BETWEEN :aid and :aid + :row_count;\n";
+        Path glued = Files.writeString(tmp.resolve("000-ch5-read.sql"), read + "\\set aid_random(1, :aid_max)\n\n" + query);
+        Path comma = Files.writeString(tmp.resolve("001-read.sql"), read + "\\set aid random(1 :aid_max)\n" + query);
+        for (Path quoted : List.of(glued, comma)) {
+            CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-n", "-t", "5", "--warmup", "0", "-f", quoted.toString())
+                    .toArray(String[]::new));
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().contains("number of transactions actually processed: 5/5"), r.out());
+            assertTrue(r.out().contains("number of failed transactions: 0 "), r.out());
+            assertTrue(r.err().contains("warning: " + quoted + ":4: running \"\\set aid") && r.err().contains(
+                    "as \"\\set aid random(1, :aid_max)\" (the typo is in PGECons study 00"), r.err());
+        }
+
+        Path other = Files.writeString(tmp.resolve("other.sql"), "\\set tid_random(1, 10)\nselect :tid;\n");
+        CommandRun r = bench("pgbench", "run", "-f", other.toString(), "--results", tmp.toString());
+        assertOneLineError(r, 2, other + ":1:22: syntax error in command \"set\"");
+        assertTrue(r.err().contains("(did you mean \"\\set tid random(1, 10)\"?)"), r.err());
+        Path missing = Files.writeString(tmp.resolve("missing.sql"), "\\set aid random(1 :naccounts)\nselect :aid;\n");
+        CommandRun c = bench("pgbench", "run", "-f", missing.toString(), "--results", tmp.toString());
+        assertOneLineError(c, 2, missing + ":1:19: syntax error in command \"set\": expected ',' or ')' after argument 1 of random()");
     }
 
     /** Both options reach the server: a missing tablespace fails at create tables, a missing index tablespace at primary keys. */

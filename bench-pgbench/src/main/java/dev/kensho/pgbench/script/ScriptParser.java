@@ -25,8 +25,8 @@ final class ScriptParser {
     static final int MAX_ARGS = 256;
 
     private static final AtomicBoolean SETRANDOM_WARNED = new AtomicBoolean();
-    /** Where the one-time \setrandom deprecation warning goes (stderr by default). */
-    static volatile Consumer<String> warnings = System.err::println;
+    /** Where the \setrandom and study-errata warnings go (stderr by default). */
+    static volatile Consumer<String> warnings = s -> System.err.println(s); // System.err as it is when warning
 
     private final String file;
     private final String src;
@@ -507,6 +507,11 @@ final class ScriptParser {
                     pos = parsed.end();
                     firstLine = commandText(cmdStart);
                 } catch (ExprSyntaxException ex) {
+                    StudyErrata.Erratum erratum = lname.equals("set") ? StudyErrata.of(restOfLine(cmdStart)) : null;
+                    if (erratum != null) {
+                        studyErratum(erratum, line, col);
+                        return;
+                    }
                     String what = ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "") + " in command \"" + lname + "\"";
                     if (v != null && v.text.indexOf('(') > 0) throw error(ex.offset(), what + variableHint(cmdStart, v));
                     throw error(ex.offset(), what + expectation(ex));
@@ -577,6 +582,25 @@ final class ScriptParser {
             default -> throw new ScriptException(file, line, col, "invalid command in command \"" + name + "\""
                     + " (expected set, setrandom, sleep, setshell, shell, if, elif, else, endif, gset, aset)");
         }
+    }
+
+    /** Runs a studies' typo'd line as its authors ran it; pgbench rejects it, so say so. */
+    private void studyErratum(StudyErrata.Erratum erratum, int line, int col) throws ScriptException {
+        String corrected = erratum.corrected();
+        int space = corrected.indexOf(' ', "\\set ".length());
+        Expr e;
+        try {
+            e = ExprParser.parse(corrected.substring(space + 1), 0).expr();
+        } catch (ExprSyntaxException ex) {
+            throw new IllegalStateException("erratum does not parse: " + corrected, ex);
+        }
+        String quoted = restOfLine(lineStarts[line - 1] + col - 1);
+        int nl = src.indexOf('\n', pos);
+        pos = nl < 0 ? src.length() : nl;
+        warnings.accept("warning: " + file + ":" + line + ": running \"" + quoted + "\" as \"" + corrected
+                + "\" (the typo is in " + erratum.source() + "; pgbench rejects the line as quoted)");
+        commands.add(Command.meta(Command.Kind.SET, line, col, quoted,
+                corrected.substring("\\set ".length(), space), e, List.of(), 0));
     }
 
     /**

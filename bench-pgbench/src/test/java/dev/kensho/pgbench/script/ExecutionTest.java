@@ -320,7 +320,8 @@ class ExecutionTest {
     @EnumSource(QueryMode.class)
     void studyScriptsRunUnchanged(QueryMode mode) throws Exception {
         List<Script> scripts = new ArrayList<>();
-        for (String f : List.of("000-ch4-update.sql", "001-update.sql", "000-ch4-read.sql")) {
+        for (String f : List.of("000-ch4-update.sql", "000-ch5-update.sql", "001-update.sql", "000-ch4-read.sql",
+                "000-ch5-read.sql", "001-read.sql")) {
             scripts.add(Script.parse(f, ScriptParseTest.resource("/studies/" + f)));
         }
         scripts.add(Script.builtin("pgecons-update"));
