@@ -19,6 +19,8 @@ public final class Connector {
     }
 
     public Connection connect() throws SQLException {
-        return target.connect(mode.connectionProperties());
+        java.util.Properties p = mode.connectionProperties();
+        p.setProperty("socketFactory", BlockingSocketFactory.class.getName());
+        return target.connect(p);
     }
 }
