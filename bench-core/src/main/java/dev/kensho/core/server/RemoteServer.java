@@ -111,6 +111,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         boolean restartNeeded = false;
         boolean reloadNeeded = false;
         Map<String, String> systemWide = new LinkedHashMap<>();
+        Map<String, String> sessionBefore = new LinkedHashMap<>(sessionSettings);
         for (var e : wanted.entrySet()) {
             String name = e.getKey();
             String ctx = contexts.get(name);
@@ -150,7 +151,9 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
                 // connected: values accepted
             } catch (KenshoException | SQLException ex) {
                 String reason = ex.getMessage();
-                wanted.keySet().forEach(sessionSettings::remove);
+                // back to what was accepted before: a rejected value must not take an earlier, good one with it
+                sessionSettings.clear();
+                sessionSettings.putAll(sessionBefore);
                 throw KenshoException.usage("setting rejected by the server: " + reason);
             }
         }

@@ -37,6 +37,20 @@ class RemoteServerTest {
         assertThrows(KenshoException.class, () -> pg.control().restart());
     }
 
+    /** A value the server rejects is refused in one line and leaves the earlier accepted value in force. */
+    @Test
+    void rejectedSessionValueKeepsTheEarlierOne(@LocalPostgres Target pg) throws Exception {
+        pg.control().apply(Map.of("work_mem", "8MB"));
+        KenshoException e = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("work_mem", "lots")));
+        assertTrue(e.getMessage().startsWith("setting rejected by the server: "), e.getMessage());
+        assertTrue(e.getMessage().contains("work_mem"), e.getMessage());
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW work_mem")) {
+            rs.next();
+            assertEquals("8MB", rs.getString(1));
+        }
+        assertEquals("8MB", pg.control().applied().get("work_mem"));
+    }
+
     @Test
     void missingDatabaseIsOneLine(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,
