@@ -8,6 +8,9 @@
 # pgbench_* tables are ever dropped.
 #
 # Rounds alternate who goes first (ABBA), so a drifting load on the shared machine favours neither tool.
+# Besides the ratio of the medians, each run line prints the median of the per-round ratios (each round's two runs
+# are seconds apart) with their range: on a virtual machine whose speed drifts by 10-20 % within minutes, that is
+# the steadier number, and the range says how far one round can be trusted.
 #
 # usage: bench/pgbench-vs-c.sh [ROUNDS=2]
 # env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
@@ -78,9 +81,13 @@ compare() {  # $1 label, $2 goal, then the common pgbench options
     TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")
     printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
   done
-  local mc mk
+  local mc mk i
+  local -a R
+  for i in "${!TC[@]}"; do R+=("$(echo "${TK[$i]} / ${TC[$i]}" | bc -l)"); done
   mc=$(median "${TC[@]}"); mk=$(median "${TK[@]}")
-  SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f (goal >= %s)' "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$goal")")
+  SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f, per round %.3f [%.3f..%.3f] (goal >= %s)' \
+    "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$(median "${R[@]}")" \
+    "$(printf '%s\n' "${R[@]}" | sort -g | head -1)" "$(printf '%s\n' "${R[@]}" | sort -g | tail -1)" "$goal")")
 }
 for c in $CLIENTS; do
   j=$(( c < 2 ? c : 2 ))
@@ -89,5 +96,5 @@ done
 compare "tpcb-like -M prepared c=4 j=2" 0.97 -b tpcb-like -M prepared -c 4 -j 2
 
 echo
-echo "medians over $ROUNDS rounds (ratio = bench / pgbench):"
+echo "medians over $ROUNDS rounds (ratio = bench / pgbench: of the medians; per round: median [min..max] of each round's ratio):"
 printf '  %s\n' "${SUMMARY[@]}"
