@@ -28,33 +28,28 @@ public final class BlockingSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        return connected(new InetSocketAddress(host, port));
+        return connected(new InetSocketAddress(host, port), null);
     }
 
     @Override
     public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-        Socket s = createSocket();
-        s.bind(new InetSocketAddress(localHost, localPort));
-        s.connect(new InetSocketAddress(host, port));
-        return s;
+        return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
     }
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        return connected(new InetSocketAddress(host, port));
+        return connected(new InetSocketAddress(host, port), null);
     }
 
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
-        Socket s = createSocket();
-        s.bind(new InetSocketAddress(localAddress, localPort));
-        s.connect(new InetSocketAddress(address, port));
-        return s;
+        return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
     }
 
-    private Socket connected(InetSocketAddress to) throws IOException {
+    private Socket connected(InetSocketAddress to, InetSocketAddress from) throws IOException {
         Socket s = createSocket();
         try {
+            if (from != null) s.bind(from);
             s.connect(to);
             return s;
         } catch (IOException e) {

@@ -509,7 +509,7 @@ final class ScriptParser {
                 } catch (ExprSyntaxException ex) {
                     StudyErrata.Erratum erratum = lname.equals("set") ? StudyErrata.of(restOfLine(cmdStart)) : null;
                     if (erratum != null) {
-                        studyErratum(erratum, line, col);
+                        studyErratum(erratum, cmdStart, line, col);
                         return;
                     }
                     String what = ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "") + " in command \"" + lname + "\"";
@@ -585,7 +585,7 @@ final class ScriptParser {
     }
 
     /** Runs a studies' typo'd line as its authors ran it; pgbench rejects it, so say so. */
-    private void studyErratum(StudyErrata.Erratum erratum, int line, int col) throws ScriptException {
+    private void studyErratum(StudyErrata.Erratum erratum, int cmdStart, int line, int col) throws ScriptException {
         String corrected = erratum.corrected();
         int space = corrected.indexOf(' ', "\\set ".length());
         Expr e;
@@ -594,7 +594,7 @@ final class ScriptParser {
         } catch (ExprSyntaxException ex) {
             throw new IllegalStateException("erratum does not parse: " + corrected, ex);
         }
-        String quoted = restOfLine(lineStarts[line - 1] + col - 1);
+        String quoted = restOfLine(cmdStart);
         int nl = src.indexOf('\n', pos);
         pos = nl < 0 ? src.length() : nl;
         warnings.accept("warning: " + file + ":" + line + ": running \"" + quoted + "\" as \"" + corrected
