@@ -4,6 +4,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.script.QueryMode;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Properties;
 
 /**
  * Opens client connections in the -M mode's pgjdbc configuration (preferQueryMode, prepareThreshold),
@@ -19,7 +20,7 @@ public final class Connector {
     }
 
     public Connection connect() throws SQLException {
-        java.util.Properties p = mode.connectionProperties();
+        Properties p = mode.connectionProperties();
         p.setProperty("socketFactory", BlockingSocketFactory.class.getName());
         return target.connect(p);
     }

@@ -585,7 +585,7 @@ final class ScriptParser {
     }
 
     /** Runs a studies' typo'd line as its authors ran it; pgbench rejects it, so say so. */
-    private void studyErratum(StudyErrata.Erratum erratum, int cmdStart, int line, int col) throws ScriptException {
+    private void studyErratum(StudyErrata.Erratum erratum, int cmdStart, int line, int col) {
         String corrected = erratum.corrected();
         int space = corrected.indexOf(' ', "\\set ".length());
         Expr e;

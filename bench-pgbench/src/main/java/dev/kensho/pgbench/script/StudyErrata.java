@@ -10,13 +10,13 @@ import java.util.Map;
  * malformed line is still rejected where pgbench rejects it.
  */
 final class StudyErrata {
-    /** A quoted line, what its authors ran, and where the report quotes it. */
-    record Erratum(String quoted, String corrected, String source) {}
+    /** What the authors of a quoted line ran, and where the report quotes it. */
+    record Erratum(String corrected, String source) {}
 
     private static final Map<String, Erratum> BY_QUOTED = Map.of(
-            "\\set aid_random(1, :aid_max)", new Erratum("\\set aid_random(1, :aid_max)",
+            "\\set aid_random(1, :aid_max)", new Erratum(
                     "\\set aid random(1, :aid_max)", "PGECons study 000, section 5.3.3.1"),
-            "\\set aid random(1 :aid_max)", new Erratum("\\set aid random(1 :aid_max)",
+            "\\set aid random(1 :aid_max)", new Erratum(
                     "\\set aid random(1, :aid_max)", "PGECons study 001, read-only custom script"));
 
     private StudyErrata() {}
