@@ -4,6 +4,7 @@
 #      work without process start-up; wall times including JVM start-up are printed too). Goal: ratio <= 0.8.
 #   2. select-only -M prepared at c=1,4,8 and tpcb-like -M prepared at c=4 (-j = min(c, 2) for both tools, -T DURATION,
 #      pgbench's default vacuum before each run): TPS medians and ratio bench/pgbench. Goals: >= 1.0 and >= 0.97.
+#      Where c > 2, each round also runs pgbench -j c, Kensho's thread model (SAME_MODEL=0 skips it; see below).
 # The database is initialised once at SCALE (by the init comparison) and shared by all runs. Only the four
 # pgbench_* tables are ever dropped.
 #
@@ -16,7 +17,7 @@
 # env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
 #      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
 #      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar")
-#      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")
+#      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1)
 #      WORK        scratch directory for bench's results (default: a new mktemp -d, removed at exit)
 set -euo pipefail
 
@@ -67,33 +68,57 @@ SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f (goal <= 0
   "init -s $SCALE (done in)" "$MC" "$MK" "$(echo "$MK / $MC" | bc -l)" "$(median "${WC[@]}")" "$(median "${WK[@]}")")")
 
 # ---- runs
-compare() {  # $1 label, $2 goal, then the common pgbench options
-  local label=$1 goal=$2; shift 2
-  local -a TC TK
+# Each round also runs pgbench with -j = c (SAME_MODEL=0 skips it): one thread per client, the model Kensho's
+# client has (JDBC blocks where libpq lets a pgbench thread multiplex its clients); its ratio separates what the
+# thread model costs on this machine from what Kensho's own code costs.
+SAME_MODEL=${SAME_MODEL:-1}
+cpgbench() { "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 || { echo "pgbench $* failed" >&2; return 1; }; }
+kbench() { $BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { echo "bench pgbench run $* failed" >&2; return 1; }; }
+ratios() {  # $1.. pairs "k c": median [min..max] of k/c
+  local -a R; local k c
+  while [ $# -gt 1 ]; do k=$1; c=$2; shift 2; R+=("$(echo "$k / $c" | bc -l)"); done
+  printf '%.3f [%.3f..%.3f]' "$(median "${R[@]}")" "$(printf '%s\n' "${R[@]}" | sort -g | head -1)" "$(printf '%s\n' "${R[@]}" | sort -g | tail -1)"
+}
+compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common pgbench options
+  local label=$1 goal=$2 nc=$3 nj=$4; shift 4
+  local same=$(( SAME_MODEL == 1 && nc > nj ))
+  local -a TC TK TS PAIRS SPAIRS
+  local c k s
   for i in $(seq 1 "$ROUNDS"); do
+    # Kensho runs between the two pgbench runs; who goes first alternates (ABBA)
     if [ $((i % 2)) -eq 1 ]; then
-      c=$("$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench $* failed"; }
-      k=$($BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench run $* failed"; }
+      c=$(cpgbench "$@" -c "$nc" -j "$nj") || die "pgbench failed: $c"
+      k=$(kbench "$@" -c "$nc" -j "$nj") || die "bench failed: $k"
+      if [ "$same" = 1 ]; then s=$(cpgbench "$@" -c "$nc" -j "$nc") || die "pgbench failed: $s"; fi
     else
-      k=$($BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1) || { echo "$k"; die "bench pgbench run $* failed"; }
-      c=$("$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1) || { echo "$c"; die "pgbench $* failed"; }
+      if [ "$same" = 1 ]; then s=$(cpgbench "$@" -c "$nc" -j "$nc") || die "pgbench failed: $s"; fi
+      k=$(kbench "$@" -c "$nc" -j "$nj") || die "bench failed: $k"
+      c=$(cpgbench "$@" -c "$nc" -j "$nj") || die "pgbench failed: $c"
     fi
     TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")
-    printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
+    PAIRS+=("${TK[-1]}" "${TC[-1]}")
+    if [ "$same" = 1 ]; then
+      TS+=("$(echo "$s" | tps_of)"); SPAIRS+=("${TK[-1]}" "${TS[-1]}")
+      printf '%s round %d: pgbench %s tps   bench %s tps   pgbench -j %d %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}" "$nc" "${TS[-1]}"
+    else
+      printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
+    fi
   done
-  local mc mk i
-  local -a R
-  for i in "${!TC[@]}"; do R+=("$(echo "${TK[$i]} / ${TC[$i]}" | bc -l)"); done
+  local mc mk
   mc=$(median "${TC[@]}"); mk=$(median "${TK[@]}")
-  SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f, per round %.3f [%.3f..%.3f] (goal >= %s)' \
-    "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$(median "${R[@]}")" \
-    "$(printf '%s\n' "${R[@]}" | sort -g | head -1)" "$(printf '%s\n' "${R[@]}" | sort -g | tail -1)" "$goal")")
+  SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f, per round %s (goal >= %s)' \
+    "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$(ratios "${PAIRS[@]}")" "$goal")")
+  if [ "$same" = 1 ]; then
+    local ms; ms=$(median "${TS[@]}")
+    SUMMARY+=("$(printf '%-34s pgbench %9.1f tps  (one thread per client, as Kensho): ratio %.3f, per round %s' \
+      "  same model: -j $nc" "$ms" "$(echo "$mk / $ms" | bc -l)" "$(ratios "${SPAIRS[@]}")")")
+  fi
 }
 for c in $CLIENTS; do
   j=$(( c < 2 ? c : 2 ))
-  compare "select-only -M prepared c=$c j=$j" 1.0 -S -M prepared -c "$c" -j "$j"
+  compare "select-only -M prepared c=$c j=$j" 1.0 "$c" "$j" -S -M prepared
 done
-compare "tpcb-like -M prepared c=4 j=2" 0.97 -b tpcb-like -M prepared -c 4 -j 2
+compare "tpcb-like -M prepared c=4 j=2" 0.97 4 2 -b tpcb-like -M prepared
 
 echo
 echo "medians over $ROUNDS rounds (ratio = bench / pgbench: of the medians; per round: median [min..max] of each round's ratio):"
