@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * A PostgreSQL server for JMH benchmarks, shared by every thread of a trial: the embedded server by
  * default, or the one system properties name (JMH passes them to forks with -jvmArgsAppend):
- * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U}, {@code -Dkensho.pgVersion=16},
+ * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U -Dkensho.passwordFile=F}, {@code -Dkensho.pgVersion=16},
  * {@code -Dkensho.pgBin=/usr/lib/postgresql/17/bin}, {@code -Dkensho.set.jit=off} (any setting).
  *
  * <pre>
@@ -38,6 +38,8 @@ public class TargetState {
         TargetSpec s = new TargetSpec();
         String url = p.getProperty("kensho.url");
         if (url != null) s.url(url).user(p.getProperty("kensho.user"));
+        String passwordFile = p.getProperty("kensho.passwordFile");
+        if (passwordFile != null) s.passwordFile(java.nio.file.Path.of(passwordFile));
         String bin = p.getProperty("kensho.pgBin");
         if (bin != null) s.pgBin(java.nio.file.Path.of(bin));
         String version = p.getProperty("kensho.pgVersion");

@@ -38,6 +38,7 @@ public final class TargetSpec {
     public Integer pgVersion() { return pgVersion; }
     public Map<String, String> settings() { return Map.copyOf(settings); }
     public String url() { return url; }
+    public Path passwordFile() { return passwordFile; }
     public boolean isRemote() { return url != null || testcontainers; }
     public Path keepData() { return keepData; }
     public Path pgBin() { return pgBin; }
