@@ -1,0 +1,164 @@
+package dev.kensho.pgbench.micro;
+
+import dev.kensho.core.Credentials;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import java.io.PrintStream;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.runner.format.OutputFormat;
+
+/**
+ * JMH's output, turned into Kensho trials as it happens: every measured iteration is appended to the
+ * run directory the moment JMH reports it (one repeat per iteration, so an interrupted run keeps what
+ * finished), and a benchmark that threw becomes a failed trial with the exception's first line.
+ * JMH's own text goes to the log only when verbose.
+ */
+final class JmhTrials implements OutputFormat {
+    private final RunDirectory dir;
+    private final Function<BenchmarkParams, Cell> cell;
+    private final PrintStream log;
+    private final boolean verbose;
+
+    private BenchmarkParams current;
+    private Cell currentCell;
+    private int firstRepeat;
+    private int measured;
+    private boolean failing;
+    private String failure;
+    private int failures;
+
+    /** A benchmark under one combination of its parameters: its trials' cell key and params. */
+    record Cell(String key, Map<String, Object> params) { }
+
+    JmhTrials(RunDirectory dir, Function<BenchmarkParams, Cell> cell, PrintStream log, boolean verbose) {
+        this.dir = dir;
+        this.cell = cell;
+        this.log = log;
+        this.verbose = verbose;
+    }
+
+    int failures() {
+        return failures;
+    }
+
+    @Override
+    public void startBenchmark(BenchmarkParams params) {
+        settle();
+        current = params;
+        currentCell = cell.apply(params);
+        // a cell resumed after an interruption keeps its earlier repeats and adds to them
+        firstRepeat = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key())).count();
+        measured = 0;
+        failing = false;
+        failure = null;
+        if (log != null) log.println("  " + describe(params));
+    }
+
+    @Override
+    public void startRun() { }
+
+    @Override
+    public void iteration(BenchmarkParams params, IterationParams ip, int iteration) { }
+
+    @Override
+    public void iterationResult(BenchmarkParams params, IterationParams ip, int iteration, IterationResult r) {
+        if (ip.getType() != IterationType.MEASUREMENT) return;
+        double score = r.getPrimaryResult().getScore();
+        // repeats count on across forks (JMH numbers each fork's iterations from 1)
+        Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params())
+                .metric(unitMetric(params), score)
+                .extra("iteration_seconds", ip.getTime().convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0);
+        dir.append(b.build());
+        measured++;
+        if (log != null) log.printf(Locale.ROOT, "    iteration %d: %.3f %s%n", iteration, score, r.getScoreUnit());
+    }
+
+    @Override
+    public void endBenchmark(BenchmarkResult result) {
+        settle();
+        current = null;
+    }
+
+    @Override
+    public void endRun(Collection<RunResult> result) {
+        settle();
+        current = null;
+    }
+
+    /** A benchmark that ended without a measured iteration failed: record why. */
+    private void settle() {
+        if (current == null || measured > 0) return;
+        String reason = failure != null ? failure : "JMH reported no measured iteration";
+        dir.append(Trial.of(currentCell.key(), firstRepeat).params(currentCell.params()).failed(reason).build());
+        failures++;
+        if (log != null) log.println("    failed: " + reason);
+        measured = -1;
+    }
+
+    @Override
+    public void print(String s) {
+        if (verbose && log != null) log.print(Credentials.mask(s));
+    }
+
+    @Override
+    public void println(String s) {
+        if (s == null) return;
+        // JMH prints "<failure>", a blank line, then the exception: its first line is the reason
+        if (s.startsWith("<failure>")) {
+            failing = true;
+        } else if (failing && failure == null && !s.isBlank()) {
+            String first = s.strip().split("\\R", 2)[0];
+            failure = Credentials.mask(first.replaceFirst("^org\\.openjdk\\.jmh\\.runner\\.BenchmarkException: ", ""));
+        }
+        if (verbose && log != null) log.println(Credentials.mask(s));
+    }
+
+    @Override
+    public void flush() {
+        if (log != null) log.flush();
+    }
+
+    @Override
+    public void close() { }
+
+    @Override
+    public void verbosePrintln(String s) {
+        if (verbose && log != null) log.println(Credentials.mask(s));
+    }
+
+    @Override
+    public void write(int b) {
+        if (verbose && log != null) log.write(b);
+    }
+
+    @Override
+    public void write(byte[] b) {
+        if (verbose && log != null) log.write(b, 0, b.length);
+    }
+
+    static String unitMetric(BenchmarkParams p) {
+        return switch (p.getTimeUnit()) {
+            case MILLISECONDS -> "ms";
+            case MICROSECONDS -> "us";
+            case NANOSECONDS -> "ns";
+            case SECONDS -> "s";
+            default -> p.getTimeUnit().name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static String describe(BenchmarkParams p) {
+        String name = p.getBenchmark().substring(p.getBenchmark().lastIndexOf('.') + 1);
+        StringBuilder sb = new StringBuilder(name);
+        for (String k : p.getParamsKeys()) sb.append(' ').append(k).append('=').append(p.getParam(k));
+        return sb.toString();
+    }
+}

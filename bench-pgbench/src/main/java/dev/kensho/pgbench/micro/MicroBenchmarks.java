@@ -1,0 +1,319 @@
+package dev.kensho.pgbench.micro;
+
+import dev.kensho.core.Credentials;
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Study 002's micro query benchmarks on one target, run by JMH: prepares the tables
+ * ({@link MicroTables}), runs the chosen benchmarks (JMH forks connect back to the target through
+ * {@link dev.kensho.jmh.TargetState}'s system properties), and appends every measured iteration as a
+ * repeat of its cell, so medians, reports and run comparisons work as for every other command.
+ *
+ * <p>On a managed server the benchmarks run in a database of their own, {@value #DATABASE}, created
+ * with the study's encoding (EUC_JP by default), so the encoding benchmark converts EUC_JP to SJIS as
+ * the study did. On other targets they run in the target's database, whatever its encoding (recorded).
+ */
+public final class MicroBenchmarks {
+    public static final String COMMAND = "micro";
+    public static final String DATABASE = "kensho_micro";
+
+    /** The study's measurements, each one JMH benchmark method. */
+    public enum Benchmark {
+        JOIN_GROUP_COUNT("join-group-count", JoinGroupCount.class, "joinGroupCount", null),
+        ENCODING("encoding", EncodingConversion.class, "selectAll", "clientEncoding"),
+        TRAILING_COLUMNS("trailing-columns", TupleDeform.class, "trailingColumns", null),
+        ONE_COLUMN("one-column", TupleDeform.class, "oneColumn", "column"),
+        LEADING_COLUMNS("leading-columns", TupleDeform.class, "leadingColumns", "column");
+
+        public final String label;
+        final Class<?> type;
+        final String method;
+        /** The JMH @Param it varies, or null. */
+        final String param;
+
+        Benchmark(String label, Class<?> type, String method, String param) {
+            this.label = label;
+            this.type = type;
+            this.method = method;
+            this.param = param;
+        }
+
+        public static Benchmark parse(String s) {
+            for (Benchmark b : values()) if (b.label.equalsIgnoreCase(s.trim())) return b;
+            List<String> known = new ArrayList<>();
+            for (Benchmark b : values()) known.add(b.label);
+            throw KenshoException.usage("unknown benchmark '" + s.trim() + "'; expected one of " + String.join(", ", known));
+        }
+
+        String jmhName() {
+            return type.getName() + "." + method;
+        }
+
+        String sql(String value) {
+            return switch (this) {
+                case JOIN_GROUP_COUNT -> JoinGroupCount.SQL;
+                case ENCODING -> EncodingConversion.SQL;
+                case TRAILING_COLUMNS -> TupleDeform.trailingSql();
+                case ONE_COLUMN -> TupleDeform.oneColumnSql(Integer.parseInt(value));
+                case LEADING_COLUMNS -> TupleDeform.leadingSql(Integer.parseInt(value));
+            };
+        }
+    }
+
+    /**
+     * @param columns          positions N for one-column and leading-columns (0..99)
+     * @param clientEncodings  client encodings for the encoding benchmark; "none" = no conversion
+     * @param databaseEncoding encoding of {@value #DATABASE} on managed servers
+     * @param iterations       measured JMH iterations per fork, each one repeat of the cell
+     * @param forks            JMH forks (0 runs in this JVM)
+     */
+    public record Options(List<Benchmark> benchmarks, int scale, long wideRows, boolean reinit, List<Integer> columns,
+                          List<String> clientEncodings, String databaseEncoding, int warmupIterations, int iterations,
+                          Duration iterationTime, int forks, boolean verbose) {
+        public Options {
+            benchmarks = List.copyOf(benchmarks);
+            columns = List.copyOf(columns);
+            clientEncodings = List.copyOf(clientEncodings);
+            if (benchmarks.isEmpty()) throw KenshoException.usage("no benchmark chosen");
+            if (iterations < 1) throw KenshoException.usage("--iterations must be at least 1");
+            if (warmupIterations < 0) throw KenshoException.usage("--warmup-iterations must not be negative");
+            if (forks < 0) throw KenshoException.usage("--forks must not be negative");
+            if (iterationTime.toMillis() < 1) throw KenshoException.usage("--iteration-time must be positive");
+            for (int c : columns) {
+                if (c < 0 || c >= MicroTables.WIDE_COLUMNS) {
+                    throw KenshoException.usage("column " + c + " is outside col0..col" + (MicroTables.WIDE_COLUMNS - 1));
+                }
+            }
+            if (columns.isEmpty() && (benchmarks.contains(Benchmark.ONE_COLUMN) || benchmarks.contains(Benchmark.LEADING_COLUMNS))) {
+                throw KenshoException.usage("--columns is empty");
+            }
+            if (clientEncodings.isEmpty() && benchmarks.contains(Benchmark.ENCODING)) throw KenshoException.usage("--client-encodings is empty");
+            for (String e : clientEncodings) {
+                if (!e.matches("[A-Za-z0-9_]+")) throw KenshoException.usage("client encoding '" + e + "' is not an encoding name");
+            }
+            if (!databaseEncoding.matches("[A-Za-z0-9_]+")) throw KenshoException.usage("database encoding '" + databaseEncoding + "' is not an encoding name");
+        }
+
+        /** The study's settings: every benchmark, pgbench scale 10, 100 000 wide rows, every column, EUC_JP to SJIS. */
+        public static Options study() {
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < MicroTables.WIDE_COLUMNS; i++) all.add(i);
+            return new Options(List.of(Benchmark.values()), 10, 100_000, false, all, List.of("none", "SJIS"), "EUC_JP",
+                    1, 3, Duration.ofSeconds(1), 1, false);
+        }
+
+        /** The values of one benchmark's parameter (a single null for a benchmark without one). */
+        List<String> values(Benchmark b) {
+            if (b.param == null) return java.util.Collections.singletonList(null);
+            if (b == Benchmark.ENCODING) return clientEncodings;
+            return columns.stream().map(String::valueOf).toList();
+        }
+
+        /** Rough wall time of the benchmarks: JMH's iterations plus a second per fork. */
+        public Duration estimate() {
+            long cells = 0;
+            for (Benchmark b : benchmarks) cells += values(b).size();
+            long perCell = iterationTime.toMillis() * (long) (warmupIterations + iterations) * Math.max(1, forks) + 1000L * forks;
+            return Duration.ofMillis(cells * perCell);
+        }
+    }
+
+    /** What one target's run produced. */
+    public record Result(MicroTables.Facts facts, String database, int failed) { }
+
+    private MicroBenchmarks() {}
+
+    /**
+     * Runs the chosen benchmarks on an open target. Cells already finished in dir (a resumed run)
+     * are skipped.
+     *
+     * @param spec how the target was opened: forks reach it the same way (password file, session settings)
+     */
+    public static Result run(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream log) {
+        String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
+        MicroTables.Facts facts;
+        try (Connection c = target.connect(database)) {
+            facts = MicroTables.prepare(c, o.scale(), o.wideRows(), o.reinit(), log);
+        } catch (SQLException e) {
+            throw KenshoException.target("preparing the micro benchmarks' tables failed: " + oneLine(e), e);
+        }
+        Map<String, String> props = forkProperties(spec, target, database);
+        boolean inProcess = o.forks() == 0;
+        if (!inProcess && spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null) {
+            // a password inside the URL cannot reach a forked JVM without being written down or shown
+            log.println("note: the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.");
+            inProcess = true;
+        }
+        int failed = 0;
+        for (Benchmark b : o.benchmarks()) {
+            List<String> todo = new ArrayList<>();
+            for (String v : o.values(b)) {
+                if (!finished(dir, cellKey(label, b, v), o.iterations() * Math.max(1, o.forks()))) todo.add(v);
+            }
+            if (todo.isEmpty()) continue;
+            log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
+            JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, p), log, o.verbose());
+            ChainedOptionsBuilder jmh = new OptionsBuilder()
+                    .include("^" + Pattern.quote(b.jmhName()) + "$")
+                    .warmupIterations(o.warmupIterations())
+                    .warmupTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
+                    .measurementIterations(o.iterations())
+                    .measurementTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
+                    .forks(inProcess ? 0 : o.forks())
+                    .shouldFailOnError(false);
+            if (b.param != null) jmh.param(b.param, todo.toArray(String[]::new));
+            if (!inProcess) {
+                List<String> args = new ArrayList<>();
+                props.forEach((k, v) -> args.add("-D" + k + "=" + v));
+                jmh.jvmArgsAppend(args.toArray(String[]::new));
+            }
+            Map<String, String> saved = inProcess ? setSystemProperties(props) : Map.of();
+            try {
+                new Runner(jmh.build(), trials).run();
+            } catch (RunnerException e) {
+                throw new KenshoException(KenshoException.FAILURE, "JMH could not run " + b.label + ": " + oneLine(e), e);
+            } finally {
+                if (inProcess) restoreSystemProperties(saved);
+            }
+            failed += trials.failures();
+        }
+        return new Result(facts, database, failed);
+    }
+
+    /** Median, min and max per cell of this target's trials, one line each. */
+    public static List<String> report(List<Trial> trials) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%-58s %4s %11s %11s %11s", "cell", "n", "median ms", "min ms", "max ms"));
+        for (CellSummary c : CellSummary.of(trials)) {
+            if (!c.status().equals("ok")) {
+                lines.add(String.format(Locale.ROOT, "%-58s %4s %s", c.cell(), "-", c.status() + ": " + c.reason()));
+            } else {
+                lines.add(String.format(Locale.ROOT, "%-58s %4d %11.3f %11.3f %11.3f", c.cell(), c.n(), c.median().get("ms"),
+                        c.min().get("ms"), c.max().get("ms")));
+            }
+        }
+        return lines;
+    }
+
+    static String cellKey(String label, Benchmark b, String value) {
+        String key = "target=" + label + ";benchmark=" + b.label;
+        if (b.param == null) return key;
+        return key + ";" + (b == Benchmark.ENCODING ? "client_encoding" : "column") + "=" + value;
+    }
+
+    private static JmhTrials.Cell cell(String label, Benchmark b, MicroTables.Facts facts, BenchmarkParams p) {
+        String value = b.param == null ? null : p.getParam(b.param);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("target", label);
+        params.put("benchmark", b.label);
+        switch (b) {
+            case ENCODING -> {
+                params.put("client_encoding", value);
+                params.put("server_encoding", facts.serverEncoding());
+                params.put("scale", facts.scale());
+            }
+            case ONE_COLUMN, LEADING_COLUMNS -> {
+                params.put("column", Integer.parseInt(value));
+                params.put("wide_rows", facts.wideRows());
+            }
+            case TRAILING_COLUMNS -> params.put("wide_rows", facts.wideRows());
+            case JOIN_GROUP_COUNT -> params.put("scale", facts.scale());
+        }
+        // the single queries get a name to be charted by; the column tests are charted by position
+        if (b != Benchmark.ONE_COLUMN && b != Benchmark.LEADING_COLUMNS) {
+            params.put("query", b == Benchmark.ENCODING ? b.label + " " + value : b.label);
+        }
+        params.put("sql", b.sql(value));
+        params.put("jmh_mode", p.getMode().shortLabel());
+        params.put("forks", p.getForks());
+        return new JmhTrials.Cell(cellKey(label, b, value), params);
+    }
+
+    private static boolean finished(RunDirectory dir, String key, int repeats) {
+        return dir.trials().stream().filter(t -> t.cell().equals(key) && t.ok()).count() >= repeats;
+    }
+
+    /** The system properties that make TargetState in a fork connect to this target's database. */
+    static Map<String, String> forkProperties(TargetSpec spec, Target target, String database) {
+        Map<String, String> p = new LinkedHashMap<>();
+        if (target.kind().managed()) {
+            p.put("kensho.url", "jdbc:postgresql://" + target.host() + ":" + target.port() + "/" + database);
+        } else {
+            p.put("kensho.url", target.jdbcUrl());
+        }
+        if (target.user() != null) p.put("kensho.user", target.user());
+        if (spec.passwordFile() != null) p.put("kensho.passwordFile", spec.passwordFile().toAbsolutePath().toString());
+        // a managed server has its settings in its configuration; elsewhere they are session settings
+        if (!target.kind().managed()) spec.settings().forEach((k, v) -> p.put("kensho.set." + k, v));
+        return p;
+    }
+
+    private static Map<String, String> setSystemProperties(Map<String, String> props) {
+        Map<String, String> saved = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : props.entrySet()) {
+            saved.put(e.getKey(), System.getProperty(e.getKey()));
+            System.setProperty(e.getKey(), e.getValue());
+        }
+        return saved;
+    }
+
+    private static void restoreSystemProperties(Map<String, String> saved) {
+        saved.forEach((k, v) -> {
+            if (v == null) System.clearProperty(k);
+            else System.setProperty(k, v);
+        });
+    }
+
+    /** Creates {@value #DATABASE} with the study's encoding on a managed server (Kensho owns every database there). */
+    private static String ensureDatabase(Target target, String encoding, PrintStream log) {
+        try (Connection c = target.connect("postgres")) {
+            try (PreparedStatement ps = c.prepareStatement("select pg_encoding_to_char(encoding) from pg_database where datname = ?")) {
+                ps.setString(1, DATABASE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        if (rs.getString(1).equalsIgnoreCase(encoding)) return DATABASE;
+                        throw KenshoException.usage("database " + DATABASE + " exists with encoding " + rs.getString(1)
+                                + ", not " + encoding + "; drop it or give --database-encoding " + rs.getString(1));
+                    }
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                // template0 and the C locale accept any server encoding
+                s.execute("create database " + DATABASE + " encoding '" + encoding + "' lc_collate 'C' lc_ctype 'C' template template0");
+            }
+            log.println("created database " + DATABASE + " (encoding " + encoding + ")");
+            return DATABASE;
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot create database " + DATABASE + " with encoding " + encoding + ": " + oneLine(e), e);
+        }
+    }
+
+    private static String oneLine(Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return Credentials.mask(m.strip().split("\\R", 2)[0]);
+    }
+}

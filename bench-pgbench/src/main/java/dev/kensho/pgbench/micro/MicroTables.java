@@ -1,0 +1,117 @@
+package dev.kensho.pgbench.micro;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.pgbench.PgbenchInit;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The tables study 002's queries read: pgbench's at a scale (made by {@link PgbenchInit}, reused when
+ * pgbench_branches already holds that scale) and {@value #WIDE}, 100 text columns of 10 characters
+ * each (one 1.1 kB row, so nothing is TOASTed). The wide table carries a COMMENT naming how it was
+ * built; a table of that name without Kensho's comment is never touched.
+ */
+public final class MicroTables {
+    public static final String WIDE = "kensho_wide";
+    public static final int WIDE_COLUMNS = 100;
+    static final String MARK = "kensho micro";
+
+    private MicroTables() {}
+
+    /** What the tables hold once {@link #prepare} returns. */
+    public record Facts(int scale, boolean pgbenchReused, long wideRows, boolean wideReused, String serverEncoding) { }
+
+    /**
+     * Makes both sets of tables exist. pgbench tables of another scale are re-created only with
+     * reinit (they are pgbench's, which -i drops too); otherwise that is a usage error.
+     */
+    public static Facts prepare(Connection c, int scale, long wideRows, boolean reinit, PrintStream log) throws SQLException {
+        if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
+        if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
+        Integer existing = pgbenchScale(c);
+        boolean reusePgbench = existing != null && existing == scale;
+        if (existing != null && !reusePgbench && !reinit) {
+            throw KenshoException.usage("pgbench tables of scale " + existing + " exist in this database; give --scale "
+                    + existing + " or --reinit to re-create them at scale " + scale);
+        }
+        if (!reusePgbench) {
+            if (log != null) log.println("creating pgbench tables at scale " + scale);
+            PgbenchInit.Result r = new PgbenchInit().scale(scale).quiet(true).log(null).run(c);
+            if (log != null) log.println(r.line());
+        }
+        boolean reuseWide = prepareWide(c, wideRows, log);
+        c.setAutoCommit(true);
+        return new Facts(scale, reusePgbench, wideRows, reuseWide, setting(c, "server_encoding"));
+    }
+
+    private static Integer pgbenchScale(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select to_regclass('pgbench_branches') is not null, to_regclass('pgbench_accounts') is not null")) {
+            rs.next();
+            if (!rs.getBoolean(1) || !rs.getBoolean(2)) return null;
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("select count(*) from pgbench_branches")) {
+            rs.next();
+            return (int) rs.getLong(1);
+        }
+    }
+
+    private static boolean prepareWide(Connection c, long rows, PrintStream log) throws SQLException {
+        c.setAutoCommit(true);
+        String mark = MARK + " rows=" + rows;
+        String comment = comment(c);
+        if (comment != null) {
+            if (!comment.startsWith(MARK)) {
+                throw KenshoException.usage("table " + WIDE + " exists and was not created by Kensho; run bench micro in another database");
+            }
+            if (comment.equals(mark)) return true;
+            exec(c, "drop table " + WIDE);
+        }
+        if (log != null) log.println("creating " + WIDE + " (" + WIDE_COLUMNS + " text columns, " + rows + " rows)");
+        String cols = IntStream.range(0, WIDE_COLUMNS).mapToObj(i -> "col" + i + " text").collect(Collectors.joining(", "));
+        exec(c, "create table " + WIDE + " (" + cols + ")");
+        // The comment goes on first: a load interrupted half-way leaves a table Kensho may drop.
+        exec(c, "comment on table " + WIDE + " is '" + mark + " (loading)'");
+        String values = IntStream.range(0, WIDE_COLUMNS).mapToObj(i -> "v").collect(Collectors.joining(", "));
+        exec(c, "insert into " + WIDE + " select " + values + " from (select lpad(g::text, 10, '0') v from generate_series(1, "
+                + rows + ") g) s");
+        // hint bits and the visibility map set now, so no measured query writes pages
+        exec(c, "vacuum (freeze, analyze) " + WIDE);
+        exec(c, "comment on table " + WIDE + " is '" + mark + "'");
+        return false;
+    }
+
+    private static String comment(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select obj_description(c.oid, 'pg_class') from pg_class c where c.oid = to_regclass(?)")) {
+            ps.setString(1, WIDE);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+                String s = rs.getString(1);
+                return s == null ? "" : s;
+            }
+        }
+    }
+
+    static String setting(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select current_setting(?)")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static void exec(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

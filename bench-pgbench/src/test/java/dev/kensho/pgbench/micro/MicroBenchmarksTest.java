@@ -1,0 +1,170 @@
+package dev.kensho.pgbench.micro;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.jmh.TargetState;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.micro.MicroBenchmarks.Benchmark;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Study 002's benchmarks on the embedded server, run by JMH in this JVM (the CLI's end-to-end test forks). */
+@KenshoTarget
+class MicroBenchmarksTest {
+    static final int SCALE = 1;
+    static final long WIDE_ROWS = 2_000;
+
+    static MicroBenchmarks.Options small(List<Benchmark> benchmarks, List<String> encodings) {
+        return new MicroBenchmarks.Options(benchmarks, SCALE, WIDE_ROWS, true, List.of(0, 99), encodings, "EUC_JP",
+                0, 2, Duration.ofMillis(100), 0, false);
+    }
+
+    static RunDirectory dir(Path tmp) {
+        return RunDirectory.create(tmp, RunInfo.of("micro", List.of(), Map.of()));
+    }
+
+    @Test
+    void everyBenchmarkRecordsItsIterationsAsRepeatsInAnEucJpDatabase(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = dir(tmp)) {
+            MicroBenchmarks.Result r = MicroBenchmarks.run(new TargetSpec(), pg, "embedded", small(List.of(Benchmark.values()),
+                    List.of("none", "SJIS")), dir, new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertEquals(0, r.failed(), log.toString(StandardCharsets.UTF_8));
+            assertEquals(MicroBenchmarks.DATABASE, r.database());
+            assertEquals("EUC_JP", r.facts().serverEncoding());
+            Map<String, CellSummary> cells = CellSummary.of(dir.trials()).stream()
+                    .collect(Collectors.toMap(CellSummary::cell, c -> c));
+            // 1 + 2 encodings + 1 + 2 columns + 2 columns
+            assertEquals(8, cells.size(), cells.keySet().toString());
+            for (CellSummary c : cells.values()) {
+                assertEquals("ok", c.status(), c.cell());
+                assertEquals(2, c.n(), c.cell());
+                assertTrue(c.median().get("ms") > 0, c.cell());
+            }
+            CellSummary sjis = cells.get("target=embedded;benchmark=encoding;client_encoding=SJIS");
+            assertEquals("EUC_JP", sjis.params().get("server_encoding"));
+            assertEquals("select * from pgbench_accounts", sjis.params().get("sql"));
+            assertEquals("select col95, col96, col97, col98, col99 from kensho_wide",
+                    cells.get("target=embedded;benchmark=trailing-columns").params().get("sql"));
+            assertEquals("select col99 from kensho_wide", cells.get("target=embedded;benchmark=one-column;column=99").params().get("sql"));
+            assertTrue(((String) cells.get("target=embedded;benchmark=leading-columns;column=99").params().get("sql"))
+                    .startsWith("select col0, col1, col2, "));
+        }
+        try (Connection c = pg.connect(MicroBenchmarks.DATABASE); Statement s = c.createStatement()) {
+            assertEquals(SCALE * 100_000L, count(s, "select count(*) from pgbench_accounts"));
+            assertEquals(WIDE_ROWS, count(s, "select count(*) from kensho_wide"));
+            assertEquals(100, count(s, "select count(*) from information_schema.columns where table_name = 'kensho_wide' and data_type = 'text'"));
+            assertEquals(WIDE_ROWS, count(s, "select count(*) from kensho_wide where col99 = lpad(col0, 10, '0') and length(col50) = 10"));
+        }
+    }
+
+    @Test
+    void theEncodingBenchmarkReceivesEveryRowConvertedToTheClientEncoding(Target pg, @TempDir Path tmp) throws Exception {
+        try (RunDirectory dir = dir(tmp)) {
+            MicroBenchmarks.run(new TargetSpec(), pg, "embedded", small(List.of(Benchmark.TRAILING_COLUMNS), List.of("SJIS")), dir,
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        }
+        // the benchmark's own connection, set up as in a JMH fork: TargetState over the URL of kensho_micro
+        TargetState server = new TargetState();
+        server.target = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + MicroBenchmarks.DATABASE)
+                .user(pg.user()).open();
+        EncodingConversion b = new EncodingConversion();
+        b.clientEncoding = "SJIS";
+        b.open(server);
+        try {
+            assertEquals(SCALE * 100_000L, b.selectAll());
+            assertEquals("SJIS", clientEncoding(b));
+        } finally {
+            b.close();
+        }
+        b.clientEncoding = "none";
+        b.open(server);
+        try {
+            assertEquals(SCALE * 100_000L, b.selectAll());
+            assertEquals("EUC_JP", clientEncoding(b));
+        } finally {
+            b.close();
+            server.close();
+        }
+    }
+
+    @Test
+    void aBenchmarkThatThrowsIsAFailedTrialWithItsReason(Target pg, @TempDir Path tmp) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = dir(tmp)) {
+            MicroBenchmarks.Result r = MicroBenchmarks.run(new TargetSpec(), pg, "embedded",
+                    small(List.of(Benchmark.ENCODING), List.of("NO_SUCH_ENCODING")), dir, new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertEquals(1, r.failed(), log.toString(StandardCharsets.UTF_8));
+            List<Trial> trials = dir.trials();
+            assertEquals(1, trials.size());
+            assertEquals("failed", trials.get(0).status());
+            String reason = String.valueOf(trials.get(0).extra().get("reason"));
+            assertTrue(reason.contains("client_encoding") || reason.contains("NO_SUCH_ENCODING"), reason);
+            assertFalse(reason.contains("\n"), reason);
+        }
+    }
+
+    @Test
+    void aTableOfKenshosNameThatKenshoDidNotCreateIsRefusedAndKept(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_wide");
+            s.execute("create table kensho_wide (mine int)");
+            s.execute("insert into kensho_wide values (7)");
+            KenshoException e = assertThrows(KenshoException.class, () -> MicroTables.prepare(c, 1, 10, true, null));
+            assertTrue(e.getMessage().contains("not created by Kensho"), e.getMessage());
+            assertEquals(7, count(s, "select mine from kensho_wide"));
+            s.execute("drop table kensho_wide");
+        }
+    }
+
+    @Test
+    void optionsRefuseWhatCannotRun() {
+        assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), 1, 10, false,
+                List.of(100), List.of("none"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
+        assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ENCODING), 1, 10, false,
+                List.of(0), List.of("SJIS'; drop table x; --"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
+        assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(), 1, 10, false,
+                List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
+        assertThrows(KenshoException.class, () -> Benchmark.parse("memset"));
+        assertEquals(Benchmark.LEADING_COLUMNS, Benchmark.parse(" Leading-Columns "));
+    }
+
+    private static String clientEncoding(EncodingConversion b) throws Exception {
+        java.lang.reflect.Field f = EncodingConversion.class.getDeclaredField("connection");
+        f.setAccessible(true);
+        try (Statement s = ((Connection) f.get(b)).createStatement(); ResultSet rs = s.executeQuery("show client_encoding")) {
+            rs.next();
+            String v = rs.getString(1);
+            ((Connection) f.get(b)).commit();
+            return v;
+        }
+    }
+
+    private static long count(Statement s, String sql) throws Exception {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
