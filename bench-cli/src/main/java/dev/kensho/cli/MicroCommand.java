@@ -1,0 +1,152 @@
+package dev.kensho.cli;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.micro.MicroBenchmarks;
+import dev.kensho.pgbench.micro.MicroBenchmarks.Benchmark;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** bench micro: study 002's micro query benchmarks, run by JMH. */
+@Command(name = "micro", mixinStandardHelpOptions = true,
+        description = {"Study 002's micro query benchmarks as JMH benchmarks: a join + group-by count over pgbench's tables, "
+                + "select * with and without an EUC_JP -> SJIS conversion, and extracting columns of a 100-text-column table "
+                + "by position. Every measured JMH iteration is a repeat; summary.csv has the median per cell.",
+                "Example: bench micro --pg-version 16,17 --benchmarks join-group-count,trailing-columns",
+                "Study setting: bench micro (the default: all benchmarks, scale 10, 100 000 wide rows, every column)",
+                "Exit status 1 when a benchmark failed (see summary.csv)."})
+final class MicroCommand implements Callable<Integer> {
+    @Mixin TargetOptions target;
+    @Mixin ResultOptions results;
+
+    @Option(names = "--benchmarks", split = ",", paramLabel = "NAME",
+            description = "Which to run (default: all): join-group-count, encoding, trailing-columns, one-column (select colN, "
+                    + "additional test 1), leading-columns (select col0..colN, additional test 2).")
+    List<String> benchmarks = new ArrayList<>();
+
+    @Option(names = "--scale", defaultValue = "10", description = "pgbench scale of the tables join-group-count and encoding read (default ${DEFAULT-VALUE}, the study's).")
+    int scale;
+
+    @Option(names = "--reinit", description = "Re-create pgbench tables of another scale found in the database (they are dropped, as pgbench -i does).")
+    boolean reinit;
+
+    @Option(names = "--wide-rows", defaultValue = "100000", description = "Rows of the 100-column table (default ${DEFAULT-VALUE}, the study's).")
+    long wideRows;
+
+    @Option(names = "--columns", defaultValue = "0..99", paramLabel = "LIST",
+            description = "Positions N for one-column and leading-columns: a list (0,49,99) or a range FROM..TO[/STEP] "
+                    + "(default ${DEFAULT-VALUE}: every column, as the study).")
+    String columns;
+
+    @Option(names = "--client-encodings", split = ",", defaultValue = "none,SJIS", paramLabel = "ENC",
+            description = "client_encoding values for the encoding benchmark; none = the database's own, no conversion (default ${DEFAULT-VALUE}).")
+    List<String> clientEncodings;
+
+    @Option(names = "--database-encoding", defaultValue = "EUC_JP",
+            description = "Managed servers: encoding of the kensho_micro database the benchmarks run in (default ${DEFAULT-VALUE}, the study's). "
+                    + "Remote servers: their database is used as it is.")
+    String databaseEncoding;
+
+    @Option(names = "--warmup-iterations", defaultValue = "1", description = "JMH warm-up iterations (default ${DEFAULT-VALUE}).")
+    int warmupIterations;
+
+    @Option(names = "--iterations", defaultValue = "3", description = "JMH measured iterations per fork, each a repeat of the cell (default ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--iteration-time", defaultValue = "1s", paramLabel = "DURATION",
+            description = "Length of one JMH iteration: 500ms, 2s, 1m (default ${DEFAULT-VALUE}).")
+    String iterationTime;
+
+    @Option(names = "--forks", defaultValue = "1", description = "JMH forks per cell; 0 runs in this JVM (default ${DEFAULT-VALUE}).")
+    int forks;
+
+    @Override
+    public Integer call() throws Exception {
+        MicroBenchmarks.Options o = options();
+        List<TargetSpec> specs = target.specs();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("benchmarks", o.benchmarks().stream().map(b -> b.label).toList());
+        params.put("scale", o.scale());
+        params.put("wide_rows", o.wideRows());
+        params.put("columns", o.columns());
+        params.put("client_encodings", o.clientEncodings());
+        params.put("database_encoding", o.databaseEncoding());
+        params.put("jmh", Map.of("warmup_iterations", o.warmupIterations(), "iterations", o.iterations(),
+                "iteration_ms", o.iterationTime().toMillis(), "forks", o.forks()));
+        System.err.printf("about %d min%s%n", Math.max(1, o.estimate().toMinutes()), specs.size() > 1 ? " per target, " + specs.size() + " targets" : "");
+        int failed = 0;
+        try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
+            for (TargetSpec spec : specs) {
+                String label = spec.label();
+                try (Target t = spec.open()) {
+                    System.err.println("target: " + t.describe());
+                    dir.environment(label, Environment.capture(t));
+                    MicroBenchmarks.Result r = MicroBenchmarks.run(spec, t, label, o, dir, System.err);
+                    failed += r.failed();
+                }
+            }
+            CellSummary.write(dir, List.of("ms"));
+            MicroBenchmarks.report(dir.trials()).forEach(System.out::println);
+            System.err.println("results: " + dir.path());
+        }
+        return failed > 0 ? 1 : 0;
+    }
+
+    MicroBenchmarks.Options options() {
+        List<Benchmark> chosen = new ArrayList<>();
+        if (benchmarks.isEmpty()) chosen.addAll(List.of(Benchmark.values()));
+        for (String b : benchmarks) {
+            Benchmark parsed = Benchmark.parse(b);
+            if (!chosen.contains(parsed)) chosen.add(parsed);
+        }
+        return new MicroBenchmarks.Options(chosen, scale, wideRows, reinit, columns(columns), clientEncodings.stream().map(String::trim).toList(),
+                databaseEncoding.trim(), warmupIterations, iterations, duration(iterationTime), forks, Kensho.verbose);
+    }
+
+    static List<Integer> columns(String spec) {
+        List<Integer> out = new ArrayList<>();
+        try {
+            for (String part : spec.split(",")) {
+                String p = part.trim();
+                if (p.contains("..")) {
+                    String[] stepSplit = p.split("/", 2);
+                    String[] range = stepSplit[0].split("\\.\\.", 2);
+                    int from = Integer.parseInt(range[0].trim());
+                    int to = Integer.parseInt(range[1].trim());
+                    int step = stepSplit.length > 1 ? Integer.parseInt(stepSplit[1].trim()) : 1;
+                    if (step < 1 || to < from) throw KenshoException.usage("--columns " + spec + ": a range is FROM..TO[/STEP] with FROM <= TO and STEP >= 1");
+                    for (int i = from; i <= to; i += step) out.add(i);
+                    // the last column of a stepped range is always measured, so the curve reaches its end
+                    if (out.get(out.size() - 1) != to) out.add(to);
+                } else {
+                    out.add(Integer.parseInt(p));
+                }
+            }
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            throw KenshoException.usage("--columns " + spec + ": expected numbers, e.g. 0,49,99 or 0..99/10");
+        }
+        return out.stream().distinct().toList();
+    }
+
+    static Duration duration(String s) {
+        var m = java.util.regex.Pattern.compile("(\\d+)\\s*(ms|s|m)").matcher(s.trim());
+        if (!m.matches()) throw KenshoException.usage("--iteration-time " + s + ": expected a duration such as 500ms, 2s or 1m");
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            default -> Duration.ofMinutes(n);
+        };
+    }
+}

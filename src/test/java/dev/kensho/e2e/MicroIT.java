@@ -1,0 +1,61 @@
+package dev.kensho.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bench micro as a user runs it: JMH forks that connect back to the embedded server. */
+class MicroIT {
+    @TempDir Path work;
+
+    @Test
+    void microRunsStudy002BenchmarksInJmhForksAndWritesMediansPerCell() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "micro", "--scale", "1", "--wide-rows", "1000", "--columns", "0..99/99",
+                "--benchmarks", "join-group-count,encoding,leading-columns", "--warmup-iterations", "0", "--iterations", "2",
+                "--iteration-time", "200ms", "--forks", "1");
+        assertEquals(0, r.exitCode(), r.all());
+        assertTrue(r.err().contains("created database kensho_micro (encoding EUC_JP)"), r.err());
+        Path dir;
+        try (var d = Files.list(work.resolve("results"))) {
+            dir = d.findFirst().orElseThrow();
+        }
+        List<Trial> trials = RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS));
+        Map<String, Long> perCell = trials.stream().filter(Trial::ok).collect(Collectors.groupingBy(Trial::cell, Collectors.counting()));
+        String t = "target=embedded-" + embeddedMajor(r) + ";benchmark=";
+        assertEquals(Map.of(t + "join-group-count", 2L, t + "encoding;client_encoding=none", 2L, t + "encoding;client_encoding=SJIS", 2L,
+                t + "leading-columns;column=0", 2L, t + "leading-columns;column=99", 2L), perCell, r.all());
+        for (Trial trial : trials) assertTrue(trial.metric("ms") > 0, trial.toString());
+        List<String> summary = Files.readAllLines(dir.resolve(RunDirectory.SUMMARY));
+        assertTrue(summary.get(0).contains("ms_median"), summary.get(0));
+        assertEquals(6, summary.size(), String.join("\n", summary));
+        assertTrue(r.out().contains("benchmark=encoding;client_encoding=SJIS"), r.out());
+    }
+
+    @Test
+    void badOptionsAreOneLineUsageErrors() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "micro", "--benchmarks", "memset");
+        assertEquals(2, r.exitCode(), r.all());
+        assertTrue(r.err().contains("unknown benchmark 'memset'"), r.err());
+        assertTrue(r.err().strip().lines().count() <= 2 && !r.err().contains("\tat "), r.err());
+        BenchJar.Result c = BenchJar.run(work, "micro", "--columns", "0..x");
+        assertEquals(2, c.exitCode(), c.all());
+        assertTrue(c.err().contains("--columns 0..x"), c.err());
+    }
+
+    private static String embeddedMajor(BenchJar.Result r) {
+        var m = java.util.regex.Pattern.compile("target: embedded PostgreSQL (\\d+)").matcher(r.err());
+        if (m.find()) return m.group(1);
+        var m2 = java.util.regex.Pattern.compile("target=embedded-(\\d+)").matcher(r.out());
+        assertTrue(m2.find(), r.all());
+        return m2.group(1);
+    }
+}
