@@ -80,6 +80,13 @@ public final class Charts {
             List<String> facets = without(rest, series.toArray(String[]::new));
             out.add(new ChartSpec("Time vs selectivity", ChartSpec.Kind.LINE, time.get(), x, series, facets,
                     series.contains("scan")));
+        } else if (cmd.startsWith("micro") && time.isPresent()) {
+            // study 002: bars for the single queries, and time against column position per test, a line per target
+            List<String> series = varying.contains("target") ? List.of("target") : List.of();
+            if (cells.params().contains("query")) out.add(titled(ChartSpec.bars(time.get(), "query", series, List.of()), "Time per query"));
+            if (cells.params().contains("column")) {
+                out.add(titled(ChartSpec.line(time.get(), "column", series, List.of("benchmark")), "Time vs column position"));
+            }
         }
         if (out.isEmpty()) out.addAll(generic(cells, varying));
         return out;

@@ -160,4 +160,23 @@ class HtmlReportTest {
         java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
         assertEquals(Figure.WIDTH, img.getWidth());
     }
+
+    @Test
+    void microReportChartsQueriesAndColumnPositionPerTarget() {
+        RunResults run = SampleRuns.micro(tmp);
+        List<ChartSpec> specs = Charts.defaults(run);
+        assertEquals(2, specs.size(), specs.toString());
+        assertEquals("query", specs.get(0).x());
+        assertEquals(List.of("target"), specs.get(0).series());
+        assertEquals("column", specs.get(1).x());
+        assertEquals(List.of("target"), specs.get(1).series());
+        assertEquals(List.of("benchmark"), specs.get(1).facets());
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertEquals(3, count(html, "<svg"), "query bars, and column position for one-column and leading-columns");
+        assertTrue(html.contains("benchmark=leading-columns") && html.contains("benchmark=one-column"), "a figure per test");
+        String bars = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
+        assertTrue(bars.contains(">encoding SJIS<") && bars.contains(">join-group-count<"), "queries on the category axis");
+        assertTrue(bars.contains(">embedded-16<") && bars.contains(">embedded-17<"), "a bar series per version");
+    }
 }

@@ -109,4 +109,33 @@ final class SampleRuns {
             return RunDirectory.read(rd.path());
         }
     }
+
+    /**
+     * bench micro on two versions, 2 repeats: join-group-count and the encoding pair as single queries,
+     * one-column and leading-columns at columns 0, 50, 99 (time = 1 + column/10 resp. 1 + column, +1 on 17).
+     */
+    static RunResults micro(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("micro", List.of("bench", "micro", "--pg-version", "16,17"), Map.of()))) {
+            for (String target : List.of("embedded-16", "embedded-17")) {
+                double plus = target.endsWith("17") ? 1 : 0;
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("target=" + target + ";benchmark=join-group-count", r).param("target", target)
+                            .param("benchmark", "join-group-count").param("query", "join-group-count").metric("ms", 7 + plus).build());
+                    for (String enc : List.of("none", "SJIS")) {
+                        rd.append(Trial.of("target=" + target + ";benchmark=encoding;client_encoding=" + enc, r).param("target", target)
+                                .param("benchmark", "encoding").param("client_encoding", enc).param("query", "encoding " + enc)
+                                .metric("ms", (enc.equals("none") ? 70 : 98) + plus).build());
+                    }
+                    for (String b : List.of("one-column", "leading-columns")) {
+                        for (int col : List.of(0, 50, 99)) {
+                            rd.append(Trial.of("target=" + target + ";benchmark=" + b + ";column=" + col, r).param("target", target)
+                                    .param("benchmark", b).param("column", col)
+                                    .metric("ms", (b.equals("one-column") ? 1 + col / 10.0 : 1 + col) + plus).build());
+                        }
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
 }
