@@ -152,8 +152,10 @@ public final class MicroBenchmarks {
      * are skipped.
      *
      * @param spec how the target was opened: forks reach it the same way (password file, session settings)
+     * @param out  progress lines (null: none)
      */
-    public static Result run(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream log) {
+    public static Result run(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream out) {
+        PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
         String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
         MicroTables.Facts facts;
         try (Connection c = target.connect(database)) {
@@ -162,6 +164,8 @@ public final class MicroBenchmarks {
             throw KenshoException.target("preparing the micro benchmarks' tables failed: " + oneLine(e), e);
         }
         Map<String, String> props = forkProperties(spec, target, database);
+        props.put(MicroTables.SCALE_PROPERTY, String.valueOf(o.scale()));
+        props.put(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(o.wideRows()));
         boolean inProcess = o.forks() == 0;
         if (!inProcess && spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null) {
             // a password inside the URL cannot reach a forked JVM without being written down or shown

@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.micro;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.jmh.TargetState;
 import dev.kensho.pgbench.PgbenchInit;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -10,6 +11,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 
 /**
  * The tables study 002's queries read: pgbench's at a scale (made by {@link PgbenchInit}, reused when
@@ -23,6 +28,25 @@ public final class MicroTables {
     static final String MARK = "kensho micro";
 
     private MicroTables() {}
+
+    /**
+     * The tables as a JMH state, so the benchmarks also run from a user's own JMH set-up: before a
+     * trial it makes them exist at {@code -Dkensho.micro.scale} (default 10) and
+     * {@code -Dkensho.micro.wideRows} (default 100 000), reusing what is there. {@code bench micro}
+     * prepares them first and passes its sizes, so in its forks this only checks.
+     */
+    @State(Scope.Benchmark)
+    public static class Ready {
+        @Setup(Level.Trial)
+        public void prepare(TargetState server) throws SQLException {
+            try (Connection c = server.target.connect()) {
+                MicroTables.prepare(c, Integer.getInteger(SCALE_PROPERTY, 10), Long.getLong(WIDE_ROWS_PROPERTY, 100_000), false, null);
+            }
+        }
+    }
+
+    static final String SCALE_PROPERTY = "kensho.micro.scale";
+    static final String WIDE_ROWS_PROPERTY = "kensho.micro.wideRows";
 
     /** What the tables hold once {@link #prepare} returns. */
     public record Facts(int scale, boolean pgbenchReused, long wideRows, boolean wideReused, String serverEncoding) { }

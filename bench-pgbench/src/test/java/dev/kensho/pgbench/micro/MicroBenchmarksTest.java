@@ -51,8 +51,9 @@ class MicroBenchmarksTest {
             MicroBenchmarks.Result r = MicroBenchmarks.run(new TargetSpec(), pg, "embedded", small(List.of(Benchmark.values()),
                     List.of("none", "SJIS")), dir, new PrintStream(log, true, StandardCharsets.UTF_8));
             assertEquals(0, r.failed(), log.toString(StandardCharsets.UTF_8));
-            assertEquals(MicroBenchmarks.DATABASE, r.database());
-            assertEquals("EUC_JP", r.facts().serverEncoding());
+            // a managed server gets the study's EUC_JP database; elsewhere (KENSHO_TEST_URL) the target's own is used
+            assertEquals(pg.kind().managed() ? MicroBenchmarks.DATABASE : pg.database(), r.database());
+            if (pg.kind().managed()) assertEquals("EUC_JP", r.facts().serverEncoding());
             Map<String, CellSummary> cells = CellSummary.of(dir.trials()).stream()
                     .collect(Collectors.toMap(CellSummary::cell, c -> c));
             // 1 + 2 encodings + 1 + 2 columns + 2 columns
@@ -63,7 +64,7 @@ class MicroBenchmarksTest {
                 assertTrue(c.median().get("ms") > 0, c.cell());
             }
             CellSummary sjis = cells.get("target=embedded;benchmark=encoding;client_encoding=SJIS");
-            assertEquals("EUC_JP", sjis.params().get("server_encoding"));
+            assertEquals(r.facts().serverEncoding(), sjis.params().get("server_encoding"));
             assertEquals("select * from pgbench_accounts", sjis.params().get("sql"));
             assertEquals("select col95, col96, col97, col98, col99 from kensho_wide",
                     cells.get("target=embedded;benchmark=trailing-columns").params().get("sql"));
@@ -71,7 +72,7 @@ class MicroBenchmarksTest {
             assertTrue(((String) cells.get("target=embedded;benchmark=leading-columns;column=99").params().get("sql"))
                     .startsWith("select col0, col1, col2, "));
         }
-        try (Connection c = pg.connect(MicroBenchmarks.DATABASE); Statement s = c.createStatement()) {
+        try (Connection c = pg.connect(database(pg)); Statement s = c.createStatement()) {
             assertEquals(SCALE * 100_000L, count(s, "select count(*) from pgbench_accounts"));
             assertEquals(WIDE_ROWS, count(s, "select count(*) from kensho_wide"));
             assertEquals(100, count(s, "select count(*) from information_schema.columns where table_name = 'kensho_wide' and data_type = 'text'"));
@@ -87,11 +88,16 @@ class MicroBenchmarksTest {
         }
         // the benchmark's own connection, set up as in a JMH fork: TargetState over the URL of kensho_micro
         TargetState server = new TargetState();
-        server.target = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + MicroBenchmarks.DATABASE)
+        server.target = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + database(pg))
                 .user(pg.user()).open();
+        String serverEncoding;
+        try (Connection c = server.target.connect()) {
+            serverEncoding = MicroTables.setting(c, "server_encoding");
+        }
+        if (pg.kind().managed()) assertEquals("EUC_JP", serverEncoding);
         EncodingConversion b = new EncodingConversion();
         b.clientEncoding = "SJIS";
-        b.open(server);
+        b.open(server, new MicroTables.Ready());   // the tables exist: no need to prepare
         try {
             assertEquals(SCALE * 100_000L, b.selectAll());
             assertEquals("SJIS", clientEncoding(b));
@@ -99,13 +105,48 @@ class MicroBenchmarksTest {
             b.close();
         }
         b.clientEncoding = "none";
-        b.open(server);
+        b.open(server, new MicroTables.Ready());   // the tables exist: no need to prepare
         try {
             assertEquals(SCALE * 100_000L, b.selectAll());
-            assertEquals("EUC_JP", clientEncoding(b));
+            assertEquals(serverEncoding, clientEncoding(b));
         } finally {
             b.close();
             server.close();
+        }
+    }
+
+    @Test
+    void theReadyStateOfAUsersOwnJmhRunReusesTablesOfItsSizesAndRefusesOthers(Target pg) throws Exception {
+        long wideOid;
+        try (Connection c = pg.connect(database(pg)); Statement s = c.createStatement()) {
+            MicroTables.prepare(c, SCALE, WIDE_ROWS, true, null);
+            wideOid = count(s, "select 'kensho_wide'::regclass::oid");
+        }
+        TargetState server = new TargetState();
+        server.target = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + database(pg))
+                .user(pg.user()).open();
+        try {
+            // the defaults are the study's scale 10: pgbench tables of scale 1 are not silently replaced
+            KenshoException e = assertThrows(KenshoException.class, () -> new MicroTables.Ready().prepare(server));
+            assertTrue(e.getMessage().contains("pgbench tables of scale " + SCALE + " exist"), e.getMessage());
+            System.setProperty(MicroTables.SCALE_PROPERTY, String.valueOf(SCALE));
+            System.setProperty(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(WIDE_ROWS));
+            new MicroTables.Ready().prepare(server);
+            try (Connection c = server.target.connect(); Statement s = c.createStatement()) {
+                assertEquals(MicroTables.MARK + " rows=" + WIDE_ROWS, comment(s));
+                assertEquals(wideOid, count(s, "select 'kensho_wide'::regclass::oid"), "the wide table was reused, not rebuilt");
+            }
+        } finally {
+            System.clearProperty(MicroTables.SCALE_PROPERTY);
+            System.clearProperty(MicroTables.WIDE_ROWS_PROPERTY);
+            server.close();
+        }
+    }
+
+    private static String comment(Statement s) throws Exception {
+        try (ResultSet rs = s.executeQuery("select obj_description('kensho_wide'::regclass, 'pg_class')")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 
@@ -148,6 +189,10 @@ class MicroBenchmarksTest {
                 List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
         assertThrows(KenshoException.class, () -> Benchmark.parse("memset"));
         assertEquals(Benchmark.LEADING_COLUMNS, Benchmark.parse(" Leading-Columns "));
+    }
+
+    private static String database(Target pg) {
+        return pg.kind().managed() ? MicroBenchmarks.DATABASE : pg.database();
     }
 
     private static String clientEncoding(EncodingConversion b) throws Exception {
