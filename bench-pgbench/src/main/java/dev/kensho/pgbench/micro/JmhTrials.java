@@ -36,8 +36,8 @@ final class JmhTrials implements OutputFormat {
     private String failure;
     private int failures;
 
-    /** A benchmark under one combination of its parameters: its trials' cell key and params. */
-    record Cell(String key, Map<String, Object> params) { }
+    /** A benchmark under one combination of its parameters: its trials' cell key, params and extra facts. */
+    record Cell(String key, Map<String, Object> params, Map<String, Object> extra) { }
 
     JmhTrials(RunDirectory dir, Function<BenchmarkParams, Cell> cell, PrintStream log, boolean verbose) {
         this.dir = dir;
@@ -77,6 +77,7 @@ final class JmhTrials implements OutputFormat {
         Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params())
                 .metric(unitMetric(params), score)
                 .extra("iteration_seconds", ip.getTime().convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0);
+        currentCell.extra().forEach(b::extra);
         dir.append(b.build());
         measured++;
         if (log != null) log.printf(Locale.ROOT, "    iteration %d: %.3f %s%n", iteration, score, r.getScoreUnit());
@@ -98,7 +99,9 @@ final class JmhTrials implements OutputFormat {
     private void settle() {
         if (current == null || measured > 0) return;
         String reason = failure != null ? failure : "JMH reported no measured iteration";
-        dir.append(Trial.of(currentCell.key(), firstRepeat).params(currentCell.params()).failed(reason).build());
+        Trial.Builder b = Trial.of(currentCell.key(), firstRepeat).params(currentCell.params());
+        currentCell.extra().forEach(b::extra);
+        dir.append(b.failed(reason).build());
         failures++;
         if (log != null) log.println("    failed: " + reason);
         measured = -1;

@@ -251,10 +251,12 @@ public final class MicroBenchmarks {
         if (b != Benchmark.ONE_COLUMN && b != Benchmark.LEADING_COLUMNS) {
             params.put("query", b == Benchmark.ENCODING ? b.label + " " + value : b.label);
         }
-        params.put("sql", b.sql(value));
-        params.put("jmh_mode", p.getMode().shortLabel());
-        params.put("forks", p.getForks());
-        return new JmhTrials.Cell(cellKey(label, b, value), params);
+        // the SQL follows from benchmark and column: a fact of the trial, not a parameter to compare by
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("sql", b.sql(value));
+        extra.put("jmh_mode", p.getMode().shortLabel());
+        extra.put("forks", p.getForks());
+        return new JmhTrials.Cell(cellKey(label, b, value), params, extra);
     }
 
     private static boolean finished(RunDirectory dir, String key, int repeats) {
