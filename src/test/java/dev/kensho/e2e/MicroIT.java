@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,6 +54,34 @@ class MicroIT {
         BenchJar.Result c = BenchJar.run(work, "micro", "--columns", "0..x");
         assertEquals(2, c.exitCode(), c.all());
         assertTrue(c.err().contains("--columns 0..x"), c.err());
+    }
+
+    @Test
+    void onARemoteServerForksConnectThroughItsUrlAndTheConversionIsFromItsOwnEncoding() throws Exception {
+        try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            BenchJar.Result r = BenchJar.run(work, "micro", "--url", url, "--user", "postgres", "--scale", "1", "--reinit",
+                    "--wide-rows", "1000", "--benchmarks", "encoding,trailing-columns", "--client-encodings", "SJIS",
+                    "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "200ms", "--forks", "1");
+            assertEquals(0, r.exitCode(), r.all());
+            Path dir;
+            try (var d = Files.list(work.resolve("results"))) {
+                dir = d.findFirst().orElseThrow();
+            }
+            List<Trial> trials = RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS));
+            assertEquals(2, trials.size(), trials.toString());
+            Trial sjis = trials.stream().filter(t -> "encoding".equals(t.params().get("benchmark"))).findFirst().orElseThrow();
+            assertTrue(sjis.ok(), sjis.toString());
+            assertEquals("UTF8", sjis.params().get("server_encoding"), "the remote database is used as it is");
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select (select count(*) from pgbench_branches), (select count(*) from kensho_wide), "
+                         + "(select count(*) from pg_database where datname = 'kensho_micro')")) {
+                rs.next();
+                assertEquals(1, rs.getLong(1));
+                assertEquals(1000, rs.getLong(2));
+                assertEquals(0, rs.getLong(3), "no database is created on a remote server");
+            }
+        }
     }
 
     private static String embeddedMajor(BenchJar.Result r) {
