@@ -172,11 +172,12 @@ public final class MicroBenchmarks {
             log.println("note: the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.");
             inProcess = true;
         }
+        int forks = inProcess ? 0 : o.forks();
         int failed = 0;
         for (Benchmark b : o.benchmarks()) {
             List<String> todo = new ArrayList<>();
             for (String v : o.values(b)) {
-                if (!finished(dir, cellKey(label, b, v), o.iterations() * Math.max(1, o.forks()))) todo.add(v);
+                if (!finished(dir, cellKey(label, b, v), o.iterations() * Math.max(1, forks))) todo.add(v);
             }
             if (todo.isEmpty()) continue;
             log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
@@ -187,7 +188,7 @@ public final class MicroBenchmarks {
                     .warmupTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
                     .measurementIterations(o.iterations())
                     .measurementTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
-                    .forks(inProcess ? 0 : o.forks())
+                    .forks(forks)
                     .shouldFailOnError(false);
             if (b.param != null) jmh.param(b.param, todo.toArray(String[]::new));
             if (!inProcess) {

@@ -168,6 +168,21 @@ class MicroBenchmarksTest {
     }
 
     @Test
+    void aResumedRunSkipsFinishedCellsAndRetriesFailedOnes(Target pg, @TempDir Path tmp) {
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        MicroBenchmarks.Options o = small(List.of(Benchmark.ENCODING), List.of("none", "NO_SUCH_ENCODING"));
+        try (RunDirectory dir = dir(tmp)) {
+            assertEquals(1, MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir, quiet).failed());
+            assertEquals(3, dir.trials().size(), "2 repeats of none, 1 failed trial");
+            assertEquals(1, MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir, quiet).failed());
+            List<Trial> trials = dir.trials();
+            assertEquals(4, trials.size(), "none was finished; the failed cell ran again");
+            assertEquals(List.of(0, 1), trials.stream().filter(t -> t.cell().endsWith("client_encoding=NO_SUCH_ENCODING"))
+                    .map(Trial::repeat).toList(), "the retry is a new repeat, the first failure kept");
+        }
+    }
+
+    @Test
     void aTableOfKenshosNameThatKenshoDidNotCreateIsRefusedAndKept(Target pg) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_wide");
