@@ -81,6 +81,19 @@ class MicroIT {
                 assertEquals(1000, rs.getLong(2));
                 assertEquals(0, rs.getLong(3), "no database is created on a remote server");
             }
+            // pgbench tables of another scale: a usage error found after the run directory opened leaves none behind
+            BenchJar.Result other = BenchJar.run(work.resolve("again"), "micro", "--url", url, "--user", "postgres", "--scale", "2",
+                    "--benchmarks", "join-group-count", "--iterations", "1", "--warmup-iterations", "0", "--iteration-time", "200ms");
+            assertEquals(2, other.exitCode(), other.all());
+            assertTrue(other.err().contains("pgbench tables of scale 1 exist in this database; give --scale 1 or --reinit"), other.err());
+            try (var d = Files.list(work.resolve("again/results"))) {
+                assertEquals(0, d.count(), "the empty run directory was removed");
+            }
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select count(*) from pgbench_branches")) {
+                rs.next();
+                assertEquals(1, rs.getLong(1), "the tables of scale 1 were kept");
+            }
         }
     }
 

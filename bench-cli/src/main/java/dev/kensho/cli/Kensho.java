@@ -1,7 +1,13 @@
 package dev.kensho.cli;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.RunDirectory;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,7 +25,9 @@ import picocli.CommandLine.ScopeType;
 public final class Kensho implements Runnable {
     private static String[] arguments = new String[0];
     /** The run directory of the command in progress: named on Ctrl-C so the user can --resume it. */
-    static volatile java.nio.file.Path activeRun;
+    static volatile Path activeRun;
+    /** The run directory this invocation created (not one it resumed): removed again when nothing was recorded in it. */
+    static volatile Path createdRun;
     private static volatile boolean shuttingDown;
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Print stack traces and library diagnostics.")
@@ -49,7 +57,7 @@ public final class Kensho implements Runnable {
         CommandLine cl = commandLine();
         Thread hook = new Thread(() -> {
             shuttingDown = true;
-            java.nio.file.Path run = activeRun;
+            Path run = activeRun;
             if (run != null) {
                 System.err.println("bench: interrupted; finished trials are kept in " + run + " (continue with --resume " + run + ")");
             }
@@ -59,6 +67,7 @@ public final class Kensho implements Runnable {
             return cl.execute(args);
         } finally {
             activeRun = null;
+            createdRun = null;
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException ignored) {
@@ -84,6 +93,8 @@ public final class Kensho implements Runnable {
             while (!(t instanceof KenshoException) && t.getCause() != null && t.getCause() != t) t = t.getCause();
             if (verbose) ex.printStackTrace(err);
             if (t instanceof KenshoException k) {
+                // a usage or target error found once the run directory existed must leave nothing behind either
+                if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);
                 err.println("bench: " + k.getMessage());
                 err.flush();
                 return k.exitCode();
@@ -94,5 +105,25 @@ public final class Kensho implements Runnable {
             return KenshoException.FAILURE;
         });
         return cl;
+    }
+
+    /** Deletes a run directory that holds no trial and nothing but the files RunDirectory itself writes. */
+    static void removeIfEmpty(Path run) {
+        if (run == null) return;
+        try {
+            Path trials = run.resolve(RunDirectory.TRIALS);
+            if (Files.exists(trials) && Files.size(trials) > 0) return;
+            List<Path> files;
+            try (var list = Files.list(run)) {
+                files = list.toList();
+            }
+            Set<String> own = Set.of(RunDirectory.RUN, RunDirectory.TRIALS, RunDirectory.SUMMARY);
+            // anything else in it was put there by someone else: keep it all
+            if (!files.stream().allMatch(f -> own.contains(f.getFileName().toString()))) return;
+            for (Path f : files) Files.delete(f);
+            Files.delete(run);
+        } catch (IOException ignored) {
+            // best effort: an empty run directory left behind is harmless
+        }
     }
 }

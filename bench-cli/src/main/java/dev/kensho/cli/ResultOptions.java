@@ -37,6 +37,7 @@ public final class ResultOptions {
         } else {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
             err.println("results: " + dir.path());
+            Kensho.createdRun = dir.path();
         }
         Kensho.activeRun = dir.path();
         return dir;
