@@ -8,7 +8,8 @@
 # The database is initialised once at SCALE (by the init comparison) and shared by all runs. Only the four
 # pgbench_* tables are ever dropped.
 #
-# Rounds alternate who goes first (ABBA), so a drifting load on the shared machine favours neither tool.
+# Within a round the runs rotate through the positions (ABBA with two), so a drifting load on the shared machine,
+# or what one run leaves to the next, favours no tool.
 # Besides the ratio of the medians, each run line prints the median of the per-round ratios (each round's two runs
 # are seconds apart) with their range: on a virtual machine whose speed drifts by 10-20 % within minutes, that is
 # the steadier number, and the range says how far one round can be trusted.
@@ -85,16 +86,18 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
   local -a TC TK TS PAIRS SPAIRS
   local c k s
   for i in $(seq 1 "$ROUNDS"); do
-    # Kensho runs between the two pgbench runs; who goes first alternates (ABBA)
-    if [ $((i % 2)) -eq 1 ]; then
-      c=$(cpgbench "$@" -c "$nc" -j "$nj") || die "pgbench failed: $c"
-      k=$(kbench "$@" -c "$nc" -j "$nj") || die "bench failed: $k"
-      if [ "$same" = 1 ]; then s=$(cpgbench "$@" -c "$nc" -j "$nc") || die "pgbench failed: $s"; fi
-    else
-      if [ "$same" = 1 ]; then s=$(cpgbench "$@" -c "$nc" -j "$nc") || die "pgbench failed: $s"; fi
-      k=$(kbench "$@" -c "$nc" -j "$nj") || die "bench failed: $k"
-      c=$(cpgbench "$@" -c "$nc" -j "$nj") || die "pgbench failed: $c"
-    fi
+    # The runs of a round rotate through the positions (with two runs: ABBA), so neither a drifting machine nor
+    # what the previous run left behind (dirty pages, a checkpoint, autovacuum) favours one tool.
+    local -a order=(c k)
+    if [ "$same" = 1 ]; then order=(c k s); fi
+    local n=${#order[@]} p
+    for p in $(seq 0 $((n - 1))); do
+      case "${order[$(( (p + i - 1) % n ))]}" in
+        c) c=$(cpgbench "$@" -c "$nc" -j "$nj") || die "pgbench failed: $c" ;;
+        k) k=$(kbench "$@" -c "$nc" -j "$nj") || die "bench failed: $k" ;;
+        s) s=$(cpgbench "$@" -c "$nc" -j "$nc") || die "pgbench failed: $s" ;;
+      esac
+    done
     TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")
     PAIRS+=("${TK[-1]}" "${TC[-1]}")
     if [ "$same" = 1 ]; then
