@@ -118,14 +118,6 @@ public final class MicroBenchmarks {
             if (!databaseEncoding.matches("[A-Za-z0-9_]+")) throw KenshoException.usage("database encoding '" + databaseEncoding + "' is not an encoding name");
         }
 
-        /** The study's settings: every benchmark, pgbench scale 10, 100 000 wide rows, every column, EUC_JP to SJIS. */
-        public static Options study() {
-            List<Integer> all = new ArrayList<>();
-            for (int i = 0; i < MicroTables.WIDE_COLUMNS; i++) all.add(i);
-            return new Options(List.of(Benchmark.values()), 10, 100_000, false, all, List.of("none", "SJIS"), "EUC_JP",
-                    1, 3, Duration.ofSeconds(1), 1, false);
-        }
-
         /** The values of one benchmark's parameter (a single null for a benchmark without one). */
         List<String> values(Benchmark b) {
             if (b.param == null) return java.util.Collections.singletonList(null);
