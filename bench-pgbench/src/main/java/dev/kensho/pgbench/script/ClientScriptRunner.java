@@ -219,71 +219,286 @@ public final class ClientScriptRunner {
             connection = c;
             pgConnection = unwrap(c);
         }
+        Step step = begin(script, start);
+        while (true) {
+            switch (step) {
+                case SQL -> {
+                    Command cmd = pending();
+                    try {
+                        executeSql(c, cmd);
+                        step = sqlDone(pgConnection != null
+                                && pgConnection.getTransactionState() != org.postgresql.core.TransactionState.IDLE);
+                    } catch (EvalException e) {
+                        step = metaFailure(cmd, e);
+                    } catch (SQLException e) {
+                        step = sqlFailed(e.getSQLState(), String.valueOf(e.getMessage()), closed(c));
+                    }
+                }
+                case SLEEP -> {
+                    long s0 = System.nanoTime();
+                    options.sleeper().sleepNanos(sleepNanos());
+                    step = slept(System.nanoTime() - s0);
+                }
+                case DONE -> {
+                    TransactionOutcome out = outcome();
+                    // like pgbench: ROLLBACK when a failure leaves the session inside a transaction block
+                    if (!out.ok() && out.status() != TransactionOutcome.Status.CONNECTION_LOST
+                            && out.status() != TransactionOutcome.Status.END_IN_TRANSACTION && c != null && inTransaction()) {
+                        try (Statement st = c.createStatement()) {
+                            st.execute("ROLLBACK");
+                        } catch (SQLException ignored) {
+                            // the failure being reported matters more
+                        }
+                    }
+                    return out;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the transaction, step by step
+
+    /**
+     * What a transaction needs from its engine next: send {@link #pending()} and report back with
+     * {@link #sqlDone}/{@link #sqlFailed}; sleep {@link #sleepNanos()} and call {@link #slept}; or nothing, it is
+     * {@link #outcome() done}. The blocking engine ({@link #runScript}) and the multiplexing one drive the same steps.
+     */
+    public enum Step { SQL, SLEEP, DONE }
+
+    private List<Command> cmds;
+    private PgbenchRandom.State txStart;
+    private long slept;
+    private long commandStart;
+    private boolean sessionInTransaction;
+    private TransactionOutcome outcome;
+    // \gset looks at the last result only: kept until the command completes
+    private int lastTuples;
+    private String[] lastNames, lastRow;
+
+    /** Starts script {@code script} with the client's random state as it is (a new transaction). */
+    public Step begin(int script) {
+        return begin(script, random.state());
+    }
+
+    /** Starts the retry of a failed transaction (see {@link #retry}). */
+    public Step beginRetry(TransactionOutcome failed) {
+        random.restore(failed.randomAtStart());
+        return begin(failed.script(), failed.randomAtStart());
+    }
+
+    private Step begin(int script, PgbenchRandom.State start) {
         scriptIndex = script;
-        List<Command> cmds = scripts.get(script).commands();
-        long[] nanos = commandNanos[script];
-        long[] counts = commandCounts[script];
-        long slept = 0;
-        boolean timed = options.timeCommands();
+        cmds = scripts.get(script).commands();
+        txStart = start;
+        slept = 0;
+        outcome = null;
+        sessionInTransaction = false;
         pc = 0;
+        return advance();
+    }
+
+    /** Index of the running script. */
+    public int script() {
+        return scriptIndex;
+    }
+
+    /** Whether script {@code script} sends SQL at all (a meta-command-only script needs no connection). */
+    public boolean hasSql(int script) {
+        return hasSql[script];
+    }
+
+    /** The SQL command to send now (valid after {@link Step#SQL}). */
+    public Command pending() {
+        return cmds.get(pc);
+    }
+
+    /** The command's text for -M simple: variables substituted as pgbench does. */
+    public String simpleQuery(Command cmd) {
+        return substitute(cmd.sql);
+    }
+
+    /** The command's parameter values for -M extended/prepared (text; null for an undefined variable). */
+    public String[] parameters(Command cmd) {
+        List<String> names = cmd.paramNames;
+        String[] values = new String[names.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = vars.text(names.get(i));
+        }
+        return values;
+    }
+
+    /** One result of the pending command that has rows (a SELECT): its column names, row count and last row (text, null as ""). */
+    public void rows(String[] names, int tuples, String[] lastRow) throws EvalException {
+        Command cmd = cmds.get(pc);
+        if (cmd.store == Command.Store.ASET) {
+            if (tuples > 0) storeRow(cmd, names, lastRow);
+        } else {
+            lastTuples = tuples;
+            lastNames = names;
+            this.lastRow = lastRow;
+        }
+    }
+
+    /** One result of the pending command without rows (an UPDATE, a BEGIN). */
+    public void noRows() {
+        lastTuples = 0;
+        lastNames = null;
+        lastRow = null;
+    }
+
+    /**
+     * The pending SQL command completed; {@code inTransaction}: the session is now inside a transaction block
+     * (ReadyForQuery's status), which decides pgbench's "end of script reached without completing" abort.
+     */
+    public Step sqlDone(boolean inTransaction) {
+        Command cmd = cmds.get(pc);
+        sessionInTransaction = inTransaction;
+        try {
+            if (cmd.store == Command.Store.GSET) {
+                int got = Math.max(lastTuples, 0);
+                if (got != 1) {
+                    throw new EvalException("client " + clientId + " script " + scriptIndex + " command " + pc
+                            + " query 0: expected one row, got " + got);
+                }
+                storeRow(cmd, lastNames, lastRow);
+            }
+        } catch (EvalException e) {
+            return metaFailure(cmd, e);
+        } finally {
+            lastTuples = -1;
+            lastNames = null;
+            lastRow = null;
+        }
+        endCommand();
+        pc++;
+        return advance();
+    }
+
+    /** The pending SQL command failed; {@code connectionLost}: the session is gone (a broken socket, a closed connection). */
+    public Step sqlFailed(String sqlState, String message, boolean connectionLost) {
+        endCommand();
+        TransactionOutcome.Status status;
+        if ("40001".equals(sqlState)) {
+            status = TransactionOutcome.Status.SERIALIZATION_FAILURE;
+        } else if ("40P01".equals(sqlState)) {
+            status = TransactionOutcome.Status.DEADLOCK_FAILURE;
+        } else if ((sqlState != null && sqlState.startsWith("08")) || connectionLost) {
+            status = TransactionOutcome.Status.CONNECTION_LOST;
+        } else {
+            status = TransactionOutcome.Status.SQL_ERROR;
+        }
+        outcome = new TransactionOutcome(status, scriptIndex, pc, sqlState, "client " + clientId + " script " + scriptIndex
+                + " aborted in command " + pc + " query 0: " + message.replace('\n', ' '), txStart, slept);
+        return Step.DONE;
+    }
+
+    /** How long the pending \sleep wants (valid after {@link Step#SLEEP}). */
+    public long sleepNanos() {
+        return pendingSleepNanos;
+    }
+
+    /** The \sleep is over; {@code nanos}: how long it actually took (counted in the outcome). */
+    public Step slept(long nanos) {
+        slept += nanos;
+        endCommand();
+        pc++;
+        return advance();
+    }
+
+    /** The finished transaction's outcome (valid after {@link Step#DONE}). */
+    public TransactionOutcome outcome() {
+        return outcome;
+    }
+
+    private long pendingSleepNanos;
+
+    private void endCommand() {
+        if (options.timeCommands()) commandNanos[scriptIndex][pc] += System.nanoTime() - commandStart;
+        commandCounts[scriptIndex][pc]++;
+    }
+
+    /** Runs meta-commands from {@link #pc} until an SQL command, a \sleep or the end of the script. */
+    private Step advance() {
+        boolean timed = options.timeCommands();
         while (pc < cmds.size()) {
             Command cmd = cmds.get(pc);
             int here = pc;
-            long t0 = timed ? System.nanoTime() : 0;
+            commandStart = timed ? System.nanoTime() : 0;
             try {
                 switch (cmd.kind) {
                     case SQL -> {
-                        executeSql(c, cmd);
+                        lastTuples = -1;
+                        return Step.SQL;
+                    }
+                    case SLEEP -> {
+                        pendingSleepNanos = sleepMicros(cmd) * 1000L;
+                        if (pendingSleepNanos > 0) return Step.SLEEP;
+                        endCommand();
                         pc++;
+                        continue;
                     }
                     case SET -> {
                         Value v = cmd.expr.eval(context);
                         if (!vars.put(cmd.variable, v)) {
                             throw new EvalException("set: invalid variable name: \"" + cmd.variable + "\"");
                         }
+                        endCommand();
                         pc++;
                     }
-                    case IF -> pc = cmd.expr.eval(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
-                    case ELIF, ELSE -> pc = cmd.endif + 1;
-                    case ENDIF -> pc++;
-                    case SLEEP -> {
-                        long n = sleepMicros(cmd) * 1000L;
-                        if (n > 0) {
-                            long s0 = System.nanoTime();
-                            options.sleeper().sleepNanos(n);
-                            slept += System.nanoTime() - s0;
-                        }
+                    case IF -> {
+                        int to = cmd.expr.eval(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
+                        pc = here;
+                        endCommand();
+                        pc = to;
+                    }
+                    case ELIF, ELSE -> {
+                        endCommand();
+                        pc = cmd.endif + 1;
+                    }
+                    case ENDIF -> {
+                        endCommand();
                         pc++;
                     }
                     case SHELL -> {
                         shell(cmd.args, null);
+                        endCommand();
                         pc++;
                     }
                     case SETSHELL -> {
                         shell(cmd.args, cmd.variable);
+                        endCommand();
                         pc++;
                     }
                 }
             } catch (EvalException e) {
-                return failure(TransactionOutcome.Status.META_ERROR, script, here, null,
-                        e.getMessage() + "; client " + clientId + " aborted in command " + here + " ("
-                                + metaName(cmd) + ") of script " + script + "; execution of meta-command failed",
-                        start, slept, c);
-            } catch (SQLException e) {
-                return sqlFailure(e, script, here, start, slept, c);
-            } finally {
-                if (timed) nanos[here] += System.nanoTime() - t0;
-                counts[here]++;
+                pc = here;   // an \elif's condition failed: pgbench names the \if
+                return metaFailure(cmd, e);
             }
         }
-        if (hasSql[script] && pgConnection != null
-                && pgConnection.getTransactionState() != org.postgresql.core.TransactionState.IDLE) {
+        if (hasSql[scriptIndex] && sessionInTransaction) {
             // pgbench 15 counts this transaction as processed, then aborts the client
-            return new TransactionOutcome(TransactionOutcome.Status.END_IN_TRANSACTION, script, -1, null,
+            outcome = new TransactionOutcome(TransactionOutcome.Status.END_IN_TRANSACTION, scriptIndex, -1, null,
                     "client " + clientId + " aborted: end of script reached without completing the last transaction",
-                    start, slept);
+                    txStart, slept);
+        } else {
+            outcome = new TransactionOutcome(TransactionOutcome.Status.OK, scriptIndex, -1, null, null, txStart, slept);
         }
-        return new TransactionOutcome(TransactionOutcome.Status.OK, script, -1, null, null, start, slept);
+        return Step.DONE;
+    }
+
+    /** Storing the pending command's result failed (\aset into an invalid variable name): the client aborts. */
+    public Step storeFailed(EvalException e) {
+        return metaFailure(cmds.get(pc), e);
+    }
+
+    private Step metaFailure(Command cmd, EvalException e) {
+        int here = pc;
+        endCommand();
+        outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, here, null,
+                e.getMessage() + "; client " + clientId + " aborted in command " + here + " ("
+                        + metaName(cmd) + ") of script " + scriptIndex + "; execution of meta-command failed",
+                txStart, slept);
+        return Step.DONE;
     }
 
     private static org.postgresql.core.BaseConnection unwrap(Connection c) {
@@ -476,16 +691,11 @@ public final class ClientScriptRunner {
 
     private void readResults(Statement st, boolean isResult, Command cmd) throws SQLException, EvalException {
         Command.Store store = cmd.store;
-        // \gset looks at the last result only: keep the previous one until we know whether another follows.
-        int lastTuples = -1;
-        String[] lastNames = null;
-        String[] lastRow = null;
         while (true) {
             if (isResult) {
                 try (ResultSet rs = st.getResultSet()) {
                     if (store == Command.Store.NONE) {
-                        // pgjdbc has already read every row; nothing to keep.
-                        lastTuples = 0;
+                        noRows();   // pgjdbc has already read every row; nothing to keep
                     } else {
                         ResultSetMetaData md = rs.getMetaData();
                         int cols = md.getColumnCount();
@@ -503,33 +713,15 @@ public final class ClientScriptRunner {
                                 row[i] = v == null ? "" : v;
                             }
                         }
-                        if (store == Command.Store.ASET) {
-                            if (tuples > 0) {
-                                storeRow(cmd, names, row);
-                            }
-                        } else {
-                            lastTuples = tuples;
-                            lastNames = names;
-                            lastRow = row;
-                        }
+                        rows(names, tuples, row);
                     }
                 }
             } else if (st.getUpdateCount() == -1) {
                 break;
             } else {
-                lastTuples = 0;
-                lastNames = null;
-                lastRow = null;
+                noRows();
             }
             isResult = st.getMoreResults();
-        }
-        if (store == Command.Store.GSET) {
-            int got = Math.max(lastTuples, 0);
-            if (got != 1) {
-                throw new EvalException("client " + clientId + " script " + scriptIndex + " command " + pc
-                        + " query 0: expected one row, got " + got);
-            }
-            storeRow(cmd, lastNames, lastRow);
         }
     }
 
@@ -545,43 +737,12 @@ public final class ClientScriptRunner {
 
     // ------------------------------------------------------------------ failures
 
-    private TransactionOutcome sqlFailure(SQLException e, int script, int command, PgbenchRandom.State start,
-                                          long slept, Connection c) {
-        String state = e.getSQLState();
-        TransactionOutcome.Status status;
-        if ("40001".equals(state)) {
-            status = TransactionOutcome.Status.SERIALIZATION_FAILURE;
-        } else if ("40P01".equals(state)) {
-            status = TransactionOutcome.Status.DEADLOCK_FAILURE;
-        } else if ((state != null && state.startsWith("08")) || closed(c)) {
-            status = TransactionOutcome.Status.CONNECTION_LOST;
-        } else {
-            status = TransactionOutcome.Status.SQL_ERROR;
-        }
-        String msg = String.valueOf(e.getMessage()).replace('\n', ' ');
-        return failure(status, script, command, state, "client " + clientId + " script " + script + " aborted in command "
-                + command + " query 0: " + msg, start, slept, c);
-    }
-
     private static boolean closed(Connection c) {
         try {
             return c.isClosed();
         } catch (SQLException e) {
             return true;
         }
-    }
-
-    /** Ends a failed transaction like pgbench: ROLLBACK when the session is left inside a transaction block. */
-    private TransactionOutcome failure(TransactionOutcome.Status status, int script, int command, String sqlState,
-                                       String message, PgbenchRandom.State start, long slept, Connection c) {
-        if (status != TransactionOutcome.Status.CONNECTION_LOST && c != null && inTransaction()) {
-            try (Statement st = c.createStatement()) {
-                st.execute("ROLLBACK");
-            } catch (SQLException ignored) {
-                // the failure being reported matters more
-            }
-        }
-        return new TransactionOutcome(status, script, command, sqlState, message, start, slept);
     }
 
     /** Whether the session is inside a transaction block (pgjdbc tracks it from ReadyForQuery; no round trip). */
