@@ -81,6 +81,16 @@ abstract class JdbcTarget implements Target {
     }
 
     @Override
+    public WireLogin wireLogin() {
+        Map<String, String> startup = new LinkedHashMap<>();
+        startup.put("application_name", "kensho");
+        if (!sessionSettings.isEmpty()) startup.put("options", options(sessionSettings));
+        String ssl = urlProperties.get("sslmode");
+        if (ssl == null) ssl = "true".equalsIgnoreCase(urlProperties.get("ssl")) ? "require" : "prefer";
+        return new WireLogin(host, port, database, user, password, startup, ssl);
+    }
+
+    @Override
     public Connection connect() throws SQLException {
         return connect(database);
     }

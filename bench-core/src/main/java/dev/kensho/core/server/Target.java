@@ -40,6 +40,9 @@ public interface Target extends AutoCloseable {
      */
     Connection connect(java.util.Properties extra) throws SQLException;
 
+    /** How a client that speaks the wire protocol itself logs in as {@link #connect()} does (pgbench's own engine). */
+    WireLogin wireLogin();
+
     /** A new connection to another database of the same server (e.g. to create the measured one). */
     Connection connect(String database) throws SQLException;
 

@@ -29,6 +29,8 @@ public final class Command {
     boolean compound;
     final List<String> paramNames;
     final String parameterizedSql;
+    /** The text with $1, $2... for parameters, as pgbench sends it (the wire engine). */
+    final String wireSql;
     // SLEEP: microseconds per unit
     final long sleepUnitMicros;
     // IF/ELIF/ELSE: index of the next ELIF/ELSE/ENDIF of the same \if, and of its ENDIF
@@ -36,7 +38,7 @@ public final class Command {
     int endif = -1;
 
     private Command(Kind kind, int line, int column, String text, String variable, Expr expr, List<String> args,
-                    String sql, List<String> paramNames, String parameterizedSql, long sleepUnitMicros) {
+                    String sql, List<String> paramNames, String parameterizedSql, String wireSql, long sleepUnitMicros) {
         this.kind = kind;
         this.line = line;
         this.column = column;
@@ -47,17 +49,18 @@ public final class Command {
         this.sql = sql;
         this.paramNames = paramNames;
         this.parameterizedSql = parameterizedSql;
+        this.wireSql = wireSql;
         this.sleepUnitMicros = sleepUnitMicros;
     }
 
-    static Command sql(int line, int column, String sql, List<String> paramNames, String parameterizedSql) {
+    static Command sql(int line, int column, String sql, List<String> paramNames, String parameterizedSql, String wireSql) {
         return new Command(Kind.SQL, line, column, firstLine(sql), null, null, List.of(), sql, paramNames,
-                parameterizedSql, 0);
+                parameterizedSql, wireSql, 0);
     }
 
     static Command meta(Kind kind, int line, int column, String text, String variable, Expr expr,
                         List<String> args, long sleepUnitMicros) {
-        return new Command(kind, line, column, text, variable, expr, args, null, List.of(), null, sleepUnitMicros);
+        return new Command(kind, line, column, text, variable, expr, args, null, List.of(), null, null, sleepUnitMicros);
     }
 
     private static String firstLine(String s) {
@@ -94,6 +97,11 @@ public final class Command {
     }
 
     /** Variable names bound as $1..$n in extended and prepared modes, in order (may repeat). */
+    /** The SQL with $1, $2... for its parameters, as pgbench sends it in extended and prepared modes. */
+    public String wireSql() {
+        return wireSql;
+    }
+
     public List<String> paramNames() {
         return paramNames;
     }

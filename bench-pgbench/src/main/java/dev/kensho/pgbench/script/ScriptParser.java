@@ -302,8 +302,9 @@ final class ScriptParser {
 
     private void addSql(int start, String sql, boolean compound) {
         List<String> names = new ArrayList<>();
-        String jdbc = jdbcText(sql, names);
-        Command c = Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc);
+        String jdbc = jdbcText(sql, names, false);
+        String wire = jdbcText(sql, new ArrayList<>(), true);
+        Command c = Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc, wire);
         c.compound = compound;
         commands.add(c);
     }
@@ -312,9 +313,10 @@ final class ScriptParser {
      * The SQL as pgjdbc must receive it for extended/prepared modes. As pgbench's parseQuery, every ":name"
      * (name = letter, underscore or non-ASCII, then also digits) becomes a parameter wherever it is, "::" casts
      * are skipped; the parameter is written '?' for pgjdbc, and a literal '?' outside quotes and comments is
-     * doubled, pgjdbc's escape for it.
+     * doubled, pgjdbc's escape for it. With {@code wire}, the text as pgbench sends it: parameters numbered
+     * $1, $2... in order, '?' as it is.
      */
-    static String jdbcText(String sql, List<String> names) {
+    static String jdbcText(String sql, List<String> names, boolean wire) {
         StringBuilder out = new StringBuilder(sql.length() + 8);
         int n = sql.length();
         int i = 0;
@@ -335,7 +337,11 @@ final class ScriptParser {
                     continue;
                 }
                 names.add(sql.substring(i + 1, e));
-                out.append('?');
+                if (wire) {
+                    out.append('$').append(names.size());
+                } else {
+                    out.append('?');
+                }
                 i = e;
                 continue;
             }
@@ -389,7 +395,7 @@ final class ScriptParser {
                     i = end;
                     continue;
                 }
-            } else if (c == '?') {
+            } else if (c == '?' && !wire) {
                 out.append("??");
                 i++;
                 continue;

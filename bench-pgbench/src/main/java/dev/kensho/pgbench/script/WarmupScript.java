@@ -83,7 +83,7 @@ public final class WarmupScript {
                     cmds.add(c);
                 } else {
                     String tag = " /* kensho warm-up " + n + " */";
-                    cmds.add(Command.sql(c.line, c.column, c.sql + tag, c.paramNames, c.parameterizedSql + tag));
+                    cmds.add(Command.sql(c.line, c.column, c.sql + tag, c.paramNames, c.parameterizedSql + tag, c.wireSql + tag));
                 }
             }
             out.add(new Script(s.name(), s.description(), s.weight(), cmds, s.isBuiltin()));
@@ -115,8 +115,9 @@ public final class WarmupScript {
             if (typed) params.append("::").append(types.get(i));
         }
         List<String> names = new ArrayList<>();
-        String jdbc = ScriptParser.jdbcText(params.toString(), names);
-        return Command.sql(c.line, c.column, simple.toString(), List.copyOf(names), jdbc);
+        String jdbc = ScriptParser.jdbcText(params.toString(), names, false);
+        String wire = ScriptParser.jdbcText(params.toString(), new java.util.ArrayList<>(), true);
+        return Command.sql(c.line, c.column, simple.toString(), List.copyOf(names), jdbc, wire);
     }
 
     private static Command noop() {

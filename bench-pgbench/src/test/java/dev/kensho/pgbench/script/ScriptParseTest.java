@@ -86,9 +86,11 @@ class ScriptParseTest {
         Command c = s.commands().get(0);
         assertEquals(List.of("a", "b", "c", "a"), c.paramNames());
         assertEquals("SELECT ?::int, '?', ? + ?, 1??2, ::d, :9x;", c.parameterizedSql);
+        // as pgbench sends it (the wire engine): every occurrence numbered, even inside quotes, '?' untouched
+        assertEquals("SELECT $1::int, '$2', $3 + $4, 1?2, ::d, :9x;", c.wireSql());
         List<String> none = new ArrayList<>();
         assertEquals("SELECT '?', E'\\'?', $q$?$q$, \"a?\", 1 ?? 2 /* ? */ -- ?\n",
-                ScriptParser.jdbcText("SELECT '?', E'\\'?', $q$?$q$, \"a?\", 1 ? 2 /* ? */ -- ?\n", none));
+                ScriptParser.jdbcText("SELECT '?', E'\\'?', $q$?$q$, \"a?\", 1 ? 2 /* ? */ -- ?\n", none, false));
         assertTrue(none.isEmpty());
     }
 

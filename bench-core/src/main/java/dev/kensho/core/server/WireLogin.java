@@ -1,0 +1,28 @@
+package dev.kensho.core.server;
+
+import java.util.Map;
+
+/**
+ * What a client speaking PostgreSQL's wire protocol itself (not through pgjdbc) needs to log in as
+ * {@link Target#connect()} does: the same user, database and session settings. Holds the password, so
+ * {@link #toString()} leaves it out; nothing may print or store it.
+ *
+ * @param startupParameters the StartupMessage's parameters besides user and database (application_name,
+ *                          options carrying the session settings)
+ * @param password          null for trust, peer or a password the server never asks for
+ * @param sslMode           pgjdbc's sslmode for this target ({@code disable}, {@code allow}, {@code prefer},
+ *                          {@code require}, {@code verify-ca}, {@code verify-full}); {@code prefer} when unset
+ */
+public record WireLogin(String host, int port, String database, String user, String password,
+                        Map<String, String> startupParameters, String sslMode) {
+
+    public WireLogin {
+        startupParameters = Map.copyOf(startupParameters);
+    }
+
+    @Override
+    public String toString() {
+        return "WireLogin[" + user + "@" + host + ":" + port + "/" + database + ", sslmode=" + sslMode
+                + (password == null ? "" : ", password ***") + "]";
+    }
+}

@@ -1,0 +1,553 @@
+package dev.kensho.pgbench.run;
+
+import com.ongres.scram.client.ScramClient;
+import dev.kensho.core.server.WireLogin;
+import dev.kensho.pgbench.script.ClientScriptRunner;
+import dev.kensho.pgbench.script.Command;
+import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.expr.EvalException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One client's connection speaking PostgreSQL's frontend/backend protocol (v3) itself, for the multiplexing
+ * engine: a pgbench thread sends its clients' commands and waits for whichever answers first, as pgbench does
+ * with libpq's asynchronous calls; pgjdbc can only block a thread per connection. The messages are libpq's:
+ * -M simple sends Query; extended sends Parse (unnamed), Bind, Describe portal, Execute, Sync; prepared parses
+ * each command once into a named statement, then Bind, Describe, Execute, Sync. Parameters and results are text.
+ *
+ * <p>Logging in blocks (as pgbench's connect does); afterwards the channel is non-blocking and {@link #read}
+ * takes whatever has arrived. After an error inside a transaction block the connection sends ROLLBACK itself
+ * before it reports the error, as pgbench does before a retry, so the client's next transaction starts clean.
+ * TLS is not spoken: where the login needs it, {@link #open} says so and the run uses the pgjdbc engine.
+ */
+final class WireConnection implements Closeable {
+    /** Thrown when a login cannot be done here (TLS) rather than failing: the caller falls back to pgjdbc. */
+    static final class Unsupported extends IOException {
+        Unsupported(String m) {
+            super(m);
+        }
+    }
+
+    /** A login refused by the server, with its SQLSTATE (28P01 for a wrong password, 57P03 while starting up). */
+    static final class ServerError extends IOException {
+        final String sqlState;
+
+        ServerError(String sqlState, String m) {
+            super(m);
+            this.sqlState = sqlState;
+        }
+    }
+
+    private final SocketChannel ch;
+    private final QueryMode mode;
+    private ByteBuffer in = ByteBuffer.allocate(1 << 16);
+    private ByteBuffer out = ByteBuffer.allocate(1 << 13);
+    private final Map<Command, String> statements = new IdentityHashMap<>();
+    private int statementNumber;
+    private char txStatus = 'I';
+
+    // the command in flight
+    private ClientScriptRunner runner;
+    private Command.Store store;
+    private String[] names;
+    private String[] lastRow;
+    private int tuples;
+    private boolean rowsResult;
+    private String errorState, errorMessage;
+    private EvalException storeError;
+    private boolean rollingBack;
+    /** The statement this command parsed, forgotten again if the command fails (the server has no such statement then). */
+    private String parsedNow;
+
+    private WireConnection(SocketChannel ch, QueryMode mode) {
+        this.ch = ch;
+        this.mode = mode;
+        in.flip();
+    }
+
+    /** Connects and logs in (blocking); the channel is non-blocking afterwards. */
+    static WireConnection open(WireLogin login, QueryMode mode) throws IOException {
+        SocketChannel ch = SocketChannel.open();
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.connect(new InetSocketAddress(login.host(), login.port()));
+            WireConnection c = new WireConnection(ch, mode);
+            c.login(login);
+            ch.configureBlocking(false);
+            return c;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    SocketChannel channel() {
+        return ch;
+    }
+
+    /** Whether the session is inside a transaction block (ReadyForQuery's status), as last reported. */
+    boolean inTransaction() {
+        return txStatus != 'I';
+    }
+
+    // ------------------------------------------------------------------ login
+
+    private void login(WireLogin login) throws IOException {
+        String ssl = login.sslMode();
+        if (!ssl.equals("disable") && !ssl.equals("allow")) {
+            // libpq's and pgjdbc's "prefer": ask for TLS first, so that a server offering it is measured with it by
+            // pgbench and refused here, never measured without it
+            out.clear();
+            out.putInt(8).putInt(80877103);
+            flushBlocking();
+            ByteBuffer one = ByteBuffer.allocate(1);
+            while (one.hasRemaining()) {
+                if (ch.read(one) < 0) throw new IOException("server closed the connection during the SSL request");
+            }
+            if (one.get(0) == 'S') {
+                throw new Unsupported("the server offers TLS (sslmode=" + ssl + "), which Kensho's wire engine does not speak");
+            }
+            if (!ssl.equals("prefer")) {
+                throw new ServerError("08004", "server does not support SSL, but SSL was required (sslmode=" + ssl + ")");
+            }
+        }
+        out.clear();
+        out.putInt(0).putInt(196608);
+        cstring("user").cstring(login.user());
+        cstring("database").cstring(login.database());
+        cstring("client_encoding").cstring("UTF8");
+        for (var e : login.startupParameters().entrySet()) cstring(e.getKey()).cstring(e.getValue());
+        out.put((byte) 0);
+        out.putInt(0, out.position());
+        flushBlocking();
+        ScramClient scram = null;
+        while (true) {
+            char type = nextMessageBlocking();
+            int len = in.getInt() - 4;
+            int end = in.position() + len;
+            switch (type) {
+                case 'R' -> {
+                    int code = in.getInt();
+                    switch (code) {
+                        case 0 -> { }   // AuthenticationOk
+                        case 3 -> passwordMessage(password(login).getBytes(StandardCharsets.UTF_8));
+                        case 5 -> {
+                            byte[] salt = new byte[4];
+                            in.get(salt);
+                            passwordMessage(md5(password(login), login.user(), salt));
+                        }
+                        case 10 -> {
+                            List<String> mechanisms = new ArrayList<>();
+                            for (String m; !(m = cstringIn()).isEmpty(); ) mechanisms.add(m);
+                            if (!mechanisms.contains("SCRAM-SHA-256")) {
+                                throw new Unsupported("the server offers SASL " + mechanisms + " only (channel binding needs TLS)");
+                            }
+                            scram = ScramClient.builder().advertisedMechanisms(List.of("SCRAM-SHA-256"))
+                                    .username("*").password(password(login).toCharArray()).build();
+                            byte[] first = scram.clientFirstMessage().toString().getBytes(StandardCharsets.UTF_8);
+                            out.clear();
+                            out.put((byte) 'p').putInt(0);
+                            cstring("SCRAM-SHA-256");
+                            out.putInt(first.length).put(first);
+                            out.putInt(1, out.position() - 1);
+                            flushBlocking();
+                        }
+                        case 11 -> {
+                            byte[] b = new byte[end - in.position()];
+                            in.get(b);
+                            try {
+                                scram.serverFirstMessage(new String(b, StandardCharsets.UTF_8));
+                            } catch (Exception e) {
+                                throw new IOException("SCRAM: " + e.getMessage(), e);
+                            }
+                            byte[] fin = scram.clientFinalMessage().toString().getBytes(StandardCharsets.UTF_8);
+                            out.clear();
+                            out.put((byte) 'p').putInt(4 + fin.length).put(fin);
+                            flushBlocking();
+                        }
+                        case 12 -> {
+                            byte[] b = new byte[end - in.position()];
+                            in.get(b);
+                            try {
+                                scram.serverFinalMessage(new String(b, StandardCharsets.UTF_8));
+                            } catch (Exception e) {
+                                throw new IOException("SCRAM: the server's signature does not verify: " + e.getMessage(), e);
+                            }
+                        }
+                        default -> throw new Unsupported("authentication method " + code + " is not spoken by Kensho's wire engine");
+                    }
+                }
+                case 'E' -> {
+                    readError(end);
+                    throw new ServerError(errorState, errorMessage);
+                }
+                case 'Z' -> {
+                    txStatus = (char) in.get();
+                    in.position(end);
+                    return;
+                }
+                default -> { }   // ParameterStatus, BackendKeyData, NoticeResponse: nothing a client needs here
+            }
+            in.position(end);
+        }
+    }
+
+    private static String password(WireLogin login) throws ServerError {
+        if (login.password() == null) {
+            throw new ServerError("28P01", "the server asks for a password and none was given (--password-file, PGPASSWORD or ~/.pgpass)");
+        }
+        return login.password();
+    }
+
+    private void passwordMessage(byte[] pw) throws IOException {
+        out.clear();
+        out.put((byte) 'p').putInt(4 + pw.length + 1).put(pw).put((byte) 0);
+        flushBlocking();
+    }
+
+    /** PostgreSQL's md5 password: "md5" + md5(md5(password + user) + salt), hex. */
+    private static byte[] md5(String password, String user, byte[] salt) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("MD5");
+            String inner = HexFormat.of().formatHex(md.digest((password + user).getBytes(StandardCharsets.UTF_8)));
+            md.update(inner.getBytes(StandardCharsets.US_ASCII));
+            md.update(salt);
+            return ("md5" + HexFormat.of().formatHex(md.digest())).getBytes(StandardCharsets.US_ASCII);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void flushBlocking() throws IOException {
+        out.flip();
+        while (out.hasRemaining()) ch.write(out);
+        out.clear();
+    }
+
+    /** Blocks until a whole message is buffered; returns its type with {@link #in} at its length word. */
+    private char nextMessageBlocking() throws IOException {
+        while (!wholeMessage()) {
+            fill();
+        }
+        return (char) in.get();
+    }
+
+    // ------------------------------------------------------------------ commands
+
+    /** Sends the runner's pending command (non-blocking; a full socket buffer is left to {@link #flush}). */
+    void send(ClientScriptRunner r) throws IOException {
+        Command cmd = r.pending();
+        runner = r;
+        store = cmd.store();
+        rowsResult = false;
+        names = null;
+        lastRow = null;
+        tuples = 0;
+        errorState = null;
+        errorMessage = null;
+        storeError = null;
+        rollingBack = false;
+        parsedNow = null;
+        out.clear();
+        if (mode == QueryMode.SIMPLE) {
+            query(r.simpleQuery(cmd));
+        } else {
+            String name = "";
+            if (mode == QueryMode.PREPARED) {
+                name = statements.get(cmd);
+                if (name == null) {
+                    name = "P" + statementNumber++;
+                    parse(name, cmd.wireSql());
+                    statements.put(cmd, name);
+                    parsedNow = name;
+                }
+            } else {
+                parse("", cmd.wireSql());
+            }
+            bind(name, r.parameters(cmd));
+            out.put((byte) 'D').putInt(6).put((byte) 'P').put((byte) 0);
+            out.put((byte) 'E').putInt(9).put((byte) 0).putInt(0);
+            out.put((byte) 'S').putInt(4);
+        }
+        out.flip();
+        ch.write(out);
+    }
+
+    /** Writes what a full socket buffer kept back; true when nothing is left. */
+    boolean flush() throws IOException {
+        if (out.hasRemaining()) ch.write(out);
+        return !out.hasRemaining();
+    }
+
+    boolean pendingWrite() {
+        return out.hasRemaining();
+    }
+
+    private void query(String sql) {
+        byte[] b = sql.getBytes(StandardCharsets.UTF_8);
+        room(b.length + 6);
+        out.put((byte) 'Q').putInt(4 + b.length + 1).put(b).put((byte) 0);
+    }
+
+    private void parse(String name, String sql) {
+        byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+        byte[] b = sql.getBytes(StandardCharsets.UTF_8);
+        room(n.length + b.length + 9);
+        out.put((byte) 'P').putInt(4 + n.length + 1 + b.length + 1 + 2).put(n).put((byte) 0).put(b).put((byte) 0).putShort((short) 0);
+    }
+
+    private void bind(String statement, String[] params) {
+        byte[] s = statement.getBytes(StandardCharsets.US_ASCII);
+        byte[][] values = new byte[params.length][];
+        int len = 4 + 1 + s.length + 1 + 2 + 2 + 4;   // length, portal, statement, 0 formats, count, results in text
+        for (int i = 0; i < params.length; i++) {
+            if (params[i] != null) {
+                values[i] = params[i].getBytes(StandardCharsets.UTF_8);
+                len += 4 + values[i].length;
+            } else {
+                len += 4;
+            }
+        }
+        room(len + 1 + 64);
+        out.put((byte) 'B').putInt(len).put((byte) 0).put(s).put((byte) 0).putShort((short) 0).putShort((short) params.length);
+        for (byte[] v : values) {
+            if (v == null) {
+                out.putInt(-1);
+            } else {
+                out.putInt(v.length).put(v);
+            }
+        }
+        out.putShort((short) 1).putShort((short) 0);
+    }
+
+    private void room(int n) {
+        if (out.remaining() < n + 64) {
+            ByteBuffer bigger = ByteBuffer.allocate(Math.max(out.capacity() * 2, out.position() + n + 64));
+            out.flip();
+            bigger.put(out);
+            out = bigger;
+        }
+    }
+
+    /**
+     * Reads what has arrived and feeds the command's results to the runner; returns the runner's next step
+     * once the answer is complete (after ReadyForQuery), null while it is not.
+     *
+     * @throws IOException when the connection broke (the caller reports the command as failed by a lost connection)
+     */
+    ClientScriptRunner.Step read() throws IOException {
+        fill();
+        while (wholeMessage()) {
+            char type = (char) in.get();
+            int len = in.getInt();   // before position(): Java evaluates left to right
+                int end = in.position() + len - 4;
+            if (runner == null) {   // nothing in flight: a notice, or the server's FATAL before it closes
+                if (type == 'E') readError(end);
+                in.position(end);
+                continue;
+            }
+            switch (type) {
+                case 'T' -> {   // RowDescription
+                    rowsResult = true;
+                    tuples = 0;
+                    lastRow = null;
+                    if (store != Command.Store.NONE) {
+                        names = new String[in.getShort()];
+                        for (int i = 0; i < names.length; i++) {
+                            names[i] = cstringIn();
+                            in.position(in.position() + 18);
+                        }
+                    }
+                }
+                case 'D' -> {   // DataRow: only the last one is kept, and only for \gset/\aset
+                    tuples++;
+                    if (store != Command.Store.NONE) {
+                        String[] row = new String[in.getShort()];
+                        for (int i = 0; i < row.length; i++) {
+                            int n = in.getInt();
+                            if (n < 0) {
+                                row[i] = "";
+                            } else {
+                                row[i] = new String(in.array(), in.arrayOffset() + in.position(), n, StandardCharsets.UTF_8);
+                                in.position(in.position() + n);
+                            }
+                        }
+                        lastRow = row;
+                    }
+                }
+                case 'C', 'I' -> {   // CommandComplete, EmptyQueryResponse: one result of the command
+                    if (!rollingBack && errorState == null) {
+                        if (rowsResult) {
+                            try {
+                                runner.rows(names, tuples, lastRow);
+                            } catch (EvalException e) {
+                                if (storeError == null) storeError = e;
+                            }
+                        } else {
+                            runner.noRows();
+                        }
+                    }
+                    rowsResult = false;
+                }
+                case 'E' -> {
+                    if (!rollingBack && errorState == null) readError(end);
+                }
+                case 'Z' -> {
+                    txStatus = (char) in.get();
+                    in.position(end);
+                    if (errorState != null && txStatus != 'I' && !rollingBack) {
+                        // pgbench ends a failed transaction before it goes on (retry or next transaction)
+                        rollingBack = true;
+                        out.clear();
+                        query("ROLLBACK");
+                        out.flip();
+                        ch.write(out);
+                        continue;
+                    }
+                    ClientScriptRunner r = runner;
+                    runner = null;
+                    if (errorState != null) {
+                        if (parsedNow != null) statements.values().remove(parsedNow);
+                        return r.sqlFailed(errorState, errorMessage, false);
+                    }
+                    if (storeError != null) return r.storeFailed(storeError);
+                    return r.sqlDone(txStatus != 'I');
+                }
+                case '1' -> parsedNow = null;   // ParseComplete: the statement exists, whatever happens next
+                default -> { }   // BindComplete, NoData, NoticeResponse, ParameterStatus...
+            }
+            in.position(end);
+        }
+        return null;
+    }
+
+    /**
+     * The connection broke while a command was in flight: the runner's step for a lost connection, with the
+     * server's last word when it sent one (a FATAL at shutdown) rather than the socket's.
+     */
+    ClientScriptRunner.Step broken(IOException e) {
+        ClientScriptRunner r = runner;
+        runner = null;
+        close();
+        return r.sqlFailed(errorState != null ? errorState : "08006",
+                errorMessage != null ? errorMessage : String.valueOf(e.getMessage()), true);
+    }
+
+    /** DEALLOCATE ALL between the warm-up and the run (nothing in flight), waiting for it: the run starts as pgbench's does. */
+    void deallocateAll() throws IOException {
+        out.clear();
+        query("DEALLOCATE ALL");
+        out.flip();
+        while (out.hasRemaining()) {
+            if (ch.write(out) == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
+        while (true) {
+            fill();
+            while (wholeMessage()) {
+                char type = (char) in.get();
+                int len = in.getInt();   // before position(): Java evaluates left to right
+                int end = in.position() + len - 4;
+                if (type == 'Z') {
+                    txStatus = (char) in.get();
+                    in.position(end);
+                    statements.clear();
+                    statementNumber = 0;
+                    return;
+                }
+                in.position(end);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
+    }
+
+    private void readError(int end) {
+        String severity = null, state = null, message = null;
+        while (in.position() < end) {
+            byte field = in.get();
+            if (field == 0) break;
+            String v = cstringIn();
+            switch (field) {
+                case 'V' -> severity = v;
+                case 'S' -> { if (severity == null) severity = v; }
+                case 'C' -> state = v;
+                case 'M' -> message = v;
+                default -> { }
+            }
+        }
+        errorState = state == null ? "XX000" : state;
+        errorMessage = (severity == null ? "ERROR" : severity) + ": " + message;
+    }
+
+    private boolean wholeMessage() {
+        if (in.remaining() < 5) return false;
+        int len = in.getInt(in.position() + 1);
+        if (in.remaining() >= len + 1) return true;
+        if (len + 1 > in.capacity()) {
+            ByteBuffer bigger = ByteBuffer.allocate(len + 1 + 4096);
+            bigger.put(in);
+            bigger.flip();
+            in = bigger;
+        }
+        return false;
+    }
+
+    /** Reads what the socket has (blocking mode: waits for something). */
+    private void fill() throws IOException {
+        in.compact();
+        int n;
+        try {
+            n = ch.read(in);
+        } finally {
+            in.flip();
+        }
+        if (n < 0) throw new IOException("server closed the connection unexpectedly");
+    }
+
+    private WireConnection cstring(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        room(b.length + 1);
+        out.put(b).put((byte) 0);
+        return this;
+    }
+
+    private String cstringIn() {
+        int start = in.position();
+        int p = start;
+        while (in.get(p) != 0) p++;
+        String s = new String(in.array(), in.arrayOffset() + start, p - start, StandardCharsets.UTF_8);
+        in.position(p + 1);
+        return s;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (ch.isOpen() && ch.isConnected()) {
+                out.clear();
+                out.put((byte) 'X').putInt(4);
+                out.flip();
+                ch.write(out);
+            }
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+}

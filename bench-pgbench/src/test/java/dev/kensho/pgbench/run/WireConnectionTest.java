@@ -1,0 +1,153 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.WireLogin;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.script.ClientScriptRunner;
+import dev.kensho.pgbench.script.ClientScriptRunner.Step;
+import dev.kensho.pgbench.script.PgbenchRandom;
+import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.TransactionOutcome;
+import dev.kensho.pgbench.script.Variables;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/** Kensho's own protocol client against a real server: every -M mode, results into variables, errors, logins. */
+@KenshoTarget
+class WireConnectionTest {
+
+    static ClientScriptRunner runner(String script, QueryMode mode) throws Exception {
+        Variables v = new Variables();
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(5432, 1, 1);
+        v.standard(1, 0, 5432, seeds.defaultSeed());
+        return new ClientScriptRunner(List.of(Script.parse("t.sql", script)), 0, v, seeds.clients()[0], mode,
+                ClientScriptRunner.Options.defaults());
+    }
+
+    /** Runs script 0 to the end on the connection, waiting for each answer (a test has no selector). */
+    static TransactionOutcome run(WireConnection w, ClientScriptRunner r) throws IOException {
+        Step s = r.begin(0);
+        while (s != Step.DONE) {
+            if (s == Step.SLEEP) {
+                s = r.slept(0);
+                continue;
+            }
+            w.send(r);
+            Step next;
+            while ((next = w.read()) == null) LockSupport.parkNanos(100_000);
+            s = next;
+        }
+        return r.outcome();
+    }
+
+    @ParameterizedTest
+    @EnumSource(QueryMode.class)
+    void runsCommandsAndStoresResults(QueryMode mode, Target pg) throws Exception {
+        ClientScriptRunner r = runner("""
+                \\set x 40
+                select :x + 2 as answer, 'a' || 'b' as text, null as nothing \\gset
+                select generate_series(1, 3) as last \\aset
+                select 1 where false
+                """, mode);
+        try (WireConnection w = WireConnection.open(pg.wireLogin(), mode)) {
+            for (int i = 0; i < 3; i++) {   // prepared: the second time only binds
+                TransactionOutcome out = run(w, r);
+                assertTrue(out.ok(), String.valueOf(out.message()));
+                assertEquals("42", r.variables().text("answer"));
+                assertEquals("ab", r.variables().text("text"));
+                assertEquals("", r.variables().text("nothing"));
+                assertEquals("3", r.variables().text("last"));
+            }
+            assertFalse(w.inTransaction());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(QueryMode.class)
+    void errorsCarryTheirSqlstateAndEndTheTransactionBlock(QueryMode mode, Target pg) throws Exception {
+        ClientScriptRunner r = runner("""
+                begin;
+                select 1/0;
+                end;
+                """, mode);
+        try (WireConnection w = WireConnection.open(pg.wireLogin(), mode)) {
+            TransactionOutcome out = run(w, r);
+            assertEquals(TransactionOutcome.Status.SQL_ERROR, out.status());
+            assertEquals("22012", out.sqlState());
+            assertTrue(out.message().contains("division by zero"), out.message());
+            assertFalse(w.inTransaction(), "ROLLBACK sent after the error");
+            ClientScriptRunner ok = runner("select 1 as one \\gset", mode);
+            assertTrue(run(w, ok).ok(), "the connection goes on");
+        }
+    }
+
+    @Test
+    void endOfScriptInsideATransactionBlockIsReported(Target pg) throws Exception {
+        try (WireConnection w = WireConnection.open(pg.wireLogin(), QueryMode.PREPARED)) {
+            TransactionOutcome out = run(w, runner("begin;\nselect 1;\n", QueryMode.PREPARED));
+            assertEquals(TransactionOutcome.Status.END_IN_TRANSACTION, out.status());
+        }
+    }
+
+    /** SCRAM-SHA-256, md5 and cleartext logins as the server asks for them (pg_hba.conf), right and wrong passwords. */
+    @Test
+    void passwordLoginsAndTheirFailures(Target pg) throws Exception {
+        java.nio.file.Path hba = pg.control().dataDirectory().orElseThrow().resolve("pg_hba.conf");
+        String before = java.nio.file.Files.readString(hba);
+        String[][] roles = {{"kensho_wire_scram", "scram-sha-256", "scram-sha-256"}, {"kensho_wire_md5", "md5", "md5"},
+                {"kensho_wire_clear", "scram-sha-256", "password"}};
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            StringBuilder lines = new StringBuilder();
+            for (String[] r : roles) {
+                s.execute("set password_encryption = '" + r[1] + "'");
+                s.execute("drop role if exists " + r[0]);
+                s.execute("create role " + r[0] + " login password 'sEcret-" + r[0] + "'");
+                lines.append("host all ").append(r[0]).append(" 127.0.0.1/32 ").append(r[2]).append('\n');
+            }
+            java.nio.file.Files.writeString(hba, lines + before);
+            s.execute("select pg_reload_conf()");
+            Thread.sleep(300);
+            WireLogin base = pg.wireLogin();
+            for (String[] r : roles) {
+                WireLogin good = new WireLogin("127.0.0.1", base.port(), base.database(), r[0], "sEcret-" + r[0], Map.of(), "prefer");
+                try (WireConnection w = WireConnection.open(good, QueryMode.SIMPLE)) {
+                    ClientScriptRunner who = runner("select current_user as who \\gset", QueryMode.SIMPLE);
+                    assertTrue(run(w, who).ok(), r[2]);
+                    assertEquals(r[0], who.variables().text("who"), r[2]);
+                }
+                assertFalse(good.toString().contains("sEcret"), "a login never prints its password");
+                WireLogin bad = new WireLogin("127.0.0.1", base.port(), base.database(), r[0], "wrong", Map.of(), "prefer");
+                WireConnection.ServerError e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(bad, QueryMode.SIMPLE));
+                assertEquals("28P01", e.sqlState, r[2] + ": " + e.getMessage());
+                WireLogin none = new WireLogin("127.0.0.1", base.port(), base.database(), r[0], null, Map.of(), "prefer");
+                e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(none, QueryMode.SIMPLE));
+                assertTrue(e.getMessage().contains("none was given"), e.getMessage());
+            }
+            WireLogin noDb = new WireLogin("127.0.0.1", base.port(), "kensho_no_such_db", roles[0][0], "sEcret-" + roles[0][0], Map.of(), "prefer");
+            WireConnection.ServerError e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(noDb, QueryMode.SIMPLE));
+            assertEquals("3D000", e.sqlState);
+            WireLogin tls = new WireLogin("127.0.0.1", base.port(), base.database(), roles[0][0], "x", Map.of(), "require");
+            e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(tls, QueryMode.SIMPLE));
+            assertTrue(e.getMessage().contains("SSL was required"), e.getMessage());
+        } finally {
+            java.nio.file.Files.writeString(hba, before);
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("select pg_reload_conf()");
+                for (String[] r : roles) s.execute("drop role if exists " + r[0]);
+            }
+        }
+    }
+}
