@@ -56,6 +56,16 @@ class WorkloadsIT {
             List<Trial> trials = RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS));
             assertEquals(1, trials.size());
             assertTrue(trials.get(0).metric("tps") > 0, trials.get(0).metrics().toString());
+
+            // pgbench's thread model: two threads for four clients, Kensho speaking the protocol itself
+            BenchJar.Result wire = BenchJar.run(work.resolve("wire"), "pgbench", "run", "-b", "tpcb-like", "-M", "extended",
+                    "-c", "4", "-j", "2", "-T", "2", "--engine", "wire", "--keep-data", keep.toString());
+            assertEquals(0, wire.exitCode(), wire.all());
+            assertTrue(wire.out().contains("(engine: wire;"), wire.out());
+            assertTrue(wire.out().contains("number of failed transactions: 0 "), wire.out());
+            BenchJar.Result bad = BenchJar.run(work.resolve("bad"), "pgbench", "run", "--engine", "libpq", "--keep-data", keep.toString());
+            assertEquals(2, bad.exitCode(), bad.all());
+            assertTrue(bad.err().contains("invalid engine: \"libpq\"; expected wire or pgjdbc"), bad.err());
         } finally {
             try (var w = Files.walk(keep)) {
                 w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -51,6 +51,7 @@ public final class ClientSweep {
     private int seconds = 60;
     private final List<String> scripts = new ArrayList<>();
     private QueryMode mode = QueryMode.SIMPLE;
+    private dev.kensho.pgbench.run.Engine engine = dev.kensho.pgbench.run.Engine.PGJDBC;
     private double rate;
     private double latencyLimitMs;
     private Integer scale;
@@ -78,6 +79,8 @@ public final class ClientSweep {
     public ClientSweep file(String fileAtWeight) { scripts.add("-f" + fileAtWeight); return this; }
     /** -M (default simple, as pgbench and the studies (whose read scripts fail under extended and prepared)). */
     public ClientSweep mode(QueryMode m) { mode = m; return this; }
+    /** How each trial's clients talk to the server (see {@link dev.kensho.pgbench.run.Engine}). */
+    public ClientSweep engine(dev.kensho.pgbench.run.Engine e) { engine = e; return this; }
     /** -R: target rate of every trial in transactions per second over all its clients (0: as fast as possible). */
     public ClientSweep rate(double tps) { rate = tps; return this; }
     /** -L: every trial counts transactions above this latency (with -R skips those already late). */
@@ -200,7 +203,7 @@ public final class ClientSweep {
             if (s.startsWith("-b")) r.builtin(s.substring(2));
             else r.file(s.substring(2));
         }
-        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).noVacuum(noVacuum)
+        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum)
                 .rate(rate).latencyLimitMs(latencyLimitMs);
     }
 

@@ -4,6 +4,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.run.Driver;
+import dev.kensho.pgbench.run.Engine;
 import dev.kensho.pgbench.run.RunConfig;
 import dev.kensho.pgbench.run.RunReport;
 import dev.kensho.pgbench.script.QueryMode;
@@ -54,6 +55,7 @@ public final class PgbenchRun {
     private int aggregateInterval;
     private double samplingRate;
     private int warmup = DEFAULT_WARMUP;
+    private Engine engine = Engine.PGJDBC;
     private boolean progressTimestamp;
     private boolean verboseErrors;
     private boolean exitOnAbort;
@@ -126,6 +128,11 @@ public final class PgbenchRun {
      * 0 runs nothing, exactly as pgbench.
      */
     public PgbenchRun warmup(int statements) { warmup = statements; return this; }
+    /**
+     * --engine: {@link Engine#WIRE} (pgbench's thread model, Kensho's own protocol client) or {@link Engine#PGJDBC}
+     * (a thread and a pgjdbc connection per client).
+     */
+    public PgbenchRun engine(Engine e) { engine = e; return this; }
     /** Report (stdout) and progress/errors (stderr) streams. */
     public PgbenchRun output(PrintStream report, PrintStream errors) { out = report; err = errors; return this; }
 
@@ -147,7 +154,7 @@ public final class PgbenchRun {
         }
         return new RunConfig(s, clients, threads, seconds, transactions, rate, latencyLimitMs, progress, perStatement, mode,
                 connectPerTransaction, noVacuum, vacuumAll, maxTries, failuresDetailed, randomSeed, scale, defines, log, logPrefix,
-                logDirectory, aggregateInterval, samplingRate, warmup, progressTimestamp, verboseErrors, exitOnAbort, out, err);
+                logDirectory, aggregateInterval, samplingRate, warmup, progressTimestamp, verboseErrors, exitOnAbort, engine, out, err);
     }
 
     private static Script builtinOrFail(String name) {
@@ -181,6 +188,7 @@ public final class PgbenchRun {
         p.put("clients", c.clients());
         p.put("threads", c.effectiveThreads());
         p.put("mode", c.mode().pgbenchName());
+        p.put("engine", c.engine().optionName());
         if (c.durationSeconds() > 0) p.put("duration_s", c.durationSeconds());
         else p.put("transactions_per_client", c.effectiveTransactions());
         if (c.rate() > 0) p.put("rate", c.rate());

@@ -92,6 +92,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
                     + "could touch a table replaced by a SELECT of its variables), then wait for the JIT compilers to go idle, so the JVM's "
                     + "JIT has compiled the client path; 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
     int warmup;
+    @Mixin
+    EngineOption engine;
     @Option(names = "--show-script", paramLabel = "NAME",
             description = "Print the builtin script NAME (or an unambiguous prefix) as pgbench does (\"-- tpcb-like: <builtin: TPC-B (sort of)>\" "
                     + "then the script) and exit; 'list' lists the builtins, the studies' pgecons-read, pgecons-read-noagg and "
@@ -112,7 +114,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw KenshoException.usage(e.getMessage());
         }
-        PgbenchRun run = new PgbenchRun().clients(clients).threads(threads).seconds(seconds).transactions(transactions).rate(rate)
+        PgbenchRun run = new PgbenchRun().engine(engine.engine()).clients(clients).threads(threads).seconds(seconds).transactions(transactions).rate(rate)
                 .latencyLimitMs(latencyLimit).progress(progress).progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
                 .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).randomSeed(randomSeed)
                 .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).aggregateInterval(aggregateInterval)

@@ -60,6 +60,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     boolean noPrewarm;
     @Option(names = {"-n", "--no-vacuum"}, description = "Skip pgbench's vacuum before each trial.")
     boolean noVacuum;
+    @Mixin
+    EngineOption engine;
 
     @Override
     public Integer call() throws Exception {
@@ -71,7 +73,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         }
         if (reinit && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(seed)
-                .seconds(duration).mode(m).rate(rate).latencyLimitMs(latencyLimit).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).log(System.err);
+                .seconds(duration).mode(m).rate(rate).latencyLimitMs(latencyLimit).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         for (String s : scripts.specs) {
             if (s.startsWith("-b")) sweep.builtin(s.substring(2));
             else sweep.file(s.substring(2));
@@ -79,6 +81,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         List<TargetSpec> specs = target.specs();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
+        params.put("engine", engine.engine().optionName());
         try (RunDirectory dir = results.open("pgbench sweep", params, System.err)) {
             sweep.run(specs, dir);
             System.out.println("summary: " + dir.path().resolve(RunDirectory.SUMMARY));

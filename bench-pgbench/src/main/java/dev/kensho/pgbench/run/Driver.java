@@ -13,6 +13,10 @@ import dev.kensho.pgbench.script.ScriptException;
 import dev.kensho.pgbench.script.TransactionOutcome;
 import dev.kensho.pgbench.script.Variables;
 import dev.kensho.pgbench.script.WarmupScript;
+import dev.kensho.core.server.WireLogin;
+import java.io.IOException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -50,6 +54,9 @@ public final class Driver {
     private final RunConfig cfg;
     private final Connector connector;
     private final int extraConnections;
+    /** The run uses the wire engine (asked for, and the login allows it). */
+    private boolean wireEngine;
+    private WireLogin login;
 
     // shared counters
     private final LongAdder ok = new LongAdder(), skipped = new LongAdder(), serialization = new LongAdder(),
@@ -133,6 +140,7 @@ public final class Driver {
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
                     ? c -> parameterTypes(admin, c) : c -> null);
             if (!cfg.noVacuum()) vacuum(admin);
+            wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.FAILURE, "pgbench: " + oneLine(e), e);
         }
@@ -194,6 +202,20 @@ public final class Driver {
         }
     }
 
+    /** Tries the wire engine's login once; where it cannot be done here (TLS), says so: the run uses pgjdbc. */
+    private boolean wireLoginWorks() {
+        login = target.wireLogin();
+        try {
+            WireConnection.open(login, cfg.mode()).close();
+            return true;
+        } catch (WireConnection.Unsupported e) {
+            cfg.err().println("warning: --engine wire: " + e.getMessage() + "; this run uses the pgjdbc engine");
+            return false;
+        } catch (IOException e) {
+            throw KenshoException.target("connection to the server failed (wire engine): " + oneLine(e), e);
+        }
+    }
+
     private RunReport runClients(Group[] groups, List<Client> clients, int threads, int scale) throws InterruptedException {
         allClients = List.copyOf(clients);
         jit = cfg.warmupStatements() > 0 && !cfg.connectPerTransaction() ? JitSettle.watch() : null;
@@ -201,7 +223,21 @@ public final class Driver {
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
         long connectStart = System.nanoTime();
-        for (Client c : clients) {
+        if (wireEngine) {
+            for (Group g : groups) {
+                List<Client> mine = clients.stream().filter(c -> c.group == g).toList();
+                Multiplexer m;
+                try {
+                    m = new Multiplexer(g, mine);
+                } catch (IOException e) {
+                    throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot open a selector: " + oneLine(e), e);
+                }
+                Thread t = new Thread(() -> m.run(connected, go), "pgbench-thread-" + g.index);
+                t.setDaemon(true);
+                ts.add(t);
+            }
+        }
+        for (Client c : wireEngine ? List.<Client>of() : clients) {
             // a small stack: up to thousands of clients (study 001 goes to 1024), each parked in socket reads
             Thread t = new Thread(null, () -> c.run(connected, go), "pgbench-client-" + c.id, 256 * 1024);
             t.setDaemon(true);
@@ -277,7 +313,8 @@ public final class Driver {
                 lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 LatencySummary.of(all), LatencySummary.of(lag.total()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
-                cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()));
+                cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
+                wireEngine ? Engine.WIRE : Engine.PGJDBC);
     }
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
@@ -307,6 +344,16 @@ public final class Driver {
         long txNo;
         /** In warmup(): see loop(). */
         boolean warming, warmupFailed;
+
+        // the wire engine: this client's connection and where it is in its thread's Multiplexer
+        WireConnection wire;
+        SelectionKey key;
+        Multiplexer mux;
+        Phase phase = Phase.DONE;
+        ClientScriptRunner active;
+        long limit, until, wakeAt, scheduled, start, sleepStart;
+        boolean throttled;
+        int script, tries;
 
         Client(int id, Group group, Variables vars, PgbenchRandom random) {
             this.id = id;
@@ -426,11 +473,7 @@ public final class Driver {
                 if (!throttled) scheduled = start;
                 TransactionOutcome out = r.runScript(conn, script);
                 int tries = 1;
-                while (out.retryable() && (cfg.maxTries() == 0 || tries < cfg.maxTries())
-                        && (latencyLimitNanos == 0 || System.nanoTime() - scheduled < latencyLimitNanos)
-                        && System.nanoTime() < until) {
-                    if (out.command() >= 0) commandRetries[script].incrementAndGet(out.command());
-                    if (cfg.verboseErrors()) verboseError(out, tries, true, scheduled);
+                while (retrying(out, tries, scheduled, until)) {
                     out = r.retry(conn, out);
                     tries++;
                 }
@@ -439,37 +482,55 @@ public final class Driver {
                     warmupFailed = true;
                     return;
                 }
-                if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
-                if (tries > 1) {
-                    retried.increment();
-                    retries.add(tries - 1);
-                    scriptRetried[script].increment();
-                    scriptRetries[script].add(tries - 1);
-                }
-                long lat = end - scheduled;
-                if (out.ok()) {
-                    ok.increment();
-                    scriptOk[script].increment();
-                    latency.recordNanos(lat);
-                    if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
-                    if (throttled) lag.recordNanos(Math.max(0, start - scheduled));
-                    if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
-                    log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
-                } else {
-                    scriptFailed[script].increment();
-                    if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
-                    String kind = failure(out);
-                    if (kind.equals("serialization")) scriptSerialization[script].increment();
-                    if (kind.equals("deadlock")) scriptDeadlock[script].increment();
-                    boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
-                    log(lat / 1000, detailed ? kind : "failed", script,
-                            (start - scheduled) / 1000, kind, tries);
-                    if (kind.equals("abort")) return;
-                }
+                if (!record(out, script, tries, scheduled, start, end, throttled)) return;
                 txNo++;
                 if (cfg.connectPerTransaction()) close();
                 clock = end;
             }
+        }
+
+        /** --max-tries: whether a failed try is tried again (counted and, with --verbose-errors, told). */
+        private boolean retrying(TransactionOutcome out, int tries, long scheduled, long until) {
+            long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
+            if (!(out.retryable() && (cfg.maxTries() == 0 || tries < cfg.maxTries())
+                    && (latencyLimitNanos == 0 || System.nanoTime() - scheduled < latencyLimitNanos)
+                    && System.nanoTime() < until)) return false;
+            if (out.command() >= 0) commandRetries[out.script()].incrementAndGet(out.command());
+            if (cfg.verboseErrors()) verboseError(out, tries, true, scheduled);
+            return true;
+        }
+
+        /** Counts, measures and logs a finished transaction; false when the client aborts (pgbench's rules). */
+        private boolean record(TransactionOutcome out, int script, int tries, long scheduled, long start, long end, boolean throttled) {
+            long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
+            if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
+            if (tries > 1) {
+                retried.increment();
+                retries.add(tries - 1);
+                scriptRetried[script].increment();
+                scriptRetries[script].add(tries - 1);
+            }
+            long lat = end - scheduled;
+            if (out.ok()) {
+                ok.increment();
+                scriptOk[script].increment();
+                latency.recordNanos(lat);
+                if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
+                if (throttled) lag.recordNanos(Math.max(0, start - scheduled));
+                if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
+                log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
+            } else {
+                scriptFailed[script].increment();
+                if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
+                String kind = failure(out);
+                if (kind.equals("serialization")) scriptSerialization[script].increment();
+                if (kind.equals("deadlock")) scriptDeadlock[script].increment();
+                boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
+                log(lat / 1000, detailed ? kind : "failed", script,
+                        (start - scheduled) / 1000, kind, tries);
+                if (kind.equals("abort")) return false;
+            }
+            return true;
         }
 
         /** Counts a failed transaction; returns its kind, "abort" when pgbench would abort the client. */
@@ -502,6 +563,7 @@ public final class Driver {
         private boolean connectionGone(TransactionOutcome out) {
             String s = out.sqlState();
             if (s != null && (s.startsWith("08") || s.startsWith("57P"))) return true;
+            if (wireEngine) return wire == null || !wire.channel().isOpen();
             try {
                 return conn == null || conn.isClosed() || !conn.isValid(2);
             } catch (SQLException e) {
@@ -518,7 +580,11 @@ public final class Driver {
             while (true) {
                 if (cancelled) return false;
                 try {
-                    conn = connector.connect();
+                    if (wireEngine) {
+                        wire = WireConnection.open(login, cfg.mode());
+                    } else {
+                        conn = connector.connect();
+                    }
                     if (cancelled) {
                         close();   // --exit-on-abort stopped the run while this client was connecting
                         return false;
@@ -530,7 +596,7 @@ public final class Driver {
                         reconnects.increment();
                     }
                     return true;
-                } catch (SQLException | RuntimeException e) {
+                } catch (SQLException | IOException | RuntimeException e) {
                     last = oneLine(e);
                     if (measured && first) {
                         // -C: a failed connection is pgbench's client abort, unless the server is just restarting
@@ -581,6 +647,8 @@ public final class Driver {
             }
             Thread t = thread;
             if (t != null) LockSupport.unpark(t);
+            Multiplexer m = mux;
+            if (m != null) m.selector.wakeup();
         }
 
         private void log(long latencyUs, String result, int script, long lagUs, String kind, int tries) {
@@ -590,7 +658,148 @@ public final class Driver {
             group.log.transaction(id, txNo + 1, latencyUs, result, script, epochMicros, lagUs, tries, kind);
         }
 
+        // ---- the wire engine (driven by this client's Multiplexer, on its thread)
+
+        /** Sets the client up for a phase of its thread's loop: the warm-up's runner and limits, or the run's. */
+        void plan(ClientScriptRunner r, long limit, long until, boolean throttled) {
+            this.active = r;
+            this.limit = limit;
+            this.until = until;
+            this.throttled = throttled;
+            phase = Phase.NEW;
+        }
+
+        /** Starts transactions until one waits for the server or the clock, or the client is done. */
+        void next() {
+            long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
+            while (true) {
+                long now = System.nanoTime();
+                if ((limit != 0 && txNo >= limit) || now >= until || cancelled) {
+                    finish();
+                    return;
+                }
+                if (!throttled && wire == null && !connect(cfg.connectPerTransaction())) {
+                    finish();
+                    return;
+                }
+                script = warming ? (int) (txNo % warmupScripts.size()) : group.chooseScript();
+                if (throttled) {
+                    scheduled = group.nextSchedule();
+                    if (scheduled > until) {
+                        finish();
+                        return;
+                    }
+                    if (latencyLimitNanos > 0 && now > scheduled + latencyLimitNanos) {
+                        skipped.increment();
+                        scriptSkipped[script].increment();
+                        log(0, "skipped", script, 0, null, 1);
+                        txNo++;
+                        continue;
+                    }
+                    if (now < scheduled) {
+                        phase = Phase.THROTTLED;
+                        wakeAt = Math.min(scheduled, until);
+                        return;
+                    }
+                }
+                if (!begin()) return;
+            }
+        }
+
+        /** The clock this client waited for has come (-R schedule, \sleep). */
+        void wake() {
+            if (phase == Phase.THROTTLED) {
+                if (System.nanoTime() >= until || cancelled) {
+                    finish();
+                } else if (begin()) {
+                    next();
+                }
+            } else if (phase == Phase.SLEEP) {
+                if (drive(active.slept(System.nanoTime() - sleepStart))) next();
+            }
+        }
+
+        /** The socket is ready: the answer to the command in flight (or a write a full buffer held back). */
+        void ready(SelectionKey k) {
+            ClientScriptRunner.Step step;
+            try {
+                if (k.isWritable() && wire.flush()) k.interestOps(SelectionKey.OP_READ);
+                if (!k.isReadable()) return;
+                step = wire.read();
+            } catch (IOException e) {
+                if (phase != Phase.SQL) {
+                    close();   // lost while idle (a server restart between transactions): the next one reconnects
+                    return;
+                }
+                step = wire.broken(e);
+            }
+            if (step != null && phase == Phase.SQL && drive(step)) next();
+        }
+
+        private boolean begin() {
+            if (wire == null && !connect(cfg.connectPerTransaction())) {
+                finish();
+                return false;
+            }
+            start = System.nanoTime();
+            if (!throttled) scheduled = start;
+            tries = 1;
+            return drive(active.begin(script));
+        }
+
+        /** Follows the runner's steps; true when the transaction is over and the next may start. */
+        private boolean drive(ClientScriptRunner.Step step) {
+            while (true) {
+                switch (step) {
+                    case SQL -> {
+                        try {
+                            wire.send(active);
+                            mux.watch(this);
+                            phase = Phase.SQL;
+                            return false;
+                        } catch (IOException e) {
+                            step = wire.broken(e);
+                        }
+                    }
+                    case SLEEP -> {
+                        sleepStart = System.nanoTime();
+                        wakeAt = Math.min(sleepStart + active.sleepNanos(), deadlineNanos);
+                        phase = Phase.SLEEP;
+                        return false;
+                    }
+                    case DONE -> {
+                        TransactionOutcome out = active.outcome();
+                        if (retrying(out, tries, scheduled, until)) {
+                            tries++;
+                            step = active.beginRetry(out);
+                            continue;
+                        }
+                        long end = System.nanoTime();
+                        if ((warming && !out.ok()) || !record(out, script, tries, scheduled, start, end, throttled)) {
+                            if (warming) warmupFailed = true;
+                            finish();
+                            return false;
+                        }
+                        txNo++;
+                        if (cfg.connectPerTransaction()) close();
+                        phase = Phase.NEW;
+                        return true;
+                    }
+                }
+            }
+        }
+
+        private void finish() {
+            phase = Phase.DONE;
+            finishedAt = System.nanoTime();
+        }
+
         void close() {
+            if (wire != null) {
+                wire.close();
+                wire = null;
+                key = null;
+            }
             runner.releaseStatements();
             if (conn != null) {
                 try {
@@ -600,6 +809,143 @@ public final class Driver {
                 }
                 conn = null;
             }
+        }
+    }
+
+    /** Where a wire-engine client is: starting a transaction, waiting for its -R schedule, the server or a \sleep, or done. */
+    private enum Phase { NEW, THROTTLED, SQL, SLEEP, DONE }
+
+    /**
+     * A pgbench thread of the wire engine: owns its clients' connections and runs them all, waiting for whichever
+     * answers or wakes first (pgbench's threadRun: one wait over the thread's sockets and its earliest timer).
+     */
+    private final class Multiplexer {
+        final Group group;
+        final List<Client> clients;
+        final Selector selector;
+
+        Multiplexer(Group group, List<Client> clients) throws IOException {
+            this.group = group;
+            this.clients = clients;
+            this.selector = Selector.open();
+            for (Client c : clients) c.mux = this;
+        }
+
+        void run(CountDownLatch connected, CountDownLatch go) {
+            try {
+                for (Client c : clients) {
+                    c.thread = Thread.currentThread();
+                    if (cfg.connectPerTransaction() || cancelled) continue;
+                    try {
+                        c.wire = WireConnection.open(login, cfg.mode());
+                    } catch (IOException | RuntimeException e) {
+                        c.connectError = oneLine(e);
+                    }
+                }
+                group.connectedAt.accumulateAndGet(System.nanoTime(), Math::max);
+                if (clients.stream().allMatch(c -> c.connectError == null)) warmup();
+                for (Client c : clients) connected.countDown();
+                go.await();
+                if (clients.stream().allMatch(c -> c.connectError == null) && !cancelled) {
+                    for (Client c : clients) c.plan(c.runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
+                    loop();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                cfg.err().println("error: thread " + group.index + ": " + oneLine(e));
+                aborted.set(true);
+            } finally {
+                long now = System.nanoTime();
+                for (Client c : clients) {
+                    if (c.phase != Phase.DONE || c.finishedAt == 0) c.finishedAt = now;
+                    c.close();
+                }
+                try {
+                    selector.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+            }
+        }
+
+        /** Same warm-up as the pgjdbc engine's (see Client.warmup), on this thread's loop. */
+        private void warmup() throws IOException {
+            int n = cfg.warmupStatements() <= 0 || jit == null ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
+            if (n == 0) return;
+            long giveUp = System.nanoTime() + WARMUP_LIMIT_NANOS;
+            try {
+                for (int gen = 0; System.nanoTime() < giveUp; gen++) {
+                    boolean more = false;
+                    for (Client c : clients) {
+                        c.phase = Phase.DONE;
+                        if (c.warmupFailed || !(c.txNo < n || c.id == 0 && !jit.settled())) continue;
+                        more = true;
+                        c.warming = true;
+                        c.plan(new ClientScriptRunner(WarmupScript.generation(warmupScripts, gen), c.id, c.runner.variables().copy(),
+                                new PgbenchRandom(c.id + gen), cfg.mode(),
+                                ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement())),
+                                c.txNo + WARMUP_FRESH_EVERY, giveUp, false);
+                    }
+                    if (!more) break;
+                    loop();
+                    if (group.index == 0) latency.interval();
+                }
+            } catch (ScriptException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                for (Client c : clients) {
+                    c.warming = false;
+                    c.txNo = 0;
+                    c.finishedAt = 0;
+                    c.phase = Phase.DONE;
+                    // leave the session as pgbench finds it: no statement of the warm-up's left prepared
+                    if (cfg.mode() == QueryMode.PREPARED && c.wire != null) {
+                        try {
+                            c.wire.deallocateAll();
+                        } catch (IOException e) {
+                            c.close();   // the run reconnects and reports what is wrong
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Runs the planned clients until every one is done. */
+        private void loop() throws IOException {
+            for (Client c : clients) if (c.phase == Phase.NEW) c.next();
+            while (!cancelled) {
+                long wake = Long.MAX_VALUE;
+                boolean live = false;
+                for (Client c : clients) {
+                    if ((c.phase == Phase.THROTTLED || c.phase == Phase.SLEEP) && c.wakeAt <= System.nanoTime()) c.wake();
+                    if (c.phase == Phase.THROTTLED || c.phase == Phase.SLEEP) wake = Math.min(wake, c.wakeAt);
+                    live |= c.phase != Phase.DONE;
+                }
+                if (!live) return;
+                // a timer below a millisecond (a -R schedule) is waited for by parking: Selector counts in milliseconds
+                long wait = wake == Long.MAX_VALUE ? 100_000_000L : wake - System.nanoTime();
+                if (wait <= 0) {
+                    selector.selectNow();
+                } else if (wait < 1_000_000L) {
+                    if (selector.selectNow() == 0) LockSupport.parkNanos(wait);
+                } else {
+                    selector.select(wait / 1_000_000L);
+                }
+                var keys = selector.selectedKeys();
+                for (SelectionKey k : keys) {
+                    if (k.isValid()) ((Client) k.attachment()).ready(k);
+                }
+                keys.clear();
+            }
+        }
+
+        /** Registers the client's connection (a new one after -C or a reconnect) and asks for a write a full buffer held. */
+        void watch(Client c) throws IOException {
+            if (c.key == null || c.key.channel() != c.wire.channel()) {
+                c.key = c.wire.channel().register(selector, SelectionKey.OP_READ, c);
+            }
+            c.key.interestOps(c.wire.pendingWrite() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
         }
     }
 

@@ -17,7 +17,7 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
                         boolean failuresDetailed, String randomSeed, Integer scale, List<String> defines,
                         boolean log, String logPrefix, Path logDirectory, int aggregateInterval, double samplingRate,
                         int warmupStatements, boolean progressTimestamp, boolean verboseErrors, boolean exitOnAbort,
-                        PrintStream out, PrintStream err) {
+                        Engine engine, PrintStream out, PrintStream err) {
 
     public RunConfig {
         scripts = List.copyOf(scripts);

@@ -20,7 +20,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
-                        int warmupPerClient) {
+                        int warmupPerClient, Engine engine) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
@@ -87,6 +87,9 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
             l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
                     + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
+            l.add(engine == Engine.WIRE
+                    ? "(engine: wire; each thread waited on its clients' connections at once, as pgbench's threads do)"
+                    : "(engine: pgjdbc; each client ran on a thread of its own with a pgjdbc connection)");
             if (warmupPerClient > 0) {
                 l.add("(before the clock started each client ran " + warmupPerClient
                         + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
@@ -155,6 +158,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
     public Trial trial(String cell, int repeat, Map<String, ?> params) {
         Trial.Builder b = Trial.of(cell, repeat).params(params).metrics(metrics()).extra("report", lines());
         if (aborted) b.extra("aborted", true);
+        b.extra("engine", engine.optionName());
         return b.build();
     }
 }

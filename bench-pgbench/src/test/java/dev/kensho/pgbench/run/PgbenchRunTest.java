@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,14 +49,17 @@ class PgbenchRunTest {
         return new PrintStream(b, true, StandardCharsets.UTF_8);
     }
 
-    @Test
-    void selectOnlyPreparedWithProgressPerStatementAndResults(Target pg, @TempDir Path tmp) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void selectOnlyPreparedWithProgressPerStatementAndResults(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench run", List.of("pgbench", "run"), Map.of()));
-        RunReport r = new PgbenchRun().selectOnly().clients(4).threads(2).seconds(3).mode(QueryMode.PREPARED).progress(1)
+        RunReport r = new PgbenchRun().engine(engine).selectOnly().clients(4).threads(2).seconds(3).mode(QueryMode.PREPARED).progress(1)
                 .perStatement(true).output(sink(out), sink(err)).runAndRecord(pg, dir);
         String report = out.toString(StandardCharsets.UTF_8);
         String progress = err.toString(StandardCharsets.UTF_8);
+        assertEquals(engine, r.engine(), "the engine asked for ran (no fallback on a server without TLS)");
+        assertTrue(report.contains("(engine: " + engine.optionName() + ";"), report);
         assertTrue(r.processed() > 100, report);
         assertEquals(0, r.failed());
         assertTrue(report.contains("transaction type: <builtin: select only>\nscaling factor: 1\nquery mode: prepared\n"
@@ -73,8 +78,9 @@ class PgbenchRunTest {
         assertEquals(4, trials.get(0).params().get("clients"));
     }
 
-    @Test
-    void sameSeedSameValuesPerClient(Target pg) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void sameSeedSameValuesPerClient(Engine engine, Target pg) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_seed_probe");
             s.execute("create table kensho_seed_probe(run int, client int, v bigint)");
@@ -82,7 +88,7 @@ class PgbenchRunTest {
         Path script = Files.createTempFile("seed", ".sql");
         Files.writeString(script, "\\set v random(1, 1000000000)\ninsert into kensho_seed_probe values (:run, :client_id, :v);\n");
         for (int run = 1; run <= 2; run++) {
-            new PgbenchRun().file(script.toString()).clients(3).threads(2).transactions(5).randomSeed("5432").define("run=" + run)
+            new PgbenchRun().engine(engine).file(script.toString()).clients(3).threads(2).transactions(5).randomSeed("5432").define("run=" + run)
                     .mode(QueryMode.EXTENDED).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         }
         try (Connection c = pg.connect(); Statement s = c.createStatement();
@@ -99,13 +105,14 @@ class PgbenchRunTest {
         }
     }
 
-    @Test
-    void serializationFailuresAreRetriedAndCountedDetailed(Target pg) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void serializationFailuresAreRetriedAndCountedDetailed(Engine engine, Target pg) throws Exception {
         Path script = Files.createTempFile("ser", ".sql");
         Files.writeString(script, "begin isolation level repeatable read;\nselect bbalance from pgbench_branches where bid = 1;\n"
                 + "select pg_sleep(0.005);\nupdate pgbench_branches set bbalance = bbalance + 1 where bid = 1;\nend;\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        RunReport r = new PgbenchRun().file(script.toString()).clients(4).threads(2).transactions(15).maxTries(50)
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(4).threads(2).transactions(15).maxTries(50)
                 .failuresDetailed(true).perStatement(true).noVacuum(true).output(sink(out), sink(new ByteArrayOutputStream())).run(pg);
         List<String> l = r.lines();
         assertTrue(r.retries() > 0, String.join("\n", l));
@@ -116,9 +123,10 @@ class PgbenchRunTest {
         assertTrue(l.contains("statement latencies in milliseconds, failures and retries:"), String.join("\n", l));
     }
 
-    @Test
-    void transactionLogAggregatedAndSampled(Target pg, @TempDir Path tmp) throws Exception {
-        new PgbenchRun().selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void transactionLogAggregatedAndSampled(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchRun().engine(engine).selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         List<Path> files;
         try (Stream<Path> s = Files.list(tmp)) {
@@ -135,7 +143,7 @@ class PgbenchRunTest {
 
         Path agg = tmp.resolve("agg");
         Files.createDirectories(agg);
-        new PgbenchRun().selectOnly().clients(2).threads(1).seconds(2).log(true).aggregateInterval(1).logPrefix("agg")
+        new PgbenchRun().engine(engine).selectOnly().clients(2).threads(1).seconds(2).log(true).aggregateInterval(1).logPrefix("agg")
                 .logDirectory(agg).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         List<String> al = Files.readAllLines(agg.resolve("agg." + pid));
         assertTrue(al.size() >= 2 && al.size() <= 4, al.toString());
@@ -144,22 +152,23 @@ class PgbenchRunTest {
 
         Path sampled = tmp.resolve("sampled");
         Files.createDirectories(sampled);
-        new PgbenchRun().selectOnly().clients(1).transactions(400).log(true).samplingRate(0.1).logDirectory(sampled).noVacuum(true)
+        new PgbenchRun().engine(engine).selectOnly().clients(1).transactions(400).log(true).samplingRate(0.1).logDirectory(sampled).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         long n = Files.readAllLines(sampled.resolve("pgbench_log." + pid)).size();
         assertTrue(n > 10 && n < 100, "sampled " + n + " of 400");
     }
 
-    @Test
-    void rateLimitWithLagAndLatencyLimitAndReconnectEachTransaction(Target pg) {
-        RunReport r = new PgbenchRun().selectOnly().clients(2).threads(1).seconds(2).rate(100).latencyLimitMs(50).noVacuum(true)
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void rateLimitWithLagAndLatencyLimitAndReconnectEachTransaction(Engine engine, Target pg) {
+        RunReport r = new PgbenchRun().engine(engine).selectOnly().clients(2).threads(1).seconds(2).rate(100).latencyLimitMs(50).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         assertTrue(r.processed() > 120 && r.processed() < 300, "~200 transactions expected at -R 100 for 2 s: " + r.processed());
         List<String> l = r.lines();
         assertTrue(l.stream().anyMatch(x -> x.startsWith("rate limit schedule lag: avg ")), String.join("\n", l));
         assertTrue(l.stream().anyMatch(x -> x.startsWith("number of transactions above the 50.0 ms latency limit: ")), String.join("\n", l));
 
-        RunReport c = new PgbenchRun().selectOnly().clients(2).transactions(5).connectPerTransaction(true).noVacuum(true)
+        RunReport c = new PgbenchRun().engine(engine).selectOnly().clients(2).transactions(5).connectPerTransaction(true).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         assertEquals(10, c.processed());
         assertTrue(c.lines().stream().anyMatch(x -> x.startsWith("average connection time = ")));
@@ -167,8 +176,9 @@ class PgbenchRunTest {
     }
 
     /** -M prepared names server-side statements (pg_prepared_statements sees them); simple and extended do not. */
-    @Test
-    void queryModesReachTheServerAsPgbenchSendsThem(Target pg) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void queryModesReachTheServerAsPgbenchSendsThem(Engine engine, Target pg) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_mode_probe");
             s.execute("create table kensho_mode_probe(mode int, prepared int)");
@@ -177,7 +187,7 @@ class PgbenchRunTest {
         Files.writeString(script, "select count(*) as n from pg_prepared_statements \\gset\n"
                 + "insert into kensho_mode_probe values (:m, :n);\n");
         for (QueryMode m : QueryMode.values()) {
-            new PgbenchRun().file(script.toString()).clients(1).transactions(3).mode(m).define("m=" + m.ordinal()).noVacuum(true)
+            new PgbenchRun().engine(engine).file(script.toString()).clients(1).transactions(3).mode(m).define("m=" + m.ordinal()).noVacuum(true)
                     .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         }
         try (Connection c = pg.connect(); Statement s = c.createStatement();
@@ -200,12 +210,13 @@ class PgbenchRunTest {
         assertTrue(e.getMessage().contains("max_connections="), e.getMessage());
     }
 
-    @Test
-    void aScriptErrorAbortsTheClientAsPgbenchDoes(Target pg) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aScriptErrorAbortsTheClientAsPgbenchDoes(Engine engine, Target pg) throws Exception {
         Path script = Files.createTempFile("bad", ".sql");
         Files.writeString(script, "select * from kensho_no_such_table;\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        RunReport r = new PgbenchRun().file(script.toString()).clients(1).transactions(3).noVacuum(true)
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(1).transactions(3).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
         assertTrue(r.aborted());
         assertEquals(1, r.failed());

@@ -21,14 +21,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A managed server restarted in the middle of a run: the run finishes, counts failures, writes results. */
 @KenshoTarget
 class ServerRestartDuringRunTest {
 
-    @Test
-    void runSurvivesAServerRestart(Target pg, @TempDir Path tmp) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void runSurvivesAServerRestart(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         assumeTrue(pg.control().canRestart(), "target cannot be restarted: " + pg.describe());
         new PgbenchInit().scale(1).log(null).run(pg);
         AtomicReference<Throwable> restartError = new AtomicReference<>();
@@ -43,13 +46,14 @@ class ServerRestartDuringRunTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench run", List.of("pgbench", "run"), Map.of()));
         restarter.start();
-        RunReport r = new PgbenchRun().builtin("tpcb-like").clients(4).threads(2).seconds(10).mode(QueryMode.PREPARED).progress(2)
+        RunReport r = new PgbenchRun().engine(engine).builtin("tpcb-like").clients(4).threads(2).seconds(10).mode(QueryMode.PREPARED).progress(2)
                 .noVacuum(true).output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
                 .runAndRecord(pg, dir);
         restarter.join();
         assertEquals(null, restartError.get());
         String report = out.toString(StandardCharsets.UTF_8);
         System.out.println(err.toString(StandardCharsets.UTF_8) + report);
+        assertEquals(engine, r.engine());
         assertTrue(r.connectionFailures() > 0, report);
         assertTrue(r.failed() >= r.connectionFailures(), report);
         assertTrue(r.reconnects() >= 1, report);
