@@ -18,7 +18,8 @@
 # env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
 #      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
 #      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar")
-#      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1)
+#      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1 with ENGINE=pgjdbc, else 0)
+#      ENGINE      bench's --engine: pgjdbc (a thread per client, the default) or wire (pgbench's thread model)
 #      WORK        scratch directory for bench's results (default: a new mktemp -d, removed at exit)
 set -euo pipefail
 
@@ -36,6 +37,8 @@ BENCH=${BENCH:-java -jar $ROOT/bench.jar}
 SCALE=${SCALE:-10}
 DURATION=${DURATION:-20}
 CLIENTS=${CLIENTS:-1 4 8}
+ENGINE=${ENGINE:-pgjdbc}
+case "$ENGINE" in pgjdbc|wire) ;; *) die "ENGINE must be pgjdbc or wire, got '$ENGINE'" ;; esac
 [ -x "$PGBENCH" ] || die "no C pgbench at $PGBENCH (set PGBENCH)"
 if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-vs-c.XXXXXX); trap 'rm -rf "$WORK"' EXIT; fi
 mkdir -p "$WORK"
@@ -50,7 +53,7 @@ done_in() { sed -n 's/^done in \([0-9.]*\) s.*/\1/p' | tail -1; }
 tps_of() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -1; }
 
 echo "server $HOST:$PORT/$DB as $PGUSER; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds, alternating"
-echo "C: $($PGBENCH --version)   bench: $BENCH"
+echo "C: $($PGBENCH --version)   bench: $BENCH (--engine $ENGINE)"
 declare -a SUMMARY
 
 # ---- init
@@ -72,9 +75,10 @@ SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f (goal <= 0
 # Each round also runs pgbench with -j = c (SAME_MODEL=0 skips it): one thread per client, the model Kensho's
 # client has (JDBC blocks where libpq lets a pgbench thread multiplex its clients); its ratio separates what the
 # thread model costs on this machine from what Kensho's own code costs.
-SAME_MODEL=${SAME_MODEL:-1}
+# With ENGINE=wire Kensho has pgbench's own model, and the comparison is off unless asked for.
+if [ "$ENGINE" = wire ]; then SAME_MODEL=${SAME_MODEL:-0}; else SAME_MODEL=${SAME_MODEL:-1}; fi
 cpgbench() { "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 || { echo "pgbench $* failed" >&2; return 1; }; }
-kbench() { $BENCH pgbench run "$@" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { echo "bench pgbench run $* failed" >&2; return 1; }; }
+kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { echo "bench pgbench run $* failed" >&2; return 1; }; }
 ratios() {  # $1.. pairs "k c": median [min..max] of k/c
   local -a R; local k c
   while [ $# -gt 1 ]; do k=$1; c=$2; shift 2; R+=("$(echo "$k / $c" | bc -l)"); done
