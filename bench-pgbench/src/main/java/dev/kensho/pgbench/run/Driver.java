@@ -368,6 +368,7 @@ public final class Driver {
 
         void run(CountDownLatch connected, CountDownLatch go) {
             thread = Thread.currentThread();
+            boolean counted = false;
             try {
                 if (!cfg.connectPerTransaction()) {
                     try {
@@ -379,11 +380,13 @@ public final class Driver {
                 group.connectedAt.accumulateAndGet(System.nanoTime(), Math::max);
                 if (connectError == null && conn != null) warmup();
                 connected.countDown();
+                counted = true;
                 go.await();
                 if (connectError == null && !cancelled) loop();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
+                if (!counted) connected.countDown();   // a defect in the warm-up must not leave the start waiting
                 finishedAt = System.nanoTime();
                 close();
             }
@@ -832,6 +835,7 @@ public final class Driver {
         }
 
         void run(CountDownLatch connected, CountDownLatch go) {
+            boolean counted = false;
             try {
                 for (Client c : clients) {
                     c.thread = Thread.currentThread();
@@ -845,6 +849,7 @@ public final class Driver {
                 group.connectedAt.accumulateAndGet(System.nanoTime(), Math::max);
                 if (clients.stream().allMatch(c -> c.connectError == null)) warmup();
                 for (Client c : clients) connected.countDown();
+                counted = true;
                 go.await();
                 if (clients.stream().allMatch(c -> c.connectError == null) && !cancelled) {
                     for (Client c : clients) c.plan(c.runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
@@ -852,10 +857,12 @@ public final class Driver {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (IOException e) {
-                cfg.err().println("error: thread " + group.index + ": " + oneLine(e));
+            } catch (IOException | RuntimeException e) {
+                // the selector failed, or a defect: this thread's clients stop, the others finish and the run reports
+                cfg.err().println("error: thread " + group.index + " stopped: " + oneLine(e));
                 aborted.set(true);
             } finally {
+                if (!counted) for (Client c : clients) connected.countDown();   // never leave the start waiting
                 long now = System.nanoTime();
                 for (Client c : clients) {
                     if (c.phase != Phase.DONE || c.finishedAt == 0) c.finishedAt = now;
