@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** pgbench's --progress-timestamp, --verbose-errors and --exit-on-abort on a real server. */
@@ -54,8 +56,9 @@ class RunOptionsTest {
     }
 
     /** Two clients updating one row under repeatable read: every failed try is printed, the retried ones too. */
-    @Test
-    void verboseErrorsPrintEveryFailedTry(Target pg, @TempDir Path tmp) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void verboseErrorsPrintEveryFailedTry(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_verbose_probe");
             s.execute("create table kensho_verbose_probe(id int primary key, v int)");
@@ -65,7 +68,7 @@ class RunOptionsTest {
                 + "select v from kensho_verbose_probe where id = 1;\nselect pg_sleep(0.005);\n"
                 + "update kensho_verbose_probe set v = v + 1 where id = 1;\nend;\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        RunReport r = new PgbenchRun().file(script.toString()).clients(3).threads(1).transactions(10).maxTries(2).verboseErrors(true)
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(3).threads(1).transactions(10).maxTries(2).verboseErrors(true)
                 .noVacuum(true).warmup(0).output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
         List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
         long got = lines.stream().filter(l -> l.matches("client [0-2] got an error in command 3 \\(SQL\\) of script 0; "
@@ -78,7 +81,7 @@ class RunOptionsTest {
         assertEquals(repeats + ends, got, String.join("\n", lines));
 
         ByteArrayOutputStream quiet = new ByteArrayOutputStream();
-        RunReport q = new PgbenchRun().file(script.toString()).clients(3).threads(1).transactions(10).maxTries(2)
+        RunReport q = new PgbenchRun().engine(engine).file(script.toString()).clients(3).threads(1).transactions(10).maxTries(2)
                 .noVacuum(true).warmup(0).output(sink(new ByteArrayOutputStream()), sink(quiet)).run(pg);
         assertTrue(q.retries() > 0, String.join("\n", q.lines()));
         assertFalse(quiet.toString(StandardCharsets.UTF_8).contains("got an error"), quiet.toString(StandardCharsets.UTF_8));
@@ -91,13 +94,14 @@ class RunOptionsTest {
      * Client 0 fails at once while client 1 sits in a 20 s query: with --exit-on-abort the run stops within seconds and
      * fails; without it client 1 finishes its transactions and the report says the run was aborted.
      */
-    @Test
-    void exitOnAbortStopsAllClientsAtOnce(Target pg, @TempDir Path tmp) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void exitOnAbortStopsAllClientsAtOnce(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         Path script = Files.writeString(tmp.resolve("abort.sql"), "\\if :client_id = 0\n\\sleep 300 ms\nselect 1/0;\n"
                 + "\\else\nselect pg_sleep(20);\n\\endif\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         long t0 = System.nanoTime();
-        KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchRun().file(script.toString()).clients(2).threads(2)
+        KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchRun().engine(engine).file(script.toString()).clients(2).threads(2)
                 .seconds(60).exitOnAbort(true).noVacuum(true).warmup(0).output(sink(new ByteArrayOutputStream()), sink(err)).run(pg));
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertEquals(KenshoException.FAILURE, e.exitCode());
@@ -107,7 +111,7 @@ class RunOptionsTest {
 
         Path shortScript = Files.writeString(tmp.resolve("abort-short.sql"), "\\if :client_id = 0\nselect 1/0;\n"
                 + "\\else\nselect pg_sleep(0.05);\n\\endif\n");
-        RunReport r = new PgbenchRun().file(shortScript.toString()).clients(2).threads(2).transactions(10).noVacuum(true).warmup(0)
+        RunReport r = new PgbenchRun().engine(engine).file(shortScript.toString()).clients(2).threads(2).transactions(10).noVacuum(true).warmup(0)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         assertTrue(r.aborted());
         assertEquals(10, r.processed(), String.join("\n", r.lines()));
