@@ -75,6 +75,24 @@ class WireConnectionTest {
         }
     }
 
+    /** A compound query (simple mode only): \\aset takes every result's last row, \\gset the last result's one row. */
+    @Test
+    void compoundQueriesStoreAsPgbenchDoes(Target pg) throws Exception {
+        ClientScriptRunner r = runner("""
+                select 1 as a \\; select 2 as b \\; select 3 as c where false \\aset
+                select 4 as d \\; select 5 as e \\gset
+                """, QueryMode.SIMPLE);
+        try (WireConnection w = WireConnection.open(pg.wireLogin(), QueryMode.SIMPLE)) {
+            TransactionOutcome out = run(w, r);
+            assertTrue(out.ok(), String.valueOf(out.message()));
+            assertEquals("1", r.variables().text("a"));
+            assertEquals("2", r.variables().text("b"));
+            assertEquals(null, r.variables().text("c"), "an empty result assigns nothing");
+            assertEquals(null, r.variables().text("d"), "\\gset looks at the last result only");
+            assertEquals("5", r.variables().text("e"));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(QueryMode.class)
     void errorsCarryTheirSqlstateAndEndTheTransactionBlock(QueryMode mode, Target pg) throws Exception {
