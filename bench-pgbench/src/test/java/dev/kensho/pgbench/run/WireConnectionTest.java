@@ -75,7 +75,7 @@ class WireConnectionTest {
         }
     }
 
-    /** A compound query (simple mode only): \\aset takes every result's last row, \\gset the last result's one row. */
+    /** A compound query (simple mode only): \aset takes every result's last row, \gset the last result's one row. */
     @Test
     void compoundQueriesStoreAsPgbenchDoes(Target pg) throws Exception {
         ClientScriptRunner r = runner("""
