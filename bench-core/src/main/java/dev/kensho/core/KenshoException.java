@@ -32,4 +32,21 @@ public class KenshoException extends RuntimeException {
     public static KenshoException target(String message, Throwable cause) {
         return new KenshoException(TARGET, message, cause);
     }
+
+    /**
+     * The first line of an exception's message, credentials masked (its class name when it has no message): what a
+     * one-line error shows of its cause. Server errors keep their "ERROR: " prefix; callers that quote pgbench drop it.
+     */
+    public static String firstLine(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : firstLine(m);
+    }
+
+    /** The first line of a text (a tool's output, a message), credentials masked; "" for null. */
+    public static String firstLine(String text) {
+        if (text == null) return "";
+        String s = text.strip();
+        int nl = s.indexOf('\n');
+        return Credentials.mask(nl < 0 ? s : s.substring(0, nl).stripTrailing());
+    }
 }

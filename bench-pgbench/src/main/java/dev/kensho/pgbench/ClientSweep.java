@@ -188,7 +188,7 @@ public final class ClientSweep {
                 throw KenshoException.usage(label + " has no pgbench tables in database " + t.database() + ": give -s SCALE to initialise them");
             }
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.TARGET, label + ": " + PgbenchInit.oneLine(e), e);
+            throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -221,7 +221,7 @@ public final class ClientSweep {
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
                     extra.extra("prewarm_blocks", pr.blocks());
                 } catch (SQLException e) {
-                    extra.extra("prewarm_error", PgbenchInit.oneLine(e));
+                    extra.extra("prewarm_error", KenshoException.firstLine(e));
                 }
             }
         }

@@ -124,7 +124,7 @@ public final class PgbenchInit {
         try (Connection c = target.connect()) {
             return run(c);
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + oneLine(e), e);
+            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -250,11 +250,5 @@ public final class PgbenchInit {
 
     private void say(String line) {
         if (log != null) log.println(line);
-    }
-
-    static String oneLine(Throwable e) {
-        String m = String.valueOf(e.getMessage());
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
     }
 }

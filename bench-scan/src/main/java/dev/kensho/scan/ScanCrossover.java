@@ -268,7 +268,7 @@ public final class ScanCrossover {
                 facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild()));
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot build the scan tables: " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("cannot build the scan tables: " + KenshoException.firstLine(e), e);
         }
         dir.environment("layouts", facts);
 
@@ -363,7 +363,7 @@ public final class ScanCrossover {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read shared_buffers: " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("cannot read shared_buffers: " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -371,9 +371,4 @@ public final class ScanCrossover {
         if (out != null) out.println(line);
     }
 
-    private static String firstLine(String s) {
-        if (s == null) return "";
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
 }

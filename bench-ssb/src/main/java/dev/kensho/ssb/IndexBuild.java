@@ -71,7 +71,7 @@ public final class IndexBuild {
                 err.printf("ssb index-build: %d distinct (%s)%n", distinct.get(k), cols);
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read lineorder: " + SsbDatabase.firstLine(e), e);
+            throw KenshoException.target("cannot read lineorder: " + KenshoException.firstLine(e), e);
         }
         boolean managed = t.kind().managed() || t.control().canRestart();
         for (int w : opts.workers()) {
@@ -121,7 +121,7 @@ public final class IndexBuild {
             } catch (SQLException ignored) {
                 // reported below
             }
-            return b.failed(SsbDatabase.firstLine(e)).build();
+            return b.failed(KenshoException.firstLine(e)).build();
         }
     }
 

@@ -100,7 +100,7 @@ public final class JitMatrix {
             rs.next();
             if (!rs.getBoolean(1)) throw KenshoException.usage(NO_JIT);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot ask the server about JIT: " + SsbDatabase.firstLine(e), e);
+            throw KenshoException.target("cannot ask the server about JIT: " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -134,7 +134,7 @@ public final class JitMatrix {
             }
             Prewarm.schema(c, db.schema());
         } catch (SQLException e) {
-            throw KenshoException.target("pg_prewarm failed: " + SsbDatabase.firstLine(e), e);
+            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
         }
     }
 

@@ -234,7 +234,7 @@ public final class ParallelSweep {
             Prewarm.Result r = Prewarm.schema(c, db.schema());
             err.printf("ssb: prewarmed %d relations (%,d blocks)%n", r.relations(), r.blocks());
         } catch (SQLException e) {
-            throw KenshoException.target("pg_prewarm failed: " + SsbDatabase.firstLine(e), e);
+            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -248,7 +248,7 @@ public final class ParallelSweep {
                 }
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read settings: " + SsbDatabase.firstLine(e), e);
+            throw KenshoException.target("cannot read settings: " + KenshoException.firstLine(e), e);
         }
         return m;
     }

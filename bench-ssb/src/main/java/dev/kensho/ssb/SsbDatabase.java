@@ -142,7 +142,7 @@ public final class SsbDatabase {
         try (Connection c = connect()) {
             return status(c);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read " + META + " in schema " + schema + ": " + firstLine(e), e);
+            throw KenshoException.target("cannot read " + META + " in schema " + schema + ": " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -194,7 +194,7 @@ public final class SsbDatabase {
                     createOwned(c, table, ddl);
                 }
             } catch (SQLException e) {
-                throw KenshoException.target("cannot create the SSB schema in " + schema + ": " + firstLine(e), e);
+                throw KenshoException.target("cannot create the SSB schema in " + schema + ": " + KenshoException.firstLine(e), e);
             }
 
             Map<String, String> settings = loadSettings(c);
@@ -216,12 +216,12 @@ public final class SsbDatabase {
                 s.execute("SET synchronous_commit = on"); // the load is complete once this says so
                 s.executeUpdate("UPDATE " + ident(META) + " SET complete = true, loaded_at = now()");
             } catch (SQLException e) {
-                throw KenshoException.target("cannot update " + META + ": " + firstLine(e), e);
+                throw KenshoException.target("cannot update " + META + ": " + KenshoException.firstLine(e), e);
             }
             return new LoadReport(opts.scale(), opts.jobs(), copied.rows(), copied.tableRows(), copied.generateCpuSeconds(),
                     copied.seconds(), keys, analyze, (System.nanoTime() - t0) / 1e9, settings);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot connect to " + target.describe() + ": " + firstLine(e), e);
+            throw KenshoException.target("cannot connect to " + target.describe() + ": " + KenshoException.firstLine(e), e);
         } finally {
             copy.close();
         }
@@ -271,7 +271,7 @@ public final class SsbDatabase {
                 s.execute("VACUUM (ANALYZE) " + ident(name));
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot create " + name + ": " + firstLine(e), e);
+            throw KenshoException.target("cannot create " + name + ": " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -293,7 +293,7 @@ public final class SsbDatabase {
                 }
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot drop the SSB tables in " + schema + ": " + firstLine(e), e);
+            throw KenshoException.target("cannot drop the SSB tables in " + schema + ": " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -317,7 +317,7 @@ public final class SsbDatabase {
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof KenshoException ke) throw ke;
-            throw KenshoException.target(cause instanceof SQLException se ? firstLine(se) : String.valueOf(cause), cause);
+            throw KenshoException.target(cause instanceof SQLException se ? KenshoException.firstLine(se) : String.valueOf(cause), cause);
         } finally {
             pool.shutdownNow();
         }
@@ -426,7 +426,7 @@ public final class SsbDatabase {
                 }
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot count rows: " + firstLine(e), e);
+            throw KenshoException.target("cannot count rows: " + KenshoException.firstLine(e), e);
         }
         return m;
     }
@@ -451,12 +451,6 @@ public final class SsbDatabase {
 
     static String literal(String s) {
         return "'" + s.replace("'", "''") + "'";
-    }
-
-    static String firstLine(SQLException e) {
-        String m = e.getMessage() == null ? e.toString() : e.getMessage();
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
     }
 
     static String fmt(double d) {

@@ -27,7 +27,7 @@ final class ContainerServer {
                 return "no Docker engine is running (Testcontainers found none to talk to)";
             }
         } catch (Throwable t) {
-            return "no Docker engine is running (" + JdbcTarget.firstLine(String.valueOf(t.getMessage())) + ")";
+            return "no Docker engine is running (" + KenshoException.firstLine(t) + ")";
         }
         return null;
     }

@@ -130,17 +130,11 @@ abstract class JdbcTarget implements Target {
         } else if (root instanceof UnknownHostException) {
             msg = "cannot connect to " + where + ": unknown host " + host;
         } else if (root instanceof ConnectException || state.startsWith("08")) {
-            msg = "cannot connect to " + where + ": " + firstLine(root.getMessage());
+            msg = "cannot connect to " + where + ": " + KenshoException.firstLine(root);
         } else {
-            msg = "cannot connect to " + where + ": " + firstLine(e.getMessage());
+            msg = "cannot connect to " + where + ": " + KenshoException.firstLine(e);
         }
         return KenshoException.target(Credentials.mask(msg), e);
-    }
-
-    static String firstLine(String s) {
-        if (s == null) return "";
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     @Override
@@ -165,7 +159,7 @@ abstract class JdbcTarget implements Target {
                 rs.next();
                 versionNum = Integer.parseInt(rs.getString(1));
             } catch (SQLException e) {
-                throw KenshoException.target("cannot read server_version_num: " + firstLine(e.getMessage()), e);
+                throw KenshoException.target("cannot read server_version_num: " + KenshoException.firstLine(e), e);
             }
         }
         return versionNum;
@@ -186,7 +180,7 @@ abstract class JdbcTarget implements Target {
                 }
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read pg_settings: " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
         return out;
     }
@@ -202,7 +196,7 @@ abstract class JdbcTarget implements Target {
                 }
             }
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read settings: " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("cannot read settings: " + KenshoException.firstLine(e), e);
         }
         return out;
     }

@@ -216,7 +216,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             }
             s.execute("CREATE DATABASE " + DATABASE);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot create database " + DATABASE + ": " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("cannot create database " + DATABASE + ": " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -323,7 +323,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
             s.execute("SELECT pg_reload_conf()");
         } catch (SQLException e) {
-            throw KenshoException.target("pg_reload_conf failed: " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("pg_reload_conf failed: " + KenshoException.firstLine(e), e);
         }
         // SIGHUP is asynchronous: wait until a new backend sees every value, so the next
         // measurement cannot start under the old settings.

@@ -138,7 +138,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
                 }
                 if (reloadNeeded && !restartNeeded) s.execute("SELECT pg_reload_conf()");
             } catch (SQLException ex) {
-                throw KenshoException.target("cannot change settings: " + firstLine(ex.getMessage()), ex);
+                throw KenshoException.target("cannot change settings: " + KenshoException.firstLine(ex), ex);
             }
             if (restartNeeded) {
                 restart();

@@ -95,7 +95,7 @@ final class ServerUser {
             String out = new String(p.getInputStream().readAllBytes());
             int rc = p.waitFor();
             if (rc != 0) {
-                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + JdbcTarget.firstLine(out.strip()));
+                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + KenshoException.firstLine(out));
             }
             return out;
         } catch (IOException e) {

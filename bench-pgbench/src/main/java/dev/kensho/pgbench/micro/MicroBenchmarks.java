@@ -153,7 +153,7 @@ public final class MicroBenchmarks {
         try (Connection c = target.connect(database)) {
             facts = MicroTables.prepare(c, o.scale(), o.wideRows(), o.reinit(), log);
         } catch (SQLException e) {
-            throw KenshoException.target("preparing the micro benchmarks' tables failed: " + oneLine(e), e);
+            throw KenshoException.target("preparing the micro benchmarks' tables failed: " + KenshoException.firstLine(e), e);
         }
         Map<String, String> props = forkProperties(spec, target, database);
         props.put(MicroTables.SCALE_PROPERTY, String.valueOf(o.scale()));
@@ -192,7 +192,7 @@ public final class MicroBenchmarks {
             try {
                 new Runner(jmh.build(), trials).run();
             } catch (RunnerException e) {
-                throw new KenshoException(KenshoException.FAILURE, "JMH could not run " + b.label + ": " + oneLine(e), e);
+                throw new KenshoException(KenshoException.FAILURE, "JMH could not run " + b.label + ": " + KenshoException.firstLine(e), e);
             } finally {
                 if (inProcess) restoreSystemProperties(saved);
             }
@@ -307,12 +307,7 @@ public final class MicroBenchmarks {
             log.println("created database " + DATABASE + " (encoding " + encoding + ")");
             return DATABASE;
         } catch (SQLException e) {
-            throw KenshoException.target("cannot create database " + DATABASE + " with encoding " + encoding + ": " + oneLine(e), e);
+            throw KenshoException.target("cannot create database " + DATABASE + " with encoding " + encoding + ": " + KenshoException.firstLine(e), e);
         }
-    }
-
-    private static String oneLine(Exception e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return Credentials.mask(m.strip().split("\\R", 2)[0]);
     }
 }

@@ -1121,9 +1121,8 @@ public final class Driver {
         }
     }
 
+    /** pgbench quotes the server's message without its severity. */
     static String oneLine(Throwable e) {
-        String m = String.valueOf(e.getMessage());
-        int nl = m.indexOf('\n');
-        return (nl < 0 ? m : m.substring(0, nl)).replaceFirst("^ERROR: +", "");
+        return KenshoException.firstLine(e).replaceFirst("^ERROR: +", "");
     }
 }

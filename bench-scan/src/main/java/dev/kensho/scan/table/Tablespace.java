@@ -54,7 +54,7 @@ public final class Tablespace {
         } catch (IOException e) {
             throw KenshoException.usage("--tablespace-dir " + dir + ": " + e.getMessage());
         } catch (SQLException e) {
-            throw KenshoException.usage("--tablespace-dir " + dir + ": " + firstLine(e.getMessage()));
+            throw KenshoException.usage("--tablespace-dir " + dir + ": " + KenshoException.firstLine(e));
         }
     }
 
@@ -73,7 +73,7 @@ public final class Tablespace {
             for (String t : tables) s.execute("DROP TABLE IF EXISTS " + t);
             s.execute("DROP TABLESPACE IF EXISTS " + NAME);
         } catch (SQLException e) {
-            System.err.println("warning: could not drop tablespace " + NAME + ": " + firstLine(e.getMessage()));
+            System.err.println("warning: could not drop tablespace " + NAME + ": " + KenshoException.firstLine(e));
         }
     }
 
@@ -90,7 +90,7 @@ public final class Tablespace {
             }
             return location(c, name);
         } catch (SQLException e) {
-            throw KenshoException.target("cannot read pg_tablespace: " + firstLine(e.getMessage()), e);
+            throw KenshoException.target("cannot read pg_tablespace: " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -132,9 +132,4 @@ public final class Tablespace {
         }
     }
 
-    static String firstLine(String s) {
-        if (s == null) return "";
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
 }
