@@ -413,10 +413,7 @@ public final class Driver {
                     // unnamed until prepareThreshold). Code compiled without ever seeing those paths is thrown away at
                     // the run's first transaction and compiled again while the clock runs.
                     if (w != null) w.releaseStatements();
-                    // the run's own variables (a copy) and its -r timing, so the compiled path is the run's
-                    w = new ClientScriptRunner(WarmupScript.generation(warmupScripts, gen), id, runner.variables().copy(),
-                            new PgbenchRandom(id + gen), cfg.mode(),
-                            ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement()));
+                    w = warmupRunner(gen);
                     loop(w, txNo + WARMUP_FRESH_EVERY, giveUp, false);
                     // -P reads interval histograms while clients record: let the recording path see that too
                     if (id == 0) latency.interval();
@@ -442,6 +439,21 @@ public final class Driver {
             loop(runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
         }
 
+        /** The runner of a warm-up generation: the run's own variables (a copy) and -r timing, so the compiled path is the run's. */
+        ClientScriptRunner warmupRunner(int gen) throws ScriptException {
+            return new ClientScriptRunner(WarmupScript.generation(warmupScripts, gen), id, runner.variables().copy(),
+                    new PgbenchRandom(id + gen), cfg.mode(),
+                    ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement()));
+        }
+
+        /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */
+        private void skip(int script) {
+            skipped.increment();
+            scriptSkipped[script].increment();
+            log(0, "skipped", script, 0, null, 1);
+            txNo++;
+        }
+
         /**
          * The transaction loop, for the run and for the warm-up (which compiles this very method): with
          * {@link #warming}, scripts are taken in turn instead of drawn from the thread's random state, nothing
@@ -462,10 +474,7 @@ public final class Driver {
                     if (scheduled > until) return;
                     // pgbench skips transactions already later than the latency limit when they would start
                     if (latencyLimitNanos > 0 && System.nanoTime() > scheduled + latencyLimitNanos) {
-                        skipped.increment();
-                        scriptSkipped[script].increment();
-                        log(0, "skipped", script, 0, null, 1);
-                        txNo++;
+                        skip(script);
                         clock = System.nanoTime();
                         continue;
                     }
@@ -693,10 +702,7 @@ public final class Driver {
                         return;
                     }
                     if (latencyLimitNanos > 0 && now > scheduled + latencyLimitNanos) {
-                        skipped.increment();
-                        scriptSkipped[script].increment();
-                        log(0, "skipped", script, 0, null, 1);
-                        txNo++;
+                        skip(script);
                         continue;
                     }
                     if (now < scheduled) {
@@ -889,10 +895,7 @@ public final class Driver {
                         if (c.warmupFailed || !(c.txNo < n || c.id == 0 && !jit.settled())) continue;
                         more = true;
                         c.warming = true;
-                        c.plan(new ClientScriptRunner(WarmupScript.generation(warmupScripts, gen), c.id, c.runner.variables().copy(),
-                                new PgbenchRandom(c.id + gen), cfg.mode(),
-                                ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement())),
-                                c.txNo + WARMUP_FRESH_EVERY, giveUp, false);
+                        c.plan(c.warmupRunner(gen), c.txNo + WARMUP_FRESH_EVERY, giveUp, false);
                     }
                     if (!more) break;
                     loop();
