@@ -66,6 +66,19 @@ class WorkloadsIT {
             BenchJar.Result bad = BenchJar.run(work.resolve("bad"), "pgbench", "run", "--engine", "libpq", "--keep-data", keep.toString());
             assertEquals(2, bad.exitCode(), bad.all());
             assertTrue(bad.err().contains("invalid engine: \"libpq\"; expected wire or pgjdbc"), bad.err());
+
+            // a pipeline: run by the wire engine, refused before the run by pgjdbc with the script's position
+            Path pipeline = Files.writeString(work.resolve("pipeline.sql"), "\\set aid random(1, 100000 * :scale)\n\\startpipeline\n"
+                    + "select abalance from pgbench_accounts where aid = :aid;\n\\syncpipeline\nselect 1;\n\\endpipeline\n");
+            BenchJar.Result piped = BenchJar.run(work.resolve("piped"), "pgbench", "run", "-f", pipeline.toString(), "-M", "prepared",
+                    "-c", "2", "-t", "50", "--engine", "wire", "--keep-data", keep.toString());
+            assertEquals(0, piped.exitCode(), piped.all());
+            assertTrue(piped.out().contains("number of transactions actually processed: 100/100"), piped.out());
+            BenchJar.Result refused = BenchJar.run(work.resolve("refused"), "pgbench", "run", "-f", pipeline.toString(), "-M", "prepared",
+                    "--keep-data", keep.toString());
+            assertEquals(2, refused.exitCode(), refused.all());
+            assertEquals("bench: " + pipeline + ":2:1: \\startpipeline needs --engine wire: pgjdbc has no pipeline mode",
+                    refused.err().strip(), refused.all());
         } finally {
             try (var w = Files.walk(keep)) {
                 w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -209,6 +209,9 @@ public final class Driver {
             WireConnection.open(login, cfg.mode()).close();
             return true;
         } catch (WireConnection.Unsupported e) {
+            if (cfg.scripts().stream().anyMatch(s -> s.firstPipelineCommand() != null)) {
+                throw KenshoException.target("--engine wire: " + e.getMessage() + "; a pipeline cannot run on the pgjdbc engine", e);
+            }
             cfg.err().println("warning: --engine wire: " + e.getMessage() + "; this run uses the pgjdbc engine");
             return false;
         } catch (IOException e) {
@@ -760,9 +763,13 @@ public final class Driver {
         private boolean drive(ClientScriptRunner.Step step) {
             while (true) {
                 switch (step) {
-                    case SQL -> {
+                    case SQL, PIPELINE -> {
                         try {
-                            wire.send(active);
+                            if (step == ClientScriptRunner.Step.PIPELINE && !wire.pipe(active)) {
+                                step = active.piped();   // queued: the pipeline leaves at \endpipeline
+                                continue;
+                            }
+                            if (step == ClientScriptRunner.Step.SQL) wire.send(active);
                             mux.watch(this);
                             phase = Phase.SQL;
                             // pgbench reads once right after sending: when the server has already answered

@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.pgbench.script.Command;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import java.io.PrintStream;
@@ -51,6 +52,15 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
         }
         if (aggregateInterval > 0 && durationSeconds > 0 && durationSeconds % aggregateInterval != 0) {
             throw KenshoException.usage("duration (" + durationSeconds + ") must be a multiple of aggregation interval (" + aggregateInterval + ")");
+        }
+        if (engine != Engine.WIRE) {
+            for (Script s : scripts) {
+                Command c = s.firstPipelineCommand();
+                if (c != null) {
+                    throw KenshoException.usage(s.name() + ":" + c.line() + ":" + c.column() + ": " + c.text().strip()
+                            + " needs --engine wire: pgjdbc has no pipeline mode");
+                }
+            }
         }
     }
 

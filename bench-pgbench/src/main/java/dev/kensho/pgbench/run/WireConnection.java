@@ -15,6 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
@@ -27,6 +28,10 @@ import java.util.Map;
  * with libpq's asynchronous calls; pgjdbc can only block a thread per connection. The messages are libpq's:
  * -M simple sends Query; extended sends Parse (unnamed), Bind, Describe portal, Execute, Sync; prepared parses
  * each command once into a named statement, then Bind, Describe, Execute, Sync. Parameters and results are text.
+ * A pipeline is libpq's too: its commands go without Sync into one buffer that \endpipeline sends with the last
+ * Sync (\syncpipeline adds one in between); the results are read to the last ReadyForQuery and the first error is
+ * the one reported. In prepared mode \startpipeline first prepares the pipeline's statements, each with its own
+ * Sync, as pgbench does (sent together where pgbench waits for each: once per connection).
  *
  * <p>Logging in blocks (as pgbench's connect does); afterwards the channel is non-blocking and {@link #read}
  * takes whatever has arrived. After an error inside a transaction block the connection sends ROLLBACK itself
@@ -69,8 +74,17 @@ final class WireConnection implements Closeable {
     private String errorState, errorMessage;
     private EvalException storeError;
     private boolean rollingBack;
-    /** The statement this command parsed, forgotten again if the command fails (the server has no such statement then). */
-    private String parsedNow;
+    /** Statements parsed by what is in flight, in order, until their ParseComplete: forgotten if it never comes. */
+    private final ArrayDeque<String> unconfirmed = new ArrayDeque<>();
+    /** ReadyForQuery messages still to come for what is in flight (one per Sync). */
+    private int syncsAwaited;
+    /** What is in flight is a pipeline's results: nothing to hand to the runner but the first error. */
+    private boolean pipelineResults;
+    /** What is in flight is \startpipeline's Parse+Sync per statement (prepared mode): errors there are not the run's. */
+    private boolean preparing;
+
+    /** Syncs in the open pipeline, whose messages wait in {@link #out} until \endpipeline. */
+    private int pipelineSyncs;
 
     private WireConnection(SocketChannel ch, QueryMode mode) {
         this.ch = ch;
@@ -247,11 +261,80 @@ final class WireConnection implements Closeable {
 
     // ------------------------------------------------------------------ commands
 
-    /** Sends the runner's pending command (non-blocking; a full socket buffer is left to {@link #flush}). */
+    /**
+     * Sends the runner's pending command, or for \endpipeline the open pipeline with its last Sync (non-blocking;
+     * a full socket buffer is left to {@link #flush}).
+     */
     void send(ClientScriptRunner r) throws IOException {
         Command cmd = r.pending();
+        inFlight(r, cmd.store());
+        if (cmd.kind() == Command.Kind.ENDPIPELINE) {
+            sync();
+            syncsAwaited = pipelineSyncs;
+            pipelineResults = true;
+        } else {
+            out.clear();
+            if (mode == QueryMode.SIMPLE) {
+                query(r.simpleQuery(cmd));
+            } else {
+                extendedQuery(r, cmd);
+                sync();
+            }
+            syncsAwaited = 1;   // a Sync's or the simple Query's ReadyForQuery
+        }
+        out.flip();
+        ch.write(out);
+    }
+
+    /**
+     * Does the pending pipeline command: \startpipeline, an SQL command inside, \syncpipeline. True when it sent
+     * something to wait for (the Parse+Sync of \startpipeline in prepared mode, answered by {@link #read}); false
+     * when it is done (queued: the pipeline leaves at \endpipeline).
+     */
+    boolean pipe(ClientScriptRunner r) throws IOException {
+        Command cmd = r.pending();
+        switch (cmd.kind()) {
+            case STARTPIPELINE -> {
+                if (mode == QueryMode.PREPARED) {
+                    out.clear();
+                    int n = 0;
+                    for (Command c : r.pipelineCommands()) {
+                        if (statements.containsKey(c)) continue;
+                        String name = "P_" + statementNumber++;
+                        parse(name, c.wireSql());
+                        sync();
+                        statements.put(c, name);
+                        unconfirmed.add(name);
+                        n++;
+                    }
+                    if (n > 0) {
+                        inFlight(r, Command.Store.NONE);
+                        syncsAwaited = n;
+                        preparing = true;
+                        out.flip();
+                        ch.write(out);
+                        return true;
+                    }
+                }
+                openPipeline();
+            }
+            case SYNCPIPELINE -> {
+                sync();
+                pipelineSyncs++;
+            }
+            default -> extendedQuery(r, cmd);
+        }
+        return false;
+    }
+
+    private void openPipeline() {
+        out.clear();
+        pipelineSyncs = 1;   // \endpipeline's
+    }
+
+    private void inFlight(ClientScriptRunner r, Command.Store s) {
         runner = r;
-        store = cmd.store();
+        store = s;
         rowsResult = false;
         names = null;
         lastRow = null;
@@ -260,30 +343,34 @@ final class WireConnection implements Closeable {
         errorMessage = null;
         storeError = null;
         rollingBack = false;
-        parsedNow = null;
-        out.clear();
-        if (mode == QueryMode.SIMPLE) {
-            query(r.simpleQuery(cmd));
-        } else {
-            String name = "";
-            if (mode == QueryMode.PREPARED) {
-                name = statements.get(cmd);
-                if (name == null) {
-                    name = "P" + statementNumber++;
-                    parse(name, cmd.wireSql());
-                    statements.put(cmd, name);
-                    parsedNow = name;
-                }
-            } else {
-                parse("", cmd.wireSql());
+        pipelineResults = false;
+        preparing = false;
+    }
+
+    /** Parse (unless prepared already), Bind, Describe portal, Execute: libpq's PQsendQueryParams/PQsendQueryPrepared without the Sync. */
+    private void extendedQuery(ClientScriptRunner r, Command cmd) {
+        String name = "";
+        if (mode == QueryMode.PREPARED) {
+            name = statements.get(cmd);
+            if (name == null) {
+                name = "P_" + statementNumber++;
+                parse(name, cmd.wireSql());
+                statements.put(cmd, name);
+                unconfirmed.add(name);
             }
-            bind(name, r.parameters(cmd));
-            out.put((byte) 'D').putInt(6).put((byte) 'P').put((byte) 0);
-            out.put((byte) 'E').putInt(9).put((byte) 0).putInt(0);
-            out.put((byte) 'S').putInt(4);
+        } else {
+            parse("", cmd.wireSql());
+            unconfirmed.add("");
         }
-        out.flip();
-        ch.write(out);
+        bind(name, r.parameters(cmd));
+        room(16);
+        out.put((byte) 'D').putInt(6).put((byte) 'P').put((byte) 0);
+        out.put((byte) 'E').putInt(9).put((byte) 0).putInt(0);
+    }
+
+    private void sync() {
+        room(5);
+        out.put((byte) 'S').putInt(4);
     }
 
     /** Writes what a full socket buffer kept back; true when nothing is left. */
@@ -389,7 +476,7 @@ final class WireConnection implements Closeable {
                     }
                 }
                 case 'C', 'I' -> {   // CommandComplete, EmptyQueryResponse: one result of the command
-                    if (!rollingBack && errorState == null) {
+                    if (!rollingBack && errorState == null && !pipelineResults) {
                         if (rowsResult) {
                             try {
                                 runner.rows(names, tuples, lastRow);
@@ -403,11 +490,24 @@ final class WireConnection implements Closeable {
                     rowsResult = false;
                 }
                 case 'E' -> {
-                    if (!rollingBack && errorState == null) readError(end);
+                    if (preparing) {
+                        // pgbench logs a failed prepare and goes on; the statement is parsed again where it runs
+                        statements.values().remove(unconfirmed.poll());
+                    } else if (!rollingBack && errorState == null) {
+                        readError(end);
+                    }
                 }
                 case 'Z' -> {
                     txStatus = (char) in.get();
                     in.position(end);
+                    if (!rollingBack && --syncsAwaited > 0) continue;
+                    if (preparing) {
+                        ClientScriptRunner r = runner;
+                        runner = null;
+                        preparing = false;
+                        openPipeline();
+                        return r.piped();
+                    }
                     if (errorState != null && txStatus != 'I' && !rollingBack) {
                         // pgbench ends a failed transaction before it goes on (retry or next transaction)
                         rollingBack = true;
@@ -420,13 +520,15 @@ final class WireConnection implements Closeable {
                     ClientScriptRunner r = runner;
                     runner = null;
                     if (errorState != null) {
-                        if (parsedNow != null) statements.values().remove(parsedNow);
+                        // the server skipped every Parse after the error, up to the Sync
+                        for (String name : unconfirmed) statements.values().remove(name);
+                        unconfirmed.clear();
                         return r.sqlFailed(errorState, errorMessage, false);
                     }
                     if (storeError != null) return r.storeFailed(storeError);
                     return r.sqlDone(txStatus != 'I');
                 }
-                case '1' -> parsedNow = null;   // ParseComplete: the statement exists, whatever happens next
+                case '1' -> unconfirmed.poll();   // ParseComplete: the statement exists, whatever happens next
                 default -> { }   // BindComplete, NoData, NoticeResponse, ParameterStatus...
             }
             in.position(end);

@@ -126,9 +126,14 @@ public final class ClientScriptRunner {
         this.hasSql = new boolean[scripts.size()];
         for (int i = 0; i < scripts.size(); i++) {
             Script s = scripts.get(i);
-            hasSql[i] = s.commands().stream().anyMatch(c -> c.kind == Command.Kind.SQL);
+            hasSql[i] = s.commands().stream().anyMatch(c -> c.kind == Command.Kind.SQL || c.kind.pipeline());
             commandNanos[i] = new long[s.commands().size()];
             commandCounts[i] = new long[s.commands().size()];
+            Command piped = s.firstPipelineCommand();
+            if (mode == QueryMode.SIMPLE && piped != null) {
+                throw new ScriptException(s.name(), piped.line, piped.column, "cannot use pipeline mode with the simple query"
+                        + " protocol (pgbench aborts the client at run time); use -M extended or -M prepared");
+            }
             if (mode != QueryMode.SIMPLE) {
                 for (Command c : s.commands()) {
                     if (c.kind == Command.Kind.SQL && c.compound) {
@@ -234,6 +239,7 @@ public final class ClientScriptRunner {
                         step = sqlFailed(e.getSQLState(), String.valueOf(e.getMessage()), closed(c));
                     }
                 }
+                case PIPELINE -> throw new IllegalStateException("a pipeline needs the wire engine (pgjdbc has no pipeline mode)");
                 case SLEEP -> {
                     long s0 = System.nanoTime();
                     options.sleeper().sleepNanos(sleepNanos());
@@ -262,14 +268,20 @@ public final class ClientScriptRunner {
      * What a transaction needs from its engine next: send {@link #pending()} and report back with
      * {@link #sqlDone}/{@link #sqlFailed}; sleep {@link #sleepNanos()} and call {@link #slept}; or nothing, it is
      * {@link #outcome() done}. The blocking engine ({@link #runScript}) and the multiplexing one drive the same steps.
+     * <p>
+     * Pipelines (wire engine only): {@link Step#PIPELINE} asks the engine to do {@link #pending()} without waiting
+     * for the server (enter the pipeline, preparing its statements first in prepared mode; queue an SQL command;
+     * queue a Sync) and call {@link #piped()}. \endpipeline comes as {@link Step#SQL}: send the last Sync, read
+     * every result of the pipeline, report once with {@link #sqlDone} or the first error with {@link #sqlFailed}.
      */
-    public enum Step { SQL, SLEEP, DONE }
+    public enum Step { SQL, PIPELINE, SLEEP, DONE }
 
     private List<Command> cmds;
     private PgbenchRandom.State txStart;
     private long slept;
     private long commandStart;
     private boolean sessionInTransaction;
+    private boolean inPipeline;
     private TransactionOutcome outcome;
     // \gset looks at the last result only: kept until the command completes
     private int lastTuples;
@@ -293,6 +305,7 @@ public final class ClientScriptRunner {
         slept = 0;
         outcome = null;
         sessionInTransaction = false;
+        inPipeline = false;   // a failed try's pipeline was ended by the engine (results read to the last Sync)
         pc = 0;
         return advance();
     }
@@ -353,6 +366,7 @@ public final class ClientScriptRunner {
     public Step sqlDone(boolean inTransaction) {
         Command cmd = cmds.get(pc);
         sessionInTransaction = inTransaction;
+        if (cmd.kind == Command.Kind.ENDPIPELINE) inPipeline = false;
         try {
             if (cmd.store == Command.Store.GSET) {
                 int got = Math.max(lastTuples, 0);
@@ -388,8 +402,33 @@ public final class ClientScriptRunner {
             status = TransactionOutcome.Status.SQL_ERROR;
         }
         outcome = new TransactionOutcome(status, scriptIndex, pc, sqlState, "client " + clientId + " script " + scriptIndex
-                + " aborted in command " + pc + " query 0: " + message.replace('\n', ' '), txStart, slept);
+                + " aborted in command " + pc + " query 0: " + libpqStyle(message), txStart, slept);
         return Step.DONE;
+    }
+
+    /** The engine did the pending pipeline command (valid after {@link Step#PIPELINE}). */
+    public Step piped() {
+        endCommand();
+        pc++;
+        return advance();
+    }
+
+    /**
+     * The SQL commands of the pipeline the pending \startpipeline opens, up to its \endpipeline (those after a
+     * \syncpipeline and inside \if branches too): pgbench prepares them all before entering the pipeline, so
+     * that a BEGIN ISOLATION LEVEL SERIALIZABLE in it does not meet a snapshot taken by a Parse.
+     */
+    public List<Command> pipelineCommands() {
+        List<Command> out = new java.util.ArrayList<>();
+        for (int i = pc + 1; i < cmds.size() && cmds.get(i).kind != Command.Kind.ENDPIPELINE; i++) {
+            if (cmds.get(i).kind == Command.Kind.SQL) out.add(cmds.get(i));
+        }
+        return out;
+    }
+
+    /** The server's message as libpq's PQerrorMessage shows it, on one line: "ERROR:  text" (two spaces). */
+    private static String libpqStyle(String message) {
+        return message.replace('\n', ' ').replaceFirst("^(ERROR|FATAL|PANIC): (?! )", "$1:  ");
     }
 
     /** How long the pending \sleep wants (valid after {@link Step#SLEEP}). */
@@ -427,8 +466,23 @@ public final class ClientScriptRunner {
             try {
                 switch (cmd.kind) {
                     case SQL -> {
-                        lastTuples = -1;
-                        return Step.SQL;
+                        if (!inPipeline) {
+                            lastTuples = -1;
+                            return Step.SQL;
+                        }
+                        if (cmd.store != Command.Store.NONE) {
+                            return commandFailed(cmd, "\\" + metaName(cmd) + " is not allowed in pipeline mode");
+                        }
+                        return Step.PIPELINE;
+                    }
+                    case STARTPIPELINE -> {
+                        if (inPipeline) return commandFailed(cmd, "already in pipeline mode");
+                        inPipeline = true;
+                        return Step.PIPELINE;
+                    }
+                    case SYNCPIPELINE, ENDPIPELINE -> {
+                        if (!inPipeline) return commandFailed(cmd, "not in pipeline mode");
+                        return cmd.kind == Command.Kind.ENDPIPELINE ? Step.SQL : Step.PIPELINE;
                     }
                     case SLEEP -> {
                         pendingSleepNanos = sleepMicros(cmd) * 1000L;
@@ -475,7 +529,10 @@ public final class ClientScriptRunner {
                 return metaFailure(cmd, e);
             }
         }
-        if (hasSql[scriptIndex] && sessionInTransaction) {
+        if (inPipeline) {
+            outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, -1, null,
+                    "client " + clientId + " aborted: end of script reached with pipeline open", txStart, slept);
+        } else if (hasSql[scriptIndex] && sessionInTransaction) {
             // pgbench 15 counts this transaction as processed, then aborts the client
             outcome = new TransactionOutcome(TransactionOutcome.Status.END_IN_TRANSACTION, scriptIndex, -1, null,
                     "client " + clientId + " aborted: end of script reached without completing the last transaction",
@@ -497,6 +554,16 @@ public final class ClientScriptRunner {
         outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, here, null,
                 e.getMessage() + "; client " + clientId + " aborted in command " + here + " ("
                         + metaName(cmd) + ") of script " + scriptIndex + "; execution of meta-command failed",
+                txStart, slept);
+        return Step.DONE;
+    }
+
+    /** pgbench's commandFailed: a command that cannot run here aborts the client. */
+    private Step commandFailed(Command cmd, String why) {
+        int here = pc;
+        endCommand();
+        outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, here, null,
+                "client " + clientId + " aborted in command " + here + " (" + metaName(cmd) + ") of script " + scriptIndex + "; " + why,
                 txStart, slept);
         return Step.DONE;
     }

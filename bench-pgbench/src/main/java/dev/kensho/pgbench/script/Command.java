@@ -9,7 +9,14 @@ import java.util.List;
  * before it and takes no slot; \setrandom is stored as the equivalent \set).
  */
 public final class Command {
-    public enum Kind { SQL, SET, SETSHELL, SHELL, SLEEP, IF, ELIF, ELSE, ENDIF }
+    public enum Kind {
+        SQL, SET, SETSHELL, SHELL, SLEEP, IF, ELIF, ELSE, ENDIF, STARTPIPELINE, SYNCPIPELINE, ENDPIPELINE;
+
+        /** \startpipeline, \syncpipeline, \endpipeline: only the wire engine can run them. */
+        public boolean pipeline() {
+            return this == STARTPIPELINE || this == SYNCPIPELINE || this == ENDPIPELINE;
+        }
+    }
 
     /** What an SQL command does with its result rows: nothing, \gset (exactly one row), \aset (all queries). */
     public enum Store { NONE, GSET, ASET }

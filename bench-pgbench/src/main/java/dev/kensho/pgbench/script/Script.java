@@ -12,8 +12,8 @@ import java.util.List;
  * A parsed pgbench script with its weight: what {@code -f file[@weight]} and {@code -b name[@weight]}
  * produce. Parsing accepts exactly what pgbench 15 accepts (plus the pre-9.6 {@code \setrandom}, run as
  * the equivalent random function with a one-time deprecation warning) and rejects the rest with
- * {@code file:line:column}. {@code \startpipeline}/{@code \endpipeline} are rejected at parse time:
- * pgjdbc has no libpq pipeline mode, and executing the commands one by one would measure something else.
+ * {@code file:line:column}. Pipelines ({@code \startpipeline}, {@code \syncpipeline}, {@code \endpipeline})
+ * parse as in pgbench 17; only the wire engine runs them (see {@link #firstPipelineCommand}).
  */
 public final class Script {
     /** Builtins: pgbench's three (exact SQL) and the PGECons studies' custom scripts. */
@@ -58,6 +58,15 @@ public final class Script {
 
     public List<Command> commands() {
         return commands;
+    }
+
+    /**
+     * The script's first pipeline command, or null. pgjdbc has no pipeline mode, and running the commands one by
+     * one would measure something else: a run that uses pgjdbc refuses such a script, naming this command.
+     */
+    public Command firstPipelineCommand() {
+        for (Command c : commands) if (c.kind.pipeline()) return c;
+        return null;
     }
 
     public Script withWeight(int w) {

@@ -55,7 +55,7 @@ public final class WarmupScript {
         for (Command c : s.commands()) {
             switch (c.kind) {
                 // positions are kept: \if's jump targets are command indexes
-                case SET, IF, ELIF, ELSE, ENDIF -> cmds.add(c);
+                case SET, IF, ELIF, ELSE, ENDIF, STARTPIPELINE, SYNCPIPELINE, ENDPIPELINE -> cmds.add(c);
                 case SLEEP, SHELL -> cmds.add(noop());
                 case SETSHELL -> {
                     return GENERIC;

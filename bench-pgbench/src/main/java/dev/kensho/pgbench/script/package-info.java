@@ -37,9 +37,11 @@
  * <ul>
  * <li>{@code \setrandom} (removed in 9.6, used by study 000) is accepted and run as {@code \set v random(...)},
  *     {@code random_gaussian} or {@code random_exponential}; one warning per process.</li>
- * <li>{@code \startpipeline}/{@code \endpipeline} (and PostgreSQL 17's {@code \syncpipeline}) are rejected
- *     when parsing: pgjdbc has no libpq pipeline mode, and running the commands one by one would measure
- *     something else.</li>
+ * <li>Pipelines ({@code \startpipeline}, {@code \syncpipeline}, {@code \endpipeline}) run on the wire engine only,
+ *     with pgbench 17's rules (no \gset/\aset inside, results read at \endpipeline, prepared mode prepares
+ *     the pipeline's statements before entering it); pgjdbc has no pipeline mode, so a run on it refuses such a
+ *     script before it starts. In simple mode, where pgbench aborts the client at \startpipeline, Kensho
+ *     refuses the script before the run.</li>
  * <li>{@code \sleep} is performed by the runner (by {@link dev.kensho.pgbench.script.ClientScriptRunner.Sleeper},
  *     replaceable by the driver) and counts in the transaction's latency, as in pgbench.</li>
  * <li>Errors are one line, {@code file:line:column: message}; the column is the start of the offending token
