@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 public final class EngineOption {
     @Option(names = "--engine", defaultValue = "pgjdbc", paramLabel = "ENGINE",
             description = "wire: pgbench's thread model, each -j thread waiting on all its clients' connections at once, Kensho speaking "
-                    + "the protocol itself with libpq's messages (no TLS: a login that needs it falls back to pgjdbc, with a warning); runs pipelines (\\startpipeline); "
+                    + "the protocol itself with libpq's messages (TLS for sslmode prefer and require; the verifying sslmodes fall back to pgjdbc, with a warning); runs pipelines (\\startpipeline); "
                     + "pgjdbc: a thread and a pgjdbc connection per client (default ${DEFAULT-VALUE}).")
     String engine;
 

@@ -202,7 +202,7 @@ public final class Driver {
         }
     }
 
-    /** Tries the wire engine's login once; where it cannot be done here (TLS), says so: the run uses pgjdbc. */
+    /** Tries the wire engine's login once; where it cannot be done here (a verifying sslmode), says so: the run uses pgjdbc. */
     private boolean wireLoginWorks() {
         login = target.wireLogin();
         try {

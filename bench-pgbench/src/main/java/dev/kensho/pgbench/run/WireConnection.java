@@ -36,7 +36,8 @@ import java.util.Map;
  * <p>Logging in blocks (as pgbench's connect does); afterwards the channel is non-blocking and {@link #read}
  * takes whatever has arrived. After an error inside a transaction block the connection sends ROLLBACK itself
  * before it reports the error, as pgbench does before a retry, so the client's next transaction starts clean.
- * TLS is not spoken: where the login needs it, {@link #open} says so and the run uses the pgjdbc engine.
+ * TLS as libpq speaks it for sslmode prefer and require (see {@link TlsLayer}); the modes that verify the server's
+ * certificate make {@link #open} throw {@link Unsupported}, and the run uses the pgjdbc engine.
  */
 final class WireConnection implements Closeable {
     /** Thrown when a login cannot be done here (TLS) rather than failing: the caller falls back to pgjdbc. */
@@ -57,6 +58,8 @@ final class WireConnection implements Closeable {
     }
 
     private final SocketChannel ch;
+    /** Null in clear text. */
+    private TlsLayer tls;
     private final QueryMode mode;
     private ByteBuffer in = ByteBuffer.allocate(1 << 16);
     private ByteBuffer out = ByteBuffer.allocate(1 << 13);
@@ -121,9 +124,11 @@ final class WireConnection implements Closeable {
 
     private void login(WireLogin login) throws IOException {
         String ssl = login.sslMode();
+        if (ssl.startsWith("verify")) {
+            throw new Unsupported("sslmode=" + ssl + " verifies the server's certificate, which Kensho's wire engine does not");
+        }
         if (!ssl.equals("disable") && !ssl.equals("allow")) {
-            // libpq's and pgjdbc's "prefer": ask for TLS first, so that a server offering it is measured with it by
-            // pgbench and refused here, never measured without it
+            // libpq's and pgjdbc's "prefer": ask for TLS first, and use it where the server offers it
             out.clear();
             out.putInt(8).putInt(80877103);
             flushBlocking();
@@ -132,9 +137,8 @@ final class WireConnection implements Closeable {
                 if (ch.read(one) < 0) throw new IOException("server closed the connection during the SSL request");
             }
             if (one.get(0) == 'S') {
-                throw new Unsupported("the server offers TLS (sslmode=" + ssl + "), which Kensho's wire engine does not speak");
-            }
-            if (!ssl.equals("prefer")) {
+                tls = TlsLayer.handshake(ch, login.host(), login.port());
+            } else if (!ssl.equals("prefer")) {
                 throw new ServerError("08004", "server does not support SSL, but SSL was required (sslmode=" + ssl + ")");
             }
         }
@@ -247,8 +251,23 @@ final class WireConnection implements Closeable {
 
     private void flushBlocking() throws IOException {
         out.flip();
-        while (out.hasRemaining()) ch.write(out);
+        if (tls == null) {
+            while (out.hasRemaining()) ch.write(out);
+        } else {
+            tls.wrap(out);
+            while (!tls.flush()) Thread.onSpinWait();
+        }
         out.clear();
+    }
+
+    /** Writes {@link #out} (read mode) as far as the socket takes it now; {@link #flush} writes the rest. */
+    private void write() throws IOException {
+        if (tls == null) {
+            ch.write(out);
+        } else {
+            tls.wrap(out);
+            tls.flush();
+        }
     }
 
     /** Blocks until a whole message is buffered; returns its type with {@link #in} at its length word. */
@@ -283,7 +302,7 @@ final class WireConnection implements Closeable {
             syncsAwaited = 1;   // a Sync's or the simple Query's ReadyForQuery
         }
         out.flip();
-        ch.write(out);
+        write();
     }
 
     /**
@@ -312,7 +331,7 @@ final class WireConnection implements Closeable {
                         syncsAwaited = n;
                         preparing = true;
                         out.flip();
-                        ch.write(out);
+                        write();
                         return true;
                     }
                 }
@@ -375,12 +394,13 @@ final class WireConnection implements Closeable {
 
     /** Writes what a full socket buffer kept back; true when nothing is left. */
     boolean flush() throws IOException {
+        if (tls != null) return tls.flush();
         if (out.hasRemaining()) ch.write(out);
         return !out.hasRemaining();
     }
 
     boolean pendingWrite() {
-        return out.hasRemaining();
+        return tls != null ? tls.pending() : out.hasRemaining();
     }
 
     private void query(String sql) {
@@ -437,103 +457,107 @@ final class WireConnection implements Closeable {
      */
     ClientScriptRunner.Step read() throws IOException {
         fill();
-        while (wholeMessage()) {
-            char type = (char) in.get();
-            int len = in.getInt();   // before position(): Java evaluates left to right
+        while (true) {
+            while (wholeMessage()) {
+                char type = (char) in.get();
+                int len = in.getInt();   // before position(): Java evaluates left to right
                 int end = in.position() + len - 4;
-            if (runner == null) {   // nothing in flight: a notice, or the server's FATAL before it closes
-                if (type == 'E') readError(end);
-                in.position(end);
-                continue;
-            }
-            switch (type) {
-                case 'T' -> {   // RowDescription
-                    rowsResult = true;
-                    tuples = 0;
-                    lastRow = null;
-                    if (store != Command.Store.NONE) {
-                        names = new String[in.getShort()];
-                        for (int i = 0; i < names.length; i++) {
-                            names[i] = cstringIn();
-                            in.position(in.position() + 18);
-                        }
-                    }
-                }
-                case 'D' -> {   // DataRow: only the last one is kept, and only for \gset/\aset
-                    tuples++;
-                    if (store != Command.Store.NONE) {
-                        String[] row = new String[in.getShort()];
-                        for (int i = 0; i < row.length; i++) {
-                            int n = in.getInt();
-                            if (n < 0) {
-                                row[i] = "";
-                            } else {
-                                row[i] = new String(in.array(), in.arrayOffset() + in.position(), n, StandardCharsets.UTF_8);
-                                in.position(in.position() + n);
-                            }
-                        }
-                        lastRow = row;
-                    }
-                }
-                case 'C', 'I' -> {   // CommandComplete, EmptyQueryResponse: one result of the command
-                    if (!rollingBack && errorState == null && !pipelineResults) {
-                        if (rowsResult) {
-                            try {
-                                runner.rows(names, tuples, lastRow);
-                            } catch (EvalException e) {
-                                if (storeError == null) storeError = e;
-                            }
-                        } else {
-                            runner.noRows();
-                        }
-                    }
-                    rowsResult = false;
-                }
-                case 'E' -> {
-                    if (preparing) {
-                        // pgbench logs a failed prepare and goes on; the statement is parsed again where it runs
-                        statements.values().remove(unconfirmed.poll());
-                    } else if (!rollingBack && errorState == null) {
-                        readError(end);
-                    }
-                }
-                case 'Z' -> {
-                    txStatus = (char) in.get();
+                if (runner == null) {   // nothing in flight: a notice, or the server's FATAL before it closes
+                    if (type == 'E') readError(end);
                     in.position(end);
-                    if (!rollingBack && --syncsAwaited > 0) continue;
-                    if (preparing) {
+                    continue;
+                }
+                switch (type) {
+                    case 'T' -> {   // RowDescription
+                        rowsResult = true;
+                        tuples = 0;
+                        lastRow = null;
+                        if (store != Command.Store.NONE) {
+                            names = new String[in.getShort()];
+                            for (int i = 0; i < names.length; i++) {
+                                names[i] = cstringIn();
+                                in.position(in.position() + 18);
+                            }
+                        }
+                    }
+                    case 'D' -> {   // DataRow: only the last one is kept, and only for \gset/\aset
+                        tuples++;
+                        if (store != Command.Store.NONE) {
+                            String[] row = new String[in.getShort()];
+                            for (int i = 0; i < row.length; i++) {
+                                int n = in.getInt();
+                                if (n < 0) {
+                                    row[i] = "";
+                                } else {
+                                    row[i] = new String(in.array(), in.arrayOffset() + in.position(), n, StandardCharsets.UTF_8);
+                                    in.position(in.position() + n);
+                                }
+                            }
+                            lastRow = row;
+                        }
+                    }
+                    case 'C', 'I' -> {   // CommandComplete, EmptyQueryResponse: one result of the command
+                        if (!rollingBack && errorState == null && !pipelineResults) {
+                            if (rowsResult) {
+                                try {
+                                    runner.rows(names, tuples, lastRow);
+                                } catch (EvalException e) {
+                                    if (storeError == null) storeError = e;
+                                }
+                            } else {
+                                runner.noRows();
+                            }
+                        }
+                        rowsResult = false;
+                    }
+                    case 'E' -> {
+                        if (preparing) {
+                            // pgbench logs a failed prepare and goes on; the statement is parsed again where it runs
+                            statements.values().remove(unconfirmed.poll());
+                        } else if (!rollingBack && errorState == null) {
+                            readError(end);
+                        }
+                    }
+                    case 'Z' -> {
+                        txStatus = (char) in.get();
+                        in.position(end);
+                        if (!rollingBack && --syncsAwaited > 0) continue;
+                        if (preparing) {
+                            ClientScriptRunner r = runner;
+                            runner = null;
+                            preparing = false;
+                            openPipeline();
+                            return r.piped();
+                        }
+                        if (errorState != null && txStatus != 'I' && !rollingBack) {
+                            // pgbench ends a failed transaction before it goes on (retry or next transaction)
+                            rollingBack = true;
+                            out.clear();
+                            query("ROLLBACK");
+                            out.flip();
+                            write();
+                            continue;
+                        }
                         ClientScriptRunner r = runner;
                         runner = null;
-                        preparing = false;
-                        openPipeline();
-                        return r.piped();
+                        if (errorState != null) {
+                            // the server skipped every Parse after the error, up to the Sync
+                            for (String name : unconfirmed) statements.values().remove(name);
+                            unconfirmed.clear();
+                            return r.sqlFailed(errorState, errorMessage, false);
+                        }
+                        if (storeError != null) return r.storeFailed(storeError);
+                        return r.sqlDone(txStatus != 'I');
                     }
-                    if (errorState != null && txStatus != 'I' && !rollingBack) {
-                        // pgbench ends a failed transaction before it goes on (retry or next transaction)
-                        rollingBack = true;
-                        out.clear();
-                        query("ROLLBACK");
-                        out.flip();
-                        ch.write(out);
-                        continue;
-                    }
-                    ClientScriptRunner r = runner;
-                    runner = null;
-                    if (errorState != null) {
-                        // the server skipped every Parse after the error, up to the Sync
-                        for (String name : unconfirmed) statements.values().remove(name);
-                        unconfirmed.clear();
-                        return r.sqlFailed(errorState, errorMessage, false);
-                    }
-                    if (storeError != null) return r.storeFailed(storeError);
-                    return r.sqlDone(txStatus != 'I');
+                    case '1' -> unconfirmed.poll();   // ParseComplete: the statement exists, whatever happens next
+                    default -> { }   // BindComplete, NoData, NoticeResponse, ParameterStatus...
                 }
-                case '1' -> unconfirmed.poll();   // ParseComplete: the statement exists, whatever happens next
-                default -> { }   // BindComplete, NoData, NoticeResponse, ParameterStatus...
+                in.position(end);
             }
-            in.position(end);
+            // TLS plaintext decrypted beyond the buffer's room: no selector will announce it
+            if (tls == null || !tls.buffered()) return null;
+            fill();
         }
-        return null;
     }
 
     /**
@@ -553,9 +577,8 @@ final class WireConnection implements Closeable {
         out.clear();
         query("DEALLOCATE ALL");
         out.flip();
-        while (out.hasRemaining()) {
-            if (ch.write(out) == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-        }
+        write();
+        while (!flush()) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
         while (true) {
             fill();
             while (wholeMessage()) {
@@ -611,7 +634,7 @@ final class WireConnection implements Closeable {
         in.compact();
         int n;
         try {
-            n = ch.read(in);
+            n = tls == null ? ch.read(in) : tls.read(in);
         } finally {
             in.flip();
         }
@@ -641,7 +664,8 @@ final class WireConnection implements Closeable {
                 out.clear();
                 out.put((byte) 'X').putInt(4);
                 out.flip();
-                ch.write(out);
+                write();
+                if (tls != null) tls.close();
             }
         } catch (IOException ignored) {
             // closing anyway

@@ -2,13 +2,20 @@ package dev.kensho.pgbench.run;
 
 import static dev.kensho.pgbench.run.PgbenchRunTest.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.core.server.WireLogin;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.script.ClientScriptRunner;
+import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.script.TransactionOutcome;
 import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,14 +31,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A server offering TLS: the wire engine does not speak it, so the run says so and uses pgjdbc, which does (as pgbench's
- * libpq would, with sslmode=prefer). Never a TLS server measured in clear text.
+ * A server offering TLS (the embedded one with a keytool certificate): the wire engine speaks it with sslmode prefer and
+ * require, as libpq does, and leaves the modes that verify the certificate to pgjdbc, saying so. Never a TLS server
+ * measured in clear text.
  */
 @KenshoTarget
 class WireEngineTlsTest {
 
     @Test
-    void aServerOfferingTlsIsMeasuredThroughPgjdbc(Target pg, @TempDir Path tmp) throws Exception {
+    void theWireEngineSpeaksTlsAndLeavesVerificationToPgjdbc(Target pg, @TempDir Path tmp) throws Exception {
         Path data = pg.control().dataDirectory().orElse(null);
         assumeTrue(data != null, "needs a managed server whose data directory Kensho writes: " + pg.describe());
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
@@ -68,14 +76,45 @@ class WireEngineTlsTest {
                 rs.next();
                 assumeTrue(rs.getString(1).equals("on"), "the server did not take the test certificate (see its log)");
             }
+            // prefer (the default): encrypted, as pg_stat_ssl says of the session; a result larger than the buffers
+            // and a pipeline cross the TLS layer whole
+            try (WireConnection w = WireConnection.open(pg.wireLogin(), QueryMode.EXTENDED)) {
+                ClientScriptRunner r = WireConnectionTest.runner("select ssl::text as tls from pg_stat_ssl where pid = pg_backend_pid() \\gset\n"
+                        + "select repeat('x', 300000) as big \\gset\n\\startpipeline\nselect 1;\nselect repeat('y', 100000);\n"
+                        + "select 2;\n\\endpipeline\nselect 3 as three \\gset\n", QueryMode.EXTENDED);
+                TransactionOutcome o = WireConnectionTest.run(w, r);
+                assertTrue(o.ok(), o.message());
+                assertEquals("true", r.variables().text("tls"));
+                assertEquals(300000, r.variables().text("big").length());
+                assertEquals("3", r.variables().text("three"));
+            }
             ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-            RunReport r = new PgbenchRun().engine(Engine.WIRE).selectOnly().clients(2).threads(1).transactions(20).noVacuum(true)
-                    .warmup(0).output(sink(out), sink(err)).run(pg);
+            RunReport r = new PgbenchRun().engine(Engine.WIRE).selectOnly().mode(QueryMode.PREPARED).clients(2).threads(1).transactions(200)
+                    .noVacuum(true).output(sink(out), sink(err)).run(pg);
             String errors = err.toString(StandardCharsets.UTF_8);
-            assertEquals(Engine.PGJDBC, r.engine(), errors);
-            assertTrue(errors.contains("warning: --engine wire: the server offers TLS (sslmode=prefer), which Kensho's wire engine"
-                    + " does not speak; this run uses the pgjdbc engine"), errors);
-            assertEquals(40, r.processed());
+            assertEquals(Engine.WIRE, r.engine(), errors);
+            assertFalse(errors.contains("warning"), errors);
+            assertEquals(400, r.processed(), errors);
+
+            // verify-full: checked by pgjdbc against the certificate; the wire engine says it does not and steps aside
+            WireLogin l = pg.wireLogin();
+            WireLogin verifying = new WireLogin(l.host(), l.port(), l.database(), l.user(), l.password(), l.startupParameters(), "verify-full");
+            assertThrows(WireConnection.Unsupported.class, () -> WireConnection.open(verifying, QueryMode.EXTENDED).close());
+            Path root = Files.writeString(tmp.resolve("root.crt"), Files.readString(cert));
+            Target verified = new TargetSpec().url("jdbc:postgresql://localhost:" + pg.port() + "/" + pg.database()
+                    + "?sslmode=verify-full&sslrootcert=" + root).user(pg.user()).open();
+            try {
+                ByteArrayOutputStream err2 = new ByteArrayOutputStream();
+                RunReport v = new PgbenchRun().engine(Engine.WIRE).selectOnly().clients(2).threads(1).transactions(20).noVacuum(true)
+                        .warmup(0).output(sink(new ByteArrayOutputStream()), sink(err2)).run(verified);
+                String e2 = err2.toString(StandardCharsets.UTF_8);
+                assertEquals(Engine.PGJDBC, v.engine(), e2);
+                assertTrue(e2.contains("warning: --engine wire: sslmode=verify-full verifies the server's certificate, which Kensho's"
+                        + " wire engine does not; this run uses the pgjdbc engine"), e2);
+                assertEquals(40, v.processed());
+            } finally {
+                verified.close();
+            }
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("ALTER SYSTEM RESET ssl");
