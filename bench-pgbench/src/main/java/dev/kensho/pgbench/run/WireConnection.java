@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -66,6 +67,8 @@ final class WireConnection implements Closeable {
     private final Map<Command, String> statements = new IdentityHashMap<>();
     private int statementNumber;
     private char txStatus = 'I';
+    /** The session's client_encoding, as the server reports it: libpq asks for none, so it is the database's. */
+    private Charset charset = StandardCharsets.UTF_8;
 
     // the command in flight
     private ClientScriptRunner runner;
@@ -146,7 +149,7 @@ final class WireConnection implements Closeable {
         out.putInt(0).putInt(196608);
         cstring("user").cstring(login.user());
         cstring("database").cstring(login.database());
-        cstring("client_encoding").cstring("UTF8");
+        // no client_encoding, as libpq: the server then converts nothing, whatever the database's encoding
         for (var e : login.startupParameters().entrySet()) cstring(e.getKey()).cstring(e.getValue());
         out.put((byte) 0);
         out.putInt(0, out.position());
@@ -217,10 +220,50 @@ final class WireConnection implements Closeable {
                     in.position(end);
                     return;
                 }
-                default -> { }   // ParameterStatus, BackendKeyData, NoticeResponse: nothing a client needs here
+                case 'S' -> {   // ParameterStatus
+                    if (cstringIn().equals("client_encoding")) charset = javaCharset(cstringIn());
+                }
+                default -> { }   // BackendKeyData, NoticeResponse: nothing a client needs here
             }
             in.position(end);
         }
+    }
+
+    /**
+     * The Java charset of a PostgreSQL encoding name, so that SQL, parameters and \gset values cross unchanged;
+     * one Java lacks makes the run use pgjdbc (which asks for UTF8 and lets the server convert).
+     */
+    static Charset javaCharset(String pg) throws Unsupported {
+        String name = switch (pg.toUpperCase(java.util.Locale.ROOT)) {
+            case "UTF8" -> "UTF-8";
+            case "SQL_ASCII" -> "ISO-8859-1";   // bytes as they are, whatever they mean
+            case "LATIN1" -> "ISO-8859-1";
+            case "LATIN2" -> "ISO-8859-2";
+            case "LATIN3" -> "ISO-8859-3";
+            case "LATIN4" -> "ISO-8859-4";
+            case "LATIN5" -> "ISO-8859-9";
+            case "LATIN7" -> "ISO-8859-13";
+            case "LATIN9" -> "ISO-8859-15";
+            case "ISO_8859_5" -> "ISO-8859-5";
+            case "ISO_8859_6" -> "ISO-8859-6";
+            case "ISO_8859_7" -> "ISO-8859-7";
+            case "ISO_8859_8" -> "ISO-8859-8";
+            case "EUC_JP" -> "EUC-JP";
+            case "EUC_CN" -> "GB2312";
+            case "EUC_KR" -> "EUC-KR";
+            case "EUC_TW" -> "x-EUC-TW";
+            case "KOI8R" -> "KOI8-R";
+            case "KOI8U" -> "KOI8-U";
+            case "WIN866" -> "IBM866";
+            case "WIN874" -> "x-windows-874";
+            case "WIN1250", "WIN1251", "WIN1252", "WIN1253", "WIN1254", "WIN1255", "WIN1256", "WIN1257", "WIN1258" ->
+                    "windows-" + pg.substring(3);
+            default -> null;
+        };
+        if (name == null || !Charset.isSupported(name)) {
+            throw new Unsupported("the database's encoding " + pg + " has no Java charset for the wire engine");
+        }
+        return Charset.forName(name);
     }
 
     private static String password(WireLogin login) throws ServerError {
@@ -404,14 +447,14 @@ final class WireConnection implements Closeable {
     }
 
     private void query(String sql) {
-        byte[] b = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] b = sql.getBytes(charset);
         room(b.length + 6);
         out.put((byte) 'Q').putInt(4 + b.length + 1).put(b).put((byte) 0);
     }
 
     private void parse(String name, String sql) {
         byte[] n = name.getBytes(StandardCharsets.US_ASCII);
-        byte[] b = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] b = sql.getBytes(charset);
         room(n.length + b.length + 9);
         out.put((byte) 'P').putInt(4 + n.length + 1 + b.length + 1 + 2).put(n).put((byte) 0).put(b).put((byte) 0).putShort((short) 0);
     }
@@ -422,7 +465,7 @@ final class WireConnection implements Closeable {
         int len = 4 + 1 + s.length + 1 + 2 + 2 + 4;   // length, portal, statement, 0 formats, count, results in text
         for (int i = 0; i < params.length; i++) {
             if (params[i] != null) {
-                values[i] = params[i].getBytes(StandardCharsets.UTF_8);
+                values[i] = params[i].getBytes(charset);
                 len += 4 + values[i].length;
             } else {
                 len += 4;
@@ -489,7 +532,7 @@ final class WireConnection implements Closeable {
                                 if (n < 0) {
                                     row[i] = "";
                                 } else {
-                                    row[i] = new String(in.array(), in.arrayOffset() + in.position(), n, StandardCharsets.UTF_8);
+                                    row[i] = new String(in.array(), in.arrayOffset() + in.position(), n, charset);
                                     in.position(in.position() + n);
                                 }
                             }
@@ -652,7 +695,7 @@ final class WireConnection implements Closeable {
         int start = in.position();
         int p = start;
         while (in.get(p) != 0) p++;
-        String s = new String(in.array(), in.arrayOffset() + start, p - start, StandardCharsets.UTF_8);
+        String s = new String(in.array(), in.arrayOffset() + start, p - start, charset);
         in.position(p + 1);
         return s;
     }

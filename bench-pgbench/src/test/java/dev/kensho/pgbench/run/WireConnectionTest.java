@@ -172,4 +172,49 @@ class WireConnectionTest {
             }
         }
     }
+
+    /**
+     * No client_encoding in the login, as libpq: on an EUC_JP database the session stays EUC_JP (the server converts
+     * nothing, as for pgbench) and Japanese text crosses both ways in that encoding.
+     */
+    @ParameterizedTest
+    @EnumSource(QueryMode.class)
+    void theDatabasesEncodingIsTheSessions(QueryMode mode, Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_wire_eucjp");
+            s.execute("create database kensho_wire_eucjp encoding 'EUC_JP' lc_collate 'C' lc_ctype 'C' template template0");
+        }
+        try {
+            WireLogin l = pg.wireLogin();
+            WireLogin euc = new WireLogin(l.host(), l.port(), "kensho_wire_eucjp", l.user(), l.password(), l.startupParameters(), l.sslMode());
+            // simple mode substitutes :word into the text; the other modes bind it as a parameter
+            String word = mode == QueryMode.SIMPLE ? "'検証'::text" : ":word::text";
+            ClientScriptRunner r = runner("select current_setting('client_encoding') as enc, length(" + word + ") as len, '性能' || "
+                    + word + " as both_words \\gset\n", mode);
+            r.variables().define("word=" + (mode == QueryMode.SIMPLE ? "unused" : "検証"));
+            try (WireConnection w = WireConnection.open(euc, mode)) {
+                TransactionOutcome out = run(w, r);
+                assertTrue(out.ok(), String.valueOf(out.message()));
+                assertEquals("EUC_JP", r.variables().text("enc"));
+                assertEquals("2", r.variables().text("len"));
+                assertEquals("性能検証", r.variables().text("both_words"));
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_wire_eucjp");
+            }
+        }
+    }
+
+    /** Every encoding the wire engine maps has its charset in this JDK; one it cannot map sends the run to pgjdbc. */
+    @Test
+    void encodingsMapToJavaCharsets() throws Exception {
+        for (String pg : List.of("UTF8", "SQL_ASCII", "LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN7", "LATIN9",
+                "ISO_8859_5", "ISO_8859_6", "ISO_8859_7", "ISO_8859_8", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "KOI8R", "KOI8U",
+                "WIN866", "WIN874", "WIN1250", "WIN1251", "WIN1252", "WIN1253", "WIN1254", "WIN1255", "WIN1256", "WIN1257", "WIN1258")) {
+            assertTrue(WireConnection.javaCharset(pg).canEncode(), pg);
+        }
+        assertEquals("EUC-JP", WireConnection.javaCharset("euc_jp").name());
+        assertThrows(WireConnection.Unsupported.class, () -> WireConnection.javaCharset("MULE_INTERNAL"));
+    }
 }
