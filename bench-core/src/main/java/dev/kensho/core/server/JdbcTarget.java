@@ -86,8 +86,16 @@ abstract class JdbcTarget implements Target {
         startup.put("application_name", "kensho");
         if (!sessionSettings.isEmpty()) startup.put("options", options(sessionSettings));
         String ssl = urlProperties.get("sslmode");
-        if (ssl == null) ssl = "true".equalsIgnoreCase(urlProperties.get("ssl")) ? "require" : "prefer";
-        return new WireLogin(host, port, database, user, password, startup, ssl);
+        // pgjdbc reads ssl=true without an sslmode as verify-full: a client of its own must not check less
+        if (ssl == null) ssl = "true".equalsIgnoreCase(urlProperties.get("ssl")) ? "verify-full" : "prefer";
+        String pgjdbcOnly = null;
+        for (String k : List.of("sslcert", "sslkey", "sslpassword", "sslpasswordcallback", "sslfactory", "gssEncMode")) {
+            if (urlProperties.containsKey(k)) {
+                pgjdbcOnly = "the URL sets " + k + ", which only pgjdbc uses";
+                break;
+            }
+        }
+        return new WireLogin(host, port, database, user, password, startup, ssl, pgjdbcOnly);
     }
 
     @Override

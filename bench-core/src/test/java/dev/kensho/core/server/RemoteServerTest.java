@@ -51,6 +51,20 @@ class RemoteServerTest {
         assertEquals("8MB", pg.control().applied().get("work_mem"));
     }
 
+    /** A client speaking the protocol itself gets pgjdbc's meaning of the URL's TLS settings, never a weaker one. */
+    @Test
+    void wireLoginKeepsTheUrlsTlsDemands() {
+        assertEquals("prefer", RemoteServer.fromUrl("jdbc:postgresql://db.example:5433/x", "u", null, null).wireLogin().sslMode());
+        assertEquals("verify-full", RemoteServer.fromUrl("jdbc:postgresql://db.example/x?ssl=true", "u", null, null).wireLogin().sslMode());
+        assertEquals("require", RemoteServer.fromUrl("jdbc:postgresql://db.example/x?ssl=true&sslmode=require", "u", null, null)
+                .wireLogin().sslMode());
+        WireLogin cert = RemoteServer.fromUrl("jdbc:postgresql://db.example/x?sslmode=require&sslcert=/c.crt&sslkey=/c.key", "u", "pw", null)
+                .wireLogin();
+        assertEquals("the URL sets sslcert, which only pgjdbc uses", cert.pgjdbcOnly());
+        assertFalse(cert.toString().contains("pw"), cert.toString());
+        assertEquals(null, RemoteServer.fromUrl("jdbc:postgresql://db.example/x?sslmode=require", "u", null, null).wireLogin().pgjdbcOnly());
+    }
+
     @Test
     void missingDatabaseIsOneLine(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,

@@ -100,6 +100,7 @@ final class WireConnection implements Closeable {
 
     /** Connects and logs in (blocking); the channel is non-blocking afterwards. */
     static WireConnection open(WireLogin login, QueryMode mode) throws IOException {
+        if (login.pgjdbcOnly() != null) throw new Unsupported(login.pgjdbcOnly());
         SocketChannel ch = SocketChannel.open();
         try {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);

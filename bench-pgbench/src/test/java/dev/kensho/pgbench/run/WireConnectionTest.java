@@ -217,4 +217,12 @@ class WireConnectionTest {
         assertEquals("EUC-JP", WireConnection.javaCharset("euc_jp").name());
         assertThrows(WireConnection.Unsupported.class, () -> WireConnection.javaCharset("MULE_INTERNAL"));
     }
+
+    /** A URL asking for what only pgjdbc does (a client certificate) sends the run to pgjdbc before any connection. */
+    @Test
+    void aLoginOnlyPgjdbcCanDoIsRefusedBeforeConnecting() {
+        WireLogin l = new WireLogin("127.0.0.1", 1, "x", "u", null, Map.of(), "require", "the URL sets sslcert, which only pgjdbc uses");
+        WireConnection.Unsupported e = assertThrows(WireConnection.Unsupported.class, () -> WireConnection.open(l, QueryMode.EXTENDED));
+        assertEquals("the URL sets sslcert, which only pgjdbc uses", e.getMessage());
+    }
 }
