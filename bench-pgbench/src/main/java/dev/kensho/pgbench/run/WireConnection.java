@@ -594,7 +594,13 @@ final class WireConnection implements Closeable {
                         return r.sqlDone(txStatus != 'I');
                     }
                     case '1' -> unconfirmed.poll();   // ParseComplete: the statement exists, whatever happens next
-                    default -> { }   // BindComplete, NoData, NoticeResponse, ParameterStatus...
+                    case 'N' -> {   // NoticeResponse: libpq's default notice processor prints it, so pgbench's stderr has it
+                        if (!rollingBack) {
+                            String[] f = errorFields(end);
+                            runner.notice((f[0] == null ? "NOTICE" : f[0]) + ":  " + f[2]);
+                        }
+                    }
+                    default -> { }   // BindComplete, NoData, ParameterStatus...
                 }
                 in.position(end);
             }
@@ -643,6 +649,13 @@ final class WireConnection implements Closeable {
     }
 
     private void readError(int end) {
+        String[] f = errorFields(end);
+        errorState = f[1] == null ? "XX000" : f[1];
+        errorMessage = (f[0] == null ? "ERROR" : f[0]) + ": " + f[2];
+    }
+
+    /** An ErrorResponse's or NoticeResponse's severity, SQLSTATE and message. */
+    private String[] errorFields(int end) {
         String severity = null, state = null, message = null;
         while (in.position() < end) {
             byte field = in.get();
@@ -656,8 +669,7 @@ final class WireConnection implements Closeable {
                 default -> { }
             }
         }
-        errorState = state == null ? "XX000" : state;
-        errorMessage = (severity == null ? "ERROR" : severity) + ": " + message;
+        return new String[] {severity, state, message};
     }
 
     private boolean wholeMessage() {

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.IdentityHashMap;
@@ -38,7 +39,8 @@ public final class ClientScriptRunner {
     /**
      * Runner options.
      *
-     * @param debug        receives debug() lines ("debug(script=S,command=C): int 17"); pgbench prints them to stderr
+     * @param debug        receives debug() lines ("debug(script=S,command=C): int 17") and the server's notices
+     *                     ("NOTICE:  text"); pgbench prints both to stderr
      * @param sleeper      performs \sleep
      * @param timeCommands times every command for {@link #commandNanos} (-r); pgbench, too, reads the clock per
      *                     command only under -r, so a run without it pays two clock reads per transaction
@@ -753,7 +755,25 @@ public final class ClientScriptRunner {
             st = ps;
             isResult = ps.execute();
         }
+        SQLWarning w = st.getWarnings();
+        if (w != null) {
+            for (; w != null; w = w.getNextWarning()) notice(noticeText(w));
+            st.clearWarnings();
+        }
         readResults(st, isResult, cmd);
+    }
+
+    /** A notice as libpq's default notice processor prints it. */
+    private static String noticeText(SQLWarning w) {
+        if (w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null) {
+            return p.getServerErrorMessage().getSeverity() + ":  " + p.getServerErrorMessage().getMessage();
+        }
+        return "WARNING:  " + w.getMessage();
+    }
+
+    /** A notice the server sent with the pending command's results (the wire engine's). */
+    public void notice(String text) {
+        options.debug().accept(text);
     }
 
     private void readResults(Statement st, boolean isResult, Command cmd) throws SQLException, EvalException {

@@ -117,4 +117,19 @@ class RunOptionsTest {
         assertEquals(10, r.processed(), String.join("\n", r.lines()));
         assertTrue(r.lines().contains("Run was aborted; the above results are incomplete."));
     }
+
+    /** The server's notices reach stderr once per command that caused them, as libpq's default notice processor prints them. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void noticesArePrintedAsPgbenchPrintsThem(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("notice.sql"), "drop table if exists kensho_no_such_notice_table;\nselect 1;\n");
+        for (dev.kensho.pgbench.script.QueryMode mode : dev.kensho.pgbench.script.QueryMode.values()) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            new PgbenchRun().engine(engine).mode(mode).file(script.toString()).clients(2).threads(1).transactions(3).noVacuum(true).warmup(0)
+                    .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+            List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+            long notices = lines.stream().filter(l -> l.equals("NOTICE:  table \"kensho_no_such_notice_table\" does not exist, skipping")).count();
+            assertEquals(6, notices, mode + ": " + String.join("\n", lines));
+        }
+    }
 }
