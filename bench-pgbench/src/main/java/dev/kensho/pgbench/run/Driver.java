@@ -363,7 +363,7 @@ public final class Driver {
             this.group = group;
             try {
                 this.runner = new ClientScriptRunner(cfg.scripts(), id, vars, random, cfg.mode(),
-                        ClientScriptRunner.Options.defaults().withDebug(cfg.err()::println).withCommandTiming(cfg.perStatement()).withSleeper(Driver.this::sleepWithinRun));
+                        ClientScriptRunner.Options.defaults().withStderr(cfg.err()::println).withCommandTiming(cfg.perStatement()).withSleeper(Driver.this::sleepWithinRun));
             } catch (ScriptException e) {
                 throw KenshoException.usage(e.getMessage());
             }
@@ -446,7 +446,7 @@ public final class Driver {
         ClientScriptRunner warmupRunner(int gen) throws ScriptException {
             return new ClientScriptRunner(WarmupScript.generation(warmupScripts, gen), id, runner.variables().copy(),
                     new PgbenchRandom(id + gen), cfg.mode(),
-                    ClientScriptRunner.Options.defaults().withDebug(line -> { }).withCommandTiming(cfg.perStatement()));
+                    ClientScriptRunner.Options.defaults().withStderr(line -> { }).withCommandTiming(cfg.perStatement()));
         }
 
         /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */

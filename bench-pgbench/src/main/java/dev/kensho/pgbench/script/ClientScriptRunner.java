@@ -39,27 +39,27 @@ public final class ClientScriptRunner {
     /**
      * Runner options.
      *
-     * @param debug        receives debug() lines ("debug(script=S,command=C): int 17") and the server's notices
-     *                     ("NOTICE:  text"); pgbench prints both to stderr
+     * @param stderr       receives what pgbench prints to stderr while a script runs: debug() lines
+     *                     ("debug(script=S,command=C): int 17") and the server's notices ("NOTICE:  text")
      * @param sleeper      performs \sleep
      * @param timeCommands times every command for {@link #commandNanos} (-r); pgbench, too, reads the clock per
      *                     command only under -r, so a run without it pays two clock reads per transaction
      */
-    public record Options(Consumer<String> debug, Sleeper sleeper, boolean timeCommands) {
+    public record Options(Consumer<String> stderr, Sleeper sleeper, boolean timeCommands) {
         public static Options defaults() {
             return new Options(System.err::println, ClientScriptRunner::park, true);
         }
 
-        public Options withDebug(Consumer<String> d) {
-            return new Options(d, sleeper, timeCommands);
+        public Options withStderr(Consumer<String> lines) {
+            return new Options(lines, sleeper, timeCommands);
         }
 
         public Options withSleeper(Sleeper s) {
-            return new Options(debug, s, timeCommands);
+            return new Options(stderr, s, timeCommands);
         }
 
         public Options withCommandTiming(boolean on) {
-            return new Options(debug, sleeper, on);
+            return new Options(stderr, sleeper, on);
         }
     }
 
@@ -103,7 +103,7 @@ public final class ClientScriptRunner {
 
         @Override
         public void debug(Value v) {
-            options.debug().accept("debug(script=" + scriptIndex + ",command=" + (pc + 1) + "): " + v.debugText());
+            options.stderr().accept("debug(script=" + scriptIndex + ",command=" + (pc + 1) + "): " + v.debugText());
         }
     };
 
@@ -773,7 +773,7 @@ public final class ClientScriptRunner {
 
     /** A notice the server sent with the pending command's results (the wire engine's). */
     public void notice(String text) {
-        options.debug().accept(text);
+        options.stderr().accept(text);
     }
 
     private void readResults(Statement st, boolean isResult, Command cmd) throws SQLException, EvalException {

@@ -76,7 +76,7 @@ class ExecutionTest {
         PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(5432, 1, 1);
         v.standard(1, 0, 5432, seeds.defaultSeed());
         return new ClientScriptRunner(scripts, 0, v, seeds.clients()[0], mode,
-                ClientScriptRunner.Options.defaults().withDebug(debug::add));
+                ClientScriptRunner.Options.defaults().withStderr(debug::add));
     }
 
     @ParameterizedTest

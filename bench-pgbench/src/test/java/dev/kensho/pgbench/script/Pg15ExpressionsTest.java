@@ -52,7 +52,7 @@ class Pg15ExpressionsTest {
         v.standard(1, 0, 77, seeds.defaultSeed());
         List<String> debug = new ArrayList<>();
         TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
-                ClientScriptRunner.Options.defaults().withDebug(debug::add)).runScript(null, 0);
+                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
         if (value) {
             assertTrue(o.ok(), o::toString);
             assertEquals(List.of("debug(script=0,command=1): " + expected), debug);

@@ -90,7 +90,7 @@ class PgbenchOracleTest {
         v.standard(1, 0, 11, seeds.defaultSeed());
         List<String> ours = new ArrayList<>();
         ClientScriptRunner r = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
-                ClientScriptRunner.Options.defaults().withDebug(ours::add));
+                ClientScriptRunner.Options.defaults().withStderr(ours::add));
         for (int t = 0; t < 40; t++) {
             assertTrue(r.runScript(null, 0).ok());
         }
@@ -142,7 +142,7 @@ class PgbenchOracleTest {
             Variables v = new Variables();
             v.standard(1, client, 987654321L, seeds.defaultSeed());
             ClientScriptRunner r = new ClientScriptRunner(List.of(s), client, v, seeds.clients()[client],
-                    QueryMode.SIMPLE, ClientScriptRunner.Options.defaults().withDebug(lines::add));
+                    QueryMode.SIMPLE, ClientScriptRunner.Options.defaults().withStderr(lines::add));
             for (int t = 0; t < 2; t++) {
                 assertTrue(r.runScript(null, 0).ok());
             }

@@ -186,7 +186,7 @@ class TapErrorTest {
         }
         v.standard(1, 0, 5432, 0);
         return new ClientScriptRunner(List.of(s), 0, v, new PgbenchRandom(1), QueryMode.PREPARED,
-                ClientScriptRunner.Options.defaults().withDebug(debug::add));
+                ClientScriptRunner.Options.defaults().withStderr(debug::add));
     }
 
     @org.junit.jupiter.api.Test

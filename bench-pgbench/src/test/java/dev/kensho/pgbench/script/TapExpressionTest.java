@@ -72,7 +72,7 @@ class TapExpressionTest {
         Map<Integer, String> out = new TreeMap<>();
         List<String> lines = new ArrayList<>();
         ClientScriptRunner r = new ClientScriptRunner(List.of(s), client, vars, seeds.clients()[client],
-                QueryMode.SIMPLE, ClientScriptRunner.Options.defaults().withDebug(lines::add));
+                QueryMode.SIMPLE, ClientScriptRunner.Options.defaults().withStderr(lines::add));
         TransactionOutcome o = r.runScript(null, 0);
         assertTrue(o.ok(), () -> "transaction failed: " + o);
         for (String l : lines) {
