@@ -112,10 +112,11 @@ public final class Driver {
             this.throttleDelayMicros = cfg.rate() > 0 ? 1_000_000.0 / cfg.rate() * groups : 0;
         }
 
-        int chooseScript() {
+        /** The next transaction's script, drawn from r: the thread's {@link #choose}, or a warm-up's own state. */
+        int chooseScript(PgbenchRandom r) {
             if (cfg.scripts().size() == 1) return 0;   // pgbench draws nothing then either
             synchronized (this) {
-                return Script.choose(cfg.scripts(), choose);
+                return Script.choose(cfg.scripts(), r);
             }
         }
 
@@ -347,6 +348,13 @@ public final class Driver {
         long txNo;
         /** In warmup(): see loop(). */
         boolean warming, warmupFailed;
+        /**
+         * Where scripts are drawn from: the thread's state, in the warm-up one of its own. Not a branch on
+         * {@link #warming}: C2 compiles a branch the warm-up never took as a trap, and the run's first transaction would
+         * throw the client path's compiled code away, to be compiled again while the clock runs (seen: the first
+         * second of a c=8 run at half speed, several seconds when the compiler thread waits for a core).
+         */
+        PgbenchRandom choose;
 
         // the wire engine: this client's connection and where it is in its thread's Multiplexer
         WireConnection wire;
@@ -361,6 +369,7 @@ public final class Driver {
         Client(int id, Group group, Variables vars, PgbenchRandom random) {
             this.id = id;
             this.group = group;
+            this.choose = group.choose;
             try {
                 this.runner = new ClientScriptRunner(cfg.scripts(), id, vars, random, cfg.mode(),
                         ClientScriptRunner.Options.defaults().withStderr(cfg.err()::println).withCommandTiming(cfg.perStatement()).withSleeper(Driver.this::sleepWithinRun));
@@ -417,6 +426,7 @@ public final class Driver {
                     // the run's first transaction and compiled again while the clock runs.
                     if (w != null) w.releaseStatements();
                     w = warmupRunner(gen);
+                    choose = new PgbenchRandom(-1 - id - gen);
                     loop(w, txNo + WARMUP_FRESH_EVERY, giveUp, false);
                     // -P reads interval histograms while clients record: let the recording path see that too
                     if (id == 0) latency.interval();
@@ -434,6 +444,7 @@ public final class Driver {
                 // the run itself will meet and report whatever is wrong with the connection
             } finally {
                 warming = false;
+                choose = group.choose;
                 txNo = 0;
             }
         }
@@ -459,18 +470,20 @@ public final class Driver {
 
         /**
          * The transaction loop, for the run and for the warm-up (which compiles this very method): with
-         * {@link #warming}, scripts are taken in turn instead of drawn from the thread's random state, nothing
-         * is logged and the first failure ends the warm-up.
+         * {@link #warming}, scripts are drawn from the warm-up's own random state ({@link #choose}), nothing is
+         * logged and the first failure ends the warm-up.
          */
         private void loop(ClientScriptRunner r, long limit, long until, boolean throttled) {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
             // the latest clock reading: the previous transaction's end serves the deadline check (a read fewer per transaction)
             long clock = System.nanoTime();
-            while (limit == 0 || txNo < limit) {
+            // no limit (-T) as the largest one, not as 0: the warm-up always has a limit (see choose)
+            if (limit == 0) limit = Long.MAX_VALUE;
+            while (txNo < limit) {
                 if (clock >= until) return;
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
-                int script = warming ? (int) (txNo % warmupScripts.size()) : group.chooseScript();
+                int script = group.chooseScript(choose);
                 long scheduled = 0;
                 if (throttled) {
                     scheduled = group.nextSchedule();
@@ -493,7 +506,7 @@ public final class Driver {
                     tries++;
                 }
                 long end = System.nanoTime();
-                if (warming && !out.ok()) {
+                if (!out.ok() && warming) {   // in this order: see choose
                     warmupFailed = true;
                     return;
                 }
@@ -667,7 +680,7 @@ public final class Driver {
         }
 
         private void log(long latencyUs, String result, int script, long lagUs, String kind, int tries) {
-            if (warming || group.log == null) return;
+            if (group.log == null || warming) return;   // in this order: see choose
             if (cfg.aggregateInterval() == 0 && !group.sampled()) return;
             long epochMicros = startEpochMicros + (System.nanoTime() - startNanos) / 1000;
             group.log.transaction(id, txNo + 1, latencyUs, result, script, epochMicros, lagUs, tries, kind);
@@ -678,7 +691,7 @@ public final class Driver {
         /** Sets the client up for a phase of its thread's loop: the warm-up's runner and limits, or the run's. */
         void plan(ClientScriptRunner r, long limit, long until, boolean throttled) {
             this.active = r;
-            this.limit = limit;
+            this.limit = limit == 0 ? Long.MAX_VALUE : limit;   // no limit (-T) as the largest one: see choose
             this.until = until;
             this.throttled = throttled;
             phase = Phase.NEW;
@@ -689,7 +702,7 @@ public final class Driver {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
             while (true) {
                 long now = System.nanoTime();
-                if ((limit != 0 && txNo >= limit) || now >= until || cancelled) {
+                if (txNo >= limit || now >= until || cancelled) {
                     finish();
                     return;
                 }
@@ -697,7 +710,7 @@ public final class Driver {
                     finish();
                     return;
                 }
-                script = warming ? (int) (txNo % warmupScripts.size()) : group.chooseScript();
+                script = group.chooseScript(choose);
                 if (throttled) {
                     scheduled = group.nextSchedule();
                     if (scheduled > until) {
@@ -791,7 +804,7 @@ public final class Driver {
                             continue;
                         }
                         long end = System.nanoTime();
-                        if ((warming && !out.ok()) || !record(out, script, tries, scheduled, start, end, throttled)) {
+                        if ((!out.ok() && warming) || !record(out, script, tries, scheduled, start, end, throttled)) {
                             if (warming) warmupFailed = true;
                             finish();
                             return false;
@@ -902,6 +915,7 @@ public final class Driver {
                         if (c.warmupFailed || !(c.txNo < n || c.id == 0 && !jit.settled())) continue;
                         more = true;
                         c.warming = true;
+                        c.choose = new PgbenchRandom(-1 - c.id - gen);
                         c.plan(c.warmupRunner(gen), c.txNo + WARMUP_FRESH_EVERY, giveUp, false);
                     }
                     if (!more) break;
@@ -913,6 +927,7 @@ public final class Driver {
             } finally {
                 for (Client c : clients) {
                     c.warming = false;
+                    c.choose = group.choose;
                     c.txNo = 0;
                     c.finishedAt = 0;
                     c.phase = Phase.DONE;
