@@ -12,13 +12,16 @@
 # or what one run leaves to the next, favours no tool.
 # Besides the ratio of the medians, each run line prints the median of the per-round ratios (each round's two runs
 # are seconds apart) with their range: on a virtual machine whose speed drifts by 10-20 % within minutes, that is
-# the steadier number, and the range says how far one round can be trusted.
+# the steadier number, and the range says how far one round can be trusted. The rounds' ratios are then taken as a
+# sample: their geometric mean, its 95 % confidence interval and the verdict "met", "missed" or "undecided" (the
+# interval spans the goal: more rounds are needed to tell).
 #
 # usage: bench/pgbench-vs-c.sh [ROUNDS=2]
 # env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
 #      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
 #      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar")
 #      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1 with ENGINE=pgjdbc, else 0)
+#      TPCB (1)    0 skips the tpcb-like comparison
 #      ENGINE      bench's --engine: pgjdbc (a thread per client, the default) or wire (pgbench's thread model)
 #      WORK        scratch directory for bench's results (default: a new mktemp -d, removed at exit)
 set -euo pipefail
@@ -37,6 +40,7 @@ BENCH=${BENCH:-java -jar $ROOT/bench.jar}
 SCALE=${SCALE:-10}
 DURATION=${DURATION:-20}
 CLIENTS=${CLIENTS:-1 4 8}
+TPCB=${TPCB:-1}
 ENGINE=${ENGINE:-pgjdbc}
 case "$ENGINE" in pgjdbc|wire) ;; *) die "ENGINE must be pgjdbc or wire, got '$ENGINE'" ;; esac
 [ -x "$PGBENCH" ] || die "no C pgbench at $PGBENCH (set PGBENCH)"
@@ -51,6 +55,31 @@ now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 done_in() { sed -n 's/^done in \([0-9.]*\) s.*/\1/p' | tail -1; }
 tps_of() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -1; }
+ratios() {  # $1 goal, $2 "ge" or "le", then pairs "k c": median [min..max] of k/c, then the 95 % interval and a verdict
+  local goal=$1 dir=$2; shift 2
+  local -a R; local k c
+  while [ $# -gt 1 ]; do k=$1; c=$2; shift 2; R+=("$(echo "$k / $c" | bc -l)"); done
+  printf '%.3f [%.3f..%.3f]; %s' "$(median "${R[@]}")" "$(printf '%s\n' "${R[@]}" | sort -g | head -1)" \
+    "$(printf '%s\n' "${R[@]}" | sort -g | tail -1)" "$(printf '%s\n' "${R[@]}" | interval "$goal" "$dir")"
+}
+# The rounds' ratios as a sample: geometric mean with its 95 % confidence interval (Student's t on the logs; the
+# ratio of two rates is log-symmetric), and whether the goal is met, missed or not decided at that confidence.
+# One round says nothing about the spread, so it gets no interval.
+interval() {  # stdin: one ratio per line; $1 goal, $2 ge|le
+  awk -v goal="$1" -v dir="$2" '
+    { l[NR] = log($1); s += l[NR] }
+    END {
+      n = NR; m = s / n
+      if (n < 2) { printf "geometric mean %.3f (one round: no interval)", exp(m); exit }
+      for (i = 1; i <= n; i++) v += (l[i] - m) ^ 2
+      split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
+      df = n - 1; q = df <= 30 ? t[df] : (df <= 60 ? 2.000 : 1.980)
+      h = q * sqrt(v / df / n); lo = exp(m - h); hi = exp(m + h)
+      if (dir == "ge") verdict = lo >= goal ? "met" : (hi < goal ? "missed" : "undecided")
+      else verdict = hi <= goal ? "met" : (lo > goal ? "missed" : "undecided")
+      printf "geometric mean %.3f, 95%% CI %.3f..%.3f: %s", exp(m), lo, hi, verdict
+    }'
+}
 
 echo "server $HOST:$PORT/$DB as $PGUSER; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds, alternating"
 echo "C: $($PGBENCH --version)   bench: $BENCH (--engine $ENGINE)"
@@ -68,8 +97,10 @@ for i in $(seq 1 "$ROUNDS"); do
   printf 'init round %d: pgbench %s s (wall %.2f)   bench %s s (wall %.2f)\n' "$i" "${IC[-1]}" "${WC[-1]}" "${IK[-1]}" "${WK[-1]}"
 done
 MC=$(median "${IC[@]}"); MK=$(median "${IK[@]}")
-SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f (goal <= 0.8; wall medians %.2f / %.2f s)' \
-  "init -s $SCALE (done in)" "$MC" "$MK" "$(echo "$MK / $MC" | bc -l)" "$(median "${WC[@]}")" "$(median "${WK[@]}")")")
+declare -a IPAIRS
+for i in "${!IC[@]}"; do IPAIRS+=("${IK[$i]}" "${IC[$i]}"); done
+SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f, per round %s (goal <= 0.8; wall medians %.2f / %.2f s)' \
+  "init -s $SCALE (done in)" "$MC" "$MK" "$(echo "$MK / $MC" | bc -l)" "$(ratios 0.8 le "${IPAIRS[@]}")" "$(median "${WC[@]}")" "$(median "${WK[@]}")")")
 
 # ---- runs
 # Each round also runs pgbench with -j = c (SAME_MODEL=0 skips it): one thread per client, the model Kensho's
@@ -79,11 +110,6 @@ SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f (goal <= 0
 if [ "$ENGINE" = wire ]; then SAME_MODEL=${SAME_MODEL:-0}; else SAME_MODEL=${SAME_MODEL:-1}; fi
 cpgbench() { "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 || { echo "pgbench $* failed" >&2; return 1; }; }
 kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { echo "bench pgbench run $* failed" >&2; return 1; }; }
-ratios() {  # $1.. pairs "k c": median [min..max] of k/c
-  local -a R; local k c
-  while [ $# -gt 1 ]; do k=$1; c=$2; shift 2; R+=("$(echo "$k / $c" | bc -l)"); done
-  printf '%.3f [%.3f..%.3f]' "$(median "${R[@]}")" "$(printf '%s\n' "${R[@]}" | sort -g | head -1)" "$(printf '%s\n' "${R[@]}" | sort -g | tail -1)"
-}
 compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common pgbench options
   local label=$1 goal=$2 nc=$3 nj=$4; shift 4
   local same=$(( SAME_MODEL == 1 && nc > nj ))
@@ -114,19 +140,20 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
   local mc mk
   mc=$(median "${TC[@]}"); mk=$(median "${TK[@]}")
   SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f, per round %s (goal >= %s)' \
-    "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$(ratios "${PAIRS[@]}")" "$goal")")
+    "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$(ratios "$goal" ge "${PAIRS[@]}")" "$goal")")
   if [ "$same" = 1 ]; then
     local ms; ms=$(median "${TS[@]}")
     SUMMARY+=("$(printf '%-34s pgbench %9.1f tps  (one thread per client, as Kensho): ratio %.3f, per round %s' \
-      "  same model: -j $nc" "$ms" "$(echo "$mk / $ms" | bc -l)" "$(ratios "${SPAIRS[@]}")")")
+      "  same model: -j $nc" "$ms" "$(echo "$mk / $ms" | bc -l)" "$(ratios 1.0 ge "${SPAIRS[@]}")")")
   fi
 }
 for c in $CLIENTS; do
   j=$(( c < 2 ? c : 2 ))
   compare "select-only -M prepared c=$c j=$j" 1.0 "$c" "$j" -S -M prepared
 done
-compare "tpcb-like -M prepared c=4 j=2" 0.97 4 2 -b tpcb-like -M prepared
+if [ "$TPCB" = 1 ]; then compare "tpcb-like -M prepared c=4 j=2" 0.97 4 2 -b tpcb-like -M prepared; fi
 
 echo
-echo "medians over $ROUNDS rounds (ratio = bench / pgbench: of the medians; per round: median [min..max] of each round's ratio):"
+echo "medians over $ROUNDS rounds (ratio = bench / pgbench: of the medians; per round: median [min..max] of each round's"
+echo "ratio, their geometric mean with its 95 % confidence interval, and whether that interval clears the goal):"
 printf '  %s\n' "${SUMMARY[@]}"
