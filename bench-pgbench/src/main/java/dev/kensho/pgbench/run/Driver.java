@@ -139,7 +139,7 @@ public final class Driver {
             checkConnections(admin, cfg.clients() + extraConnections);
             scale = scale(admin);
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
-                    ? c -> parameterTypes(admin, c) : c -> null);
+                    ? c -> parameterTypes(admin, c) : c -> null, table -> cfg.warmupStatements() > 0 && quietTable(admin, table));
             if (!cfg.noVacuum()) vacuum(admin);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
         } catch (SQLException e) {
@@ -425,6 +425,8 @@ public final class Driver {
                     // unnamed until prepareThreshold). Code compiled without ever seeing those paths is thrown away at
                     // the run's first transaction and compiled again while the clock runs.
                     if (w != null) w.releaseStatements();
+                    // as at the run's start (below): pgjdbc then prepares again the statements it kept (BEGIN, END)
+                    if (gen > 0 && cfg.mode() == QueryMode.PREPARED) deallocateAll();
                     w = warmupRunner(gen);
                     choose = new PgbenchRandom(-1 - id - gen);
                     loop(w, txNo + WARMUP_FRESH_EVERY, giveUp, false);
@@ -432,12 +434,8 @@ public final class Driver {
                     if (id == 0) latency.interval();
                 }
                 if (w != null) w.releaseStatements();
-                if (cfg.mode() == QueryMode.PREPARED) {
-                    // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
-                    try (Statement st = conn.createStatement()) {
-                        st.execute("DEALLOCATE ALL");
-                    }
-                }
+                // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
+                if (cfg.mode() == QueryMode.PREPARED) deallocateAll();
             } catch (ScriptException e) {
                 throw new IllegalStateException(e);
             } catch (SQLException e) {
@@ -451,6 +449,12 @@ public final class Driver {
 
         private void loop() {
             loop(runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
+        }
+
+        private void deallocateAll() throws SQLException {
+            try (Statement st = conn.createStatement()) {
+                st.execute("DEALLOCATE ALL");
+            }
         }
 
         /** The runner of a warm-up generation: the run's own variables (a copy) and -r timing, so the compiled path is the run's. */
@@ -1143,6 +1147,20 @@ public final class Driver {
             return types;
         } catch (SQLException e) {
             return null;
+        }
+    }
+
+    /** See {@link WarmupScript.QuietTables}: false when in doubt (no such table, no privilege to read the catalog). */
+    private static boolean quietTable(Connection c, String table) {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("select c.relkind in ('r', 'p') and not c.relhasrules"
+                + " and not exists (select 1 from pg_trigger t where t.tgrelid = c.oid and not t.tgisinternal)"
+                + " from pg_class c where c.oid = to_regclass(?)")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            return false;
         }
     }
 

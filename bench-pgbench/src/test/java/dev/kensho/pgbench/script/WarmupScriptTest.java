@@ -48,6 +48,58 @@ class WarmupScriptTest {
         assertSame(WarmupScript.GENERIC, WarmupScript.of(gset, c -> null));
     }
 
+    @Test
+    void writesOfQuietTablesBecomeTheSameStatementWritingNoRow() throws Exception {
+        Script tpcb = Script.builtin("tpcb-like");
+        List<String> asked = new java.util.ArrayList<>();
+        Script w = WarmupScript.of(tpcb, c -> null, t -> asked.add(t));
+        assertEquals(List.of("pgbench_accounts", "pgbench_tellers", "pgbench_branches", "pgbench_history"), asked);
+        Command accounts = w.commands().get(5), history = w.commands().get(9);
+        assertEquals("UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE (aid = :aid) AND false;", accounts.sql());
+        assertEquals("UPDATE pgbench_accounts SET abalance = abalance + ? WHERE (aid = ?) AND false;", accounts.parameterizedSql());
+        assertEquals("UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE (aid = $2) AND false;", accounts.wireSql());
+        assertEquals("INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) SELECT $1, $2, $3, $4, CURRENT_TIMESTAMP WHERE false;",
+                history.wireSql());
+        assertEquals(tpcb.commands().get(9).paramNames(), history.paramNames());
+        assertTrue(w.commands().get(6).sql().startsWith("SELECT ") && !w.commands().get(6).sql().contains("pgbench_"), "reads stay SELECT twins");
+        // the generation tag goes before the semicolon: after it pgjdbc would see a second statement
+        assertEquals("UPDATE pgbench_accounts SET abalance = abalance + ? WHERE (aid = ?) AND false /* kensho warm-up 3 */;",
+                WarmupScript.generation(List.of(w), 3).get(0).commands().get(5).parameterizedSql());
+
+        // a table that is not quiet (triggers, rules, a view) keeps the SELECT twin
+        Script loud = WarmupScript.of(tpcb, c -> null, t -> !t.equals("pgbench_tellers"));
+        assertTrue(loud.commands().get(7).sql().startsWith("SELECT "), loud.commands().get(7).sql());
+        assertTrue(loud.commands().get(8).sql().startsWith("UPDATE "), loud.commands().get(8).sql());
+    }
+
+    @Test
+    void onlyPlainWritesAreRewritten() {
+        // the condition keeps its own precedence: OR inside, AND false outside
+        assertEquals("UPDATE t SET a = 1 WHERE (a = $1 OR b = $2) AND false", ZeroRowWrite.of("UPDATE t SET a = 1 WHERE a = $1 OR b = $2"));
+        assertEquals("DELETE FROM t WHERE false;", ZeroRowWrite.of("DELETE FROM t;"));
+        assertEquals("update only s.\"T x\" set a = (select max(a) from u where u.b = ?) WHERE false",
+                ZeroRowWrite.of("update only s.\"T x\" set a = (select max(a) from u where u.b = ?)"), "a WHERE inside parentheses is not the statement's");
+        assertEquals("s.\"T x\"", ZeroRowWrite.table("update only s.\"T x\" set a = 1"));
+        assertEquals("UPDATE t SET s = 'where' WHERE (k = :where) AND false", ZeroRowWrite.of("UPDATE t SET s = 'where' WHERE k = :where"));
+        assertEquals("insert into t SELECT $1, now() WHERE false", ZeroRowWrite.of("insert into t values ($1, now())"));
+        for (String refused : List.of(
+                "UPDATE t SET a = 1 WHERE k = $1 RETURNING a",
+                "UPDATE t SET a = 1 WHERE CURRENT OF c",
+                "INSERT INTO t VALUES ($1) ON CONFLICT DO NOTHING",
+                "INSERT INTO t VALUES ($1), ($2)",
+                "INSERT INTO t VALUES (DEFAULT, $1)",
+                "INSERT INTO t SELECT * FROM u",
+                "WITH x AS (SELECT 1) UPDATE t SET a = 1",
+                "UPDATE t SET a = 1 -- comment",
+                "UPDATE t SET a = $$x$$",
+                "UPDATE t SET a = 1; DELETE FROM t",
+                "UPDATE :table SET a = 1",
+                "SELECT 1",
+                "VACUUM t")) {
+            assertEquals(null, ZeroRowWrite.of(refused), refused);
+        }
+    }
+
     /** Runs the warm-up twins of every builtin in each mode on a database without the pgbench tables. */
     @Test
     void twinsOfTheBuiltinsRunWhereNoPgbenchTableExists(Target pg) throws Exception {
@@ -82,15 +134,49 @@ class WarmupScriptTest {
         assertEquals(1000, r.warmupPerClient());
         assertTrue(String.join("\n", r.lines()).contains("each client ran 1000 warm-up transactions"), String.join("\n", r.lines()));
         try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("select count(*) from pgbench_history")) {
+             ResultSet rs = s.executeQuery("select (select count(*) from pgbench_history), (select sum(delta) from pgbench_history),"
+                     + " (select sum(abalance) from pgbench_accounts), (select sum(tbalance) from pgbench_tellers),"
+                     + " (select sum(bbalance) from pgbench_branches)")) {
             rs.next();
             assertEquals(2, rs.getLong(1));
+            // the warm-up's writes (the run's statements made to write no row) changed no balance
+            for (int col = 3; col <= 5; col++) assertEquals(rs.getLong(2), rs.getLong(col), "column " + col);
         }
         // the JIT watcher of the warm-up does not outlive the run (a test harness keeps its JVM)
         long until = System.nanoTime() + 2_000_000_000L;
         while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("kensho-jit-watch") && t.isAlive())) {
             assertTrue(System.nanoTime() < until, "kensho-jit-watch still running after the run");
             Thread.sleep(20);
+        }
+    }
+
+    /** A statement trigger fires for a write of no row too: its table keeps the SELECT twin, and the trigger fires only in the run. */
+    @Test
+    void aTableWithATriggerIsNotWrittenByTheWarmup(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_warm_t, kensho_warm_fired");
+            s.execute("create table kensho_warm_t (k int primary key, v int)");
+            s.execute("insert into kensho_warm_t select g, 0 from generate_series(1, 10) g");
+            s.execute("create table kensho_warm_fired (n int)");
+            s.execute("create or replace function kensho_warm_fire() returns trigger language plpgsql as "
+                    + "$$ begin insert into kensho_warm_fired values (1); return null; end $$");
+            s.execute("create trigger kensho_warm_stmt after update on kensho_warm_t for each statement execute function kensho_warm_fire()");
+        }
+        Script sql = Script.parse("t.sql", "\\set k random(1, 10)\nUPDATE kensho_warm_t SET v = v + 1 WHERE k = :k;\n");
+        for (dev.kensho.pgbench.run.Engine engine : dev.kensho.pgbench.run.Engine.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            PrintStream sink = new PrintStream(out, true, StandardCharsets.UTF_8);
+            RunReport r = new PgbenchRun().script(sql).clients(2).transactions(3).mode(QueryMode.PREPARED).warmup(2000).engine(engine)
+                    .output(sink, sink).run(pg);
+            assertEquals(6, r.processed(), out.toString(StandardCharsets.UTF_8));
+        }
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select (select count(*) from kensho_warm_fired), (select sum(v) from kensho_warm_t)")) {
+            rs.next();
+            assertEquals(12, rs.getLong(1), "the trigger fired once per run transaction, never in the warm-up");
+            assertEquals(12, rs.getLong(2));
+            s.execute("drop table kensho_warm_t, kensho_warm_fired");
+            s.execute("drop function kensho_warm_fire()");
         }
     }
 }
