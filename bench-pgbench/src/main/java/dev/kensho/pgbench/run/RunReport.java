@@ -93,7 +93,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             if (warmupPerClient > 0) {
                 l.add("(before the clock started each client ran " + warmupPerClient
                         + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
-                        + " same variables) and waited for the compilers to finish; --warmup 0 runs none)");
+                        + " same variables, or by the same write made to write no row) and waited for the compilers to finish; --warmup 0 runs none)");
             }
         }
         boolean many = scripts.size() > 1;

@@ -8,7 +8,7 @@ import java.util.Locale;
  * The script a client runs before the clock starts so that the JVM compiles the path the run will take:
  * the run's own script with the same meta-commands, expressions and variables, but with every SQL command
  * that could touch a table replaced by a SELECT of the same variables (transaction control stays, it
- * touches nothing). Warming up with a different shape of script left the JIT's profiles wrong: the top-tier
+ * touches nothing) or, for a plain write, by the same write made to write no row (below). Warming up with a different shape of script left the JIT's profiles wrong: the top-tier
  * code was thrown away at the run's first transactions and compiled again during the measurement.
  * A script whose SQL stores results (\gset, \aset) or runs \setshell cannot be imitated without its
  * tables; {@link #GENERIC} stands in for it.
