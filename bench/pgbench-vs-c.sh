@@ -17,7 +17,8 @@
 # interval spans the goal: more rounds are needed to tell).
 #
 # usage: bench/pgbench-vs-c.sh [ROUNDS=2]
-# env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure
+# env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure; a HOST starting
+#                   with / is the server's Unix-socket directory (e.g. /var/run/postgresql), for both tools
 #      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
 #      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar")
 #      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1 with ENGINE=pgjdbc, else 0)
@@ -48,7 +49,8 @@ if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-vs-c.XXXXXX); trap 'rm
 mkdir -p "$WORK"
 
 C_CONN=(-h "$HOST" -p "$PORT" -U "$PGUSER")
-K_CONN=(--url "jdbc:postgresql://$HOST:$PORT/$DB" -U "$PGUSER" --results "$WORK/results")
+if [[ "$HOST" == /* ]]; then K_URL="jdbc:postgresql:///$DB?host=$HOST&port=$PORT"; else K_URL="jdbc:postgresql://$HOST:$PORT/$DB"; fi
+K_CONN=(--url "$K_URL" -U "$PGUSER" --results "$WORK/results")
 $BENCH pgbench --help > /dev/null 2>&1 || die "'$BENCH pgbench' does not run (build: ./mvnw -B -q -o package -pl bench-cli -DskipTests, or set BENCH)"
 
 now() { date +%s.%N; }

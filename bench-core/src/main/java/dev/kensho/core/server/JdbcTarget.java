@@ -5,7 +5,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import java.net.ConnectException;
+import java.net.URLEncoder;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -52,13 +55,32 @@ abstract class JdbcTarget implements Target {
     }
 
     private String rawUrl(String db) {
-        StringBuilder sb = new StringBuilder("jdbc:postgresql://").append(host).append(':').append(port).append('/').append(db);
+        Path socket = WireLogin.socketFile(host, port);
+        Map<String, String> props = urlProperties;
+        if (socket != null) {
+            // pgjdbc has no Unix sockets: its socket factory connects to the file whatever host it is given.
+            // libpq neither asks for TLS nor GSS encryption over a Unix socket; nor does Kensho.
+            props = new LinkedHashMap<>(urlProperties);
+            props.keySet().removeAll(List.of("socketFactory", "socketFactoryArg", "sslmode", "gssEncMode"));
+            props.put("socketFactory", UnixSocketFactory.class.getName());
+            props.put("socketFactoryArg", URLEncoder.encode(socket.toString(), StandardCharsets.UTF_8).replace("%2F", "/"));
+            props.put("sslmode", "disable");
+            props.put("gssEncMode", "disable");
+        }
+        StringBuilder sb = new StringBuilder("jdbc:postgresql://").append(socket != null ? "localhost" : host)
+                .append(':').append(port).append('/').append(db);
         char sep = '?';
-        for (var e : urlProperties.entrySet()) {
+        for (var e : props.entrySet()) {
             sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
             sep = '&';
         }
         return sb.toString();
+    }
+
+    /** Where a connection goes, for messages: host:port/db, or the socket file and database. */
+    private String where(String db) {
+        Path socket = WireLogin.socketFile(host, port);
+        return socket != null ? "socket " + socket + " (database " + db + ")" : host + ":" + port + "/" + db;
     }
 
     Properties properties() {
@@ -95,6 +117,10 @@ abstract class JdbcTarget implements Target {
                 break;
             }
         }
+        if (WireLogin.socketFile(host, port) != null) {
+            ssl = "disable";   // as libpq: sslmode means nothing over a Unix socket
+            pgjdbcOnly = null;
+        }
         return new WireLogin(host, port, database, user, password, startup, ssl, pgjdbcOnly);
     }
 
@@ -126,15 +152,20 @@ abstract class JdbcTarget implements Target {
     /** Connection failures users cause (wrong host, password, database) become one line, exit 3. */
     KenshoException translate(SQLException e, String db) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        String where = host + ":" + port + "/" + db;
+        String where = where(db);
         String msg;
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        if (state.equals("28P01") || state.equals("28000")) {
+        if (state.equals("28000") && String.valueOf(e.getMessage()).contains("Peer authentication failed")) {
+            msg = "peer authentication failed for user \"" + user + "\" at " + where
+                    + ": the server takes the operating-system user (" + System.getProperty("user.name")
+                    + ") as the identity over a Unix socket; give that user with -U, or connect over TCP";
+        } else if (state.equals("28P01") || state.equals("28000")) {
             msg = "authentication failed for user \"" + user + "\" at " + where
                     + " (password from --password-file, PGPASSWORD or ~/.pgpass)";
         } else if (state.equals("3D000")) {
-            msg = "database \"" + db + "\" does not exist on " + host + ":" + port;
+            msg = "database \"" + db + "\" does not exist on " + (WireLogin.socketFile(host, port) != null
+                    ? "the server at socket " + WireLogin.socketFile(host, port) : host + ":" + port);
         } else if (root instanceof UnknownHostException) {
             msg = "cannot connect to " + where + ": unknown host " + host;
         } else if (root instanceof ConnectException || state.startsWith("08")) {

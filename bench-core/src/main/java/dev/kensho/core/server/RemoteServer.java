@@ -67,7 +67,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     @Override
     public boolean sameHost() {
         String h = host();
-        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        return h.startsWith("/") || h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
     }
 
     @Override
@@ -204,7 +204,12 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         }
     }
 
-    /** Parses a jdbc:postgresql:// URL into host, port, database and the remaining properties. */
+    /**
+     * Parses a jdbc:postgresql:// URL into host, port, database and the remaining properties. As in a libpq URI, the
+     * host may be a Unix-socket directory, percent-encoded ({@code jdbc:postgresql://%2Fvar%2Frun%2Fpostgresql/test})
+     * or given as a {@code host} parameter ({@code jdbc:postgresql:///test?host=/var/run/postgresql}), and
+     * {@code host} and {@code port} parameters override the URL's.
+     */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
         String prefix = "jdbc:postgresql://";
         if (!url.startsWith(prefix)) {
@@ -221,17 +226,13 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         String hostPort = slash < 0 ? rest : rest.substring(0, slash);
         String db = slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1);
         String host = hostPort;
-        int port = 5432;
+        String portText = null;
         int colon = hostPort.lastIndexOf(':');
-        if (colon > 0 && !hostPort.endsWith("]")) {
+        if (colon >= 0 && !hostPort.endsWith("]")) {
             host = hostPort.substring(0, colon);
-            try {
-                port = Integer.parseInt(hostPort.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw KenshoException.usage("--url has a bad port: " + Credentials.mask(url));
-            }
+            portText = hostPort.substring(colon + 1);
         }
-        if (host.isEmpty()) host = "localhost";
+        host = java.net.URLDecoder.decode(host, StandardCharsets.UTF_8);
         Map<String, String> props = new LinkedHashMap<>();
         String urlUser = null;
         String urlPassword = null;
@@ -240,14 +241,43 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             int eq = kv.indexOf('=');
             String k = eq < 0 ? kv : kv.substring(0, eq);
             String v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
-            if (k.equals("user")) urlUser = v;
-            else if (k.equals("password")) urlPassword = v;
-            else props.put(k, kv.substring(eq + 1));
+            switch (k) {
+                case "user" -> urlUser = v;
+                case "password" -> urlPassword = v;
+                case "host" -> host = v;          // libpq's parameter; pgjdbc would ignore it
+                case "port" -> portText = v;
+                default -> props.put(k, kv.substring(eq + 1));
+            }
+        }
+        int port = 5432;
+        if (portText != null && !portText.isEmpty()) {
+            try {
+                port = Integer.parseInt(portText);
+            } catch (NumberFormatException e) {
+                throw KenshoException.usage("--url has a bad port: " + Credentials.mask(url));
+            }
+        }
+        if (host.isEmpty()) host = "localhost";
+        if (UnixSocketFactory.class.getName().equals(props.get("socketFactory"))) {
+            // a URL Kensho printed (jdbcUrl) for a Unix socket: back to the socket's directory and port
+            Path file = Path.of(java.net.URLDecoder.decode(props.getOrDefault("socketFactoryArg", ""), StandardCharsets.UTF_8));
+            String name = file.getFileName() == null ? "" : file.getFileName().toString();
+            if (file.getParent() == null || !name.matches("\\.s\\.PGSQL\\.\\d+")) {
+                throw KenshoException.usage("--url: socketFactoryArg must be a socket file DIR/.s.PGSQL.PORT: " + Credentials.mask(url));
+            }
+            host = file.getParent().toString();
+            port = Integer.parseInt(name.substring(".s.PGSQL.".length()));
+            props.remove("socketFactory");
+            props.remove("socketFactoryArg");
+        }
+        if (host.startsWith("/") && props.containsKey("socketFactory")) {
+            throw KenshoException.usage("--url names a socket directory (" + host + ") and a socketFactory: give one of them");
         }
         String u = user != null ? user : urlUser != null ? urlUser : System.getProperty("user.name");
         if (db == null) db = u;
         String pw = password != null ? password : urlPassword;
-        if (pw == null) pw = PgPass.lookup(host, port, db, u);
+        // libpq matches a Unix-socket connection against ~/.pgpass entries for "localhost"
+        if (pw == null) pw = PgPass.lookup(host.startsWith("/") ? "localhost" : host, port, db, u);
         return new RemoteServer(TargetKind.REMOTE, host, port, db, u, pw, props, restartCommand, null);
     }
 }

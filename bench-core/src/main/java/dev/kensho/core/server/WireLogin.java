@@ -10,6 +10,8 @@ import java.util.Map;
  * @param startupParameters the StartupMessage's parameters besides user and database (application_name,
  *                          options carrying the session settings)
  * @param password          null for trust, peer or a password the server never asks for
+ * @param host              a host name or address, or a directory holding the server's Unix-domain socket
+ *                          ({@link #socketFile()})
  * @param sslMode           pgjdbc's sslmode for this target ({@code disable}, {@code allow}, {@code prefer},
  *                          {@code require}, {@code verify-ca}, {@code verify-full}); {@code prefer} when unset,
  *                          {@code verify-full} for pgjdbc's {@code ssl=true}
@@ -25,6 +27,19 @@ public record WireLogin(String host, int port, String database, String user, Str
     public WireLogin(String host, int port, String database, String user, String password,
                      Map<String, String> startupParameters, String sslMode) {
         this(host, port, database, user, password, startupParameters, sslMode, null);
+    }
+
+    /**
+     * The server's Unix-domain socket when {@code host} is a directory, as libpq reads a host starting with a
+     * slash ({@code -h /var/run/postgresql}); null for TCP.
+     */
+    public java.nio.file.Path socketFile() {
+        return socketFile(host, port);
+    }
+
+    /** libpq's socket file name in a socket directory: DIR/.s.PGSQL.PORT; null when host is not a directory. */
+    public static java.nio.file.Path socketFile(String host, int port) {
+        return host != null && host.startsWith("/") ? java.nio.file.Path.of(host, ".s.PGSQL." + port) : null;
     }
 
     @Override

@@ -13,15 +13,18 @@ import java.util.Properties;
 public final class Connector {
     private final Target target;
     private final QueryMode mode;
+    /** A Unix-socket target has its own socket factory, whose reads block already. */
+    private final boolean tcp;
 
     public Connector(Target target, QueryMode mode) {
         this.target = target;
         this.mode = mode;
+        this.tcp = target.wireLogin().socketFile() == null;
     }
 
     public Connection connect() throws SQLException {
         Properties p = mode.connectionProperties();
-        p.setProperty("socketFactory", BlockingSocketFactory.class.getName());
+        if (tcp) p.setProperty("socketFactory", BlockingSocketFactory.class.getName());
         return target.connect(p);
     }
 }

@@ -9,7 +9,9 @@ import dev.kensho.pgbench.script.expr.EvalException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
@@ -101,10 +103,19 @@ final class WireConnection implements Closeable {
     /** Connects and logs in (blocking); the channel is non-blocking afterwards. */
     static WireConnection open(WireLogin login, QueryMode mode) throws IOException {
         if (login.pgjdbcOnly() != null) throw new Unsupported(login.pgjdbcOnly());
-        SocketChannel ch = SocketChannel.open();
+        java.nio.file.Path socket = login.socketFile();
+        SocketChannel ch = socket != null ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
         try {
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.connect(new InetSocketAddress(login.host(), login.port()));
+            if (socket != null) {
+                try {
+                    ch.connect(UnixDomainSocketAddress.of(socket));
+                } catch (IOException e) {
+                    throw new java.net.ConnectException("connection to server on socket \"" + socket + "\" failed: " + e.getMessage());
+                }
+            } else {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.connect(new InetSocketAddress(login.host(), login.port()));
+            }
             WireConnection c = new WireConnection(ch, mode);
             c.login(login);
             ch.configureBlocking(false);

@@ -11,6 +11,7 @@ import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.LocalPostgres;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
 import dev.kensho.pgbench.script.QueryMode;
@@ -222,6 +223,32 @@ class PgbenchRunTest {
         assertEquals(1, r.failed());
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("kensho_no_such_table"), err.toString(StandardCharsets.UTF_8));
         assertTrue(r.lines().contains("Run was aborted; the above results are incomplete."));
+    }
+
+    /**
+     * A server's Unix-domain socket, as pgbench reaches it with -h DIR: both engines, every -M mode, and -C (a new
+     * connection per transaction). The script divides by zero, aborting the client, on any connection with a server
+     * address, i.e. one that went over TCP. Uses the machine's PostgreSQL 15 (skipped where it is absent).
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void runsOverAUnixSocket(Engine engine, @LocalPostgres(url = "jdbc:postgresql:///test?host=/var/run/postgresql") Target local)
+            throws Exception {
+        Path script = Files.createTempFile("unix", ".sql");
+        Files.writeString(script, "select (inet_server_addr() is null)::int as unix \\gset\n\\set check 1 / :unix\n");
+        for (QueryMode m : QueryMode.values()) {
+            for (boolean connectEach : new boolean[] {false, true}) {
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(2).transactions(20).mode(m)
+                        .connectPerTransaction(connectEach).noVacuum(true)
+                        .output(sink(new ByteArrayOutputStream()), sink(err)).run(local);
+                String what = m + (connectEach ? " -C" : "") + ": " + err.toString(StandardCharsets.UTF_8);
+                assertEquals(engine, r.engine(), what);
+                assertEquals(40, r.processed(), what);
+                assertEquals(0, r.failed(), what);
+                assertTrue(!r.aborted(), what);
+            }
+        }
     }
 
     /** Tables from the C pgbench -i: Kensho reads their scale and runs on them. */
