@@ -961,20 +961,20 @@ public final class Driver {
                 if (!live) return;
                 // a timer below a millisecond (a -R schedule) is waited for by parking: Selector counts in milliseconds
                 long wait = wake == Long.MAX_VALUE ? 100_000_000L : wake - System.nanoTime();
+                // the ready keys go straight to their clients: no selected-key set to fill, walk and clear per wait
                 if (wait <= 0) {
-                    selector.selectNow();
+                    selector.selectNow(onReady);
                 } else if (wait < 1_000_000L) {
-                    if (selector.selectNow() == 0) LockSupport.parkNanos(wait);
+                    if (selector.selectNow(onReady) == 0) LockSupport.parkNanos(wait);
                 } else {
-                    selector.select(wait / 1_000_000L);
+                    selector.select(onReady, wait / 1_000_000L);
                 }
-                var keys = selector.selectedKeys();
-                for (SelectionKey k : keys) {
-                    if (k.isValid()) ((Client) k.attachment()).ready(k);
-                }
-                keys.clear();
             }
         }
+
+        private final java.util.function.Consumer<SelectionKey> onReady = k -> {
+            if (k.isValid()) ((Client) k.attachment()).ready(k);
+        };
 
         /** Registers the client's connection (a new one after -C or a reconnect) and asks for a write a full buffer held. */
         void watch(Client c) throws IOException {
