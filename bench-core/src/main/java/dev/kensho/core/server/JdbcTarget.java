@@ -29,6 +29,8 @@ abstract class JdbcTarget implements Target {
     private final String user;
     private final String password; // never printed; null = trust/.pgpass
     private final Map<String, String> urlProperties;
+    /** The server's Unix-domain socket when host is a directory (libpq's convention), else null: TCP. */
+    private final Path socketFile;
     /** user-context settings carried by every new connection (pgjdbc "options", no extra round trip). */
     protected final Map<String, String> sessionSettings = new LinkedHashMap<>();
     private final List<HikariDataSource> pools = new ArrayList<>();
@@ -42,6 +44,7 @@ abstract class JdbcTarget implements Target {
         this.user = user;
         this.password = password;
         this.urlProperties = new LinkedHashMap<>(urlProperties);
+        this.socketFile = WireLogin.socketFile(host, port);
     }
 
     @Override public String host() { return host; }
@@ -55,7 +58,7 @@ abstract class JdbcTarget implements Target {
     }
 
     private String rawUrl(String db) {
-        Path socket = WireLogin.socketFile(host, port);
+        Path socket = socketFile;
         Map<String, String> props = urlProperties;
         if (socket != null) {
             // pgjdbc has no Unix sockets: its socket factory connects to the file whatever host it is given.
@@ -79,8 +82,7 @@ abstract class JdbcTarget implements Target {
 
     /** Where a connection goes, for messages: host:port/db, or the socket file and database. */
     private String where(String db) {
-        Path socket = WireLogin.socketFile(host, port);
-        return socket != null ? "socket " + socket + " (database " + db + ")" : host + ":" + port + "/" + db;
+        return socketFile != null ? "socket " + socketFile + " (database " + db + ")" : host + ":" + port + "/" + db;
     }
 
     Properties properties() {
@@ -117,7 +119,7 @@ abstract class JdbcTarget implements Target {
                 break;
             }
         }
-        if (WireLogin.socketFile(host, port) != null) {
+        if (socketFile != null) {
             ssl = "disable";   // as libpq: sslmode means nothing over a Unix socket
             pgjdbcOnly = null;
         }
@@ -164,8 +166,8 @@ abstract class JdbcTarget implements Target {
             msg = "authentication failed for user \"" + user + "\" at " + where
                     + " (password from --password-file, PGPASSWORD or ~/.pgpass)";
         } else if (state.equals("3D000")) {
-            msg = "database \"" + db + "\" does not exist on " + (WireLogin.socketFile(host, port) != null
-                    ? "the server at socket " + WireLogin.socketFile(host, port) : host + ":" + port);
+            msg = "database \"" + db + "\" does not exist on "
+                    + (socketFile != null ? "the server at socket " + socketFile : host + ":" + port);
         } else if (root instanceof UnknownHostException) {
             msg = "cannot connect to " + where + ": unknown host " + host;
         } else if (root instanceof ConnectException || state.startsWith("08")) {

@@ -232,7 +232,11 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             host = hostPort.substring(0, colon);
             portText = hostPort.substring(colon + 1);
         }
-        host = java.net.URLDecoder.decode(host, StandardCharsets.UTF_8);
+        try {
+            host = java.net.URLDecoder.decode(host, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw KenshoException.usage("--url has a bad host (a % not followed by two hex digits): " + Credentials.mask(url));
+        }
         Map<String, String> props = new LinkedHashMap<>();
         String urlUser = null;
         String urlPassword = null;

@@ -44,6 +44,9 @@ class UnixSocketTest {
         RemoteServer other = RemoteServer.fromUrl("jdbc:postgresql://:5433/x?host=/tmp", "u", null, null);
         assertEquals(Path.of("/tmp/.s.PGSQL.5433"), other.wireLogin().socketFile());
         assertNull(RemoteServer.fromUrl("jdbc:postgresql://localhost/x", "u", null, null).wireLogin().socketFile());
+        KenshoException bad = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://%zz/x", "u", null, null));
+        assertEquals(KenshoException.USAGE, bad.exitCode());
+        assertTrue(bad.getMessage().startsWith("--url has a bad host"), bad.getMessage());
     }
 
     /** libpq ignores sslmode over a Unix socket; so does Kensho, for both of its clients. */
