@@ -64,6 +64,22 @@ public final class UnixSocketFactory extends SocketFactory {
         return connected();
     }
 
+    /**
+     * A blocking channel connected to a server's socket file; a failure says so in libpq's words, which users search
+     * for. A local connect succeeds or fails at once (no handshake to wait for), so it needs no timeout.
+     */
+    public static SocketChannel open(Path socketFile) throws IOException {
+        SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            c.connect(UnixDomainSocketAddress.of(socketFile));
+            return c;
+        } catch (IOException e) {
+            c.close();
+            throw new java.net.ConnectException("connection to server on socket \"" + socketFile + "\" failed: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        }
+    }
+
     private Socket connected() throws IOException {
         UnixSocket s = new UnixSocket(socketFile);
         s.connect(null, 0);
@@ -97,17 +113,7 @@ public final class UnixSocketFactory extends SocketFactory {
         public synchronized void connect(SocketAddress ignored, int timeout) throws IOException {
             if (closed) throw new SocketException("Socket is closed");
             if (ch != null) throw new SocketException("already connected");
-            SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
-            try {
-                // a local connect either succeeds or fails at once (no handshake to wait for): no timeout needed
-                c.connect(UnixDomainSocketAddress.of(file));
-            } catch (IOException e) {
-                c.close();
-                // libpq's wording, which users search for
-                throw new java.net.ConnectException("connection to server on socket \"" + file + "\" failed: "
-                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-            }
-            ch = c;
+            ch = UnixSocketFactory.open(file);
             in = new ChannelIn();
             out = new ChannelOut();
         }

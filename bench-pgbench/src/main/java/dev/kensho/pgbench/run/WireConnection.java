@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import com.ongres.scram.client.ScramClient;
+import dev.kensho.core.server.UnixSocketFactory;
 import dev.kensho.core.server.WireLogin;
 import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.Command;
@@ -9,9 +10,7 @@ import dev.kensho.pgbench.script.expr.EvalException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
@@ -103,16 +102,9 @@ final class WireConnection implements Closeable {
     /** Connects and logs in (blocking); the channel is non-blocking afterwards. */
     static WireConnection open(WireLogin login, QueryMode mode) throws IOException {
         if (login.pgjdbcOnly() != null) throw new Unsupported(login.pgjdbcOnly());
-        java.nio.file.Path socket = login.socketFile();
-        SocketChannel ch = socket != null ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
+        SocketChannel ch = login.socketFile() != null ? UnixSocketFactory.open(login.socketFile()) : SocketChannel.open();
         try {
-            if (socket != null) {
-                try {
-                    ch.connect(UnixDomainSocketAddress.of(socket));
-                } catch (IOException e) {
-                    throw new java.net.ConnectException("connection to server on socket \"" + socket + "\" failed: " + e.getMessage());
-                }
-            } else {
+            if (login.socketFile() == null) {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.connect(new InetSocketAddress(login.host(), login.port()));
             }
