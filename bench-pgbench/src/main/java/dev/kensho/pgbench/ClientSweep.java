@@ -231,9 +231,8 @@ public final class ClientSweep {
         RunReport report;
         TrialSampler.Observation seen;
         try (TrialSampler sampler = new TrialSampler(target)) {
-            sampler.start();
-            report = run.run(target, 1);
-            seen = sampler.finish();
+            report = run.run(target, 1, sampler);
+            seen = sampler.observation();
         }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("target", cell.target());

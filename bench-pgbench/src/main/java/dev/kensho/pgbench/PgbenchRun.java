@@ -7,6 +7,7 @@ import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.Engine;
 import dev.kensho.pgbench.run.RunConfig;
 import dev.kensho.pgbench.run.RunReport;
+import dev.kensho.pgbench.run.RunWindow;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.ScriptException;
@@ -172,8 +173,16 @@ public final class PgbenchRun {
 
     /** Runs with extra connections held open by the caller during the run (counted against max_connections). */
     public RunReport run(Target target, int extraConnections) {
+        return run(target, extraConnections, RunWindow.NONE);
+    }
+
+    /**
+     * Runs with extra connections held open by the caller, telling window when the measured interval
+     * begins and ends (after connecting, vacuum and warm-up; after every client has closed its connection).
+     */
+    public RunReport run(Target target, int extraConnections, RunWindow window) {
         try {
-            return new Driver(target, config(), extraConnections).run();
+            return new Driver(target, config(), extraConnections, window).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KenshoException(KenshoException.FAILURE, "pgbench run interrupted");

@@ -54,6 +54,13 @@ public final class Driver {
     private final RunConfig cfg;
     private final Connector connector;
     private final int extraConnections;
+    private final RunWindow window;
+    /**
+     * SQL each client runs between its warm-up and the run, on the warm-up's connection: DEALLOCATE ALL in prepared
+     * mode (the run starts as pgbench's does), and with a window on PostgreSQL 15+ pg_stat_force_next_flush() (an
+     * idle backend keeps up to a second of counts for ten seconds: the warm-up's would land in the run's deltas).
+     */
+    private List<String> betweenPhases = List.of();
     /** The run uses the wire engine (asked for, and the login allows it). */
     private boolean wireEngine;
     private WireLogin login;
@@ -89,10 +96,16 @@ public final class Driver {
      *                         in the max_connections check
      */
     public Driver(Target target, RunConfig cfg, int extraConnections) {
+        this(target, cfg, extraConnections, RunWindow.NONE);
+    }
+
+    /** @param window told when the measured interval begins and ends */
+    public Driver(Target target, RunConfig cfg, int extraConnections, RunWindow window) {
         this.target = target;
         this.cfg = cfg;
         this.connector = new Connector(target, cfg.mode());
         this.extraConnections = extraConnections;
+        this.window = window;
     }
 
     /** A pgbench thread: state its clients share. */
@@ -141,6 +154,10 @@ public final class Driver {
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
                     ? c -> parameterTypes(admin, c) : c -> null, table -> cfg.warmupStatements() > 0 && quietTable(admin, table));
             if (!cfg.noVacuum()) vacuum(admin);
+            List<String> between = new ArrayList<>();
+            if (cfg.mode() == QueryMode.PREPARED) between.add("DEALLOCATE ALL");
+            if (window != RunWindow.NONE && serverVersionNum(admin) >= 150000) between.add("SELECT pg_stat_force_next_flush()");
+            betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.FAILURE, "pgbench: " + oneLine(e), e);
@@ -262,6 +279,7 @@ public final class Driver {
             }
         }
         if (jit != null) resetCounts();   // the warm-up ran through the same loop and counters
+        window.opened();
         // initial connection time: pgbench averages its threads' connection phases
         double initialConnMs = 0;
         for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
@@ -276,6 +294,7 @@ public final class Driver {
         Thread progress = cfg.progressSeconds() > 0 ? startProgress() : null;
         go.countDown();
         for (Thread t : ts) t.join();
+        window.closed();
         long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
         for (Group g : groups) if (g.log != null) g.log.finish(startEpochMicros + (System.nanoTime() - startNanos) / 1000);
         if (progress != null) {
@@ -435,7 +454,9 @@ public final class Driver {
                 }
                 if (w != null) w.releaseStatements();
                 // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
-                if (cfg.mode() == QueryMode.PREPARED) deallocateAll();
+                try (Statement st = conn.createStatement()) {
+                    for (String sql : betweenPhases) st.execute(sql);
+                }
             } catch (ScriptException e) {
                 throw new IllegalStateException(e);
             } catch (SQLException e) {
@@ -935,10 +956,10 @@ public final class Driver {
                     c.txNo = 0;
                     c.finishedAt = 0;
                     c.phase = Phase.DONE;
-                    // leave the session as pgbench finds it: no statement of the warm-up's left prepared
-                    if (cfg.mode() == QueryMode.PREPARED && c.wire != null) {
+                    // leave the session as pgbench finds it: no statement of the warm-up's left prepared (see betweenPhases)
+                    if (!betweenPhases.isEmpty() && c.wire != null) {
                         try {
-                            c.wire.deallocateAll();
+                            c.wire.betweenPhases(String.join("; ", betweenPhases), cfg.mode() == QueryMode.PREPARED);
                         } catch (IOException e) {
                             c.close();   // the run reconnects and reports what is wrong
                         }
@@ -1077,6 +1098,13 @@ public final class Driver {
                         cfg.clients(), needed, free, max, reserved, superuser ? " but usable by this superuser" : "", Math.max(0, inUse - 1),
                         needed + reserved + inUse + 10));
             }
+        }
+    }
+
+    private static int serverVersionNum(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 

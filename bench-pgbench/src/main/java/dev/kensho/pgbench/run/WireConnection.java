@@ -625,10 +625,15 @@ final class WireConnection implements Closeable {
                 errorMessage != null ? errorMessage : String.valueOf(e.getMessage()), true);
     }
 
-    /** DEALLOCATE ALL between the warm-up and the run (nothing in flight), waiting for it: the run starts as pgbench's does. */
-    void deallocateAll() throws IOException {
+    /**
+     * A simple query between the warm-up and the run (nothing in flight), waiting for its end (DEALLOCATE ALL: the
+     * run starts as pgbench's does). An error is not the run's concern: it meets whatever is wrong itself.
+     *
+     * @param deallocates the SQL drops every prepared statement: forget ours
+     */
+    void betweenPhases(String sql, boolean deallocates) throws IOException {
         out.clear();
-        query("DEALLOCATE ALL");
+        query(sql);
         out.flip();
         write();
         while (!flush()) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
@@ -641,8 +646,10 @@ final class WireConnection implements Closeable {
                 if (type == 'Z') {
                     txStatus = (char) in.get();
                     in.position(end);
-                    statements.clear();
-                    statementNumber = 0;
+                    if (deallocates) {
+                        statements.clear();
+                        statementNumber = 0;
+                    }
                     return;
                 }
                 in.position(end);

@@ -2,6 +2,7 @@ package dev.kensho.pgbench.sweep;
 
 import dev.kensho.core.env.HostSampler;
 import dev.kensho.core.server.Target;
+import dev.kensho.pgbench.run.RunWindow;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,13 +13,17 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * What the server did during one trial, as the studies observe it: pg_stat_activity wait events
- * sampled every 100 ms into a profile (share of client-backend samples per "type:event"; an active
- * backend without a wait event is counted as "CPU"), pg_stat_database deltas, and when the server
- * shares this host the CPU split per core and memory from /proc. Uses one connection of its own.
+ * What the server did during one trial's measured run, as the studies observe it: pg_stat_activity
+ * wait events sampled every 100 ms into a profile (share of client-backend samples per
+ * "type:event"; an active backend without a wait event is counted as "CPU"), pg_stat_database
+ * deltas, and when the server shares this host the CPU split per core and memory from /proc. It is
+ * the run's {@link RunWindow}: connecting, vacuum and the client's warm-up are not observed. Uses
+ * one connection of its own.
  */
-public final class TrialSampler implements AutoCloseable {
+public final class TrialSampler implements RunWindow, AutoCloseable {
     private static final long PERIOD_NANOS = 100_000_000L;
+    /** How long closed() waits for the run's backends to exit (they report their last counts then). */
+    private static final long EXIT_WAIT_NANOS = 3_000_000_000L;
     private static final String[] DB_COLUMNS = {"xact_commit", "xact_rollback", "blks_read", "blks_hit", "temp_files",
             "temp_bytes", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "deadlocks"};
 
@@ -29,6 +34,9 @@ public final class TrialSampler implements AutoCloseable {
     private long backendSamples;
     private Map<String, Long> dbBefore;
     private HostSampler.CpuTimes cpuBefore;
+    private Map<String, Map<String, Double>> cpu = Map.of();
+    private Map<String, Long> delta = Map.of();
+    private long openedNanos, closedNanos;
     private Thread thread;
     private volatile boolean stop;
     private volatile String error;
@@ -38,13 +46,60 @@ public final class TrialSampler implements AutoCloseable {
         this.sameHost = target.sameHost() && HostSampler.available();
     }
 
-    /** Takes the "before" snapshots and starts sampling wait events. */
-    public void start() throws SQLException {
-        dbBefore = database();
+    /** Takes the "before" snapshots and starts sampling wait events: the run's clock starts next. */
+    @Override
+    public void opened() {
+        try {
+            dbBefore = database();
+        } catch (SQLException e) {
+            error = e.getMessage();
+        }
         if (sameHost) cpuBefore = HostSampler.cpu();
+        openedNanos = System.nanoTime();
         thread = new Thread(this::loop, "kensho-wait-sampler");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Stops sampling and takes the "after" snapshots, once the run's backends have gone. */
+    @Override
+    public void closed() {
+        stop = true;
+        closedNanos = System.nanoTime();
+        if (sameHost && cpuBefore != null) cpu = HostSampler.split(cpuBefore, HostSampler.cpu());
+        try {
+            if (thread != null) thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (dbBefore == null) return;
+        try {
+            awaitRunBackendsGone();
+            Map<String, Long> after = database();
+            Map<String, Long> d = new LinkedHashMap<>();
+            after.forEach((k, v) -> d.put(k, v - dbBefore.getOrDefault(k, 0L)));
+            delta = d;
+        } catch (SQLException e) {
+            if (error == null) error = e.getMessage();
+        }
+    }
+
+    /**
+     * A backend reports its last counts as it exits, a moment after its client closed the connection: the
+     * "after" snapshot waits for the backends that connected after this sampler's (the run's) to be gone.
+     */
+    private void awaitRunBackendsGone() throws SQLException {
+        long giveUp = System.nanoTime() + EXIT_WAIT_NANOS;
+        try (Statement s = conn.createStatement()) {
+            while (true) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                        + "AND pid <> pg_backend_pid() AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())")) {
+                    rs.next();
+                    if (rs.getLong(1) == 0 || System.nanoTime() > giveUp) return;
+                }
+                LockSupport.parkNanos(10_000_000L);
+            }
+        }
     }
 
     private void loop() {
@@ -102,35 +157,19 @@ public final class TrialSampler implements AutoCloseable {
         }
     }
 
-    public Observation finish() {
-        stop = true;
-        try {
-            if (thread != null) thread.join(2000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        Map<String, Map<String, Double>> cpu = sameHost && cpuBefore != null ? HostSampler.split(cpuBefore, HostSampler.cpu()) : Map.of();
-        Map<String, Long> mem = sameHost ? HostSampler.memory() : Map.of();
-        Map<String, Long> delta = new LinkedHashMap<>();
-        try {
-            // backends report their counters when they go idle; give them a moment
-            Thread.sleep(50);
-            Map<String, Long> after = database();
-            after.forEach((k, v) -> delta.put(k, v - dbBefore.getOrDefault(k, 0L)));
-        } catch (SQLException e) {
-            if (error == null) error = e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** What was observed between {@link #opened} and {@link #closed}. */
+    public Observation observation() {
         Map<String, Object> profile = new LinkedHashMap<>();
         synchronized (this) {
             profile.put("samples", samples);
             profile.put("backend_samples", backendSamples);
+            if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
             Map<String, Double> share = new LinkedHashMap<>();
             waits.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
                     .forEach(e -> share.put(e.getKey(), backendSamples == 0 ? 0 : Math.round(1e5 * e.getValue() / backendSamples) / 1e3));
             profile.put("percent", share);
         }
+        Map<String, Long> mem = sameHost ? HostSampler.memory() : Map.of();
         Map<String, Long> memory = new LinkedHashMap<>();
         for (String k : new String[] {"MemTotal", "MemAvailable", "MemFree", "Cached", "Buffers", "Dirty", "Shmem"}) {
             if (mem.containsKey(k)) memory.put(k, mem.get(k));
