@@ -72,17 +72,25 @@ public final class HtmlReport {
             figures.addAll(Charts.draw(run, spec));
             if (spec.kind() == ChartSpec.Kind.REDUCTION) reductions.add(reductionTable(cells, spec));
         }
+        int[] ids = {0};
         if (!figures.isEmpty()) {
             b.append("<h2 id=\"charts\">Charts</h2>\n<p class=\"sub\">Median of the repeats; bars show min–max.</p>\n");
-            int i = 0;
-            for (Figure f : figures) {
-                b.append("<figure>\n").append(f.svg("chart" + (++i))).append("\n");
-                if (!f.notes().isEmpty()) {
-                    b.append("<figcaption>").append(f.notes().stream().map(Html::esc).collect(Collectors.joining("<br>")))
-                            .append("</figcaption>\n");
-                }
-                b.append("</figure>\n");
-            }
+            figures(b, figures, ids);
+        }
+        List<Figure> percentiles = LatencyPercentiles.figures(run.trials());
+        if (!percentiles.isEmpty()) {
+            b.append("<h2 id=\"latency\">Latency distribution</h2>\n<p class=\"sub\">Every transaction's latency (HdrHistogram), "
+                    + "the repeats of a cell merged; the x axis counts nines (90 %, 99 %, 99.9 % …), the line ends at the maximum.</p>\n");
+            figures(b, percentiles, ids);
+        }
+        List<Figure> timelines = Timelines.figures(run.trials());
+        if (!timelines.isEmpty()) {
+            b.append("<h2 id=\"timelines\">Over time</h2>\n<p class=\"sub\">Each trial second by second from the moment its clock "
+                    + "started, a line per repeat.</p>\n");
+            // a sweep has dozens of cells: folded, so the summary stays near the top
+            if (timelines.size() > 4) b.append("<details><summary>").append(timelines.size()).append(" cells</summary>\n");
+            figures(b, timelines, ids);
+            if (timelines.size() > 4) b.append("</details>\n");
         }
         reductions.forEach(b::append);
         b.append(workers(cells));
@@ -105,6 +113,17 @@ public final class HtmlReport {
         if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts, skipped settings or other decisions.</p>\n");
         else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    private static void figures(StringBuilder b, List<Figure> figures, int[] ids) {
+        for (Figure f : figures) {
+            b.append("<figure>\n").append(f.svg("chart" + (++ids[0]))).append("\n");
+            if (!f.notes().isEmpty()) {
+                b.append("<figcaption>").append(f.notes().stream().map(Html::esc).collect(Collectors.joining("<br>")))
+                        .append("</figcaption>\n");
+            }
+            b.append("</figure>\n");
+        }
     }
 
     /** Study 000 ch.7's finding, made visible: cells whose Gather nodes launched fewer workers than planned. */

@@ -179,4 +179,36 @@ class HtmlReportTest {
         assertTrue(bars.contains(">encoding SJIS<") && bars.contains(">join-group-count<"), "queries on the category axis");
         assertTrue(bars.contains(">embedded-16<") && bars.contains(">embedded-17<"), "a bar series per version");
     }
+
+    /** pgbench trials that kept their histograms and timelines: the distribution per version, and each trial per second. */
+    @Test
+    void latencyDistributionAndTimelines() {
+        RunResults run = SampleRuns.pgbenchSweepWithTimelines(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        String dist = html.substring(html.indexOf("<h2 id=\"latency\">"), html.indexOf("<h2 id=\"timelines\">"));
+        assertEquals(2, count(dist, "<svg"), "one distribution chart per version");
+        assertTrue(dist.contains("Latency by percentile — version=16") && dist.contains("Latency by percentile — version=17"), dist);
+        String svg = dist.substring(dist.indexOf("<svg"), dist.indexOf("</svg>"));
+        assertTrue(svg.contains(">clients=1<") && svg.contains(">clients=4<"), "a line per client count");
+        assertTrue(svg.contains(">99.9%<"), "the x axis counts nines");
+        // both repeats merged: of 2000 transactions, p99 is 1 ms (a median of the repeats' p99s would be 0.6 ms)
+        assertTrue(dist.contains("clients=4: p50 0.200 ms, p99 1.000 ms, p99.9 1.000 ms, p99.99 1.000 ms, max 1.000 ms over 2000 transactions (2 repeats merged)"), dist);
+        String over = html.substring(html.indexOf("<h2 id=\"timelines\">"));
+        assertEquals(4, count(over.substring(0, over.indexOf("<h2", 5) < 0 ? over.length() : over.indexOf("<h2", 5)), "<svg"),
+                "a chart per cell");
+        assertTrue(over.contains("TPS per second — version=17, clients=4<"), over);
+        assertTrue(over.contains("repeat 1: tps per second 100.0–300.0 (coefficient of variation 50.0 %); highest p99 latency of a second 0.700 ms"), over);
+        assertTrue(over.contains("repeat 2: tps per second 200.0–600.0 (coefficient of variation 50.0 %); highest p99 latency of a second 1.400 ms; 1 failed"), over);
+        // distinct ids across sections: every SVG's clip paths are its own
+        assertEquals(count(html, "<svg"), (int) java.util.regex.Pattern.compile("<svg id='chart(\\d+)'").matcher(html).results()
+                .map(m -> m.group(1)).distinct().count());
+    }
+
+    /** Runs recorded before timelines (and commands without them) get neither section. */
+    @Test
+    void noTimelineSectionsWithoutThem() {
+        String html = HtmlReport.render(SampleRuns.pgbenchSweep(tmp));
+        assertFalse(html.contains("id=\"latency\"") || html.contains("id=\"timelines\""));
+    }
 }

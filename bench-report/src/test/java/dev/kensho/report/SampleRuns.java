@@ -138,4 +138,39 @@ final class SampleRuns {
             return RunDirectory.read(rd.path());
         }
     }
+
+    /**
+     * A pgbench sweep as Kensho records one: 2 versions × clients 1, 4 × 2 repeats, each trial with its
+     * timeline and latency histogram. Repeat 0 of every cell: 900 transactions at 100 µs and 100 at 1 ms;
+     * repeat 1: 1000 at 200 µs (merged: p50 0.2 ms, p99 1 ms); per second 100, 300, 200 tps, repeat 1 twice that.
+     */
+    static RunResults pgbenchSweepWithTimelines(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench sweep",
+                List.of("bench", "pgbench", "sweep", "--pg-version", "16,17", "--clients", "1,4", "--repeat", "2"), Map.of()))) {
+            for (String v : VERSIONS) {
+                for (int c : new int[] {1, 4}) {
+                    for (int r = 0; r < 2; r++) {
+                        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(1, 3_600_000_000L, 3);
+                        if (r == 0) {
+                            h.recordValueWithCount(100, 900);
+                            h.recordValueWithCount(1000, 100);
+                        } else {
+                            h.recordValueWithCount(200, 1000);
+                        }
+                        int k = r + 1;
+                        dev.kensho.core.result.Timeline tl = new dev.kensho.core.result.Timeline.Builder()
+                                .interval(1).put("tps", 100 * k).put("latency_p99_ms", 0.5 * k).put("failed", 0)
+                                .interval(2).put("tps", 300 * k).put("latency_p99_ms", 0.7 * k).put("failed", 0)
+                                .interval(3).put("tps", 200 * k).put("latency_p99_ms", 0.6 * k).put("failed", r).build();
+                        rd.append(Trial.of("clients=" + c + ";version=" + v, r).param("version", v).param("clients", c)
+                                .param("threads", Math.max(1, c / 2)).metric("tps", 200.0 * k * c).metric("latency_avg_ms", 0.2)
+                                .extra(dev.kensho.core.result.Timeline.KEY, tl.columns())
+                                .extra(dev.kensho.core.result.LatencyDistribution.KEY, dev.kensho.core.result.LatencyDistribution.encode(h))
+                                .build());
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
 }

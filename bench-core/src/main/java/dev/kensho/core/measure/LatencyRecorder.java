@@ -13,7 +13,6 @@ public final class LatencyRecorder {
 
     private final Recorder recorder = new Recorder(1, HIGHEST_US, 3);
     private final Histogram total = new Histogram(1, HIGHEST_US, 3);
-    private Histogram recycle;
 
     /** Records one latency given in nanoseconds. */
     public void recordNanos(long nanos) {
@@ -26,10 +25,10 @@ public final class LatencyRecorder {
      * running total. Call from one reading thread.
      */
     public synchronized Histogram interval() {
-        Histogram h = recorder.getIntervalHistogram(recycle);
+        // a new histogram each time (no recycling): the caller may keep it
+        Histogram h = recorder.getIntervalHistogram();
         total.add(h);
-        recycle = null;
-        return h.copy();
+        return h;
     }
 
     /** Everything recorded so far (takes a final interval first). */
@@ -42,7 +41,6 @@ public final class LatencyRecorder {
     public synchronized void reset() {
         recorder.reset();
         total.reset();
-        recycle = null;
     }
 
     /** Merges histograms from several threads or clients. */

@@ -3,6 +3,7 @@ package dev.kensho.pgbench.run;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.LatencyRecorder;
 import dev.kensho.core.measure.LatencySummary;
+import dev.kensho.core.result.Timeline;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.Command;
@@ -291,16 +292,14 @@ public final class Driver {
             if (g.log != null) g.log.begin(startEpochMicros);
         }
         if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
-        Thread progress = cfg.progressSeconds() > 0 ? startProgress() : null;
+        Ticker ticker = new Ticker();
+        ticker.start();
         go.countDown();
         for (Thread t : ts) t.join();
         window.closed();
         long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
         for (Group g : groups) if (g.log != null) g.log.finish(startEpochMicros + (System.nanoTime() - startNanos) / 1000);
-        if (progress != null) {
-            progress.interrupt();
-            progress.join();
-        }
+        Timeline timeline = ticker.finish(end);
         if (abortedBy.get() >= 0) {
             // pgbench 16+ exits at once without a report: "Run was aborted due to an error in thread N"
             throw new KenshoException(KenshoException.FAILURE, "Run was aborted due to an error in client " + abortedBy.get()
@@ -337,7 +336,7 @@ public final class Driver {
                 LatencySummary.of(all), LatencySummary.of(lag.total()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
-                wireEngine ? Engine.WIRE : Engine.PGJDBC);
+                wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all);
     }
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
@@ -1033,49 +1032,107 @@ public final class Driver {
 
     // ------------------------------------------------------------------ progress
 
-    private Thread startProgress() {
-        Thread t = new Thread(() -> {
+    /**
+     * The run second by second, always ({@link Timeline}, kept with the trial), and every -P seconds pgbench's
+     * progress line. One thread reads both from the same interval histograms: what -P prints is what is kept.
+     */
+    private final class Ticker extends Thread {
+        private static final long TICK_NANOS = 1_000_000_000L;
+        private final Timeline.Builder timeline = new Timeline.Builder();
+        private final Histogram progressLatency = LatencyRecorder.empty(), progressLag = LatencyRecorder.empty();
+        private long lastAt, lastFailed, lastSkipped, lastRetried, lastRetries;
+        private long progressAt, progressFailed, progressSkipped, progressRetried, progressRetries;
+        private volatile boolean finished;
+
+        Ticker() {
+            super("pgbench-ticker");
+            setDaemon(true);
+            lastAt = progressAt = startNanos;
+        }
+
+        @Override
+        public void run() {
             long every = cfg.progressSeconds() * 1_000_000_000L;
-            long next = startNanos + every;
-            long lastFailed = 0, lastSkipped = 0, lastRetried = 0, lastRetries = 0;
-            long lastAt = startNanos;
-            while (true) {
+            long next = startNanos + TICK_NANOS, nextProgress = every > 0 ? startNanos + every : Long.MAX_VALUE;
+            while (!finished) {
                 long now = System.nanoTime();
                 if (now < next) {
                     LockSupport.parkNanos(next - now);
-                    if (Thread.currentThread().isInterrupted()) return;
                     continue;
                 }
-                Histogram h = latency.interval();
-                Histogram lg = lag.interval();
-                long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
-                long sk = skipped.sum(), rd = retried.sum(), rs = retries.sum();
-                double secs = (now - lastAt) / 1e9;
-                // --progress-timestamp: the Unix epoch time at ms precision, as pgbench
-                String when = cfg.progressTimestamp()
-                        ? String.format(Locale.ROOT, "%.3f", (startEpochMicros + (now - startNanos) / 1000) / 1e6)
-                        : String.format(Locale.ROOT, "%.1f", (now - startNanos) / 1e9);
-                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
-                        when, h.getTotalCount() / secs, h.getTotalCount() == 0 ? 0 : h.getMean() / 1000,
-                        h.getTotalCount() == 0 ? 0 : h.getStdDeviation() / 1000, failed - lastFailed));
-                if (cfg.rate() > 0) {
-                    sb.append(String.format(Locale.ROOT, ", lag %.3f ms", lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
-                    if (cfg.latencyLimitMs() > 0) sb.append(", ").append(sk - lastSkipped).append(" skipped");
+                tick(now);
+                if (now >= nextProgress) {
+                    progress(now);
+                    // a starved thread (thousands of clients) reports once, not a burst of catch-up lines
+                    while (nextProgress <= now) nextProgress += every;
                 }
-                if (cfg.maxTries() != 1) sb.append(", ").append(rd - lastRetried).append(" retried, ").append(rs - lastRetries).append(" retries");
-                cfg.err().println(sb);
-                lastFailed = failed;
-                lastSkipped = sk;
-                lastRetried = rd;
-                lastRetries = rs;
-                lastAt = now;
-                // a starved progress thread (thousands of clients) reports once, not a burst of catch-up lines
-                while (next <= now) next += every;
+                while (next <= now) next += TICK_NANOS;
             }
-        }, "pgbench-progress");
-        t.setDaemon(true);
-        t.start();
-        return t;
+        }
+
+        /** Stops ticking and takes the last, shorter interval, up to the end of the run. */
+        Timeline finish(long end) throws InterruptedException {
+            finished = true;
+            interrupt();
+            join();
+            if (end > lastAt + 1_000_000L || timeline.build().size() == 0) tick(Math.max(end, lastAt + 1));
+            return timeline.build();
+        }
+
+        private void tick(long now) {
+            Histogram h = latency.interval(), lg = lag.interval();
+            long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
+            long sk = skipped.sum(), rd = retried.sum(), rs = retries.sum();
+            double secs = (now - lastAt) / 1e9;
+            long n = h.getTotalCount();
+            timeline.interval(round((now - startNanos) / 1e9)).put("transactions", n).put("tps", round(n / secs))
+                    .put("latency_avg_ms", round(n == 0 ? 0 : h.getMean() / 1000))
+                    .put("latency_p50_ms", n == 0 ? 0 : h.getValueAtPercentile(50) / 1000.0)
+                    .put("latency_p99_ms", n == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0)
+                    .put("latency_max_ms", n == 0 ? 0 : h.getMaxValue() / 1000.0)
+                    .put("failed", failed - lastFailed);
+            if (cfg.rate() > 0) timeline.put("lag_avg_ms", round(lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
+            if (cfg.rate() > 0 && cfg.latencyLimitMs() > 0) timeline.put("skipped", sk - lastSkipped);
+            if (cfg.maxTries() != 1) timeline.put("retried", rd - lastRetried);
+            progressLatency.add(h);
+            progressLag.add(lg);
+            lastAt = now;
+            lastFailed = failed;
+            lastSkipped = sk;
+            lastRetried = rd;
+            lastRetries = rs;
+        }
+
+        private void progress(long now) {
+            Histogram h = progressLatency, lg = progressLag;
+            double secs = (now - progressAt) / 1e9;
+            // --progress-timestamp: the Unix epoch time at ms precision, as pgbench
+            String when = cfg.progressTimestamp()
+                    ? String.format(Locale.ROOT, "%.3f", (startEpochMicros + (now - startNanos) / 1000) / 1e6)
+                    : String.format(Locale.ROOT, "%.1f", (now - startNanos) / 1e9);
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+                    when, h.getTotalCount() / secs, h.getTotalCount() == 0 ? 0 : h.getMean() / 1000,
+                    h.getTotalCount() == 0 ? 0 : h.getStdDeviation() / 1000, lastFailed - progressFailed));
+            if (cfg.rate() > 0) {
+                sb.append(String.format(Locale.ROOT, ", lag %.3f ms", lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
+                if (cfg.latencyLimitMs() > 0) sb.append(", ").append(lastSkipped - progressSkipped).append(" skipped");
+            }
+            if (cfg.maxTries() != 1) {
+                sb.append(", ").append(lastRetried - progressRetried).append(" retried, ").append(lastRetries - progressRetries).append(" retries");
+            }
+            cfg.err().println(sb);
+            h.reset();
+            lg.reset();
+            progressAt = now;
+            progressFailed = lastFailed;
+            progressSkipped = lastSkipped;
+            progressRetried = lastRetried;
+            progressRetries = lastRetries;
+        }
+
+        private static double round(double v) {
+            return Math.round(v * 1000) / 1000.0;
+        }
     }
 
     // ------------------------------------------------------------------ before the run

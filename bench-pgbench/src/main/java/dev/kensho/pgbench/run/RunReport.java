@@ -1,16 +1,20 @@
 package dev.kensho.pgbench.run;
 
 import dev.kensho.core.measure.LatencySummary;
+import dev.kensho.core.result.LatencyDistribution;
+import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The outcome of one pgbench run: pgbench's report lines, HdrHistogram percentiles, and the same
- * numbers as a trial. Latency is always measured per transaction (pgbench derives its average from
+ * numbers as a trial, with the run second by second ({@link Timeline}) and every latency
+ * ({@link LatencyDistribution}). Latency is always measured per transaction (pgbench derives its average from
  * the run time unless -P, -R or -L is given); {@link #lines()} says so.
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
@@ -20,7 +24,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
-                        int warmupPerClient, Engine engine) {
+                        int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
@@ -151,6 +155,9 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         }
         m.put(connectPerTransaction ? "avg_connection_ms" : "initial_connection_ms", connectionMs);
         m.put("seconds", benchSeconds);
+        // how steady the run was: a checkpoint or vacuum stall shows here before it shows in the mean
+        double cv = timeline.variationPercent("tps");
+        if (!Double.isNaN(cv)) m.put("tps_cv_pct", Math.round(cv * 100) / 100.0);
         return m;
     }
 
@@ -159,6 +166,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         Trial.Builder b = Trial.of(cell, repeat).params(params).metrics(metrics()).extra("report", lines());
         if (aborted) b.extra("aborted", true);
         b.extra("engine", engine.optionName());
+        b.extra(Timeline.KEY, timeline.columns());
+        if (histogram.getTotalCount() > 0) b.extra(LatencyDistribution.KEY, LatencyDistribution.encode(histogram));
         return b.build();
     }
 }

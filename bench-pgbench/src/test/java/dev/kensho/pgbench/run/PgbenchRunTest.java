@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.LatencyDistribution;
+import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +80,30 @@ class PgbenchRunTest {
         assertEquals(1, trials.size());
         assertEquals(r.tps(), trials.get(0).metric("tps"), 1e-9);
         assertEquals(4, trials.get(0).params().get("clients"));
+
+        // the run second by second, as kept: what -P printed, and every transaction once
+        Timeline tl = Timeline.of(trials.get(0));
+        assertTrue(tl.size() >= 3 && tl.size() <= 4, tl.toString());
+        assertEquals(1.0, tl.column(Timeline.T).get(0), 0.2, tl.toString());
+        assertEquals(r.benchSeconds(), tl.column(Timeline.T).get(tl.size() - 1), 0.05, tl.toString());
+        double counted = 0, t0 = 0;
+        for (int i = 0; i < tl.size(); i++) {
+            double t = tl.column(Timeline.T).get(i), n = tl.column("transactions").get(i);
+            counted += n;
+            // t_s is kept to the millisecond: each interval's length to within 1 ms
+            double tps = tl.column("tps").get(i);
+            assertEquals(n, tps * (t - t0), tps * 0.0011 + 1, tl.toString());
+            t0 = t;
+            assertTrue(tl.column("latency_p99_ms").get(i) >= tl.column("latency_p50_ms").get(i), tl.toString());
+        }
+        assertEquals(r.processed(), counted, tl.toString());
+        List<Double> printed = progress.lines().filter(l -> l.startsWith("progress: "))
+                .map(l -> Double.parseDouble(l.replaceAll("^progress: [0-9.]+ s, ([0-9.]+) tps.*", "$1"))).toList();
+        for (int i = 0; i < printed.size(); i++) assertEquals(printed.get(i), tl.column("tps").get(i), 0.1, progress + tl);
+        Histogram h = LatencyDistribution.of(trials.get(0));
+        assertEquals(r.processed(), h.getTotalCount());
+        assertEquals(r.latency().p99Ms(), h.getValueAtPercentile(99) / 1000.0, 1e-9);
+        assertEquals(tl.variationPercent("tps"), trials.get(0).metric("tps_cv_pct"), 0.01);
     }
 
     @ParameterizedTest

@@ -1,0 +1,66 @@
+package dev.kensho.report;
+
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.LatencyDistribution;
+import dev.kensho.core.result.Trial;
+import dev.kensho.report.chart.Cells;
+import dev.kensho.report.chart.PercentileChart;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The latency distribution of every cell whose trials kept their histograms (pgbench runs and
+ * sweeps): a cell's repeats merged into one histogram, so its p99.9 is that of all its transactions,
+ * not a median of medians. A sweep gets one chart per target (or version) with a line per client count.
+ */
+public final class LatencyPercentiles {
+    private LatencyPercentiles() {}
+
+    public static List<Figure> figures(List<Trial> trials) {
+        Cells cells = new Cells(trials);
+        Map<String, List<Trial>> byCell = byCell(trials);
+        List<CellSummary> with = cells.ok().stream().filter(c -> LatencyDistribution.merged(byCell.get(c.cell())) != null).toList();
+        if (with.isEmpty()) return List.of();
+        List<String> varying = new ArrayList<>(cells.varying());
+        List<String> series = varying, facets = List.of();
+        if (varying.contains("clients")) {
+            List<String> rest = new ArrayList<>(varying);
+            rest.remove("clients");
+            rest.removeAll(cells.determinedBy("clients", rest));
+            series = List.of("clients");
+            facets = rest;
+        }
+        List<Figure> out = new ArrayList<>();
+        for (var facet : cells.groupBy(facets, with).entrySet()) {
+            Map<String, Histogram> lines = new LinkedHashMap<>();
+            List<String> notes = new ArrayList<>();
+            for (var g : cells.groupBy(series, facet.getValue()).entrySet()) {
+                CellSummary c = g.getValue().get(0);
+                List<Trial> ok = byCell.get(c.cell()).stream().filter(Trial::ok).toList();
+                Histogram h = LatencyDistribution.merged(ok);
+                String label = Cells.label(c.params(), series);
+                lines.put(label, h);
+                notes.add(String.format(Locale.ROOT, "%s: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, p99.99 %.3f ms, max %.3f ms over %d transactions (%d repeat%s merged)",
+                        label, ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 99.99), h.getMaxValue() / 1000.0, h.getTotalCount(),
+                        ok.size(), ok.size() == 1 ? "" : "s"));
+            }
+            String title = "Latency by percentile" + (facets.isEmpty() ? "" : " — " + Cells.label(facet.getValue().get(0).params(), facets));
+            out.add(new Figure(title, PercentileChart.build(title, lines), notes));
+        }
+        return out;
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    static Map<String, List<Trial>> byCell(List<Trial> trials) {
+        Map<String, List<Trial>> m = new LinkedHashMap<>();
+        for (Trial t : trials) m.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t);
+        return m;
+    }
+}
