@@ -83,6 +83,13 @@ public final class HtmlReport {
                     + "the repeats of a cell merged; the x axis counts nines (90 %, 99 %, 99.9 % …), the line ends at the maximum.</p>\n");
             figures(b, percentiles, ids);
         }
+        List<Figure> waits = WaitEvents.figures(run.trials());
+        if (!waits.isEmpty()) {
+            b.append("<h2 id=\"waits\">Wait events</h2>\n<p class=\"sub\">pg_stat_activity sampled every 100 ms during each measured run: "
+                    + "the share of client-backend samples per wait event (CPU: active without one; Client:ClientRead: waiting for "
+                    + "the client), averaged over the repeats.</p>\n");
+            figures(b, waits, ids);
+        }
         List<Figure> timelines = Timelines.figures(run.trials());
         if (!timelines.isEmpty()) {
             b.append("<h2 id=\"timelines\">Over time</h2>\n<p class=\"sub\">Each trial second by second from the moment its clock "

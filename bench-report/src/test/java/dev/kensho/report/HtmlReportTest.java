@@ -186,7 +186,7 @@ class HtmlReportTest {
         RunResults run = SampleRuns.pgbenchSweepWithTimelines(tmp);
         String html = HtmlReport.render(run);
         assertSelfContained(html);
-        String dist = html.substring(html.indexOf("<h2 id=\"latency\">"), html.indexOf("<h2 id=\"timelines\">"));
+        String dist = html.substring(html.indexOf("<h2 id=\"latency\">"), html.indexOf("<h2 id=\"waits\">"));
         assertEquals(2, count(dist, "<svg"), "one distribution chart per version");
         assertTrue(dist.contains("Latency by percentile — version=16") && dist.contains("Latency by percentile — version=17"), dist);
         String svg = dist.substring(dist.indexOf("<svg"), dist.indexOf("</svg>"));
@@ -194,6 +194,14 @@ class HtmlReportTest {
         assertTrue(svg.contains(">99.9%<"), "the x axis counts nines");
         // both repeats merged: of 2000 transactions, p99 is 1 ms (a median of the repeats' p99s would be 0.6 ms)
         assertTrue(dist.contains("clients=4: p50 0.200 ms, p99 1.000 ms, p99.9 1.000 ms, p99.99 1.000 ms, max 1.000 ms over 2000 transactions (2 repeats merged)"), dist);
+        String waits = html.substring(html.indexOf("<h2 id=\"waits\">"), html.indexOf("<h2 id=\"timelines\">"));
+        assertEquals(2, count(waits, "<svg"), "one wait-event chart per version");
+        // the repeats averaged, the seven busiest named and the rest summed as other
+        assertTrue(waits.contains("clients=4: Client:ClientRead 45.0 %, CPU 25.0 %, LWLock:WALWrite 10.0 %, IO:WALSync 6.0 %, "
+                + "Lock:transactionid 5.0 %, Lock:tuple 4.0 %, LWLock:BufferContent 3.5 %, other 3.0 %"), waits);
+        assertTrue(waits.contains("clients=1: Client:ClientRead 90.0 %, CPU 10.0 %<"), waits);
+        String bars = waits.substring(waits.indexOf("<svg"), waits.indexOf("</svg>"));
+        assertTrue(bars.contains(">other<") && !bars.contains(">Idle:idle<"), "legend: named events and other");
         String over = html.substring(html.indexOf("<h2 id=\"timelines\">"));
         assertEquals(4, count(over.substring(0, over.indexOf("<h2", 5) < 0 ? over.length() : over.indexOf("<h2", 5)), "<svg"),
                 "a chart per cell");
@@ -209,6 +217,6 @@ class HtmlReportTest {
     @Test
     void noTimelineSectionsWithoutThem() {
         String html = HtmlReport.render(SampleRuns.pgbenchSweep(tmp));
-        assertFalse(html.contains("id=\"latency\"") || html.contains("id=\"timelines\""));
+        assertFalse(html.contains("id=\"latency\"") || html.contains("id=\"timelines\"") || html.contains("id=\"waits\""));
     }
 }

@@ -142,7 +142,8 @@ final class SampleRuns {
     /**
      * A pgbench sweep as Kensho records one: 2 versions × clients 1, 4 × 2 repeats, each trial with its
      * timeline and latency histogram. Repeat 0 of every cell: 900 transactions at 100 µs and 100 at 1 ms;
-     * repeat 1: 1000 at 200 µs (merged: p50 0.2 ms, p99 1 ms); per second 100, 300, 200 tps, repeat 1 twice that.
+     * repeat 1: 1000 at 200 µs (merged: p50 0.2 ms, p99 1 ms); per second 100, 300, 200 tps, repeat 1 twice that;
+     * wait events: 9 at 4 clients (CPU 20 and 30 %, so 25 on average), 2 at 1 client.
      */
     static RunResults pgbenchSweepWithTimelines(Path root) {
         try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench sweep",
@@ -162,7 +163,23 @@ final class SampleRuns {
                                 .interval(1).put("tps", 100 * k).put("latency_p99_ms", 0.5 * k).put("failed", 0)
                                 .interval(2).put("tps", 300 * k).put("latency_p99_ms", 0.7 * k).put("failed", 0)
                                 .interval(3).put("tps", 200 * k).put("latency_p99_ms", 0.6 * k).put("failed", r).build();
+                        Map<String, Object> pct = new LinkedHashMap<>();
+                        if (c == 1) {
+                            pct.put("Client:ClientRead", 90);
+                            pct.put("CPU", 10);
+                        } else {
+                            pct.put("Client:ClientRead", r == 0 ? 50 : 40);
+                            pct.put("CPU", r == 0 ? 20 : 30);
+                            pct.put("LWLock:WALWrite", 10);
+                            pct.put("IO:WALSync", 6);
+                            pct.put("Lock:transactionid", 5);
+                            pct.put("Lock:tuple", 4);
+                            pct.put("LWLock:BufferContent", 3.5);
+                            pct.put("IO:DataFileRead", 2);
+                            pct.put("Idle:idle", 1);
+                        }
                         rd.append(Trial.of("clients=" + c + ";version=" + v, r).param("version", v).param("clients", c)
+                                .extra("wait_events", Map.of("samples", 30, "percent", pct))
                                 .param("threads", Math.max(1, c / 2)).metric("tps", 200.0 * k * c).metric("latency_avg_ms", 0.2)
                                 .extra(dev.kensho.core.result.Timeline.KEY, tl.columns())
                                 .extra(dev.kensho.core.result.LatencyDistribution.KEY, dev.kensho.core.result.LatencyDistribution.encode(h))

@@ -1,0 +1,99 @@
+package dev.kensho.report;
+
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.Trial;
+import dev.kensho.report.chart.Cells;
+import dev.kensho.report.chart.StackedShareChart;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What the server's client backends were doing, from the sweep's pg_stat_activity samples: a stacked
+ * bar per client count of the share of each wait event (the busiest events named, the rest as
+ * "other"), a chart per target or version. Study 000 explains its update results by such a profile
+ * (ClogGroupUpdate); a lock or I/O wait that grows with the clients shows here first.
+ */
+public final class WaitEvents {
+    /** Events named in a chart; the others are summed as "other". */
+    static final int NAMED = 7;
+    /** Where a sweep trial keeps its profile. */
+    static final String KEY = "wait_events";
+
+    private WaitEvents() {}
+
+    public static List<Figure> figures(List<Trial> trials) {
+        Cells cells = new Cells(trials);
+        Map<String, List<Trial>> byCell = LatencyPercentiles.byCell(trials);
+        Map<String, Map<String, Double>> profile = new HashMap<>();
+        for (CellSummary c : cells.ok()) {
+            Map<String, Double> p = mean(byCell.get(c.cell()));
+            if (!p.isEmpty()) profile.put(c.cell(), p);
+        }
+        if (profile.isEmpty()) return List.of();
+        List<CellSummary> with = cells.ok().stream().filter(c -> profile.containsKey(c.cell())).toList();
+        List<String> varying = new ArrayList<>(cells.varying());
+        String x = varying.contains("clients") ? "clients" : null;
+        List<String> facets = new ArrayList<>(varying);
+        if (x != null) {
+            facets.remove(x);
+            facets.removeAll(cells.determinedBy(x, facets));
+        }
+        List<Figure> out = new ArrayList<>();
+        for (var facet : cells.groupBy(x == null ? List.of() : facets, with).entrySet()) {
+            Map<String, Map<String, Double>> shares = new LinkedHashMap<>();
+            Map<String, Double> total = new HashMap<>();
+            for (var g : cells.groupBy(x == null ? varying : List.of(x), facet.getValue()).entrySet()) {
+                CellSummary c = g.getValue().get(0);
+                Map<String, Double> p = profile.get(c.cell());
+                shares.put(x == null ? Cells.label(c.params(), varying) : Cells.text(Cells.param(c, x)), p);
+                p.forEach((k, v) -> total.merge(k, v, Double::sum));
+            }
+            List<String> named = total.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .limit(total.size() > NAMED + 1 ? NAMED : NAMED + 1).map(Map.Entry::getKey).toList();
+            List<String> parts = new ArrayList<>(named);
+            if (total.size() > named.size()) {
+                parts.add("other");
+                for (Map<String, Double> p : shares.values()) {
+                    double rest = p.entrySet().stream().filter(e -> !named.contains(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
+                    Map<String, Double> kept = new LinkedHashMap<>();
+                    named.forEach(n -> kept.put(n, p.getOrDefault(n, 0.0)));
+                    kept.put("other", rest);
+                    p.clear();
+                    p.putAll(kept);
+                }
+            }
+            String title = "Wait events of the client backends" + (x == null || facets.isEmpty() ? ""
+                    : " — " + Cells.label(facet.getValue().get(0).params(), facets));
+            List<String> notes = new ArrayList<>();
+            for (var s : shares.entrySet()) {
+                notes.add((x == null ? s.getKey() : x + "=" + s.getKey()) + ": " + s.getValue().entrySet().stream()
+                        .filter(e -> e.getValue() >= 0.05).sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                        .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue()))
+                        .reduce((a, b) -> a + ", " + b).orElse("no samples"));
+            }
+            out.add(new Figure(title, StackedShareChart.build(title, x == null ? "cell" : x, shares, parts), notes));
+        }
+        return out;
+    }
+
+    /** The cell's profile: each event's share averaged over its repeats that have one. */
+    private static Map<String, Double> mean(List<Trial> trials) {
+        Map<String, Double> sum = new LinkedHashMap<>();
+        int n = 0;
+        for (Trial t : trials) {
+            if (!t.ok() || t.extra() == null || !(t.extra().get(KEY) instanceof Map<?, ?> w) || !(w.get("percent") instanceof Map<?, ?> pct)) continue;
+            if (pct.isEmpty()) continue;
+            n++;
+            for (var e : pct.entrySet()) {
+                if (e.getValue() instanceof Number v) sum.merge(String.valueOf(e.getKey()), v.doubleValue(), Double::sum);
+            }
+        }
+        int repeats = n;
+        sum.replaceAll((k, v) -> v / repeats);
+        return sum;
+    }
+}
