@@ -5,6 +5,7 @@ import static dev.kensho.report.html.Html.n;
 import static dev.kensho.report.html.Html.num;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.LatencyDistribution;
 import dev.kensho.core.result.RunResults;
 import dev.kensho.core.result.Stats;
 import dev.kensho.core.result.Trial;
@@ -26,6 +27,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.stat.StatUtils;
 import org.apache.commons.math3.stat.inference.TTest;
 
@@ -70,6 +72,17 @@ public final class RunComparison {
                       double baselineMedian, double median, double ratio, int baselineN, int n, double welchP,
                       double mannWhitneyP) {}
 
+    /** Percentiles of {@link LatencyRow}. */
+    public static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+    /**
+     * A matched cell's latency over every transaction of its repeats (their histograms merged), in the
+     * group and the baseline, in ms at {@link #PERCENTILES}: the tail as the runs had it, not a median of
+     * the repeats' percentiles.
+     */
+    public record LatencyRow(String cell, String baseline, String group, long baselineCount, long count,
+                             List<Double> baselineMs, List<Double> ms) {}
+
     /** Two-way analysis of one metric over group × the swept parameter, within one combination of the others. */
     public record Analysis(String metric, String factor, String scope, TwoWayAnova.Table anova, TwoWayAnova.Table art,
                            VarianceTest.Result levene, VarianceTest.Result bartlett, List<TwoWayAnova.Contrast> contrasts) {}
@@ -83,6 +96,7 @@ public final class RunComparison {
     private final List<String> metrics;
     private final List<String> analysed;
     private final List<Row> rows = new ArrayList<>();
+    private final List<LatencyRow> latencyRows = new ArrayList<>();
     private final List<Analysis> analyses = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private String factor;
@@ -133,7 +147,36 @@ public final class RunComparison {
         }
         this.factor = factor();
         compare();
+        compareLatency();
         analyse();
+    }
+
+    private void compareLatency() {
+        Group base = groups.get(0);
+        for (String key : orderedKeys()) {
+            Histogram a = LatencyDistribution.merged(cells.get(base).getOrDefault(key, List.of()));
+            if (a == null) continue;
+            for (Group g : groups.subList(1, groups.size())) {
+                Histogram b = LatencyDistribution.merged(cells.get(g).getOrDefault(key, List.of()));
+                if (b == null) continue;
+                latencyRows.add(new LatencyRow(cellLabel(key), base.label(), g.label(), a.getTotalCount(), b.getTotalCount(),
+                        percentiles(a), percentiles(b)));
+            }
+        }
+    }
+
+    private static List<Double> percentiles(Histogram h) {
+        List<Double> out = new ArrayList<>();
+        for (double p : PERCENTILES) out.add(h.getValueAtPercentile(p) / 1000.0);
+        return out;
+    }
+
+    private static String percentileName(double p) {
+        return "p" + Cells.text(p);
+    }
+
+    public List<LatencyRow> latencyRows() {
+        return latencyRows;
     }
 
     private static List<String> numericMetrics(Trial t) {
@@ -375,6 +418,18 @@ public final class RunComparison {
             }
             a.anova().warnings().forEach(x -> b.append("  note: ").append(x).append('\n'));
         }
+        if (!latencyRows.isEmpty()) {
+            b.append("\nLatency of all transactions (each cell's repeats merged), ms: ").append(groups.get(0).label())
+                    .append(" -> group (ratio)\n");
+            for (LatencyRow r : latencyRows) {
+                b.append("  ").append(r.cell()).append(' ').append(r.group()).append(':');
+                for (int i = 0; i < PERCENTILES.length; i++) {
+                    b.append(' ').append(percentileName(PERCENTILES[i])).append(' ').append(num(r.baselineMs().get(i))).append(" -> ")
+                            .append(num(r.ms().get(i))).append(" (").append(Html.ratio(r.ms().get(i) / r.baselineMs().get(i))).append(')');
+                }
+                b.append('\n');
+            }
+        }
         warnings.forEach(x -> b.append("warning: ").append(x).append('\n'));
         return b.toString();
     }
@@ -422,6 +477,25 @@ public final class RunComparison {
                     .append("</ul>\n");
         }
         b.append(sections(2, true));
+        if (!latencyRows.isEmpty()) {
+            b.append("<h2>Latency of all transactions</h2>\n<p class=\"sub\">Each cell's repeats merged (HdrHistogram), ms; "
+                    + "ratio = group / ").append(esc(groups.get(0).label())).append(".</p>\n");
+            List<String> header = new ArrayList<>(List.of("cell", "group", "transactions"));
+            for (double p : PERCENTILES) {
+                header.addAll(List.of(percentileName(p) + " " + groups.get(0).label(), percentileName(p), "ratio"));
+            }
+            List<List<String>> out = new ArrayList<>();
+            for (LatencyRow r : latencyRows) {
+                List<String> row = new ArrayList<>(List.of(esc(r.cell()), esc(r.group()), n(r.baselineCount() + "/" + r.count())));
+                for (int i = 0; i < PERCENTILES.length; i++) {
+                    row.add(n(esc(num(r.baselineMs().get(i)))));
+                    row.add(n(esc(num(r.ms().get(i)))));
+                    row.add(n(esc(Html.ratio(r.ms().get(i) / r.baselineMs().get(i)))));
+                }
+                out.add(row);
+            }
+            b.append(Html.table(header, out));
+        }
         b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances. Mann–Whitney: exact when there are no ties "
                 + "(with 3 repeats per side the smallest possible p is 0.1). ANOVA: fixed effects, Type III sums of squares; "
                 + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "

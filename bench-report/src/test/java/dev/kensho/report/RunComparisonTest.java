@@ -64,6 +64,26 @@ class RunComparisonTest {
         checkTps(cmp);
     }
 
+    /** Trials that kept their histograms: the tail over every transaction of a cell, version against version. */
+    @Test
+    void latencyOfAllTransactions() {
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.pgbenchSweepWithTimelines(tmp)));
+        List<RunComparison.LatencyRow> rows = cmp.latencyRows();
+        assertEquals(List.of("clients=1", "clients=4"), rows.stream().map(RunComparison.LatencyRow::cell).toList());
+        RunComparison.LatencyRow r = rows.get(1);
+        assertEquals("16", r.baseline());
+        assertEquals("17", r.group());
+        assertEquals(2000, r.count());
+        // p50, p90, p99, p99.9 of the 2000 transactions of both repeats (a median of the repeats' p99s would be 0.6)
+        assertEquals(List.of(0.2, 0.2, 1.0, 1.0), r.baselineMs().stream().map(x -> Math.round(x * 1000) / 1000.0).toList());
+        assertEquals(List.of(0.4, 0.4, 2.0, 2.0), r.ms().stream().map(x -> Math.round(x * 1000) / 1000.0).toList());
+        assertTrue(cmp.text().contains("clients=4 17: p50 0.2000 -> 0.4000 (2.000) p90 0.2000 -> 0.4000 (2.000) p99 1 -> 2 (2.000) p99.9 1 -> 2 (2.000)"),
+                cmp.text());
+        assertTrue(cmp.html().contains("<h2>Latency of all transactions</h2>"));
+        // runs without histograms get no such section
+        assertTrue(RunComparison.of(List.of(SampleRuns.pgbenchSweep(tmp.resolve("plain")))).latencyRows().isEmpty());
+    }
+
     private static void checkTps(RunComparison cmp) {
         List<RunComparison.Row> tps = cmp.rows().stream().filter(r -> r.metric().equals("tps")).toList();
         assertEquals(3, tps.size());

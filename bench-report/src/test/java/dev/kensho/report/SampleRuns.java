@@ -142,7 +142,7 @@ final class SampleRuns {
     /**
      * A pgbench sweep as Kensho records one: 2 versions × clients 1, 4 × 2 repeats, each trial with its
      * timeline and latency histogram. Repeat 0 of every cell: 900 transactions at 100 µs and 100 at 1 ms;
-     * repeat 1: 1000 at 200 µs (merged: p50 0.2 ms, p99 1 ms); per second 100, 300, 200 tps, repeat 1 twice that;
+     * repeat 1: 1000 at 200 µs (merged: p50 0.2 ms, p99 1 ms), all twice as long on version 17; per second 100, 300, 200 tps, repeat 1 twice that;
      * wait events: 9 at 4 clients (CPU 20 and 30 %, so 25 on average), 2 at 1 client.
      */
     static RunResults pgbenchSweepWithTimelines(Path root) {
@@ -152,11 +152,12 @@ final class SampleRuns {
                 for (int c : new int[] {1, 4}) {
                     for (int r = 0; r < 2; r++) {
                         org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(1, 3_600_000_000L, 3);
+                        int slower = v.equals("17") ? 2 : 1;
                         if (r == 0) {
-                            h.recordValueWithCount(100, 900);
-                            h.recordValueWithCount(1000, 100);
+                            h.recordValueWithCount(100 * slower, 900);
+                            h.recordValueWithCount(1000 * slower, 100);
                         } else {
-                            h.recordValueWithCount(200, 1000);
+                            h.recordValueWithCount(200 * slower, 1000);
                         }
                         int k = r + 1;
                         dev.kensho.core.result.Timeline tl = new dev.kensho.core.result.Timeline.Builder()
