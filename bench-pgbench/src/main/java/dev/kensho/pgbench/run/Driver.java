@@ -280,7 +280,15 @@ public final class Driver {
             }
         }
         if (jit != null) resetCounts();   // the warm-up ran through the same loop and counters
-        window.opened();
+        try {
+            window.opened();
+        } catch (RuntimeException e) {
+            // the observer failed: the clients, waiting for the start, must not be left behind with their connections
+            cancelled = true;
+            go.countDown();
+            for (Thread t : ts) t.join();
+            throw e;
+        }
         // initial connection time: pgbench averages its threads' connection phases
         double initialConnMs = 0;
         for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
@@ -1034,15 +1042,46 @@ public final class Driver {
 
     /**
      * The run second by second, always ({@link Timeline}, kept with the trial), and every -P seconds pgbench's
-     * progress line. One thread reads both from the same interval histograms: what -P prints is what is kept.
+     * progress line. One thread reads both from the same interval histograms: what -P prints is what is kept (the
+     * run's end, a moment after the last tick, joins the last interval).
      */
     private final class Ticker extends Thread {
         private static final long TICK_NANOS = 1_000_000_000L;
+        /** A remainder shorter than this at the end joins the interval before it (its rate alone would be noise). */
+        private static final long SHORTEST_NANOS = 100_000_000L;
         private final Timeline.Builder timeline = new Timeline.Builder();
         private final Histogram progressLatency = LatencyRecorder.empty(), progressLag = LatencyRecorder.empty();
         private long lastAt, lastFailed, lastSkipped, lastRetried, lastRetries;
         private long progressAt, progressFailed, progressSkipped, progressRetried, progressRetries;
+        /** Taken but not yet written: the end of the run may still join it. */
+        private Interval pending;
         private volatile boolean finished;
+
+        /** What happened between two ticks. */
+        private static final class Interval {
+            final long start;
+            long end, failed, skipped, retried;
+            final Histogram latency, lag;
+
+            Interval(long start, long end, Histogram latency, Histogram lag, long failed, long skipped, long retried) {
+                this.start = start;
+                this.end = end;
+                this.latency = latency;
+                this.lag = lag;
+                this.failed = failed;
+                this.skipped = skipped;
+                this.retried = retried;
+            }
+
+            void absorb(Interval later) {
+                end = later.end;
+                latency.add(later.latency);
+                lag.add(later.lag);
+                failed += later.failed;
+                skipped += later.skipped;
+                retried += later.retried;
+            }
+        }
 
         Ticker() {
             super("pgbench-ticker");
@@ -1060,7 +1099,7 @@ public final class Driver {
                     LockSupport.parkNanos(next - now);
                     continue;
                 }
-                tick(now);
+                keep(take(now));
                 if (now >= nextProgress) {
                     progress(now);
                     // a starved thread (thousands of clients) reports once, not a burst of catch-up lines
@@ -1070,30 +1109,32 @@ public final class Driver {
             }
         }
 
-        /** Stops ticking and takes the last, shorter interval, up to the end of the run. */
+        /**
+         * Stops ticking and takes what the clients did since the last tick, up to the end of the run: every
+         * transaction is in exactly one interval.
+         */
         Timeline finish(long end) throws InterruptedException {
             finished = true;
             interrupt();
             join();
-            if (end > lastAt + 1_000_000L || timeline.build().size() == 0) tick(Math.max(end, lastAt + 1));
+            Interval last = take(Math.max(end, lastAt + 1));
+            if (pending != null && last.end - last.start < SHORTEST_NANOS) pending.absorb(last);
+            else keep(last);
+            if (pending != null) write(pending);
             return timeline.build();
         }
 
-        private void tick(long now) {
+        private void keep(Interval i) {
+            if (pending != null) write(pending);
+            pending = i;
+        }
+
+        /** The interval since the last tick; also added to what the next -P line reports. */
+        private Interval take(long now) {
             Histogram h = latency.interval(), lg = lag.interval();
             long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
             long sk = skipped.sum(), rd = retried.sum(), rs = retries.sum();
-            double secs = (now - lastAt) / 1e9;
-            long n = h.getTotalCount();
-            timeline.interval(round((now - startNanos) / 1e9)).put("transactions", n).put("tps", round(n / secs))
-                    .put("latency_avg_ms", round(n == 0 ? 0 : h.getMean() / 1000))
-                    .put("latency_p50_ms", n == 0 ? 0 : h.getValueAtPercentile(50) / 1000.0)
-                    .put("latency_p99_ms", n == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0)
-                    .put("latency_max_ms", n == 0 ? 0 : h.getMaxValue() / 1000.0)
-                    .put("failed", failed - lastFailed);
-            if (cfg.rate() > 0) timeline.put("lag_avg_ms", round(lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
-            if (cfg.rate() > 0 && cfg.latencyLimitMs() > 0) timeline.put("skipped", sk - lastSkipped);
-            if (cfg.maxTries() != 1) timeline.put("retried", rd - lastRetried);
+            Interval i = new Interval(lastAt, now, h, lg, failed - lastFailed, sk - lastSkipped, rd - lastRetried);
             progressLatency.add(h);
             progressLag.add(lg);
             lastAt = now;
@@ -1101,6 +1142,21 @@ public final class Driver {
             lastSkipped = sk;
             lastRetried = rd;
             lastRetries = rs;
+            return i;
+        }
+
+        private void write(Interval i) {
+            Histogram h = i.latency, lg = i.lag;
+            long n = h.getTotalCount();
+            timeline.interval(round((i.end - startNanos) / 1e9)).put("transactions", n).put("tps", round(n / ((i.end - i.start) / 1e9)))
+                    .put("latency_avg_ms", round(n == 0 ? 0 : h.getMean() / 1000))
+                    .put("latency_p50_ms", n == 0 ? 0 : h.getValueAtPercentile(50) / 1000.0)
+                    .put("latency_p99_ms", n == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0)
+                    .put("latency_max_ms", n == 0 ? 0 : h.getMaxValue() / 1000.0)
+                    .put("failed", i.failed);
+            if (cfg.rate() > 0) timeline.put("lag_avg_ms", round(lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
+            if (cfg.rate() > 0 && cfg.latencyLimitMs() > 0) timeline.put("skipped", i.skipped);
+            if (cfg.maxTries() != 1) timeline.put("retried", i.retried);
         }
 
         private void progress(long now) {

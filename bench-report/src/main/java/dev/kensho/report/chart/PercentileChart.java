@@ -55,6 +55,8 @@ public final class PercentileChart {
         y.setMinorTickMarksVisible(true);
         y.setNumberFormatOverride(new java.text.DecimalFormat("0.###"));
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        // one SVG path per line, not an element per segment: a sweep's report holds dozens of these
+        r.setDrawSeriesLineAsPath(true);
         for (int i = 0; i < series.size(); i++) {
             r.setSeriesPaint(i, Style.paint(i));
             r.setSeriesStroke(i, Style.LINE);

@@ -27,6 +27,8 @@ public final class TimeChart {
         y.setAutoRangeIncludesZero(true);
         // hundreds of points per line: lines only
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        // one SVG path per line, not an element per segment: a sweep's report holds dozens of these
+        r.setDrawSeriesLineAsPath(true);
         for (int i = 0; i < series.size(); i++) {
             r.setSeriesPaint(i, Style.paint(i));
             r.setSeriesStroke(i, new java.awt.BasicStroke(1.5f));
