@@ -44,9 +44,9 @@ public final class LatencyPercentiles {
                 Histogram h = LatencyDistribution.merged(ok);
                 String label = Cells.label(c.params(), series);
                 lines.put(label, h);
-                notes.add(String.format(Locale.ROOT, "%s: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, p99.99 %.3f ms, max %.3f ms over %d transactions (%d repeat%s merged)",
-                        label, ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 99.99), h.getMaxValue() / 1000.0, h.getTotalCount(),
-                        ok.size(), ok.size() == 1 ? "" : "s"));
+                notes.add(String.format(Locale.ROOT, "%sp50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, p99.99 %.3f ms, max %.3f ms over %d transactions%s",
+                        series.isEmpty() ? "" : label + ": ", ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 99.99), h.getMaxValue() / 1000.0,
+                        h.getTotalCount(), ok.size() == 1 ? "" : " (" + ok.size() + " repeats merged)"));
             }
             String title = "Latency by percentile" + (facets.isEmpty() ? "" : " — " + Cells.label(facet.getValue().get(0).params(), facets));
             out.add(new Figure(title, PercentileChart.build(title, lines), notes));
