@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
@@ -67,5 +68,10 @@ class ServerRestartDuringRunTest {
         List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
         assertEquals(1, trials.size());
         assertTrue(trials.get(0).metric("connection_failures") > 0);
+        // the timeline shows when: every failure in the seconds after the restart (3 s in), none in the first two
+        Timeline tl = Timeline.of(trials.get(0));
+        List<Double> failed = tl.column("failed"), t = tl.column(Timeline.T);
+        assertEquals((double) r.failed(), failed.stream().mapToDouble(Double::doubleValue).sum(), tl.toString());
+        for (int i = 0; i < tl.size(); i++) if (t.get(i) <= 2.5) assertEquals(0.0, failed.get(i), tl.toString());
     }
 }
