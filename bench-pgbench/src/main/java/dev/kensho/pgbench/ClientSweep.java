@@ -40,7 +40,7 @@ import java.util.Map;
 public final class ClientSweep {
     /** The metrics summary.csv lists first, in this order. */
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
-            "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "db_xact_commit", "db_blks_read", "db_blks_hit",
+            "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "tps_cv_pct", "db_xact_commit", "db_blks_read", "db_blks_hit",
             "db_temp_files", "cpu_user_pct", "cpu_system_pct", "cpu_softirq_pct", "cpu_iowait_pct");
 
     private List<Integer> clients = List.of(1);
@@ -162,8 +162,11 @@ public final class ClientSweep {
             @Override
             public void finished(TrialMatrix.Planned<Cell> p, Trial t, int index, int total) {
                 if (t.ok()) {
-                    err.printf(Locale.ROOT, "[%d/%d]   tps %.1f, latency avg %.3f ms, p99 %.3f ms, failed %d%n", index, total,
-                            t.metric("tps"), t.metric("latency_avg_ms"), t.metric("latency_p99_ms"), t.metric("failed").longValue());
+                    Double cv = t.metric("tps_cv_pct");
+                    // how steady the trial was: a stall (checkpoint, autovacuum) shows here before it shows in the medians
+                    err.printf(Locale.ROOT, "[%d/%d]   tps %.1f, latency avg %.3f ms, p99 %.3f ms, failed %d%s%n", index, total,
+                            t.metric("tps"), t.metric("latency_avg_ms"), t.metric("latency_p99_ms"), t.metric("failed").longValue(),
+                            cv == null ? "" : String.format(Locale.ROOT, ", tps per second varied %.1f %%", cv));
                 } else {
                     err.printf(Locale.ROOT, "[%d/%d]   %s: %s%n", index, total, t.status(), t.extra().get("reason"));
                 }
