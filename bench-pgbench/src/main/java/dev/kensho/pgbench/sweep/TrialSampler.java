@@ -93,7 +93,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         try (Statement s = conn.createStatement()) {
             while (true) {
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
-                        + "AND pid <> pg_backend_pid() AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())")) {
+                        + "AND pid <> pg_backend_pid() AND datname = current_database() "
+                        + "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())")) {
                     rs.next();
                     if (rs.getLong(1) == 0 || System.nanoTime() > giveUp) return;
                 }
