@@ -50,7 +50,12 @@ public final class Charts {
         }
         List<ChartSpec> out = new ArrayList<>();
         Optional<String> time = timeMetric(cells);
-        if (cmd.startsWith("pgbench") && cells.params().contains("clients")) {
+        if (cmd.startsWith("pgbench") && cells.params().contains("clients") && cells.varying().isEmpty()
+                && cells.summaries().stream().anyMatch(c -> c.n() > 0)) {
+            // one cell (a pgbench run): a line through one point says nothing; its latency distribution and the run
+            // second by second (HtmlReport) are its charts
+            return out;
+        } else if (cmd.startsWith("pgbench") && cells.params().contains("clients")) {
             List<String> series = without(varying, "clients");
             metric(cells, "tps").ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
                     "TPS vs clients")));

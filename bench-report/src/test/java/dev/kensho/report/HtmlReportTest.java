@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.result.LatencyDistribution;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.RunResults;
+import dev.kensho.core.result.Timeline;
+import dev.kensho.core.result.Trial;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -211,6 +217,22 @@ class HtmlReportTest {
         // distinct ids across sections: every SVG's clip paths are its own
         assertEquals(count(html, "<svg"), (int) java.util.regex.Pattern.compile("<svg id='chart(\\d+)'").matcher(html).results()
                 .map(m -> m.group(1)).distinct().count());
+    }
+
+    /** A single pgbench run: no "vs clients" line through one point; its distribution and timeline are its charts. */
+    @Test
+    void singleRunGetsItsDistributionAndTimelineOnly() {
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench run", List.of("bench", "pgbench", "run"), Map.of()))) {
+            org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(1, 3_600_000_000L, 3);
+            h.recordValueWithCount(150, 100);
+            rd.append(Trial.of("clients=4", 0).param("clients", 4).metric("tps", 100).metric("latency_avg_ms", 0.15)
+                    .extra(Timeline.KEY, new Timeline.Builder().interval(1).put("tps", 100).build().columns())
+                    .extra(LatencyDistribution.KEY, LatencyDistribution.encode(h)).build());
+            String html = HtmlReport.render(RunDirectory.read(rd.path()));
+            assertFalse(html.contains("id=\"charts\""), "no charts section");
+            assertEquals(2, count(html, "<svg"), "latency by percentile and TPS per second");
+            assertTrue(html.contains("<figcaption>p50 0.150 ms, p99 0.150 ms"), html);
+        }
     }
 
     /** Runs recorded before timelines (and commands without them) get neither section. */
