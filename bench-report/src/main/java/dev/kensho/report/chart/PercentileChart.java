@@ -10,8 +10,6 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
-import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -54,17 +52,7 @@ public final class PercentileChart {
         y.setMinorTickCount(9);
         y.setMinorTickMarksVisible(true);
         y.setNumberFormatOverride(new java.text.DecimalFormat("0.###"));
-        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
-        // one SVG path per line, not an element per segment: a sweep's report holds dozens of these
-        r.setDrawSeriesLineAsPath(true);
-        for (int i = 0; i < series.size(); i++) {
-            r.setSeriesPaint(i, Style.paint(i));
-            r.setSeriesStroke(i, Style.LINE);
-        }
-        XYPlot plot = new XYPlot(data, x, y, r);
-        plot.setDomainGridlinePaint(Style.GRID);
-        plot.setRangeGridlinePaint(Style.GRID);
-        return Style.finish(title, plot, series.size() > 1);
+        return Style.lines(title, data, x, y, Style.LINE);
     }
 
     /** 0 → "0%", 1 → "90%", 2 → "99%", 3 → "99.9%" … */

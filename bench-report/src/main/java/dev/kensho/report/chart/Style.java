@@ -5,7 +5,11 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Paint;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.Plot;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYDataset;
 
 /** One look for every chart: white plot, light grid, a colour-blind-safe palette (Okabe–Ito). */
 final class Style {
@@ -22,6 +26,20 @@ final class Style {
 
     static Paint paint(int i) {
         return PALETTE[i % PALETTE.length];
+    }
+
+    /** Lines only, one SVG path each (not an element per segment: a sweep's report holds dozens of these charts). */
+    static JFreeChart lines(String title, XYDataset data, ValueAxis x, ValueAxis y, BasicStroke stroke) {
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        r.setDrawSeriesLineAsPath(true);
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            r.setSeriesPaint(i, paint(i));
+            r.setSeriesStroke(i, stroke);
+        }
+        XYPlot plot = new XYPlot(data, x, y, r);
+        plot.setDomainGridlinePaint(GRID);
+        plot.setRangeGridlinePaint(GRID);
+        return finish(title, plot, data.getSeriesCount() > 1);
     }
 
     static JFreeChart finish(String title, Plot plot, boolean legend) {

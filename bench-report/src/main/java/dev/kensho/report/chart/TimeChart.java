@@ -4,8 +4,6 @@ import java.util.List;
 import java.util.Map;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -26,16 +24,6 @@ public final class TimeChart {
         NumberAxis y = new NumberAxis(yLabel);
         y.setAutoRangeIncludesZero(true);
         // hundreds of points per line: lines only
-        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
-        // one SVG path per line, not an element per segment: a sweep's report holds dozens of these
-        r.setDrawSeriesLineAsPath(true);
-        for (int i = 0; i < series.size(); i++) {
-            r.setSeriesPaint(i, Style.paint(i));
-            r.setSeriesStroke(i, new java.awt.BasicStroke(1.5f));
-        }
-        XYPlot plot = new XYPlot(data, x, y, r);
-        plot.setDomainGridlinePaint(Style.GRID);
-        plot.setRangeGridlinePaint(Style.GRID);
-        return Style.finish(title, plot, series.size() > 1);
+        return Style.lines(title, data, x, y, new java.awt.BasicStroke(1.5f));
     }
 }
