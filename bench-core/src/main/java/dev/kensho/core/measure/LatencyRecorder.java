@@ -1,5 +1,6 @@
 package dev.kensho.core.measure;
 
+import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -16,8 +17,12 @@ public final class LatencyRecorder {
 
     /** Records one latency given in nanoseconds. */
     public void recordNanos(long nanos) {
-        long us = Math.max(1, Math.min(HIGHEST_US, (nanos + 500) / 1000));
-        recorder.recordValue(us);
+        recorder.recordValue(micros(nanos));
+    }
+
+    /** Nanoseconds as the microseconds these histograms hold: rounded, within [1, one hour]. */
+    public static long micros(long nanos) {
+        return Math.max(1, Math.min(HIGHEST_US, (nanos + 500) / 1000));
     }
 
     /**
@@ -52,5 +57,10 @@ public final class LatencyRecorder {
 
     public static Histogram empty() {
         return new Histogram(1, HIGHEST_US, 3);
+    }
+
+    /** An empty histogram of the same range for several writers at once; reading it never waits for them. */
+    public static ConcurrentHistogram concurrent() {
+        return new ConcurrentHistogram(1, HIGHEST_US, 3);
     }
 }

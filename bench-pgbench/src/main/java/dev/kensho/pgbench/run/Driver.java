@@ -71,8 +71,8 @@ public final class Driver {
             deadlock = new LongAdder(), lost = new LongAdder(), other = new LongAdder(), retried = new LongAdder(),
             retries = new LongAdder(), late = new LongAdder(), connects = new LongAdder(), connectNanos = new LongAdder(),
             reconnects = new LongAdder();
-    private final LatencyRecorder latency = new LatencyRecorder();
-    private final LatencyRecorder lag = new LatencyRecorder();
+    /** The run's seconds the transactions are filed under; before the start, the warm-up's own. */
+    private volatile RunSeconds seconds;
     private List<Script> warmupScripts;
     /** Watches the JIT during the warm-up; null without one. */
     private JitSettle jit;
@@ -245,6 +245,7 @@ public final class Driver {
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
         long connectStart = System.nanoTime();
+        seconds = new RunSeconds(connectStart, cfg.rate() > 0, s -> { });
         if (wireEngine) {
             for (Group g : groups) {
                 List<Client> mine = clients.stream().filter(c -> c.group == g).toList();
@@ -301,6 +302,7 @@ public final class Driver {
         }
         if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
         Ticker ticker = new Ticker();
+        seconds = ticker.seconds;
         ticker.start();
         go.countDown();
         for (Thread t : ts) t.join();
@@ -316,7 +318,7 @@ public final class Driver {
         double bench = Math.max(1e-9, (end - startNanos) / 1e9);
         long processed = ok.sum();
         long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
-        Histogram all = latency.total();
+        Histogram all = ticker.total();
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
         int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
         int ns = cfg.scripts().size();
@@ -341,17 +343,25 @@ public final class Driver {
         return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
                 lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
-                LatencySummary.of(all), LatencySummary.of(lag.total()), cfg.connectPerTransaction(), connMs, bench,
+                LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
                 wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all);
     }
 
+    /**
+     * The warm-up's clients file their transactions as the run's do (and read the seconds when due); one of them also
+     * takes the sealed ones as the ticker will, so the filing path is compiled with seconds sealed under it.
+     */
+    private void readWarmupSeconds() {
+        RunSeconds s = seconds;
+        s.read(System.nanoTime(), true);
+        s.forTimeline();
+    }
+
     /** Forgets what the warm-up counted; called while every client waits for the start. */
     private void resetCounts() {
         for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, other, retried, retries, late)) a.reset();
-        latency.reset();
-        lag.reset();
         for (int i = 0; i < scriptLatency.length; i++) {
             scriptLatency[i].reset();
             for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
@@ -456,8 +466,7 @@ public final class Driver {
                     w = warmupRunner(gen);
                     choose = new PgbenchRandom(-1 - id - gen);
                     loop(w, txNo + WARMUP_FRESH_EVERY, giveUp, false);
-                    // -P reads interval histograms while clients record: let the recording path see that too
-                    if (id == 0) latency.interval();
+                    if (id == 0) readWarmupSeconds();
                 }
                 if (w != null) w.releaseStatements();
                 // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
@@ -495,6 +504,7 @@ public final class Driver {
         /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */
         private void skip(int script) {
             skipped.increment();
+            seconds.skipped(System.nanoTime());
             scriptSkipped[script].increment();
             log(0, "skipped", script, 0, null, 1);
             txNo++;
@@ -574,15 +584,15 @@ public final class Driver {
             if (out.ok()) {
                 ok.increment();
                 scriptOk[script].increment();
-                latency.recordNanos(lat);
+                seconds.ok(end, lat, throttled ? Math.max(0, start - scheduled) : -1, tries - 1);
                 if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
-                if (throttled) lag.recordNanos(Math.max(0, start - scheduled));
                 if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
                 log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
             } else {
                 scriptFailed[script].increment();
                 if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
                 String kind = failure(out);
+                seconds.failed(end, tries - 1);
                 if (kind.equals("serialization")) scriptSerialization[script].increment();
                 if (kind.equals("deadlock")) scriptDeadlock[script].increment();
                 boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
@@ -952,7 +962,7 @@ public final class Driver {
                     }
                     if (!more) break;
                     loop();
-                    if (group.index == 0) latency.interval();
+                    if (group.index == 0) readWarmupSeconds();
                 }
             } catch (ScriptException e) {
                 throw new IllegalStateException(e);
@@ -1042,22 +1052,23 @@ public final class Driver {
 
     /**
      * The run second by second, always ({@link Timeline}, kept with the trial), and every -P seconds pgbench's
-     * progress line. One thread reads both from the same interval histograms: what -P prints is what is kept (the
-     * run's end, a moment after the last tick, joins the last interval).
+     * progress line, both from the seconds {@link RunSeconds} files the transactions under: what -P prints is what is
+     * kept (a last part-second shorter than {@link #SHORTEST_NANOS} joins the interval before it).
      */
     private final class Ticker extends Thread {
-        private static final long TICK_NANOS = 1_000_000_000L;
         /** A remainder shorter than this at the end joins the interval before it (its rate alone would be noise). */
         private static final long SHORTEST_NANOS = 100_000_000L;
+        final RunSeconds seconds = new RunSeconds(startNanos, cfg.rate() > 0, this::progress);
         private final Timeline.Builder timeline = new Timeline.Builder();
-        private final Histogram progressLatency = LatencyRecorder.empty(), progressLag = LatencyRecorder.empty();
-        private long lastAt, lastFailed, lastSkipped, lastRetried, lastRetries;
-        private long progressAt, progressFailed, progressSkipped, progressRetried, progressRetries;
+        private final Histogram total = LatencyRecorder.empty(), totalLag = LatencyRecorder.empty();
+        /** -P: the seconds since the last line (guarded by the seconds' reading lock). */
+        private double progressSum, progressSum2, progressLagSum;
+        private long progressCount, progressLagCount, progressFailed, progressSkipped, progressRetried, progressRetries;
         /** Taken but not yet written: the end of the run may still join it. */
         private Interval pending;
         private volatile boolean finished;
 
-        /** What happened between two ticks. */
+        /** What happened between two instants of the run. */
         private static final class Interval {
             final long start;
             long end, failed, skipped, retried;
@@ -1086,63 +1097,61 @@ public final class Driver {
         Ticker() {
             super("pgbench-ticker");
             setDaemon(true);
-            lastAt = progressAt = startNanos;
         }
 
+        /** Reads the seconds when no client has (an idle or throttled run) and turns them into the timeline. */
         @Override
         public void run() {
-            long every = cfg.progressSeconds() * 1_000_000_000L;
-            long next = startNanos + TICK_NANOS, nextProgress = every > 0 ? startNanos + every : Long.MAX_VALUE;
             while (!finished) {
-                long now = System.nanoTime();
-                if (now < next) {
-                    LockSupport.parkNanos(next - now);
-                    continue;
-                }
-                keep(take(now));
-                if (now >= nextProgress) {
-                    progress(now);
-                    // a starved thread (thousands of clients) reports once, not a burst of catch-up lines
-                    while (nextProgress <= now) nextProgress += every;
-                }
-                while (next <= now) next += TICK_NANOS;
+                long now = System.nanoTime(), due = seconds.due();
+                if (now >= due) seconds.read(now, true);
+                for (RunSeconds.Second s : seconds.forTimeline()) keep(interval(s));
+                now = System.nanoTime();
+                due = seconds.due();
+                if (now < due) LockSupport.parkNanos(due - now);
             }
         }
 
         /**
-         * Stops ticking and takes what the clients did since the last tick, up to the end of the run: every
-         * transaction is in exactly one interval.
+         * Stops ticking and takes the seconds not taken yet, up to the end of the run (every client has finished):
+         * every transaction is in exactly one interval. -P prints the whole seconds among them, not the last part-second.
          */
         Timeline finish(long end) throws InterruptedException {
             finished = true;
             interrupt();
             join();
-            Interval last = take(Math.max(end, lastAt + 1));
-            if (pending != null && last.end - last.start < SHORTEST_NANOS) pending.absorb(last);
-            else keep(last);
+            seconds.sealAll(end);
+            for (RunSeconds.Second s : seconds.forTimeline()) {
+                Interval last = interval(s);
+                if (last.end - last.start < SHORTEST_NANOS && pending != null) pending.absorb(last);
+                else keep(last);
+            }
             if (pending != null) write(pending);
             return timeline.build();
+        }
+
+        /** Every latency of the run (its seconds merged). */
+        Histogram total() {
+            return total;
+        }
+
+        Histogram totalLag() {
+            return totalLag;
+        }
+
+        /** A second no writer is inside any more, as an interval (plain histograms: cheaper to read). */
+        private Interval interval(RunSeconds.Second s) {
+            Histogram h = LatencyRecorder.empty(), lg = LatencyRecorder.empty();
+            h.add(s.latency);
+            if (s.lag != null) lg.add(s.lag);
+            total.add(h);
+            totalLag.add(lg);
+            return new Interval(s.start, s.end, h, lg, s.failed.sum(), s.skipped.sum(), s.retried.sum());
         }
 
         private void keep(Interval i) {
             if (pending != null) write(pending);
             pending = i;
-        }
-
-        /** The interval since the last tick; also added to what the next -P line reports. */
-        private Interval take(long now) {
-            Histogram h = latency.interval(), lg = lag.interval();
-            long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
-            long sk = skipped.sum(), rd = retried.sum(), rs = retries.sum();
-            Interval i = new Interval(lastAt, now, h, lg, failed - lastFailed, sk - lastSkipped, rd - lastRetried);
-            progressLatency.add(h);
-            progressLag.add(lg);
-            lastAt = now;
-            lastFailed = failed;
-            lastSkipped = sk;
-            lastRetried = rd;
-            lastRetries = rs;
-            return i;
         }
 
         private void write(Interval i) {
@@ -1159,31 +1168,44 @@ public final class Driver {
             if (cfg.maxTries() != 1) timeline.put("retried", i.retried);
         }
 
-        private void progress(long now) {
-            Histogram h = progressLatency, lg = progressLag;
-            double secs = (now - progressAt) / 1e9;
+        /**
+         * Adds a second to the next -P line and prints the line after every -P whole seconds (the run's last
+         * part-second is not printed). Called by whichever thread reads the seconds. A second a writer is still inside
+         * (a preempted client thread; see {@link RunSeconds}) is read as it stands.
+         */
+        private void progress(RunSeconds.Second s) {
+            long every = cfg.progressSeconds();
+            if (every <= 0) return;
+            progressCount += s.latency.getTotalCount();
+            progressSum += s.latencySum.sum();
+            progressSum2 += s.latencySum2.sum();
+            if (s.lag != null) {
+                progressLagCount += s.lag.getTotalCount();
+                progressLagSum += s.lagSum.sum();
+            }
+            progressFailed += s.failed.sum();
+            progressSkipped += s.skipped.sum();
+            progressRetried += s.retried.sum();
+            progressRetries += s.retries.sum();
+            long t = s.index + 1;
+            if (!s.whole() || t % every != 0) return;
+            // pgbench's average and deviation: from sums, in ms
+            double n = progressCount, mean = n == 0 ? 0 : progressSum / n;
+            double stddev = n == 0 ? 0 : Math.sqrt(Math.max(0, progressSum2 / n - mean * mean));
             // --progress-timestamp: the Unix epoch time at ms precision, as pgbench
             String when = cfg.progressTimestamp()
-                    ? String.format(Locale.ROOT, "%.3f", (startEpochMicros + (now - startNanos) / 1000) / 1e6)
-                    : String.format(Locale.ROOT, "%.1f", (now - startNanos) / 1e9);
+                    ? String.format(Locale.ROOT, "%.3f", (startEpochMicros + t * 1_000_000) / 1e6)
+                    : String.format(Locale.ROOT, "%.1f", (double) t);
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
-                    when, h.getTotalCount() / secs, h.getTotalCount() == 0 ? 0 : h.getMean() / 1000,
-                    h.getTotalCount() == 0 ? 0 : h.getStdDeviation() / 1000, lastFailed - progressFailed));
+                    when, n / every, mean / 1000, stddev / 1000, progressFailed));
             if (cfg.rate() > 0) {
-                sb.append(String.format(Locale.ROOT, ", lag %.3f ms", lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
-                if (cfg.latencyLimitMs() > 0) sb.append(", ").append(lastSkipped - progressSkipped).append(" skipped");
+                sb.append(String.format(Locale.ROOT, ", lag %.3f ms", progressLagCount == 0 ? 0 : progressLagSum / progressLagCount / 1000));
+                if (cfg.latencyLimitMs() > 0) sb.append(", ").append(progressSkipped).append(" skipped");
             }
-            if (cfg.maxTries() != 1) {
-                sb.append(", ").append(lastRetried - progressRetried).append(" retried, ").append(lastRetries - progressRetries).append(" retries");
-            }
+            if (cfg.maxTries() != 1) sb.append(", ").append(progressRetried).append(" retried, ").append(progressRetries).append(" retries");
             cfg.err().println(sb);
-            h.reset();
-            lg.reset();
-            progressAt = now;
-            progressFailed = lastFailed;
-            progressSkipped = lastSkipped;
-            progressRetried = lastRetried;
-            progressRetries = lastRetries;
+            progressSum = progressSum2 = progressLagSum = 0;
+            progressCount = progressLagCount = progressFailed = progressSkipped = progressRetried = progressRetries = 0;
         }
 
         private static double round(double v) {
