@@ -10,7 +10,7 @@ import org.HdrHistogram.Recorder;
  */
 public final class LatencyRecorder {
     /** One hour in µs: longer latencies are clamped (and counted) rather than lost. */
-    static final long HIGHEST_US = 3_600_000_000L;
+    public static final long HIGHEST_US = 3_600_000_000L;
 
     private final Recorder recorder = new Recorder(1, HIGHEST_US, 3);
     private final Histogram total = new Histogram(1, HIGHEST_US, 3);

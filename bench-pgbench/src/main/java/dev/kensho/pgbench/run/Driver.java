@@ -245,7 +245,7 @@ public final class Driver {
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
         long connectStart = System.nanoTime();
-        seconds = new RunSeconds(connectStart, cfg.rate() > 0, s -> { });
+        seconds = new RunSeconds(connectStart, cfg.rate() > 0, s -> { }, s -> { });
         if (wireEngine) {
             for (Group g : groups) {
                 List<Client> mine = clients.stream().filter(c -> c.group == g).toList();
@@ -350,13 +350,11 @@ public final class Driver {
     }
 
     /**
-     * The warm-up's clients file their transactions as the run's do (and read the seconds when due); one of them also
-     * takes the sealed ones as the ticker will, so the filing path is compiled with seconds sealed under it.
+     * The warm-up's clients file their transactions as the run's do and read the seconds when due; one of them also
+     * reads now and then as the ticker will, so that path is compiled too.
      */
     private void readWarmupSeconds() {
-        RunSeconds s = seconds;
-        s.read(System.nanoTime(), true);
-        s.forTimeline();
+        seconds.read(System.nanoTime(), true);
     }
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
@@ -1053,41 +1051,47 @@ public final class Driver {
     /**
      * The run second by second, always ({@link Timeline}, kept with the trial), and every -P seconds pgbench's
      * progress line, both from the seconds {@link RunSeconds} files the transactions under: what -P prints is what is
-     * kept (a last part-second shorter than {@link #SHORTEST_NANOS} joins the interval before it).
+     * kept (a last part-second shorter than {@link #SHORTEST_NANOS} joins the interval before it). Whichever thread
+     * reads the seconds (a client, or this one when none has) calls {@link #progress} and {@link #timeline}.
      */
     private final class Ticker extends Thread {
         /** A remainder shorter than this at the end joins the interval before it (its rate alone would be noise). */
         private static final long SHORTEST_NANOS = 100_000_000L;
-        final RunSeconds seconds = new RunSeconds(startNanos, cfg.rate() > 0, this::progress);
-        private final Timeline.Builder timeline = new Timeline.Builder();
-        private final Histogram total = LatencyRecorder.empty(), totalLag = LatencyRecorder.empty();
-        /** -P: the seconds since the last line (guarded by the seconds' reading lock). */
+        final RunSeconds seconds = new RunSeconds(startNanos, cfg.rate() > 0, this::progress, this::timeline);
+        // guarded by the seconds' reading lock, then read by finish()
+        private final Timeline.Builder builder = new Timeline.Builder();
+        /** Handed over but not yet written: the end of the run may still join it. */
+        private Interval pending;
+        /** -P: the seconds since the last line. */
         private double progressSum, progressSum2, progressLagSum;
         private long progressCount, progressLagCount, progressFailed, progressSkipped, progressRetried, progressRetries;
-        /** Taken but not yet written: the end of the run may still join it. */
-        private Interval pending;
         private volatile boolean finished;
 
-        /** What happened between two instants of the run. */
+        /** One second of the run, or the last two when the run's last part-second joins the one before. */
         private static final class Interval {
             final long start;
             long end, failed, skipped, retried;
+            double latencySum, lagSum;
             final Histogram latency, lag;
 
-            Interval(long start, long end, Histogram latency, Histogram lag, long failed, long skipped, long retried) {
-                this.start = start;
-                this.end = end;
-                this.latency = latency;
-                this.lag = lag;
-                this.failed = failed;
-                this.skipped = skipped;
-                this.retried = retried;
+            Interval(RunSeconds.Second s) {
+                start = s.start;
+                end = s.end;
+                latency = s.latency;
+                lag = s.lag;
+                latencySum = s.latencySum.sum();
+                lagSum = s.lagSum.sum();
+                failed = s.failed.sum();
+                skipped = s.skipped.sum();
+                retried = s.retried.sum();
             }
 
             void absorb(Interval later) {
                 end = later.end;
                 latency.add(later.latency);
-                lag.add(later.lag);
+                if (lag != null) lag.add(later.lag);
+                latencySum += later.latencySum;
+                lagSum += later.lagSum;
                 failed += later.failed;
                 skipped += later.skipped;
                 retried += later.retried;
@@ -1099,16 +1103,16 @@ public final class Driver {
             setDaemon(true);
         }
 
-        /** Reads the seconds when no client has (an idle or throttled run) and turns them into the timeline. */
+        /** Reads the seconds when no client has (an idle or throttled run, or clients all busy elsewhere). */
         @Override
         public void run() {
             while (!finished) {
                 long now = System.nanoTime(), due = seconds.due();
-                if (now >= due) seconds.read(now, true);
-                for (RunSeconds.Second s : seconds.forTimeline()) keep(interval(s));
-                now = System.nanoTime();
-                due = seconds.due();
-                if (now < due) LockSupport.parkNanos(due - now);
+                if (now >= due) {
+                    seconds.read(now, true);
+                    continue;
+                }
+                LockSupport.parkNanos(due - now);
             }
         }
 
@@ -1121,51 +1125,42 @@ public final class Driver {
             interrupt();
             join();
             seconds.sealAll(end);
-            for (RunSeconds.Second s : seconds.forTimeline()) {
-                Interval last = interval(s);
-                if (last.end - last.start < SHORTEST_NANOS && pending != null) pending.absorb(last);
-                else keep(last);
-            }
             if (pending != null) write(pending);
-            return timeline.build();
+            return builder.build();
         }
 
-        /** Every latency of the run (its seconds merged). */
+        /** Every latency of the run. */
         Histogram total() {
-            return total;
+            return seconds.total();
         }
 
         Histogram totalLag() {
-            return totalLag;
+            return seconds.totalLag();
         }
 
-        /** A second no writer is inside any more, as an interval (plain histograms: cheaper to read). */
-        private Interval interval(RunSeconds.Second s) {
-            Histogram h = LatencyRecorder.empty(), lg = LatencyRecorder.empty();
-            h.add(s.latency);
-            if (s.lag != null) lg.add(s.lag);
-            total.add(h);
-            totalLag.add(lg);
-            return new Interval(s.start, s.end, h, lg, s.failed.sum(), s.skipped.sum(), s.retried.sum());
-        }
-
-        private void keep(Interval i) {
+        /** A second for the timeline; the run's last part-second joins the one before when it is very short. */
+        private void timeline(RunSeconds.Second s) {
+            Interval i = new Interval(s);
+            if (!s.whole() && i.end - i.start < SHORTEST_NANOS && pending != null) {
+                pending.absorb(i);
+                return;
+            }
             if (pending != null) write(pending);
             pending = i;
         }
 
         private void write(Interval i) {
             Histogram h = i.latency, lg = i.lag;
-            long n = h.getTotalCount();
-            timeline.interval(round((i.end - startNanos) / 1e9)).put("transactions", n).put("tps", round(n / ((i.end - i.start) / 1e9)))
-                    .put("latency_avg_ms", round(n == 0 ? 0 : h.getMean() / 1000))
+            long n = h.getTotalCount(), nLag = lg == null ? 0 : lg.getTotalCount();
+            builder.interval(round((i.end - startNanos) / 1e9)).put("transactions", n).put("tps", round(n / ((i.end - i.start) / 1e9)))
+                    .put("latency_avg_ms", round(n == 0 ? 0 : i.latencySum / n / 1000))
                     .put("latency_p50_ms", n == 0 ? 0 : h.getValueAtPercentile(50) / 1000.0)
                     .put("latency_p99_ms", n == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0)
                     .put("latency_max_ms", n == 0 ? 0 : h.getMaxValue() / 1000.0)
                     .put("failed", i.failed);
-            if (cfg.rate() > 0) timeline.put("lag_avg_ms", round(lg.getTotalCount() == 0 ? 0 : lg.getMean() / 1000));
-            if (cfg.rate() > 0 && cfg.latencyLimitMs() > 0) timeline.put("skipped", i.skipped);
-            if (cfg.maxTries() != 1) timeline.put("retried", i.retried);
+            if (cfg.rate() > 0) builder.put("lag_avg_ms", round(nLag == 0 ? 0 : i.lagSum / nLag / 1000));
+            if (cfg.rate() > 0 && cfg.latencyLimitMs() > 0) builder.put("skipped", i.skipped);
+            if (cfg.maxTries() != 1) builder.put("retried", i.retried);
         }
 
         /**

@@ -2,8 +2,6 @@ package dev.kensho.pgbench.run;
 
 import dev.kensho.core.measure.LatencyRecorder;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -19,13 +17,17 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Nobody waits for anybody. HdrHistogram's Recorder, used before, makes its reader wait for every writer inside
  * recordValue; with a thousand client threads on two cores a writer preempted there may not run again for seconds,
- * and -P went quiet for up to 30 s. Here a second is sealed once it is over: a writer that finds its second sealed
+ * and -P went quiet for up to 13 s at a time. Here a second is sealed once it is over: a writer that finds its second sealed
  * files under the first open one (the transaction moves a second later, it is not lost), the timeline takes a sealed
  * second once no writer is left inside it, and -P, if one still is after {@link #PATIENCE_NANOS}, reads it as it stands.
  *
- * <p>Reading (sealing, and handing -P its seconds) is done by whoever comes first once it is due: the ticker thread,
- * or a client right after filing a transaction. A lone ticker thread among a thousand busy client threads got a core
- * only every few seconds; some client always runs, as pgbench's thread 0 prints -P from its own loop.
+ * <p>Reading (sealing, and handing the seconds to -P and the timeline) is done by whoever comes first once it is due:
+ * the ticker thread, or a client right after filing a transaction. A lone ticker thread among a thousand busy client
+ * threads got a core only every few seconds (and the seconds waiting for it piled up in the heap); some client always
+ * runs, as pgbench's thread 0 prints -P from its own loop.
+ *
+ * <p>A second's histograms keep two significant digits (53 KB, not 376): its p50/p99/max to 1 %. The run's own
+ * histogram, for the report and the trial, keeps three; writers add to it directly, and it is read once they are done.
  */
 final class RunSeconds {
     static final long SECOND_NANOS = 1_000_000_000L;
@@ -37,8 +39,9 @@ final class RunSeconds {
     /** One second of the run; its counts are final once it is sealed and {@link #quiet()}. */
     static final class Second {
         final long index;
+        /** Two significant digits; lag is null without -R. */
         final Histogram latency, lag;
-        /** -P's average and deviation, as pgbench's: sums in µs, not the histogram's buckets (cheap to read). */
+        /** Averages and -P's deviation, as pgbench's: sums in µs, not the histogram's buckets (exact, cheap to read). */
         final DoubleAdder latencySum = new DoubleAdder(), latencySum2 = new DoubleAdder(), lagSum = new DoubleAdder();
         final LongAdder failed = new LongAdder(), skipped = new LongAdder(), retried = new LongAdder(), retries = new LongAdder();
         /** Writers inside; the reader takes the second for the timeline at 0. */
@@ -49,8 +52,8 @@ final class RunSeconds {
 
         Second(long index, boolean withLag) {
             this.index = index;
-            this.latency = LatencyRecorder.concurrent();
-            this.lag = withLag ? LatencyRecorder.concurrent() : null;
+            this.latency = perSecond();
+            this.lag = withLag ? perSecond() : null;
         }
 
         boolean quiet() {
@@ -63,32 +66,51 @@ final class RunSeconds {
         }
     }
 
+    private static Histogram perSecond() {
+        return new ConcurrentHistogram(1, LatencyRecorder.HIGHEST_US, 2);
+    }
+
     private final long origin;
     private final boolean withLag;
+    /** Every latency of the run, three digits. */
+    private final Histogram total = LatencyRecorder.concurrent(), totalLag;
     /** Open seconds by index, for the writers; the reader removes each as it seals it. */
     private final ConcurrentHashMap<Long, Second> open = new ConcurrentHashMap<>();
     /** The writers' cache of the newest open second (a map lookup boxes its key). */
     private volatile Second latest;
     /** Seconds before this one are sealed. */
     private volatile long firstOpen;
-    /** Readers, one at a time: sealed seconds not yet taken for the timeline, oldest first. */
+    /** Readers, one at a time: sealed seconds not yet handed to the timeline, oldest first. */
     private final ArrayDeque<Second> sealed = new ArrayDeque<>();
     private final ReentrantLock reading = new ReentrantLock();
     /** When reading is next due: the end of the first open second (plus grace), sooner while a sealed one waits. */
     private volatile long due;
-    /** Gets each second once, in order, from whichever thread reads. */
-    private final Consumer<Second> progress;
+    /** Get each second once, in order, from whichever thread reads (one at a time). */
+    private final Consumer<Second> progress, timeline;
 
     /**
      * @param withLag  also files schedule lag (-R)
-     * @param progress gets each sealed second once, in order, when no writer is inside it any more (or after
-     *                 {@link #PATIENCE_NANOS}); called by one thread at a time, not always the same one
+     * @param progress gets each sealed second once no writer is inside it any more, or after {@link #PATIENCE_NANOS}
+     *                 as it then stands
+     * @param timeline gets each sealed second once no writer is inside it any more, after {@code progress}
      */
-    RunSeconds(long originNanos, boolean withLag, Consumer<Second> progress) {
+    RunSeconds(long originNanos, boolean withLag, Consumer<Second> progress, Consumer<Second> timeline) {
         this.origin = originNanos;
         this.withLag = withLag;
+        this.totalLag = withLag ? LatencyRecorder.concurrent() : null;
         this.progress = progress;
+        this.timeline = timeline;
         this.due = originNanos + SECOND_NANOS + GRACE_NANOS;
+    }
+
+    /** Every latency of the run (µs, three digits); complete once every writer has finished. */
+    Histogram total() {
+        return total;
+    }
+
+    /** Every schedule lag (-R), or an empty histogram. */
+    Histogram totalLag() {
+        return totalLag == null ? LatencyRecorder.empty() : totalLag;
     }
 
     /** A transaction that succeeded and ended at {@code endNanos}; lag &lt; 0 when it was not throttled. */
@@ -96,11 +118,13 @@ final class RunSeconds {
         Second s = enter(endNanos);
         try {
             long us = LatencyRecorder.micros(latencyNanos);
+            total.recordValue(us);
             s.latency.recordValue(us);
             s.latencySum.add(us);
             s.latencySum2.add((double) us * us);
             if (lagNanos >= 0 && s.lag != null) {
                 long lag = LatencyRecorder.micros(lagNanos);
+                totalLag.recordValue(lag);
                 s.lag.recordValue(lag);
                 s.lagSum.add(lag);
             }
@@ -205,7 +229,10 @@ final class RunSeconds {
         }
     }
 
-    /** -P's seconds in order, up to the first one a writer is still inside (unless it has waited long enough). */
+    /**
+     * The sealed seconds in order to -P, up to the first one a writer is still inside (unless it has waited long
+     * enough), and to the timeline up to the first one a writer is still inside.
+     */
     private void handOver(long now) {
         boolean waiting = false;
         for (Second s : sealed) {
@@ -217,24 +244,13 @@ final class RunSeconds {
             s.progressed = true;
             progress.accept(s);
         }
+        while (!sealed.isEmpty() && sealed.peekFirst().progressed && sealed.peekFirst().quiet()) timeline.accept(sealed.pollFirst());
         // look again soon while a second waits for a writer, else when the next second is over
-        due = waiting ? now + 1_000_000L : origin + (firstOpen + 1) * SECOND_NANOS + GRACE_NANOS;
+        due = waiting || !sealed.isEmpty() ? now + 1_000_000L : origin + (firstOpen + 1) * SECOND_NANOS + GRACE_NANOS;
     }
 
     /** When reading is next due (the ticker sleeps until then). */
     long due() {
         return due;
-    }
-
-    /** Sealed seconds no writer is inside any more, oldest first, up to the first that still has one; each handed over once. */
-    List<Second> forTimeline() {
-        reading.lock();
-        try {
-            List<Second> done = new ArrayList<>();
-            while (!sealed.isEmpty() && sealed.peekFirst().progressed && sealed.peekFirst().quiet()) done.add(sealed.pollFirst());
-            return done;
-        } finally {
-            reading.unlock();
-        }
     }
 }

@@ -17,14 +17,14 @@ class RunSecondsTest {
     @Test
     void aStalledWriterHoldsTheTimelineButNotProgress() {
         long origin = 1_000 * S;
-        List<RunSeconds.Second> progress = new ArrayList<>();
-        RunSeconds rs = new RunSeconds(origin, false, progress::add);
+        List<RunSeconds.Second> progress = new ArrayList<>(), timeline = new ArrayList<>();
+        RunSeconds rs = new RunSeconds(origin, false, progress::add, timeline::add);
         rs.ok(origin + 100 * MS, 2 * MS, -1, 0);
         RunSeconds.Second stalled = rs.enter(origin + 500 * MS);   // a client preempted in the middle of filing
 
         rs.read(origin + 1_030 * MS, false);
         assertTrue(progress.isEmpty(), "second 0 is sealed but a writer is inside: -P waits a little");
-        assertTrue(rs.forTimeline().isEmpty());
+        assertTrue(timeline.isEmpty());
         // a transaction that ended in second 0 but is filed after the seal moves to second 1, it is not lost
         rs.ok(origin + 900 * MS, 3 * MS, -1, 0);
 
@@ -32,21 +32,23 @@ class RunSecondsTest {
         assertEquals(1, progress.size(), "after its patience -P reads the second as it stands");
         assertEquals(0, progress.get(0).index);
         assertEquals(1, progress.get(0).latency.getTotalCount());
-        assertTrue(rs.forTimeline().isEmpty(), "the timeline still waits for the writer");
+        assertTrue(timeline.isEmpty(), "the timeline still waits for the writer");
 
         stalled.latency.recordValue(4_000);
         rs.exit(stalled);
-        List<RunSeconds.Second> done = rs.forTimeline();
-        assertEquals(1, done.size());
-        assertEquals(2, done.get(0).latency.getTotalCount(), "the stalled writer's transaction is in its second");
-        assertTrue(done.get(0).whole());
+        assertTrue(timeline.isEmpty(), "handed over by the next reader");
+        rs.read(origin + 1_140 * MS, false);
+        assertEquals(1, timeline.size());
+        assertEquals(2, timeline.get(0).latency.getTotalCount(), "the stalled writer's transaction is in its second");
+        assertTrue(timeline.get(0).whole());
 
         rs.sealAll(origin + 1_400 * MS);
-        List<RunSeconds.Second> last = rs.forTimeline();
-        assertEquals(1, last.size());
-        assertEquals(1, last.get(0).latency.getTotalCount());
-        assertEquals(400 * MS, last.get(0).end - last.get(0).start, "the run's last second ends with the run");
-        assertFalse(last.get(0).whole());
+        assertEquals(2, timeline.size());
+        RunSeconds.Second last = timeline.get(1);
+        assertEquals(1, last.latency.getTotalCount());
+        assertEquals(400 * MS, last.end - last.start, "the run's last second ends with the run");
+        assertFalse(last.whole());
+        assertEquals(2, rs.total().getTotalCount(), "the run's histogram has what the writers filed through ok()");
         assertEquals(2, progress.size(), "every second reaches -P once, in order");
         assertEquals(1, progress.get(1).index);
     }
@@ -55,7 +57,7 @@ class RunSecondsTest {
     void theClientThatFilesPastTheEndOfASecondReadsIt() {
         long origin = 5 * S;
         List<RunSeconds.Second> progress = new ArrayList<>();
-        RunSeconds rs = new RunSeconds(origin, true, progress::add);
+        RunSeconds rs = new RunSeconds(origin, true, progress::add, s -> { });
         rs.ok(origin + 10 * MS, 1 * MS, 200_000, 0);
         rs.failed(origin + 20 * MS, 2);
         rs.ok(origin + 999 * MS, 3 * MS, 0, 1);
@@ -78,13 +80,15 @@ class RunSecondsTest {
         assertEquals(List.of(0L, 1L, 2L, 3L), progress.stream().map(x -> x.index).toList());
         assertEquals(1, progress.get(1).skipped.sum());
         assertEquals(0, progress.get(2).latency.getTotalCount());
+        assertEquals(3, rs.total().getTotalCount());
+        assertEquals(3, rs.totalLag().getTotalCount());
     }
 
     @Test
     void concurrentWritersAndReadersFileEveryTransactionExactlyOnce() throws Exception {
         long origin = System.nanoTime();
-        List<RunSeconds.Second> progress = new ArrayList<>();
-        RunSeconds rs = new RunSeconds(origin, false, progress::add);
+        List<RunSeconds.Second> progress = new ArrayList<>(), timeline = new ArrayList<>();
+        RunSeconds rs = new RunSeconds(origin, false, progress::add, timeline::add);
         int writers = 6, each = 200_000;
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
@@ -104,11 +108,9 @@ class RunSecondsTest {
             t.start();
             ts.add(t);
         }
-        List<RunSeconds.Second> timeline = new ArrayList<>();
         Thread ticker = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 rs.read(System.nanoTime(), true);
-                timeline.addAll(rs.forTimeline());
                 LockSupport.parkNanos(3 * MS);
             }
         });
@@ -119,7 +121,6 @@ class RunSecondsTest {
         ticker.join();
         long end = System.nanoTime();
         rs.sealAll(end);
-        timeline.addAll(rs.forTimeline());
 
         assertTrue(timeline.size() >= 2, "several seconds: " + timeline.size());
         long filed = 0;
@@ -131,6 +132,7 @@ class RunSecondsTest {
             filed += s.latency.getTotalCount();
         }
         assertEquals((long) writers * each, filed, "every transaction in exactly one second");
+        assertEquals((long) writers * each, rs.total().getTotalCount());
         assertEquals(timeline.stream().map(s -> s.index).toList(), progress.stream().map(s -> s.index).toList());
     }
 }
