@@ -538,6 +538,9 @@ public final class Driver {
                 }
                 if (conn == null && !connect(cfg.connectPerTransaction())) return;
                 long start = System.nanoTime();
+                // a thread preempted since its last look at the clock (a thousand clients on two cores: seconds) must
+                // not start a transaction after -T: the run would drag on past its duration at a trickle
+                if (start >= until) return;
                 if (!throttled) scheduled = start;
                 TransactionOutcome out = r.runScript(conn, script);
                 int tries = 1;
