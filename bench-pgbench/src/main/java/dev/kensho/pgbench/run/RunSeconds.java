@@ -60,6 +60,13 @@ final class RunSeconds {
             return writers.get() == 0;
         }
 
+        void retried(int retries) {
+            if (retries > 0) {
+                retried.increment();
+                this.retries.add(retries);
+            }
+        }
+
         /** Whether it lasted a whole second (all do but the run's last). */
         boolean whole() {
             return end - start == SECOND_NANOS;
@@ -128,14 +135,10 @@ final class RunSeconds {
                 s.lag.recordValue(lag);
                 s.lagSum.add(lag);
             }
-            if (retries > 0) {
-                s.retried.increment();
-                s.retries.add(retries);
-            }
+            s.retried(retries);
         } finally {
-            exit(s);
+            exit(s, endNanos);
         }
-        if (endNanos >= due) read(endNanos, false);
     }
 
     /** A transaction that failed (serialization, deadlock, lost connection or an error) after its tries. */
@@ -143,14 +146,10 @@ final class RunSeconds {
         Second s = enter(endNanos);
         try {
             s.failed.increment();
-            if (retries > 0) {
-                s.retried.increment();
-                s.retries.add(retries);
-            }
+            s.retried(retries);
         } finally {
-            exit(s);
+            exit(s, endNanos);
         }
-        if (endNanos >= due) read(endNanos, false);
     }
 
     /** -R with -L: a transaction skipped at {@code atNanos} because it was already late. */
@@ -159,9 +158,8 @@ final class RunSeconds {
         try {
             s.skipped.increment();
         } finally {
-            exit(s);
+            exit(s, atNanos);
         }
-        if (atNanos >= due) read(atNanos, false);
     }
 
     /**
@@ -187,8 +185,10 @@ final class RunSeconds {
         }
     }
 
-    void exit(Second s) {
+    /** The writer leaves its second; then, if reading is due, it reads unless another thread already is. */
+    void exit(Second s, long atNanos) {
         s.writers.decrementAndGet();
+        if (atNanos >= due) read(atNanos, false);
     }
 
     /**

@@ -35,7 +35,7 @@ class RunSecondsTest {
         assertTrue(timeline.isEmpty(), "the timeline still waits for the writer");
 
         stalled.latency.recordValue(4_000);
-        rs.exit(stalled);
+        rs.exit(stalled, origin + 500 * MS);
         assertTrue(timeline.isEmpty(), "handed over by the next reader");
         rs.read(origin + 1_140 * MS, false);
         assertEquals(1, timeline.size());
