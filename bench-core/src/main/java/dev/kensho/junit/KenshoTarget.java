@@ -19,6 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *     &#64;Test void jit(&#64;LocalPostgres Target pg) { ... }   // 127.0.0.1:5432, skipped where absent
  * }
  * </pre>
+ *
+ * <p>The servers are shared: a setting one test applies ({@code pg.control().apply(...)}) holds for
+ * the tests after it until changed back, and a test must not close a Target it was given (the
+ * server stops when the test plan ends). A target that cannot be had here skips the test with the
+ * reason instead of failing it.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})

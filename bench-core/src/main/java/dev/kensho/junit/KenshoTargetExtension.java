@@ -1,22 +1,82 @@
 package dev.kensho.junit;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.KenshoVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
-import org.opentest4j.TestAbortedException;
 
 /**
  * Resolves {@link Target} parameters (see {@link KenshoTarget}). Servers are started once per JVM
  * and key, kept in the root store and stopped when the test plan ends, because starting
  * PostgreSQL per test would dominate the suite's time.
+ *
+ * <p>A target that cannot be had here (no server at a {@link LocalPostgres} URL, no Docker engine for
+ * KENSHO_TEST_TESTCONTAINERS) skips the test, or the class when its constructor or lifecycle methods
+ * ask for it, with the reason. That is decided as a condition before the test runs: JUnit reports
+ * an abort thrown while resolving a parameter as an error, not as a skip.
  */
-public final class KenshoTargetExtension implements ParameterResolver {
+public final class KenshoTargetExtension implements ParameterResolver, ExecutionCondition {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(KenshoTargetExtension.class);
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext e) {
+        List<Executable> asking = new ArrayList<>();
+        if (e.getTestMethod().isPresent()) {
+            asking.add(e.getTestMethod().get());
+        } else if (e.getTestClass().isPresent()) {
+            Class<?> c = e.getTestClass().get();
+            asking.addAll(List.of(c.getDeclaredConstructors()));
+            for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+                for (Method m : k.getDeclaredMethods()) {
+                    if (m.isAnnotationPresent(BeforeAll.class) || m.isAnnotationPresent(BeforeEach.class)
+                            || m.isAnnotationPresent(AfterEach.class) || m.isAnnotationPresent(AfterAll.class)) {
+                        asking.add(m);
+                    }
+                }
+            }
+        }
+        for (Executable x : asking) {
+            for (Parameter p : x.getParameters()) {
+                if (p.getType() != Target.class) continue;
+                String reason = unavailable(p, e);
+                if (reason != null) {
+                    System.err.println("SKIPPED: " + reason);
+                    return ConditionEvaluationResult.disabled(reason);
+                }
+            }
+        }
+        return ConditionEvaluationResult.enabled("every Target it asks for is available");
+    }
+
+    /** Why this Target parameter cannot be had here, or null. */
+    private String unavailable(Parameter p, ExtensionContext e) {
+        LocalPostgres local = p.getAnnotation(LocalPostgres.class);
+        if (local != null) return local(local, e) instanceof String reason ? reason : null;
+        if (p.isAnnotationPresent(PgVersion.class) || !containersAsked()) return null;
+        String reason = TargetSpec.containersUnavailableReason();
+        return reason == null ? null : "Testcontainers target skipped: " + reason;
+    }
+
+    private static boolean containersAsked() {
+        String url = System.getenv("KENSHO_TEST_URL");
+        return (url == null || url.isBlank()) && System.getenv("KENSHO_TEST_TESTCONTAINERS") != null;
+    }
 
     @Override
     public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
@@ -26,42 +86,36 @@ public final class KenshoTargetExtension implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext p, ExtensionContext e) {
         Optional<LocalPostgres> local = p.findAnnotation(LocalPostgres.class);
-        if (local.isPresent()) return localServer(local.get(), e);
+        if (local.isPresent()) {
+            Object t = local(local.get(), e);
+            // Only reached when the condition did not run (extension registered on a parameter alone).
+            if (t instanceof String reason) throw new ParameterResolutionException(reason);
+            return ((Handle) t).target;
+        }
         Optional<PgVersion> version = p.findAnnotation(PgVersion.class);
         String url = System.getenv("KENSHO_TEST_URL");
         if (url != null && !url.isBlank() && version.isEmpty()) {
             return shared(e, "url:" + url, () -> new TargetSpec().url(url).user(System.getenv("KENSHO_TEST_USER")).open());
         }
-        if (System.getenv("KENSHO_TEST_TESTCONTAINERS") != null && version.isEmpty()) {
+        if (containersAsked() && version.isEmpty()) {
             String reason = TargetSpec.containersUnavailableReason();
-            if (reason != null) skip("Testcontainers target skipped: " + reason);
+            if (reason != null) throw new ParameterResolutionException("Testcontainers target skipped: " + reason);
             return shared(e, "containers", () -> new TargetSpec().testcontainers(System.getenv("KENSHO_TEST_TESTCONTAINERS")).open());
         }
-        Integer major = version.map(PgVersion::value).orElse(null);
+        // The default is the newest version: one server for both ways of asking for it.
+        int major = version.map(PgVersion::value).orElseGet(KenshoVersion::newestEmbeddedMajor);
         return shared(e, "embedded:" + major, () -> new TargetSpec().pgVersion(major).open());
     }
 
-    private Target localServer(LocalPostgres a, ExtensionContext e) {
-        String key = "local:" + a.url() + ":" + a.user();
-        ExtensionContext.Store store = e.getRoot().getStore(NS);
-        Object cached = store.get(key);
-        if (cached instanceof String reason) skip(reason);
-        if (cached instanceof Handle h) return h.target;
-        try {
-            Target t = new TargetSpec().url(a.url()).user(a.user()).open();
-            store.put(key, new Handle(t));
-            return t;
-        } catch (KenshoException ex) {
-            String reason = "no PostgreSQL at " + a.url() + " (" + ex.getMessage() + "): test skipped";
-            store.put(key, reason);
-            skip(reason);
-            return null;
-        }
-    }
-
-    private static void skip(String reason) {
-        System.err.println("SKIPPED: " + reason);
-        throw new TestAbortedException(reason);
+    /** The server at a {@link LocalPostgres} URL as a {@link Handle}, or why there is none (a String); tried once per JVM. */
+    private Object local(LocalPostgres a, ExtensionContext e) {
+        return e.getRoot().getStore(NS).getOrComputeIfAbsent("local:" + a.url() + ":" + a.user(), k -> {
+            try {
+                return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
+            } catch (KenshoException ex) {
+                return "no PostgreSQL at " + a.url() + " (" + ex.getMessage() + "): test skipped";
+            }
+        });
     }
 
     private interface Opener {
@@ -77,8 +131,13 @@ public final class KenshoTargetExtension implements ParameterResolver {
         }
     }
 
-    /** Closes the server when JUnit closes the root store (end of the test plan). */
-    private static final class Handle implements ExtensionContext.Store.CloseableResource {
+    /**
+     * Closes the server when JUnit closes the root store (end of the test plan). Both interfaces:
+     * JUnit 5.13+ closes AutoCloseable values (and warns about CloseableResource alone), older
+     * versions only CloseableResource ones; a value that is both is closed once.
+     */
+    @SuppressWarnings("deprecation")
+    private static final class Handle implements ExtensionContext.Store.CloseableResource, AutoCloseable {
         final Target target;
 
         Handle(Target target) {
