@@ -34,6 +34,8 @@ abstract class JdbcTarget implements Target {
     /** user-context settings carried by every new connection (pgjdbc "options", no extra round trip). */
     protected final Map<String, String> sessionSettings = new LinkedHashMap<>();
     private final List<HikariDataSource> pools = new ArrayList<>();
+    private int poolsMade;
+    private volatile boolean closed;
     private int versionNum;
 
     JdbcTarget(String host, int port, String database, String user, String password,
@@ -144,6 +146,7 @@ abstract class JdbcTarget implements Target {
     }
 
     Connection connect(String db, Properties props) throws SQLException {
+        if (closed) throw new IllegalStateException("target closed: " + describe());
         try {
             return DriverManager.getConnection(rawUrl(db), props);
         } catch (SQLException e) {
@@ -180,16 +183,57 @@ abstract class JdbcTarget implements Target {
 
     @Override
     public synchronized DataSource pool(int size) {
+        if (closed) throw new IllegalStateException("target closed: " + describe());
         HikariConfig c = new HikariConfig();
-        c.setJdbcUrl(rawUrl(database));
-        c.setDataSourceProperties(properties());
+        // Connections come from connect(), so every new one carries the settings of the latest apply()
+        // (a remote target's session settings travel in the startup packet); see sessionChanged().
+        c.setDataSource(new Connecting());
         c.setMaximumPoolSize(size);
         c.setMinimumIdle(0);
-        c.setPoolName("kensho-" + pools.size());
+        c.setPoolName("kensho-" + poolsMade++);
         c.setInitializationFailTimeout(-1);
         HikariDataSource ds = new HikariDataSource(c);
         pools.add(ds);
         return ds;
+    }
+
+    /**
+     * The pools' pooled connections were made under settings that no longer hold (session settings
+     * changed) or to a server that has restarted: replace them, idle ones now and busy ones when
+     * returned, so a pool made before apply() or restart() goes on working under the new settings.
+     */
+    synchronized void sessionChanged() {
+        for (HikariDataSource ds : pools) {
+            var bean = ds.getHikariPoolMXBean();
+            if (bean != null) bean.softEvictConnections();
+        }
+    }
+
+    /** What HikariCP connects through: {@link #connect()}, its one-line failures as SQLExceptions. */
+    private final class Connecting implements DataSource {
+        private int loginTimeout;
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            try {
+                return connect();
+            } catch (KenshoException e) {
+                throw new SQLException(e.getMessage(), "08001", e);
+            }
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) {
+            throw new UnsupportedOperationException("a target's pool connects as the target's user");
+        }
+
+        @Override public java.io.PrintWriter getLogWriter() { return null; }
+        @Override public void setLogWriter(java.io.PrintWriter out) { }
+        @Override public void setLoginTimeout(int seconds) { loginTimeout = seconds; }
+        @Override public int getLoginTimeout() { return loginTimeout; }
+        @Override public java.util.logging.Logger getParentLogger() { return java.util.logging.Logger.getLogger("dev.kensho"); }
+        @Override public <T> T unwrap(Class<T> iface) throws SQLException { throw new SQLException("not a wrapper"); }
+        @Override public boolean isWrapperFor(Class<?> iface) { return false; }
     }
 
     @Override
@@ -242,10 +286,10 @@ abstract class JdbcTarget implements Target {
         return out;
     }
 
-    void closePools() {
-        synchronized (this) {
-            pools.forEach(HikariDataSource::close);
-            pools.clear();
-        }
+    /** The end of the target: its pools close, and connect() and pool() refuse from now on. */
+    synchronized void closePools() {
+        closed = true;
+        pools.forEach(HikariDataSource::close);
+        pools.clear();
     }
 }

@@ -261,9 +261,9 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void restart() {
-        closePools();
         stopServer();
         startServer();
+        sessionChanged();
         log.add("restarted");
     }
 
@@ -320,6 +320,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void reload() {
+        long logMark = logSize();
         try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
             s.execute("SELECT pg_reload_conf()");
         } catch (SQLException e) {
@@ -343,18 +344,64 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 return;
             }
         }
-        checkFileErrors();
+        checkFileErrors(logMark);
     }
 
-    private void checkFileErrors() {
+    private long logSize() {
+        try {
+            return Files.size(instance.resolve("server.log"));
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Throws for a value in kensho.conf the server rejected on this reload; logMark: server.log's size before it. */
+    private void checkFileErrors(long logMark) {
+        // pg_file_settings says "setting could not be applied" both for a value the server rejects and
+        // for a postmaster-level change awaiting a restart. Those restart rather than reload here, so
+        // only the first can be meant: a rejected value, which must not stay in kensho.conf, where it
+        // would stop the next restart.
         try (Connection c = connect("postgres"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT name, setting, error FROM pg_file_settings WHERE error IS NOT NULL AND error <> 'setting could not be applied'")) {
+             ResultSet rs = s.executeQuery("SELECT f.name, f.setting, f.error FROM pg_file_settings f"
+                     + " LEFT JOIN pg_settings p ON p.name = f.name WHERE f.error IS NOT NULL"
+                     + " AND (f.error <> 'setting could not be applied' OR p.context IS DISTINCT FROM 'postmaster')")) {
             if (rs.next()) {
-                throw KenshoException.usage("--set " + rs.getString(1) + "=" + rs.getString(2) + ": " + rs.getString(3));
+                String name = rs.getString(1);
+                String error = rs.getString(3);
+                if (error.equals("setting could not be applied")) error = serverLogLine(logMark, '"' + name + '"', error);
+                throw KenshoException.usage("--set " + name + "=" + rs.getString(2) + ": " + error);
             }
         } catch (SQLException e) {
             // pg_file_settings needs superuser; we are postgres here, so this is unexpected but harmless
         }
+    }
+
+    /**
+     * The server's own words for a reload it could not apply (e.g. 'invalid value for parameter
+     * "work_mem": "banana"'): the postmaster logs them as it processes SIGHUP, possibly a moment
+     * after pg_file_settings has shown the error, so wait a little for the line.
+     */
+    private String serverLogLine(long from, String mentioning, String otherwise) {
+        Path logFile = instance.resolve("server.log");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        do {
+            try (var ch = Files.newByteChannel(logFile)) {
+                ch.position(from);
+                String added = new String(java.nio.channels.Channels.newInputStream(ch).readAllBytes(), StandardCharsets.UTF_8);
+                for (String l : added.split("\n")) {
+                    if (l.contains(mentioning) && !l.contains("cannot be changed without restarting")) {
+                        return l.replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip();
+                    }
+                }
+                Thread.sleep(20);
+            } catch (IOException e) {
+                return otherwise;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return otherwise;
+            }
+        } while (System.nanoTime() < deadline);
+        return otherwise;
     }
 
     @Override

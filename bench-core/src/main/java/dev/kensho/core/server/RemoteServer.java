@@ -80,13 +80,13 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
-        closePools();
         ServerUser.run(List.of("sh", "-c", restartCommand), "run --restart-command");
         log.add("ran --restart-command");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             try (Connection c = connect()) {
                 forgetVersion();
+                sessionChanged();
                 return;
             } catch (SQLException | KenshoException e) {
                 if (System.nanoTime() > deadline) {
@@ -157,6 +157,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
                 throw KenshoException.usage("setting rejected by the server: " + reason);
             }
         }
+        if (!sessionSettings.equals(sessionBefore)) sessionChanged();
         log.addAll(actions);
         Map<String, String> ok = new LinkedHashMap<>(wanted);
         ok.keySet().removeAll(refused.keySet());

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 @KenshoTarget
@@ -45,9 +46,19 @@ class ManagedServerTest {
         assertTrue(Files.exists(pg.control().dataDirectory().orElseThrow().resolve("kensho.conf")));
     }
 
+    static String show(DataSource pool, String name) throws SQLException {
+        try (Connection c = pool.getConnection(); ResultSet rs = c.createStatement().executeQuery("SHOW " + name)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     @Test
     void postmasterSettingRestartsAndUserSettingReloads() throws SQLException {
+        Target closed;
         try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            closed = pg;
+            DataSource pool = pg.pool(2);
             SettingsOutcome user = pg.control().apply(Map.of("work_mem", "64MB"));
             assertFalse(user.restarted());
             assertEquals("64MB", show(pg, "work_mem"));
@@ -57,6 +68,9 @@ class ManagedServerTest {
             assertTrue(pm.restarted(), pm.actions().toString());
             assertEquals("13", show(pg, "max_worker_processes"));
             assertTrue(!before.equals("13"));
+            // A pool made before the restart goes on, with the new settings.
+            assertEquals("13", show(pool, "max_worker_processes"));
+            assertEquals("64MB", show(pool, "work_mem"));
 
             // Same value again: nothing to do, no restart.
             assertFalse(pg.control().apply(Map.of("max_worker_processes", "13")).restarted());
@@ -68,7 +82,19 @@ class ManagedServerTest {
             KenshoException bad = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("shared_buffers", "lots")));
             assertTrue(bad.getMessage().contains("shared_buffers"), bad.getMessage());
             assertEquals("13", show(pg, "max_worker_processes"));
+
+            // The same for a reloaded setting, in the server's words; the bad value must not stay in
+            // kensho.conf, where it would stop every later restart.
+            KenshoException badReload = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("work_mem", "banana")));
+            assertTrue(badReload.getMessage().contains("invalid value for parameter \"work_mem\": \"banana\""), badReload.getMessage());
+            assertEquals("64MB", pg.control().applied().get("work_mem"));
+            pg.control().restart();
+            assertEquals("64MB", show(pg, "work_mem"));
+            assertEquals("64MB", show(pool, "work_mem"));
         }
+        // A closed target says so instead of "connection refused" from a port the user never chose.
+        IllegalStateException gone = assertThrows(IllegalStateException.class, closed::connect);
+        assertTrue(gone.getMessage().startsWith("target closed"), gone.getMessage());
     }
 
     @Test

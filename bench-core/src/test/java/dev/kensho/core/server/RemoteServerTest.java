@@ -40,7 +40,16 @@ class RemoteServerTest {
     /** A value the server rejects is refused in one line and leaves the earlier accepted value in force. */
     @Test
     void rejectedSessionValueKeepsTheEarlierOne(@LocalPostgres Target pg) throws Exception {
+        javax.sql.DataSource pool = pg.pool(1);
+        try (Connection c = pool.getConnection()) {
+            // a pooled connection made before the change
+        }
         pg.control().apply(Map.of("work_mem", "8MB"));
+        // Session settings travel in the startup packet: the pool's connections are replaced to carry them.
+        try (Connection c = pool.getConnection(); ResultSet rs = c.createStatement().executeQuery("SHOW work_mem")) {
+            rs.next();
+            assertEquals("8MB", rs.getString(1));
+        }
         KenshoException e = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("work_mem", "lots")));
         assertTrue(e.getMessage().startsWith("setting rejected by the server: "), e.getMessage());
         assertTrue(e.getMessage().contains("work_mem"), e.getMessage());
