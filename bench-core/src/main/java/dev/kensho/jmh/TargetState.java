@@ -13,7 +13,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * A PostgreSQL server for JMH benchmarks, shared by every thread of a trial: the embedded server by
  * default, or the one system properties name (JMH passes them to forks with -jvmArgsAppend):
  * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U -Dkensho.passwordFile=F}, {@code -Dkensho.pgVersion=16},
- * {@code -Dkensho.pgBin=/usr/lib/postgresql/17/bin}, {@code -Dkensho.set.jit=off} (any setting).
+ * {@code -Dkensho.pgBin=/usr/lib/postgresql/17/bin}, {@code -Dkensho.set.jit=off} (any setting),
+ * {@code -Dkensho.restartCommand=CMD} (permission to reconfigure and restart a remote server).
+ * A setting the server does not take fails the trial: a benchmark must not report numbers
+ * measured under settings other than the ones asked for.
  *
  * <pre>
  * &#64;Benchmark
@@ -26,7 +29,22 @@ public class TargetState {
 
     @Setup(Level.Trial)
     public void open() {
-        target = spec(System.getProperties()).open();
+        open(System.getProperties());
+    }
+
+    void open(java.util.Properties p) {
+        TargetSpec spec = spec(p);
+        target = spec.open();
+        // Managed servers and containers start with the settings or fail; a remote one may refuse them.
+        Map<String, String> missing = new java.util.TreeMap<>(spec.settings());
+        if (target.kind() != dev.kensho.core.server.TargetKind.REMOTE) missing.clear();
+        missing.keySet().removeAll(target.control().applied().keySet());
+        if (!missing.isEmpty()) {
+            target.close();
+            target = null;
+            throw new IllegalStateException("-Dkensho.set." + missing.keySet().iterator().next()
+                    + ": not applied on " + spec.url() + " (a remote server is reconfigured only with -Dkensho.restartCommand)");
+        }
     }
 
     @TearDown(Level.Trial)
@@ -43,7 +61,15 @@ public class TargetState {
         String bin = p.getProperty("kensho.pgBin");
         if (bin != null) s.pgBin(java.nio.file.Path.of(bin));
         String version = p.getProperty("kensho.pgVersion");
-        if (version != null) s.pgVersion(Integer.parseInt(version));
+        if (version != null) {
+            try {
+                s.pgVersion(Integer.parseInt(version.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-Dkensho.pgVersion=" + version + ": a major version such as 17");
+            }
+        }
+        String restart = p.getProperty("kensho.restartCommand");
+        if (restart != null) s.restartCommand(restart);
         for (Map.Entry<Object, Object> e : p.entrySet()) {
             String k = e.getKey().toString();
             if (k.startsWith("kensho.set.")) s.set(k.substring("kensho.set.".length()), e.getValue().toString());

@@ -11,7 +11,30 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+@dev.kensho.junit.KenshoTarget
 class JmhStatesTest {
+
+    /** Numbers measured under other settings than asked for must not be reported: the trial fails. */
+    @Test
+    void aSettingTheRemoteServerRefusesFailsTheTrial(@dev.kensho.junit.LocalPostgres dev.kensho.core.server.Target local) {
+        var p = new java.util.Properties();
+        p.setProperty("kensho.url", local.jdbcUrl());
+        p.setProperty("kensho.user", local.user());
+        p.setProperty("kensho.set.work_mem", "8MB");
+        p.setProperty("kensho.set.shared_buffers", "1GB");
+        TargetState state = new TargetState();
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> state.open(p));
+        assertTrue(e.getMessage().startsWith("-Dkensho.set.shared_buffers: not applied"), e.getMessage());
+        assertEquals(null, state.target);
+
+        p.remove("kensho.set.shared_buffers");
+        state.open(p);
+        try {
+            assertEquals("8MB", state.target.control().applied().get("work_mem"));
+        } finally {
+            state.close();
+        }
+    }
 
     @Test
     void benchmarkRunsAgainstAnEmbeddedServer() throws Exception {
