@@ -36,8 +36,20 @@ class KillAndResumeIT {
             Thread.sleep(50);
         }
         assertTrue(trials != null && Files.exists(trials), "no trials appeared: " + Files.readString(work.resolve("stderr.txt")));
+        Path instance = instanceOf(p.pid());
+        long postmaster = Long.parseLong(Files.readAllLines(instance.resolve("data/postmaster.pid")).get(0).trim());
+        assertTrue(ProcessHandle.of(postmaster).isPresent(), "the run's server is up");
         p.destroyForcibly(); // SIGKILL: no shutdown hooks, no flush at exit
         p.waitFor(30, TimeUnit.SECONDS);
+        // Its watchdog stops the server and removes the instance, with no later Kensho start needed.
+        long gone = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false) || Files.exists(instance))
+                && System.nanoTime() < gone) {
+            Thread.sleep(100);
+        }
+        assertTrue(!ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false),
+                "postgres " + postmaster + " outlived the killed run");
+        assertTrue(!Files.exists(instance), instance + " left behind");
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 6 && kept.size() < 20, "kept " + kept.size() + "; stderr: " + Files.readString(work.resolve("stderr.txt")));
 
@@ -52,5 +64,20 @@ class KillAndResumeIT {
         assertEquals(kept, all.subList(0, kept.size()), "trials from before the kill are untouched");
         String summary = Files.readString(runDir.resolve(RunDirectory.SUMMARY));
         assertTrue(summary.contains("q1") && summary.contains("q2"), summary);
+    }
+
+    /** The managed server's instance directory the JVM with this pid owns (KENSHO_HOME/instances/pg…/owner.pid). */
+    private static Path instanceOf(long pid) throws Exception {
+        Path home = dev.kensho.core.server.KenshoHome.dir();
+        try (var dirs = Files.list(home.resolve("instances"))) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                Path owner = d.resolve("owner.pid");
+                if (Files.exists(owner) && Files.readString(owner).trim().equals(Long.toString(pid))
+                        && Files.exists(d.resolve("data/postmaster.pid"))) {
+                    return d;
+                }
+            }
+        }
+        throw new AssertionError("no running instance owned by " + pid + " under " + home);
     }
 }

@@ -40,6 +40,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Thread shutdownHook = new Thread(this::stopQuietly, "kensho-server-stop");
     private volatile boolean running;
+    private Process watchdog;
     private String versionLine = "";
 
     private ManagedServer(TargetKind kind, Path bin, Path instance, boolean keep, int port) {
@@ -89,7 +90,30 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             throw e;
         }
         Runtime.getRuntime().addShutdownHook(s.shutdownHook);
+        s.startWatchdog();
         return s;
+    }
+
+    /**
+     * A JVM killed with SIGKILL (a CI timeout, a killed test fork) runs no shutdown hook. A shell
+     * that outlives it stops the server and removes the instance within a second, so no postgres is
+     * left running, even where no later Kensho start in the same KENSHO_HOME would reap it.
+     * close() ends it.
+     */
+    private void startWatchdog() {
+        String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; "
+                + "if [ -f \"$2/postmaster.pid\" ]; then " + String.join(" ", ServerUser.commandPrefix())
+                + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi" + (keep ? "" : "; rm -rf \"$4\"");
+        try {
+            watchdog = new ProcessBuilder("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
+                    data.toString(), bin.resolve("pg_ctl").toString(), instance.toString())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+        } catch (IOException e) {
+            log.add("no watchdog (" + e.getMessage() + "): a killed JVM leaves the server to the next start's reaping");
+        }
     }
 
     private static int freePort() {
@@ -426,6 +450,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void close() {
+        if (watchdog != null) watchdog.destroy();
         closePools();
         stopQuietly();
         try {
