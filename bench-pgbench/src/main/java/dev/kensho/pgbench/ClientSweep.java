@@ -196,7 +196,7 @@ public final class ClientSweep {
     }
 
     private PgbenchInit init() {
-        PgbenchInit i = initTemplate == null ? new PgbenchInit() : initTemplate;
+        PgbenchInit i = initTemplate == null ? new PgbenchInit() : initTemplate.copy();
         return i.scale(scale == null ? 1 : scale).quiet(true).log(null);
     }
 

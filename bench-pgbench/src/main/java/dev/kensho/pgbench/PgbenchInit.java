@@ -73,6 +73,24 @@ public final class PgbenchInit {
     /** Where progress and the timing line go (stderr, as pgbench); null for silence. */
     public PgbenchInit log(PrintStream out) { this.log = out; return this; }
 
+    /** The same options in a new object (a sweep adjusts its own copy, never the caller's). */
+    PgbenchInit copy() {
+        PgbenchInit c = new PgbenchInit();
+        c.scale = scale;
+        c.fillfactor = fillfactor;
+        c.foreignKeys = foreignKeys;
+        c.unlogged = unlogged;
+        c.partitions = partitions;
+        c.partitionMethod = partitionMethod;
+        c.tablespace = tablespace;
+        c.indexTablespace = indexTablespace;
+        c.steps = steps;
+        c.noVacuum = noVacuum;
+        c.quiet = quiet;
+        c.log = log;
+        return c;
+    }
+
     /**
      * What one initialisation did.
      *

@@ -18,7 +18,7 @@ import java.util.Set;
  * @param min     metric → minimum
  * @param max     metric → maximum
  * @param status  "ok", or "skipped"/"failed" when no repeat finished ok
- * @param reason  why it was skipped or failed, else empty
+ * @param reason  why it was skipped or failed; for an ok cell with failed repeats, how many and why; else empty
  */
 public record CellSummary(String cell, Map<String, Object> params, int n, Map<String, Double> median,
                           Map<String, Double> min, Map<String, Double> max, String status, String reason) {
@@ -46,6 +46,13 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
             Trial last = e.getValue().get(e.getValue().size() - 1);
             String status = ok.isEmpty() ? last.status() : "ok";
             String reason = ok.isEmpty() ? String.valueOf(last.extra().getOrDefault("reason", "")) : "";
+            List<Trial> notOk = e.getValue().stream().filter(t -> !t.ok()).toList();
+            if (!ok.isEmpty() && !notOk.isEmpty()) {
+                // The median stands on fewer repeats than asked for: say so where it is read.
+                Trial t = notOk.get(notOk.size() - 1);
+                reason = notOk.size() + " of " + e.getValue().size() + " repeats " + t.status() + ": "
+                        + t.extra().getOrDefault("reason", "");
+            }
             out.add(new CellSummary(e.getKey(), first.params(), ok.size(), med, lo, hi, status, reason));
         }
         return out;
@@ -62,7 +69,10 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
             cells.forEach(c -> all.addAll(c.median().keySet()));
             metricNames = new ArrayList<>(all);
         }
-        List<String> header = new ArrayList<>(paramNames);
+        boolean keyed = paramNames.isEmpty();   // no parameters to tell the rows apart: the cell key does
+        List<String> header = new ArrayList<>();
+        if (keyed) header.add("cell");
+        header.addAll(paramNames);
         header.add("n");
         header.add("status");
         for (String m : metricNames) {
@@ -74,6 +84,7 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
         List<List<Object>> rows = new ArrayList<>();
         for (CellSummary c : cells) {
             List<Object> r = new ArrayList<>();
+            if (keyed) r.add(c.cell());
             for (String p : paramNames) r.add(c.params().get(p));
             r.add(c.n());
             r.add(c.status());

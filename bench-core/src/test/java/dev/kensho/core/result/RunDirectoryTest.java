@@ -58,6 +58,23 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    /** A median over fewer repeats than asked for says so; cells without parameters are told apart by their key. */
+    @Test
+    void summaryNamesFailedRepeatsAndKeysCellsWithoutParameters() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+            dir.append(Trial.of("a", 0).metric("ms", 2.0).build());
+            dir.append(Trial.of("a", 1).failed("server closed the connection").build());
+            dir.append(Trial.of("b", 0).metric("ms", 5.0).build());
+            CellSummary.write(dir, List.of("ms"));
+        }
+        List<String> csv = Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY));
+        assertEquals("cell,n,status,ms_median,ms_min,ms_max,reason", csv.get(0));
+        assertEquals("a,1,ok,2,2,2,1 of 2 repeats failed: server closed the connection", csv.get(1));
+        assertEquals("b,1,ok,5,5,5,", csv.get(2));
+    }
+
     @Test
     void randomOrderIsReproducibleFromTheSeed() {
         var a = new TrialMatrix<>(List.of(1, 2, 3, 4), String::valueOf, 3, TrialMatrix.Order.RANDOM, 7).plan();
