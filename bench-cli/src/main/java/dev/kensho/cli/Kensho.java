@@ -46,6 +46,9 @@ public final class Kensho implements Runnable {
         return arguments.clone();
     }
 
+    /** Held: java.util.logging keeps loggers weakly, and a collected one forgets its level. */
+    private static final java.util.logging.Logger PGJDBC_LOG = java.util.logging.Logger.getLogger("org.postgresql");
+
     public static void main(String[] args) {
         System.exit(execute(args));
     }
@@ -54,6 +57,9 @@ public final class Kensho implements Runnable {
     public static int execute(String... args) {
         arguments = args.clone();
         System.setProperty("java.awt.headless", "true");
+        // pgjdbc logs warnings (e.g. about a URL's port) through java.util.logging onto stderr:
+        // errors are one line of Kensho's own unless --verbose asks for the libraries' diagnostics.
+        PGJDBC_LOG.setLevel(java.util.Arrays.asList(args).contains("--verbose") ? null : java.util.logging.Level.OFF);
         CommandLine cl = commandLine();
         Thread hook = new Thread(() -> {
             shuttingDown = true;
@@ -82,7 +88,7 @@ public final class Kensho implements Runnable {
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("bench: " + ex.getMessage().replace("\n", " ").strip()
-                    + " (see 'bench " + ex.getCommandLine().getCommandSpec().qualifiedName(" ").replaceFirst("^bench ?", "") + " --help')");
+                    + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName(" ") + " --help')");
             err.flush();
             return KenshoException.USAGE;
         });
@@ -91,7 +97,12 @@ public final class Kensho implements Runnable {
             if (shuttingDown && !verbose) return 130; // the interrupt hook has said what matters
             Throwable t = ex;
             while (!(t instanceof KenshoException) && t.getCause() != null && t.getCause() != t) t = t.getCause();
-            if (verbose) ex.printStackTrace(err);
+            if (verbose) {
+                // a driver's message may quote the URL it was given: traces are masked like every other line
+                java.io.StringWriter trace = new java.io.StringWriter();
+                ex.printStackTrace(new PrintWriter(trace));
+                err.print(dev.kensho.core.Credentials.mask(trace.toString()));
+            }
             if (t instanceof KenshoException k) {
                 // a usage or target error found once the run directory existed must leave nothing behind either
                 if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);

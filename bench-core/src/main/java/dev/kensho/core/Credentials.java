@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 public final class Credentials {
     private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&;\\s]*");
     private static final Pattern USERINFO = Pattern.compile("(//[^/:@\\s]+:)[^@/\\s]*@");
+    /** user:password@host without the // (a host name pgjdbc took whole, in its own messages). */
+    private static final Pattern BARE_USERINFO = Pattern.compile("(?<![/\\w.-])([\\w.-]+:)[^@/\\s:]+@(?=[\\w.\\[-])");
     private static final Pattern OPTION = Pattern.compile("(?i)^(--password|--pass|-W)(=)(.*)$");
 
     private Credentials() {}
@@ -15,7 +17,8 @@ public final class Credentials {
     public static String mask(String text) {
         if (text == null) return null;
         String s = URL_PASSWORD.matcher(text).replaceAll("$1****");
-        return USERINFO.matcher(s).replaceAll("$1****@");
+        s = USERINFO.matcher(s).replaceAll("$1****@");
+        return BARE_USERINFO.matcher(s).replaceAll("$1****@");
     }
 
     /** Masks a command line: the value after a password option, and URLs. */

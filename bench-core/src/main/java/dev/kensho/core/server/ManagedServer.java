@@ -86,7 +86,9 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             s.startServer();
             s.ensureDatabase();
         } catch (RuntimeException e) {
+            String rejected = s.rejectedSetting(initialSettings);
             s.close();
+            if (rejected != null) throw KenshoException.usage(rejected);
             throw e;
         }
         Runtime.getRuntime().addShutdownHook(s.shutdownHook);
@@ -170,13 +172,41 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             for (String key : List.of("invalid value", "unrecognized configuration parameter", "FATAL", "ERROR")) {
                 for (int i = tail.size() - 1; i >= 0; i--) {
                     String l = tail.get(i);
-                    if (l.contains(key)) return " (server log: " + l.replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip() + ")";
+                    if (l.contains(key)) return " (server log: " + logMessage(l) + ")";
                 }
             }
         } catch (IOException ignored) {
             // the log is a courtesy here
         }
         return "";
+    }
+
+    /** A server log line without its prefix (time, pid, level): the server's words. */
+    private static String logMessage(String line) {
+        return line.replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip();
+    }
+
+    /**
+     * "--set name=value: the server's words" when the server refused to start over one of these
+     * settings (its log names the parameter), else null: a usage error, not a target failure.
+     */
+    private String rejectedSetting(Map<String, String> asked) {
+        try {
+            Path logFile = instance.resolve("server.log");
+            if (!Files.exists(logFile)) return null;
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            for (int i = lines.size() - 1; i >= Math.max(0, lines.size() - 30); i--) {
+                for (var e : asked.entrySet()) {
+                    if (lines.get(i).contains("\"" + e.getKey() + "\"")) {
+                        return "--set " + e.getKey() + "=" + e.getValue() + ": "
+                                + logMessage(lines.get(i));
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // the log is a courtesy here
+        }
+        return null;
     }
 
     private void initdb() {
@@ -329,11 +359,13 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                     reload();
                 }
             } catch (KenshoException e) {
+                String rejected = running ? null : rejectedSetting(wanted);
                 // A value the server rejects must not leave a server that cannot start.
                 settings.clear();
                 settings.putAll(before);
                 writeConf();
                 if (!running) startServer(); else reload();
+                if (rejected != null) throw KenshoException.usage(rejected);
                 throw e;
             }
         }
@@ -414,7 +446,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 String added = new String(java.nio.channels.Channels.newInputStream(ch).readAllBytes(), StandardCharsets.UTF_8);
                 for (String l : added.split("\n")) {
                     if (l.contains(mentioning) && !l.contains("cannot be changed without restarting")) {
-                        return l.replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip();
+                        return logMessage(l);
                     }
                 }
                 Thread.sleep(20);

@@ -213,10 +213,14 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
      */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
         String prefix = "jdbc:postgresql://";
-        if (!url.startsWith(prefix)) {
-            throw KenshoException.usage("--url must start with " + prefix + " (got " + Credentials.mask(url) + ")");
+        String rest;
+        if (url.startsWith(prefix)) {
+            rest = url.substring(prefix.length());
+        } else if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
+            rest = url.substring(url.indexOf("//") + 2);   // libpq's URI, as psql and pgbench take it
+        } else {
+            throw KenshoException.usage("--url must start with " + prefix + " (or libpq's postgresql://) (got " + Credentials.mask(url) + ")");
         }
-        String rest = url.substring(prefix.length());
         String query = "";
         int q = rest.indexOf('?');
         if (q >= 0) {
@@ -225,6 +229,22 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         int slash = rest.indexOf('/');
         String hostPort = slash < 0 ? rest : rest.substring(0, slash);
+        String infoUser = null;
+        String infoPassword = null;
+        int at = hostPort.lastIndexOf('@');
+        if (at >= 0) {
+            // libpq's user:password@host (pgjdbc has no such form: it would take it all for the host name,
+            // and put the password in its error messages)
+            String info = hostPort.substring(0, at);
+            hostPort = hostPort.substring(at + 1);
+            int c = info.indexOf(':');
+            try {
+                infoUser = java.net.URLDecoder.decode(c < 0 ? info : info.substring(0, c), StandardCharsets.UTF_8);
+                if (c >= 0) infoPassword = java.net.URLDecoder.decode(info.substring(c + 1), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.mask(url));
+            }
+        }
         String db = slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1);
         String host = hostPort;
         String portText = null;
@@ -239,8 +259,8 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             throw KenshoException.usage("--url has a bad host (a % not followed by two hex digits): " + Credentials.mask(url));
         }
         Map<String, String> props = new LinkedHashMap<>();
-        String urlUser = null;
-        String urlPassword = null;
+        String urlUser = infoUser;
+        String urlPassword = infoPassword;
         for (String kv : query.split("&")) {
             if (kv.isEmpty()) continue;
             int eq = kv.indexOf('=');
@@ -259,8 +279,9 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             try {
                 port = Integer.parseInt(portText);
             } catch (NumberFormatException e) {
-                throw KenshoException.usage("--url has a bad port: " + Credentials.mask(url));
+                port = -1;
             }
+            if (port < 1 || port > 65535) throw KenshoException.usage("--url has a bad port (1 to 65535): " + Credentials.mask(url));
         }
         if (host.isEmpty()) host = "localhost";
         if (UnixSocketFactory.class.getName().equals(props.get("socketFactory"))) {

@@ -97,6 +97,14 @@ class ManagedServerTest {
         assertTrue(gone.getMessage().startsWith("target closed"), gone.getMessage());
     }
 
+    /** A bad --set is the user's mistake (exit 2) in the server's words, not pg_ctl's "Examine the log output". */
+    @Test
+    void aValueTheServerRefusesAtStartIsAUsageError() {
+        KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).set("work_mem", "bogus").open());
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertEquals("--set work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", e.getMessage());
+    }
+
     @Test
     void keepDataReusesTheDatabase() throws Exception {
         var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");

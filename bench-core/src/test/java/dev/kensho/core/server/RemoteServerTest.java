@@ -91,6 +91,24 @@ class RemoteServerTest {
         assertTrue(e.getMessage().startsWith("cannot connect to 127.0.0.1:1/x"), e.getMessage());
     }
 
+    /** libpq's user:password@host form, which pgjdbc would take whole for a host name and print. */
+    @Test
+    void userinfoInTheUrlIsTheLogin() {
+        RemoteServer r = RemoteServer.fromUrl("jdbc:postgresql://bench:p%40ss@db.example:5433/x", null, null, null);
+        assertEquals("db.example", r.host());
+        assertEquals(5433, r.port());
+        assertEquals("bench", r.user());
+        assertEquals("p@ss", r.properties().getProperty("password"));
+        assertEquals("x", RemoteServer.fromUrl("postgresql://bench@db.example/x", null, null, null).database());
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url("jdbc:postgresql://postgres:hunter2@127.0.0.1:1/x?connectTimeout=2").open());
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("cannot connect to 127.0.0.1:1/x"), e.getMessage());
+        assertEquals("cannot connect to postgres:****@db.example", dev.kensho.core.Credentials.mask("cannot connect to postgres:hunter2@db.example"));
+        KenshoException port = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h:99999/x", "u", null, null));
+        assertEquals(KenshoException.USAGE, port.exitCode());
+    }
+
     @Test
     void urlPasswordIsMasked() {
         KenshoException e = assertThrows(KenshoException.class,
