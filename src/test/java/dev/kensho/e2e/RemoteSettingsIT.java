@@ -55,7 +55,8 @@ class RemoteSettingsIT {
             Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
             boolean root = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim().equals("0");
             Assumptions.assumeTrue(!root || Files.exists(Path.of("/usr/sbin/runuser")), "root without runuser cannot restart the server");
-            String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart -l " + data.resolveSibling("server.log");
+            // No -l: the restarted server keeps the command's output open, which must not make Kensho wait for it.
+            String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart";
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres", "-c", "SHOW max_worker_processes",
                     "--matrix", "max_worker_processes=11", "--repeat", "1", "--restart-command", restart);

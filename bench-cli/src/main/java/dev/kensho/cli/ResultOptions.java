@@ -1,6 +1,8 @@
 package dev.kensho.cli;
 
 import dev.kensho.core.Credentials;
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import java.io.PrintStream;
@@ -33,6 +35,7 @@ public final class ResultOptions {
         RunDirectory dir;
         if (resume != null) {
             dir = RunDirectory.resume(resume);
+            checkSameRun(dir, command, parameters);
             err.println("resuming " + dir.path() + " (" + dir.trials().size() + " trials already recorded)");
         } else {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
@@ -43,8 +46,31 @@ public final class ResultOptions {
         return dir;
     }
 
-    /** The parameters recorded by the run being resumed (for checking they match), or null. */
-    public Path resumeDirectory() {
-        return resume;
+    /**
+     * A resumed run must be the same run: trials of another command, or of other options, appended to
+     * it would make its summary a mixture (a parameter given now and recorded then must be equal).
+     */
+    private static void checkSameRun(RunDirectory dir, String command, Map<String, Object> parameters) {
+        String recorded = dir.info().command();
+        if (!command.equals(recorded)) {
+            throw KenshoException.usage("--resume " + dir.path() + ": a '" + recorded + "' run, not '" + command + "'");
+        }
+        for (var e : parameters.entrySet()) {
+            Object was = dir.info().parameters().get(e.getKey());
+            if (e.getValue() == null || was == null) continue;
+            if (!asJson(was).equals(asJson(e.getValue()))) {
+                throw KenshoException.usage("--resume " + dir.path() + ": that run had " + e.getKey() + " " + asJson(was)
+                        + ", this command line " + asJson(e.getValue()) + "; resume with the run's own options");
+            }
+        }
+    }
+
+    /** A value as run.json holds it, so a number or list read back compares equal to the one given. */
+    private static com.fasterxml.jackson.databind.JsonNode asJson(Object v) {
+        try {
+            return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(v));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

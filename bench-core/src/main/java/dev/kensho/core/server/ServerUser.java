@@ -89,20 +89,40 @@ final class ServerUser {
         }
     }
 
+    /**
+     * Runs cmd and returns its output. The output goes to a file, not a pipe, and the wait is for
+     * the process, not for the end of its output: a command that starts a server (--restart-command
+     * with "pg_ctl restart" and no -l) leaves that server holding whatever output it was given.
+     */
     static String run(List<String> cmd, String what) {
+        Path out = null;
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            int rc = p.waitFor();
-            if (rc != 0) {
-                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + KenshoException.firstLine(out));
+            out = Files.createTempFile("kensho-cmd", ".out");
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": still running after 300 s");
             }
-            return out;
+            String text = Files.readString(out);
+            if (p.exitValue() != 0) {
+                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": exit code " + p.exitValue()
+                        + (text.isBlank() ? "" : ", " + KenshoException.firstLine(text)));
+            }
+            return text;
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KenshoException(KenshoException.FAILURE, "interrupted: " + what, e);
+        } finally {
+            if (out != null) {
+                try {
+                    Files.deleteIfExists(out);
+                } catch (IOException ignored) {
+                    // a temp file left behind is harmless
+                }
+            }
         }
     }
 }
