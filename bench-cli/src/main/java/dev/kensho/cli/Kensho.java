@@ -2,6 +2,7 @@ package dev.kensho.cli;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.server.ServerActions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -56,6 +57,7 @@ public final class Kensho implements Runnable {
     /** Runs a command line and returns the exit code (tests call this without exiting the JVM). */
     public static int execute(String... args) {
         arguments = args.clone();
+        ServerActions.start();
         System.setProperty("java.awt.headless", "true");
         // pgjdbc logs warnings (e.g. about a URL's port) through java.util.logging onto stderr:
         // errors are one line of Kensho's own unless --verbose asks for the libraries' diagnostics.

@@ -5,6 +5,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.server.ServerActions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -43,6 +44,9 @@ public final class ResultOptions {
             Kensho.createdRun = dir.path();
         }
         Kensho.activeRun = dir.path();
+        // initdb, restarts, settings, ALTER SYSTEM: what Kensho did to the servers, in run.json's notes
+        RunDirectory notes = dir;
+        ServerActions.recordTo(notes::note);
         return dir;
     }
 

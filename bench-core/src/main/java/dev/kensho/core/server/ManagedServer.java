@@ -114,7 +114,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
         } catch (IOException e) {
-            log.add("no watchdog (" + e.getMessage() + "): a killed JVM leaves the server to the next start's reaping");
+            did("no watchdog (" + e.getMessage() + "): a killed JVM leaves the server to the next start's reaping");
         }
     }
 
@@ -212,7 +212,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private void initdb() {
         ServerUser.own(instance);
         if (Files.exists(data.resolve("PG_VERSION"))) {
-            log.add("reused data directory " + data);
+            did("reused data directory " + data);
             return;
         }
         exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"),
@@ -227,7 +227,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot edit postgresql.conf: " + e.getMessage(), e);
         }
-        log.add("initdb " + data);
+        did("initdb " + data);
     }
 
     /** kensho.conf: connection settings plus every setting applied so far; atomically replaced. */
@@ -315,10 +315,14 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void restart() {
+        restartServer();
+        did("restarted");
+    }
+
+    private void restartServer() {
         stopServer();
         startServer();
         sessionChanged();
-        log.add("restarted");
     }
 
     @Override
@@ -353,7 +357,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             writeConf();
             try {
                 if (restartNeeded) {
-                    restart();
+                    restartServer();
                     actions.add("restarted PostgreSQL for postmaster-level settings");
                 } else {
                     reload();
@@ -369,7 +373,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 throw e;
             }
         }
-        log.addAll(actions);
+        actions.forEach(this::did);
         Map<String, String> applied = new LinkedHashMap<>(wanted);
         applied.keySet().removeAll(refused.keySet());
         return new SettingsOutcome(applied, restartNeeded, refused, actions);
@@ -465,7 +469,14 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         return Collections.unmodifiableMap(settings);
     }
 
+    /** Kept for {@link #actions()} and reported to the run's record (ServerActions). */
+    private void did(String action) {
+        log.add(action);
+        ServerActions.record(kind.label() + " at 127.0.0.1:" + port(), action);
+    }
+
     /** What Kensho did to this server so far (initdb, settings, restarts), for the run log. */
+    @Override
     public List<String> actions() {
         return List.copyOf(log);
     }

@@ -81,7 +81,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
         ServerUser.run(List.of("sh", "-c", restartCommand), "run --restart-command");
-        log.add("ran --restart-command");
+        did("ran --restart-command");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             try (Connection c = connect()) {
@@ -158,7 +158,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             }
         }
         if (!sessionSettings.equals(sessionBefore)) sessionChanged();
-        log.addAll(actions);
+        actions.forEach(this::did);
         Map<String, String> ok = new LinkedHashMap<>(wanted);
         ok.keySet().removeAll(refused.keySet());
         applied.putAll(ok);
@@ -179,6 +179,13 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         return Collections.unmodifiableMap(applied);
     }
 
+    /** Kept for {@link #actions()} and reported to the run's record (ServerActions). */
+    private void did(String action) {
+        log.add(action);
+        ServerActions.record("remote " + host() + ":" + port(), action);
+    }
+
+    @Override
     public List<String> actions() {
         return List.copyOf(log);
     }

@@ -21,6 +21,9 @@ public interface ServerControl {
      */
     SettingsOutcome apply(Map<String, String> settings);
 
+    /** What Kensho did to this server so far (initdb, settings, restarts), oldest first. */
+    java.util.List<String> actions();
+
     /** The settings Kensho has written or set so far (name → value). */
     Map<String, String> applied();
 

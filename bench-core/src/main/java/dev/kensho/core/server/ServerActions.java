@@ -1,0 +1,38 @@
+package dev.kensho.core.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What Kensho does to servers (initdb, settings, restarts, ALTER SYSTEM) as it happens, so a run
+ * can record it: a command starts a record ({@link #start()}), and its run directory, once open,
+ * takes what came before and everything after ({@link #recordTo}). Targets may open before or
+ * after the run directory, and restarts happen deep inside workloads, hence one place they report to.
+ */
+public final class ServerActions {
+    /** Enough for any run; a library process that never starts a record must not grow without end. */
+    private static final int KEEP = 10_000;
+    private static final List<String> SINCE_START = new ArrayList<>();
+    private static Consumer<String> sink;
+
+    private ServerActions() {}
+
+    /** A new command: forget earlier actions and their sink. */
+    public static synchronized void start() {
+        SINCE_START.clear();
+        sink = null;
+    }
+
+    /** Sends every action since {@link #start()} to sink, then each new one as it happens. */
+    public static synchronized void recordTo(Consumer<String> s) {
+        SINCE_START.forEach(s);
+        sink = s;
+    }
+
+    static synchronized void record(String target, String action) {
+        String line = target + ": " + action;
+        if (SINCE_START.size() < KEEP) SINCE_START.add(line);
+        if (sink != null) sink.accept(line);
+    }
+}
