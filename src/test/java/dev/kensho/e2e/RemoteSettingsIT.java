@@ -63,6 +63,12 @@ class RemoteSettingsIT {
             assertEquals(0, r.exitCode(), r.all());
             List<Trial> trials = trialsOf(work.resolve("results"));
             assertEquals("ok", trials.get(0).status(), trials.get(0).extra().toString());
+            // What Kensho did to the server is in run.json.
+            String runJson;
+            try (var d = Files.list(work.resolve("results"))) {
+                runJson = Files.readString(d.findFirst().orElseThrow().resolve(RunDirectory.RUN));
+            }
+            assertTrue(runJson.contains("ALTER SYSTEM SET max_worker_processes = 11") && runJson.contains("ran --restart-command"), runJson);
             try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
                 rs.next();
                 assertEquals("11", rs.getString(1));

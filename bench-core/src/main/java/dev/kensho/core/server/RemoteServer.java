@@ -120,6 +120,8 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             } else if (ctx.equals("user") || (ctx.equals("superuser") && superuser)) {
                 if (!e.getValue().equals(sessionSettings.get(name))) actions.add("session SET " + name + " = " + e.getValue());
                 sessionSettings.put(name, e.getValue());
+            } else if (runsWith(name, e.getValue())) {
+                // nothing to change: the server already has this value, however it is written
             } else if (restartCommand != null && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
                 systemWide.put(name, e.getValue());
                 if (ctx.equals("postmaster")) restartNeeded = true; else reloadNeeded = true;
@@ -163,6 +165,21 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         ok.keySet().removeAll(refused.keySet());
         applied.putAll(ok);
         return new SettingsOutcome(ok, restartNeeded, refused, actions);
+    }
+
+    /**
+     * Whether the server already runs with this value as PostgreSQL would read it: 128MB is 16384
+     * pages of 8kB, 1min is 60s, true is on. A setting it already has needs no permission.
+     */
+    boolean runsWith(String name, String value) {
+        try (Connection c = connect(); var ps = c.prepareStatement("SELECT setting, unit, vartype FROM pg_settings WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && SettingValue.same(rs.getString(3), rs.getString(1), rs.getString(2), value);
+            }
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     private boolean isSuperuser() {

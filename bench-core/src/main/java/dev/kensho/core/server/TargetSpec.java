@@ -92,8 +92,19 @@ public final class TargetSpec {
         if (url != null) {
             RemoteServer r = RemoteServer.fromUrl(url, user, readPasswordFile(), restartCommand).verify();
             if (!settings.isEmpty()) {
-                SettingsOutcome o = r.apply(settings);
-                if (!o.ok()) System.err.println("warning: " + o.refusalReason());
+                SettingsOutcome o;
+                try {
+                    o = r.apply(settings);
+                } catch (RuntimeException e) {
+                    r.close();
+                    throw e;
+                }
+                if (!o.ok()) {
+                    // Every measurement would need the setting: refuse the run rather than measure
+                    // under the server's own values with a warning scrolled away.
+                    r.close();
+                    throw KenshoException.usage("--set " + o.refusalReason());
+                }
             }
             return r;
         }

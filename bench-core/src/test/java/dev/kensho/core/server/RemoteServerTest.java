@@ -37,6 +37,48 @@ class RemoteServerTest {
         assertThrows(KenshoException.class, () -> pg.control().restart());
     }
 
+    /** A postmaster-level value the server already runs with needs no permission, however it is written. */
+    @Test
+    void aValueTheServerAlreadyHasIsApplied(@LocalPostgres Target pg) throws Exception {
+        String current;
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
+                "SELECT setting::bigint * 8 FROM pg_settings WHERE name = 'shared_buffers'")) {
+            rs.next();
+            current = rs.getLong(1) + "kB";
+        }
+        SettingsOutcome same = pg.control().apply(Map.of("shared_buffers", current, "max_connections", "" + showInt(pg, "max_connections")));
+        assertTrue(same.ok(), same.toString());
+        assertTrue(same.actions().isEmpty(), same.toString());
+        assertFalse(pg.control().apply(Map.of("shared_buffers", (showInt(pg, "shared_buffers") + 1) + "")).ok());
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url(pg.jdbcUrl()).user(pg.user()).set("max_connections", "" + (showInt(pg, "max_connections") + 1)).open());
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("--set max_connections: needs a postmaster-level change"), e.getMessage());
+    }
+
+    private static long showInt(Target pg, String name) throws Exception {
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT setting FROM pg_settings WHERE name = '" + name + "'")) {
+            rs.next();
+            return Long.parseLong(rs.getString(1));
+        }
+    }
+
+    @Test
+    void settingValuesAreComparedAsPostgresReadsThem() {
+        assertTrue(SettingValue.same("integer", "16384", "8kB", "128MB"));
+        assertTrue(SettingValue.same("integer", "16384", "8kB", "131072kB"));
+        assertTrue(SettingValue.same("integer", "16384", "8kB", "16384"));
+        assertFalse(SettingValue.same("integer", "16384", "8kB", "129MB"));
+        assertTrue(SettingValue.same("integer", "60", "s", "1min"));
+        assertTrue(SettingValue.same("integer", "100", null, " 100 "));
+        assertTrue(SettingValue.same("real", "0.1", null, "0.10"));
+        assertTrue(SettingValue.same("bool", "on", null, "true"));
+        assertTrue(SettingValue.same("bool", "off", null, "of"));
+        assertFalse(SettingValue.same("bool", "on", null, "o"));
+        assertTrue(SettingValue.same("enum", "replica", null, "REPLICA"));
+        assertFalse(SettingValue.same("integer", "16384", "8kB", "lots"));
+    }
+
     /** A value the server rejects is refused in one line and leaves the earlier accepted value in force. */
     @Test
     void rejectedSessionValueKeepsTheEarlierOne(@LocalPostgres Target pg) throws Exception {
