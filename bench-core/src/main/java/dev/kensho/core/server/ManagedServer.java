@@ -212,6 +212,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private void initdb() {
         ServerUser.own(instance);
         if (Files.exists(data.resolve("PG_VERSION"))) {
+            checkSameMajor();
             did("reused data directory " + data);
             return;
         }
@@ -228,6 +229,22 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             throw new KenshoException(KenshoException.TARGET, "cannot edit postgresql.conf: " + e.getMessage(), e);
         }
         did("initdb " + data);
+    }
+
+    /** A kept data directory of another major version cannot start; say so rather than what the server trips over first. */
+    private void checkSameMajor() {
+        try {
+            String dataMajor = Files.readString(data.resolve("PG_VERSION")).strip();
+            String version = exec(List.of(bin.resolve("postgres").toString(), "-V"), "postgres -V", 60).strip();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\) (\\d+)").matcher(version);
+            if (m.find() && !m.group(1).equals(dataMajor)) {
+                throw KenshoException.usage("--keep-data " + instance + " holds a PostgreSQL " + dataMajor
+                        + " data directory; these binaries are PostgreSQL " + m.group(1)
+                        + " (keep each version's data in its own directory)");
+            }
+        } catch (IOException e) {
+            // unreadable PG_VERSION: the server's own error will tell
+        }
     }
 
     /** kensho.conf: connection settings plus every setting applied so far; atomically replaced. */

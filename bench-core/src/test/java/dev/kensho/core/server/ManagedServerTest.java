@@ -117,6 +117,10 @@ class ManagedServerTest {
                 assertTrue(rs.next());
                 assertEquals(42, rs.getInt(1));
             }
+            KenshoException other = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(16).keepData(dir).open());
+            assertEquals(KenshoException.USAGE, other.exitCode());
+            assertTrue(other.getMessage().endsWith("holds a PostgreSQL 17 data directory; these binaries are PostgreSQL 16"
+                    + " (keep each version's data in its own directory)"), other.getMessage());
         } finally {
             ManagedServer.deleteTree(dir);
         }
