@@ -74,10 +74,32 @@ public final class TargetSpec {
 
     /** A short label for results: "embedded-17", "remote 127.0.0.1:5432/test". */
     public String label() {
-        if (url != null) return "remote " + dev.kensho.core.Credentials.mask(url.replaceFirst("^jdbc:postgresql://", ""));
+        if (url != null) return "remote " + remoteLabel(url);
         if (testcontainers) return "testcontainers " + (testcontainersImage == null ? ContainerServer.DEFAULT_IMAGE : testcontainersImage);
         if (pgBin != null) return "pg-bin " + pgBin;
         return "embedded-" + (pgVersion == null ? KenshoVersion.newestEmbeddedMajor() : pgVersion);
+    }
+
+    /**
+     * host:port/db of a URL: the same server gets the same label whether the password came in the URL
+     * or from a file; only libpq's host and port parameters (a socket directory) are kept of the query.
+     */
+    static String remoteLabel(String url) {
+        String rest = url.replaceFirst("^(jdbc:postgresql|postgresql|postgres)://", "");
+        String query = "";
+        int q = rest.indexOf('?');
+        if (q >= 0) {
+            query = rest.substring(q + 1);
+            rest = rest.substring(0, q);
+        }
+        int slash = rest.indexOf('/');
+        int at = rest.lastIndexOf('@', slash < 0 ? rest.length() - 1 : slash);
+        if (at >= 0) rest = rest.substring(at + 1);
+        StringBuilder kept = new StringBuilder();
+        for (String kv : query.split("&")) {
+            if (kv.startsWith("host=") || kv.startsWith("port=")) kept.append(kept.length() == 0 ? '?' : '&').append(kv);
+        }
+        return dev.kensho.core.Credentials.mask(rest + kept);
     }
 
     public Target open() {

@@ -151,6 +151,14 @@ class RemoteServerTest {
         assertEquals(KenshoException.USAGE, port.exitCode());
     }
 
+    /** Results name a server the same way however its password was given. */
+    @Test
+    void labelsAreHostPortAndDatabase() {
+        assertEquals("remote db:5433/x", new TargetSpec().url("jdbc:postgresql://db:5433/x?password=pw&sslmode=require").label());
+        assertEquals("remote db:5433/x", new TargetSpec().url("jdbc:postgresql://u:pw@db:5433/x").label());
+        assertEquals("remote /test?host=/var/run/postgresql", new TargetSpec().url("jdbc:postgresql:///test?host=/var/run/postgresql").label());
+    }
+
     @Test
     void urlPasswordIsMasked() {
         KenshoException e = assertThrows(KenshoException.class,
