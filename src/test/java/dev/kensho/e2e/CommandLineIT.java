@@ -39,6 +39,16 @@ class CommandLineIT {
         assertEquals(0, r.exitCode());
         assertTrue(r.out().startsWith("Kensho "), r.out());
         for (String v : new String[] {"16", "17", "18"}) assertTrue(r.out().contains("embedded PostgreSQL " + v), r.out());
+        BenchJar.Result sub = BenchJar.run(work.resolve("sub"), "pgbench", "run", "-V");
+        assertEquals(r.out(), sub.out(), "a subcommand's -V says the same");
+    }
+
+    @Test
+    void aPasswordInTheUrlsUserinfoIsNeverPrinted() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "env", "--url", "jdbc:postgresql://postgres:hunter2@127.0.0.1:1/none?connectTimeout=3", "--verbose");
+        assertEquals(3, r.exitCode(), r.all());
+        assertFalse(r.all().contains("hunter2"), r.all());
+        assertTrue(r.err().contains("cannot connect to 127.0.0.1:1/none"), r.err());
     }
 
     @Test

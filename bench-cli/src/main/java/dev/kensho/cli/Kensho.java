@@ -87,6 +87,7 @@ public final class Kensho implements Runnable {
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Kensho());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        giveVersion(cl);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("bench: " + ex.getMessage().replace("\n", " ").strip()
@@ -118,6 +119,14 @@ public final class Kensho implements Runnable {
             return KenshoException.FAILURE;
         });
         return cl;
+    }
+
+    /** Every subcommand's -V prints what the top level's does (picocli gives them the option, not the text). */
+    private static void giveVersion(CommandLine cl) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(new VersionProvider());
+            giveVersion(sub);
+        }
     }
 
     /** Deletes a run directory that holds no trial and nothing but the files RunDirectory itself writes. */
