@@ -173,7 +173,9 @@ public final class HtmlReport {
     private static String summary(RunResults run, Cells cells, List<String> metrics, boolean constants) {
         StringBuilder b = new StringBuilder();
         List<String> varying = cells.varying();
-        List<String> constant = cells.params().stream().filter(p -> !varying.contains(p)).toList();
+        // one value, and in every cell: a parameter of one trial only (an SSB run's load) is not "the same everywhere"
+        List<String> constant = cells.params().stream().filter(p -> !varying.contains(p)
+                && cells.summaries().stream().allMatch(c -> c.params().containsKey(p))).toList();
         if (constants && !constant.isEmpty()) {
             b.append("<p>Same in every cell: ").append(constant.stream()
                     .map(p -> "<code>" + esc(p) + "=" + esc(Cells.text(cells.values(p).get(0))) + "</code>")

@@ -1,5 +1,6 @@
 package dev.kensho.cli.report;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunResults;
 import dev.kensho.report.RunComparison;
 import java.nio.file.Path;
@@ -44,6 +45,11 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         List<RunResults> runs = new ArrayList<>();
         for (Path d : dirs) runs.add(ReportCommand.RunDirs.read(d));
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        runs.forEach(r -> r.trials().forEach(t -> known.addAll(t.metrics().keySet())));
+        for (String m : metrics) {
+            if (!known.contains(m)) throw KenshoException.usage("--metric " + m + ": no trial has it (they have " + String.join(", ", known) + ")");
+        }
         RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics, allMetrics));
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p);

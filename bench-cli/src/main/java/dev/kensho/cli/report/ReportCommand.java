@@ -26,7 +26,7 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Results directory (results/<UTC timestamp>-<command>); default: the newest under ./results.")
     Path dir;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "HTML file to write (default: DIR/report.html).")
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "HTML file to write, or a directory to write report.html into (default: DIR/report.html).")
     Path out;
 
     @Option(names = "--png", paramLabel = "DIR", description = "Also write every chart as a PNG file into DIR.")
@@ -36,7 +36,8 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         Path run = dir != null ? dir : RunDirs.newest(Path.of("results"));
         RunResults results = RunDirs.read(run);
-        Path written = HtmlReport.write(results, out != null ? out : run.resolve("report.html"));
+        Path html = out == null ? run.resolve("report.html") : Files.isDirectory(out) ? out.resolve("report.html") : out;
+        Path written = HtmlReport.write(results, html);
         System.out.println("report: " + written);
         if (png != null) {
             int i = 0;

@@ -78,7 +78,7 @@ public final class RunDirectory implements AutoCloseable {
             truncatePartialLine(dir.resolve(TRIALS));
             return new RunDirectory(dir, info, existing);
         } catch (IOException e) {
-            throw KenshoException.usage("--resume " + dir + ": cannot read it (" + e.getMessage() + ")");
+            throw KenshoException.usage("--resume " + dir + ": cannot read it (" + KenshoException.firstLine(e.getMessage()) + ")");
         }
     }
 
@@ -126,7 +126,8 @@ public final class RunDirectory implements AutoCloseable {
             RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
             return new RunResults(dir, info, readTrials(dir.resolve(TRIALS)));
         } catch (IOException e) {
-            throw KenshoException.usage(dir + ": not a readable results directory (" + e.getMessage() + ")");
+            // Jackson's message runs over lines (location, source); its first line says what is wrong
+            throw KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
         }
     }
 
