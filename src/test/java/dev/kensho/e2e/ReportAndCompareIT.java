@@ -37,5 +37,14 @@ class ReportAndCompareIT {
         assertTrue(Files.exists(work.resolve("cmp/compare.csv")), cmp.all());
         String csv = Files.readString(work.resolve("cmp/compare.csv"));
         assertTrue(csv.contains("embedded-17"), csv);
+
+        // A metric no trial has is a mistake to say, not an empty table.
+        BenchJar.Result none = BenchJar.run(work.resolve("n"), "compare", dir.toString(), "--by", "target", "--metric", "nosuch");
+        assertEquals(2, none.exitCode(), none.all());
+        assertTrue(none.err().startsWith("bench: --metric nosuch: no trial has it"), none.err());
+        // -o naming a directory writes report.html into it.
+        BenchJar.Result intoDir = BenchJar.run(work.resolve("r2"), "report", dir.toString(), "-o", work.resolve("cmp").toString());
+        assertEquals(0, intoDir.exitCode(), intoDir.all());
+        assertTrue(Files.exists(work.resolve("cmp/report.html")));
     }
 }
