@@ -24,7 +24,7 @@ public final class TargetOptions {
 
     @Option(names = "--url", paramLabel = "JDBC_URL",
             description = "Measure a remote server, e.g. jdbc:postgresql://db:5432/bench?sslmode=require. "
-                    + "It is never restarted or reconfigured: settings are session-level only. A local server's "
+                    + "Without --restart-command it is never restarted or reconfigured: settings are session-level only. A local server's "
                     + "Unix-domain socket as pgbench's -h DIR: jdbc:postgresql:///bench?host=/var/run/postgresql "
                     + "(&port=N; no TLS over a socket, as libpq).")
     String url;
