@@ -48,11 +48,11 @@ public final class Environment {
                 m.put("jit", rs.getString(6));
             }
             Map<String, String> nonDefault = new LinkedHashMap<>();
-            try (ResultSet rs = s.executeQuery("SELECT name, setting, unit, source FROM pg_settings "
+            // current_setting() writes values as SHOW does (128MB, not "16384 8kB")
+            try (ResultSet rs = s.executeQuery("SELECT name, current_setting(name), source FROM pg_settings "
                     + "WHERE source NOT IN ('default', 'override') AND name NOT IN ('application_name') ORDER BY name")) {
                 while (rs.next()) {
-                    String unit = rs.getString(3);
-                    nonDefault.put(rs.getString(1), rs.getString(2) + (unit == null ? "" : " " + unit) + " (" + rs.getString(4) + ")");
+                    nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
                 }
             }
             m.put("non_default_settings", nonDefault);
