@@ -43,6 +43,18 @@ public final class SsbDatabase {
     private final String schema;
 
     /**
+     * Refuses (usage error) a scale factor the loaded data would not match: dbgen truncates one of 1 or more to its
+     * integer part, so -s 1.5 would load SF 1's rows while run.json and the cache said 1.5.
+     */
+    public static void checkScale(double sf) {
+        if (!(sf > 0) || sf > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + sf);
+        if (sf >= 1 && sf != Math.rint(sf)) {
+            throw KenshoException.usage("--scale " + sf + ": a scale factor of 1 or more must be a whole number (dbgen truncates it: "
+                    + "-s " + sf + " generates the data of SF " + (long) sf + ")");
+        }
+    }
+
+    /**
      * What kensho_ssb_meta says.
      *
      * @param present  a marker table exists
@@ -75,7 +87,7 @@ public final class SsbDatabase {
     public record LoadOptions(double scale, int jobs, boolean keys, boolean reload, boolean analyze) {
         public LoadOptions {
             if (jobs < 1) throw KenshoException.usage("--jobs must be at least 1, got " + jobs);
-            if (!(scale > 0)) throw KenshoException.usage("scale factor must be > 0, got " + scale);
+            checkScale(scale);
         }
 
         public LoadOptions(double scale, int jobs, boolean keys, boolean reload) {

@@ -37,7 +37,6 @@ public final class DataOptions {
     SsbDatabase.LoadOptions load() {
         int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
         if (j < 1) throw KenshoException.usage("--jobs must be at least 1, got " + j);
-        if (!(scale > 0) || scale > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + scale);
         return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload, !noAnalyze);
     }
 }
