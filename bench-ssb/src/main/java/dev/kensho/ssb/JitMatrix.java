@@ -57,7 +57,19 @@ public final class JitMatrix {
             }
             verifications = List.copyOf(verifications);
             queries = queries == null ? List.of() : List.copyOf(queries);
+            // refused here, before any server starts or data load
+            SsbQuery.ssb(queries);
+            if (!queries.isEmpty() && !verifications.contains(3)) {
+                throw KenshoException.usage("--query selects queries of verification 3, which --verification " + verifications
+                        .stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + " leaves out");
+            }
             costs = Map.copyOf(costs == null ? Map.of() : costs);
+            costs.forEach((name, value) -> {
+                String v = value.strip();
+                if (!v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?") || Double.parseDouble(v) < -1) {
+                    throw KenshoException.usage("--" + name.replace('_', '-') + " " + value + ": expected a number >= -1 (-1 disables)");
+                }
+            });
         }
     }
 

@@ -90,6 +90,7 @@ public final class ParallelSweep {
             workers = List.copyOf(workers);
             pools = List.copyOf(pools);
             queries = queries == null ? List.of() : List.copyOf(queries);
+            SsbQuery.ssb(queries); // an unknown id is refused here, before any server starts
         }
     }
 

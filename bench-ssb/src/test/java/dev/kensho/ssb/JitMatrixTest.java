@@ -36,6 +36,26 @@ class JitMatrixTest {
     }
 
     @Test
+    void badQueriesAndCostsAreRefusedWhenTheOptionsAreMadeBeforeAnyServerStarts() {
+        assertUsage("unknown SSB query q9.9", () -> new JitMatrix.Options(List.of(3), 1, List.of("q9.9"), Map.of(), 10));
+        assertUsage("--query selects queries of verification 3, which --verification 1,2 leaves out",
+                () -> new JitMatrix.Options(List.of(1, 2), 1, List.of("q1.1"), Map.of(), 10));
+        for (String bad : List.of("abc", "-2", "1e", "Infinity", "10d")) {
+            assertUsage("--jit-above-cost " + bad + ": expected a number >= -1",
+                    () -> new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("jit_above_cost", bad), 10));
+        }
+        for (String good : List.of("0", "-1", "1e5", "100000.5")) {
+            new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("jit_inline_above_cost", good), 10);
+        }
+    }
+
+    private static void assertUsage(String start, org.junit.jupiter.api.function.Executable x) {
+        KenshoException e = assertThrows(KenshoException.class, x);
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith(start), e.getMessage());
+    }
+
+    @Test
     void jitOffAndOnWithReductionRatesAndJitTimings(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
         // per JVM: other runs (CI, colleagues) may use the same server at the same time
         SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_test_" + ProcessHandle.current().pid());
