@@ -3,7 +3,6 @@ package dev.kensho.ssb;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Explain;
 import dev.kensho.core.measure.ExplainResult;
-import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
@@ -106,6 +105,15 @@ public final class JitMatrix {
         return l;
     }
 
+    /** The tables the verifications read: prewarming others would only evict these. */
+    static List<String> tables(List<Integer> verifications) {
+        List<String> l = new ArrayList<>();
+        if (verifications.contains(3)) l.addAll(SsbDatabase.TABLES);
+        else l.add("lineorder");
+        if (verifications.contains(2)) l.addAll(List.of("lineorder_n", "lineorder_r", "lineorder_d"));
+        return l;
+    }
+
     /** Refuses (usage error, one line) when the server cannot JIT. */
     public static void requireJit(Target t) {
         try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
@@ -130,7 +138,7 @@ public final class JitMatrix {
         SettingsOutcome o = t.control().apply(want);
         if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
         o.actions().forEach(a -> dir.note("jit: " + a));
-        prewarm(db);
+        db.prewarm(tables(opts.verifications()), err, dir);
         // off and on alternate query by query, so drift in the machine's load does not favour either
         List<Cell> cells = new ArrayList<>();
         for (Item it : items) for (String jit : List.of("off", "on")) cells.add(new Cell(it, jit));
@@ -138,17 +146,6 @@ public final class JitMatrix {
     }
 
     private record Cell(Item item, String jit) { }
-
-    private void prewarm(SsbDatabase db) {
-        try (Connection c = db.connect()) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
-            }
-            Prewarm.schema(c, db.schema());
-        } catch (SQLException e) {
-            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
-        }
-    }
 
     private void measure(SsbDatabase db, List<Cell> cells, RunDirectory dir) throws InterruptedException {
         Map<String, ExplainResult> plans = new HashMap<>();

@@ -4,7 +4,6 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.measure.Explain;
 import dev.kensho.core.measure.ExplainResult;
-import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
@@ -27,9 +26,9 @@ import java.util.Map;
 /**
  * {@code bench ssb}: the 13 SSB queries over a matrix of versions × worker-pool patterns ×
  * max_parallel_workers_per_gather, as the parallel query study (chapter 7) ran them: data loaded
- * (or reused), every relation prewarmed, each query's full result streamed and timed, repeats with
- * medians, and one EXPLAIN (ANALYZE, BUFFERS) per cell recording Workers Planned / Launched of
- * every Gather node.
+ * (or reused), the SSB tables and their indexes prewarmed, each query's full result streamed and
+ * timed, repeats with medians, and one EXPLAIN (ANALYZE, BUFFERS) per cell recording Workers
+ * Planned / Launched of every Gather node.
  */
 public final class ParallelSweep {
 
@@ -217,25 +216,12 @@ public final class ParallelSweep {
                     for (String a : outcome.actions()) dir.note(version + ": " + a);
                 }
                 if (skip == null && (!warm || outcome.restarted())) {
-                    prewarm(db);
+                    db.prewarm(SsbDatabase.TABLES, err, dir);
                     warm = true;
                 }
                 runCell(db, version, pool, n, queries, dir, skip, skip == null ? current(db, List.of("max_worker_processes",
                         "max_parallel_workers", "max_parallel_workers_per_gather")) : Map.of());
             }
-        }
-    }
-
-    private void prewarm(SsbDatabase db) {
-        try (Connection c = db.connect()) {
-            try (Statement s = c.createStatement()) {
-                // into public, not the SSB schema: dropping Kensho's schema must not take an extension with it
-                s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
-            }
-            Prewarm.Result r = Prewarm.schema(c, db.schema());
-            err.printf("ssb: prewarmed %d relations (%,d blocks)%n", r.relations(), r.blocks());
-        } catch (SQLException e) {
-            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
         }
     }
 
