@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
 /** bench ssb jit: the JIT study's three verifications with jit=off and jit=on. */
 @Command(name = "jit", mixinStandardHelpOptions = true,
         description = {"JIT compilation study (PGECons 2018, chapter 6): each query with jit=off and jit=on "
-                + "(max_parallel_workers_per_gather=0); reduction rate 100*(t_off-t_on)/t_off and JIT timings from EXPLAIN.",
+                + "(max_parallel_workers_per_gather=0), after a warm-up run, off or on first by turns; reduction rate "
+                + "100*(t_off-t_on)/t_off (none where JIT was not triggered) and JIT timings from EXPLAIN (ANALYZE).",
                 "Needs a server built with LLVM (the embedded binaries are not): --pg-bin DIR or --url JDBC_URL."})
 final class SsbJitCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
