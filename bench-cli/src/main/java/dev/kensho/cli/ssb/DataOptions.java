@@ -31,7 +31,8 @@ public final class DataOptions {
     @Option(names = "--fresh", description = "Embedded server: discard the cached database for this version and scale, and reload.")
     boolean fresh;
 
-    @Option(names = "--no-cache", description = "Embedded server: do not keep the loaded database in the cache (~/.cache/kensho/ssb-cache).")
+    @Option(names = "--no-cache", description = "Embedded server: do not keep the loaded database in the cache, KENSHO_HOME/ssb-cache "
+                    + "(KENSHO_HOME: ~/.cache/kensho, as root /var/cache/kensho).")
     boolean noCache;
 
     SsbDatabase.LoadOptions load() {

@@ -33,7 +33,7 @@ final class SsbJitCommand implements Callable<Integer> {
             description = "1 single operations, 2 data types (lineorder_n/_r/_d created on demand), 3 the 13 SSB queries (default ${DEFAULT-VALUE}).")
     List<Integer> verifications = new ArrayList<>();
 
-    @Option(names = "--repeat", defaultValue = "3", description = "Timed runs per query and jit value (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "3", paramLabel = "N", description = "Timed runs per query and jit value (default ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--query", split = ",", paramLabel = "ID", description = "Verification 3: only these SSB queries.")
@@ -48,7 +48,7 @@ final class SsbJitCommand implements Callable<Integer> {
     @Option(names = "--jit-optimize-above-cost", paramLabel = "COST", description = "jit_optimize_above_cost (default: the server's).")
     String jitOptimizeAboveCost;
 
-    @Option(names = "--fetch-size", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", defaultValue = "10000", paramLabel = "ROWS", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
     int fetchSize;
 
     @Override
