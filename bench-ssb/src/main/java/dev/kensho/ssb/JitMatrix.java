@@ -315,16 +315,7 @@ public final class JitMatrix {
         List<List<Object>> rows = new ArrayList<>();
         for (CellSummary c : cells) {
             boolean on = "on".equals(c.params().get("jit"));
-            List<Object> r = new ArrayList<>();
-            r.add(c.params().get("verification"));
-            r.add(c.params().get("query"));
-            r.add(c.params().get("jit"));
-            r.add(c.n());
-            r.add(c.status());
-            r.add(c.median().get("seconds"));
-            r.add(c.min().get("seconds"));
-            r.add(c.max().get("seconds"));
-            r.add(c.median().get("rows") == null ? null : c.median().get("rows").longValue());
+            List<Object> r = ParallelSweep.timedCell(c, List.of("verification", "query", "jit"));
             for (String m : JIT_METRICS) r.add(c.median().get(m));
             String reason = c.reason();
             Double reduction = null;

@@ -321,17 +321,7 @@ public final class ParallelSweep {
         for (Trial t : qs) if (t.extra().get("gathers") != null) gathersByCell.put(t.cell(), t.extra().get("gathers"));
         List<List<Object>> rows = new ArrayList<>();
         for (CellSummary c : cells) {
-            List<Object> r = new ArrayList<>();
-            r.add(c.params().get("version"));
-            r.add(c.params().get("pool"));
-            r.add(c.params().get("workers"));
-            r.add(c.params().get("query"));
-            r.add(c.n());
-            r.add(c.status());
-            r.add(c.median().get("seconds"));
-            r.add(c.min().get("seconds"));
-            r.add(c.max().get("seconds"));
-            r.add(c.median().get("rows") == null ? null : c.median().get("rows").longValue());
+            List<Object> r = timedCell(c, List.of("version", "pool", "workers", "query"));
             r.add(c.median().get("workers_planned") == null ? null : c.median().get("workers_planned").intValue());
             r.add(c.median().get("workers_launched") == null ? null : c.median().get("workers_launched").intValue());
             r.add(gatherText(gathersByCell.get(c.cell())));
@@ -342,6 +332,19 @@ public final class ParallelSweep {
             rows.add(r);
         }
         return rows;
+    }
+
+    /** The start of a query cell's summary row: its parameters, n, status, median/min/max seconds and the rows returned. */
+    static List<Object> timedCell(CellSummary c, List<String> params) {
+        List<Object> r = new ArrayList<>();
+        for (String p : params) r.add(c.params().get(p));
+        r.add(c.n());
+        r.add(c.status());
+        r.add(c.median().get("seconds"));
+        r.add(c.min().get("seconds"));
+        r.add(c.max().get("seconds"));
+        r.add(c.median().get("rows") == null ? null : c.median().get("rows").longValue());
+        return r;
     }
 
     @SuppressWarnings("unchecked")
