@@ -73,6 +73,8 @@ public final class IndexBuild {
         } catch (SQLException e) {
             throw KenshoException.target("cannot read lineorder: " + KenshoException.firstLine(e), e);
         }
+        // once through SsbDatabase: it creates pg_prewarm in public (not in the SSB schema) and reports doing so
+        db.prewarm(List.of("lineorder"), err, dir);
         boolean managed = t.kind().managed() || t.control().canRestart();
         for (int w : opts.workers()) {
             Map<String, String> want = new LinkedHashMap<>();

@@ -3,12 +3,10 @@ package dev.kensho.ssb;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Explain;
 import dev.kensho.core.measure.ExplainResult;
-import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
-import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
 import java.io.PrintStream;
@@ -17,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,14 +26,18 @@ import java.util.Map;
  * jit=on and max_parallel_workers_per_gather=0: 1 — single operations over lineorder (the first
  * two return every row and are streamed), 2 — sum(lo_extendedprice) over integer, numeric, real
  * and double precision, 3 — the 13 SSB queries. Reports the reduction rate
- * 100 × (t_off − t_on) / t_off and, from EXPLAIN, the JIT functions and Generation / Inlining /
- * Optimization / Emission times.
+ * 100 × (t_off − t_on) / t_off (none, with a warning, where jit=on compiled nothing) and, from an
+ * EXPLAIN (ANALYZE) after a warm-up run, the JIT functions and Generation / Inlining / Optimization /
+ * Emission times.
  */
 public final class JitMatrix {
     /** Said (one line) when the server cannot JIT; names the options that point Kensho elsewhere. */
     public static final String NO_JIT = "this server has no JIT (pg_jit_available() is false; the embedded PostgreSQL "
             + "binaries are built without LLVM): point Kensho at a JIT-capable server with --pg-bin DIR (an installed "
             + "PostgreSQL built --with-llvm, e.g. /usr/lib/postgresql/15/bin) or --url jdbc:postgresql://HOST:PORT/DB";
+
+    /** Verification 2's copies of lineorder, in its order. */
+    public static final List<String> VARIANTS = List.of("lineorder_n", "lineorder_r", "lineorder_d");
 
     /** One query of a verification. */
     public record Item(int verification, String id, String sql) { }
@@ -57,7 +60,19 @@ public final class JitMatrix {
             }
             verifications = List.copyOf(verifications);
             queries = queries == null ? List.of() : List.copyOf(queries);
+            // refused here, before any server starts or data load
+            SsbQuery.ssb(queries);
+            if (!queries.isEmpty() && !verifications.contains(3)) {
+                throw KenshoException.usage("--query selects queries of verification 3, which --verification " + verifications
+                        .stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + " leaves out");
+            }
             costs = Map.copyOf(costs == null ? Map.of() : costs);
+            costs.forEach((name, value) -> {
+                String v = value.strip();
+                if (!v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?") || Double.parseDouble(v) < -1) {
+                    throw KenshoException.usage("--" + name.replace('_', '-') + " " + value + ": expected a number >= -1 (-1 disables)");
+                }
+            });
         }
     }
 
@@ -94,6 +109,15 @@ public final class JitMatrix {
         return l;
     }
 
+    /** The tables the verifications read: prewarming others would only evict these. */
+    static List<String> tables(List<Integer> verifications) {
+        List<String> l = new ArrayList<>();
+        if (verifications.contains(3)) l.addAll(SsbDatabase.TABLES);
+        else l.add("lineorder");
+        if (verifications.contains(2)) l.addAll(VARIANTS);
+        return l;
+    }
+
     /** Refuses (usage error, one line) when the server cannot JIT. */
     public static void requireJit(Target t) {
         try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
@@ -104,12 +128,12 @@ public final class JitMatrix {
         }
     }
 
-    /** Measures every item with jit=off, then jit=on. The data must be loaded; the type variants are created here. */
+    /** Measures every item with jit=off and jit=on. The data must be loaded; the type variants are created here. */
     public void run(SsbDatabase db, RunDirectory dir) throws InterruptedException {
         Target t = db.target();
         requireJit(t);
         if (opts.verifications().contains(2)) {
-            for (String v : List.of("lineorder_n", "lineorder_r", "lineorder_d")) db.ensureVariant(v);
+            for (String v : VARIANTS) db.ensureVariant(v);
         }
         List<Item> items = items(opts.verifications(), opts.queries());
         Map<String, String> want = new LinkedHashMap<>();
@@ -118,67 +142,73 @@ public final class JitMatrix {
         SettingsOutcome o = t.control().apply(want);
         if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
         o.actions().forEach(a -> dir.note("jit: " + a));
-        prewarm(db);
-        // off and on alternate query by query, so drift in the machine's load does not favour either
-        List<Cell> cells = new ArrayList<>();
-        for (Item it : items) for (String jit : List.of("off", "on")) cells.add(new Cell(it, jit));
-        measure(db, cells, dir);
+        db.prewarm(tables(opts.verifications()), err, dir);
+        if (!dir.info().notes().contains(PROCEDURE)) dir.note(PROCEDURE);
+        measure(db, items, dir);
     }
 
-    private record Cell(Item item, String jit) { }
+    /** What each query goes through, noted in run.json. */
+    public static final String PROCEDURE = "jit: per query one unrecorded warm-up run (jit=on), then EXPLAIN (ANALYZE) with "
+            + "jit=off and jit=on (the source of the JIT functions and times), then the timed pairs: off,on in repeats 1, 3, "
+            + "5..., on,off in repeats 2, 4, 6... (trials record pair_order)";
+    /** Where the JIT functions and times of a trial come from (its extra jit_from). */
+    public static final String JIT_FROM = "EXPLAIN (ANALYZE) after the warm-up run, before the timed runs";
+    /** Why a jit=on cell that compiled nothing gets no reduction rate. */
+    public static final String NOT_TRIGGERED = "JIT not triggered; lower --jit-above-cost";
 
-    private void prewarm(SsbDatabase db) {
-        try (Connection c = db.connect()) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
-            }
-            Prewarm.schema(c, db.schema());
-        } catch (SQLException e) {
-            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
-        }
+    static String key(Item it, String jit) {
+        return "v" + it.verification() + ";query=" + it.id() + ";jit=" + jit;
     }
 
-    private void measure(SsbDatabase db, List<Cell> cells, RunDirectory dir) throws InterruptedException {
-        Map<String, ExplainResult> plans = new HashMap<>();
-        TrialMatrix<Cell> m = new TrialMatrix<>(cells, c -> "v" + c.item().verification() + ";query=" + c.item().id() + ";jit=" + c.jit(),
-                opts.repeat(), TrialMatrix.Order.SEQUENTIAL, 0);
-        Connection[] conn = new Connection[1];
+    /**
+     * Repeat by repeat (as the studies' scripts), each query's pair: off then on in the first repeat, on then off in
+     * the second, and so on, so neither value is always the one that runs first. Before a query's first pair: a
+     * warm-up run and the EXPLAINs, so no timed run is the first execution of its query (cold caches, LLVM loading
+     * into the backend).
+     */
+    private void measure(SsbDatabase db, List<Item> items, RunDirectory dir) throws InterruptedException {
+        Map<Item, Map<String, Plan>> plans = new HashMap<>();
+        Connection conn = null;
         try {
-            m.run(dir, p -> {
-                Item it = p.cell().item();
-                String jit = p.cell().jit();
-                if (conn[0] == null) conn[0] = db.connect();
-                try (Statement st = conn[0].createStatement()) {
-                    st.execute("SET jit = " + jit); // user-level: the same on managed and remote servers
+            for (int r = 0; r < opts.repeat(); r++) {
+                List<String> order = r % 2 == 0 ? List.of("off", "on") : List.of("on", "off");
+                for (Item it : items) {
+                    int repeat = r;
+                    if (order.stream().allMatch(jit -> dir.isFinished(key(it, jit), repeat))) continue;
+                    String failure = null;
+                    try {
+                        if (conn == null) conn = db.connect();
+                        if (!plans.containsKey(it)) plans.put(it, prepare(conn, it, dir));
+                    } catch (SQLException | RuntimeException e) {
+                        failure = reason(e);
+                        conn = dropIfBroken(conn, plans);
+                    }
+                    for (int pos = 0; pos < 2; pos++) {
+                        if (Thread.interrupted()) throw new InterruptedException();
+                        String jit = order.get(pos);
+                        if (dir.isFinished(key(it, jit), r)) continue;
+                        Trial.Builder b = Trial.of(key(it, jit), r).param("verification", it.verification())
+                                .param("query", it.id()).param("jit", jit)
+                                .extra("pair_order", String.join(",", order)).extra("position", pos + 1);
+                        Trial trial;
+                        if (failure != null) {
+                            trial = b.failed(failure).build();
+                        } else {
+                            try {
+                                trial = timed(conn, it, jit, r, plans.get(it).get(jit), b);
+                            } catch (SQLException | RuntimeException e) {
+                                trial = b.failed(reason(e)).build();
+                                conn = dropIfBroken(conn, plans);
+                            }
+                        }
+                        dir.append(trial);
+                    }
                 }
-                Trial.Builder b = Trial.of(p.key(), p.repeat()).param("verification", it.verification())
-                        .param("query", it.id()).param("jit", jit);
-                ExplainResult plan = plans.get(p.key());
-                if (plan == null) {
-                    plan = Explain.analyze(conn[0], it.sql());
-                    plans.put(p.key(), plan);
-                    String file = "plans/jit-" + jit + "/v" + it.verification() + "-" + it.id().replaceAll("[^A-Za-z0-9.]+", "_") + ".json";
-                    dir.writeJson(file, plan.json());
-                    b.extra("plan_file", file);
-                }
-                QueryTimer.Timing timing = QueryTimer.time(conn[0], it.sql(), opts.fetchSize());
-                ExplainResult.Jit j = plan.jit();
-                b.metric("seconds", timing.seconds()).metric("rows", timing.rows())
-                        .metric("jit_functions", j == null ? 0 : j.functions())
-                        .metric("jit_generation_ms", j == null ? 0 : j.generationMs())
-                        .metric("jit_inlining_ms", j == null ? 0 : j.inliningMs())
-                        .metric("jit_optimization_ms", j == null ? 0 : j.optimizationMs())
-                        .metric("jit_emission_ms", j == null ? 0 : j.emissionMs())
-                        .metric("jit_total_ms", j == null ? 0 : j.totalMs());
-                if (j != null) b.extra("jit_inlining", j.inlining()).extra("jit_optimization", j.optimization());
-                err.printf("ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%n", jit, it.verification(), it.id(), p.repeat() + 1,
-                        timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions");
-                return b.build();
-            }, new TrialMatrix.Listener<>() { });
+            }
         } finally {
-            if (conn[0] != null) {
+            if (conn != null) {
                 try {
-                    conn[0].close();
+                    conn.close();
                 } catch (SQLException ignored) {
                     // measurement is over
                 }
@@ -186,53 +216,155 @@ public final class JitMatrix {
         }
     }
 
-    public static final List<String> HEADER = List.of("verification", "query", "off_seconds", "on_seconds", "reduction_pct",
-            "jit_functions", "generation_ms", "inlining_ms", "optimization_ms", "emission_ms", "jit_total_ms", "rows", "n");
-
-    /** One row per query: medians off/on, reduction rate, and the JIT facts of the jit=on run. */
-    public static List<List<Object>> summary(List<Trial> trials) {
-        Map<String, CellSummary> off = new LinkedHashMap<>();
-        Map<String, CellSummary> on = new LinkedHashMap<>();
-        for (CellSummary c : CellSummary.of(trials)) {
-            if (!c.params().containsKey("jit")) continue;
-            String key = c.params().get("verification") + "|" + c.params().get("query");
-            ("on".equals(c.params().get("jit")) ? on : off).put(key, c);
+    /** A dead connection is replaced; the new backend is cold again, so every query gets its warm-up again. */
+    private static Connection dropIfBroken(Connection c, Map<Item, Map<String, Plan>> plans) {
+        try {
+            if (c == null || c.isValid(5)) return c;
+            c.close();
+        } catch (SQLException ignored) {
+            // replaced either way
         }
-        List<List<Object>> rows = new ArrayList<>();
-        for (var e : off.entrySet()) {
-            CellSummary a = e.getValue();
-            CellSummary b = on.get(e.getKey());
-            Double tOff = a.median().get("seconds");
-            Double tOn = b == null ? null : b.median().get("seconds");
-            List<Object> r = new ArrayList<>();
-            r.add(a.params().get("verification"));
-            r.add(a.params().get("query"));
-            r.add(tOff);
-            r.add(tOn);
-            r.add(tOff != null && tOn != null && tOff > 0 ? 100 * (tOff - tOn) / tOff : null);
-            for (String m : List.of("jit_functions", "jit_generation_ms", "jit_inlining_ms", "jit_optimization_ms",
-                    "jit_emission_ms", "jit_total_ms")) {
-                r.add(b == null ? null : b.median().get(m));
+        plans.clear();
+        return null;
+    }
+
+    private record Plan(ExplainResult result, String file, String warning) { }
+
+    /** A usage error stops the run; anything else fails the trials it concerns, and the run goes on. */
+    private static String reason(Exception e) {
+        if (e instanceof KenshoException k && k.exitCode() == KenshoException.USAGE) throw k;
+        if (e instanceof SQLException se) return KenshoException.firstLine(se);
+        return e instanceof KenshoException ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    /** The warm-up run and the EXPLAIN (ANALYZE) of both jit values; warns when jit=on compiles nothing. */
+    private Map<String, Plan> prepare(Connection c, Item it, RunDirectory dir) throws SQLException {
+        setJit(c, "on");
+        QueryTimer.time(c, it.sql(), opts.fetchSize());
+        Map<String, Plan> m = new HashMap<>();
+        for (String jit : List.of("off", "on")) {
+            setJit(c, jit);
+            ExplainResult plan = Explain.analyze(c, it.sql());
+            String file = "plans/jit-" + jit + "/v" + it.verification() + "-" + it.id().replaceAll("[^A-Za-z0-9.]+", "_") + ".json";
+            dir.writeJson(file, plan.json());
+            String warning = null;
+            if (jit.equals("on") && (plan.jit() == null || plan.jit().functions() == 0)) {
+                warning = "JIT not triggered (plan cost " + cost(plan) + ", jit_above_cost " + setting(c, "jit_above_cost")
+                        + "); lower --jit-above-cost";
+                err.printf("ssb jit: warning: v%d %s: %s (no reduction rate for it)%n", it.verification(), it.id(), warning);
             }
-            r.add(a.median().get("rows") == null ? null : a.median().get("rows").longValue());
-            r.add(Math.min(a.n(), b == null ? 0 : b.n()));
+            m.put(jit, new Plan(plan, file, warning));
+        }
+        return m;
+    }
+
+    private Trial timed(Connection c, Item it, String jit, int repeat, Plan plan, Trial.Builder b) throws SQLException {
+        setJit(c, jit);
+        QueryTimer.Timing timing = QueryTimer.time(c, it.sql(), opts.fetchSize());
+        ExplainResult.Jit j = plan.result().jit();
+        b.metric("seconds", timing.seconds()).metric("rows", timing.rows())
+                .metric("jit_functions", j == null ? 0 : j.functions())
+                .metric("jit_generation_ms", j == null ? 0 : j.generationMs())
+                .metric("jit_inlining_ms", j == null ? 0 : j.inliningMs())
+                .metric("jit_optimization_ms", j == null ? 0 : j.optimizationMs())
+                .metric("jit_emission_ms", j == null ? 0 : j.emissionMs())
+                .metric("jit_total_ms", j == null ? 0 : j.totalMs())
+                .extra("plan_file", plan.file()).extra("jit_from", JIT_FROM);
+        if (j != null) b.extra("jit_inlining", j.inlining()).extra("jit_optimization", j.optimization());
+        if (plan.warning() != null) b.extra("warning", plan.warning());
+        err.printf("ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%n", jit, it.verification(), it.id(), repeat + 1,
+                timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions");
+        return b.build();
+    }
+
+    private static void setJit(Connection c, String jit) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("SET jit = " + jit); // user-level: the same on managed and remote servers
+        }
+    }
+
+    private static String setting(Connection c, String name) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT current_setting('" + name + "')")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static String cost(ExplainResult plan) {
+        var top = plan.json().isArray() ? plan.json().get(0) : plan.json();
+        return String.format("%.0f", top.path("Plan").path("Total Cost").asDouble());
+    }
+
+    /** summary.csv: one row per cell (query × jit), as CellSummary.write, with the reduction rate on the jit=on row. */
+    public static final List<String> HEADER = List.of("verification", "query", "jit", "n", "status", "seconds_median",
+            "seconds_min", "seconds_max", "rows", "jit_functions", "jit_generation_ms", "jit_inlining_ms", "jit_optimization_ms",
+            "jit_emission_ms", "jit_total_ms", "reduction_pct", "reason");
+    private static final List<String> JIT_METRICS = List.of("jit_functions", "jit_generation_ms", "jit_inlining_ms",
+            "jit_optimization_ms", "jit_emission_ms", "jit_total_ms");
+
+    /**
+     * Rows of summary.csv: per cell median/min/max seconds, the JIT facts (one EXPLAIN per cell, see JIT_FROM), and on
+     * the jit=on row the reduction rate 100 × (median off − median on) / median off; none where JIT compiled nothing.
+     */
+    public static List<List<Object>> summary(List<Trial> trials) {
+        List<CellSummary> cells = CellSummary.of(trials.stream().filter(t -> t.params().containsKey("jit")).toList());
+        Map<String, CellSummary> off = new HashMap<>();
+        for (CellSummary c : cells) if ("off".equals(c.params().get("jit"))) off.put(pairKey(c), c);
+        Map<String, String> warnings = new HashMap<>();
+        for (Trial t : trials) if (t.extra().get("warning") != null) warnings.put(t.cell(), t.extra().get("warning").toString());
+        List<List<Object>> rows = new ArrayList<>();
+        for (CellSummary c : cells) {
+            boolean on = "on".equals(c.params().get("jit"));
+            List<Object> r = ParallelSweep.timedCell(c, List.of("verification", "query", "jit"));
+            for (String m : JIT_METRICS) r.add(c.median().get(m));
+            String reason = c.reason();
+            Double reduction = null;
+            if (on && c.n() > 0) {
+                Double tOn = c.median().get("seconds");
+                Double tOff = off.containsKey(pairKey(c)) ? off.get(pairKey(c)).median().get("seconds") : null;
+                if (c.median().getOrDefault("jit_functions", 0.0) == 0) {
+                    reason = join(warnings.getOrDefault(c.cell(), NOT_TRIGGERED), reason);
+                } else if (tOff != null && tOn != null && tOff > 0) {
+                    reduction = 100 * (tOff - tOn) / tOff;
+                }
+            }
+            r.add(reduction);
+            r.add(reason);
             rows.add(r);
         }
         return rows;
     }
 
-    /** summary.csv and the table on stdout. */
+    private static String pairKey(CellSummary c) {
+        return c.params().get("verification") + "|" + c.params().get("query");
+    }
+
+    private static String join(String a, String b) {
+        return b == null || b.isEmpty() ? a : a + "; " + b;
+    }
+
+    /** summary.csv and the table on stdout (a line per query, off and on side by side). */
     public List<List<Object>> finish(RunDirectory dir) {
         List<List<Object>> rows = summary(dir.trials());
         dir.writeSummary(HEADER, rows);
+        Map<String, List<Object>> on = new HashMap<>();
+        for (List<Object> r : rows) if ("on".equals(r.get(2))) on.put(r.get(0) + "|" + r.get(1), r);
         out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", "v", "query", "jit_off_s", "jit_on_s", "reduction",
                 "functions", "gen_ms", "inline_ms", "opt_ms", "emit_ms");
-        for (List<Object> r : rows) {
-            out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", r.get(0), r.get(1), f3(r.get(2)), f3(r.get(3)),
-                    r.get(4) == null ? "" : String.format("%.1f%%", (Double) r.get(4)), r.get(5) == null ? "" : ((Double) r.get(5)).intValue(),
-                    f1(r.get(6)), f1(r.get(7)), f1(r.get(8)), f1(r.get(9)));
+        for (List<Object> a : rows) {
+            if (!"off".equals(a.get(2))) continue;
+            List<Object> b = on.getOrDefault(a.get(0) + "|" + a.get(1), Collections.nCopies(HEADER.size(), null));
+            String note = join(text(b.get(16)), text(a.get(16)));
+            out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(0), a.get(1), f3(a.get(5)), f3(b.get(5)),
+                    b.get(15) instanceof Double d ? String.format("%.1f%%", d) : "", b.get(9) instanceof Double d ? d.intValue() : "",
+                    f1(b.get(10)), f1(b.get(11)), f1(b.get(12)), f1(b.get(13)), note.isEmpty() ? "" : "  (" + note + ")");
         }
+        out.println("JIT functions and times: " + JIT_FROM + " (plans/jit-on/); off and on alternate which runs first, repeat by repeat.");
         return rows;
+    }
+
+    private static String text(Object o) {
+        return o == null ? "" : o.toString();
     }
 
     private static String f3(Object o) {

@@ -4,7 +4,6 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.measure.Explain;
 import dev.kensho.core.measure.ExplainResult;
-import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
@@ -27,9 +26,9 @@ import java.util.Map;
 /**
  * {@code bench ssb}: the 13 SSB queries over a matrix of versions × worker-pool patterns ×
  * max_parallel_workers_per_gather, as the parallel query study (chapter 7) ran them: data loaded
- * (or reused), every relation prewarmed, each query's full result streamed and timed, repeats with
- * medians, and one EXPLAIN (ANALYZE, BUFFERS) per cell recording Workers Planned / Launched of
- * every Gather node.
+ * (or reused), the SSB tables and their indexes prewarmed, each query's full result streamed and
+ * timed, repeats with medians, and one EXPLAIN (ANALYZE, BUFFERS) per cell recording Workers
+ * Planned / Launched of every Gather node.
  */
 public final class ParallelSweep {
 
@@ -90,6 +89,7 @@ public final class ParallelSweep {
             workers = List.copyOf(workers);
             pools = List.copyOf(pools);
             queries = queries == null ? List.of() : List.copyOf(queries);
+            SsbQuery.ssb(queries); // an unknown id is refused here, before any server starts
         }
     }
 
@@ -216,25 +216,12 @@ public final class ParallelSweep {
                     for (String a : outcome.actions()) dir.note(version + ": " + a);
                 }
                 if (skip == null && (!warm || outcome.restarted())) {
-                    prewarm(db);
+                    db.prewarm(SsbDatabase.TABLES, err, dir);
                     warm = true;
                 }
                 runCell(db, version, pool, n, queries, dir, skip, skip == null ? current(db, List.of("max_worker_processes",
                         "max_parallel_workers", "max_parallel_workers_per_gather")) : Map.of());
             }
-        }
-    }
-
-    private void prewarm(SsbDatabase db) {
-        try (Connection c = db.connect()) {
-            try (Statement s = c.createStatement()) {
-                // into public, not the SSB schema: dropping Kensho's schema must not take an extension with it
-                s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
-            }
-            Prewarm.Result r = Prewarm.schema(c, db.schema());
-            err.printf("ssb: prewarmed %d relations (%,d blocks)%n", r.relations(), r.blocks());
-        } catch (SQLException e) {
-            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
         }
     }
 
@@ -334,17 +321,7 @@ public final class ParallelSweep {
         for (Trial t : qs) if (t.extra().get("gathers") != null) gathersByCell.put(t.cell(), t.extra().get("gathers"));
         List<List<Object>> rows = new ArrayList<>();
         for (CellSummary c : cells) {
-            List<Object> r = new ArrayList<>();
-            r.add(c.params().get("version"));
-            r.add(c.params().get("pool"));
-            r.add(c.params().get("workers"));
-            r.add(c.params().get("query"));
-            r.add(c.n());
-            r.add(c.status());
-            r.add(c.median().get("seconds"));
-            r.add(c.min().get("seconds"));
-            r.add(c.max().get("seconds"));
-            r.add(c.median().get("rows") == null ? null : c.median().get("rows").longValue());
+            List<Object> r = timedCell(c, List.of("version", "pool", "workers", "query"));
             r.add(c.median().get("workers_planned") == null ? null : c.median().get("workers_planned").intValue());
             r.add(c.median().get("workers_launched") == null ? null : c.median().get("workers_launched").intValue());
             r.add(gatherText(gathersByCell.get(c.cell())));
@@ -355,6 +332,19 @@ public final class ParallelSweep {
             rows.add(r);
         }
         return rows;
+    }
+
+    /** The start of a query cell's summary row: its parameters, n, status, median/min/max seconds and the rows returned. */
+    static List<Object> timedCell(CellSummary c, List<String> params) {
+        List<Object> r = new ArrayList<>();
+        for (String p : params) r.add(c.params().get(p));
+        r.add(c.n());
+        r.add(c.status());
+        r.add(c.median().get("seconds"));
+        r.add(c.min().get("seconds"));
+        r.add(c.max().get("seconds"));
+        r.add(c.median().get("rows") == null ? null : c.median().get("rows").longValue());
+        return r;
     }
 
     @SuppressWarnings("unchecked")

@@ -1,6 +1,8 @@
 package dev.kensho.ssb;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.measure.Prewarm;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
 import dev.kensho.ssb.gen.SsbTable;
 import dev.kensho.ssb.load.CopyJobs;
@@ -43,6 +45,18 @@ public final class SsbDatabase {
     private final String schema;
 
     /**
+     * Refuses (usage error) a scale factor the loaded data would not match: dbgen truncates one of 1 or more to its
+     * integer part, so -s 1.5 would load SF 1's rows while run.json and the cache said 1.5.
+     */
+    public static void checkScale(double sf) {
+        if (!(sf > 0) || sf > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + sf);
+        if (sf >= 1 && sf != Math.rint(sf)) {
+            throw KenshoException.usage("--scale " + sf + ": a scale factor of 1 or more must be a whole number (dbgen truncates it: "
+                    + "-s " + sf + " generates the data of SF " + (long) sf + ")");
+        }
+    }
+
+    /**
      * What kensho_ssb_meta says.
      *
      * @param present  a marker table exists
@@ -75,7 +89,7 @@ public final class SsbDatabase {
     public record LoadOptions(double scale, int jobs, boolean keys, boolean reload, boolean analyze) {
         public LoadOptions {
             if (jobs < 1) throw KenshoException.usage("--jobs must be at least 1, got " + jobs);
-            if (!(scale > 0)) throw KenshoException.usage("scale factor must be > 0, got " + scale);
+            checkScale(scale);
         }
 
         public LoadOptions(double scale, int jobs, boolean keys, boolean reload) {
@@ -294,6 +308,41 @@ public final class SsbDatabase {
             }
         } catch (SQLException e) {
             throw KenshoException.target("cannot drop the SSB tables in " + schema + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    /**
+     * Loads the given tables with their indexes and TOAST into shared buffers, but only those Kensho created here
+     * (listed in kensho_ssb_meta): other tables of the schema are not Kensho's to read or to evict buffers for.
+     * Creates pg_prewarm (in public) when the database lacks it, and says so on err and as a note in dir.
+     *
+     * @param dir the run to note the extension in, or null
+     */
+    public Prewarm.Result prewarm(List<String> tables, PrintStream err, RunDirectory dir) {
+        try (Connection c = connect()) {
+            List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
+            if (!hasPrewarm(c)) {
+                try (Statement s = c.createStatement()) {
+                    // into public, not the SSB schema: dropping Kensho's schema must not take an extension with it
+                    s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
+                }
+                String note = "created extension pg_prewarm in schema public of database " + target.database()
+                        + " to prewarm the SSB tables (DROP EXTENSION pg_prewarm removes it)";
+                err.println("ssb: " + note);
+                if (dir != null) dir.note(note);
+            }
+            Prewarm.Result r = Prewarm.tables(c, mine.stream().map(t -> ident(schema) + "." + ident(t)).toList());
+            err.printf("ssb: prewarmed %s with their indexes: %d relations (%,d blocks)%n", String.join(", ", mine),
+                    r.relations(), r.blocks());
+            return r;
+        } catch (SQLException e) {
+            throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    private static boolean hasPrewarm(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm'")) {
+            return rs.next();
         }
     }
 

@@ -7,6 +7,7 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetKind;
 import dev.kensho.junit.KenshoTarget;
 import java.io.PrintStream;
 import java.io.OutputStream;
@@ -29,6 +30,12 @@ class IndexBuildTest {
         db.drop();
         try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb index-build", List.of("test"), Map.of()))) {
             ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.1, 2, false, false), null, "x", System.err);
+            if (pg.kind() == TargetKind.EMBEDDED) {
+                // this JVM's own server: without the extension, the build must create it where drop() leaves it alone
+                try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                    s.execute("DROP EXTENSION IF EXISTS pg_prewarm");
+                }
+            }
             IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()), System.err);
             ib.run(db, dir);
             List<List<Object>> rows = ib.finish(dir);
@@ -50,6 +57,15 @@ class IndexBuildTest {
                  ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_indexes WHERE schemaname = 'kensho_ssb_index_test'")) {
                 rs.next();
                 assertEquals(0, rs.getInt(1), "every built index was dropped");
+            }
+            try (Connection c = db.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_prewarm'")) {
+                assertTrue(rs.next());
+                assertEquals("public", rs.getString(1), "pg_prewarm outside Kensho's schema");
+            }
+            if (pg.kind() == TargetKind.EMBEDDED) {
+                assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("created extension pg_prewarm in schema public")),
+                        dir.info().notes().toString());
             }
         } finally {
             db.drop();

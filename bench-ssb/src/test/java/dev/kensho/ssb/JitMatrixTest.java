@@ -3,6 +3,7 @@ package dev.kensho.ssb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,9 +15,14 @@ import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,6 +42,87 @@ class JitMatrixTest {
     }
 
     @Test
+    void badQueriesAndCostsAreRefusedWhenTheOptionsAreMadeBeforeAnyServerStarts() {
+        assertUsage("unknown SSB query q9.9", () -> new JitMatrix.Options(List.of(3), 1, List.of("q9.9"), Map.of(), 10));
+        assertUsage("--query selects queries of verification 3, which --verification 1,2 leaves out",
+                () -> new JitMatrix.Options(List.of(1, 2), 1, List.of("q1.1"), Map.of(), 10));
+        for (String bad : List.of("abc", "-2", "1e", "Infinity", "10d")) {
+            assertUsage("--jit-above-cost " + bad + ": expected a number >= -1",
+                    () -> new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("jit_above_cost", bad), 10));
+        }
+        for (String good : List.of("0", "-1", "1e5", "100000.5")) {
+            new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("jit_inline_above_cost", good), 10);
+        }
+    }
+
+    private static void assertUsage(String start, org.junit.jupiter.api.function.Executable x) {
+        KenshoException e = assertThrows(KenshoException.class, x);
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith(start), e.getMessage());
+    }
+
+    @Test
+    void jitThatCompilesNothingIsMarkedAndOffAndOnTakeTurnsAfterAWarmUp(@LocalPostgres Target pg, @TempDir Path results)
+            throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_jitwarn_test_" + ProcessHandle.current().pid());
+        db.drop();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb jit", List.of("test"), Map.of()))) {
+            ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.01, 1, false, false), dir, "15", System.err);
+            // no SSB query costs that much at SF 0.01: JIT stays off with jit=on
+            Map<String, String> costs = Map.of("jit_above_cost", "1e9");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(3), 2, List.of("q1.1"), costs, 10_000),
+                    new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+            long scans0 = lineorderScans(pg, db);
+            m.run(db, dir);
+            // warm-up + EXPLAIN off and on + 2 repeats x off and on: 7 executions; 6 would mean no warm-up.
+            // A backend's counts reach the statistics as it ends, just after its connection closed.
+            long scans = scans0;
+            for (int i = 0; i < 50 && scans - scans0 < 7; i++) {
+                Thread.sleep(100);
+                scans = lineorderScans(pg, db);
+            }
+            assertEquals(7, scans - scans0, "executions of q1.1");
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("ssb jit: warning: v3 q1.1: JIT not triggered (plan cost "),
+                    err.toString(StandardCharsets.UTF_8));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("jit_above_cost 1e+09); lower --jit-above-cost"),
+                    err.toString(StandardCharsets.UTF_8));
+            assertTrue(dir.info().notes().contains(JitMatrix.PROCEDURE), dir.info().notes().toString());
+
+            List<Trial> trials = dir.trials().stream().filter(t -> t.params().containsKey("jit")).toList();
+            assertEquals(List.of("off@0", "on@0", "on@1", "off@1"), trials.stream().map(t -> t.params().get("jit") + "@" + t.repeat()).toList());
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.cell() + " " + t.extra());
+                assertEquals(t.repeat() == 0 ? "off,on" : "on,off", t.extra().get("pair_order"), t.cell());
+                assertEquals(t.params().get("jit").equals(t.repeat() == 0 ? "off" : "on") ? 1 : 2, t.extra().get("position"), t.cell());
+                if (t.params().get("jit").equals("on")) {
+                    String warning = String.valueOf(t.extra().get("warning"));
+                    assertTrue(warning.startsWith("JIT not triggered (plan cost ") && warning.endsWith("; lower --jit-above-cost"), warning);
+                }
+            }
+            List<List<Object>> rows = m.finish(dir);
+            assertEquals(2, rows.size());
+            List<Object> on = rows.get(1);
+            assertEquals(List.of(3, "q1.1", "on", 2, "ok"), on.subList(0, 5));
+            assertEquals(0.0, on.get(9));
+            assertNull(on.get(15), "no reduction rate without JIT: " + on);
+            assertTrue(((String) on.get(16)).startsWith("JIT not triggered") && ((String) on.get(16)).endsWith("lower --jit-above-cost"),
+                    on.toString());
+        } finally {
+            db.drop();
+        }
+    }
+
+    private static long lineorderScans(Target pg, SsbDatabase db) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT seq_scan FROM pg_stat_user_tables WHERE schemaname = '" + db.schema()
+                     + "' AND relname = 'lineorder'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
     void jitOffAndOnWithReductionRatesAndJitTimings(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
         // per JVM: other runs (CI, colleagues) may use the same server at the same time
         SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_test_" + ProcessHandle.current().pid());
@@ -49,19 +136,35 @@ class JitMatrixTest {
                     new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
             m.run(db, dir);
             List<List<Object>> rows = m.finish(dir);
-            assertEquals(9 + 4 + 3, rows.size());
+            assertEquals(2 * (9 + 4 + 3), rows.size(), "a row per cell: query x jit");
             for (List<Object> r : rows) {
-                assertNotNull(r.get(2), "off time " + r);
-                assertNotNull(r.get(3), "on time " + r);
-                assertNotNull(r.get(4), "reduction rate " + r);
-                assertTrue((Double) r.get(5) >= 1, "JIT functions with jit=on: " + r);
-                assertTrue((Double) r.get(9) > 0, "emission time: " + r);
+                String cell = JitMatrix.HEADER + " " + r;
+                assertEquals("ok", r.get(4), cell);
+                assertEquals(1, r.get(3), cell);
+                assertNotNull(r.get(5), cell);
+                assertTrue((Double) r.get(6) <= (Double) r.get(5) && (Double) r.get(5) <= (Double) r.get(7), cell);
+                if (r.get(2).equals("on")) {
+                    assertNotNull(r.get(15), "reduction rate " + cell);
+                    assertTrue((Double) r.get(9) >= 1, "JIT functions with jit=on: " + cell);
+                    assertTrue((Double) r.get(13) > 0, "emission time: " + cell);
+                    assertEquals("", r.get(16), cell);
+                } else {
+                    assertNull(r.get(15), cell);
+                    assertEquals(0.0, r.get(9), cell);
+                }
             }
+            String csv = Files.readString(dir.path().resolve(RunDirectory.SUMMARY));
+            assertTrue(csv.startsWith("verification,query,jit,n,status,seconds_median,seconds_min,seconds_max,rows,jit_functions,"), csv);
+            assertTrue(csv.lines().findFirst().orElseThrow().endsWith(",reduction_pct,reason"), csv);
             long lineorderRows = db.rowCounts().get("lineorder");
             for (Trial t : dir.trials()) {
                 if (!t.params().containsKey("jit")) continue;
                 assertTrue(t.ok(), t.cell() + " " + t.extra());
                 if (t.params().get("jit").equals("off")) assertEquals(0.0, t.metric("jit_functions"), t.cell());
+                assertEquals("off,on", t.extra().get("pair_order"), t.cell());
+                assertEquals(t.params().get("jit").equals("off") ? 1 : 2, t.extra().get("position"), t.cell());
+                assertEquals(JitMatrix.JIT_FROM, t.extra().get("jit_from"), t.cell());
+                assertTrue(Files.isRegularFile(dir.path().resolve((String) t.extra().get("plan_file"))), t.cell());
                 // the two verification-1 queries returning every row were streamed in full
                 if (List.of("multiply", "subtract").contains(t.params().get("query"))) {
                     assertEquals((double) lineorderRows, t.metric("rows"), t.cell());

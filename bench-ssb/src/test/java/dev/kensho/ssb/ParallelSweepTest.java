@@ -1,8 +1,10 @@
 package dev.kensho.ssb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
@@ -21,6 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** The acceptance sweep: --workers 0,2,4 on the embedded server records planned/launched workers per query. */
 @KenshoTarget
 class ParallelSweepTest {
+
+    @Test
+    void unknownQueryIsRefusedWhenTheOptionsAreMadeBeforeAnyServerStarts() {
+        KenshoException e = assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(0), List.of(), 1,
+                List.of("q1.1", "q9.9"), "public", new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, 10_000));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("unknown SSB query q9.9"), e.getMessage());
+    }
 
     @Test
     @SuppressWarnings("unchecked")

@@ -74,6 +74,22 @@ class SsbLoadTest {
         }
     }
 
+    @Test
+    void fractionalScaleFactorsFromOneUpAreRefusedAsDbgenWouldTruncateThem() {
+        for (double sf : new double[] {1.5, 2.25, 10.001}) {
+            KenshoException e = assertThrows(KenshoException.class, () -> new SsbDatabase.LoadOptions(sf, 1, false, false));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("--scale " + sf + ": ") && e.getMessage().contains("dbgen truncates"), e.getMessage());
+            assertTrue(e.getMessage().contains("data of SF " + (long) sf), e.getMessage());
+        }
+        // below 1 dbgen scales by the fraction, and whole numbers are taken as given
+        for (double sf : new double[] {0.01, 0.5, 1, 2, 100}) new SsbDatabase.LoadOptions(sf, 1, false, false);
+        for (double sf : new double[] {0, -1, 100_001, Double.NaN}) {
+            KenshoException e = assertThrows(KenshoException.class, () -> SsbDatabase.checkScale(sf));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+        }
+    }
+
     /** Other sessions whose last statement was the COPY connections' first (the backend exits just after the client closes). */
     private static int idleCopySessions(Target pg) throws Exception {
         int n = -1;

@@ -31,13 +31,13 @@ public final class DataOptions {
     @Option(names = "--fresh", description = "Embedded server: discard the cached database for this version and scale, and reload.")
     boolean fresh;
 
-    @Option(names = "--no-cache", description = "Embedded server: do not keep the loaded database in the cache (~/.cache/kensho/ssb-cache).")
+    @Option(names = "--no-cache", description = "Embedded server: do not keep the loaded database in the cache, KENSHO_HOME/ssb-cache "
+                    + "(KENSHO_HOME: ~/.cache/kensho, as root /var/cache/kensho).")
     boolean noCache;
 
     SsbDatabase.LoadOptions load() {
         int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
         if (j < 1) throw KenshoException.usage("--jobs must be at least 1, got " + j);
-        if (!(scale > 0) || scale > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + scale);
         return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload, !noAnalyze);
     }
 }

@@ -34,13 +34,13 @@ public final class SsbCommand implements Callable<Integer> {
                     + "managed servers restart per cell, remote ones run only where the current max_worker_processes matches.")
     List<String> pools = new ArrayList<>();
 
-    @Option(names = "--repeat", defaultValue = "3", description = "Timed runs per query and cell; the median is reported (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "3", paramLabel = "N", description = "Timed runs per query and cell; the median is reported (default ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--query", split = ",", paramLabel = "ID", description = "Only these queries (e.g. q1.1,q4.3; default all 13).")
     List<String> queries = new ArrayList<>();
 
-    @Option(names = "--fetch-size", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", defaultValue = "10000", paramLabel = "ROWS", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
     int fetchSize;
 
     @Override

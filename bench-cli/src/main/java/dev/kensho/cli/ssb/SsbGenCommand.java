@@ -1,6 +1,7 @@
 package dev.kensho.cli.ssb;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.ssb.SsbDatabase;
 import dev.kensho.ssb.gen.SsbGenerator;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -25,6 +26,7 @@ final class SsbGenCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         int n = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (n < 1) throw KenshoException.usage("--threads must be at least 1, got " + n);
+        SsbDatabase.checkScale(scale); // the files would be those of the truncated scale
         SsbGenerator g;
         try {
             g = new SsbGenerator(scale);

@@ -32,10 +32,10 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
             description = "max_parallel_maintenance_workers values (default ${DEFAULT-VALUE}).")
     List<Integer> workers = new ArrayList<>();
 
-    @Option(names = "--columns", defaultValue = "4", description = "Build the composites over 1..N columns (default ${DEFAULT-VALUE}).")
+    @Option(names = "--columns", defaultValue = "4", paramLabel = "N", description = "Build the composites over 1..N columns (default ${DEFAULT-VALUE}).")
     int columns;
 
-    @Option(names = "--repeat", defaultValue = "1", description = "Builds per cell (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Builds per cell (default ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--maintenance-work-mem", defaultValue = "1GB", paramLabel = "SIZE",

@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
 /** bench ssb jit: the JIT study's three verifications with jit=off and jit=on. */
 @Command(name = "jit", mixinStandardHelpOptions = true,
         description = {"JIT compilation study (PGECons 2018, chapter 6): each query with jit=off and jit=on "
-                + "(max_parallel_workers_per_gather=0); reduction rate 100*(t_off-t_on)/t_off and JIT timings from EXPLAIN.",
+                + "(max_parallel_workers_per_gather=0), after a warm-up run, off or on first by turns; reduction rate "
+                + "100*(t_off-t_on)/t_off (none where JIT was not triggered) and JIT timings from EXPLAIN (ANALYZE).",
                 "Needs a server built with LLVM (the embedded binaries are not): --pg-bin DIR or --url JDBC_URL."})
 final class SsbJitCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
@@ -32,7 +33,7 @@ final class SsbJitCommand implements Callable<Integer> {
             description = "1 single operations, 2 data types (lineorder_n/_r/_d created on demand), 3 the 13 SSB queries (default ${DEFAULT-VALUE}).")
     List<Integer> verifications = new ArrayList<>();
 
-    @Option(names = "--repeat", defaultValue = "3", description = "Timed runs per query and jit value (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "3", paramLabel = "N", description = "Timed runs per query and jit value (default ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--query", split = ",", paramLabel = "ID", description = "Verification 3: only these SSB queries.")
@@ -47,7 +48,7 @@ final class SsbJitCommand implements Callable<Integer> {
     @Option(names = "--jit-optimize-above-cost", paramLabel = "COST", description = "jit_optimize_above_cost (default: the server's).")
     String jitOptimizeAboveCost;
 
-    @Option(names = "--fetch-size", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", defaultValue = "10000", paramLabel = "ROWS", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
     int fetchSize;
 
     @Override

@@ -6,6 +6,7 @@ import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.ssb.JitMatrix;
 import dev.kensho.ssb.ParallelSweep;
 import dev.kensho.ssb.SsbCache;
 import dev.kensho.ssb.SsbDatabase;
@@ -38,6 +39,8 @@ final class SsbLoadCommand implements Callable<Integer> {
         params.put("scale", lo.scale());
         params.put("jobs", lo.jobs());
         params.put("keys", lo.keys());
+        params.put("analyze", lo.analyze());
+        params.put("variants", variants);
         params.put("target", spec.label());
         try (RunDirectory dir = results.open("ssb load", params, System.err);
              SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
@@ -47,7 +50,7 @@ final class SsbLoadCommand implements Callable<Integer> {
             dir.append(ParallelSweep.loadTrial(r, spec.label(), dir));
             if (variants) {
                 long v0 = System.nanoTime();
-                for (String v : List.of("lineorder_n", "lineorder_r", "lineorder_d")) db.ensureVariant(v);
+                for (String v : JitMatrix.VARIANTS) db.ensureVariant(v);
                 System.err.printf("variants lineorder_n/_r/_d: %.1f s%n", (System.nanoTime() - v0) / 1e9);
             }
             CellSummary.write(dir, List.of());
