@@ -86,7 +86,6 @@ public final class IndexBuild {
             }
             if (Integer.parseInt(cur.get("max_parallel_workers")) < w) want.put("max_parallel_workers", Integer.toString(Math.max(8, w)));
             SettingsOutcome o = t.control().apply(want);
-            o.actions().forEach(a -> dir.note("maintenance workers " + w + ": " + a));
             for (int k = 1; k <= opts.maxColumns(); k++) {
                 String cols = String.join(", ", COLUMNS.subList(0, k));
                 String cell = "index-build;workers=" + w + ";columns=" + k;

@@ -141,7 +141,6 @@ public final class JitMatrix {
         want.putAll(opts.costs());
         SettingsOutcome o = t.control().apply(want);
         if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
-        o.actions().forEach(a -> dir.note("jit: " + a));
         db.prewarm(tables(opts.verifications()), err, dir);
         if (!dir.info().notes().contains(PROCEDURE)) dir.note(PROCEDURE);
         measure(db, items, dir);

@@ -213,7 +213,6 @@ public final class ParallelSweep {
                 if (skip == null) {
                     outcome = t.control().apply(want);
                     if (!outcome.ok()) skip = outcome.refusalReason();
-                    for (String a : outcome.actions()) dir.note(version + ": " + a);
                 }
                 if (skip == null && (!warm || outcome.restarted())) {
                     db.prewarm(SsbDatabase.TABLES, err, dir);
