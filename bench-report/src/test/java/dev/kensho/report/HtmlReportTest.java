@@ -107,6 +107,7 @@ class HtmlReportTest {
         assertTrue(html.contains("<td>Q2.1</td><td class=\"num\">20</td><td class=\"num\">15</td><td class=\"num\">25.0</td>"));
         assertTrue(html.contains("<td>Q10.1</td><td class=\"num\">40</td><td class=\"num\">40</td><td class=\"num\">0.0</td>"));
         assertTrue(html.contains("mean reduction 15.0 %"));
+        assertFalse(html.contains("<td class=\"num\">60.0</td>"), "Q3.1 compiled nothing: no reduction rate for it");
         // queries in natural order: Q1.1, Q2.1, Q10.1
         assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
     }

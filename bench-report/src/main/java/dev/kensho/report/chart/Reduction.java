@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The JIT study's reduction rate, 100·(t_off − t_on)/t_off, between the two values of one parameter
- * ("off" and "on"; false/true, 0/1 and no/yes are read the same way), per category and series.
+ * ("off" and "on"; false/true, 0/1 and no/yes are read the same way), per category and series. A
+ * category whose "on" side compiled no function (jit_functions 0) has none.
  */
 public final class Reduction {
     private Reduction() {}
@@ -30,6 +31,9 @@ public final class Reduction {
             Double a = median(g.getValue(), pair, off, metric);
             Double b = median(g.getValue(), pair, on, metric);
             if (a == null || b == null) continue;
+            // jit=on compiled nothing (cost under jit_above_cost): a difference there is noise, not JIT's doing
+            Double compiled = median(g.getValue(), pair, on, "jit_functions");
+            if (compiled != null && compiled == 0) continue;
             String series = Cells.label(g.getValue().get(0).params(), others);
             rows.add(new Row(series, g.getKey().get(g.getKey().size() - 1), a, b, 100 * (a - b) / a));
         }
