@@ -11,6 +11,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.scan.storage.SequentialRead;
 import dev.kensho.scan.sweep.Cell;
 import dev.kensho.scan.sweep.CrossoverFinder;
+import dev.kensho.scan.sweep.ScanQuery;
 import dev.kensho.scan.sweep.SelectivitySweep;
 import dev.kensho.scan.sweep.SelectivitySweep.Timing;
 import dev.kensho.scan.table.ScanTable;
@@ -287,6 +288,7 @@ public final class ScanCrossover {
         List<String> sbs = new ArrayList<>();
         for (String s : sbWanted) sbs.add(resolveSharedBuffers(target, s, facts));
         dir.parameter("shared_buffers_resolved", sbs);
+        dir.parameter("session_settings", ScanQuery.sessionSettings(options.parallelWorkers()));
 
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
         String osCache = caches.contains(CacheState.COLD) ? sweep.osCacheStatus() : null;

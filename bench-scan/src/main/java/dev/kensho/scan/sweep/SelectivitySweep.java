@@ -124,7 +124,8 @@ public final class SelectivitySweep {
             }
             b.extra("plan", String.join(" > ", plan.nodeTypes()));
             b.extra("workers_planned", plan.workersPlanned());
-            String wrong = planProblem(cell.scan(), plan.nodeTypes());
+            if (plan.jit() != null) b.extra("jit_functions", plan.jit().functions());
+            String wrong = planProblem(cell.scan(), plan);
             if (wrong == null && got != expected) wrong = "returned " + got + " rows, expected " + expected;
             Trial t = b.build();
             if (wrong == null) return t;
@@ -154,7 +155,16 @@ public final class SelectivitySweep {
         }
     }
 
-    /** Null when the plan is the intended one, else what it was. */
+    /** Null when the plan is the intended one and not JIT-compiled (the session set jit = off), else what it was. */
+    static String planProblem(Scan scan, ExplainResult plan) {
+        String wrong = planProblem(scan, plan.nodeTypes());
+        if (wrong == null && plan.jit() != null) {
+            wrong = "plan was JIT-compiled (" + plan.jit().functions() + " functions), expected no JIT";
+        }
+        return wrong;
+    }
+
+    /** Null when the plan's nodes are the intended ones, else what they were. */
     static String planProblem(Scan scan, List<String> nodeTypes) {
         List<String> forbidden = new ArrayList<>(List.of("Bitmap Heap Scan", "Bitmap Index Scan", "Index Only Scan"));
         forbidden.add(scan == Scan.INDEX ? "Seq Scan" : "Index Scan");
