@@ -161,12 +161,13 @@ public final class ScanCrossover {
      * @param checks      the study's expectations against the crossovers
      * @param cells       cells × repeats with a trial
      * @param invalid     trials whose plan (or row count) was not the intended one
-     * @param notOk       trials skipped or failed
+     * @param failed      trials that failed (an error while measuring)
+     * @param skipped     trials skipped, with the reason (cold cells on a server Kensho may not restart, a refused shared_buffers)
      * @param osCache     null when cold cells dropped the OS cache, else why they are "server-cold only"
      * @param storage     the sequential-read probe of the tables' storage
      */
     public record Result(Path directory, List<LayoutFacts> layouts, List<Crossover> crossovers, List<Check> checks,
-                         int cells, int invalid, int notOk, String osCache, Map<String, Object> storage,
+                         int cells, int invalid, int failed, int skipped, String osCache, Map<String, Object> storage,
                          double from, double to) {
 
         /** Lines for the console: layouts, crossovers, checks. */
@@ -191,7 +192,7 @@ public final class ScanCrossover {
                                 + ")" : ""));
             }
             for (Check k : checks) out.add("check " + k.verdict() + ": " + k.name() + " — " + k.detail());
-            out.add(cells + " trials, " + invalid + " with an unintended plan, " + notOk + " skipped or failed; results in " + directory);
+            out.add(cells + " trials, " + invalid + " with an unintended plan, " + failed + " failed, " + skipped + " skipped; results in " + directory);
             return out;
         }
     }
@@ -227,11 +228,10 @@ public final class ScanCrossover {
         options.validate();
         dir.parameter("options", options);
         checkTarget(target, options);
-        List<CacheState> caches = new ArrayList<>(options.caches());
-        if (caches.contains(CacheState.COLD) && !target.control().canRestart()) {
-            caches.remove(CacheState.COLD);
-            dir.note("cold cells left out: Kensho may not restart " + target.describe() + " (no --restart-command)");
-            say(progress, "cold cells left out: the server may not be restarted (no --restart-command)");
+        boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
+        if (options.caches().contains(CacheState.COLD) && !coldRuns) {
+            dir.note("cold cells skipped: Kensho may not restart " + target.describe() + " (no --restart-command)");
+            say(progress, "cold cells skipped: " + SelectivitySweep.NO_RESTART);
         }
         List<String> sbWanted = options.sharedBuffers().isEmpty()
                 ? List.of(target.kind().managed() ? "large" : SelectivitySweep.SERVER_VALUE) : options.sharedBuffers();
@@ -252,7 +252,7 @@ public final class ScanCrossover {
         }
 
         try {
-            return measure(target, options, dir, progress, caches, sbWanted, tablespace, storageDir);
+            return measure(target, options, dir, progress, coldRuns, sbWanted, tablespace, storageDir);
         } finally {
             if (options.tablespaceDir() != null) {
                 Tablespace.dropWithThrowAwayServer(target, options.layouts().stream().map(ScanTable::name).toList());
@@ -260,7 +260,7 @@ public final class ScanCrossover {
         }
     }
 
-    private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, List<CacheState> caches,
+    private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
                                   List<String> sbWanted, String tablespace, Optional<Path> storageDir) throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {
@@ -291,15 +291,16 @@ public final class ScanCrossover {
         dir.parameter("session_settings", ScanQuery.sessionSettings(options.parallelWorkers()));
 
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
-        String osCache = caches.contains(CacheState.COLD) ? sweep.osCacheStatus() : null;
-        if (caches.contains(CacheState.COLD)) {
+        String osCache = coldRuns ? sweep.osCacheStatus() : null;
+        if (coldRuns) {
             dir.environment("os_cache_drop", osCache == null ? "dropped before every cold cell" : "not possible: " + osCache);
             if (osCache != null) say(progress, "cold cells will be server-cold only: " + osCache);
         }
 
         List<Cell> cells = new ArrayList<>();
         for (String sb : sbs) {
-            for (CacheState cache : caches) {
+            // cold cells the server may not be restarted for are recorded as skipped by the sweep
+            for (CacheState cache : options.caches()) {
                 for (Layout l : options.layouts()) {
                     for (double pct : options.selectivities()) {
                         for (Scan scan : Scan.values()) cells.add(new Cell(sb, cache, l, pct, scan));
@@ -318,8 +319,9 @@ public final class ScanCrossover {
         List<Crossover> crossovers = CrossoverFinder.find(CellSummary.of(trials));
         List<Check> checks = CrossoverFinder.check(crossovers, options.from(), options.to());
         int invalid = (int) trials.stream().filter(t -> "invalid".equals(t.status())).count();
-        int notOk = (int) trials.stream().filter(t -> !t.ok() && !"invalid".equals(t.status())).count();
-        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, notOk, osCache, storage,
+        int failed = (int) trials.stream().filter(t -> "failed".equals(t.status())).count();
+        int skipped = (int) trials.stream().filter(t -> "skipped".equals(t.status())).count();
+        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, failed, skipped, osCache, storage,
                 options.from(), options.to());
         dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
         return r;

@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
                 + "(PGECons 2019): times both scans at every selectivity, verifies each plan and reports the crossover.",
                 "Example: bench scan --rows 1000000 --step 1 --cache warm",
                 "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho",
-                "Exit status 1 when a cell ran another plan than the intended one (see summary.csv, status invalid)."})
+                "Exit status 1 when a cell ran another plan than the intended one or failed (see summary.csv, status invalid "
+                        + "or failed); skipped cells (cold ones on a server Kensho may not restart) are reported, not an error."})
 public final class ScanCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
@@ -105,7 +106,7 @@ public final class ScanCommand implements Callable<Integer> {
                 System.err.println("target: " + t.describe());
                 ScanCrossover.Result r = ScanCrossover.run(t, options, dir, System.err);
                 r.report().forEach(System.out::println);
-                return r.invalid() > 0 ? 1 : 0;
+                return r.invalid() > 0 || r.failed() > 0 ? 1 : 0;
             }
         }
     }

@@ -39,6 +39,8 @@ public final class SelectivitySweep {
     }
 
     public static final String SERVER_VALUE = "server";
+    /** Why a cold cell is skipped on a server Kensho may not restart. */
+    public static final String NO_RESTART = "the server may not be restarted (no --restart-command)";
 
     private final Target target;
     private final long rows;
@@ -79,6 +81,7 @@ public final class SelectivitySweep {
     Trial measure(TrialMatrix.Planned<Cell> p) throws Exception {
         Cell cell = p.cell();
         Trial.Builder b = Trial.of(p.key(), p.repeat()).params(cell.params());
+        if (cell.cache() == CacheState.COLD && !target.control().canRestart()) return b.skipped("cold: " + NO_RESTART).build();
         if (!cell.sharedBuffers().equals(SERVER_VALUE) && !hasSharedBuffers(cell.sharedBuffers())) {
             SettingsOutcome o = target.control().apply(Map.of("shared_buffers", cell.sharedBuffers()));
             if (!o.ok()) return b.skipped("shared_buffers " + cell.sharedBuffers() + ": " + o.refusalReason()).build();
