@@ -174,9 +174,9 @@ public final class ScanCrossover {
         public List<String> report() {
             List<String> out = new ArrayList<>();
             for (LayoutFacts f : layouts) {
-                out.add(String.format(Locale.ROOT, "layout %-4s %s: %d rows, correlation %.3f, table %d MB (%d pages, %.1f rows/page), index %d MB%s",
-                        f.layout().label(), f.table(), f.rows(), f.correlation(), f.tableBytes() / MB, f.pages(), f.rowsPerPage(),
-                        f.indexBytes() / MB, f.reused() ? ", reused" : String.format(Locale.ROOT, ", loaded in %.1f s", f.loadSeconds())));
+                out.add(String.format(Locale.ROOT, "layout %-4s %s: %d rows, correlation %.3f, table %s (%d pages, %.1f rows/page), index %s%s",
+                        f.layout().label(), f.table(), f.rows(), f.correlation(), size(f.tableBytes()), f.pages(), f.rowsPerPage(),
+                        size(f.indexBytes()), f.reused() ? ", reused" : String.format(Locale.ROOT, ", loaded in %.1f s", f.loadSeconds())));
             }
             if (storage.containsKey("mb_per_s")) {
                 out.add(String.format(Locale.ROOT, "storage %s: sequential read %.1f MB/s%s", storage.get("directory"),
@@ -195,6 +195,20 @@ public final class ScanCrossover {
             out.add(cells + " trials, " + invalid + " with an unintended plan, " + failed + " failed, " + skipped + " skipped; results in " + directory);
             return out;
         }
+    }
+
+    /** Bytes with one decimal in pg_size_pretty's units (1024-based): "3.9 MB", "448.0 kB", "812 bytes". */
+    static String size(long bytes) {
+        if (bytes < 1024) return bytes + " bytes";
+        String[] units = {"kB", "MB", "GB", "TB", "PB"};
+        double v = bytes / 1024.0;
+        int u = 0;
+        // switch units where the rounded value would print as 1024.0
+        while (v >= 1024 - 0.05 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
     /** Creates a results directory under resultsRoot and runs. */
