@@ -15,10 +15,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.runner.Runner;
@@ -43,23 +45,26 @@ public final class MicroBenchmarks {
 
     /** The study's measurements, each one JMH benchmark method. */
     public enum Benchmark {
-        JOIN_GROUP_COUNT("join-group-count", JoinGroupCount.class, "joinGroupCount", null),
-        ENCODING("encoding", EncodingConversion.class, "selectAll", "clientEncoding"),
-        TRAILING_COLUMNS("trailing-columns", TupleDeform.class, "trailingColumns", null),
-        ONE_COLUMN("one-column", TupleDeform.class, "oneColumn", "column"),
-        LEADING_COLUMNS("leading-columns", TupleDeform.class, "leadingColumns", "column");
+        JOIN_GROUP_COUNT("join-group-count", JoinGroupCount.class, "joinGroupCount", null, MicroTables.Data.PGBENCH),
+        ENCODING("encoding", EncodingConversion.class, "selectAll", "clientEncoding", MicroTables.Data.PGBENCH),
+        TRAILING_COLUMNS("trailing-columns", TupleDeform.class, "trailingColumns", null, MicroTables.Data.WIDE),
+        ONE_COLUMN("one-column", TupleDeform.class, "oneColumn", "column", MicroTables.Data.WIDE),
+        LEADING_COLUMNS("leading-columns", TupleDeform.class, "leadingColumns", "column", MicroTables.Data.WIDE);
 
         public final String label;
         final Class<?> type;
         final String method;
         /** The JMH @Param it varies, or null. */
         final String param;
+        /** The tables it reads. */
+        final MicroTables.Data data;
 
-        Benchmark(String label, Class<?> type, String method, String param) {
+        Benchmark(String label, Class<?> type, String method, String param, MicroTables.Data data) {
             this.label = label;
             this.type = type;
             this.method = method;
             this.param = param;
+            this.data = data;
         }
 
         public static Benchmark parse(String s) {
@@ -150,8 +155,10 @@ public final class MicroBenchmarks {
         PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
         String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
         MicroTables.Facts facts;
+        Set<MicroTables.Data> needed = EnumSet.noneOf(MicroTables.Data.class);
+        o.benchmarks().forEach(b -> needed.add(b.data));
         try (Connection c = target.connect(database)) {
-            facts = MicroTables.prepare(c, o.scale(), o.wideRows(), o.reinit(), log);
+            facts = MicroTables.prepare(c, needed, o.scale(), o.wideRows(), o.reinit(), log);
         } catch (SQLException e) {
             throw KenshoException.target("preparing the micro benchmarks' tables failed: " + KenshoException.firstLine(e), e);
         }
