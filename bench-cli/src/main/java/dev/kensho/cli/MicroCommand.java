@@ -88,8 +88,8 @@ final class MicroCommand implements Callable<Integer> {
         int failed = 0;
         try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
             for (TargetSpec spec : specs) {
-                String label = spec.label();
                 try (Target t = spec.open()) {
+                    String label = label(spec, t);
                     System.err.println("target: " + t.describe());
                     dir.environment(label, Environment.capture(t));
                     MicroBenchmarks.Result r = MicroBenchmarks.run(spec, t, label, o, dir, System.err);
@@ -101,6 +101,14 @@ final class MicroCommand implements Callable<Integer> {
             System.err.println("results: " + dir.path());
         }
         return failed > 0 ? 1 : 0;
+    }
+
+    /**
+     * The target in cell keys and tables: a remote one as host:port/database, without the URL's query
+     * string (pgjdbc properties and a masked password are no part of what was measured).
+     */
+    static String label(TargetSpec spec, Target t) {
+        return spec.url() == null ? spec.label() : "remote " + t.host() + ":" + t.port() + "/" + t.database();
     }
 
     MicroBenchmarks.Options options() {

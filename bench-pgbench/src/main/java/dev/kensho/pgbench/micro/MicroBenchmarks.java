@@ -166,11 +166,16 @@ public final class MicroBenchmarks {
         props.put(MicroTables.SCALE_PROPERTY, String.valueOf(o.scale()));
         props.put(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(o.wideRows()));
         boolean inProcess = o.forks() == 0;
-        if (!inProcess && spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null) {
+        boolean urlPassword = spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null;
+        if (!inProcess && urlPassword) {
             // a password inside the URL cannot reach a forked JVM without being written down or shown
             log.println("note: the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.");
             inProcess = true;
         }
+        // In this JVM TargetState reads the URL as given, password included: a system property for the
+        // run's duration, never a fork's command line, a file or the results (target.jdbcUrl() has none).
+        Map<String, String> inProcessProps = new LinkedHashMap<>(props);
+        if (urlPassword) inProcessProps.put("kensho.url", spec.url());
         int forks = inProcess ? 0 : o.forks();
         int failed = 0;
         for (Benchmark b : o.benchmarks()) {
@@ -195,7 +200,7 @@ public final class MicroBenchmarks {
                 props.forEach((k, v) -> args.add("-D" + k + "=" + v));
                 jmh.jvmArgsAppend(args.toArray(String[]::new));
             }
-            Map<String, String> saved = inProcess ? setSystemProperties(props) : Map.of();
+            Map<String, String> saved = inProcess ? setSystemProperties(inProcessProps) : Map.of();
             try {
                 new Runner(jmh.build(), trials).run();
             } catch (RunnerException e) {
