@@ -216,12 +216,15 @@ public final class MicroBenchmarks {
     /** Median, min and max per cell of this target's trials, one line each. */
     public static List<String> report(List<Trial> trials) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%-58s %4s %11s %11s %11s", "cell", "n", "median ms", "min ms", "max ms"));
-        for (CellSummary c : CellSummary.of(trials)) {
+        List<CellSummary> cells = CellSummary.of(trials);
+        // the cell column fits the longest cell (a remote target's label makes long ones)
+        String cell = "%-" + Math.max(4, cells.stream().mapToInt(c -> c.cell().length()).max().orElse(0)) + "s";
+        lines.add(String.format(Locale.ROOT, cell + " %4s %11s %11s %11s", "cell", "n", "median ms", "min ms", "max ms"));
+        for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                lines.add(String.format(Locale.ROOT, "%-58s %4s %s", c.cell(), "-", c.status() + ": " + c.reason()));
+                lines.add(String.format(Locale.ROOT, cell + " %4s %s", c.cell(), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
             } else {
-                lines.add(String.format(Locale.ROOT, "%-58s %4d %11.3f %11.3f %11.3f", c.cell(), c.n(), c.median().get("ms"),
+                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f", c.cell(), c.n(), c.median().get("ms"),
                         c.min().get("ms"), c.max().get("ms")));
             }
         }

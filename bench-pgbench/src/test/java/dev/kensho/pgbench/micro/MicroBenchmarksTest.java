@@ -235,6 +235,25 @@ class MicroBenchmarksTest {
     }
 
     @Test
+    void theReportFitsItsLongestCellAndKeepsReasonsToOneLine() {
+        String longCell = "target=remote db-primary.example.internal:5432/kensho_bench;benchmark=trailing-columns";
+        List<Trial> trials = List.of(
+                Trial.of(longCell, 0).param("target", "x").metric("ms", 12.5).build(),
+                Trial.of("target=embedded-17;benchmark=encoding;client_encoding=X", 0).param("target", "y")
+                        .failed("ERROR: invalid value for parameter \"client_encoding\"\n  Position: 1").build());
+        List<String> lines = MicroBenchmarks.report(trials);
+        assertEquals(3, lines.size(), lines.toString());
+        int n = lines.get(0).indexOf("   n ") + 3;
+        assertTrue(n > longCell.length(), lines.get(0));
+        for (String l : lines) {
+            assertFalse(l.contains("\n"), l);
+            assertEquals(' ', l.charAt(n - 1), l);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith(longCell + "    1 ")), lines.toString());
+        assertTrue(lines.get(2).endsWith("failed: ERROR: invalid value for parameter \"client_encoding\""), lines.get(2));
+    }
+
+    @Test
     void optionsRefuseWhatCannotRun() {
         assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), 1, 10, false,
                 List.of(100), List.of("none"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
