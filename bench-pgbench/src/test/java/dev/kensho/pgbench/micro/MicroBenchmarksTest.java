@@ -41,6 +41,12 @@ class MicroBenchmarksTest {
                 0, 2, Duration.ofMillis(100), 0, false);
     }
 
+    /** One benchmark, one short iteration, in this JVM; tables of another scale are refused, not re-created. */
+    static MicroBenchmarks.Options once(Benchmark b) {
+        return new MicroBenchmarks.Options(List.of(b), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
+                0, 1, Duration.ofMillis(100), 0, false);
+    }
+
     static RunDirectory dir(Path tmp) {
         return RunDirectory.create(tmp, RunInfo.of("micro", List.of(), Map.of()));
     }
@@ -200,19 +206,15 @@ class MicroBenchmarksTest {
             s.execute("create table pgbench_branches (bid int)");
             s.execute("insert into pgbench_branches values (1), (2)");
             s.execute("create table pgbench_accounts (aid int)");
-            MicroBenchmarks.Result wide = MicroBenchmarks.run(spec, remote, "wide-only", new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN),
-                    SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0, false), dir, quiet);
+            MicroBenchmarks.Result wide = MicroBenchmarks.run(spec, remote, "wide-only", once(Benchmark.ONE_COLUMN), dir, quiet);
             assertEquals(0, wide.failed(), dir.trials().toString());
-            assertEquals(null, wide.facts().scale());
-            assertEquals(WIDE_ROWS, wide.facts().wideRows());
+            assertEquals(new MicroTables.Facts(null, null, WIDE_ROWS, false, wide.facts().serverEncoding()), wide.facts());
             assertEquals(2, count(s, "select count(*) from pgbench_branches"), "pgbench's tables were left alone");
 
             s.execute("drop table pgbench_branches, pgbench_accounts, kensho_wide");
-            MicroBenchmarks.Result join = MicroBenchmarks.run(spec, remote, "pgbench-only", new MicroBenchmarks.Options(List.of(Benchmark.JOIN_GROUP_COUNT),
-                    SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0, false), dir, quiet);
+            MicroBenchmarks.Result join = MicroBenchmarks.run(spec, remote, "pgbench-only", once(Benchmark.JOIN_GROUP_COUNT), dir, quiet);
             assertEquals(0, join.failed(), dir.trials().toString());
-            assertEquals(null, join.facts().wideRows());
-            assertEquals(SCALE, join.facts().scale());
+            assertEquals(new MicroTables.Facts(SCALE, false, null, null, join.facts().serverEncoding()), join.facts());
             assertEquals(0, count(s, "select count(*) from pg_class where relname = 'kensho_wide'"), "no wide table for join-group-count");
         } finally {
             try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
