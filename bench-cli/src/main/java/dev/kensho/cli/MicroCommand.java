@@ -35,13 +35,13 @@ final class MicroCommand implements Callable<Integer> {
                     + "additional test 1), leading-columns (select col0..colN, additional test 2).")
     List<String> benchmarks = new ArrayList<>();
 
-    @Option(names = "--scale", defaultValue = "10", description = "pgbench scale of the tables join-group-count and encoding read (default ${DEFAULT-VALUE}, the study's).")
+    @Option(names = "--scale", paramLabel = "N", defaultValue = "10", description = "pgbench scale of the tables join-group-count and encoding read (default ${DEFAULT-VALUE}, the study's).")
     int scale;
 
     @Option(names = "--reinit", description = "Re-create pgbench tables of another scale found in the database (they are dropped, as pgbench -i does).")
     boolean reinit;
 
-    @Option(names = "--wide-rows", defaultValue = "100000", description = "Rows of the 100-column table (default ${DEFAULT-VALUE}, the study's).")
+    @Option(names = "--wide-rows", paramLabel = "N", defaultValue = "100000", description = "Rows of the 100-column table (default ${DEFAULT-VALUE}, the study's).")
     long wideRows;
 
     @Option(names = "--columns", defaultValue = "0..99", paramLabel = "LIST",
@@ -53,22 +53,22 @@ final class MicroCommand implements Callable<Integer> {
             description = "client_encoding values for the encoding benchmark; none = the database's own, no conversion (default ${DEFAULT-VALUE}).")
     List<String> clientEncodings;
 
-    @Option(names = "--database-encoding", defaultValue = "EUC_JP",
+    @Option(names = "--database-encoding", paramLabel = "ENC", defaultValue = "EUC_JP",
             description = "Managed servers: encoding of the kensho_micro database the benchmarks run in (default ${DEFAULT-VALUE}, the study's). "
                     + "Remote servers: their database is used as it is.")
     String databaseEncoding;
 
-    @Option(names = "--warmup-iterations", defaultValue = "1", description = "JMH warm-up iterations (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup-iterations", paramLabel = "N", defaultValue = "1", description = "JMH warm-up iterations (default ${DEFAULT-VALUE}).")
     int warmupIterations;
 
-    @Option(names = "--iterations", defaultValue = "3", description = "JMH measured iterations per fork, each a repeat of the cell (default ${DEFAULT-VALUE}).")
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "3", description = "JMH measured iterations per fork, each a repeat of the cell (default ${DEFAULT-VALUE}).")
     int iterations;
 
     @Option(names = "--iteration-time", defaultValue = "1s", paramLabel = "DURATION",
             description = "Length of one JMH iteration: 500ms, 2s, 1m (default ${DEFAULT-VALUE}).")
     String iterationTime;
 
-    @Option(names = "--forks", defaultValue = "1", description = "JMH forks per cell; 0 runs in this JVM (default ${DEFAULT-VALUE}).")
+    @Option(names = "--forks", paramLabel = "N", defaultValue = "1", description = "JMH forks per cell; 0 runs in this JVM (default ${DEFAULT-VALUE}).")
     int forks;
 
     @Override
@@ -88,8 +88,8 @@ final class MicroCommand implements Callable<Integer> {
         int failed = 0;
         try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
             for (TargetSpec spec : specs) {
-                String label = spec.label();
                 try (Target t = spec.open()) {
+                    String label = label(spec, t);
                     System.err.println("target: " + t.describe());
                     dir.environment(label, Environment.capture(t));
                     MicroBenchmarks.Result r = MicroBenchmarks.run(spec, t, label, o, dir, System.err);
@@ -98,9 +98,18 @@ final class MicroCommand implements Callable<Integer> {
             }
             CellSummary.write(dir, List.of("ms"));
             MicroBenchmarks.report(dir.trials()).forEach(System.out::println);
+            if (failed > 0) System.err.println(failed + (failed == 1 ? " cell" : " cells") + " failed; the reasons are in summary.csv");
             System.err.println("results: " + dir.path());
         }
         return failed > 0 ? 1 : 0;
+    }
+
+    /**
+     * The target in cell keys and tables: a remote one as host:port/database, without the URL's query
+     * string (pgjdbc properties and a masked password are no part of what was measured).
+     */
+    static String label(TargetSpec spec, Target t) {
+        return spec.url() == null ? spec.label() : "remote " + t.host() + ":" + t.port() + "/" + t.database();
     }
 
     MicroBenchmarks.Options options() {

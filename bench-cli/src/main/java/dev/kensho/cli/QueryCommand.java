@@ -12,6 +12,7 @@ import dev.kensho.core.server.TargetSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
 /** Times SQL queries under combinations of settings, with repeats and medians. */
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = {"Time SQL queries (full result streamed) under combinations of settings, with repeats and medians.",
-                "Example: bench query -c \"SELECT count(*) FROM t\" --matrix jit=on,off --repeat 5 --url jdbc:postgresql://127.0.0.1/test"})
+                "Example: bench query -c \"SELECT count(*) FROM t\" --matrix jit=on,off --repeat 5 --url jdbc:postgresql://127.0.0.1/test",
+                "Exit status 1 when a trial failed (the server rejected a query; see summary.csv)."})
 final class QueryCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
@@ -41,22 +43,22 @@ final class QueryCommand implements Callable<Integer> {
     @Option(names = "--matrix", paramLabel = "NAME=V1,V2", description = "Vary a setting over values (repeatable; cells are all combinations).")
     Map<String, String> matrix = new LinkedHashMap<>();
 
-    @Option(names = "--repeat", defaultValue = "5", description = "Measured repeats per cell (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "5", description = "Measured repeats per cell (default ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--warmup", defaultValue = "1", description = "Unrecorded runs of each cell before its first repeat (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Unrecorded runs of each cell before its first repeat (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--order", defaultValue = "random", description = "Trial order: random or sequential (default ${DEFAULT-VALUE}).")
+    @Option(names = "--order", paramLabel = "random|sequential", defaultValue = "random", description = "Trial order: random or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
 
-    @Option(names = "--seed", description = "Seed of the random trial order (default: time-based, recorded in run.json).")
+    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the random trial order (default: time-based, recorded in run.json).")
     Long seed;
 
     @Option(names = "--explain", description = "Also capture EXPLAIN (ANALYZE, BUFFERS) once per cell.")
     boolean explain;
 
-    @Option(names = "--fetch-size", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", paramLabel = "ROWS", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
     int fetchSize;
 
     @Override
@@ -81,6 +83,8 @@ final class QueryCommand implements Callable<Integer> {
         params.put("matrix", varied);
         params.put("repeat", repeat);
         params.put("order", order.name().toLowerCase());
+        int failed = 0;
+        int trialsRun = 0;
         try (RunDirectory dir = results.open("query", params, System.err)) {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
                     ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
@@ -94,26 +98,36 @@ final class QueryCommand implements Callable<Integer> {
                     for (String stmt : setup) {
                         try (var c = t.connect(); var st = c.createStatement()) {
                             st.execute(stmt);
+                        } catch (SQLException e) {
+                            throw KenshoException.usage("--setup " + KenshoException.firstLine(stmt) + ": " + KenshoException.firstLine(e));
                         }
                     }
+                    int before = dir.trials().size();
                     m.run(t, label, dir, new ConsoleProgress<>(p -> p.cell().query().name() + " " + p.cell().settings()));
+                    List<Trial> added = dir.trials().subList(before, dir.trials().size());
+                    trialsRun += added.size();
+                    failed += (int) added.stream().filter(tr -> "failed".equals(tr.status())).count();
                 }
             }
             CellSummary.write(dir, List.of("ms", "rows"));
             printSummary(dir.trials());
+            if (failed > 0) System.err.println(failed + " of " + trialsRun + " trials failed; the reasons are in summary.csv");
             System.err.println("results: " + dir.path());
         }
-        return 0;
+        return failed > 0 ? 1 : 0;
     }
 
     private static void printSummary(List<Trial> trials) {
-        System.out.printf("%-60s %5s %12s %12s %12s %10s%n", "cell", "n", "median ms", "min ms", "max ms", "rows");
-        for (CellSummary c : CellSummary.of(trials)) {
+        List<CellSummary> cells = CellSummary.of(trials);
+        // the cell column fits the longest cell (remote targets and matrices make long ones)
+        int w = Math.max(4, cells.stream().mapToInt(c -> c.cell().length()).max().orElse(0));
+        System.out.printf("%-" + w + "s %5s %12s %12s %12s %10s%n", "cell", "n", "median ms", "min ms", "max ms", "rows");
+        for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                System.out.printf("%-60s %5s %s%n", c.cell(), "-", c.status() + ": " + c.reason());
+                System.out.printf("%-" + w + "s %5s %s%n", c.cell(), "-", c.status() + ": " + KenshoException.firstLine(c.reason()));
                 continue;
             }
-            System.out.printf("%-60s %5d %12.3f %12.3f %12.3f %10.0f%n", c.cell(), c.n(), c.median().get("ms"),
+            System.out.printf("%-" + w + "s %5d %12.3f %12.3f %12.3f %10.0f%n", c.cell(), c.n(), c.median().get("ms"),
                     c.min().get("ms"), c.max().get("ms"), c.median().get("rows"));
         }
     }

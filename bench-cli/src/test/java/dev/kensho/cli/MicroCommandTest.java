@@ -1,16 +1,75 @@
 package dev.kensho.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.junit.KenshoTarget;
 import dev.kensho.pgbench.micro.MicroBenchmarks.Benchmark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@KenshoTarget
 class MicroCommandTest {
+    /**
+     * A password in --url: the run falls back to this JVM (no forks) and its benchmarks log in with the
+     * password, which appears nowhere: not in output, not in results, not in the cell's target label.
+     */
+    @Test
+    void aPasswordInTheUrlReachesTheBenchmarksAndNothingElse(Target pg, @TempDir Path tmp) throws Exception {
+        String role = "kensho_micro_pw";
+        String secret = "mIcro-secret-9";
+        Path hba = pg.control().dataDirectory().orElseThrow().resolve("pg_hba.conf");
+        String hbaBefore = Files.readString(hba);
+        try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("drop database if exists " + role + " with (force)");
+            s.execute("drop role if exists " + role);
+            s.execute("set password_encryption = 'scram-sha-256'");
+            s.execute("create role " + role + " login password '" + secret + "'");
+            s.execute("create database " + role + " owner " + role);
+            Files.writeString(hba, "host all " + role + " 127.0.0.1/32 scram-sha-256\n" + hbaBefore);
+            s.execute("select pg_reload_conf()");
+            Thread.sleep(300);
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + role;
+        try {
+            assertThrows(KenshoException.class, () -> new TargetSpec().url(url).user(role).open().close(), "the role needs its password");
+            CommandRun r = CommandRun.of("micro", "--url", url + "?password=" + secret, "--user", role,
+                    "--benchmarks", "trailing-columns", "--wide-rows", "2000", "--warmup-iterations", "0", "--iterations", "1",
+                    "--iteration-time", "100ms", "--results", tmp.toString());
+            assertEquals(0, r.exit(), r.out() + r.err());
+            assertTrue(r.err().contains("benchmarks run in this JVM"), r.err());
+            String cell = "target=remote 127.0.0.1:" + pg.port() + "/" + role + ";benchmark=trailing-columns ";
+            assertTrue(r.out().contains(cell), r.out());
+            assertFalse(r.out().contains("password"), r.out());
+            assertFalse((r.out() + r.err()).contains(secret), r.out() + r.err());
+            try (Stream<Path> files = Files.walk(tmp)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    assertFalse(Files.readString(f).contains(secret), f + " holds the password");
+                }
+            }
+        } finally {
+            Files.writeString(hba, hbaBefore);
+            try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+                s.execute("select pg_reload_conf()");
+                s.execute("drop database if exists " + role + " with (force)");
+                s.execute("drop role if exists " + role);
+            }
+        }
+    }
+
     @Test
     void columnsAreListsOrRangesThatAlwaysReachTheirEnd() {
         assertEquals(List.of(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 99), MicroCommand.columns("0..99/10"));

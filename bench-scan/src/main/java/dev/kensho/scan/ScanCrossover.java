@@ -11,6 +11,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.scan.storage.SequentialRead;
 import dev.kensho.scan.sweep.Cell;
 import dev.kensho.scan.sweep.CrossoverFinder;
+import dev.kensho.scan.sweep.ScanQuery;
 import dev.kensho.scan.sweep.SelectivitySweep;
 import dev.kensho.scan.sweep.SelectivitySweep.Timing;
 import dev.kensho.scan.table.ScanTable;
@@ -160,21 +161,22 @@ public final class ScanCrossover {
      * @param checks      the study's expectations against the crossovers
      * @param cells       cells × repeats with a trial
      * @param invalid     trials whose plan (or row count) was not the intended one
-     * @param notOk       trials skipped or failed
+     * @param failed      trials that failed (an error while measuring)
+     * @param skipped     trials skipped, with the reason (cold cells on a server Kensho may not restart, a refused shared_buffers)
      * @param osCache     null when cold cells dropped the OS cache, else why they are "server-cold only"
      * @param storage     the sequential-read probe of the tables' storage
      */
     public record Result(Path directory, List<LayoutFacts> layouts, List<Crossover> crossovers, List<Check> checks,
-                         int cells, int invalid, int notOk, String osCache, Map<String, Object> storage,
+                         int cells, int invalid, int failed, int skipped, String osCache, Map<String, Object> storage,
                          double from, double to) {
 
         /** Lines for the console: layouts, crossovers, checks. */
         public List<String> report() {
             List<String> out = new ArrayList<>();
             for (LayoutFacts f : layouts) {
-                out.add(String.format(Locale.ROOT, "layout %-4s %s: %d rows, correlation %.3f, table %d MB (%d pages, %.1f rows/page), index %d MB%s",
-                        f.layout().label(), f.table(), f.rows(), f.correlation(), f.tableBytes() / MB, f.pages(), f.rowsPerPage(),
-                        f.indexBytes() / MB, f.reused() ? ", reused" : String.format(Locale.ROOT, ", loaded in %.1f s", f.loadSeconds())));
+                out.add(String.format(Locale.ROOT, "layout %-4s %s: %d rows, correlation %.3f, table %s (%d pages, %.1f rows/page), index %s%s",
+                        f.layout().label(), f.table(), f.rows(), f.correlation(), size(f.tableBytes()), f.pages(), f.rowsPerPage(),
+                        size(f.indexBytes()), f.reused() ? ", reused" : String.format(Locale.ROOT, ", loaded in %.1f s", f.loadSeconds())));
             }
             if (storage.containsKey("mb_per_s")) {
                 out.add(String.format(Locale.ROOT, "storage %s: sequential read %.1f MB/s%s", storage.get("directory"),
@@ -190,9 +192,23 @@ public final class ScanCrossover {
                                 + ")" : ""));
             }
             for (Check k : checks) out.add("check " + k.verdict() + ": " + k.name() + " — " + k.detail());
-            out.add(cells + " trials, " + invalid + " with an unintended plan, " + notOk + " skipped or failed; results in " + directory);
+            out.add(cells + " trials, " + invalid + " with an unintended plan, " + failed + " failed, " + skipped + " skipped; results in " + directory);
             return out;
         }
+    }
+
+    /** Bytes with one decimal in pg_size_pretty's units (1024-based): "3.9 MB", "448.0 kB", "812 bytes". */
+    static String size(long bytes) {
+        if (bytes < 1024) return bytes + " bytes";
+        String[] units = {"kB", "MB", "GB", "TB", "PB"};
+        double v = bytes / 1024.0;
+        int u = 0;
+        // switch units where the rounded value would print as 1024.0
+        while (v >= 1024 - 0.05 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
     /** Creates a results directory under resultsRoot and runs. */
@@ -226,11 +242,10 @@ public final class ScanCrossover {
         options.validate();
         dir.parameter("options", options);
         checkTarget(target, options);
-        List<CacheState> caches = new ArrayList<>(options.caches());
-        if (caches.contains(CacheState.COLD) && !target.control().canRestart()) {
-            caches.remove(CacheState.COLD);
-            dir.note("cold cells left out: Kensho may not restart " + target.describe() + " (no --restart-command)");
-            say(progress, "cold cells left out: the server may not be restarted (no --restart-command)");
+        boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
+        if (options.caches().contains(CacheState.COLD) && !coldRuns) {
+            dir.note("cold cells skipped: Kensho may not restart " + target.describe() + " (no --restart-command)");
+            say(progress, "cold cells skipped: " + SelectivitySweep.NO_RESTART);
         }
         List<String> sbWanted = options.sharedBuffers().isEmpty()
                 ? List.of(target.kind().managed() ? "large" : SelectivitySweep.SERVER_VALUE) : options.sharedBuffers();
@@ -251,7 +266,7 @@ public final class ScanCrossover {
         }
 
         try {
-            return measure(target, options, dir, progress, caches, sbWanted, tablespace, storageDir);
+            return measure(target, options, dir, progress, coldRuns, sbWanted, tablespace, storageDir);
         } finally {
             if (options.tablespaceDir() != null) {
                 Tablespace.dropWithThrowAwayServer(target, options.layouts().stream().map(ScanTable::name).toList());
@@ -259,7 +274,7 @@ public final class ScanCrossover {
         }
     }
 
-    private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, List<CacheState> caches,
+    private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
                                   List<String> sbWanted, String tablespace, Optional<Path> storageDir) throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {
@@ -287,17 +302,19 @@ public final class ScanCrossover {
         List<String> sbs = new ArrayList<>();
         for (String s : sbWanted) sbs.add(resolveSharedBuffers(target, s, facts));
         dir.parameter("shared_buffers_resolved", sbs);
+        dir.parameter("session_settings", ScanQuery.sessionSettings(options.parallelWorkers()));
 
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
-        String osCache = caches.contains(CacheState.COLD) ? sweep.osCacheStatus() : null;
-        if (caches.contains(CacheState.COLD)) {
+        String osCache = coldRuns ? sweep.osCacheStatus() : null;
+        if (coldRuns) {
             dir.environment("os_cache_drop", osCache == null ? "dropped before every cold cell" : "not possible: " + osCache);
             if (osCache != null) say(progress, "cold cells will be server-cold only: " + osCache);
         }
 
         List<Cell> cells = new ArrayList<>();
         for (String sb : sbs) {
-            for (CacheState cache : caches) {
+            // cold cells the server may not be restarted for are recorded as skipped by the sweep
+            for (CacheState cache : options.caches()) {
                 for (Layout l : options.layouts()) {
                     for (double pct : options.selectivities()) {
                         for (Scan scan : Scan.values()) cells.add(new Cell(sb, cache, l, pct, scan));
@@ -316,8 +333,9 @@ public final class ScanCrossover {
         List<Crossover> crossovers = CrossoverFinder.find(CellSummary.of(trials));
         List<Check> checks = CrossoverFinder.check(crossovers, options.from(), options.to());
         int invalid = (int) trials.stream().filter(t -> "invalid".equals(t.status())).count();
-        int notOk = (int) trials.stream().filter(t -> !t.ok() && !"invalid".equals(t.status())).count();
-        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, notOk, osCache, storage,
+        int failed = (int) trials.stream().filter(t -> "failed".equals(t.status())).count();
+        int skipped = (int) trials.stream().filter(t -> "skipped".equals(t.status())).count();
+        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, failed, skipped, osCache, storage,
                 options.from(), options.to());
         dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
         return r;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
@@ -37,9 +38,19 @@ class RemoteServerScanTest {
             assertEquals(2, r.crossovers().size());
             assertTrue(r.crossovers().stream().allMatch(c -> c.cache() == CacheState.WARM && c.sharedBuffers().equals("server")));
             assertEquals(0, r.invalid());
-            assertEquals(8, r.cells());
+            assertEquals(0, r.failed());
+            // the cold half is recorded as skipped with the reason, in trials.jsonl and summary.csv
+            assertEquals(16, r.cells());
+            assertEquals(8, r.skipped());
+            for (Trial t : RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS))) {
+                assertEquals(t.params().get("cache").equals("cold") ? "skipped" : "ok", t.status(), t.cell());
+            }
+            List<String> coldRows = Files.readAllLines(r.directory().resolve(RunDirectory.SUMMARY)).stream()
+                    .filter(l -> l.startsWith("server,cold,")).toList();
+            assertEquals(8, coldRows.size());
+            assertTrue(coldRows.stream().allMatch(l -> l.contains(",skipped,") && l.contains("no --restart-command")), coldRows.toString());
             String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
-            assertTrue(run.contains("cold cells left out"), run);
+            assertTrue(run.contains("cold cells skipped"), run);
         } finally {
             // only the tables Kensho made (its comment on them), never someone else's of the same name
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {

@@ -25,29 +25,30 @@ import picocli.CommandLine.Option;
                 + "(PGECons 2019): times both scans at every selectivity, verifies each plan and reports the crossover.",
                 "Example: bench scan --rows 1000000 --step 1 --cache warm",
                 "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho",
-                "Exit status 1 when a cell ran another plan than the intended one (see summary.csv, status invalid)."})
+                "Exit status 1 when a cell ran another plan than the intended one or failed (see summary.csv, status invalid "
+                        + "or failed); skipped cells (cold ones on a server Kensho may not restart) are reported, not an error."})
 public final class ScanCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
 
-    @Option(names = "--rows", defaultValue = "1000000",
+    @Option(names = "--rows", paramLabel = "N", defaultValue = "1000000",
             description = "Rows per table, keys 1..N (default ${DEFAULT-VALUE}; the study: 10000000).")
     long rows;
 
-    @Option(names = "--layout", defaultValue = "both",
+    @Option(names = "--layout", paramLabel = "high|low|both", defaultValue = "both",
             description = "high (inserted in key order), low (keys scattered by i -> i*p mod N) or both (default ${DEFAULT-VALUE}).")
     String layout;
 
-    @Option(names = "--from", defaultValue = "1", description = "Lowest selectivity in percent (default ${DEFAULT-VALUE}).")
+    @Option(names = "--from", paramLabel = "PERCENT", defaultValue = "1", description = "Lowest selectivity in percent (default ${DEFAULT-VALUE}).")
     double from;
 
-    @Option(names = "--to", defaultValue = "100", description = "Highest selectivity in percent (default ${DEFAULT-VALUE}).")
+    @Option(names = "--to", paramLabel = "PERCENT", defaultValue = "100", description = "Highest selectivity in percent (default ${DEFAULT-VALUE}).")
     double to;
 
-    @Option(names = "--step", defaultValue = "1", description = "Selectivity step in percent (default ${DEFAULT-VALUE}, as the study).")
+    @Option(names = "--step", paramLabel = "PERCENT", defaultValue = "1", description = "Selectivity step in percent (default ${DEFAULT-VALUE}, as the study).")
     double step;
 
-    @Option(names = "--cache", defaultValue = "warm",
+    @Option(names = "--cache", paramLabel = "cold|warm|both", defaultValue = "warm",
             description = "cold (restart PostgreSQL and drop the OS page cache before every cell, as the study; needs a managed "
                     + "server or --restart-command), warm (pg_prewarm first) or both (default ${DEFAULT-VALUE}).")
     String cache;
@@ -65,10 +66,10 @@ public final class ScanCommand implements Callable<Integer> {
     @Option(names = "--tablespace", paramLabel = "NAME", description = "Put the tables in this existing tablespace (remote servers).")
     String tablespace;
 
-    @Option(names = "--repeat", defaultValue = "1", description = "Repeats per cell; the median is reported (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "Repeats per cell; the median is reported (default ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--timing", defaultValue = "server",
+    @Option(names = "--timing", paramLabel = "server|client", defaultValue = "server",
             description = "server: EXPLAIN (ANALYZE, TIMING OFF) execution time, the scans alone; client: every row fetched "
                     + "as psql would (default ${DEFAULT-VALUE}).")
     String timing;
@@ -78,7 +79,7 @@ public final class ScanCommand implements Callable<Integer> {
                     + "server keeps the server's value).")
     String parallelWorkers;
 
-    @Option(names = "--throughput-mb", defaultValue = "256",
+    @Option(names = "--throughput-mb", paramLabel = "MB", defaultValue = "256",
             description = "Size of the sequential-read probe of the tables' storage, like the study's dd figure (0 skips; default ${DEFAULT-VALUE}).")
     int throughputMb;
 
@@ -105,7 +106,7 @@ public final class ScanCommand implements Callable<Integer> {
                 System.err.println("target: " + t.describe());
                 ScanCrossover.Result r = ScanCrossover.run(t, options, dir, System.err);
                 r.report().forEach(System.out::println);
-                return r.invalid() > 0 ? 1 : 0;
+                return r.invalid() > 0 || r.failed() > 0 ? 1 : 0;
             }
         }
     }

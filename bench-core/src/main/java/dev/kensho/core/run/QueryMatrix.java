@@ -1,5 +1,6 @@
 package dev.kensho.core.run;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Explain;
 import dev.kensho.core.measure.ExplainResult;
 import dev.kensho.core.measure.QueryTimer;
@@ -8,6 +9,7 @@ import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +19,7 @@ import java.util.Map;
  * Named queries × combinations of server settings, each timed with its full result streamed,
  * repeated, in sequential or random order (the micro query benchmarks of the 2006 patch study,
  * or any "this query under these settings" question). Settings a target refuses are recorded as
- * skipped cells with the reason.
+ * skipped cells with the reason; a query the server rejects is a failed trial with the error's first line.
  */
 public final class QueryMatrix {
 
@@ -104,6 +106,9 @@ public final class QueryMatrix {
                     t.metric("workers_planned", e.workersPlanned()).metric("workers_launched", e.workersLaunched());
                     if (e.jit() != null) t.metric("jit_total_ms", e.jit().totalMs());
                 }
+            } catch (SQLException e) {
+                // one line ("ERROR: syntax error at or near …", without pgjdbc's "\n  Position: 1"), with the cell's params
+                return t.failed(KenshoException.firstLine(e)).build();
             }
             return t.build();
         }, listener);

@@ -41,7 +41,7 @@ public class EncodingConversion {
     private Connection connection;
 
     @Setup(Level.Trial)
-    public void open(TargetState server, MicroTables.Ready tables) throws SQLException {
+    public void open(TargetState server, MicroTables.PgbenchReady tables) throws SQLException {
         Properties p = new Properties();
         // pgjdbc insists on UTF8 unless told the application changes client_encoding itself
         p.setProperty("allowEncodingChanges", "true");

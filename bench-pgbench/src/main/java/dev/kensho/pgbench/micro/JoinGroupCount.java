@@ -24,7 +24,7 @@ public class JoinGroupCount {
 
     /** Returns the counted accounts, so the work cannot be optimised away. */
     @Benchmark
-    public long joinGroupCount(ConnectionState c, MicroTables.Ready tables) throws SQLException {
+    public long joinGroupCount(ConnectionState c, MicroTables.PgbenchReady tables) throws SQLException {
         long sum = 0;
         try (Statement s = c.connection.createStatement(); ResultSet rs = s.executeQuery(SQL)) {
             while (rs.next()) sum += rs.getLong(2);

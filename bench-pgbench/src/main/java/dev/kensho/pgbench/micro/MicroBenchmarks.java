@@ -15,10 +15,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.runner.Runner;
@@ -43,23 +45,26 @@ public final class MicroBenchmarks {
 
     /** The study's measurements, each one JMH benchmark method. */
     public enum Benchmark {
-        JOIN_GROUP_COUNT("join-group-count", JoinGroupCount.class, "joinGroupCount", null),
-        ENCODING("encoding", EncodingConversion.class, "selectAll", "clientEncoding"),
-        TRAILING_COLUMNS("trailing-columns", TupleDeform.class, "trailingColumns", null),
-        ONE_COLUMN("one-column", TupleDeform.class, "oneColumn", "column"),
-        LEADING_COLUMNS("leading-columns", TupleDeform.class, "leadingColumns", "column");
+        JOIN_GROUP_COUNT("join-group-count", JoinGroupCount.class, "joinGroupCount", null, MicroTables.Data.PGBENCH),
+        ENCODING("encoding", EncodingConversion.class, "selectAll", "clientEncoding", MicroTables.Data.PGBENCH),
+        TRAILING_COLUMNS("trailing-columns", TupleDeform.class, "trailingColumns", null, MicroTables.Data.WIDE),
+        ONE_COLUMN("one-column", TupleDeform.class, "oneColumn", "column", MicroTables.Data.WIDE),
+        LEADING_COLUMNS("leading-columns", TupleDeform.class, "leadingColumns", "column", MicroTables.Data.WIDE);
 
         public final String label;
         final Class<?> type;
         final String method;
         /** The JMH @Param it varies, or null. */
         final String param;
+        /** The tables it reads. */
+        final MicroTables.Data data;
 
-        Benchmark(String label, Class<?> type, String method, String param) {
+        Benchmark(String label, Class<?> type, String method, String param, MicroTables.Data data) {
             this.label = label;
             this.type = type;
             this.method = method;
             this.param = param;
+            this.data = data;
         }
 
         public static Benchmark parse(String s) {
@@ -150,8 +155,10 @@ public final class MicroBenchmarks {
         PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
         String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
         MicroTables.Facts facts;
+        Set<MicroTables.Data> needed = EnumSet.noneOf(MicroTables.Data.class);
+        o.benchmarks().forEach(b -> needed.add(b.data));
         try (Connection c = target.connect(database)) {
-            facts = MicroTables.prepare(c, o.scale(), o.wideRows(), o.reinit(), log);
+            facts = MicroTables.prepare(c, needed, o.scale(), o.wideRows(), o.reinit(), log);
         } catch (SQLException e) {
             throw KenshoException.target("preparing the micro benchmarks' tables failed: " + KenshoException.firstLine(e), e);
         }
@@ -159,11 +166,16 @@ public final class MicroBenchmarks {
         props.put(MicroTables.SCALE_PROPERTY, String.valueOf(o.scale()));
         props.put(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(o.wideRows()));
         boolean inProcess = o.forks() == 0;
-        if (!inProcess && spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null) {
+        boolean urlPassword = spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null;
+        if (!inProcess && urlPassword) {
             // a password inside the URL cannot reach a forked JVM without being written down or shown
             log.println("note: the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.");
             inProcess = true;
         }
+        // In this JVM TargetState reads the URL as given, password included: a system property for the
+        // run's duration, never a fork's command line, a file or the results (target.jdbcUrl() has none).
+        Map<String, String> inProcessProps = new LinkedHashMap<>(props);
+        if (urlPassword) inProcessProps.put("kensho.url", spec.url());
         int forks = inProcess ? 0 : o.forks();
         int failed = 0;
         for (Benchmark b : o.benchmarks()) {
@@ -188,7 +200,7 @@ public final class MicroBenchmarks {
                 props.forEach((k, v) -> args.add("-D" + k + "=" + v));
                 jmh.jvmArgsAppend(args.toArray(String[]::new));
             }
-            Map<String, String> saved = inProcess ? setSystemProperties(props) : Map.of();
+            Map<String, String> saved = inProcess ? setSystemProperties(inProcessProps) : Map.of();
             try {
                 new Runner(jmh.build(), trials).run();
             } catch (RunnerException e) {
@@ -204,12 +216,15 @@ public final class MicroBenchmarks {
     /** Median, min and max per cell of this target's trials, one line each. */
     public static List<String> report(List<Trial> trials) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%-58s %4s %11s %11s %11s", "cell", "n", "median ms", "min ms", "max ms"));
-        for (CellSummary c : CellSummary.of(trials)) {
+        List<CellSummary> cells = CellSummary.of(trials);
+        // the cell column fits the longest cell (a remote target's label makes long ones)
+        String cell = "%-" + Math.max(4, cells.stream().mapToInt(c -> c.cell().length()).max().orElse(0)) + "s";
+        lines.add(String.format(Locale.ROOT, cell + " %4s %11s %11s %11s", "cell", "n", "median ms", "min ms", "max ms"));
+        for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                lines.add(String.format(Locale.ROOT, "%-58s %4s %s", c.cell(), "-", c.status() + ": " + c.reason()));
+                lines.add(String.format(Locale.ROOT, cell + " %4s %s", c.cell(), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
             } else {
-                lines.add(String.format(Locale.ROOT, "%-58s %4d %11.3f %11.3f %11.3f", c.cell(), c.n(), c.median().get("ms"),
+                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f", c.cell(), c.n(), c.median().get("ms"),
                         c.min().get("ms"), c.max().get("ms")));
             }
         }

@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The tables study 002's queries read: pgbench's at a scale (made by {@link PgbenchInit}, reused when
+ * The tables study 002's queries read ({@link Data}): pgbench's at a scale (made by {@link PgbenchInit}, reused when
  * pgbench_branches already holds that scale) and {@value #WIDE}, 100 text columns of 10 characters
  * each (one 1.1 kB row, so nothing is TOASTed). The wide table carries a COMMENT naming how it was
  * built; a table of that name without Kensho's comment is never touched.
@@ -29,18 +29,36 @@ public final class MicroTables {
 
     private MicroTables() {}
 
+    /** The two sets of tables; each benchmark reads one, and only the chosen benchmarks' sets are made. */
+    public enum Data {
+        /** pgbench's tables at a scale: join-group-count and encoding. */
+        PGBENCH,
+        /** {@value #WIDE}: trailing-columns, one-column and leading-columns. */
+        WIDE
+    }
+
     /**
-     * The tables as a JMH state, so the benchmarks also run from a user's own JMH set-up: before a
-     * trial it makes them exist at {@code -Dkensho.micro.scale} (default 10) and
-     * {@code -Dkensho.micro.wideRows} (default 100 000), reusing what is there. {@code bench micro}
-     * prepares them first and passes its sizes, so in its forks this only checks.
+     * pgbench's tables as a JMH state, so the benchmarks also run from a user's own JMH set-up: before
+     * a trial it makes them exist at {@code -Dkensho.micro.scale} (default 10), reusing what is there.
+     * {@code bench micro} prepares them first and passes its scale, so in its forks this only checks.
      */
     @State(Scope.Benchmark)
-    public static class Ready {
+    public static class PgbenchReady {
         @Setup(Level.Trial)
         public void prepare(TargetState server) throws SQLException {
             try (Connection c = server.target.connect()) {
-                MicroTables.prepare(c, Integer.getInteger(SCALE_PROPERTY, 10), Long.getLong(WIDE_ROWS_PROPERTY, 100_000), false, null);
+                MicroTables.prepare(c, java.util.Set.of(Data.PGBENCH), Integer.getInteger(SCALE_PROPERTY, 10), 0, false, null);
+            }
+        }
+    }
+
+    /** {@value #WIDE} as a JMH state, at {@code -Dkensho.micro.wideRows} rows (default 100 000); as {@link PgbenchReady}. */
+    @State(Scope.Benchmark)
+    public static class WideReady {
+        @Setup(Level.Trial)
+        public void prepare(TargetState server) throws SQLException {
+            try (Connection c = server.target.connect()) {
+                MicroTables.prepare(c, java.util.Set.of(Data.WIDE), 0, Long.getLong(WIDE_ROWS_PROPERTY, 100_000), false, null);
             }
         }
     }
@@ -48,30 +66,48 @@ public final class MicroTables {
     static final String SCALE_PROPERTY = "kensho.micro.scale";
     static final String WIDE_ROWS_PROPERTY = "kensho.micro.wideRows";
 
-    /** What the tables hold once {@link #prepare} returns. */
-    public record Facts(int scale, boolean pgbenchReused, long wideRows, boolean wideReused, String serverEncoding) { }
+    /**
+     * What the tables hold once {@link #prepare} returns; a set that was not needed has nulls.
+     *
+     * @param scale         pgbench scale, null when pgbench's tables were not needed
+     * @param wideRows      rows of {@value #WIDE}, null when it was not needed
+     */
+    public record Facts(Integer scale, Boolean pgbenchReused, Long wideRows, Boolean wideReused, String serverEncoding) { }
 
     /**
-     * Makes both sets of tables exist. pgbench tables of another scale are re-created only with
-     * reinit (they are pgbench's, which -i drops too); otherwise that is a usage error.
+     * Makes the needed sets of tables exist, and leaves the others alone (a database with pgbench
+     * tables of another scale, or no room for {@value #WIDE}, still runs the benchmarks that do not
+     * read them). pgbench tables of another scale are re-created only with reinit (they are
+     * pgbench's, which -i drops too); otherwise that is a usage error.
      */
-    public static Facts prepare(Connection c, int scale, long wideRows, boolean reinit, PrintStream log) throws SQLException {
-        if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
-        if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
-        Integer existing = pgbenchScale(c);
-        boolean reusePgbench = existing != null && existing == scale;
-        if (existing != null && !reusePgbench && !reinit) {
-            throw KenshoException.usage("pgbench tables of scale " + existing + " exist in this database; give --scale "
-                    + existing + " or --reinit to re-create them at scale " + scale);
+    public static Facts prepare(Connection c, java.util.Set<Data> needed, int scale, long wideRows, boolean reinit, PrintStream log)
+            throws SQLException {
+        Integer scaleDone = null;
+        Boolean reusePgbench = null;
+        if (needed.contains(Data.PGBENCH)) {
+            if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
+            Integer existing = pgbenchScale(c);
+            reusePgbench = existing != null && existing == scale;
+            if (existing != null && !reusePgbench && !reinit) {
+                throw KenshoException.usage("pgbench tables of scale " + existing + " exist in this database; give --scale "
+                        + existing + " or --reinit to re-create them at scale " + scale);
+            }
+            if (!reusePgbench) {
+                if (log != null) log.println("creating pgbench tables at scale " + scale);
+                PgbenchInit.Result r = new PgbenchInit().scale(scale).quiet(true).log(null).run(c);
+                if (log != null) log.println(r.line());
+            }
+            scaleDone = scale;
         }
-        if (!reusePgbench) {
-            if (log != null) log.println("creating pgbench tables at scale " + scale);
-            PgbenchInit.Result r = new PgbenchInit().scale(scale).quiet(true).log(null).run(c);
-            if (log != null) log.println(r.line());
+        Long wideDone = null;
+        Boolean reuseWide = null;
+        if (needed.contains(Data.WIDE)) {
+            if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
+            reuseWide = prepareWide(c, wideRows, log);
+            wideDone = wideRows;
         }
-        boolean reuseWide = prepareWide(c, wideRows, log);
         c.setAutoCommit(true);
-        return new Facts(scale, reusePgbench, wideRows, reuseWide, setting(c, "server_encoding"));
+        return new Facts(scaleDone, reusePgbench, wideDone, reuseWide, setting(c, "server_encoding"));
     }
 
     private static Integer pgbenchScale(Connection c) throws SQLException {

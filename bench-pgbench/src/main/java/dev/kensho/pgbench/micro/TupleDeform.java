@@ -57,17 +57,17 @@ public class TupleDeform {
     }
 
     @Benchmark
-    public long trailingColumns(ConnectionState c, MicroTables.Ready tables) throws SQLException {
+    public long trailingColumns(ConnectionState c, MicroTables.WideReady tables) throws SQLException {
         return count(c, trailingSql());
     }
 
     @Benchmark
-    public long oneColumn(ConnectionState c, MicroTables.Ready tables, Column p) throws SQLException {
+    public long oneColumn(ConnectionState c, MicroTables.WideReady tables, Column p) throws SQLException {
         return count(c, oneColumnSql(p.column));
     }
 
     @Benchmark
-    public long leadingColumns(ConnectionState c, MicroTables.Ready tables, Column p) throws SQLException {
+    public long leadingColumns(ConnectionState c, MicroTables.WideReady tables, Column p) throws SQLException {
         return count(c, leadingSql(p.column));
     }
 

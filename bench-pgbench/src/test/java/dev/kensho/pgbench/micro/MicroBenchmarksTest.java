@@ -23,6 +23,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -38,6 +39,12 @@ class MicroBenchmarksTest {
     static MicroBenchmarks.Options small(List<Benchmark> benchmarks, List<String> encodings) {
         return new MicroBenchmarks.Options(benchmarks, SCALE, WIDE_ROWS, true, List.of(0, 99), encodings, "EUC_JP",
                 0, 2, Duration.ofMillis(100), 0, false);
+    }
+
+    /** One benchmark, one short iteration, in this JVM; tables of another scale are refused, not re-created. */
+    static MicroBenchmarks.Options once(Benchmark b) {
+        return new MicroBenchmarks.Options(List.of(b), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
+                0, 1, Duration.ofMillis(100), 0, false);
     }
 
     static RunDirectory dir(Path tmp) {
@@ -98,7 +105,7 @@ class MicroBenchmarksTest {
         if (pg.kind().managed()) assertEquals("EUC_JP", serverEncoding);
         EncodingConversion b = new EncodingConversion();
         b.clientEncoding = "SJIS";
-        b.open(server, new MicroTables.Ready());   // the tables exist: no need to prepare
+        b.open(server, new MicroTables.PgbenchReady());   // the tables exist: no need to prepare
         try {
             assertEquals(SCALE * 100_000L, b.selectAll());
             assertEquals("SJIS", clientEncoding(b));
@@ -106,7 +113,7 @@ class MicroBenchmarksTest {
             b.close();
         }
         b.clientEncoding = "none";
-        b.open(server, new MicroTables.Ready());   // the tables exist: no need to prepare
+        b.open(server, new MicroTables.PgbenchReady());   // the tables exist: no need to prepare
         try {
             assertEquals(SCALE * 100_000L, b.selectAll());
             assertEquals(serverEncoding, clientEncoding(b));
@@ -120,7 +127,7 @@ class MicroBenchmarksTest {
     void theReadyStateOfAUsersOwnJmhRunReusesTablesOfItsSizesAndRefusesOthers(Target pg) throws Exception {
         long wideOid;
         try (Connection c = pg.connect(database(pg)); Statement s = c.createStatement()) {
-            MicroTables.prepare(c, SCALE, WIDE_ROWS, true, null);
+            MicroTables.prepare(c, EnumSet.allOf(MicroTables.Data.class), SCALE, WIDE_ROWS, true, null);
             wideOid = count(s, "select 'kensho_wide'::regclass::oid");
         }
         TargetState server = new TargetState();
@@ -128,11 +135,12 @@ class MicroBenchmarksTest {
                 .user(pg.user()).open();
         try {
             // the defaults are the study's scale 10: pgbench tables of scale 1 are not silently replaced
-            KenshoException e = assertThrows(KenshoException.class, () -> new MicroTables.Ready().prepare(server));
+            KenshoException e = assertThrows(KenshoException.class, () -> new MicroTables.PgbenchReady().prepare(server));
             assertTrue(e.getMessage().contains("pgbench tables of scale " + SCALE + " exist"), e.getMessage());
             System.setProperty(MicroTables.SCALE_PROPERTY, String.valueOf(SCALE));
             System.setProperty(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(WIDE_ROWS));
-            new MicroTables.Ready().prepare(server);
+            new MicroTables.PgbenchReady().prepare(server);
+            new MicroTables.WideReady().prepare(server);
             try (Connection c = server.target.connect(); Statement s = c.createStatement()) {
                 assertEquals(MicroTables.MARK + " rows=" + WIDE_ROWS, comment(s));
                 assertEquals(wideOid, count(s, "select 'kensho_wide'::regclass::oid"), "the wide table was reused, not rebuilt");
@@ -182,17 +190,69 @@ class MicroBenchmarksTest {
         }
     }
 
+    /** A user's database (a remote target): only the tables the chosen benchmarks read are made or checked. */
+    @Test
+    void onlyTheTablesTheChosenBenchmarksReadAreMade(Target pg, @TempDir Path tmp) throws Exception {
+        String db = "kensho_micro_only";
+        try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("drop database if exists " + db + " with (force)");
+            s.execute("create database " + db);
+        }
+        TargetSpec spec = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + db).user(pg.user());
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        try (Target remote = spec.open(); RunDirectory dir = dir(tmp);
+             Connection c = remote.connect(); Statement s = c.createStatement()) {
+            // pgbench tables of another scale than --scale, as a user's database may hold
+            s.execute("create table pgbench_branches (bid int)");
+            s.execute("insert into pgbench_branches values (1), (2)");
+            s.execute("create table pgbench_accounts (aid int)");
+            MicroBenchmarks.Result wide = MicroBenchmarks.run(spec, remote, "wide-only", once(Benchmark.ONE_COLUMN), dir, quiet);
+            assertEquals(0, wide.failed(), dir.trials().toString());
+            assertEquals(new MicroTables.Facts(null, null, WIDE_ROWS, false, wide.facts().serverEncoding()), wide.facts());
+            assertEquals(2, count(s, "select count(*) from pgbench_branches"), "pgbench's tables were left alone");
+
+            s.execute("drop table pgbench_branches, pgbench_accounts, kensho_wide");
+            MicroBenchmarks.Result join = MicroBenchmarks.run(spec, remote, "pgbench-only", once(Benchmark.JOIN_GROUP_COUNT), dir, quiet);
+            assertEquals(0, join.failed(), dir.trials().toString());
+            assertEquals(new MicroTables.Facts(SCALE, false, null, null, join.facts().serverEncoding()), join.facts());
+            assertEquals(0, count(s, "select count(*) from pg_class where relname = 'kensho_wide'"), "no wide table for join-group-count");
+        } finally {
+            try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+                s.execute("drop database if exists " + db + " with (force)");
+            }
+        }
+    }
+
     @Test
     void aTableOfKenshosNameThatKenshoDidNotCreateIsRefusedAndKept(Target pg) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_wide");
             s.execute("create table kensho_wide (mine int)");
             s.execute("insert into kensho_wide values (7)");
-            KenshoException e = assertThrows(KenshoException.class, () -> MicroTables.prepare(c, 1, 10, true, null));
+            KenshoException e = assertThrows(KenshoException.class, () -> MicroTables.prepare(c, EnumSet.of(MicroTables.Data.WIDE), 1, 10, true, null));
             assertTrue(e.getMessage().contains("not created by Kensho"), e.getMessage());
             assertEquals(7, count(s, "select mine from kensho_wide"));
             s.execute("drop table kensho_wide");
         }
+    }
+
+    @Test
+    void theReportFitsItsLongestCellAndKeepsReasonsToOneLine() {
+        String longCell = "target=remote db-primary.example.internal:5432/kensho_bench;benchmark=trailing-columns";
+        List<Trial> trials = List.of(
+                Trial.of(longCell, 0).param("target", "x").metric("ms", 12.5).build(),
+                Trial.of("target=embedded-17;benchmark=encoding;client_encoding=X", 0).param("target", "y")
+                        .failed("ERROR: invalid value for parameter \"client_encoding\"\n  Position: 1").build());
+        List<String> lines = MicroBenchmarks.report(trials);
+        assertEquals(3, lines.size(), lines.toString());
+        int n = lines.get(0).indexOf("   n ") + 3;
+        assertTrue(n > longCell.length(), lines.get(0));
+        for (String l : lines) {
+            assertFalse(l.contains("\n"), l);
+            assertEquals(' ', l.charAt(n - 1), l);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith(longCell + "    1 ")), lines.toString());
+        assertTrue(lines.get(2).endsWith("failed: ERROR: invalid value for parameter \"client_encoding\""), lines.get(2));
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The study's two queries and planner settings. The range is keys 1..k with k = round(N·percent/100);
@@ -61,15 +62,25 @@ public final class ScanQuery {
     }
 
     /**
-     * Session settings for both queries: the study's planner settings, plus
+     * Session settings for both queries: the study's planner settings, jit = off, plus
      * max_parallel_workers_per_gather when given (parallelWorkers null keeps the server's value).
+     * jit is off because enable_seqscan = off adds 1e10 to the Seq Scan's cost, above every
+     * jit_*_above_cost: a JIT-capable server (PostgreSQL built with LLVM) would otherwise compile
+     * the full scan's expressions and time the compilation (80–100 ms on a scan of 6–10 ms).
      */
+    public static Map<String, String> sessionSettings(Integer parallelWorkers) {
+        Map<String, String> m = new TreeMap<>(STUDY_PLANNER_SETTINGS);
+        m.put("jit", "off");
+        if (parallelWorkers != null) m.put("max_parallel_workers_per_gather", String.valueOf(parallelWorkers));
+        return m;
+    }
+
+    /** SETs {@link #sessionSettings} on the connection. */
     public static void configure(Connection c, Integer parallelWorkers) throws SQLException {
         try (Statement s = c.createStatement()) {
-            for (var e : STUDY_PLANNER_SETTINGS.entrySet()) {
+            for (var e : sessionSettings(parallelWorkers).entrySet()) {
                 s.execute("SET " + e.getKey() + " = " + e.getValue());
             }
-            if (parallelWorkers != null) s.execute("SET max_parallel_workers_per_gather = " + parallelWorkers);
         }
     }
 }

@@ -39,6 +39,8 @@ public final class SelectivitySweep {
     }
 
     public static final String SERVER_VALUE = "server";
+    /** Why a cold cell is skipped on a server Kensho may not restart. */
+    public static final String NO_RESTART = "the server may not be restarted (no --restart-command)";
 
     private final Target target;
     private final long rows;
@@ -79,6 +81,7 @@ public final class SelectivitySweep {
     Trial measure(TrialMatrix.Planned<Cell> p) throws Exception {
         Cell cell = p.cell();
         Trial.Builder b = Trial.of(p.key(), p.repeat()).params(cell.params());
+        if (cell.cache() == CacheState.COLD && !target.control().canRestart()) return b.skipped("cold: " + NO_RESTART).build();
         if (!cell.sharedBuffers().equals(SERVER_VALUE) && !hasSharedBuffers(cell.sharedBuffers())) {
             SettingsOutcome o = target.control().apply(Map.of("shared_buffers", cell.sharedBuffers()));
             if (!o.ok()) return b.skipped("shared_buffers " + cell.sharedBuffers() + ": " + o.refusalReason()).build();
@@ -124,7 +127,8 @@ public final class SelectivitySweep {
             }
             b.extra("plan", String.join(" > ", plan.nodeTypes()));
             b.extra("workers_planned", plan.workersPlanned());
-            String wrong = planProblem(cell.scan(), plan.nodeTypes());
+            if (plan.jit() != null) b.extra("jit_functions", plan.jit().functions());
+            String wrong = planProblem(cell.scan(), plan);
             if (wrong == null && got != expected) wrong = "returned " + got + " rows, expected " + expected;
             Trial t = b.build();
             if (wrong == null) return t;
@@ -154,7 +158,16 @@ public final class SelectivitySweep {
         }
     }
 
-    /** Null when the plan is the intended one, else what it was. */
+    /** Null when the plan is the intended one and not JIT-compiled (the session set jit = off), else what it was. */
+    static String planProblem(Scan scan, ExplainResult plan) {
+        String wrong = planProblem(scan, plan.nodeTypes());
+        if (wrong == null && plan.jit() != null) {
+            wrong = "plan was JIT-compiled (" + plan.jit().functions() + " functions), expected no JIT";
+        }
+        return wrong;
+    }
+
+    /** Null when the plan's nodes are the intended ones, else what they were. */
     static String planProblem(Scan scan, List<String> nodeTypes) {
         List<String> forbidden = new ArrayList<>(List.of("Bitmap Heap Scan", "Bitmap Index Scan", "Index Only Scan"));
         forbidden.add(scan == Scan.INDEX ? "Seq Scan" : "Index Scan");

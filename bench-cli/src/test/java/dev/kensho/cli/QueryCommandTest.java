@@ -1,0 +1,72 @@
+package dev.kensho.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bench query against the shared test server given as --url (no server of its own to start). */
+@KenshoTarget
+class QueryCommandTest {
+
+    private static String[] args(Target pg, Path results, String... more) {
+        List<String> a = new java.util.ArrayList<>(List.of("query", "--url", "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/"
+                + pg.database(), "--user", pg.user(), "--repeat", "1", "--warmup", "0", "--results", results.toString()));
+        a.addAll(List.of(more));
+        return a.toArray(String[]::new);
+    }
+
+    @Test
+    void aFailedTrialMeansExitOneAndOneLineReasons(Target pg, @TempDir Path tmp) throws Exception {
+        CommandRun r = CommandRun.of(args(pg, tmp, "-c", "selec 1", "-c", "select 1",
+                "--matrix", "work_mem=4MB,64MB", "--matrix", "enable_seqscan=on"));
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("2 of 4 trials failed"), r.err());
+        assertFalse((r.out() + r.err()).contains("Position:"), "pgjdbc's second line leaked: " + r.out() + r.err());
+
+        // the table's cell column fits its longest cell: every row keeps its columns
+        List<String> lines = r.out().lines().toList();
+        assertEquals(5, lines.size(), r.out());
+        int w = lines.get(0).indexOf("     n ");
+        assertTrue(w > 60, "cells here are longer than the old 60 characters: " + lines.get(0));
+        for (String row : lines.subList(1, lines.size())) {
+            assertTrue(row.startsWith("target=") && row.charAt(w) == ' ', row);
+            assertTrue(List.of("1", "-").contains(row.substring(w + 1, w + 6).strip()), row);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.contains("failed: ERROR: syntax error at or near \"selec\"")), r.out());
+
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        for (Trial t : RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS))) {
+            if (!t.ok()) {
+                assertEquals("q1", t.params().get("query"), "a failed trial keeps its cell's parameters");
+                assertFalse(String.valueOf(t.extra().get("reason")).contains("\n"), t.extra().toString());
+            }
+        }
+
+        CommandRun ok = CommandRun.of(args(pg, tmp, "-c", "select 1"));
+        assertEquals(0, ok.exit(), ok.out() + ok.err());
+        assertFalse(ok.err().contains("failed"), ok.err());
+    }
+
+    @Test
+    void aSetupStatementTheServerRejectsIsAOneLineUsageError(Target pg, @TempDir Path tmp) {
+        CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", "--setup", "creat table x (i int)"));
+        assertEquals(2, r.exit(), r.out() + r.err());
+        List<String> err = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
+        assertEquals(1, err.size(), r.err());
+        assertTrue(err.get(0).contains("--setup creat table x (i int): ERROR: syntax error"), r.err());
+    }
+}
