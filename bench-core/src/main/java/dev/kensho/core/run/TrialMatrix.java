@@ -85,7 +85,9 @@ public final class TrialMatrix<C> {
                 if (e.exitCode() == dev.kensho.core.KenshoException.USAGE) throw e;
                 t = Trial.of(p.key(), p.repeat()).failed(e.getMessage()).build();
             } catch (Exception e) {
-                t = Trial.of(p.key(), p.repeat()).failed(e.getClass().getSimpleName() + ": " + e.getMessage()).build();
+                // one line: the reason is a CSV cell and a progress line (a server error's "Position: 8" follows a newline)
+                t = Trial.of(p.key(), p.repeat()).failed(e.getClass().getSimpleName() + ": "
+                        + dev.kensho.core.KenshoException.firstLine(e)).build();
             }
             dir.append(t);
             listener.finished(p, t, index, plan.size());
