@@ -26,6 +26,21 @@ class SsbCommandTest {
         assertTrue(r.err().lines().noneMatch(l -> l.startsWith("\tat ")), "no stack trace: " + r.err());
     }
 
+    /** Checked before a server starts or data load: a typo must not cost a load of SF 100 first. */
+    @Test
+    void anUnknownQueryOrAFractionalScaleIsRefusedBeforeAnythingStarts(@TempDir Path results) {
+        CommandRun q = bench("ssb", "--query", "q9.9", "--results", results.toString());
+        assertEquals(2, q.exit(), q.err());
+        assertTrue(q.err().contains("q9.9"), q.err());
+        assertTrue(!q.err().contains("starting") && !q.err().contains("load"), "nothing started: " + q.err());
+        // nothing listens on port 1: exit 2, not 3, shows the check came before connecting
+        CommandRun jit = bench("ssb", "jit", "--query", "q9.9", "--url", "jdbc:postgresql://127.0.0.1:1/x", "--results", results.toString());
+        assertEquals(2, jit.exit(), jit.err());
+        CommandRun s = bench("ssb", "load", "-s", "1.5", "--results", results.toString());
+        assertEquals(2, s.exit(), s.err());
+        assertTrue(s.err().contains("must be a whole number"), s.err());
+    }
+
     @Test
     void genWritesTheFiveTables(@TempDir Path out) throws Exception {
         CommandRun r = bench("ssb", "gen", "-s", "0.01", "--out", out.toString(), "--threads", "2");
