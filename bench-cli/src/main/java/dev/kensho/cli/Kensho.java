@@ -90,7 +90,8 @@ public final class Kensho implements Runnable {
         giveVersion(cl);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("bench: " + ex.getMessage().replace("\n", " ").strip()
+            // picocli says "option option '--matrix'" in some messages; users read it
+            err.println("bench: " + ex.getMessage().replace("\n", " ").replace("option option", "option").strip()
                     + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName(" ") + " --help')");
             err.flush();
             return KenshoException.USAGE;

@@ -49,4 +49,18 @@ public class KenshoException extends RuntimeException {
         int nl = s.indexOf('\n');
         return Credentials.mask(nl < 0 ? s : s.substring(0, nl).stripTrailing());
     }
+
+    /**
+     * Why a file operation failed, in words: NIO's file exceptions carry only the path as their message
+     * ("cannot write /proc/x: /proc/x"), their reason, when there is one, or their type says what happened.
+     */
+    public static String ioReason(java.io.IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) return "no such file or directory";
+        if (e instanceof java.nio.file.FileAlreadyExistsException) return "already exists";
+        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
+        if (e instanceof java.nio.file.NotDirectoryException) return "not a directory";
+        if (e instanceof java.nio.file.DirectoryNotEmptyException) return "directory not empty";
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
+        return firstLine(e);
+    }
 }

@@ -1,7 +1,6 @@
 package dev.kensho.report;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.jfree.chart.ChartUtils;
@@ -37,7 +36,7 @@ public record Figure(String title, JFreeChart chart, List<String> notes) {
         try {
             ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
+            throw dev.kensho.core.KenshoException.usage("cannot write " + file + ": " + dev.kensho.core.KenshoException.ioReason(e));
         }
     }
 }

@@ -12,7 +12,6 @@ import dev.kensho.report.chart.Cells;
 import dev.kensho.report.chart.Reduction;
 import dev.kensho.report.html.Html;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -306,7 +305,7 @@ public final class HtmlReport {
             Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return abs;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out, e);
+            throw KenshoException.usage("cannot write " + out + ": " + KenshoException.ioReason(e));
         }
     }
 }

@@ -37,7 +37,7 @@ final class SsbGenCommand implements Callable<Integer> {
         try {
             g.writeFiles(out, n);
         } catch (java.io.IOException e) {
-            throw new KenshoException(KenshoException.FAILURE, "cannot write " + out + ": " + e.getMessage(), e);
+            throw KenshoException.usage("--out " + out + ": cannot write (" + KenshoException.ioReason(e) + ")");
         }
         System.out.printf("ssb gen -s %s: %d thread(s), %.2f s, files in %s%n", SsbLoadCommand.fmt(scale), n,
                 (System.nanoTime() - t0) / 1e9, out);

@@ -63,7 +63,7 @@ public final class RunDirectory implements AutoCloseable {
             rd.writeInfo();
             return rd;
         } catch (IOException e) {
-            throw new KenshoException(KenshoException.FAILURE, "cannot create results directory under " + root + ": " + e.getMessage(), e);
+            throw KenshoException.usage("--results " + root + ": cannot create a run directory there (" + KenshoException.ioReason(e) + ")");
         }
     }
 
