@@ -68,7 +68,7 @@ public final class Driver {
 
     // shared counters
     private final LongAdder ok = new LongAdder(), skipped = new LongAdder(), serialization = new LongAdder(),
-            deadlock = new LongAdder(), lost = new LongAdder(), other = new LongAdder(), retried = new LongAdder(),
+            deadlock = new LongAdder(), lost = new LongAdder(), retried = new LongAdder(),
             retries = new LongAdder(), late = new LongAdder(), connects = new LongAdder(), connectNanos = new LongAdder(),
             reconnects = new LongAdder();
     /** The run's seconds the transactions are filed under; before the start, the warm-up's own. */
@@ -317,7 +317,7 @@ public final class Driver {
         }
         double bench = Math.max(1e-9, (end - startNanos) / 1e9);
         long processed = ok.sum();
-        long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
+        long failed = serialization.sum() + deadlock.sum() + lost.sum();
         Histogram all = ticker.total();
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
         int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
@@ -342,7 +342,7 @@ public final class Driver {
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
         return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
-                lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
+                lost.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
@@ -359,7 +359,7 @@ public final class Driver {
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
     private void resetCounts() {
-        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, other, retried, retries, late)) a.reset();
+        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, retried, retries, late)) a.reset();
         for (int i = 0; i < scriptLatency.length; i++) {
             scriptLatency[i].reset();
             for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
@@ -571,10 +571,19 @@ public final class Driver {
             return true;
         }
 
-        /** Counts, measures and logs a finished transaction; false when the client aborts (pgbench's rules). */
+        /**
+         * Counts, measures and logs a finished transaction; false when the client aborts (pgbench's rules: only
+         * serialization and deadlock failures, and Kensho's lost connections, are failed transactions; any other
+         * error aborts the client and is neither counted nor logged).
+         */
         private boolean record(TransactionOutcome out, int script, int tries, long scheduled, long start, long end, boolean throttled) {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
             if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
+            boolean lostConnection = !out.ok() && !out.retryable() && out.status() != TransactionOutcome.Status.END_IN_TRANSACTION
+                    && (out.status() == TransactionOutcome.Status.CONNECTION_LOST || connectionGone(out));
+            // pgbench 15 counts a script that ends inside a transaction block as processed, then aborts the client
+            boolean processed = out.ok() || out.status() == TransactionOutcome.Status.END_IN_TRANSACTION;
+            if (!processed && !out.retryable() && !lostConnection) return abort(out);
             if (tries > 1) {
                 retried.increment();
                 retries.add(tries - 1);
@@ -582,52 +591,46 @@ public final class Driver {
                 scriptRetries[script].add(tries - 1);
             }
             long lat = end - scheduled;
-            if (out.ok()) {
+            if (processed) {
                 ok.increment();
                 scriptOk[script].increment();
                 seconds.ok(end, lat, throttled ? Math.max(0, start - scheduled) : -1, tries - 1);
                 if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
                 if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
                 log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
-            } else {
-                scriptFailed[script].increment();
-                if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
-                String kind = failure(out);
-                seconds.failed(end, tries - 1);
-                if (kind.equals("serialization")) scriptSerialization[script].increment();
-                if (kind.equals("deadlock")) scriptDeadlock[script].increment();
-                boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
-                log(lat / 1000, detailed ? kind : "failed", script,
-                        (start - scheduled) / 1000, kind, tries);
-                if (kind.equals("abort")) return false;
+                return out.ok() || abort(out);
             }
-            return true;
-        }
-
-        /** Counts a failed transaction; returns its kind, "abort" when pgbench would abort the client. */
-        private String failure(TransactionOutcome out) {
+            scriptFailed[script].increment();
+            if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
+            seconds.failed(end, tries - 1);
+            String kind;
             switch (out.status()) {
                 case SERIALIZATION_FAILURE -> {
                     serialization.increment();
-                    return "serialization";
+                    scriptSerialization[script].increment();
+                    kind = "serialization";
                 }
                 case DEADLOCK_FAILURE -> {
                     deadlock.increment();
-                    return "deadlock";
+                    scriptDeadlock[script].increment();
+                    kind = "deadlock";
                 }
                 default -> {
-                    if (out.status() == TransactionOutcome.Status.CONNECTION_LOST || connectionGone(out)) {
-                        lost.increment();
-                        close();
-                        return "failed";
-                    }
-                    other.increment();
-                    aborted.set(true);
-                    cfg.err().println("error: " + out.message());
-                    if (cfg.exitOnAbort()) stopAll(id);
-                    return "abort";
+                    lost.increment();
+                    close();
+                    kind = "failed";
                 }
             }
+            log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, (start - scheduled) / 1000, kind, tries);
+            return true;
+        }
+
+        /** pgbench's client abort: said on stderr, not a failed transaction; always false (the client stops). */
+        private boolean abort(TransactionOutcome out) {
+            aborted.set(true);
+            cfg.err().println("error: " + out.message());
+            if (cfg.exitOnAbort()) stopAll(id);
+            return false;
         }
 
         /** Admin shutdown, crash shutdown and "cannot connect now" end the session as surely as a broken socket. */
