@@ -10,6 +10,7 @@ import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetKind;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.RunReport;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.sweep.ThreadsExpression;
@@ -155,6 +156,8 @@ public final class ClientSweep {
     /** Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv. */
     public void run(Map<String, Target> targets, RunDirectory dir) throws InterruptedException {
         validate();
+        // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
+        for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
         dir.parameter("clients", clients);
         dir.parameter("threads", threads.toString());
         dir.parameter("repeat", repeats);
@@ -179,7 +182,7 @@ public final class ClientSweep {
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
         TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, seed);
-        matrix.run(dir, p -> trial(targets.get(p.cell().target()), p), new TrialMatrix.Listener<>() {
+        matrix.run(dir, p -> trial(targets.get(p.cell().target()), p, dir), new TrialMatrix.Listener<>() {
             @Override
             public void starting(TrialMatrix.Planned<Cell> p, int index, int total) {
                 err.printf(Locale.ROOT, "[%d/%d] %s clients=%d threads=%d repeat %d...%n", index, total, p.cell().target(),
@@ -209,6 +212,17 @@ public final class ClientSweep {
         CellSummary.write(dir, SUMMARY_METRICS);
     }
 
+    /** The largest client count plus the trial's sampler must fit in the connections the target has free. */
+    private void checkConnections(String label, Target t) {
+        try (Connection c = t.connect()) {
+            Driver.checkConnections(c, maxClients(), 1, false, "--clients");
+        } catch (KenshoException e) {
+            throw new KenshoException(e.exitCode(), label + ": " + e.getMessage(), e);
+        } catch (SQLException e) {
+            throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
     /** Without -s the sweep uses the tables already there; say so before any trial instead of failing each. */
     private static void requireTables(String label, Target t) {
         try (Connection c = t.connect(); Statement s = c.createStatement();
@@ -219,6 +233,14 @@ public final class ClientSweep {
             }
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    private static boolean hasPrewarm(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm')")) {
+            rs.next();
+            return rs.getBoolean(1);
         }
     }
 
@@ -238,7 +260,7 @@ public final class ClientSweep {
         return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum);
     }
 
-    private Trial trial(Target target, TrialMatrix.Planned<Cell> p) throws SQLException {
+    private Trial trial(Target target, TrialMatrix.Planned<Cell> p, RunDirectory dir) throws SQLException {
         Cell cell = p.cell();
         Trial.Builder extra = Trial.of(p.key(), p.repeat());
         if (reinitEachTrial) {
@@ -248,11 +270,19 @@ public final class ClientSweep {
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             s.execute("CHECKPOINT");
             if (prewarm) {
+                boolean hadExtension = hasPrewarm(c);
                 try {
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
                     extra.extra("prewarm_blocks", pr.blocks());
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
+                }
+                if (!hadExtension && hasPrewarm(c)) {
+                    // the sweep changed the target's database: say so where the user and the results will see it
+                    String note = p.cell().target() + ": created extension pg_prewarm in database " + target.database()
+                            + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";
+                    err.println(note);
+                    dir.note(note);
                 }
             }
         }

@@ -192,7 +192,7 @@ public final class PgbenchRun {
         return run(target, 0);
     }
 
-    /** Runs with extra connections held open by the caller during the run (counted against max_connections). */
+    /** Runs with extra connections the caller has open already and holds during the run (counted against max_connections). */
     public RunReport run(Target target, int extraConnections) {
         return run(target, extraConnections, RunWindow.NONE);
     }

@@ -93,7 +93,7 @@ public final class Driver {
     private long deadlineNanos = Long.MAX_VALUE;
 
     /**
-     * @param extraConnections connections the caller keeps open during the run (a sampler), counted
+     * @param extraConnections connections the caller has open and keeps open during the run (a sampler), counted
      *                         in the max_connections check
      */
     public Driver(Target target, RunConfig cfg, int extraConnections) {
@@ -150,7 +150,7 @@ public final class Driver {
         int threads = cfg.effectiveThreads();
         int scale;
         try (Connection admin = target.connect()) {
-            checkConnections(admin, cfg.clients() + extraConnections);
+            checkConnections(admin, cfg.clients(), extraConnections, true, "-c");
             scale = scale(admin);
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
                     ? c -> parameterTypes(admin, c) : c -> null, table -> cfg.warmupStatements() > 0 && quietTable(admin, table));
@@ -1216,8 +1216,14 @@ public final class Driver {
 
     // ------------------------------------------------------------------ before the run
 
-    /** Clients beyond what max_connections leaves free fail before the run, with the numbers. */
-    private void checkConnections(Connection c, int needed) throws SQLException {
+    /**
+     * Clients beyond what max_connections leaves free fail before the run, with the numbers (a usage error naming
+     * clientsOption, the option to lower). The connection c is the caller's own and closes before the clients connect.
+     *
+     * @param extra     connections the caller holds during the run besides the clients (a sweep's sampler)
+     * @param extraOpen whether those are open already (the server then counts them among the backends in use)
+     */
+    public static void checkConnections(Connection c, int clients, int extra, boolean extraOpen, String clientsOption) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
                         + "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'), "
@@ -1225,14 +1231,15 @@ public final class Driver {
             rs.next();
             int max = rs.getInt(1), reserved = rs.getInt(2), inUse = rs.getInt(3);
             boolean superuser = rs.getBoolean(4);
-            // our own admin connection closes before the clients connect
-            int free = max - (superuser ? 0 : reserved) - Math.max(0, inUse - 1);
+            int needed = clients + extra;
+            int others = Math.max(0, inUse - 1 - (extraOpen ? extra : 0));
+            int free = max - (superuser ? 0 : reserved) - others;
             if (needed > free) {
                 throw KenshoException.usage(String.format(Locale.ROOT,
                         "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
-                                + "%d in use by others): lower -c or raise max_connections (e.g. --set max_connections=%d on a managed server)",
-                        cfg.clients(), needed, free, max, reserved, superuser ? " but usable by this superuser" : "", Math.max(0, inUse - 1),
-                        needed + reserved + inUse + 10));
+                                + "%d in use by others): lower %s or raise max_connections (e.g. --set max_connections=%d on a managed server)",
+                        clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
+                        needed + reserved + others + 10));
             }
         }
     }
