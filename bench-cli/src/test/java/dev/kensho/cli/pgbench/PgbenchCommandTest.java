@@ -119,6 +119,28 @@ class PgbenchCommandTest {
         }
     }
 
+    /** A run that cannot start on this server (no tables, too many clients) is a one-line error that leaves no run directory. */
+    @Test
+    void aRunThatCannotStartLeavesNoRunDirectory(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("alter table pgbench_branches rename to kensho_branches_aside");
+        }
+        try {
+            CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0").toArray(String[]::new));
+            assertOneLineError(r, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
+                    + "(perhaps you need to do initialization (\"bench pgbench init\") in database \"" + pg.database() + "\")");
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("alter table kensho_branches_aside rename to pgbench_branches");
+            }
+        }
+        assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "-c", "5000").toArray(String[]::new)), 2, "5000 clients need ");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+    }
+
     /** The studies' two typo'd quotes run, saying how they were read; the same mistakes elsewhere stay errors. */
     @Test
     void studyTyposRunAsQuotedAndOtherTyposAreOneLineErrors(Target pg, @TempDir Path tmp) throws Exception {

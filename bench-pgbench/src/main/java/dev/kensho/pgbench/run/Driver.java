@@ -161,7 +161,8 @@ public final class Driver {
             betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "pgbench: " + oneLine(e), e);
+            // nothing measured yet: the server's state is the problem (and the CLI keeps no empty run directory)
+            throw KenshoException.target("pgbench: " + oneLine(e), e);
         }
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
         PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads);
@@ -1258,10 +1259,12 @@ public final class Driver {
             rs.next();
             n = rs.getInt(1);
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "could not count number of branches: " + oneLine(e)
-                    + " (perhaps you need to run \"pgbench init\" in database \"" + target.database() + "\")", e);
+            // pgbench's hint, for a missing table only, naming Kensho's command
+            String hint = "42P01".equals(e.getSQLState())
+                    ? " (perhaps you need to do initialization (\"bench pgbench init\") in database \"" + target.database() + "\")" : "";
+            throw KenshoException.target("could not count number of branches: " + oneLine(e) + hint, e);
         }
-        if (n == 0) throw new KenshoException(KenshoException.FAILURE, "invalid count(*) from pgbench_branches: 0 (run \"pgbench init\" first)");
+        if (n == 0) throw KenshoException.target("invalid count(*) from pgbench_branches: 0 (run \"bench pgbench init\" first)", null);
         // pgbench reports how pgbench_accounts is partitioned
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "
@@ -1277,26 +1280,26 @@ public final class Driver {
         return n;
     }
 
-    /** pgbench's pre-run vacuum: errors (tables missing for a custom script) are reported and ignored. */
+    /**
+     * pgbench's pre-run vacuum: each statement runs whatever the one before did (history is truncated even when
+     * branches is missing); an error is a line of its own, ignored, as pgbench prints it, and "end." follows on its own line.
+     */
     private void vacuum(Connection c) {
         cfg.err().print("starting vacuum...");
-        for (String sql : List.of("vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history")) {
-            try (Statement s = c.createStatement()) {
-                s.execute(sql);
-            } catch (SQLException e) {
-                cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
-                break;
-            }
-        }
+        for (String sql : List.of("vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history")) vacuumStep(c, sql);
         cfg.err().println("end.");
         if (cfg.vacuumAccounts()) {
             cfg.err().print("starting vacuum pgbench_accounts...");
-            try (Statement s = c.createStatement()) {
-                s.execute("vacuum analyze pgbench_accounts");
-            } catch (SQLException e) {
-                cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
-            }
+            vacuumStep(c, "vacuum analyze pgbench_accounts");
             cfg.err().println("end.");
+        }
+    }
+
+    private void vacuumStep(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            cfg.err().println("error: ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
         }
     }
 

@@ -289,6 +289,32 @@ class PgbenchRunTest {
         }
     }
 
+    /** pgbench's vacuum runs each statement whatever the one before did (history is truncated): an error a line, "end." after. */
+    @Test
+    void vacuumGoesOnPastAMissingTable(Target pg, @TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("alter table pgbench_branches rename to kensho_branches_aside");
+            s.execute("insert into pgbench_history values (1, 1, 1, 1, now(), '')");
+        }
+        try {
+            Path script = Files.writeString(tmp.resolve("one.sql"), "select 1;\n");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            new PgbenchRun().file(script.toString()).transactions(1).warmup(0).output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+            String e = err.toString(StandardCharsets.UTF_8);
+            assertTrue(e.startsWith("starting vacuum...error: ERROR:  relation \"pgbench_branches\" does not exist "
+                    + "(ignoring this error and continuing anyway)\nend.\n"), e);
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select count(*) from pgbench_history")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "pgbench_history truncated");
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("alter table kensho_branches_aside rename to pgbench_branches");
+            }
+        }
+    }
+
     @Test
     void tooManyClientsFailBeforeTheRun(Target pg) {
         var e = assertThrows(KenshoException.class, () -> new PgbenchRun().selectOnly().clients(5000).transactions(1)
