@@ -114,6 +114,10 @@ class PgbenchCommandTest {
             assertOneLineError(r, 2, c[0]);
             assertTrue(!r.err().contains("results:") && !r.err().contains("starting target"), r.err());
         }
+        assertOneLineError(bench("pgbench", "init", "--partition-method", "none", "--partitions", "2", "--url", nowhere, "--results",
+                tmp.toString()), 2, "invalid partition method, expecting \"range\" or \"hash\", got: \"none\"");
+        assertOneLineError(bench("pgbench", "init", "--partition-method", "hash", "--url", nowhere, "--results", tmp.toString()), 2,
+                "--partition-method requires greater than zero --partitions");
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(), left.toList(), "no run directory");
         }
