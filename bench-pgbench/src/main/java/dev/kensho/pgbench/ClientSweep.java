@@ -8,7 +8,9 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetKind;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.RunReport;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.sweep.ThreadsExpression;
@@ -52,8 +54,8 @@ public final class ClientSweep {
     private final List<String> scripts = new ArrayList<>();
     private QueryMode mode = QueryMode.SIMPLE;
     private dev.kensho.pgbench.run.Engine engine = dev.kensho.pgbench.run.Engine.PGJDBC;
-    private double rate;
-    private double latencyLimitMs;
+    private Double rate;
+    private Double latencyLimitMs;
     private Integer scale;
     private boolean reinitEachTrial;
     private boolean prewarm = true;
@@ -81,7 +83,7 @@ public final class ClientSweep {
     public ClientSweep mode(QueryMode m) { mode = m; return this; }
     /** How each trial's clients talk to the server (see {@link dev.kensho.pgbench.run.Engine}). */
     public ClientSweep engine(dev.kensho.pgbench.run.Engine e) { engine = e; return this; }
-    /** -R: target rate of every trial in transactions per second over all its clients (0: as fast as possible). */
+    /** -R: target rate of every trial in transactions per second over all its clients (not set: as fast as possible). */
     public ClientSweep rate(double tps) { rate = tps; return this; }
     /** -L: every trial counts transactions above this latency (with -R skips those already late). */
     public ClientSweep latencyLimitMs(double ms) { latencyLimitMs = ms; return this; }
@@ -105,15 +107,45 @@ public final class ClientSweep {
         }
     }
 
+    /**
+     * Checks the sweep's options and scripts as pgbench would check each trial's, so that a mistake is a usage error
+     * before any target is opened.
+     */
+    public void validate() {
+        if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1)) throw KenshoException.usage("--clients: every count must be at least 1");
+        if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
+        if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
+        if (reinitEachTrial && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
+        template(maxClients()).config();
+    }
+
+    private int maxClients() {
+        return clients.stream().mapToInt(Integer::intValue).max().orElse(1);
+    }
+
+    /** {@link #validate()}, and the targets: what would refuse one when it opens is refused before the first starts. */
+    public void validate(List<TargetSpec> specs) {
+        validate();
+        for (TargetSpec s : specs) {
+            // TargetSpec.open() says the same, but only once earlier targets have started
+            if (s.pgVersion() != null && s.kind() != TargetKind.EMBEDDED) {
+                throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers");
+            }
+        }
+        List<String> labels = specs.stream().map(TargetSpec::label).toList();
+        for (String label : labels) {
+            if (labels.indexOf(label) != labels.lastIndexOf(label)) throw KenshoException.usage("target " + label + " given twice");
+        }
+    }
+
     /** Opens each spec (e.g. {@code spec.withPgVersion(16)}), runs the sweep over all of them, closes them. */
     public void run(List<TargetSpec> specs, RunDirectory dir) throws InterruptedException {
+        validate(specs);
         Map<String, Target> open = new LinkedHashMap<>();
         try {
             for (TargetSpec s : specs) {
-                String label = s.label();
-                if (open.containsKey(label)) throw KenshoException.usage("target " + label + " given twice");
-                err.println("starting target " + label + "...");
-                open.put(label, s.open());
+                err.println("starting target " + s.label() + "...");
+                open.put(s.label(), s.open());
             }
             run(open, dir);
         } finally {
@@ -123,11 +155,9 @@ public final class ClientSweep {
 
     /** Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv. */
     public void run(Map<String, Target> targets, RunDirectory dir) throws InterruptedException {
-        if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1)) throw KenshoException.usage("--clients: every count must be at least 1");
-        if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
-        if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
-        int maxClients = clients.stream().mapToInt(Integer::intValue).max().orElse(1);
-        template(maxClients).config();   // validates scripts and options before anything runs
+        validate();
+        // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
+        for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
         dir.parameter("clients", clients);
         dir.parameter("threads", threads.toString());
         dir.parameter("repeat", repeats);
@@ -136,8 +166,8 @@ public final class ClientSweep {
         dir.parameter("duration_s", seconds);
         dir.parameter("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
         dir.parameter("mode", mode.pgbenchName());
-        if (rate > 0) dir.parameter("rate", rate);
-        if (latencyLimitMs > 0) dir.parameter("latency_limit_ms", latencyLimitMs);
+        if (rate != null) dir.parameter("rate", rate);
+        if (latencyLimitMs != null) dir.parameter("latency_limit_ms", latencyLimitMs);
         dir.parameter("reinit_each_trial", reinitEachTrial);
         List<Cell> cells = new ArrayList<>();
         for (var e : targets.entrySet()) {
@@ -152,7 +182,7 @@ public final class ClientSweep {
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
         TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, seed);
-        matrix.run(dir, p -> trial(targets.get(p.cell().target()), p), new TrialMatrix.Listener<>() {
+        matrix.run(dir, p -> trial(targets.get(p.cell().target()), p, dir), new TrialMatrix.Listener<>() {
             @Override
             public void starting(TrialMatrix.Planned<Cell> p, int index, int total) {
                 err.printf(Locale.ROOT, "[%d/%d] %s clients=%d threads=%d repeat %d...%n", index, total, p.cell().target(),
@@ -182,6 +212,17 @@ public final class ClientSweep {
         CellSummary.write(dir, SUMMARY_METRICS);
     }
 
+    /** The largest client count plus the trial's sampler must fit in the connections the target has free. */
+    private void checkConnections(String label, Target t) {
+        try (Connection c = t.connect()) {
+            Driver.checkConnections(c, maxClients(), 1, false, "--clients");
+        } catch (KenshoException e) {
+            throw new KenshoException(e.exitCode(), label + ": " + e.getMessage(), e);
+        } catch (SQLException e) {
+            throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
     /** Without -s the sweep uses the tables already there; say so before any trial instead of failing each. */
     private static void requireTables(String label, Target t) {
         try (Connection c = t.connect(); Statement s = c.createStatement();
@@ -192,6 +233,14 @@ public final class ClientSweep {
             }
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    private static boolean hasPrewarm(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm')")) {
+            rs.next();
+            return rs.getBoolean(1);
         }
     }
 
@@ -206,11 +255,12 @@ public final class ClientSweep {
             if (s.startsWith("-b")) r.builtin(s.substring(2));
             else r.file(s.substring(2));
         }
-        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum)
-                .rate(rate).latencyLimitMs(latencyLimitMs);
+        if (rate != null) r.rate(rate);
+        if (latencyLimitMs != null) r.latencyLimitMs(latencyLimitMs);
+        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum);
     }
 
-    private Trial trial(Target target, TrialMatrix.Planned<Cell> p) throws SQLException {
+    private Trial trial(Target target, TrialMatrix.Planned<Cell> p, RunDirectory dir) throws SQLException {
         Cell cell = p.cell();
         Trial.Builder extra = Trial.of(p.key(), p.repeat());
         if (reinitEachTrial) {
@@ -220,11 +270,19 @@ public final class ClientSweep {
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             s.execute("CHECKPOINT");
             if (prewarm) {
+                boolean hadExtension = hasPrewarm(c);
                 try {
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
                     extra.extra("prewarm_blocks", pr.blocks());
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
+                }
+                if (!hadExtension && hasPrewarm(c)) {
+                    // the sweep changed the target's database: say so where the user and the results will see it
+                    String note = p.cell().target() + ": created extension pg_prewarm in database " + target.database()
+                            + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";
+                    err.println(note);
+                    dir.note(note);
                 }
             }
         }

@@ -128,10 +128,12 @@ public final class PgbenchInit {
         return out.toString();
     }
 
-    private void validate() {
+    /** pgbench's checks of the options, before anything is opened (usage errors in its words). */
+    public void validate() {
         if (scale < 1) throw KenshoException.usage("invalid scaling factor: " + scale + " (must be at least 1)");
         if (fillfactor < 10 || fillfactor > 100) throw KenshoException.usage("invalid fillfactor: " + fillfactor + " (must be 10..100)");
         if (partitions < 0) throw KenshoException.usage("invalid number of partitions: " + partitions);
+        if (partitionMethod == PartitionMethod.NONE && partitions > 0) throw KenshoException.usage(PartitionMethod.invalid("none"));
         if (partitionMethod != null && partitionMethod != PartitionMethod.NONE && partitions == 0) {
             throw KenshoException.usage("--partition-method requires greater than zero --partitions");
         }
@@ -157,8 +159,7 @@ public final class PgbenchInit {
     public Result run(Connection c) throws SQLException {
         validate();
         String todo = effectiveSteps();
-        PartitionMethod method = partitions > 0 ? (partitionMethod == null || partitionMethod == PartitionMethod.NONE
-                ? PartitionMethod.RANGE : partitionMethod) : PartitionMethod.NONE;
+        PartitionMethod method = partitions == 0 ? PartitionMethod.NONE : partitionMethod == null ? PartitionMethod.RANGE : partitionMethod;
         c.setAutoCommit(true);
         exec(c, "set synchronous_commit = off");
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
@@ -187,7 +188,7 @@ public final class PgbenchInit {
                 case 'g' -> {
                     name = "client-side generate";
                     say("generating data (client-side)...");
-                    generateClientSide(c, method != PartitionMethod.NONE);
+                    generateClientSide(c);
                 }
                 case 'G' -> {
                     name = "server-side generate";
@@ -228,19 +229,29 @@ public final class PgbenchInit {
         return r;
     }
 
-    private void generateClientSide(Connection c, boolean partitioned) throws SQLException {
+    private void generateClientSide(Connection c) throws SQLException {
         // one transaction, truncate first: lets COPY FREEZE skip later hint-bit and freeze work
         c.setAutoCommit(false);
         try {
             exec(c, Tables.TRUNCATE);
-            boolean freeze = serverVersion(c) >= 140000;
+            boolean v14 = serverVersion(c) >= 140000;
             CopyLoader loader = new CopyLoader();
-            loader.load(c, CopyLoader.Table.BRANCHES, scale, freeze, quiet, log);
-            loader.load(c, CopyLoader.Table.TELLERS, scale, freeze, quiet, log);
-            loader.load(c, CopyLoader.Table.ACCOUNTS, scale, freeze && !partitioned, quiet, log);
+            for (CopyLoader.Table t : List.of(CopyLoader.Table.BRANCHES, CopyLoader.Table.TELLERS, CopyLoader.Table.ACCOUNTS)) {
+                // as pgbench 16/17: FREEZE for ordinary tables only, asked of the table (-I g may meet one partitioned earlier)
+                loader.load(c, t, scale, v14 && ordinaryTable(c, t.tableName()), quiet, log);
+            }
             c.commit();
         } finally {
             rollbackQuietly(c);
+        }
+    }
+
+    private static boolean ordinaryTable(Connection c, String table) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("select relkind = 'r' from pg_class where oid = to_regclass(?)")) {
+            ps.setString(1, table);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
         }
     }
 

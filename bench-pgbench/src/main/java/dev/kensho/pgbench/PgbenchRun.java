@@ -35,11 +35,12 @@ public final class PgbenchRun {
     private final List<Script> scripts = new ArrayList<>();
     private int clients = 1;
     private int threads = 1;
-    private int seconds;
-    private long transactions;
-    private double rate;
-    private double latencyLimitMs;
-    private int progress;
+    // null: not given (pgbench's defaults); a given value must be in pgbench's range
+    private Integer seconds;
+    private Long transactions;
+    private Double rate;
+    private Double latencyLimitMs;
+    private Integer progress;
     private boolean perStatement;
     private QueryMode mode = QueryMode.SIMPLE;
     private boolean connectPerTransaction;
@@ -53,8 +54,8 @@ public final class PgbenchRun {
     private boolean log;
     private String logPrefix;
     private Path logDirectory;
-    private int aggregateInterval;
-    private double samplingRate;
+    private Integer aggregateInterval;
+    private Double samplingRate;
     private int warmup = DEFAULT_WARMUP;
     private Engine engine = Engine.PGJDBC;
     private boolean progressTimestamp;
@@ -76,15 +77,15 @@ public final class PgbenchRun {
     public PgbenchRun clients(int n) { clients = n; return this; }
     /** -j: pgbench threads (groups of clients sharing script choice, -R schedule and log). */
     public PgbenchRun threads(int n) { threads = n; return this; }
-    /** -T: run for this many seconds. */
+    /** -T: run for this many seconds (at least 1; without -T and -t, 10 transactions per client as pgbench). */
     public PgbenchRun seconds(int s) { seconds = s; return this; }
-    /** -t: transactions per client. */
+    /** -t: transactions per client (1..2147483647). */
     public PgbenchRun transactions(long n) { transactions = n; return this; }
-    /** -R: target rate in transactions per second over all clients (Poisson schedule). */
+    /** -R: target rate in transactions per second over all clients (Poisson schedule); above 0. */
     public PgbenchRun rate(double tps) { rate = tps; return this; }
-    /** -L / --latency-limit: transactions above it are counted late, or skipped with -R. */
+    /** -L / --latency-limit: transactions above it are counted late, or skipped with -R; above 0. */
     public PgbenchRun latencyLimitMs(double ms) { latencyLimitMs = ms; return this; }
-    /** -P: progress line every N seconds on stderr. */
+    /** -P: progress line every N seconds (at least 1) on stderr. */
     public PgbenchRun progress(int s) { progress = s; return this; }
     /** --progress-timestamp: progress lines show the Unix epoch time (ms precision) instead of the time since the start. */
     public PgbenchRun progressTimestamp(boolean b) { progressTimestamp = b; return this; }
@@ -119,7 +120,7 @@ public final class PgbenchRun {
     public PgbenchRun logDirectory(Path d) { logDirectory = d; return this; }
     /** --aggregate-interval: one log line per N seconds. */
     public PgbenchRun aggregateInterval(int s) { aggregateInterval = s; return this; }
-    /** --sampling-rate: fraction of transactions logged. */
+    /** --sampling-rate: fraction of transactions logged, in (0, 1]. */
     public PgbenchRun samplingRate(double r) { samplingRate = r; return this; }
     /**
      * --warmup: before the clock starts, the clients together run this many warm-up transactions in the -M mode:
@@ -146,6 +147,7 @@ public final class PgbenchRun {
         return this;
     }
 
+    /** The run's configuration, validated as pgbench validates its options (a usage error names the first bad one). */
     public RunConfig config() {
         List<Script> s = scripts.isEmpty() ? List.of(builtinOrFail("tpcb-like")) : scripts;
         try {
@@ -153,9 +155,28 @@ public final class PgbenchRun {
         } catch (ScriptException e) {
             throw KenshoException.usage(e.getMessage());
         }
-        return new RunConfig(s, clients, threads, seconds, transactions, rate, latencyLimitMs, progress, perStatement, mode,
-                connectPerTransaction, noVacuum, vacuumAll, maxTries, failuresDetailed, randomSeed, scale, defines, log, logPrefix,
-                logDirectory, aggregateInterval, samplingRate, warmup, progressTimestamp, verboseErrors, exitOnAbort, engine, out, err);
+        // pgbench's checks of each option as given, in its words (a value not given is pgbench's default)
+        if (seconds != null) RunConfig.range(seconds, "-T/--time");
+        if (transactions != null) RunConfig.range(transactions, "-t/--transactions");
+        if (rate != null) RunConfig.checkRate(rate, RunConfig.typed(rate));
+        if (latencyLimitMs != null) RunConfig.checkLatencyLimit(latencyLimitMs, RunConfig.typed(latencyLimitMs));
+        if (progress != null) RunConfig.range(progress, "-P/--progress");
+        if (aggregateInterval != null) RunConfig.range(aggregateInterval, "--aggregate-interval");
+        if (samplingRate != null) RunConfig.checkSamplingRate(samplingRate, RunConfig.typed(samplingRate));
+        RunConfig c = new RunConfig(s, clients, threads, orZero(seconds), transactions == null ? 0 : transactions, orZero(rate),
+                orZero(latencyLimitMs), orZero(progress), perStatement, mode, connectPerTransaction, noVacuum, vacuumAll, maxTries,
+                failuresDetailed, randomSeed, scale, defines, log, logPrefix, logDirectory, orZero(aggregateInterval), orZero(samplingRate),
+                warmup, progressTimestamp, verboseErrors, exitOnAbort, engine, out, err);
+        c.validate();
+        return c;
+    }
+
+    private static int orZero(Integer v) {
+        return v == null ? 0 : v;
+    }
+
+    private static double orZero(Double v) {
+        return v == null ? 0 : v;
     }
 
     private static Script builtinOrFail(String name) {
@@ -171,7 +192,7 @@ public final class PgbenchRun {
         return run(target, 0);
     }
 
-    /** Runs with extra connections held open by the caller during the run (counted against max_connections). */
+    /** Runs with extra connections the caller has open already and holds during the run (counted against max_connections). */
     public RunReport run(Target target, int extraConnections) {
         return run(target, extraConnections, RunWindow.NONE);
     }

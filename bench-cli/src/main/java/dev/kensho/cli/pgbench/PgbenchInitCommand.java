@@ -54,8 +54,8 @@ final class PgbenchInitCommand implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "0", description = "Partition pgbench_accounts into N partitions.")
     int partitions;
 
-    @Option(names = "--partition-method", description = "range or hash (default range; needs --partitions).")
-    Tables.PartitionMethod partitionMethod;
+    @Option(names = "--partition-method", paramLabel = "METHOD", description = "range or hash (default range; needs --partitions).")
+    String partitionMethod;
 
     @Option(names = {"-n", "--no-vacuum"}, description = "Skip the vacuum step.")
     boolean noVacuum;
@@ -66,9 +66,11 @@ final class PgbenchInitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PgbenchInit init = new PgbenchInit().scale(scale).fillfactor(fillfactor).steps(steps).foreignKeys(foreignKeys)
-                .unlogged(unlogged).tablespace(tablespace).indexTablespace(indexTablespace).partitions(partitions).partitionMethod(partitionMethod).noVacuum(noVacuum).quiet(quiet)
+                .unlogged(unlogged).tablespace(tablespace).indexTablespace(indexTablespace).partitions(partitions)
+                .partitionMethod(partitionMethod == null ? null : Tables.PartitionMethod.parse(partitionMethod)).noVacuum(noVacuum).quiet(quiet)
                 .log(System.err);
-        String effective = init.effectiveSteps();   // bad -I fails before anything starts
+        init.validate();   // bad options and -I fail before anything starts
+        String effective = init.effectiveSteps();
         TargetSpec spec = target.single();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("scale", scale);

@@ -10,6 +10,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.run.RunConfig;
 import dev.kensho.pgbench.run.RunReport;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
@@ -38,16 +39,17 @@ final class PgbenchRunCommand implements Callable<Integer> {
     int clients;
     @Option(names = {"-j", "--jobs"}, defaultValue = "1", description = "pgbench threads: groups of clients sharing script choice, -R schedule and log (default ${DEFAULT-VALUE}).")
     int threads;
-    @Option(names = {"-T", "--time"}, defaultValue = "0", description = "Duration in seconds.")
-    int seconds;
-    @Option(names = {"-t", "--transactions"}, defaultValue = "0", description = "Transactions per client (default 10 without -T).")
-    long transactions;
-    @Option(names = {"-R", "--rate"}, defaultValue = "0", description = "Target rate in transactions per second (Poisson schedule; lag is reported).")
-    double rate;
-    @Option(names = {"-L", "--latency-limit"}, defaultValue = "0", paramLabel = "MS", description = "Count transactions above this latency; with -R skip those already late.")
-    double latencyLimit;
-    @Option(names = {"-P", "--progress"}, defaultValue = "0", paramLabel = "SEC", description = "Progress line every SEC seconds.")
-    int progress;
+    // not given (null) is pgbench's default; a given value is checked as pgbench checks it, 0 included
+    @Option(names = {"-T", "--time"}, description = "Duration in seconds.")
+    Integer seconds;
+    @Option(names = {"-t", "--transactions"}, description = "Transactions per client (default 10 without -T).")
+    Long transactions;
+    @Option(names = {"-R", "--rate"}, paramLabel = "TPS", description = "Target rate in transactions per second (Poisson schedule; lag is reported).")
+    String rate;
+    @Option(names = {"-L", "--latency-limit"}, paramLabel = "MS", description = "Count transactions above this latency; with -R skip those already late.")
+    String latencyLimit;
+    @Option(names = {"-P", "--progress"}, paramLabel = "SEC", description = "Progress line every SEC seconds.")
+    Integer progress;
     @Option(names = "--progress-timestamp", description = "Progress lines (-P) show the Unix epoch time in seconds with milliseconds "
             + "(\"progress: 1700000000.123 s, ...\") instead of the time since the start, as pgbench.")
     boolean progressTimestamp;
@@ -83,10 +85,10 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean log;
     @Option(names = "--log-prefix", description = "Log file name prefix (default pgbench_log).")
     String logPrefix;
-    @Option(names = "--aggregate-interval", defaultValue = "0", paramLabel = "SEC", description = "Log one aggregated line per SEC seconds.")
-    int aggregateInterval;
-    @Option(names = "--sampling-rate", defaultValue = "0", paramLabel = "RATE", description = "Fraction of transactions to log (e.g. 0.01).")
-    double samplingRate;
+    @Option(names = "--aggregate-interval", paramLabel = "SEC", description = "Log one aggregated line per SEC seconds.")
+    Integer aggregateInterval;
+    @Option(names = "--sampling-rate", paramLabel = "RATE", description = "Fraction of transactions to log (e.g. 0.01).")
+    String samplingRate;
     @Option(names = "--warmup", defaultValue = "" + PgbenchRun.DEFAULT_WARMUP, paramLabel = "N",
             description = "Before the clock starts, the clients together run N warm-up transactions (the scripts with every SQL command that "
                     + "could touch a table replaced by a SELECT of its variables, or a plain write by itself made to write no row), then wait for the JIT compilers to go idle, so the JVM's "
@@ -114,17 +116,23 @@ final class PgbenchRunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw KenshoException.usage(e.getMessage());
         }
-        PgbenchRun run = new PgbenchRun().engine(engine.engine()).clients(clients).threads(threads).seconds(seconds).transactions(transactions).rate(rate)
-                .latencyLimitMs(latencyLimit).progress(progress).progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
+        PgbenchRun run = new PgbenchRun().engine(engine.engine()).clients(clients).threads(threads)
+                .progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
                 .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).randomSeed(randomSeed)
-                .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).aggregateInterval(aggregateInterval)
-                .samplingRate(samplingRate).warmup(warmup);
+                .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).warmup(warmup);
+        if (seconds != null) run.seconds(seconds);
+        if (transactions != null) run.transactions(transactions);
+        if (rate != null) run.rate(RunConfig.parseRate(rate));
+        if (latencyLimit != null) run.latencyLimitMs(RunConfig.parseLatencyLimit(latencyLimit));
+        if (progress != null) run.progress(progress);
+        if (aggregateInterval != null) run.aggregateInterval(aggregateInterval);
+        if (samplingRate != null) run.samplingRate(RunConfig.parseSamplingRate(samplingRate));
         for (String s : scripts.specs) {
             if (s.startsWith("-b")) run.builtin(s.substring(2));
             else run.file(s.substring(2));
         }
         for (String d : defines) run.define(d);
-        run.config().validate();   // option errors before a server starts
+        run.config();   // option errors before a server starts
         TargetSpec spec = target.single();
         try (Target t = spec.open(); RunDirectory dir = results.open("pgbench run", run.params(), System.err)) {
             dir.environment(spec.label(), Environment.capture(t));

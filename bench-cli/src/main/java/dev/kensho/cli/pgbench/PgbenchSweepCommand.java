@@ -7,6 +7,7 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.ClientSweep;
+import dev.kensho.pgbench.run.RunConfig;
 import dev.kensho.pgbench.script.QueryMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,12 +47,12 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     int duration;
     @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}, as pgbench; the studies' read scripts only run in simple mode).")
     String mode;
-    @Option(names = {"-R", "--rate"}, defaultValue = "0", description = "Target rate of every trial in transactions per second over all its clients "
+    @Option(names = {"-R", "--rate"}, paramLabel = "TPS", description = "Target rate of every trial in transactions per second over all its clients "
             + "(Poisson schedule, as pgbench -R; lag is recorded); recorded as a parameter of the run and of each trial.")
-    double rate;
-    @Option(names = {"-L", "--latency-limit"}, defaultValue = "0", paramLabel = "MS", description = "Every trial counts transactions above this "
+    String rate;
+    @Option(names = {"-L", "--latency-limit"}, paramLabel = "MS", description = "Every trial counts transactions above this "
             + "latency, with -R skipping those already late (as pgbench -L); recorded as a parameter of the run and of each trial.")
-    double latencyLimit;
+    String latencyLimit;
     @Option(names = {"-s", "--scale"}, description = "Initialise every target at this scale first (default: use the tables already there).")
     Integer scale;
     @Option(names = "--reinit-each-trial", description = "Rebuild the tables before every trial (the studies do for update scripts); needs -s.")
@@ -71,14 +72,16 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw KenshoException.usage(e.getMessage());
         }
-        if (reinit && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(seed)
-                .seconds(duration).mode(m).rate(rate).latencyLimitMs(latencyLimit).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
+                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
+        if (rate != null) sweep.rate(RunConfig.parseRate(rate));
+        if (latencyLimit != null) sweep.latencyLimitMs(RunConfig.parseLatencyLimit(latencyLimit));
         for (String s : scripts.specs) {
             if (s.startsWith("-b")) sweep.builtin(s.substring(2));
             else sweep.file(s.substring(2));
         }
         List<TargetSpec> specs = target.specs();
+        sweep.validate(specs);   // options, scripts and targets before a run directory or any target
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("engine", engine.engine().optionName());

@@ -74,6 +74,77 @@ class PgbenchCommandTest {
         assertOneLineError(bench("pgbench", "run", "--show-script", "pgecons-"), 2, "ambiguous builtin name: 3 builtin scripts found");
     }
 
+    /**
+     * Option mistakes are pgbench's one-line errors, exit 2, before any server is reached (the URL leads nowhere: reaching
+     * for it would be exit 3) and before a run directory exists.
+     */
+    @Test
+    void optionMistakesAreUsageErrorsBeforeAnyServer(@TempDir Path tmp) throws Exception {
+        String nowhere = "jdbc:postgresql://127.0.0.1:1/kensho_nowhere";
+        String[][] runCases = {
+            {"-t/--transactions must be in range 1..2147483647", "-t", "0"},
+            {"-t/--transactions must be in range 1..2147483647", "-t", "-5", "-T", "2"},
+            {"-T/--time must be in range 1..2147483647", "-T", "0"},
+            {"invalid rate limit: \"0.0\"", "-R", "0.0"},
+            {"invalid rate limit: \"-5\"", "-R", "-5"},
+            {"invalid latency limit: \"0\"", "-L", "0"},
+            {"-P/--progress must be in range 1..2147483647", "-P", "0"},
+            {"--progress-timestamp is allowed only under --progress", "--progress-timestamp"},
+            {"unrecognized random seed option \"foo\": expecting an unsigned integer, \"time\" or \"rand\"", "--random-seed", "foo"},
+            {"invalid variable definition: \"foo\"", "-D", "foo"},
+            {"could not open file \"/nonexistent.sql\": No such file or directory", "-f", "/nonexistent.sql"},
+        };
+        for (String[] c : runCases) {
+            List<String> a = new ArrayList<>(List.of("pgbench", "run", "-S", "--url", nowhere, "--results", tmp.toString()));
+            a.addAll(List.of(c).subList(1, c.length));
+            CommandRun r = bench(a.toArray(String[]::new));
+            assertOneLineError(r, 2, c[0]);
+            assertTrue(r.err().lines().anyMatch(l -> l.equals("bench: " + c[0])), r.err());
+        }
+        String[][] sweepCases = {
+            {"invalid rate limit: \"0\"", "-S", "-R", "0"},
+            {"invalid latency limit: \"-5\"", "-S", "-s", "1", "-L", "-5"},
+            {"could not open file \"/nonexistent.sql\": No such file or directory", "-f", "/nonexistent.sql"},
+            {"--pg-version selects an embedded server; it cannot be combined with --url", "-S", "--pg-version", "16,17"},
+        };
+        for (String[] c : sweepCases) {
+            List<String> a = new ArrayList<>(List.of("pgbench", "sweep", "--clients", "1", "--url", nowhere, "--results", tmp.toString()));
+            a.addAll(List.of(c).subList(1, c.length));
+            CommandRun r = bench(a.toArray(String[]::new));
+            assertOneLineError(r, 2, c[0]);
+            assertTrue(!r.err().contains("results:") && !r.err().contains("starting target"), r.err());
+        }
+        assertOneLineError(bench("pgbench", "init", "--partition-method", "none", "--partitions", "2", "--url", nowhere, "--results",
+                tmp.toString()), 2, "invalid partition method, expecting \"range\" or \"hash\", got: \"none\"");
+        assertOneLineError(bench("pgbench", "init", "--partition-method", "hash", "--url", nowhere, "--results", tmp.toString()), 2,
+                "--partition-method requires greater than zero --partitions");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+    }
+
+    /** A run that cannot start on this server (no tables, too many clients) is a one-line error that leaves no run directory. */
+    @Test
+    void aRunThatCannotStartLeavesNoRunDirectory(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("alter table pgbench_branches rename to kensho_branches_aside");
+        }
+        try {
+            CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0").toArray(String[]::new));
+            assertOneLineError(r, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
+                    + "(perhaps you need to do initialization (\"bench pgbench init\") in database \"" + pg.database() + "\")");
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("alter table kensho_branches_aside rename to pgbench_branches");
+            }
+        }
+        assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "-c", "5000").toArray(String[]::new)), 2, "5000 clients need ");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+    }
+
     /** The studies' two typo'd quotes run, saying how they were read; the same mistakes elsewhere stay errors. */
     @Test
     void studyTyposRunAsQuotedAndOtherTyposAreOneLineErrors(Target pg, @TempDir Path tmp) throws Exception {

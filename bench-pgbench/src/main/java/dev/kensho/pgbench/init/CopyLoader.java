@@ -32,6 +32,10 @@ public final class CopyLoader {
             this.name = name;
             this.perScale = perScale;
         }
+
+        public String tableName() {
+            return name;
+        }
     }
 
     private final byte[] buf = new byte[BUFFER + 64];
@@ -39,8 +43,8 @@ public final class CopyLoader {
 
     /**
      * Loads rows 1..scale×perScale of one table. With freeze, the table must have been created or
-     * truncated in the current transaction (pgbench uses FREEZE on v14+ except for a partitioned
-     * accounts table).
+     * truncated in the current transaction (pgbench 16/17 use FREEZE on v14+ for ordinary tables,
+     * not for a partitioned accounts table).
      */
     public void load(Connection c, Table t, int scale, boolean freeze, boolean quiet, PrintStream log) throws SQLException {
         long total = t.perScale * scale;

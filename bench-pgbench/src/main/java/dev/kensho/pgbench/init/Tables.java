@@ -19,7 +19,21 @@ public final class Tables {
     public static final String DROP = "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
     public static final String TRUNCATE = "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
 
-    public enum PartitionMethod { NONE, RANGE, HASH }
+    public enum PartitionMethod {
+        NONE, RANGE, HASH;
+
+        /** --partition-method as typed: range or hash (any case), as pgbench accepts it; "none" is no method it knows. */
+        public static PartitionMethod parse(String typed) {
+            if (typed.equalsIgnoreCase("range")) return RANGE;
+            if (typed.equalsIgnoreCase("hash")) return HASH;
+            throw dev.kensho.core.KenshoException.usage(invalid(typed));
+        }
+
+        /** pgbench's words for a method it does not know. */
+        public static String invalid(String typed) {
+            return "invalid partition method, expecting \"range\" or \"hash\", got: \"" + typed + "\"";
+        }
+    }
 
     private record Ddl(String table, String small, String big, boolean fillfactor) { }
 
@@ -70,7 +84,8 @@ public final class Tables {
                     String hi = p < partitions ? Long.toString(p * partSize + 1) : "maxvalue";
                     sb.append("from (").append(lo).append(") to (").append(hi).append(')');
                 }
-                if (fillfactor < 100) sb.append(" with (fillfactor=").append(fillfactor).append(')');
+                // pgbench sets it on every partition, 100 included (explicit in reloptions)
+                sb.append(" with (fillfactor=").append(fillfactor).append(')');
                 out.add(sb.toString());
             }
         }

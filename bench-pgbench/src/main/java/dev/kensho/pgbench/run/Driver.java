@@ -68,7 +68,7 @@ public final class Driver {
 
     // shared counters
     private final LongAdder ok = new LongAdder(), skipped = new LongAdder(), serialization = new LongAdder(),
-            deadlock = new LongAdder(), lost = new LongAdder(), other = new LongAdder(), retried = new LongAdder(),
+            deadlock = new LongAdder(), lost = new LongAdder(), retried = new LongAdder(),
             retries = new LongAdder(), late = new LongAdder(), connects = new LongAdder(), connectNanos = new LongAdder(),
             reconnects = new LongAdder();
     /** The run's seconds the transactions are filed under; before the start, the warm-up's own. */
@@ -93,7 +93,7 @@ public final class Driver {
     private long deadlineNanos = Long.MAX_VALUE;
 
     /**
-     * @param extraConnections connections the caller keeps open during the run (a sampler), counted
+     * @param extraConnections connections the caller has open and keeps open during the run (a sampler), counted
      *                         in the max_connections check
      */
     public Driver(Target target, RunConfig cfg, int extraConnections) {
@@ -150,7 +150,7 @@ public final class Driver {
         int threads = cfg.effectiveThreads();
         int scale;
         try (Connection admin = target.connect()) {
-            checkConnections(admin, cfg.clients() + extraConnections);
+            checkConnections(admin, cfg.clients(), extraConnections, true, "-c");
             scale = scale(admin);
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
                     ? c -> parameterTypes(admin, c) : c -> null, table -> cfg.warmupStatements() > 0 && quietTable(admin, table));
@@ -161,7 +161,8 @@ public final class Driver {
             betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "pgbench: " + oneLine(e), e);
+            // nothing measured yet: the server's state is the problem (and the CLI keeps no empty run directory)
+            throw KenshoException.target("pgbench: " + oneLine(e), e);
         }
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
         PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads);
@@ -317,7 +318,7 @@ public final class Driver {
         }
         double bench = Math.max(1e-9, (end - startNanos) / 1e9);
         long processed = ok.sum();
-        long failed = serialization.sum() + deadlock.sum() + lost.sum() + other.sum();
+        long failed = serialization.sum() + deadlock.sum() + lost.sum();
         Histogram all = ticker.total();
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
         int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
@@ -342,7 +343,7 @@ public final class Driver {
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
         return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
-                lost.sum(), other.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
+                lost.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
@@ -359,7 +360,7 @@ public final class Driver {
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
     private void resetCounts() {
-        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, other, retried, retries, late)) a.reset();
+        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, retried, retries, late)) a.reset();
         for (int i = 0; i < scriptLatency.length; i++) {
             scriptLatency[i].reset();
             for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
@@ -571,10 +572,19 @@ public final class Driver {
             return true;
         }
 
-        /** Counts, measures and logs a finished transaction; false when the client aborts (pgbench's rules). */
+        /**
+         * Counts, measures and logs a finished transaction; false when the client aborts (pgbench's rules: only
+         * serialization and deadlock failures, and Kensho's lost connections, are failed transactions; any other
+         * error aborts the client and is neither counted nor logged).
+         */
         private boolean record(TransactionOutcome out, int script, int tries, long scheduled, long start, long end, boolean throttled) {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
             if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
+            boolean lostConnection = !out.ok() && !out.retryable() && out.status() != TransactionOutcome.Status.END_IN_TRANSACTION
+                    && (out.status() == TransactionOutcome.Status.CONNECTION_LOST || connectionGone(out));
+            // pgbench 15 counts a script that ends inside a transaction block as processed, then aborts the client
+            boolean processed = out.ok() || out.status() == TransactionOutcome.Status.END_IN_TRANSACTION;
+            if (!processed && !out.retryable() && !lostConnection) return abort(out);
             if (tries > 1) {
                 retried.increment();
                 retries.add(tries - 1);
@@ -582,52 +592,46 @@ public final class Driver {
                 scriptRetries[script].add(tries - 1);
             }
             long lat = end - scheduled;
-            if (out.ok()) {
+            if (processed) {
                 ok.increment();
                 scriptOk[script].increment();
                 seconds.ok(end, lat, throttled ? Math.max(0, start - scheduled) : -1, tries - 1);
                 if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
                 if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
                 log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
-            } else {
-                scriptFailed[script].increment();
-                if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
-                String kind = failure(out);
-                seconds.failed(end, tries - 1);
-                if (kind.equals("serialization")) scriptSerialization[script].increment();
-                if (kind.equals("deadlock")) scriptDeadlock[script].increment();
-                boolean detailed = cfg.failuresDetailed() && (kind.equals("serialization") || kind.equals("deadlock"));
-                log(lat / 1000, detailed ? kind : "failed", script,
-                        (start - scheduled) / 1000, kind, tries);
-                if (kind.equals("abort")) return false;
+                return out.ok() || abort(out);
             }
-            return true;
-        }
-
-        /** Counts a failed transaction; returns its kind, "abort" when pgbench would abort the client. */
-        private String failure(TransactionOutcome out) {
+            scriptFailed[script].increment();
+            if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
+            seconds.failed(end, tries - 1);
+            String kind;
             switch (out.status()) {
                 case SERIALIZATION_FAILURE -> {
                     serialization.increment();
-                    return "serialization";
+                    scriptSerialization[script].increment();
+                    kind = "serialization";
                 }
                 case DEADLOCK_FAILURE -> {
                     deadlock.increment();
-                    return "deadlock";
+                    scriptDeadlock[script].increment();
+                    kind = "deadlock";
                 }
                 default -> {
-                    if (out.status() == TransactionOutcome.Status.CONNECTION_LOST || connectionGone(out)) {
-                        lost.increment();
-                        close();
-                        return "failed";
-                    }
-                    other.increment();
-                    aborted.set(true);
-                    cfg.err().println("error: " + out.message());
-                    if (cfg.exitOnAbort()) stopAll(id);
-                    return "abort";
+                    lost.increment();
+                    close();
+                    kind = "failed";
                 }
             }
+            log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, (start - scheduled) / 1000, kind, tries);
+            return true;
+        }
+
+        /** pgbench's client abort: said on stderr, not a failed transaction; always false (the client stops). */
+        private boolean abort(TransactionOutcome out) {
+            aborted.set(true);
+            cfg.err().println("error: " + out.message());
+            if (cfg.exitOnAbort()) stopAll(id);
+            return false;
         }
 
         /** Admin shutdown, crash shutdown and "cannot connect now" end the session as surely as a broken socket. */
@@ -1213,8 +1217,14 @@ public final class Driver {
 
     // ------------------------------------------------------------------ before the run
 
-    /** Clients beyond what max_connections leaves free fail before the run, with the numbers. */
-    private void checkConnections(Connection c, int needed) throws SQLException {
+    /**
+     * Clients beyond what max_connections leaves free fail before the run, with the numbers (a usage error naming
+     * clientsOption, the option to lower). The connection c is the caller's own and closes before the clients connect.
+     *
+     * @param extra     connections the caller holds during the run besides the clients (a sweep's sampler)
+     * @param extraOpen whether those are open already (the server then counts them among the backends in use)
+     */
+    public static void checkConnections(Connection c, int clients, int extra, boolean extraOpen, String clientsOption) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
                         + "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'), "
@@ -1222,14 +1232,15 @@ public final class Driver {
             rs.next();
             int max = rs.getInt(1), reserved = rs.getInt(2), inUse = rs.getInt(3);
             boolean superuser = rs.getBoolean(4);
-            // our own admin connection closes before the clients connect
-            int free = max - (superuser ? 0 : reserved) - Math.max(0, inUse - 1);
+            int needed = clients + extra;
+            int others = Math.max(0, inUse - 1 - (extraOpen ? extra : 0));
+            int free = max - (superuser ? 0 : reserved) - others;
             if (needed > free) {
                 throw KenshoException.usage(String.format(Locale.ROOT,
                         "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
-                                + "%d in use by others): lower -c or raise max_connections (e.g. --set max_connections=%d on a managed server)",
-                        cfg.clients(), needed, free, max, reserved, superuser ? " but usable by this superuser" : "", Math.max(0, inUse - 1),
-                        needed + reserved + inUse + 10));
+                                + "%d in use by others): lower %s or raise max_connections (e.g. --set max_connections=%d on a managed server)",
+                        clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
+                        needed + reserved + others + 10));
             }
         }
     }
@@ -1248,10 +1259,12 @@ public final class Driver {
             rs.next();
             n = rs.getInt(1);
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "could not count number of branches: " + oneLine(e)
-                    + " (perhaps you need to run \"pgbench init\" in database \"" + target.database() + "\")", e);
+            // pgbench's hint, for a missing table only, naming Kensho's command
+            String hint = "42P01".equals(e.getSQLState())
+                    ? " (perhaps you need to do initialization (\"bench pgbench init\") in database \"" + target.database() + "\")" : "";
+            throw KenshoException.target("could not count number of branches: " + oneLine(e) + hint, e);
         }
-        if (n == 0) throw new KenshoException(KenshoException.FAILURE, "invalid count(*) from pgbench_branches: 0 (run \"pgbench init\" first)");
+        if (n == 0) throw KenshoException.target("invalid count(*) from pgbench_branches: 0 (run \"bench pgbench init\" first)", null);
         // pgbench reports how pgbench_accounts is partitioned
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "
@@ -1267,26 +1280,26 @@ public final class Driver {
         return n;
     }
 
-    /** pgbench's pre-run vacuum: errors (tables missing for a custom script) are reported and ignored. */
+    /**
+     * pgbench's pre-run vacuum: each statement runs whatever the one before did (history is truncated even when
+     * branches is missing); an error is a line of its own, ignored, as pgbench prints it, and "end." follows on its own line.
+     */
     private void vacuum(Connection c) {
         cfg.err().print("starting vacuum...");
-        for (String sql : List.of("vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history")) {
-            try (Statement s = c.createStatement()) {
-                s.execute(sql);
-            } catch (SQLException e) {
-                cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
-                break;
-            }
-        }
+        for (String sql : List.of("vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history")) vacuumStep(c, sql);
         cfg.err().println("end.");
         if (cfg.vacuumAccounts()) {
             cfg.err().print("starting vacuum pgbench_accounts...");
-            try (Statement s = c.createStatement()) {
-                s.execute("vacuum analyze pgbench_accounts");
-            } catch (SQLException e) {
-                cfg.err().print("ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
-            }
+            vacuumStep(c, "vacuum analyze pgbench_accounts");
             cfg.err().println("end.");
+        }
+    }
+
+    private void vacuumStep(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            cfg.err().println("error: ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
         }
     }
 

@@ -2,8 +2,11 @@ package dev.kensho.pgbench.run;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.pgbench.script.Command;
+import dev.kensho.pgbench.script.PgbenchRandom;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.Variables;
+import java.math.BigDecimal;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,25 +28,39 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
         defines = List.copyOf(defines);
     }
 
-    /** Throws a usage error naming the first bad option, in pgbench's words where it has them. */
+    /**
+     * Throws a usage error naming the first bad option, in pgbench's words. Duration, transactions, rate, latency
+     * limit, progress, aggregation interval and sampling rate are 0 when not given; {@link dev.kensho.pgbench.PgbenchRun}
+     * has checked the given ones.
+     */
     public void validate() {
         if (scripts.isEmpty()) throw KenshoException.usage("no script given (use -b NAME or -f FILE)");
-        if (clients < 1) throw KenshoException.usage("invalid number of clients: \"" + clients + "\"");
-        if (threads < 1) throw KenshoException.usage("invalid number of threads: \"" + threads + "\"");
-        if (durationSeconds < 0) throw KenshoException.usage("invalid duration: \"" + durationSeconds + "\"");
+        range(clients, "-c/--client");
+        range(threads, "-j/--jobs");
         if (durationSeconds > 0 && transactionsPerClient > 0) {
             throw KenshoException.usage("specify either a number of transactions (-t) or a duration (-T), not both");
         }
-        if (rate < 0) throw KenshoException.usage("invalid rate limit: \"" + rate + "\"");
-        if (latencyLimitMs < 0) throw KenshoException.usage("invalid latency limit: \"" + latencyLimitMs + "\"");
-        if (progressSeconds < 0) throw KenshoException.usage("invalid thread progress delay: \"" + progressSeconds + "\"");
+        if (progressTimestamp && progressSeconds == 0) throw KenshoException.usage("--progress-timestamp is allowed only under --progress");
+        if (randomSeed != null) {
+            try {
+                PgbenchRandom.parseSeed(randomSeed);
+            } catch (IllegalArgumentException e) {
+                throw KenshoException.usage(e.getMessage());
+            }
+        }
+        Variables probe = new Variables();
+        for (String d : defines) {
+            try {
+                probe.define(d);
+            } catch (IllegalArgumentException e) {
+                throw KenshoException.usage(e.getMessage());
+            }
+        }
         if (maxTries < 0) throw KenshoException.usage("invalid number of maximum tries: \"" + maxTries + "\"");
         if (maxTries == 0 && latencyLimitMs == 0 && durationSeconds == 0) {
             throw KenshoException.usage("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
         }
-        if (samplingRate < 0 || samplingRate > 1) throw KenshoException.usage("invalid sampling rate: \"" + samplingRate + "\"");
         if (warmupStatements < 0) throw KenshoException.usage("invalid --warmup: \"" + warmupStatements + "\"");
-        if (aggregateInterval < 0) throw KenshoException.usage("invalid number of seconds for aggregation: \"" + aggregateInterval + "\"");
         if (!log && (aggregateInterval > 0 || samplingRate > 0 || logPrefix != null)) {
             throw KenshoException.usage("log sampling (--sampling-rate), aggregation (--aggregate-interval) and --log-prefix are allowed only when logging transactions (-l)");
         }
@@ -62,6 +79,58 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
                 }
             }
         }
+    }
+
+    /** pgbench's check of an integer option: {@code -t/--transactions must be in range 1..2147483647}. */
+    public static void range(long value, String option) {
+        if (value < 1 || value > Integer.MAX_VALUE) throw KenshoException.usage(option + " must be in range 1.." + Integer.MAX_VALUE);
+    }
+
+    /** -R as typed; pgbench's error quotes the text ({@code invalid rate limit: "0.0"}). */
+    public static double parseRate(String typed) {
+        return checkRate(number(typed, "invalid rate limit"), typed);
+    }
+
+    /** -L as typed, in milliseconds. */
+    public static double parseLatencyLimit(String typed) {
+        return checkLatencyLimit(number(typed, "invalid latency limit"), typed);
+    }
+
+    /** --sampling-rate as typed. */
+    public static double parseSamplingRate(String typed) {
+        return checkSamplingRate(number(typed, "invalid sampling rate"), typed);
+    }
+
+    public static double checkRate(double v, String typed) {
+        if (!(v > 0) || Double.isInfinite(v)) throw invalid("invalid rate limit", typed);
+        return v;
+    }
+
+    public static double checkLatencyLimit(double v, String typed) {
+        if (!(v > 0) || Double.isInfinite(v)) throw invalid("invalid latency limit", typed);
+        return v;
+    }
+
+    public static double checkSamplingRate(double v, String typed) {
+        if (!(v > 0 && v <= 1)) throw invalid("invalid sampling rate", typed);
+        return v;
+    }
+
+    /** A number as a user would have typed it: -5, not -5.0. */
+    public static String typed(double v) {
+        return Double.isFinite(v) ? BigDecimal.valueOf(v).stripTrailingZeros().toPlainString() : Double.toString(v);
+    }
+
+    private static double number(String typed, String what) {
+        try {
+            return Double.parseDouble(typed.strip());
+        } catch (NumberFormatException e) {
+            throw invalid(what, typed);
+        }
+    }
+
+    private static KenshoException invalid(String what, String typed) {
+        return KenshoException.usage(what + ": \"" + typed + "\"");
     }
 
     /** pgbench runs 10 transactions per client when neither -t nor -T is given. */

@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
-                        long serializationFailures, long deadlockFailures, long connectionFailures, long otherFailures,
+                        long serializationFailures, long deadlockFailures, long connectionFailures,
                         long skipped, long retried, long retries, long late, double latencyLimitMs, double rate,
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
@@ -63,42 +63,45 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             l.add("number of transactions per client: " + transactionsPerClient);
             l.add("number of transactions actually processed: " + processed + "/" + (long) clients * transactionsPerClient);
         }
-        if (total > 0) {
-            l.add(f("number of failed transactions: %d (%.3f%%)", failed, pct(failed, total)));
-            if (failuresDetailed) {
-                l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, pct(serializationFailures, total)));
-                l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, pct(deadlockFailures, total)));
-            }
-            if (connectionFailures > 0 || failuresDetailed) {
-                l.add(f("number of connection failures: %d (%.3f%%), reconnections: %d", connectionFailures,
-                        pct(connectionFailures, total), reconnects));
-            }
-            if (maxTries != 1) {
-                l.add(f("number of transactions retried: %d (%.3f%%)", retried, pct(retried, total)));
-                l.add("total number of retries: " + retries);
-            }
-            if (rate > 0 && latencyLimitMs > 0) l.add(f("number of transactions skipped: %d (%.3f%%)", skipped, pct(skipped, total)));
-            if (latencyLimitMs > 0) {
-                l.add(f("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)", latencyLimitMs, late, processed, pct(late, processed)));
-            }
-            l.add(f("latency average = %.3f ms", latency.avgMs()));
-            l.add(f("latency stddev = %.3f ms", latency.stddevMs()));
-            if (rate > 0) l.add(f("rate limit schedule lag: avg %.3f (max %.3f) ms", lag.avgMs(), lag.maxMs()));
-            if (connectPerTransaction) l.add(f("average connection time = %.3f ms", connectionMs));
-            else l.add(f("initial connection time = %.3f ms", connectionMs));
-            l.add(f("tps = %f (%s)", tps, connectPerTransaction ? "including reconnection times" : "without initial connection time"));
-            l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
-                    latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
-            l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
-                    + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
-            l.add(engine == Engine.WIRE
-                    ? "(engine: wire; each thread waited on its clients' connections at once, as pgbench's threads do)"
-                    : "(engine: pgjdbc; each client ran on a thread of its own with a pgjdbc connection)");
-            if (warmupPerClient > 0) {
-                l.add("(before the clock started each client ran " + warmupPerClient
-                        + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
-                        + " same variables, or by the same write made to write no row) and waited for the compilers to finish; --warmup 0 runs none)");
-            }
+        if (total == 0) {
+            // as pgbench: with no transaction ended (each client aborted in its first) the rest would mean nothing
+            if (aborted) l.add("Run was aborted; the above results are incomplete.");
+            return l;
+        }
+        l.add(f("number of failed transactions: %d (%.3f%%)", failed, pct(failed, total)));
+        if (failuresDetailed) {
+            l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, pct(serializationFailures, total)));
+            l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, pct(deadlockFailures, total)));
+        }
+        if (connectionFailures > 0 || failuresDetailed) {
+            l.add(f("number of connection failures: %d (%.3f%%), reconnections: %d", connectionFailures,
+                    pct(connectionFailures, total), reconnects));
+        }
+        if (maxTries != 1) {
+            l.add(f("number of transactions retried: %d (%.3f%%)", retried, pct(retried, total)));
+            l.add("total number of retries: " + retries);
+        }
+        if (rate > 0 && latencyLimitMs > 0) l.add(f("number of transactions skipped: %d (%.3f%%)", skipped, pct(skipped, total)));
+        if (latencyLimitMs > 0) {
+            l.add(f("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)", latencyLimitMs, late, processed, pct(late, processed)));
+        }
+        l.add(f("latency average = %.3f ms", latency.avgMs()));
+        l.add(f("latency stddev = %.3f ms", latency.stddevMs()));
+        if (rate > 0) l.add(f("rate limit schedule lag: avg %.3f (max %.3f) ms", lag.avgMs(), lag.maxMs()));
+        if (connectPerTransaction) l.add(f("average connection time = %.3f ms", connectionMs));
+        else l.add(f("initial connection time = %.3f ms", connectionMs));
+        l.add(f("tps = %f (%s)", tps, connectPerTransaction ? "including reconnection times" : "without initial connection time"));
+        l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
+                latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
+        l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
+                + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
+        l.add(engine == Engine.WIRE
+                ? "(engine: wire; each thread waited on its clients' connections at once, as pgbench's threads do)"
+                : "(engine: pgjdbc; each client ran on a thread of its own with a pgjdbc connection)");
+        if (warmupPerClient > 0) {
+            l.add("(before the clock started each client ran " + warmupPerClient
+                    + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
+                    + " same variables, or by the same write made to write no row) and waited for the compilers to finish; --warmup 0 runs none)");
         }
         boolean many = scripts.size() > 1;
         for (int i = 0; i < scripts.size(); i++) {

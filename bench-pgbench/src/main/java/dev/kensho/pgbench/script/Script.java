@@ -85,8 +85,14 @@ public final class Script {
                 return parse("<stdin>", new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
             }
             return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ScriptException("could not open file \"" + file + "\": No such file or directory");
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new ScriptException("could not open file \"" + file + "\": Permission denied");
         } catch (IOException e) {
-            throw new ScriptException("could not open file \"" + file + "\": " + e.getMessage());
+            // pgbench gives the system's reason; Java's message repeats the path for these two
+            String reason = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+            throw new ScriptException("could not read file \"" + file + "\": " + reason);
         }
     }
 

@@ -89,6 +89,14 @@ class PgbenchInitTest {
         try (Connection c = pg.connect()) {
             assertEquals(25_000, count(c, "select count(*) from pgbench_accounts_1"));
             assertEquals(0, count(c, "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'"));
+            // as pgbench: every partition has its fillfactor set, 100 included
+            assertEquals(4, count(c, "select count(*) from pg_class where relname like 'pgbench\\_accounts\\_%' and relkind = 'r'"
+                    + " and reloptions::text = '{fillfactor=100}'"));
+        }
+        // -I g alone on the partitioned table left there: COPY without FREEZE for it, as pgbench 16/17 decide from the table
+        new PgbenchInit().scale(1).steps("g").log(null).run(pg);
+        try (Connection c = pg.connect()) {
+            assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
         }
     }
 
@@ -148,6 +156,11 @@ class PgbenchInitTest {
         assertEquals("dgG", new PgbenchInit().steps("d g G").effectiveSteps());
         assertEquals("dtgp", new PgbenchInit().noVacuum(true).effectiveSteps());
         assertEquals("dtgvpf", new PgbenchInit().foreignKeys(true).effectiveSteps());
+        var none = assertThrows(KenshoException.class, () -> Tables.PartitionMethod.parse("none"));
+        assertEquals("invalid partition method, expecting \"range\" or \"hash\", got: \"none\"", none.getMessage());
+        assertEquals(none.getMessage(), assertThrows(KenshoException.class,
+                () -> new PgbenchInit().partitions(2).partitionMethod(Tables.PartitionMethod.NONE).validate()).getMessage());
+        assertEquals(Tables.PartitionMethod.HASH, Tables.PartitionMethod.parse("Hash"));
         // pgbench's PQescapeIdentifier: always quoted, embedded quotes doubled
         assertEquals("create table pgbench_branches(bid int not null,bbalance int,filler char(88)) with (fillfactor=100) tablespace \"a \"\"b\"\"\"",
                 Tables.create(1, 100, false, 0, Tables.PartitionMethod.NONE, "a \"b\"").get(3));

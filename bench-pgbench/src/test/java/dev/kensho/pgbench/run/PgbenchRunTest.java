@@ -289,6 +289,32 @@ class PgbenchRunTest {
         }
     }
 
+    /** pgbench's vacuum runs each statement whatever the one before did (history is truncated): an error a line, "end." after. */
+    @Test
+    void vacuumGoesOnPastAMissingTable(Target pg, @TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("alter table pgbench_branches rename to kensho_branches_aside");
+            s.execute("insert into pgbench_history values (1, 1, 1, 1, now(), '')");
+        }
+        try {
+            Path script = Files.writeString(tmp.resolve("one.sql"), "select 1;\n");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            new PgbenchRun().file(script.toString()).transactions(1).warmup(0).output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+            String e = err.toString(StandardCharsets.UTF_8);
+            assertTrue(e.startsWith("starting vacuum...error: ERROR:  relation \"pgbench_branches\" does not exist "
+                    + "(ignoring this error and continuing anyway)\nend.\n"), e);
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select count(*) from pgbench_history")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "pgbench_history truncated");
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("alter table kensho_branches_aside rename to pgbench_branches");
+            }
+        }
+    }
+
     @Test
     void tooManyClientsFailBeforeTheRun(Target pg) {
         var e = assertThrows(KenshoException.class, () -> new PgbenchRun().selectOnly().clients(5000).transactions(1)
@@ -297,18 +323,41 @@ class PgbenchRunTest {
         assertTrue(e.getMessage().contains("max_connections="), e.getMessage());
     }
 
+    /**
+     * As the C pgbench 15: an error other than a serialization or deadlock failure aborts the client and is no failed
+     * transaction (report, -r failures, -l log); a script ending inside a transaction block counts as processed, then aborts.
+     */
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void aScriptErrorAbortsTheClientAsPgbenchDoes(Engine engine, Target pg) throws Exception {
-        Path script = Files.createTempFile("bad", ".sql");
-        Files.writeString(script, "select * from kensho_no_such_table;\n");
+    void aScriptErrorAbortsTheClientAsPgbenchDoes(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_abort_probe");
+            s.execute("create table kensho_abort_probe(i int primary key)");
+        }
+        Path script = Files.writeString(tmp.resolve("uq.sql"), "insert into kensho_abort_probe values (1);\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(1).transactions(3).noVacuum(true)
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(1).transactions(3).noVacuum(true).warmup(0)
+                .perStatement(true).failuresDetailed(true).log(true).logDirectory(tmp)
                 .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
-        assertTrue(r.aborted());
-        assertEquals(1, r.failed());
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("kensho_no_such_table"), err.toString(StandardCharsets.UTF_8));
+        String report = String.join("\n", r.lines());
+        assertTrue(r.aborted(), report);
+        assertEquals(1, r.processed(), report);
+        assertEquals(0, r.failed(), report);
+        assertTrue(report.contains("number of failed transactions: 0 (0.000%)\n"), report);
+        assertTrue(report.matches("(?s).*\n +\\d+\\.\\d{3} +0  insert into kensho_abort_probe values \\(1\\);\n.*"), report);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("duplicate key value"), err.toString(StandardCharsets.UTF_8));
         assertTrue(r.lines().contains("Run was aborted; the above results are incomplete."));
+        List<String> log = Files.readAllLines(tmp.resolve("pgbench_log." + ProcessHandle.current().pid()));
+        assertEquals(1, log.size(), log.toString());
+        assertTrue(log.get(0).matches("0 1 \\d+ 0 \\d+ \\d+"), log.toString());
+
+        Path open = Files.writeString(tmp.resolve("open.sql"), "begin;\nselect 1;\n");
+        RunReport o = new PgbenchRun().engine(engine).file(open.toString()).clients(1).transactions(3).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertTrue(o.aborted() && o.processed() == 1 && o.failed() == 0, String.join("\n", o.lines()));
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table kensho_abort_probe");
+        }
     }
 
     /**

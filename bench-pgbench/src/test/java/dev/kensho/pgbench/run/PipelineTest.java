@@ -95,6 +95,7 @@ class PipelineTest {
         String stderr = err.toString(StandardCharsets.UTF_8);
         assertTrue(r.aborted(), String.join("\n", r.lines()));
         assertEquals(0, r.processed(), String.join("\n", r.lines()));
+        assertEquals(0, r.failed(), "an abort is not a failed transaction: " + String.join("\n", r.lines()));
         assertTrue(stderr.lines().anyMatch(l -> l.equals("error: " + expected)), stderr);
     }
 

@@ -130,6 +130,36 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * A client count the target cannot hold fails the sweep before its first trial, not half-way; and a pg_prewarm
+     * the sweep had to create is said on stderr and kept as a note of the run.
+     */
+    @Test
+    void tooManyClientsFailBeforeAnyTrialAndACreatedExtensionIsNoted(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8);
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            var e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(List.of(1, 5000)).repeats(1).seconds(1)
+                    .builtin("select-only").scale(1).log(err).run(Map.of("embedded", pg), dir));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("embedded: 5000 clients need 5001 connections but the server has only "), e.getMessage());
+            assertTrue(e.getMessage().contains("lower --clients"), e.getMessage());
+            assertEquals(0, dir.trials().size(), "no trial ran");
+            assertTrue(log.size() == 0, "nothing initialised: " + log);
+        }
+        try (var c = pg.connect(); var s = c.createStatement()) {
+            s.execute("drop extension if exists pg_prewarm");
+        }
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(1)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("select-only")
+                    .scale(1).log(err).run(Map.of("embedded", pg), dir);
+            String note = "embedded: created extension pg_prewarm in database " + pg.database()
+                    + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";
+            assertEquals(1, log.toString(StandardCharsets.UTF_8).lines().filter(note::equals).count(), log.toString(StandardCharsets.UTF_8));
+            assertTrue(dir.info().notes().contains(note), dir.info().notes().toString());
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));

@@ -1,0 +1,59 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.pgbench.PgbenchRun;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/** pgbench 15's checks of its options, in its words (checked against the C pgbench 15), all before any server is reached. */
+class OptionChecksTest {
+
+    private static void refused(String message, Supplier<?> what) {
+        KenshoException e = assertThrows(KenshoException.class, what::get);
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertEquals(message, e.getMessage());
+    }
+
+    private static PgbenchRun run() {
+        return new PgbenchRun().selectOnly();
+    }
+
+    @Test
+    void givenValuesOutOfPgbenchsRangesAreUsageErrors() {
+        refused("-t/--transactions must be in range 1..2147483647", () -> run().transactions(0).config());
+        refused("-t/--transactions must be in range 1..2147483647", () -> run().transactions(-5).seconds(2).config());
+        refused("-t/--transactions must be in range 1..2147483647", () -> run().transactions(2147483648L).config());
+        refused("-T/--time must be in range 1..2147483647", () -> run().seconds(0).config());
+        refused("-c/--client must be in range 1..2147483647", () -> run().clients(0).config());
+        refused("-j/--jobs must be in range 1..2147483647", () -> run().threads(0).config());
+        refused("-P/--progress must be in range 1..2147483647", () -> run().progress(0).config());
+        refused("--aggregate-interval must be in range 1..2147483647", () -> run().log(true).aggregateInterval(0).config());
+        refused("invalid rate limit: \"0\"", () -> run().rate(0).config());
+        refused("invalid rate limit: \"-5\"", () -> run().rate(-5).config());
+        refused("invalid latency limit: \"0\"", () -> run().latencyLimitMs(0).config());
+        refused("invalid sampling rate: \"0\"", () -> run().log(true).samplingRate(0).config());
+        refused("--progress-timestamp is allowed only under --progress", () -> run().progressTimestamp(true).config());
+        refused("specify either a number of transactions (-t) or a duration (-T), not both", () -> run().transactions(5).seconds(2).config());
+        refused("unrecognized random seed option \"foo\": expecting an unsigned integer, \"time\" or \"rand\"",
+                () -> run().randomSeed("foo").config());
+        refused("invalid variable definition: \"foo\"", () -> run().define("foo").config());
+        // not given: pgbench's defaults (10 transactions per client)
+        assertEquals(10, run().config().effectiveTransactions());
+        assertEquals(7, run().transactions(7).config().effectiveTransactions());
+    }
+
+    /** What was typed is echoed, as pgbench does: "0.0" stays "0.0", "abc" is no number. */
+    @Test
+    void typedNumbersAreEchoed() {
+        refused("invalid rate limit: \"0.0\"", () -> RunConfig.parseRate("0.0"));
+        refused("invalid rate limit: \"abc\"", () -> RunConfig.parseRate("abc"));
+        refused("invalid latency limit: \"-5\"", () -> RunConfig.parseLatencyLimit("-5"));
+        refused("invalid sampling rate: \"2\"", () -> RunConfig.parseSamplingRate("2"));
+        assertEquals(2.5, RunConfig.parseLatencyLimit("2.5"));
+        assertEquals("-5", RunConfig.typed(-5.0));
+        assertEquals("0.25", RunConfig.typed(0.25));
+    }
+}
