@@ -236,14 +236,6 @@ public final class ClientSweep {
         }
     }
 
-    private static boolean hasPrewarm(Connection c) throws SQLException {
-        try (Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm')")) {
-            rs.next();
-            return rs.getBoolean(1);
-        }
-    }
-
     private PgbenchInit init() {
         PgbenchInit i = initTemplate == null ? new PgbenchInit() : initTemplate.copy();
         return i.scale(scale == null ? 1 : scale).quiet(true).log(null);
@@ -270,14 +262,15 @@ public final class ClientSweep {
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             s.execute("CHECKPOINT");
             if (prewarm) {
-                boolean hadExtension = hasPrewarm(c);
+                boolean created = false;
                 try {
+                    created = Prewarm.ensureExtension(c);
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
                     extra.extra("prewarm_blocks", pr.blocks());
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
                 }
-                if (!hadExtension && hasPrewarm(c)) {
+                if (created) {
                     // the sweep changed the target's database: say so where the user and the results will see it
                     String note = p.cell().target() + ": created extension pg_prewarm in database " + target.database()
                             + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";

@@ -321,11 +321,7 @@ public final class SsbDatabase {
     public Prewarm.Result prewarm(List<String> tables, PrintStream err, RunDirectory dir) {
         try (Connection c = connect()) {
             List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
-            if (!hasPrewarm(c)) {
-                try (Statement s = c.createStatement()) {
-                    // into public, not the SSB schema: dropping Kensho's schema must not take an extension with it
-                    s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
-                }
+            if (Prewarm.ensureExtension(c)) {
                 String note = "created extension pg_prewarm in schema public of database " + target.database()
                         + " to prewarm the SSB tables (DROP EXTENSION pg_prewarm removes it)";
                 err.println("ssb: " + note);
@@ -337,12 +333,6 @@ public final class SsbDatabase {
             return r;
         } catch (SQLException e) {
             throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
-        }
-    }
-
-    private static boolean hasPrewarm(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm'")) {
-            return rs.next();
         }
     }
 

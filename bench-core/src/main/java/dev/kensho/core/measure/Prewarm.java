@@ -9,23 +9,36 @@ import java.util.List;
 
 /**
  * Loads relations into shared buffers with pg_prewarm, as the studies do before warm measurements.
- * Creates the extension when it is missing and the role may (managed servers always may).
+ * Creates the extension when it is missing and the role may (managed servers always may), and says
+ * so in its result: on a remote server that is a change to the user's database worth reporting.
  */
 public final class Prewarm {
     private Prewarm() {}
 
-    /** Blocks read into the buffer cache. */
-    public record Result(long blocks, int relations) { }
+    /**
+     * Blocks read into the buffer cache.
+     *
+     * @param createdExtension true when this call created pg_prewarm (it was not in the database)
+     */
+    public record Result(long blocks, int relations, boolean createdExtension) { }
 
-    public static void ensureExtension(Connection c) throws SQLException {
+    /**
+     * Creates pg_prewarm where the database lacks it, in public (not a workload's own schema, whose
+     * drop would take the extension along or fail on it); true when it did.
+     */
+    public static boolean ensureExtension(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
-            s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm'")) {
+                if (rs.next()) return false;
+            }
+            s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
+            return true;
         }
     }
 
     /** Every table, index, materialized view and TOAST relation of a schema. */
     public static Result schema(Connection c, String schema) throws SQLException {
-        ensureExtension(c);
+        boolean created = ensureExtension(c);
         String sql = "SELECT count(*), coalesce(sum(pg_prewarm(c.oid)), 0) FROM pg_class c "
                 + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r','i','m','t') "
                 + "AND c.relpersistence <> 't'";
@@ -33,24 +46,32 @@ public final class Prewarm {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new Result(rs.getLong(2), rs.getInt(1));
+                return new Result(rs.getLong(2), rs.getInt(1), created);
             }
         }
     }
 
-    /** The given tables and all their indexes and TOAST tables. */
+    /**
+     * The given tables and all their indexes and TOAST tables; a partitioned table's partitions (the
+     * parent has no storage of its own: pgbench -i --partitions makes such a pgbench_accounts).
+     */
     public static Result tables(Connection c, List<String> tables) throws SQLException {
-        ensureExtension(c);
+        boolean created = ensureExtension(c);
         long blocks = 0;
         int rels = 0;
-        String sql = "SELECT count(*), coalesce(sum(pg_prewarm(r)), 0) FROM ("
-                + "SELECT ?::regclass AS r UNION ALL SELECT indexrelid::regclass FROM pg_index WHERE indrelid = ?::regclass "
-                + "UNION ALL SELECT reltoastrelid::regclass FROM pg_class WHERE oid = ?::regclass AND reltoastrelid <> 0) x";
+        String leaves = c.getMetaData().getDatabaseMajorVersion() >= 12
+                // pg_partition_tree lists nothing for a table outside any partition tree: then the table itself
+                ? "(SELECT relid AS leaf FROM pg_partition_tree(?::regclass) WHERE isleaf"
+                        + " UNION SELECT oid FROM pg_class WHERE oid = ?::regclass AND relkind <> 'p')"
+                : "(SELECT ?::regclass::oid AS leaf WHERE ?::text IS NOT NULL)";
+        String sql = "WITH l AS " + leaves + " SELECT count(*), coalesce(sum(pg_prewarm(r)), 0) FROM ("
+                + "SELECT leaf::regclass AS r FROM l "
+                + "UNION ALL SELECT i.indexrelid::regclass FROM pg_index i JOIN l ON i.indrelid = l.leaf "
+                + "UNION ALL SELECT c.reltoastrelid::regclass FROM pg_class c JOIN l ON c.oid = l.leaf WHERE c.reltoastrelid <> 0) x";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (String t : tables) {
                 ps.setString(1, t);
                 ps.setString(2, t);
-                ps.setString(3, t);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     rels += rs.getInt(1);
@@ -58,6 +79,6 @@ public final class Prewarm {
                 }
             }
         }
-        return new Result(blocks, rels);
+        return new Result(blocks, rels, created);
     }
 }

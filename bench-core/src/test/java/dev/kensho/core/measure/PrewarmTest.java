@@ -1,0 +1,42 @@
+package dev.kensho.core.measure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.server.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+@KenshoTarget
+class PrewarmTest {
+
+    /** pgbench -i --partitions makes a pgbench_accounts whose parent has no storage: its partitions are what to read. */
+    @Test
+    void aPartitionedTableIsPrewarmedThroughItsPartitions(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS prewarm_parts");
+            s.execute("CREATE TABLE prewarm_parts (k int PRIMARY KEY, v text) PARTITION BY RANGE (k)");
+            s.execute("CREATE TABLE prewarm_parts_1 PARTITION OF prewarm_parts FOR VALUES FROM (0) TO (5000)");
+            s.execute("CREATE TABLE prewarm_parts_2 PARTITION OF prewarm_parts FOR VALUES FROM (5000) TO (10000)");
+            s.execute("INSERT INTO prewarm_parts SELECT i, repeat('x', 100) FROM generate_series(0, 9999) i");
+            Prewarm.ensureExtension(c);
+            assertFalse(Prewarm.ensureExtension(c), "it exists now: nothing created");
+            Prewarm.Result r = Prewarm.tables(c, List.of("prewarm_parts"));
+            assertEquals(6, r.relations(), "two partitions, their primary-key indexes and TOAST tables");
+            assertTrue(r.blocks() > 100, "read " + r.blocks() + " blocks");
+            assertFalse(r.createdExtension());
+            Prewarm.Result plain = Prewarm.tables(c, List.of("prewarm_parts_1"));
+            assertEquals(3, plain.relations(), "a plain table, its index and TOAST table");
+            s.execute("CREATE TABLE prewarm_plain (k int PRIMARY KEY)");
+            s.execute("INSERT INTO prewarm_plain SELECT generate_series(1, 10000)");
+            Prewarm.Result unpartitioned = Prewarm.tables(c, List.of("prewarm_plain"));
+            assertEquals(2, unpartitioned.relations(), "a table outside any partition tree, and its index");
+            assertTrue(unpartitioned.blocks() > 40, "read " + unpartitioned.blocks() + " blocks");
+            s.execute("DROP TABLE prewarm_parts, prewarm_plain");
+        }
+    }
+}
