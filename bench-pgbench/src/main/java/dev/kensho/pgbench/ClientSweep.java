@@ -8,7 +8,6 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
-import dev.kensho.core.server.TargetKind;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.RunReport;
@@ -126,12 +125,7 @@ public final class ClientSweep {
     /** {@link #validate()}, and the targets: what would refuse one when it opens is refused before the first starts. */
     public void validate(List<TargetSpec> specs) {
         validate();
-        for (TargetSpec s : specs) {
-            // TargetSpec.open() says the same, but only once earlier targets have started
-            if (s.pgVersion() != null && s.kind() != TargetKind.EMBEDDED) {
-                throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers");
-            }
-        }
+        specs.forEach(TargetSpec::validate);   // open() checks the same, but only once earlier targets have started
         List<String> labels = specs.stream().map(TargetSpec::label).toList();
         for (String label : labels) {
             if (labels.indexOf(label) != labels.lastIndexOf(label)) throw KenshoException.usage("target " + label + " given twice");

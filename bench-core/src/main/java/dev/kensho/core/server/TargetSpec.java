@@ -102,7 +102,11 @@ public final class TargetSpec {
         return dev.kensho.core.Credentials.mask(rest + kept);
     }
 
-    public Target open() {
+    /**
+     * The conflicts {@link #open()} refuses, checked without opening anything: a command with several
+     * targets checks them all before the first starts.
+     */
+    public void validate() {
         int chosen = (url != null ? 1 : 0) + (pgBin != null ? 1 : 0) + (testcontainers ? 1 : 0);
         if (chosen > 1) throw KenshoException.usage("choose one of --url, --pg-bin and --testcontainers");
         if (pgVersion != null && chosen > 0) {
@@ -111,6 +115,10 @@ public final class TargetSpec {
         if (keepData != null && (url != null || testcontainers)) {
             throw KenshoException.usage("--keep-data applies to managed servers (embedded or --pg-bin) only");
         }
+    }
+
+    public Target open() {
+        validate();
         if (url != null) {
             RemoteServer r = RemoteServer.fromUrl(url, user, readPasswordFile(), restartCommand).verify();
             if (!settings.isEmpty()) {
