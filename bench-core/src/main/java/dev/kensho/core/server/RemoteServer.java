@@ -230,29 +230,43 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     }
 
     /**
+     * A URL cut into its parts, nothing decoded: authority (userinfo@host:port), database (null when
+     * none) and query (without the '?'). jdbc:postgresql:// and libpq's postgresql:// and postgres://.
+     */
+    record UrlParts(String authority, String database, String query) {
+        static UrlParts of(String url) {
+            String prefix = "jdbc:postgresql://";
+            String rest;
+            if (url.startsWith(prefix)) {
+                rest = url.substring(prefix.length());
+            } else if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
+                rest = url.substring(url.indexOf("//") + 2);   // libpq's URI, as psql and pgbench take it
+            } else {
+                throw KenshoException.usage("--url must start with " + prefix + " (or libpq's postgresql://) (got " + Credentials.mask(url) + ")");
+            }
+            String query = "";
+            int q = rest.indexOf('?');
+            if (q >= 0) {
+                query = rest.substring(q + 1);
+                rest = rest.substring(0, q);
+            }
+            int slash = rest.indexOf('/');
+            return new UrlParts(slash < 0 ? rest : rest.substring(0, slash),
+                    slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1), query);
+        }
+    }
+
+    /**
      * Parses a jdbc:postgresql:// URL into host, port, database and the remaining properties. As in a libpq URI, the
      * host may be a Unix-socket directory, percent-encoded ({@code jdbc:postgresql://%2Fvar%2Frun%2Fpostgresql/test})
      * or given as a {@code host} parameter ({@code jdbc:postgresql:///test?host=/var/run/postgresql}), and
      * {@code host} and {@code port} parameters override the URL's.
      */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
-        String prefix = "jdbc:postgresql://";
-        String rest;
-        if (url.startsWith(prefix)) {
-            rest = url.substring(prefix.length());
-        } else if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
-            rest = url.substring(url.indexOf("//") + 2);   // libpq's URI, as psql and pgbench take it
-        } else {
-            throw KenshoException.usage("--url must start with " + prefix + " (or libpq's postgresql://) (got " + Credentials.mask(url) + ")");
-        }
-        String query = "";
-        int q = rest.indexOf('?');
-        if (q >= 0) {
-            query = rest.substring(q + 1);
-            rest = rest.substring(0, q);
-        }
-        int slash = rest.indexOf('/');
-        String hostPort = slash < 0 ? rest : rest.substring(0, slash);
+        UrlParts parts = UrlParts.of(url);
+        String query = parts.query();
+        String hostPort = parts.authority();
+        String db = parts.database();
         String infoUser = null;
         String infoPassword = null;
         int at = hostPort.lastIndexOf('@');
@@ -269,7 +283,6 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
                 throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.mask(url));
             }
         }
-        String db = slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1);
         String host = hostPort;
         String portText = null;
         int colon = hostPort.lastIndexOf(':');

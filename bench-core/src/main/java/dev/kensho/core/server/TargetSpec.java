@@ -85,21 +85,13 @@ public final class TargetSpec {
      * or from a file; only libpq's host and port parameters (a socket directory) are kept of the query.
      */
     static String remoteLabel(String url) {
-        String rest = url.replaceFirst("^(jdbc:postgresql|postgresql|postgres)://", "");
-        String query = "";
-        int q = rest.indexOf('?');
-        if (q >= 0) {
-            query = rest.substring(q + 1);
-            rest = rest.substring(0, q);
-        }
-        int slash = rest.indexOf('/');
-        int at = rest.lastIndexOf('@', slash < 0 ? rest.length() - 1 : slash);
-        if (at >= 0) rest = rest.substring(at + 1);
+        RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(url);
+        String hostPort = parts.authority().substring(parts.authority().lastIndexOf('@') + 1);
         StringBuilder kept = new StringBuilder();
-        for (String kv : query.split("&")) {
+        for (String kv : parts.query().split("&")) {
             if (kv.startsWith("host=") || kv.startsWith("port=")) kept.append(kept.length() == 0 ? '?' : '&').append(kv);
         }
-        return dev.kensho.core.Credentials.mask(rest + kept);
+        return dev.kensho.core.Credentials.mask(hostPort + (parts.database() == null ? "" : "/" + parts.database()) + kept);
     }
 
     /**
