@@ -76,6 +76,7 @@ public final class Kensho implements Runnable {
         } finally {
             activeRun = null;
             createdRun = null;
+            ServerActions.start();   // later actions in this JVM (a test's, a harness's) are not this run's
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException ignored) {

@@ -109,7 +109,7 @@ final class MicroCommand implements Callable<Integer> {
      * string (pgjdbc properties and a masked password are no part of what was measured).
      */
     static String label(TargetSpec spec, Target t) {
-        return spec.url() == null ? spec.label() : "remote " + t.host() + ":" + t.port() + "/" + t.database();
+        return spec.label();   // one label per server across commands, for bench compare --by target
     }
 
     MicroBenchmarks.Options options() {

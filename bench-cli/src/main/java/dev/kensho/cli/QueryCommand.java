@@ -102,13 +102,12 @@ final class QueryCommand implements Callable<Integer> {
                             throw KenshoException.usage("--setup " + KenshoException.firstLine(stmt) + ": " + KenshoException.firstLine(e));
                         }
                     }
-                    int before = dir.trials().size();
                     m.run(t, label, dir, new ConsoleProgress<>(p -> p.cell().query().name() + " " + p.cell().settings()));
-                    List<Trial> added = dir.trials().subList(before, dir.trials().size());
-                    trialsRun += added.size();
-                    failed += (int) added.stream().filter(tr -> "failed".equals(tr.status())).count();
                 }
             }
+            // over every trial of the run: a resumed run's earlier failures count too, as summary.csv shows them
+            trialsRun = dir.trials().size();
+            failed = (int) dir.trials().stream().filter(tr -> "failed".equals(tr.status())).count();
             CellSummary.write(dir, List.of("ms", "rows"));
             printSummary(dir.trials());
             if (failed > 0) System.err.println(failed + " of " + trialsRun + " trials failed; the reasons are in summary.csv");

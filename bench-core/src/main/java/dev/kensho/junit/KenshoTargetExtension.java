@@ -113,7 +113,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             try {
                 return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
             } catch (KenshoException ex) {
-                return "no PostgreSQL at " + a.url() + " (" + ex.getMessage() + "): test skipped";
+                return "no PostgreSQL at " + dev.kensho.core.Credentials.mask(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
     }

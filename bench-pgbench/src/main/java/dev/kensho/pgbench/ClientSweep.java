@@ -258,8 +258,8 @@ public final class ClientSweep {
             if (prewarm) {
                 boolean created = false;
                 try {
-                    created = Prewarm.ensureExtension(c);
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
+                    created = pr.createdExtension();
                     extra.extra("prewarm_blocks", pr.blocks());
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));

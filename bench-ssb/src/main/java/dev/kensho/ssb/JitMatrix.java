@@ -233,7 +233,7 @@ public final class JitMatrix {
     private static String reason(Exception e) {
         if (e instanceof KenshoException k && k.exitCode() == KenshoException.USAGE) throw k;
         if (e instanceof SQLException se) return KenshoException.firstLine(se);
-        return e instanceof KenshoException ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e instanceof KenshoException ? KenshoException.firstLine(e) : e.getClass().getSimpleName() + ": " + KenshoException.firstLine(e);
     }
 
     /** The warm-up run and the EXPLAIN (ANALYZE) of both jit values; warns when jit=on compiles nothing. */

@@ -321,13 +321,13 @@ public final class SsbDatabase {
     public Prewarm.Result prewarm(List<String> tables, PrintStream err, RunDirectory dir) {
         try (Connection c = connect()) {
             List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
-            if (Prewarm.ensureExtension(c)) {
+            Prewarm.Result r = Prewarm.tables(c, mine.stream().map(t -> ident(schema) + "." + ident(t)).toList());
+            if (r.createdExtension()) {
                 String note = "created extension pg_prewarm in schema public of database " + target.database()
                         + " to prewarm the SSB tables (DROP EXTENSION pg_prewarm removes it)";
                 err.println("ssb: " + note);
                 if (dir != null) dir.note(note);
             }
-            Prewarm.Result r = Prewarm.tables(c, mine.stream().map(t -> ident(schema) + "." + ident(t)).toList());
             err.printf("ssb: prewarmed %s with their indexes: %d relations (%,d blocks)%n", String.join(", ", mine),
                     r.relations(), r.blocks());
             return r;

@@ -31,8 +31,11 @@ abstract class JdbcTarget implements Target {
     private final Map<String, String> urlProperties;
     /** The server's Unix-domain socket when host is a directory (libpq's convention), else null: TCP. */
     private final Path socketFile;
-    /** user-context settings carried by every new connection (pgjdbc "options", no extra round trip). */
-    protected final Map<String, String> sessionSettings = new LinkedHashMap<>();
+    /**
+     * user-context settings carried by every new connection (pgjdbc "options", no extra round trip).
+     * Replaced whole, never changed in place: pool threads read it while apply() builds the next one.
+     */
+    protected volatile Map<String, String> sessionSettings = Map.of();
     private final List<HikariDataSource> pools = new ArrayList<>();
     private int poolsMade;
     private volatile boolean closed;
@@ -88,11 +91,16 @@ abstract class JdbcTarget implements Target {
     }
 
     Properties properties() {
+        return properties(sessionSettings);
+    }
+
+    /** The connection properties with these session settings. */
+    Properties properties(Map<String, String> session) {
         Properties p = new Properties();
         p.setProperty("user", user);
         if (password != null) p.setProperty("password", password);
         p.setProperty("ApplicationName", "kensho");
-        if (!sessionSettings.isEmpty()) p.setProperty("options", options(sessionSettings));
+        if (!session.isEmpty()) p.setProperty("options", options(session));
         return p;
     }
 
@@ -110,7 +118,8 @@ abstract class JdbcTarget implements Target {
     public WireLogin wireLogin() {
         Map<String, String> startup = new LinkedHashMap<>();
         startup.put("application_name", "kensho");
-        if (!sessionSettings.isEmpty()) startup.put("options", options(sessionSettings));
+        Map<String, String> session = sessionSettings;
+        if (!session.isEmpty()) startup.put("options", options(session));
         String ssl = urlProperties.get("sslmode");
         // pgjdbc reads ssl=true without an sslmode as verify-full: a client of its own must not check less
         if (ssl == null) ssl = "true".equalsIgnoreCase(urlProperties.get("ssl")) ? "verify-full" : "prefer";

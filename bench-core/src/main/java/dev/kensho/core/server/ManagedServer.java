@@ -41,6 +41,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private final Thread shutdownHook = new Thread(this::stopQuietly, "kensho-server-stop");
     private volatile boolean running;
     private Process watchdog;
+    /** server.log's size when the last start began; -1 before any (see rejectedSetting). */
+    private long startMark = -1;
     private String versionLine = "";
 
     private ManagedServer(TargetKind kind, Path bin, Path instance, boolean keep, int port) {
@@ -187,26 +189,31 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * "--set name=value: the server's words" when the server refused to start over one of these
-     * settings (its log names the parameter), else null: a usage error, not a target failure.
+     * "--set name=value: the server's words" when the last start failed over one of these settings
+     * (a line it logged since then rejects the parameter), else null: a usage error, not a target failure.
      */
     private String rejectedSetting(Map<String, String> asked) {
-        try {
-            Path logFile = instance.resolve("server.log");
-            if (!Files.exists(logFile)) return null;
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            for (int i = lines.size() - 1; i >= Math.max(0, lines.size() - 30); i--) {
-                for (var e : asked.entrySet()) {
-                    if (lines.get(i).contains("\"" + e.getKey() + "\"")) {
-                        return "--set " + e.getKey() + "=" + e.getValue() + ": "
-                                + logMessage(lines.get(i));
-                    }
-                }
+        if (startMark < 0) return null;   // no start was tried: the failure came before it
+        for (String l : logLinesSince(startMark)) {
+            if (!(l.contains("invalid value") || l.contains("unrecognized configuration parameter") || l.contains("outside the valid range"))) {
+                continue;
             }
-        } catch (IOException ignored) {
-            // the log is a courtesy here
+            for (var e : asked.entrySet()) {
+                if (l.contains("\"" + e.getKey() + "\"")) return "--set " + e.getKey() + "=" + e.getValue() + ": " + logMessage(l);
+            }
         }
         return null;
+    }
+
+    /** The lines server.log gained since it was this long (pg_ctl -l appends: a kept directory's log holds older runs). */
+    private List<String> logLinesSince(long mark) {
+        try (var ch = Files.newByteChannel(instance.resolve("server.log"))) {
+            ch.position(mark);
+            String added = new String(java.nio.channels.Channels.newInputStream(ch).readAllBytes(), StandardCharsets.UTF_8);
+            return List.of(added.split("\n"));
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     private void initdb() {
@@ -266,6 +273,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void startServer() {
+        startMark = logSize();
         // A kept data directory may carry a stale pid file from a killed run.
         if (Files.exists(data.resolve("postmaster.pid"))) stopQuietly();
         exec(cmd("pg_ctl", "-D", data.toString(), "-l", instance.resolve("server.log").toString(), "-w", "-t", "120", "start"),
@@ -385,7 +393,12 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 settings.clear();
                 settings.putAll(before);
                 writeConf();
-                if (!running) startServer(); else reload();
+                if (!running) {
+                    startServer();
+                    sessionChanged();   // the pools' connections went with the failed restart
+                } else {
+                    reload();
+                }
                 if (rejected != null) throw KenshoException.usage(rejected);
                 throw e;
             }
@@ -459,20 +472,13 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      * after pg_file_settings has shown the error, so wait a little for the line.
      */
     private String serverLogLine(long from, String mentioning, String otherwise) {
-        Path logFile = instance.resolve("server.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         do {
-            try (var ch = Files.newByteChannel(logFile)) {
-                ch.position(from);
-                String added = new String(java.nio.channels.Channels.newInputStream(ch).readAllBytes(), StandardCharsets.UTF_8);
-                for (String l : added.split("\n")) {
-                    if (l.contains(mentioning) && !l.contains("cannot be changed without restarting")) {
-                        return logMessage(l);
-                    }
-                }
+            for (String l : logLinesSince(from)) {
+                if (l.contains(mentioning) && !l.contains("cannot be changed without restarting")) return logMessage(l);
+            }
+            try {
                 Thread.sleep(20);
-            } catch (IOException e) {
-                return otherwise;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return otherwise;

@@ -80,7 +80,8 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
-        ServerUser.run(List.of("sh", "-c", restartCommand), "run --restart-command");
+        ServerUser.run(List.of("sh", "-c", restartCommand), "run --restart-command",
+                KenshoHome.dir().resolve("logs").resolve("restart-command.log"));
         did("ran --restart-command");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
@@ -111,15 +112,15 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         boolean restartNeeded = false;
         boolean reloadNeeded = false;
         Map<String, String> systemWide = new LinkedHashMap<>();
-        Map<String, String> sessionBefore = new LinkedHashMap<>(sessionSettings);
+        Map<String, String> session = new LinkedHashMap<>(sessionSettings);
         for (var e : wanted.entrySet()) {
             String name = e.getKey();
             String ctx = contexts.get(name);
             if (ctx == null) {
                 refused.put(name, "unknown setting");
             } else if (ctx.equals("user") || (ctx.equals("superuser") && superuser)) {
-                if (!e.getValue().equals(sessionSettings.get(name))) actions.add("session SET " + name + " = " + e.getValue());
-                sessionSettings.put(name, e.getValue());
+                if (!e.getValue().equals(session.get(name))) actions.add("session SET " + name + " = " + e.getValue());
+                session.put(name, e.getValue());
             } else if (runsWith(name, e.getValue())) {
                 // nothing to change: the server already has this value, however it is written
             } else if (restartCommand != null && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
@@ -131,10 +132,8 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             }
         }
         if (!systemWide.isEmpty()) {
-            Map<String, String> current = currentValues(systemWide.keySet());
             try (Connection c = connect(); Statement s = c.createStatement()) {
-                for (var e : systemWide.entrySet()) {
-                    if (e.getValue().equals(current.get(e.getKey()))) continue;
+                for (var e : systemWide.entrySet()) {   // each differs from the server's value (runsWith)
                     s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
                     actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
                 }
@@ -147,20 +146,21 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
                 actions.add("restarted with --restart-command");
             }
         }
-        // Session settings travel with new connections; check the server accepts the values.
-        if (!sessionSettings.isEmpty()) {
-            try (Connection c = connect()) {
+        // Session settings travel with new connections: the server must accept them before any connection
+        // (a pool's included) gets them, and a rejected value leaves the earlier, good ones in force.
+        if (!session.equals(sessionSettings)) {
+            try (Connection c = connect(database(), properties(session))) {
                 // connected: values accepted
             } catch (KenshoException | SQLException ex) {
-                String reason = ex.getMessage();
-                // back to what was accepted before: a rejected value must not take an earlier, good one with it
-                sessionSettings.clear();
-                sessionSettings.putAll(sessionBefore);
-                throw KenshoException.usage("setting rejected by the server: " + reason);
+                throw KenshoException.usage("setting rejected by the server: " + ex.getMessage());
             }
+            sessionSettings = java.util.Collections.unmodifiableMap(session);
+            sessionChanged();
         }
-        if (!sessionSettings.equals(sessionBefore)) sessionChanged();
-        actions.forEach(this::did);
+        // session SETs are the trials' own parameters; run.json's notes keep what changed the server
+        actions.forEach(a -> {
+            if (a.startsWith("session SET")) log.add(a); else did(a);
+        });
         Map<String, String> ok = new LinkedHashMap<>(wanted);
         ok.keySet().removeAll(refused.keySet());
         applied.putAll(ok);

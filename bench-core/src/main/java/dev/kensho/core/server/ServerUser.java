@@ -95,9 +95,18 @@ final class ServerUser {
      * with "pg_ctl restart" and no -l) leaves that server holding whatever output it was given.
      */
     static String run(List<String> cmd, String what) {
+        return run(cmd, what, null);
+    }
+
+    /**
+     * As {@link #run(List, String)}, the output kept in logFile (replaced each time) when not null: a
+     * server the command starts may go on writing its log there, so it must be a file that stays.
+     */
+    static String run(List<String> cmd, String what, Path logFile) {
         Path out = null;
         try {
-            out = Files.createTempFile("kensho-cmd", ".out");
+            if (logFile != null) Files.createDirectories(logFile.toAbsolutePath().getParent());
+            out = logFile != null ? logFile : Files.createTempFile("kensho-cmd", ".out");
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -116,7 +125,7 @@ final class ServerUser {
             Thread.currentThread().interrupt();
             throw new KenshoException(KenshoException.FAILURE, "interrupted: " + what, e);
         } finally {
-            if (out != null) {
+            if (out != null && logFile == null) {
                 try {
                     Files.deleteIfExists(out);
                 } catch (IOException ignored) {

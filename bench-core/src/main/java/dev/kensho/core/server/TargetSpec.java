@@ -87,6 +87,8 @@ public final class TargetSpec {
     static String remoteLabel(String url) {
         RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(url);
         String hostPort = parts.authority().substring(parts.authority().lastIndexOf('@') + 1);
+        // the default port written out: db and db:5432 are one server, whichever way a command got its URL
+        if (!hostPort.isEmpty() && !hostPort.matches(".*:\\d+$")) hostPort += ":5432";
         StringBuilder kept = new StringBuilder();
         for (String kv : parts.query().split("&")) {
             if (kv.startsWith("host=") || kv.startsWith("port=")) kept.append(kept.length() == 0 ? '?' : '&').append(kv);

@@ -156,6 +156,7 @@ class RemoteServerTest {
     void labelsAreHostPortAndDatabase() {
         assertEquals("remote db:5433/x", new TargetSpec().url("jdbc:postgresql://db:5433/x?password=pw&sslmode=require").label());
         assertEquals("remote db:5433/x", new TargetSpec().url("jdbc:postgresql://u:pw@db:5433/x").label());
+        assertEquals("remote db:5432/x", new TargetSpec().url("postgresql://db/x").label(), "the default port written out");
         assertEquals("remote /test?host=/var/run/postgresql", new TargetSpec().url("jdbc:postgresql:///test?host=/var/run/postgresql").label());
     }
 

@@ -85,14 +85,12 @@ public final class Script {
                 return parse("<stdin>", new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
             }
             return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new ScriptException("could not open file \"" + file + "\": No such file or directory");
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new ScriptException("could not open file \"" + file + "\": Permission denied");
         } catch (IOException e) {
-            // pgbench gives the system's reason; Java's message repeats the path for these two
-            String reason = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
-            throw new ScriptException("could not read file \"" + file + "\": " + reason);
+            // pgbench gives the system's reason, capitalised as strerror writes it; "open" when the file was not had
+            String reason = dev.kensho.core.KenshoException.ioReason(e);
+            reason = Character.toUpperCase(reason.charAt(0)) + reason.substring(1);
+            boolean open = e instanceof java.nio.file.NoSuchFileException || e instanceof java.nio.file.AccessDeniedException;
+            throw new ScriptException("could not " + (open ? "open" : "read") + " file \"" + file + "\": " + reason);
         }
     }
 

@@ -72,7 +72,11 @@ public final class SelectivitySweep {
         return osCacheUnavailable;
     }
 
+    /** Where to note a pg_prewarm extension the sweep had to create (null outside run()). */
+    private RunDirectory notes;
+
     public void run(RunDirectory dir, List<Cell> cells, int repeats, PrintStream progress) throws InterruptedException {
+        notes = dir;
         TrialMatrix<Cell> m = new TrialMatrix<>(cells, Cell::key, repeats, TrialMatrix.Order.SEQUENTIAL, 0);
         TrialMatrix.Listener<Cell> listener = progress == null ? new TrialMatrix.Listener<>() { } : new ProgressBar(progress);
         m.run(dir, this::measure, listener);
@@ -105,6 +109,11 @@ public final class SelectivitySweep {
             if (cell.cache() == CacheState.WARM) {
                 Prewarm.Result r = Prewarm.tables(c, List.of(table));
                 b.extra("prewarmed_blocks", r.blocks());
+                // a change to the user's database (a remote one too): it goes on record
+                if (r.createdExtension() && notes != null) {
+                    notes.note("created extension pg_prewarm in schema public of database " + target.database()
+                            + " to prewarm the scan table (DROP EXTENSION pg_prewarm removes it)");
+                }
             }
             ScanQuery.configure(c, parallelWorkers);
             String sql = ScanQuery.sql(cell.scan(), table, rows, cell.percent());
