@@ -279,22 +279,6 @@ abstract class JdbcTarget implements Target {
         return out;
     }
 
-    /** Current value of each setting as SHOW prints it. */
-    Map<String, String> currentValues(Iterable<String> names) {
-        Map<String, String> out = new LinkedHashMap<>();
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            for (String n : names) {
-                try (ResultSet rs = s.executeQuery("SELECT current_setting('" + n.replace("'", "''") + "', true)")) {
-                    rs.next();
-                    out.put(n, rs.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw KenshoException.target("cannot read settings: " + KenshoException.firstLine(e), e);
-        }
-        return out;
-    }
-
     /** The end of the target: its pools close, and connect() and pool() refuse from now on. */
     synchronized void closePools() {
         closed = true;
