@@ -105,23 +105,24 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
 
     @Override
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
-        Map<String, String> contexts = contexts(wanted.keySet());
+        Map<String, Current> current = new LinkedHashMap<>();
+        boolean superuser = readCurrent(wanted.keySet(), current);
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
-        boolean superuser = isSuperuser();
         boolean restartNeeded = false;
         boolean reloadNeeded = false;
         Map<String, String> systemWide = new LinkedHashMap<>();
         Map<String, String> session = new LinkedHashMap<>(sessionSettings);
         for (var e : wanted.entrySet()) {
             String name = e.getKey();
-            String ctx = contexts.get(name);
+            Current now = current.get(name);
+            String ctx = now == null ? null : now.context;
             if (ctx == null) {
                 refused.put(name, "unknown setting");
             } else if (ctx.equals("user") || (ctx.equals("superuser") && superuser)) {
                 if (!e.getValue().equals(session.get(name))) actions.add("session SET " + name + " = " + e.getValue());
                 session.put(name, e.getValue());
-            } else if (runsWith(name, e.getValue())) {
+            } else if (SettingValue.same(now.vartype, now.setting, now.unit, e.getValue())) {
                 // nothing to change: the server already has this value, however it is written
             } else if (restartCommand != null && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
                 systemWide.put(name, e.getValue());
@@ -133,7 +134,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         if (!systemWide.isEmpty()) {
             try (Connection c = connect(); Statement s = c.createStatement()) {
-                for (var e : systemWide.entrySet()) {   // each differs from the server's value (runsWith)
+                for (var e : systemWide.entrySet()) {   // each differs from the server's value (SettingValue.same)
                     s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
                     actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
                 }
@@ -167,27 +168,28 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         return new SettingsOutcome(ok, restartNeeded, refused, actions);
     }
 
+    /** A setting as the server runs with it; {@link SettingValue} compares a wanted value with it as PostgreSQL reads both. */
+    private record Current(String context, String setting, String unit, String vartype) {}
+
     /**
-     * Whether the server already runs with this value as PostgreSQL would read it: 128MB is 16384
-     * pages of 8kB, 1min is 60s, true is on. A setting it already has needs no permission.
+     * Reads the wanted settings as the server has them (names it does not know are left out) over one
+     * connection, and returns whether the user is a superuser (who may SET superuser-context settings).
      */
-    boolean runsWith(String name, String value) {
-        try (Connection c = connect(); var ps = c.prepareStatement("SELECT setting, unit, vartype FROM pg_settings WHERE name = ?")) {
-            ps.setString(1, name);
+    private boolean readCurrent(Iterable<String> names, Map<String, Current> into) {
+        try (Connection c = connect();
+             var ps = c.prepareStatement("SELECT name, context, setting, unit, vartype FROM pg_settings WHERE name = ANY (?)");
+             Statement s = c.createStatement()) {
+            List<String> list = new ArrayList<>();
+            names.forEach(list::add);
+            ps.setArray(1, c.createArrayOf("text", list.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && SettingValue.same(rs.getString(3), rs.getString(1), rs.getString(2), value);
+                while (rs.next()) into.put(rs.getString(1), new Current(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
+            }
+            try (ResultSet rs = s.executeQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")) {
+                return rs.next() && rs.getBoolean(1);
             }
         } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private boolean isSuperuser() {
-        try (Connection c = connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")) {
-            return rs.next() && rs.getBoolean(1);
-        } catch (SQLException e) {
-            return false;
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
     }
 

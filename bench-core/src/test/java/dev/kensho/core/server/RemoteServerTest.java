@@ -24,6 +24,7 @@ class RemoteServerTest {
         SettingsOutcome o = pg.control().apply(Map.of("jit_above_cost", "10", "max_worker_processes", "64"));
         assertTrue(o.refused().containsKey("max_worker_processes"), o.toString());
         assertTrue(o.refusalReason().contains("postmaster"), o.refusalReason());
+        assertEquals("unknown setting", pg.control().apply(Map.of("no_such_setting", "1")).refused().get("no_such_setting"));
         try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW jit_above_cost")) {
             rs.next();
             assertEquals("10", rs.getString(1));
