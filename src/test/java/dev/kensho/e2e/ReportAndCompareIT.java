@@ -46,5 +46,16 @@ class ReportAndCompareIT {
         BenchJar.Result intoDir = BenchJar.run(work.resolve("r2"), "report", dir.toString(), "-o", work.resolve("cmp").toString());
         assertEquals(0, intoDir.exitCode(), intoDir.all());
         assertTrue(Files.exists(work.resolve("cmp/report.html")));
+
+        // Without DIR: the newest run that measured something, not a newer one stopped before its first trial.
+        Path stopped = Files.createDirectories(work.resolve("results/2999-01-01T00-00-00Z-pgbench-init"));
+        Files.copy(dir.resolve("run.json"), stopped.resolve("run.json"));
+        Files.writeString(stopped.resolve("trials.jsonl"), "");
+        BenchJar.Result newest = BenchJar.run(work, "report");
+        assertEquals(0, newest.exitCode(), newest.all());
+        assertTrue(newest.out().contains(dir.resolve("report.html").getFileName().toString())
+                && newest.out().contains(dir.getFileName().toString()), newest.all());
+        assertTrue(newest.err().contains("1 newer run without trials passed over (2999-01-01T00-00-00Z-pgbench-init)"), newest.all());
+        assertFalse(Files.exists(stopped.resolve("report.html")));
     }
 }

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
                         + "ssb jit → time off/on and the reduction rate; scan → time vs selectivity with the crossover."})
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DIR",
-            description = "Results directory (results/<UTC timestamp>-<command>); default: the newest under ./results.")
+            description = "Results directory (results/<UTC timestamp>-<command>); default: the newest under ./results that has trials.")
     Path dir;
 
     @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "HTML file to write, or a directory to write report.html into (default: DIR/report.html).")
@@ -74,14 +74,36 @@ public final class ReportCommand implements Callable<Integer> {
             return RunDirectory.read(dir);
         }
 
-        /** The most recently started run under root (names begin with the UTC start time). */
+        /**
+         * The most recently started run under root (names begin with the UTC start time) that measured something:
+         * a run stopped before its first trial (a failed init, a refused target) is passed over, and said so.
+         */
         static Path newest(Path root) {
+            java.util.List<Path> runs;
             try (var s = Files.list(root)) {
-                return s.filter(p -> Files.isRegularFile(p.resolve(RunDirectory.RUN)))
-                        .max(java.util.Comparator.comparing(p -> p.getFileName().toString()))
-                        .orElseThrow(() -> KenshoException.usage("no results directory under " + root + "; give DIR"));
+                runs = s.filter(p -> Files.isRegularFile(p.resolve(RunDirectory.RUN)))
+                        .sorted(java.util.Comparator.comparing((Path p) -> p.getFileName().toString()).reversed())
+                        .toList();
             } catch (java.io.IOException e) {
                 throw KenshoException.usage("no results directory under " + root + " (" + e.getMessage() + "); give DIR");
+            }
+            if (runs.isEmpty()) throw KenshoException.usage("no results directory under " + root + "; give DIR");
+            for (int i = 0; i < runs.size(); i++) {
+                if (!measured(runs.get(i))) continue;
+                if (i > 0) {
+                    System.err.println("report: " + i + " newer run" + (i == 1 ? "" : "s") + " without trials passed over ("
+                            + runs.get(0).getFileName() + (i == 1 ? "" : ", ...") + "); give DIR to report " + (i == 1 ? "it" : "one"));
+                }
+                return runs.get(i);
+            }
+            return runs.get(0);   // nothing measured anywhere: the newest, whose report says so
+        }
+
+        private static boolean measured(Path run) {
+            try {
+                return Files.size(run.resolve(RunDirectory.TRIALS)) > 0;
+            } catch (java.io.IOException e) {
+                return false;
             }
         }
     }
