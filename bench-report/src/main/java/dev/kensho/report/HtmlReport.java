@@ -188,8 +188,15 @@ public final class HtmlReport {
         metrics.forEach(m -> header.add(m + " median [min–max]"));
         header.add("notes");
         List<List<String>> rows = new ArrayList<>();
+        List<String> elsewhere = new ArrayList<>();
         for (var g : cells.groupBy(varying, cells.summaries()).entrySet()) {
             for (CellSummary c : g.getValue()) {
+                // the charted metrics' table (the first): a cell that has none of them is in the full one only
+                if (constants && c.n() > 0 && metrics.size() < cells.metrics().size()
+                        && metrics.stream().noneMatch(c.median()::containsKey)) {
+                    elsewhere.add(c.cell());
+                    continue;
+                }
                 List<String> r = new ArrayList<>();
                 for (Object v : g.getKey()) r.add(esc(Cells.text(v)));
                 List<Trial> all = byCell.getOrDefault(c.cell(), List.of());
@@ -203,11 +210,18 @@ public final class HtmlReport {
                 String why = all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)).distinct()
                         .collect(Collectors.joining("; "));
                 r.add(esc(why));
+                // a cell with none of the varying parameters (an SSB run's load among its queries) is named by its key
+                if (!varying.isEmpty() && varying.stream().noneMatch(c.params()::containsKey)) r.set(0, "<code>" + esc(c.cell()) + "</code>");
                 if (c.n() == 0) r.set(0, Html.bad(r.get(0)));
                 rows.add(r);
             }
         }
-        return b.append(Html.table(header, rows)).toString();
+        b.append(Html.table(header, rows));
+        if (!elsewhere.isEmpty()) {
+            b.append("<p class=\"sub\">Measuring none of these metrics, in All metrics below: ")
+                    .append(elsewhere.stream().map(x -> "<code>" + esc(x) + "</code>").collect(Collectors.joining(" "))).append("</p>\n");
+        }
+        return b.toString();
     }
 
     private static String problems(List<Trial> trials) {

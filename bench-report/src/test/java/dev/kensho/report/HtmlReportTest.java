@@ -114,6 +114,26 @@ class HtmlReportTest {
 
     /** TrialMatrix records a body that threw as a failed trial with its cell key only: the report still places it. */
     @Test
+    void ssbLoadIsNotARowOfDashesAmongTheQueries() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
+            rd.append(Trial.of("load;version=17", 0).param("step", "load").param("version", "17").param("scale", 0.1)
+                    .metric("copy_seconds", 1.5).metric("total_seconds", 2.5).build());
+            for (int w : new int[] {0, 2}) {
+                rd.append(Trial.of("query=Q1.1;workers=" + w, 0).param("query", "Q1.1").param("workers", w)
+                        .metric("seconds", 1.0 / (w + 1)).metric("workers_planned", w).metric("workers_launched", w).build());
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String charted = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details><summary>All"));
+        assertFalse(charted.contains("<td><code>load;version=17</code></td>"), charted);
+        assertTrue(charted.contains("Measuring none of these metrics, in All metrics below: <code>load;version=17</code>"), charted);
+        String all = html.substring(html.indexOf("<details><summary>All"));
+        assertTrue(all.contains("<tr><td><code>load;version=17</code></td><td class=\"num\">1</td><td>ok</td><td class=\"num\">1.500</td>"), all);
+    }
+
+    @Test
     void failedTrialWithoutParamsIsPlacedByItsKey() throws Exception {
         RunResults run;
         try (dev.kensho.core.result.RunDirectory rd = dev.kensho.core.result.RunDirectory.create(tmp,
