@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SIGKILL half-way keeps every finished trial; --resume finishes the rest. */
+/** SIGKILL or Ctrl-C half-way keeps every finished trial, and only those; --resume finishes the rest. */
 class KillAndResumeIT {
     @TempDir Path work;
 
@@ -22,20 +22,7 @@ class KillAndResumeIT {
     void killedRunKeepsTrialsAndResumeCompletesIt() throws Exception {
         String[] args = {"query", "-c", "SELECT pg_sleep(0.25)", "-c", "SELECT 1", "--repeat", "10", "--warmup", "0", "--seed", "11"};
         Process p = BenchJar.start(work, args);
-        Path results = work.resolve("results");
-        Path trials = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            if (trials == null && Files.isDirectory(results)) {
-                try (var d = Files.list(results)) {
-                    trials = d.findFirst().map(x -> x.resolve(RunDirectory.TRIALS)).orElse(null);
-                }
-            }
-            if (trials != null && Files.exists(trials) && Files.readAllLines(trials).size() >= 6) break;
-            if (!p.isAlive()) break;
-            Thread.sleep(50);
-        }
-        assertTrue(trials != null && Files.exists(trials), "no trials appeared: " + Files.readString(work.resolve("stderr.txt")));
+        Path trials = waitForTrials(p, work.resolve("results"), 6);
         Path instance = instanceOf(p.pid());
         long postmaster = Long.parseLong(Files.readAllLines(instance.resolve("data/postmaster.pid")).get(0).trim());
         assertTrue(ProcessHandle.of(postmaster).isPresent(), "the run's server is up");
@@ -64,6 +51,43 @@ class KillAndResumeIT {
         assertEquals(kept, all.subList(0, kept.size()), "trials from before the kill are untouched");
         String summary = Files.readString(runDir.resolve(RunDirectory.SUMMARY));
         assertTrue(summary.contains("q1") && summary.contains("q2"), summary);
+    }
+
+    @Test
+    void interruptedRunKeepsNoTrialTheInterruptCut() throws Exception {
+        String[] args = {"query", "-c", "SELECT pg_sleep(0.4)", "--repeat", "12", "--warmup", "0"};
+        Process p = BenchJar.start(work, args);
+        Path trials = waitForTrials(p, work.resolve("results"), 3);
+        p.destroy();   // SIGTERM, as Ctrl-C: the hooks stop the server while a trial is still running
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(143, p.exitValue(), Files.readString(work.resolve("stderr.txt")));
+        assertTrue(Files.readString(work.resolve("stderr.txt")).contains("bench: interrupted; finished trials are kept in"));
+        List<Trial> kept = RunDirectory.readTrials(trials);
+        assertTrue(kept.size() >= 3 && kept.size() < 12, "kept " + kept.size());
+        // the trial the server's stop cut short is not a failure of the workload: it is not kept, and resume runs it
+        assertEquals(List.of("ok"), kept.stream().map(Trial::status).distinct().toList(), kept.toString());
+        BenchJar.Result r = BenchJar.run(work.resolve("resume"), "query", "--resume", trials.getParent().toString(), "-c", "SELECT pg_sleep(0.4)",
+                "--repeat", "12", "--warmup", "0");
+        assertEquals(0, r.exitCode(), r.all());
+        List<Trial> all = RunDirectory.readTrials(trials);
+        assertEquals(12, all.size(), all.toString());
+        assertEquals(List.of("ok"), all.stream().map(Trial::status).distinct().toList());
+    }
+
+    /** Waits until the run's trials.jsonl holds at least n trials (or the run ended); returns its path. */
+    private Path waitForTrials(Process p, Path results, int n) throws Exception {
+        Path trials = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            if (trials == null && Files.isDirectory(results)) {
+                try (var d = Files.list(results)) {
+                    trials = d.findFirst().map(x -> x.resolve(RunDirectory.TRIALS)).orElse(null);
+                }
+            }
+            if (trials != null && Files.exists(trials) && Files.readAllLines(trials).size() >= n) return trials;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no " + n + " trials appeared: " + Files.readString(work.resolve("stderr.txt")));
     }
 
     /** The managed server's instance directory the JVM with this pid owns (KENSHO_HOME/instances/pg…/owner.pid). */

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -58,8 +59,15 @@ class RemoteSettingsIT {
             // No -l: the restarted server keeps the command's output open, which must not make Kensho wait for it.
             String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart";
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
-            BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres", "-c", "SHOW max_worker_processes",
-                    "--matrix", "max_worker_processes=11", "--repeat", "1", "--restart-command", restart);
+            // the DBA's own ALTER SYSTEM entry, which the run changes and must put back
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("ALTER SYSTEM SET bgwriter_delay = '300ms'");
+                s.execute("SELECT pg_reload_conf()");
+            }
+            BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres",
+                    // fails (division by zero) unless both settings are in force during the run
+                    "-c", "SELECT 1 / (current_setting('max_worker_processes') = '11' AND current_setting('bgwriter_delay') = '250ms')::int",
+                    "--set", "bgwriter_delay=250ms", "--matrix", "max_worker_processes=11", "--repeat", "1", "--restart-command", restart);
             assertEquals(0, r.exitCode(), r.all());
             List<Trial> trials = trialsOf(work.resolve("results"));
             assertEquals("ok", trials.get(0).status(), trials.get(0).extra().toString());
@@ -69,9 +77,21 @@ class RemoteSettingsIT {
                 runJson = Files.readString(d.findFirst().orElseThrow().resolve(RunDirectory.RUN));
             }
             assertTrue(runJson.contains("ALTER SYSTEM SET max_worker_processes = 11") && runJson.contains("ran --restart-command"), runJson);
-            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
+            // the server is left as it was found: Kensho's entry gone, the DBA's back, one more restart
+            assertTrue(runJson.contains("ALTER SYSTEM RESET max_worker_processes (restored)")
+                    && runJson.contains("ALTER SYSTEM SET bgwriter_delay = 300ms (restored)"), runJson);
+            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
+                    "SELECT current_setting('max_worker_processes'), current_setting('bgwriter_delay'),"
+                            + " (SELECT string_agg(name || '=' || setting, ',' ORDER BY name) FROM pg_file_settings"
+                            + "  WHERE sourcefile LIKE '%postgresql.auto.conf')")) {
                 rs.next();
-                assertEquals("11", rs.getString(1));
+                assertEquals("8", rs.getString(1));
+                assertEquals("300ms", rs.getString(2));
+                assertEquals("bgwriter_delay=300ms", rs.getString(3));
+            }
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("ALTER SYSTEM RESET bgwriter_delay");
+                s.execute("SELECT pg_reload_conf()");
             }
         }
     }

@@ -1,5 +1,7 @@
 package dev.kensho.core.result;
 
+import dev.kensho.core.JvmShutdown;
+
 import dev.kensho.core.KenshoException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -47,6 +49,7 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Creates results/&lt;stamp&gt;-&lt;command&gt; under root (a suffix keeps two runs in one second apart). */
     public static RunDirectory create(Path root, RunInfo info) {
+        JvmShutdown.begun();   // watching from now on
         String base = STAMP.format(info.started()) + "-" + info.command().trim().replaceAll("[^A-Za-z0-9._-]+", "-");
         try {
             Files.createDirectories(root);
@@ -69,6 +72,7 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Reopens an interrupted run: its run.json and every complete line of trials.jsonl. */
     public static RunDirectory resume(Path dir) {
+        JvmShutdown.begun();   // watching from now on
         if (!Files.isRegularFile(dir.resolve(RUN))) {
             throw KenshoException.usage("--resume " + dir + ": not a results directory (no " + RUN + ")");
         }
@@ -157,6 +161,8 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Appends one trial and forces it to disk. */
     public synchronized void append(Trial t) {
+        // a trial finishing while the JVM ends ran while its server stopped or changed: not a result (resume reruns it)
+        if (JvmShutdown.begun()) return;
         try {
             byte[] line = (Json.MAPPER.writeValueAsString(t) + "\n").getBytes(StandardCharsets.UTF_8);
             ByteBuffer b = ByteBuffer.wrap(line);

@@ -1,5 +1,7 @@
 package dev.kensho.core.server;
 
+import dev.kensho.core.JvmShutdown;
+
 import dev.kensho.core.KenshoException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +40,10 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private final boolean keep;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
-    private final Thread shutdownHook = new Thread(this::stopQuietly, "kensho-server-stop");
+    private final Thread shutdownHook = new Thread(() -> {
+        JvmShutdown.begin();
+        stopQuietly();
+    }, "kensho-server-stop");
     private volatile boolean running;
     private Process watchdog;
     /** server.log's size when the last start began; -1 before any (see rejectedSetting). */

@@ -1,6 +1,7 @@
 package dev.kensho.core.server;
 
 import dev.kensho.core.Credentials;
+import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Someone else's server (--url), or a container Kensho cannot restart. Settings are session-level
  * only; a setting that needs a reload or restart is refused with its reason, unless the user gave
- * --restart-command, which is the explicit permission to ALTER SYSTEM and restart.
+ * --restart-command, which is the explicit permission to ALTER SYSTEM and restart. What ALTER SYSTEM
+ * changed is put back when the target closes (or the JVM ends), with one more restart if needed.
  */
 public final class RemoteServer extends JdbcTarget implements ServerControl {
     private final TargetKind kind;
@@ -28,6 +30,10 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final AutoCloseable resource;
     private String versionLine = "";
+    /** Settings changed with ALTER SYSTEM → their earlier postgresql.auto.conf entry (null: none); see restoreSettings. */
+    private final Map<String, String> originals = new LinkedHashMap<>();
+    private boolean restartToRestore;
+    private Thread restoreHook;
 
     RemoteServer(TargetKind kind, String host, int port, String database, String user, String password,
                  Map<String, String> urlProperties, String restartCommand, AutoCloseable resource) {
@@ -134,6 +140,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         if (!systemWide.isEmpty()) {
             try (Connection c = connect(); Statement s = c.createStatement()) {
+                rememberOriginals(c, systemWide.keySet(), current);
                 for (var e : systemWide.entrySet()) {   // each differs from the server's value (SettingValue.same)
                     s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
                     actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
@@ -166,6 +173,72 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         ok.keySet().removeAll(refused.keySet());
         applied.putAll(ok);
         return new SettingsOutcome(ok, restartNeeded, refused, actions);
+    }
+
+    /**
+     * The first time Kensho changes a setting with ALTER SYSTEM: what postgresql.auto.conf held for it before
+     * (null: no entry), so that {@link #close()} can put it back. Read from pg_file_settings, which only a
+     * superuser may read, as only a superuser may ALTER SYSTEM.
+     */
+    private void rememberOriginals(Connection c, Iterable<String> names, Map<String, Current> current) throws SQLException {
+        List<String> fresh = new ArrayList<>();
+        for (String n : names) if (!originals.containsKey(n)) fresh.add(n);
+        if (fresh.isEmpty()) return;
+        Map<String, String> auto = new LinkedHashMap<>();
+        try (var ps = c.prepareStatement("SELECT name, setting FROM pg_file_settings WHERE name = ANY (?)"
+                + " AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno")) {
+            ps.setArray(1, c.createArrayOf("text", fresh.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) auto.put(rs.getString(1), rs.getString(2));   // the last entry wins, as in the server
+            }
+        }
+        for (String n : fresh) {
+            originals.put(n, auto.get(n));
+            if ("postmaster".equals(current.get(n).context)) restartToRestore = true;
+        }
+        if (restoreHook == null) {
+            // a Ctrl-C ends the JVM without close(): the server must not keep the run's settings
+            restoreHook = new Thread(() -> {
+                JvmShutdown.begin();
+                restoreSettings();
+            }, "kensho-restore-remote-settings");
+            Runtime.getRuntime().addShutdownHook(restoreHook);
+        }
+    }
+
+    /**
+     * Puts back what ALTER SYSTEM changed (an earlier entry of postgresql.auto.conf, or none), then reloads, or
+     * restarts with --restart-command when a postmaster-level setting was among them: the server is left as found.
+     */
+    synchronized void restoreSettings() {
+        if (originals.isEmpty()) return;
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (var e : originals.entrySet()) {
+                if (e.getValue() == null) {
+                    s.execute("ALTER SYSTEM RESET " + e.getKey());
+                    did("ALTER SYSTEM RESET " + e.getKey() + " (restored)");
+                } else {
+                    s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
+                    did("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue() + " (restored)");
+                }
+            }
+            if (!restartToRestore) s.execute("SELECT pg_reload_conf()");
+        } catch (SQLException | KenshoException e) {
+            System.err.println("warning: could not restore the remote server's settings " + originals.keySet() + ": "
+                    + KenshoException.firstLine(e) + "; ALTER SYSTEM changed them (see run.json's notes)");
+            originals.clear();
+            return;
+        }
+        originals.clear();
+        if (restartToRestore) {
+            restartToRestore = false;
+            try {
+                restart();
+            } catch (KenshoException e) {
+                System.err.println("warning: settings restored, but --restart-command failed: " + KenshoException.firstLine(e)
+                        + "; the server runs with the run's postmaster-level settings until it restarts");
+            }
+        }
     }
 
     /** A setting as the server runs with it; {@link SettingValue} compares a wanted value with it as PostgreSQL reads both. */
@@ -221,6 +294,14 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void close() {
+        restoreSettings();
+        if (restoreHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(restoreHook);
+            } catch (IllegalStateException ignored) {
+                // shutting down: the hook runs, and finds nothing left to restore
+            }
+        }
         closePools();
         if (resource != null) {
             try {
