@@ -83,8 +83,7 @@ final class QueryCommand implements Callable<Integer> {
         params.put("matrix", varied);
         params.put("repeat", repeat);
         params.put("order", order.name().toLowerCase());
-        int failed = 0;
-        int trialsRun = 0;
+        int status;
         try (RunDirectory dir = results.open("query", params, System.err)) {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
                     ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
@@ -105,15 +104,12 @@ final class QueryCommand implements Callable<Integer> {
                     m.run(t, label, dir, new ConsoleProgress<>(p -> p.cell().query().name() + " " + p.cell().settings()));
                 }
             }
-            // over every trial of the run: a resumed run's earlier failures count too, as summary.csv shows them
-            trialsRun = dir.trials().size();
-            failed = (int) dir.trials().stream().filter(tr -> "failed".equals(tr.status())).count();
             CellSummary.write(dir, List.of("ms", "rows"));
             printSummary(dir.trials());
-            if (failed > 0) System.err.println(failed + " of " + trialsRun + " trials failed; the reasons are in summary.csv");
+            status = ResultOptions.exitStatus(dir, System.err);
             System.err.println("results: " + dir.path());
         }
-        return failed > 0 ? 1 : 0;
+        return status;
     }
 
     private static void printSummary(List<Trial> trials) {

@@ -51,6 +51,17 @@ public final class ResultOptions {
     }
 
     /**
+     * The exit status of a run that measured: 1 when a trial of it failed (a resumed run's earlier ones too, as
+     * summary.csv shows them), so that CI notices; a skipped cell (a setting the target cannot take) is no failure.
+     */
+    public static int exitStatus(RunDirectory dir, PrintStream err) {
+        long failed = dir.trials().stream().filter(t -> "failed".equals(t.status())).count();
+        if (failed == 0) return 0;
+        err.println(failed + " of " + dir.trials().size() + " trials failed; the reasons are in summary.csv");
+        return 1;
+    }
+
+    /**
      * A resumed run must be the same run: trials of another command, or of other options, appended to
      * it would make its summary a mixture (a parameter given now and recorded then must be equal).
      */

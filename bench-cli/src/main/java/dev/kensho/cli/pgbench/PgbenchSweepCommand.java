@@ -88,7 +88,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         try (RunDirectory dir = results.open("pgbench sweep", params, System.err)) {
             sweep.run(specs, dir);
             System.out.println("summary: " + dir.path().resolve(RunDirectory.SUMMARY));
+            return ResultOptions.exitStatus(dir, System.err);
         }
-        return 0;
     }
 }

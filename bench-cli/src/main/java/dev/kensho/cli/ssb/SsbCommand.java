@@ -61,7 +61,7 @@ public final class SsbCommand implements Callable<Integer> {
         try (RunDirectory dir = results.open("ssb", params, System.err)) {
             new ParallelSweep(o, System.out, System.err).run(specs, dir);
             System.err.printf("results: %s (%.1f s)%n", dir.path(), (System.nanoTime() - t0) / 1e9);
+            return ResultOptions.exitStatus(dir, System.err);
         }
-        return 0;
     }
 }

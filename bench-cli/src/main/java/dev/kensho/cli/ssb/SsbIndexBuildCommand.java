@@ -64,7 +64,7 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
             ib.run(db, dir);
             ib.finish(dir);
             System.err.println("results: " + dir.path());
+            return ResultOptions.exitStatus(dir, System.err);
         }
-        return 0;
     }
 }

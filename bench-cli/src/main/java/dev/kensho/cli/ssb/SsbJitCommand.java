@@ -76,8 +76,8 @@ final class SsbJitCommand implements Callable<Integer> {
                 m.run(db, dir);
                 m.finish(dir);
                 System.err.println("results: " + dir.path());
+                return ResultOptions.exitStatus(dir, System.err);
             }
         }
-        return 0;
     }
 }

@@ -229,4 +229,14 @@ class PgbenchCommandTest {
         assertTrue(json.matches("(?s).*\"rate\" : 30\\.0,.*\"latency_limit_ms\" : 100\\.0.*"), json);
         assertTrue(r.err().contains("tps "), r.err());
     }
+
+    @Test
+    void sweepWhoseTrialsFailExitsOne(Target pg, @TempDir Path tmp) throws Exception {
+        Path script = tmp.resolve("bad.sql");
+        Files.writeString(script, "SELECT * FROM kensho_no_such_table;\n");
+        CommandRun r = bench(at(pg, tmp.resolve("results"), "pgbench", "sweep", "-f", script.toString(), "--clients", "1",
+                "--repeat", "2", "-T", "1", "-n").toArray(String[]::new));
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("2 of 2 trials failed; the reasons are in summary.csv"), r.err());
+    }
 }
