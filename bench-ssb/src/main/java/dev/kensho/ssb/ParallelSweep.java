@@ -187,6 +187,8 @@ public final class ParallelSweep {
                 want.put("max_parallel_workers_per_gather", Integer.toString(n));
                 String skip = null;
                 Integer size = pool.poolSize(n);
+                // the control group (no workers per Gather) runs alike whatever the pool: a remote server need not match it
+                if (n == 0 && !managed) size = null;
                 Map<String, String> current = current(db, List.of("max_worker_processes", "max_parallel_workers"));
                 if (size != null) {
                     if (managed) {

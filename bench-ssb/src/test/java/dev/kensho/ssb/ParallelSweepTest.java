@@ -10,7 +10,9 @@ import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.LocalPostgres;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,6 +71,25 @@ class ParallelSweepTest {
             assertEquals(40, csv.strip().split("\n").length);
             String table = out.toString(StandardCharsets.UTF_8);
             assertTrue(table.contains("q4.3"), table);
+        } finally {
+            db.drop();
+        }
+    }
+
+    @Test
+    void aRemoteServerRunsTheControlGroupOfAnyPool(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_control_test_" + ProcessHandle.current().pid());
+        db.drop();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            // gather: max_worker_processes = workers, which a remote server without --restart-command cannot take;
+            // at workers=0 no Gather runs, so its pool does not matter and the control group is measured
+            ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0, 2), List.of(ParallelSweep.Pool.GATHER), 1,
+                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, 10_000);
+            new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), System.err).run(remote, dir);
+            Map<Object, String> status = new java.util.HashMap<>();
+            for (Trial t : dir.trials()) if (t.params().containsKey("query")) status.put(t.params().get("workers"), t.status());
+            assertEquals("ok", status.get(0), dir.trials().toString());
+            assertEquals("skipped", status.get(2), dir.trials().toString());
         } finally {
             db.drop();
         }
