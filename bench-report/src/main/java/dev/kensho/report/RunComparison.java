@@ -99,6 +99,8 @@ public final class RunComparison {
     private final List<LatencyRow> latencyRows = new ArrayList<>();
     private final List<Analysis> analyses = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    /** What was left out of the comparison and why (not a problem of the runs, unlike a warning). */
+    private final List<String> notes = new ArrayList<>();
     private String factor;
 
     public static RunComparison of(List<RunResults> runs) {
@@ -119,8 +121,26 @@ public final class RunComparison {
         if (options.by() != null && !params.contains(options.by())) {
             throw KenshoException.usage("compare: no trial has the parameter '" + options.by() + "' (parameters: " + params + ")");
         }
-        params.stream().filter(p -> !p.equals(by)).forEach(keyParams::add);
-        buildGroups();
+        List<List<Trial>> kept = new ArrayList<>();
+        Set<String> without = new java.util.TreeSet<>();
+        for (RunResults r : runs) {
+            // an SSB run's load (step=load) has no workers: split off, it made a group of its own with nothing to compare
+            boolean splits = by != null && r.trials().stream().anyMatch(t -> t.params().containsKey(by));
+            List<Trial> ts = new ArrayList<>();
+            for (Trial t : r.trials()) {
+                if (!t.ok()) continue;
+                if (splits && !t.params().containsKey(by)) without.add(t.cell());
+                else ts.add(t);
+            }
+            kept.add(ts);
+        }
+        if (!without.isEmpty()) {
+            notes.add("left out, without " + by + ": " + String.join(", ", without));
+        }
+        Set<String> compared = new LinkedHashSet<>();
+        kept.forEach(ts -> ts.forEach(t -> compared.addAll(t.params().keySet())));
+        compared.stream().filter(p -> !p.equals(by)).forEach(keyParams::add);
+        buildGroups(kept);
         if (groups.size() < 2) {
             throw KenshoException.usage("compare: only one group to compare (" + (groups.isEmpty() ? "no ok trials" : groups.get(0).label())
                     + "); give two results directories or --by a parameter that varies");
@@ -183,11 +203,10 @@ public final class RunComparison {
         return t.metrics().entrySet().stream().filter(e -> e.getValue() instanceof Number).map(Map.Entry::getKey).toList();
     }
 
-    private void buildGroups() {
+    private void buildGroups(List<List<Trial>> kept) {
         Map<List<Object>, Map<String, List<Trial>>> raw = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
-            for (Trial t : runs.get(i).trials()) {
-                if (!t.ok()) continue;
+            for (Trial t : kept.get(i)) {
                 Object v = by == null ? null : Cells.normal(t.params().get(by));
                 Map<String, Object> key = new LinkedHashMap<>();
                 for (String p : keyParams) if (t.params().containsKey(p)) key.put(p, Cells.normal(t.params().get(p)));
@@ -361,6 +380,15 @@ public final class RunComparison {
         return warnings;
     }
 
+    /** The compared metrics, in the order of the tables. */
+    public List<String> metrics() {
+        return metrics;
+    }
+
+    public List<String> notes() {
+        return notes;
+    }
+
     public String by() {
         return by;
     }
@@ -430,6 +458,7 @@ public final class RunComparison {
                 b.append('\n');
             }
         }
+        notes.forEach(x -> b.append("note: ").append(x).append('\n'));
         warnings.forEach(x -> b.append("warning: ").append(x).append('\n'));
         return b.toString();
     }
@@ -472,6 +501,7 @@ public final class RunComparison {
                     "<code>" + esc(String.join(" ", r.info().commandLine() == null ? List.of() : r.info().commandLine())) + "</code>"));
         }
         b.append(Html.table(List.of("group", "directory", "command", "command line"), runRows));
+        notes.forEach(x -> b.append("<p class=\"sub\">").append(esc(x)).append("</p>\n"));
         if (!warnings.isEmpty()) {
             b.append("<ul class=\"warnings\">").append(warnings.stream().map(w -> "<li>" + esc(w) + "</li>").collect(Collectors.joining()))
                     .append("</ul>\n");

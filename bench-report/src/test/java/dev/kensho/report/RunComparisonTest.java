@@ -116,6 +116,19 @@ class RunComparisonTest {
         assertEquals(3, an.contrasts().size());
     }
 
+    /** The load trial has no workers: it is no third group, and the queries' time is what is compared. */
+    @Test
+    void ssbByWorkersLeavesTheLoadOut() {
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.ssbWorkers(tmp)), new RunComparison.Options("workers", List.of()));
+        assertEquals(List.of("0", "2"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertEquals(List.of("seconds"), cmp.metrics());
+        assertEquals(List.of(), cmp.warnings());
+        assertEquals(List.of("left out, without workers: load;version=17"), cmp.notes());
+        assertEquals(List.of("query=Q1.1", "query=Q2.1"), cmp.rows().stream().map(RunComparison.Row::cell).toList());
+        assertEquals(0.5, cmp.rows().get(0).ratio(), 1e-12);
+        assertTrue(cmp.text().contains("note: left out, without workers: load;version=17"), cmp.text());
+    }
+
     @Test
     void nothingToCompareIsAUsageError() {
         RunResults a = SampleRuns.pgbenchSingle(tmp, 0);
