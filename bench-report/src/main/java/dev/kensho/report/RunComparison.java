@@ -152,14 +152,17 @@ public final class RunComparison {
             if (common == null) common = ms;
             else common.retainAll(ms);
         }
-        final Set<String> shared = common;
-        List<String> charted = Charts.defaults(runs.get(0)).stream().map(ChartSpec::metric).distinct()
-                .filter(shared::contains).toList();
+        List<String> charted = charted(runs.get(0), kept.get(0)).stream().filter(common::contains).toList();
         if (!options.metrics().isEmpty()) {
             this.metrics = options.metrics();
             this.analysed = metrics;
         } else {
-            this.metrics = options.allMetrics() || charted.isEmpty() ? new ArrayList<>(common) : charted;
+            List<String> offered = options.allMetrics() || charted.isEmpty() ? new ArrayList<>(common) : charted;
+            // pgbench's failure counters are 0 in a healthy run: eight rows of 0 vs 0 said nothing
+            List<String> zero = offered.stream().filter(this::zeroEverywhere).toList();
+            boolean drop = !zero.isEmpty() && zero.size() < offered.size();
+            this.metrics = drop ? offered.stream().filter(m -> !zero.contains(m)).toList() : offered;
+            if (drop) notes.add("not compared, 0 in every cell of every group: " + String.join(", ", zero));
             this.analysed = charted.isEmpty() ? metrics.subList(0, Math.min(1, metrics.size())) : charted;
         }
         for (String m : metrics) {
@@ -169,6 +172,24 @@ public final class RunComparison {
         compare();
         compareLatency();
         analyse();
+    }
+
+    /**
+     * The metrics the run's report charts; a single pgbench run charts none (one point per line), so its
+     * tps and latency, else the time, as for the sweeps.
+     */
+    private static List<String> charted(RunResults run, List<Trial> trials) {
+        List<String> out = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
+        if (!out.isEmpty()) return out;
+        Cells cells = new Cells(trials);
+        List<String> tps = java.util.stream.Stream.of(Charts.metric(cells, "tps"), Charts.latencyMetric(cells))
+                .flatMap(java.util.Optional::stream).toList();
+        return tps.isEmpty() ? Charts.timeMetric(cells).stream().toList() : tps;
+    }
+
+    private boolean zeroEverywhere(String metric) {
+        return cells.values().stream().flatMap(byKey -> byKey.values().stream()).flatMap(List::stream)
+                .map(t -> t.metric(metric)).filter(Objects::nonNull).allMatch(v -> v == 0);
     }
 
     private void compareLatency() {

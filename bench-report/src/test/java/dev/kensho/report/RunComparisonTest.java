@@ -129,6 +129,23 @@ class RunComparisonTest {
         assertTrue(cmp.text().contains("note: left out, without workers: load;version=17"), cmp.text());
     }
 
+    /** Two single pgbench runs chart nothing, yet the default is what --help says: tps and latency. */
+    @Test
+    void twoPgbenchRunsCompareTpsAndLatencyByDefault() {
+        List<RunResults> runs = List.of(SampleRuns.pgbenchRun(tmp, 1000), SampleRuns.pgbenchRun(tmp, 1100));
+        RunComparison cmp = RunComparison.of(runs);
+        assertEquals(List.of("tps", "latency_avg_ms"), cmp.metrics());
+        assertEquals(1.1, cmp.rows().get(0).ratio(), 1e-12);
+        // every shared metric but the counters that stayed 0
+        RunComparison all = RunComparison.of(runs, new RunComparison.Options(null, List.of(), true));
+        assertEquals(List.of("tps", "transactions", "latency_avg_ms", "latency_stddev_ms", "latency_p50_ms", "latency_p90_ms",
+                "latency_p99_ms", "latency_max_ms", "initial_connection_ms", "seconds", "tps_cv_pct"), all.metrics());
+        assertEquals(List.of("not compared, 0 in every cell of every group: failed, connection_failures, serialization_failures, "
+                + "deadlock_failures, skipped, retries, late, lag_avg_ms"), all.notes());
+        // asked for by name, a zero metric is compared
+        assertEquals(List.of("failed"), RunComparison.of(runs, new RunComparison.Options(null, List.of("failed"))).metrics());
+    }
+
     @Test
     void nothingToCompareIsAUsageError() {
         RunResults a = SampleRuns.pgbenchSingle(tmp, 0);

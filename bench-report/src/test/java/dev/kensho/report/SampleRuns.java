@@ -47,6 +47,30 @@ final class SampleRuns {
         }
     }
 
+    /**
+     * bench pgbench run -c 4, 3 repeats, as RunReport records it (19 metrics, the failure counters all 0), on server
+     * 17.10: tps base, base + 10, base − 10.
+     */
+    static RunResults pgbenchRun(Path root, double base) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench run", List.of("bench", "pgbench", "run", "-c", "4"), Map.of()))) {
+            rd.environment("default", env("17.10"));
+            for (int r = 0; r < 3; r++) {
+                double tps = base + (r == 0 ? 0 : r == 1 ? 10 : -10);
+                Trial.Builder t = Trial.of("clients=4", r).param("clients", 4).param("threads", 2).param("script", "tpcb-like")
+                        .metric("tps", tps).metric("transactions", (long) (tps * 10));
+                for (String zero : List.of("failed", "connection_failures", "serialization_failures", "deadlock_failures", "skipped",
+                        "retries", "late")) {
+                    t.metric(zero, 0L);
+                }
+                rd.append(t.metric("latency_avg_ms", 4000 / tps).metric("latency_stddev_ms", 0.5).metric("latency_p50_ms", 3500 / tps)
+                        .metric("latency_p90_ms", 5000 / tps).metric("latency_p99_ms", 9000 / tps).metric("latency_max_ms", 20.0 + r)
+                        .metric("initial_connection_ms", 3.0).metric("seconds", 10.0).metric("tps_cv_pct", 2.0 + r)
+                        .metric("lag_avg_ms", 0.0).build());
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
     private static void sweepCell(RunDirectory rd, String version, int c, boolean withVersion) {
         int v = version.equals("16") ? 0 : 1;
         for (int r = 0; r < 3; r++) {
