@@ -260,7 +260,12 @@ public final class HtmlReport {
             row.add(n(String.format(Locale.ROOT, "%.1f", r.percent())));
             out.add(row);
         }
-        return "<h3>" + esc(pair) + " reduction rate 100·(off − on)/off</h3>\n" + Html.table(header, out);
+        String overall = rows.stream().collect(Collectors.groupingBy(Reduction.Row::series, LinkedHashMap::new, Collectors.toList()))
+                .entrySet().stream().map(e -> (others.isEmpty() ? "" : esc(e.getKey()) + ": ") + "<b>"
+                        + String.format(Locale.ROOT, "%.1f", Reduction.overall(e.getValue())) + " %</b>")
+                .collect(Collectors.joining("; "));
+        return "<h3>" + esc(pair) + " reduction rate 100·(off − on)/off</h3>\n" + Html.table(header, out)
+                + "<p>Overall reduction on total time 100·(Σoff − Σon)/Σoff: " + overall + "</p>\n";
     }
 
     private static String value(String key, Object v, int depth) {

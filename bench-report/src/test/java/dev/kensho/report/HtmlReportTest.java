@@ -106,7 +106,10 @@ class HtmlReportTest {
         assertTrue(html.matches("(?s).*<td>Q1\\.1</td><td class=\"num\">10</td><td class=\"num\">8</td><td class=\"num\">20\\.0</td>.*"));
         assertTrue(html.contains("<td>Q2.1</td><td class=\"num\">20</td><td class=\"num\">15</td><td class=\"num\">25.0</td>"));
         assertTrue(html.contains("<td>Q10.1</td><td class=\"num\">40</td><td class=\"num\">40</td><td class=\"num\">0.0</td>"));
-        assertTrue(html.contains("mean reduction 15.0 %"));
+        // on the total: (70 − 63)/70; the mean of 20, 25 and 0 % (15.0) weighed Q1.1's 2 s like Q10.1's 40 s
+        assertTrue(html.contains("overall reduction on total time 10.0 %"), "figure caption");
+        assertTrue(html.contains("<p>Overall reduction on total time 100·(Σoff − Σon)/Σoff: <b>10.0 %</b></p>"), "under the table");
+        assertFalse(html.contains("15.0 %"), "no arithmetic mean of the percentages");
         assertFalse(html.contains("<td class=\"num\">60.0</td>"), "Q3.1 compiled nothing: no reduction rate for it");
         // queries in natural order: Q1.1, Q2.1, Q10.1
         assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
