@@ -314,16 +314,26 @@ public final class RunComparison {
         boolean unique = labels.stream().noneMatch(Objects::isNull) && new LinkedHashSet<>(labels).size() == labels.size();
         for (int i = 0; i < ids.size(); i++) {
             int run = (Integer) ids.get(i).get(0);
-            String label = unique ? labels.get(i) : runs.get(run).directory().getFileName()
-                    + (ids.get(i).get(1) == null ? "" : "/" + Cells.text(ids.get(i).get(1)));
-            if (!unique && ids.stream().filter(x -> x.get(0).equals(run)).count() < 2
-                    && runs.stream().filter(r -> r.directory().getFileName().equals(runs.get(run).directory().getFileName())).count() > 1) {
-                label = (char) ('A' + i) + ":" + label; // the same directory given twice
-            }
+            // run directories are 30-character timestamps: a letter per run heads the columns, the legend names the directory
+            String label = unique ? labels.get(i) : runLetter(run) + (ids.get(i).get(1) == null ? "" : "/" + Cells.text(ids.get(i).get(1)));
             Group g = new Group(label, run, ids.get(i).get(1));
             groups.add(g);
             cells.put(g, raw.get(ids.get(i)));
         }
+    }
+
+    private static String runLetter(int run) {
+        return run < 26 ? String.valueOf((char) ('A' + run)) : "R" + (run + 1);
+    }
+
+    /** "A = 20261122T120000Z-pgbench-run" per run when the groups are named by letters, else empty. */
+    private List<String> legend() {
+        if (groups.stream().noneMatch(g -> g.label().equals(runLetter(g.run())) || g.label().startsWith(runLetter(g.run()) + "/"))) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) out.add(runLetter(i) + " = " + runs.get(i).directory().getFileName());
+        return out;
     }
 
     /** The server version the run recorded, when it recorded exactly one. */
@@ -512,6 +522,7 @@ public final class RunComparison {
         b.append("Comparing ").append(groups.stream().map(Group::label).collect(Collectors.joining(" | ")))
                 .append(by == null ? "" : " (by " + by + ")").append("; ratios are group/").append(groups.get(0).label())
                 .append(" of medians\n");
+        legend().forEach(x -> b.append("  ").append(x).append('\n'));
         List<String[]> lines = new ArrayList<>();
         b.append("Better: ").append(metrics.stream().map(m -> m + " " + Better.of(m).text()).collect(Collectors.joining("; ")))
                 .append(". Verdict: Welch's t-test at α = ").append(ALPHA).append(".\n");

@@ -148,6 +148,11 @@ class RunComparisonTest {
         RunComparison cmp = RunComparison.of(runs);
         assertEquals(List.of("tps", "latency_avg_ms"), cmp.metrics());
         assertEquals(1.1, cmp.rows().get(0).ratio(), 1e-12);
+        // both on 17.10: the groups are the runs, lettered, and a legend names their directories
+        assertEquals(List.of("A", "B"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertTrue(cmp.text().contains("Comparing A | B; ratios are group/A of medians\n  A = " + runs.get(0).directory().getFileName()
+                + "\n  B = " + runs.get(1).directory().getFileName() + "\n"), cmp.text());
+        assertTrue(cmp.html().contains("<tr><td>B</td><td>" + runs.get(1).directory().getFileName() + "</td>"), "Runs table");
         // every shared metric but the counters that stayed 0
         RunComparison all = RunComparison.of(runs, new RunComparison.Options(null, List.of(), true));
         assertEquals(List.of("tps", "transactions", "latency_avg_ms", "latency_stddev_ms", "latency_p50_ms", "latency_p90_ms",
