@@ -116,8 +116,12 @@ public final class HtmlReport {
 
         List<String> notes = run.info().notes() == null ? List.of() : run.info().notes();
         b.append("<h2 id=\"notes\">Notes</h2>\n");
-        if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts, skipped settings or other decisions.</p>\n");
+        // trials skipped for a setting are no note of the run's: they are listed under Skipped and failed
+        if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts or server changes.</p>\n");
         else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
+        long bad = run.trials().stream().filter(t -> !t.ok()).count();
+        if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
+                .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
     }
 
@@ -224,16 +228,28 @@ public final class HtmlReport {
         return b.toString();
     }
 
+    /** One row per status and reason (a setting the server lacks skips every trial that needs it), repeats 1-based as the CLI counts. */
     private static String problems(List<Trial> trials) {
         List<Trial> bad = trials.stream().filter(t -> !t.ok()).toList();
         if (bad.isEmpty()) return "";
-        List<List<String>> rows = new ArrayList<>();
+        Map<List<String>, Map<String, List<Integer>>> byReason = new LinkedHashMap<>();
         for (Trial t : bad) {
-            rows.add(List.of(esc(t.cell()), n(String.valueOf(t.repeat())), esc(t.status()), esc(reason(t))));
+            byReason.computeIfAbsent(List.of(t.status(), reason(t)), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t.repeat() + 1);
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (var e : byReason.entrySet()) {
+            List<String> cells = e.getValue().entrySet().stream().map(c -> "<code>" + esc(c.getKey()) + "</code> "
+                    + (c.getValue().size() == 1 ? "repeat " : "repeats ")
+                    + c.getValue().stream().sorted().map(String::valueOf).collect(Collectors.joining(", "))).toList();
+            String list = String.join("<br>", cells);
+            if (cells.size() > 8) list = "<details><summary>" + cells.size() + " cells</summary>" + list + "</details>";
+            int count = e.getValue().values().stream().mapToInt(List::size).sum();
+            rows.add(List.of(esc(e.getKey().get(0)), esc(e.getKey().get(1)), n(String.valueOf(count)), list));
         }
         long skipped = bad.stream().filter(t -> "skipped".equals(t.status())).count();
         return "<h2 id=\"problems\">Skipped and failed</h2>\n<p>" + skipped + " skipped, " + (bad.size() - skipped)
-                + " failed.</p>\n" + Html.table(List.of("cell", "repeat", "status", "reason"), rows);
+                + " failed.</p>\n" + Html.table(List.of("status", "reason", "trials", "cells"), rows);
     }
 
     private static String reason(Trial t) {

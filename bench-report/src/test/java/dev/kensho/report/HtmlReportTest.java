@@ -136,6 +136,35 @@ class HtmlReportTest {
         assertTrue(all.contains("<tr><td><code>load;version=17</code></td><td class=\"num\">1</td><td>ok</td><td class=\"num\">1.500</td>"), all);
     }
 
+    /** 130 trials skipped for one reason were 130 rows; repeats were 0-based where the CLI counts from 1. */
+    @Test
+    void skippedTrialsAreGroupedByReason() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
+            rd.append(Trial.of("query=Q1.1;workers=0", 0).param("query", "Q1.1").param("workers", 0).metric("seconds", 1.0).build());
+            for (String q : List.of("Q1.1", "Q2.1")) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("query=" + q + ";workers=8", r).param("query", q).param("workers", 8)
+                            .skipped("max_worker_processes is 4 and Kensho does not restart it").build());
+                }
+            }
+            rd.append(Trial.of("query=Q2.1;workers=0", 2).param("query", "Q2.1").param("workers", 0).failed("canceled").build());
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String problems = html.substring(html.indexOf("<h2 id=\"problems\">"), html.indexOf("<h2 id=\"notes\">"));
+        assertTrue(problems.contains("<p>4 skipped, 1 failed.</p>"), problems);
+        assertTrue(problems.contains("<tr><td>skipped</td><td>max_worker_processes is 4 and Kensho does not restart it</td>"
+                + "<td class=\"num\">4</td><td><code>query=Q1.1;workers=8</code> repeats 1, 2<br><code>query=Q2.1;workers=8</code> repeats 1, 2</td></tr>"),
+                problems);
+        assertTrue(problems.contains("<td>failed</td><td>canceled</td><td class=\"num\">1</td><td><code>query=Q2.1;workers=0</code> repeat 3</td>"),
+                problems);
+        String notes = html.substring(html.indexOf("<h2 id=\"notes\">"));
+        assertFalse(notes.contains("skipped settings"), "trials were skipped for a setting: the note said none were");
+        assertTrue(notes.contains("<p>Kensho recorded no restarts or server changes.</p>\n<p>5 trials were skipped or failed: "
+                + "their reasons are under Skipped and failed above.</p>"), notes);
+    }
+
     @Test
     void failedTrialWithoutParamsIsPlacedByItsKey() throws Exception {
         RunResults run;
