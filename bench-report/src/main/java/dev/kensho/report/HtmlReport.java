@@ -104,11 +104,19 @@ public final class HtmlReport {
 
         // the charted metrics first; everything else measured stays one click away
         List<String> charted = charts.stream().map(ChartSpec::metric).distinct().filter(cells.metrics()::contains).toList();
+        // pgbench's failure counters, 0 in every cell: eight columns of 0 pushed the latencies off the page
+        List<String> zero = cells.metrics().stream().filter(m -> zeroEverywhere(cells, m)).toList();
+        List<String> first = (charted.isEmpty() ? new ArrayList<>(cells.metrics()) : charted).stream().filter(m -> !zero.contains(m)).toList();
+        if (first.isEmpty()) first = charted.isEmpty() ? new ArrayList<>(cells.metrics()) : charted;
         b.append("<h2 id=\"summary\">Summary per cell</h2>\n");
-        if (charted.isEmpty() || charted.size() == cells.metrics().size()) {
+        if (first.size() == cells.metrics().size()) {
             b.append(summary(run, cells, new ArrayList<>(cells.metrics()), true));
         } else {
-            b.append(summary(run, cells, charted, true)).append("<details><summary>All ").append(cells.metrics().size())
+            List<String> hidden = zero.stream().filter(m -> charted.isEmpty() || charted.contains(m)).toList();
+            b.append(summary(run, cells, first, true));
+            if (!hidden.isEmpty()) b.append("<p class=\"sub\">0 in every cell, in All metrics below: ").append(hidden.stream()
+                    .map(m -> "<code>" + esc(m) + "</code>").collect(Collectors.joining(" "))).append("</p>\n");
+            b.append("<details><summary>All ").append(cells.metrics().size())
                     .append(" metrics</summary>\n").append(summary(run, cells, new ArrayList<>(cells.metrics()), false))
                     .append("</details>\n");
         }
@@ -171,6 +179,11 @@ public final class HtmlReport {
         } catch (KenshoException e) {
             return "<p class=\"warnings\">No " + esc(by) + " comparison: " + esc(e.getMessage()) + "</p>\n";
         }
+    }
+
+    private static boolean zeroEverywhere(Cells cells, String metric) {
+        return cells.ok().stream().filter(c -> c.median().containsKey(metric))
+                .allMatch(c -> c.min().get(metric) == 0 && c.max().get(metric) == 0);
     }
 
     private static String summary(RunResults run, Cells cells, List<String> metrics, boolean constants) {

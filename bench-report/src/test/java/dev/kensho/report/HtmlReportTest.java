@@ -165,6 +165,29 @@ class HtmlReportTest {
                 + "their reasons are under Skipped and failed above.</p>"), notes);
     }
 
+    /** A pgbench run charts nothing: its first summary table held 19 columns, eight of them 0, the latencies off the page. */
+    @Test
+    void zeroMetricsOnlyInTheFullSummary() {
+        String html = HtmlReport.render(SampleRuns.pgbenchRun(tmp, 1000));
+        String first = html.substring(html.indexOf("<h2 id=\"summary\">"), html.indexOf("<details><summary>All 19 metrics"));
+        String header = first.substring(first.indexOf("<thead>"), first.indexOf("</thead>"));
+        assertTrue(header.contains("<th>tps median [min–max]</th>") && header.contains("<th>latency_avg_ms median [min–max]</th>"), header);
+        assertFalse(header.contains("failed") || header.contains("retries") || header.contains("lag_avg_ms"), header);
+        assertTrue(first.contains("0 in every cell, in All metrics below: <code>failed</code> <code>connection_failures</code>"), first);
+        String all = html.substring(html.indexOf("<details><summary>All 19 metrics"));
+        assertTrue(all.contains("<th>failed median [min–max]</th>"), "kept in the full table");
+    }
+
+    @Test
+    void printKeepsWideTablesWhole() {
+        String html = HtmlReport.render(SampleRuns.pgbenchSweep(tmp));
+        String print = html.substring(html.indexOf("@media print{"));
+        print = print.substring(0, print.indexOf("\n}\n"));
+        assertTrue(print.contains(".scroll,pre{overflow:visible}"), "no clipping on paper");
+        assertTrue(print.contains("thead{display:table-header-group}"), "a table broken across pages repeats its header");
+        assertTrue(html.contains("max-width:1600px"), "tables may widen past the 1100 px text column");
+    }
+
     @Test
     void failedTrialWithoutParamsIsPlacedByItsKey() throws Exception {
         RunResults run;
