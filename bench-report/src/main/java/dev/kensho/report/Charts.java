@@ -149,10 +149,9 @@ public final class Charts {
                         series.computeIfAbsent(r.series(), k -> new ArrayList<>())
                                 .add(new Point(r.category(), r.percent(), r.percent(), r.percent(), 1));
                     }
-                    rows.stream().collect(Collectors.groupingBy(Reduction.Row::series, LinkedHashMap::new,
-                                    Collectors.averagingDouble(Reduction.Row::percent)))
-                            .forEach((s, avg) -> notes.add((others.isEmpty() ? "" : s + ": ") + "mean reduction "
-                                    + String.format(Locale.ROOT, "%.1f", avg) + " %"));
+                    rows.stream().collect(Collectors.groupingBy(Reduction.Row::series, LinkedHashMap::new, Collectors.toList()))
+                            .forEach((s, rs) -> notes.add((others.isEmpty() ? "" : s + ": ") + "overall reduction on total time "
+                                    + String.format(Locale.ROOT, "%.1f", Reduction.overall(rs)) + " %"));
                     figures.add(new Figure(title, BarChart.build(title, spec.x(), "reduction %", series), notes));
                 }
             }

@@ -104,11 +104,19 @@ public final class HtmlReport {
 
         // the charted metrics first; everything else measured stays one click away
         List<String> charted = charts.stream().map(ChartSpec::metric).distinct().filter(cells.metrics()::contains).toList();
+        // pgbench's failure counters, 0 in every cell: eight columns of 0 pushed the latencies off the page
+        List<String> zero = cells.metrics().stream().filter(m -> zeroEverywhere(cells, m)).toList();
+        List<String> first = (charted.isEmpty() ? new ArrayList<>(cells.metrics()) : charted).stream().filter(m -> !zero.contains(m)).toList();
+        if (first.isEmpty()) first = charted.isEmpty() ? new ArrayList<>(cells.metrics()) : charted;
         b.append("<h2 id=\"summary\">Summary per cell</h2>\n");
-        if (charted.isEmpty() || charted.size() == cells.metrics().size()) {
+        if (first.size() == cells.metrics().size()) {
             b.append(summary(run, cells, new ArrayList<>(cells.metrics()), true));
         } else {
-            b.append(summary(run, cells, charted, true)).append("<details><summary>All ").append(cells.metrics().size())
+            List<String> hidden = zero.stream().filter(m -> charted.isEmpty() || charted.contains(m)).toList();
+            b.append(summary(run, cells, first, true));
+            if (!hidden.isEmpty()) b.append("<p class=\"sub\">0 in every cell, in All metrics below: ").append(hidden.stream()
+                    .map(m -> "<code>" + esc(m) + "</code>").collect(Collectors.joining(" "))).append("</p>\n");
+            b.append("<details><summary>All ").append(cells.metrics().size())
                     .append(" metrics</summary>\n").append(summary(run, cells, new ArrayList<>(cells.metrics()), false))
                     .append("</details>\n");
         }
@@ -116,8 +124,12 @@ public final class HtmlReport {
 
         List<String> notes = run.info().notes() == null ? List.of() : run.info().notes();
         b.append("<h2 id=\"notes\">Notes</h2>\n");
-        if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts, skipped settings or other decisions.</p>\n");
+        // trials skipped for a setting are no note of the run's: they are listed under Skipped and failed
+        if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts or server changes.</p>\n");
         else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
+        long bad = run.trials().stream().filter(t -> !t.ok()).count();
+        if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
+                .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
     }
 
@@ -167,6 +179,11 @@ public final class HtmlReport {
         } catch (KenshoException e) {
             return "<p class=\"warnings\">No " + esc(by) + " comparison: " + esc(e.getMessage()) + "</p>\n";
         }
+    }
+
+    private static boolean zeroEverywhere(Cells cells, String metric) {
+        return cells.ok().stream().filter(c -> c.median().containsKey(metric))
+                .allMatch(c -> c.min().get(metric) == 0 && c.max().get(metric) == 0);
     }
 
     private static String summary(RunResults run, Cells cells, List<String> metrics, boolean constants) {
@@ -224,16 +241,28 @@ public final class HtmlReport {
         return b.toString();
     }
 
+    /** One row per status and reason (a setting the server lacks skips every trial that needs it), repeats 1-based as the CLI counts. */
     private static String problems(List<Trial> trials) {
         List<Trial> bad = trials.stream().filter(t -> !t.ok()).toList();
         if (bad.isEmpty()) return "";
-        List<List<String>> rows = new ArrayList<>();
+        Map<List<String>, Map<String, List<Integer>>> byReason = new LinkedHashMap<>();
         for (Trial t : bad) {
-            rows.add(List.of(esc(t.cell()), n(String.valueOf(t.repeat())), esc(t.status()), esc(reason(t))));
+            byReason.computeIfAbsent(List.of(t.status(), reason(t)), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t.repeat() + 1);
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (var e : byReason.entrySet()) {
+            List<String> cells = e.getValue().entrySet().stream().map(c -> "<code>" + esc(c.getKey()) + "</code> "
+                    + (c.getValue().size() == 1 ? "repeat " : "repeats ")
+                    + c.getValue().stream().sorted().map(String::valueOf).collect(Collectors.joining(", "))).toList();
+            String list = String.join("<br>", cells);
+            if (cells.size() > 8) list = "<details><summary>" + cells.size() + " cells</summary>" + list + "</details>";
+            int count = e.getValue().values().stream().mapToInt(List::size).sum();
+            rows.add(List.of(esc(e.getKey().get(0)), esc(e.getKey().get(1)), n(String.valueOf(count)), list));
         }
         long skipped = bad.stream().filter(t -> "skipped".equals(t.status())).count();
         return "<h2 id=\"problems\">Skipped and failed</h2>\n<p>" + skipped + " skipped, " + (bad.size() - skipped)
-                + " failed.</p>\n" + Html.table(List.of("cell", "repeat", "status", "reason"), rows);
+                + " failed.</p>\n" + Html.table(List.of("status", "reason", "trials", "cells"), rows);
     }
 
     private static String reason(Trial t) {
@@ -260,7 +289,12 @@ public final class HtmlReport {
             row.add(n(String.format(Locale.ROOT, "%.1f", r.percent())));
             out.add(row);
         }
-        return "<h3>" + esc(pair) + " reduction rate 100·(off − on)/off</h3>\n" + Html.table(header, out);
+        String overall = rows.stream().collect(Collectors.groupingBy(Reduction.Row::series, LinkedHashMap::new, Collectors.toList()))
+                .entrySet().stream().map(e -> (others.isEmpty() ? "" : esc(e.getKey()) + ": ") + "<b>"
+                        + String.format(Locale.ROOT, "%.1f", Reduction.overall(e.getValue())) + " %</b>")
+                .collect(Collectors.joining("; "));
+        return "<h3>" + esc(pair) + " reduction rate 100·(off − on)/off</h3>\n" + Html.table(header, out)
+                + "<p>Overall reduction on total time 100·(Σoff − Σon)/Σoff: " + overall + "</p>\n";
     }
 
     private static String value(String key, Object v, int depth) {

@@ -67,10 +67,74 @@ public final class RunComparison {
     /** A compared group: a run (index into the inputs) and the compared dimension's value in it. */
     public record Group(String label, int run, Object value) {}
 
-    /** One matched cell and metric: the group against the baseline (first group). */
+    /** The significance level of the verdicts. */
+    public static final double ALPHA = 0.05;
+
+    /** Which way a metric is better, read from its name; UNKNOWN gets no verdict of better or worse. */
+    public enum Better {
+        HIGHER, LOWER, UNKNOWN;
+
+        public static Better of(String metric) {
+            String m = metric.toLowerCase(Locale.ROOT);
+            // tps_cv_pct is how steady tps was, not throughput: no opinion
+            if (m.contains("_cv")) return UNKNOWN;
+            if (m.equals("tps") || m.endsWith("_tps") || m.contains("per_second") || m.endsWith("_per_s")) return HIGHER;
+            if (m.startsWith("latency") || m.startsWith("lag_") || m.equals("ms") || m.endsWith("_ms") || m.endsWith("_s")
+                    || m.contains("seconds") || m.contains("time")) return LOWER;
+            // pgbench's counters of transactions that failed, were retried, skipped or late for --rate
+            if (m.equals("failed") || m.contains("failure") || m.contains("error") || m.equals("retries") || m.equals("retried")
+                    || m.equals("skipped") || m.equals("late")) return LOWER;
+            return UNKNOWN;
+        }
+
+        String text() {
+            return this == HIGHER ? "higher is better" : this == LOWER ? "lower is better" : "no better direction known";
+        }
+    }
+
+    /**
+     * One matched cell and metric: the group against the baseline (first group). verdict: better, worse
+     * (higher or lower when the metric has no better direction), no significant difference (Welch at
+     * {@link #ALPHA}), or not testable.
+     */
     public record Row(String cell, Map<String, Object> params, String metric, String baseline, String group,
                       double baselineMedian, double median, double ratio, int baselineN, int n, double welchP,
-                      double mannWhitneyP) {}
+                      double mannWhitneyP, String verdict) {
+        /** Welch's p, or why there is none: with one value in a group there is no variance to test against. */
+        public String welchText() {
+            if (Math.min(baselineN, n) < 2) return "not testable (n=" + Math.min(baselineN, n) + ")";
+            return Double.isNaN(welchP) ? "not testable (no variance)" : Html.p(welchP);
+        }
+
+        /** Mann–Whitney's p, unless even the most extreme ranking of these few values could not reach α. */
+        public String mannWhitneyText() {
+            if (Math.min(baselineN, n) < 2) return "not testable (n=" + Math.min(baselineN, n) + ")";
+            return smallestRankSumP(baselineN, n) > ALPHA ? "not testable (n=" + baselineN + "/" + n + ")" : Html.p(mannWhitneyP);
+        }
+    }
+
+    /** The exact two-sided Mann–Whitney p of two fully separated samples, 2/C(a+b, a): 0.1 for 3 against 3. */
+    static double smallestRankSumP(int a, int b) {
+        double c = 1;
+        for (int i = 1; i <= a; i++) c = c * (b + i) / i;
+        return Math.min(1, 2 / c);
+    }
+
+    private static String verdict(double[] a, double[] b, double welchP, Better better) {
+        if (Math.min(a.length, b.length) < 2) return "not testable (n=" + Math.min(a.length, b.length) + ")";
+        if (Double.isNaN(welchP)) return "not testable (no variance)";
+        if (welchP >= ALPHA) return "no significant difference";
+        // the t-test compares means: the direction is theirs, not the medians'
+        boolean up = StatUtils.mean(b) > StatUtils.mean(a);
+        return switch (better) {
+            case HIGHER -> up ? "better" : "worse";
+            case LOWER -> up ? "worse" : "better";
+            case UNKNOWN -> up ? "higher" : "lower";
+        };
+    }
+
+    /** R's significance codes, as printed under its tables; nothing in it needs HTML escaping. */
+    static final String SIGNIFICANCE_CODES = "Signif. codes: 0 '***' 0.001 '**' 0.01 '*' 0.05 '.' 0.1 ' ' 1";
 
     /** Percentiles of {@link LatencyRow}. */
     public static final double[] PERCENTILES = {50, 90, 99, 99.9};
@@ -99,6 +163,8 @@ public final class RunComparison {
     private final List<LatencyRow> latencyRows = new ArrayList<>();
     private final List<Analysis> analyses = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    /** What was left out of the comparison and why (not a problem of the runs, unlike a warning). */
+    private final List<String> notes = new ArrayList<>();
     private String factor;
 
     public static RunComparison of(List<RunResults> runs) {
@@ -119,8 +185,26 @@ public final class RunComparison {
         if (options.by() != null && !params.contains(options.by())) {
             throw KenshoException.usage("compare: no trial has the parameter '" + options.by() + "' (parameters: " + params + ")");
         }
-        params.stream().filter(p -> !p.equals(by)).forEach(keyParams::add);
-        buildGroups();
+        List<List<Trial>> kept = new ArrayList<>();
+        Set<String> without = new java.util.TreeSet<>();
+        for (RunResults r : runs) {
+            // an SSB run's load (step=load) has no workers: split off, it made a group of its own with nothing to compare
+            boolean splits = by != null && r.trials().stream().anyMatch(t -> t.params().containsKey(by));
+            List<Trial> ts = new ArrayList<>();
+            for (Trial t : r.trials()) {
+                if (!t.ok()) continue;
+                if (splits && !t.params().containsKey(by)) without.add(t.cell());
+                else ts.add(t);
+            }
+            kept.add(ts);
+        }
+        if (!without.isEmpty()) {
+            notes.add("left out, without " + by + ": " + String.join(", ", without));
+        }
+        Set<String> compared = new LinkedHashSet<>();
+        kept.forEach(ts -> ts.forEach(t -> compared.addAll(t.params().keySet())));
+        compared.stream().filter(p -> !p.equals(by)).forEach(keyParams::add);
+        buildGroups(kept);
         if (groups.size() < 2) {
             throw KenshoException.usage("compare: only one group to compare (" + (groups.isEmpty() ? "no ok trials" : groups.get(0).label())
                     + "); give two results directories or --by a parameter that varies");
@@ -132,14 +216,17 @@ public final class RunComparison {
             if (common == null) common = ms;
             else common.retainAll(ms);
         }
-        final Set<String> shared = common;
-        List<String> charted = Charts.defaults(runs.get(0)).stream().map(ChartSpec::metric).distinct()
-                .filter(shared::contains).toList();
+        List<String> charted = charted(runs.get(0), kept.get(0)).stream().filter(common::contains).toList();
         if (!options.metrics().isEmpty()) {
             this.metrics = options.metrics();
             this.analysed = metrics;
         } else {
-            this.metrics = options.allMetrics() || charted.isEmpty() ? new ArrayList<>(common) : charted;
+            List<String> offered = options.allMetrics() || charted.isEmpty() ? new ArrayList<>(common) : charted;
+            // pgbench's failure counters are 0 in a healthy run: eight rows of 0 vs 0 said nothing
+            List<String> zero = offered.stream().filter(this::zeroEverywhere).toList();
+            boolean drop = !zero.isEmpty() && zero.size() < offered.size();
+            this.metrics = drop ? offered.stream().filter(m -> !zero.contains(m)).toList() : offered;
+            if (drop) notes.add("not compared, 0 in every cell of every group: " + String.join(", ", zero));
             this.analysed = charted.isEmpty() ? metrics.subList(0, Math.min(1, metrics.size())) : charted;
         }
         for (String m : metrics) {
@@ -149,6 +236,24 @@ public final class RunComparison {
         compare();
         compareLatency();
         analyse();
+    }
+
+    /**
+     * The metrics the run's report charts; a single pgbench run charts none (one point per line), so its
+     * tps and latency, else the time, as for the sweeps.
+     */
+    private static List<String> charted(RunResults run, List<Trial> trials) {
+        List<String> out = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
+        if (!out.isEmpty()) return out;
+        Cells cells = new Cells(trials);
+        List<String> tps = java.util.stream.Stream.of(Charts.metric(cells, "tps"), Charts.latencyMetric(cells))
+                .flatMap(java.util.Optional::stream).toList();
+        return tps.isEmpty() ? Charts.timeMetric(cells).stream().toList() : tps;
+    }
+
+    private boolean zeroEverywhere(String metric) {
+        return cells.values().stream().flatMap(byKey -> byKey.values().stream()).flatMap(List::stream)
+                .map(t -> t.metric(metric)).filter(Objects::nonNull).allMatch(v -> v == 0);
     }
 
     private void compareLatency() {
@@ -183,11 +288,10 @@ public final class RunComparison {
         return t.metrics().entrySet().stream().filter(e -> e.getValue() instanceof Number).map(Map.Entry::getKey).toList();
     }
 
-    private void buildGroups() {
+    private void buildGroups(List<List<Trial>> kept) {
         Map<List<Object>, Map<String, List<Trial>>> raw = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
-            for (Trial t : runs.get(i).trials()) {
-                if (!t.ok()) continue;
+            for (Trial t : kept.get(i)) {
                 Object v = by == null ? null : Cells.normal(t.params().get(by));
                 Map<String, Object> key = new LinkedHashMap<>();
                 for (String p : keyParams) if (t.params().containsKey(p)) key.put(p, Cells.normal(t.params().get(p)));
@@ -210,16 +314,26 @@ public final class RunComparison {
         boolean unique = labels.stream().noneMatch(Objects::isNull) && new LinkedHashSet<>(labels).size() == labels.size();
         for (int i = 0; i < ids.size(); i++) {
             int run = (Integer) ids.get(i).get(0);
-            String label = unique ? labels.get(i) : runs.get(run).directory().getFileName()
-                    + (ids.get(i).get(1) == null ? "" : "/" + Cells.text(ids.get(i).get(1)));
-            if (!unique && ids.stream().filter(x -> x.get(0).equals(run)).count() < 2
-                    && runs.stream().filter(r -> r.directory().getFileName().equals(runs.get(run).directory().getFileName())).count() > 1) {
-                label = (char) ('A' + i) + ":" + label; // the same directory given twice
-            }
+            // run directories are 30-character timestamps: a letter per run heads the columns, the legend names the directory
+            String label = unique ? labels.get(i) : runLetter(run) + (ids.get(i).get(1) == null ? "" : "/" + Cells.text(ids.get(i).get(1)));
             Group g = new Group(label, run, ids.get(i).get(1));
             groups.add(g);
             cells.put(g, raw.get(ids.get(i)));
         }
+    }
+
+    private static String runLetter(int run) {
+        return run < 26 ? String.valueOf((char) ('A' + run)) : "R" + (run + 1);
+    }
+
+    /** "A = 20261122T120000Z-pgbench-run" per run when the groups are named by letters, else empty. */
+    private List<String> legend() {
+        if (groups.stream().noneMatch(g -> g.label().equals(runLetter(g.run())) || g.label().startsWith(runLetter(g.run()) + "/"))) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) out.add(runLetter(i) + " = " + runs.get(i).directory().getFileName());
+        return out;
     }
 
     /** The server version the run recorded, when it recorded exactly one. */
@@ -277,7 +391,7 @@ public final class RunComparison {
                         p = welch.tTest(a, b);
                     }
                     rows.add(new Row(cellLabel(key), keys.get(key), m, base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p,
-                            RankSumTest.test(b, a).p()));
+                            RankSumTest.test(b, a).p(), verdict(a, b, p, Better.of(m))));
                 }
             }
         }
@@ -361,21 +475,45 @@ public final class RunComparison {
         return warnings;
     }
 
+    /** The compared metrics, in the order of the tables. */
+    public List<String> metrics() {
+        return metrics;
+    }
+
+    public List<String> notes() {
+        return notes;
+    }
+
     public String by() {
         return by;
     }
 
-    /** Mean of the per-cell ratios, per metric and group (the studies' "overall average"). */
-    public Map<String, Map<String, Double>> meanRatios() {
+    /**
+     * Geometric mean of the per-cell ratios, per metric and group (the studies' "overall average"): ratios
+     * multiply, so ×2 and ×0.5 cancel, and one ×3.5 outlier does not outweigh nine cells 10 % faster as
+     * it does in their arithmetic mean.
+     */
+    public Map<String, Map<String, Double>> geometricMeanRatios() {
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
         for (String m : metrics) {
             for (Group g : groups.subList(1, groups.size())) {
+                // a ratio to a median of 0 (or of 0) has no logarithm: such cells stay in the table only
                 double mean = rows.stream().filter(r -> r.metric().equals(m) && r.group().equals(g.label()))
-                        .mapToDouble(Row::ratio).average().orElse(Double.NaN);
-                out.computeIfAbsent(m, x -> new LinkedHashMap<>()).put(g.label(), mean);
+                        .mapToDouble(Row::ratio).filter(r -> r > 0 && Double.isFinite(r)).map(Math::log).average().orElse(Double.NaN);
+                out.computeIfAbsent(m, x -> new LinkedHashMap<>()).put(g.label(), Math.exp(mean));
             }
         }
         return out;
+    }
+
+    /** "2 better, 1 worse, 0 no significant difference of 3 cells" for a metric and group. */
+    private String verdicts(String metric, String group) {
+        Map<String, Long> counts = rows.stream().filter(r -> r.metric().equals(metric) && r.group().equals(group))
+                .collect(Collectors.groupingBy(r -> r.verdict().startsWith("not testable") ? "not testable" : r.verdict(),
+                        TreeMap::new, Collectors.counting()));
+        long all = counts.values().stream().mapToLong(Long::longValue).sum();
+        return counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))
+                + " of " + all + (all == 1 ? " cell" : " cells");
     }
 
     /** The console table: one line per matched cell and metric. */
@@ -384,23 +522,27 @@ public final class RunComparison {
         b.append("Comparing ").append(groups.stream().map(Group::label).collect(Collectors.joining(" | ")))
                 .append(by == null ? "" : " (by " + by + ")").append("; ratios are group/").append(groups.get(0).label())
                 .append(" of medians\n");
+        legend().forEach(x -> b.append("  ").append(x).append('\n'));
         List<String[]> lines = new ArrayList<>();
-        lines.add(new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p M-W", "n"});
+        b.append("Better: ").append(metrics.stream().map(m -> m + " " + Better.of(m).text()).collect(Collectors.joining("; ")))
+                .append(". Verdict: Welch's t-test at α = ").append(ALPHA).append(".\n");
+        lines.add(new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p M-W", "n", "verdict"});
         for (Row r : rows) {
             lines.add(new String[] {r.cell(), r.metric(), r.group(), num(r.baselineMedian()), num(r.median()),
-                Html.ratio(r.ratio()), Html.p(r.welchP()), Html.p(r.mannWhitneyP()), r.baselineN() + "/" + r.n()});
+                Html.ratio(r.ratio()), r.welchText(), r.mannWhitneyText(), r.baselineN() + "/" + r.n(), r.verdict()});
         }
-        int[] w = new int[9];
+        int[] w = new int[10];
         for (String[] l : lines) for (int i = 0; i < l.length; i++) w[i] = Math.max(w[i], l[i].length());
         for (String[] l : lines) {
             for (int i = 0; i < l.length; i++) {
                 String cell = l[i];
-                b.append(i >= 3 ? " ".repeat(w[i] - cell.length()) + cell : cell + " ".repeat(w[i] - cell.length()));
+                boolean right = i >= 3 && i < l.length - 1;
+                b.append(right ? " ".repeat(w[i] - cell.length()) + cell : i == l.length - 1 ? cell : cell + " ".repeat(w[i] - cell.length()));
                 b.append(i == l.length - 1 ? "\n" : "  ");
             }
         }
-        meanRatios().forEach((m, byGroup) -> byGroup.forEach((g, v) ->
-                b.append("mean ratio ").append(m).append(" ").append(g).append(": ").append(Html.ratio(v)).append('\n')));
+        geometricMeanRatios().forEach((m, byGroup) -> byGroup.forEach((g, v) -> b.append("geometric mean ratio ").append(m).append(" ")
+                .append(g).append(": ").append(Html.ratio(v)).append(" (").append(verdicts(m, g)).append(")\n")));
         for (Analysis a : analyses) {
             b.append('\n').append("Two-way ANOVA of ").append(a.metric()).append(": group × ").append(a.factor())
                     .append(a.scope().isEmpty() ? "" : " (" + a.scope() + ")").append('\n');
@@ -430,6 +572,7 @@ public final class RunComparison {
                 b.append('\n');
             }
         }
+        notes.forEach(x -> b.append("note: ").append(x).append('\n'));
         warnings.forEach(x -> b.append("warning: ").append(x).append('\n'));
         return b.toString();
     }
@@ -439,13 +582,15 @@ public final class RunComparison {
         StringBuilder b = new StringBuilder();
         List<String> header = new ArrayList<>(keyParams);
         header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "baseline_n", "n",
-                "welch_p", "mann_whitney_p"));
+                "welch_p", "mann_whitney_p", "better", "alpha", "verdict"));
         b.append(header.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
         for (Row r : rows) {
             List<String> cellsOut = new ArrayList<>();
             for (String p : keyParams) cellsOut.add(r.params().containsKey(p) ? Cells.text(r.params().get(p)) : "");
             cellsOut.addAll(List.of(r.metric(), r.baseline(), r.group(), plain(r.baselineMedian()), plain(r.median()),
-                    plain(r.ratio()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.mannWhitneyP())));
+                    plain(r.ratio()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.mannWhitneyP()),
+                    Better.of(r.metric()) == Better.UNKNOWN ? "" : Better.of(r.metric()).name().toLowerCase(Locale.ROOT),
+                    String.valueOf(ALPHA), r.verdict()));
             b.append(cellsOut.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
         }
         return b.toString();
@@ -472,6 +617,7 @@ public final class RunComparison {
                     "<code>" + esc(String.join(" ", r.info().commandLine() == null ? List.of() : r.info().commandLine())) + "</code>"));
         }
         b.append(Html.table(List.of("group", "directory", "command", "command line"), runRows));
+        notes.forEach(x -> b.append("<p class=\"sub\">").append(esc(x)).append("</p>\n"));
         if (!warnings.isEmpty()) {
             b.append("<ul class=\"warnings\">").append(warnings.stream().map(w -> "<li>" + esc(w) + "</li>").collect(Collectors.joining()))
                     .append("</ul>\n");
@@ -496,8 +642,10 @@ public final class RunComparison {
             }
             b.append(Html.table(header, out));
         }
-        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances. Mann–Whitney: exact when there are no ties "
-                + "(with 3 repeats per side the smallest possible p is 0.1). ANOVA: fixed effects, Type III sums of squares; "
+        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances; it gives the verdict at α = " + ALPHA
+                + " (better or worse by the metric's direction; higher or lower when it has none). Mann–Whitney: exact when there "
+                + "are no ties; not testable where even fully separated samples could not reach α (3 repeats per side: p ≥ 0.1). "
+                + "Geometric mean ratio: exp of the mean log ratio over the cells. ANOVA: fixed effects, Type III sums of squares; "
                 + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "
                 + "variance, Holm-adjusted.</p>\n");
         return Html.page("Kensho comparison", b.toString());
@@ -512,21 +660,22 @@ public final class RunComparison {
         StringBuilder b = new StringBuilder();
         int fig = 0;
         for (String m : metrics) {
-            b.append("<h" + h + ">").append(esc(m)).append("</h" + h + ">\n");
+            b.append("<h" + h + ">").append(esc(m)).append("</h" + h + ">\n<p class=\"sub\">").append(esc(Better.of(m).text()))
+                    .append("; verdict by Welch's t-test at α = ").append(ALPHA).append("</p>\n");
             Figure f = charts ? chart(m) : null;
             if (f != null) b.append("<figure>").append(f.svg("cmp" + (++fig))).append("</figure>\n");
             List<List<String>> out = new ArrayList<>();
             for (Row r : rows) {
                 if (!r.metric().equals(m)) continue;
-                boolean sig = r.welchP() < 0.05;
+                boolean sig = r.welchP() < ALPHA;
                 out.add(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian()))), n(esc(num(r.median()))),
                         n((sig ? "<span class=\"sig\">" : "") + esc(Html.ratio(r.ratio())) + (sig ? "</span>" : "")),
-                        n(esc(Html.p(r.welchP()))), n(esc(Html.p(r.mannWhitneyP()))), n(r.baselineN() + "/" + r.n())));
+                        n(esc(r.welchText())), n(esc(r.mannWhitneyText())), n(r.baselineN() + "/" + r.n()), esc(r.verdict())));
             }
             b.append(Html.table(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "p Welch",
-                    "p Mann–Whitney", "n"), out));
-            meanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Mean ratio ").append(esc(g)).append(": <b>")
-                    .append(esc(Html.ratio(v))).append("</b></p>\n"));
+                    "p Mann–Whitney", "n", "verdict"), out));
+            geometricMeanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Geometric mean ratio ").append(esc(g))
+                    .append(": <b>").append(esc(Html.ratio(v))).append("</b> (").append(esc(verdicts(m, g))).append(")</p>\n"));
             List<Analysis> mine = analyses.stream().filter(a -> a.metric().equals(m)).toList();
             // one analysis per query (ssb) would bury the ratios: fold them
             if (mine.size() > 2) b.append("<details><summary>").append(mine.size()).append(" two-way ANOVAs of ").append(esc(m))
@@ -579,7 +728,8 @@ public final class RunComparison {
                     n(resid ? "" : esc(num(t.f()))), n(resid ? "" : stars(t.p())),
                     n(resid || art == null ? "" : esc(num(art.f()))), n(resid || art == null ? "" : stars(art.p()))));
         }
-        b.append(Html.table(List.of("term", "df", "SS", "MS", "F", "p", "ART F", "ART p"), rows));
+        b.append(Html.table(List.of("term", "df", "SS", "MS", "F", "p", "ART F", "ART p"), rows))
+                .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p>\n");
         a.anova().warnings().forEach(w -> b.append("<p class=\"warnings\">").append(esc(w)).append("</p>\n"));
         if (!a.contrasts().isEmpty()) {
             List<List<String>> cr = new ArrayList<>();
@@ -588,14 +738,16 @@ public final class RunComparison {
                         n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
             }
             b.append("<details><summary>Pairwise contrasts per ").append(esc(a.factor())).append(" (Holm-adjusted)</summary>")
-                    .append(Html.table(List.of(a.factor(), "contrast", "estimate", "SE", "t", "df", "p (Holm)"), cr)).append("</details>\n");
+                    .append(Html.table(List.of(a.factor(), "contrast", "estimate", "SE", "t", "df", "p (Holm)"), cr))
+                    .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p></details>\n");
         }
         return b.toString();
     }
 
     private static String stars(double p) {
         String s = esc(Html.p(p));
-        return p < 0.05 ? "<span class=\"sig\">" + s + (p < 0.001 ? " ***" : p < 0.01 ? " **" : " *") + "</span>" : s;
+        if (p < 0.1 && p >= ALPHA) return s + " .";
+        return p < ALPHA ? "<span class=\"sig\">" + s + (p < 0.001 ? " ***" : p < 0.01 ? " **" : " *") + "</span>" : s;
     }
 
     /** Writes compare.html and compare.csv into dir and returns their paths. */

@@ -106,7 +106,10 @@ class HtmlReportTest {
         assertTrue(html.matches("(?s).*<td>Q1\\.1</td><td class=\"num\">10</td><td class=\"num\">8</td><td class=\"num\">20\\.0</td>.*"));
         assertTrue(html.contains("<td>Q2.1</td><td class=\"num\">20</td><td class=\"num\">15</td><td class=\"num\">25.0</td>"));
         assertTrue(html.contains("<td>Q10.1</td><td class=\"num\">40</td><td class=\"num\">40</td><td class=\"num\">0.0</td>"));
-        assertTrue(html.contains("mean reduction 15.0 %"));
+        // on the total: (70 − 63)/70; the mean of 20, 25 and 0 % (15.0) weighed Q1.1's 2 s like Q10.1's 40 s
+        assertTrue(html.contains("overall reduction on total time 10.0 %"), "figure caption");
+        assertTrue(html.contains("<p>Overall reduction on total time 100·(Σoff − Σon)/Σoff: <b>10.0 %</b></p>"), "under the table");
+        assertFalse(html.contains("15.0 %"), "no arithmetic mean of the percentages");
         assertFalse(html.contains("<td class=\"num\">60.0</td>"), "Q3.1 compiled nothing: no reduction rate for it");
         // queries in natural order: Q1.1, Q2.1, Q10.1
         assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
@@ -131,6 +134,58 @@ class HtmlReportTest {
         assertTrue(charted.contains("Measuring none of these metrics, in All metrics below: <code>load;version=17</code>"), charted);
         String all = html.substring(html.indexOf("<details><summary>All"));
         assertTrue(all.contains("<tr><td><code>load;version=17</code></td><td class=\"num\">1</td><td>ok</td><td class=\"num\">1.500</td>"), all);
+    }
+
+    /** 130 trials skipped for one reason were 130 rows; repeats were 0-based where the CLI counts from 1. */
+    @Test
+    void skippedTrialsAreGroupedByReason() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
+            rd.append(Trial.of("query=Q1.1;workers=0", 0).param("query", "Q1.1").param("workers", 0).metric("seconds", 1.0).build());
+            for (String q : List.of("Q1.1", "Q2.1")) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("query=" + q + ";workers=8", r).param("query", q).param("workers", 8)
+                            .skipped("max_worker_processes is 4 and Kensho does not restart it").build());
+                }
+            }
+            rd.append(Trial.of("query=Q2.1;workers=0", 2).param("query", "Q2.1").param("workers", 0).failed("canceled").build());
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String problems = html.substring(html.indexOf("<h2 id=\"problems\">"), html.indexOf("<h2 id=\"notes\">"));
+        assertTrue(problems.contains("<p>4 skipped, 1 failed.</p>"), problems);
+        assertTrue(problems.contains("<tr><td>skipped</td><td>max_worker_processes is 4 and Kensho does not restart it</td>"
+                + "<td class=\"num\">4</td><td><code>query=Q1.1;workers=8</code> repeats 1, 2<br><code>query=Q2.1;workers=8</code> repeats 1, 2</td></tr>"),
+                problems);
+        assertTrue(problems.contains("<td>failed</td><td>canceled</td><td class=\"num\">1</td><td><code>query=Q2.1;workers=0</code> repeat 3</td>"),
+                problems);
+        String notes = html.substring(html.indexOf("<h2 id=\"notes\">"));
+        assertFalse(notes.contains("skipped settings"), "trials were skipped for a setting: the note said none were");
+        assertTrue(notes.contains("<p>Kensho recorded no restarts or server changes.</p>\n<p>5 trials were skipped or failed: "
+                + "their reasons are under Skipped and failed above.</p>"), notes);
+    }
+
+    /** A pgbench run charts nothing: its first summary table held 19 columns, eight of them 0, the latencies off the page. */
+    @Test
+    void zeroMetricsOnlyInTheFullSummary() {
+        String html = HtmlReport.render(SampleRuns.pgbenchRun(tmp, 1000));
+        String first = html.substring(html.indexOf("<h2 id=\"summary\">"), html.indexOf("<details><summary>All 19 metrics"));
+        String header = first.substring(first.indexOf("<thead>"), first.indexOf("</thead>"));
+        assertTrue(header.contains("<th>tps median [min–max]</th>") && header.contains("<th>latency_avg_ms median [min–max]</th>"), header);
+        assertFalse(header.contains("failed") || header.contains("retries") || header.contains("lag_avg_ms"), header);
+        assertTrue(first.contains("0 in every cell, in All metrics below: <code>failed</code> <code>connection_failures</code>"), first);
+        String all = html.substring(html.indexOf("<details><summary>All 19 metrics"));
+        assertTrue(all.contains("<th>failed median [min–max]</th>"), "kept in the full table");
+    }
+
+    @Test
+    void printKeepsWideTablesWhole() {
+        String html = HtmlReport.render(SampleRuns.pgbenchSweep(tmp));
+        String print = html.substring(html.indexOf("@media print{"));
+        print = print.substring(0, print.indexOf("\n}\n"));
+        assertTrue(print.contains(".scroll,pre{overflow:visible}"), "no clipping on paper");
+        assertTrue(print.contains("thead{display:table-header-group}"), "a table broken across pages repeats its header");
+        assertTrue(html.contains("max-width:1600px"), "tables may widen past the 1100 px text column");
     }
 
     @Test

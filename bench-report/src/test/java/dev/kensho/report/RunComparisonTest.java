@@ -6,16 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.RunResults;
+import dev.kensho.core.result.Trial;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sample sweep: version 17 over 16 has tps medians 1050/1000, 4200/4000, 7600/8000, so ratios
- * 1.05, 1.05, 0.95 and mean 1.0167. Expected statistics from R 4.2:
+ * 1.05, 1.05, 0.95 and geometric mean 1.0155 (arithmetic 1.0167). Expected statistics from R 4.2:
  * t.test(c(1050,1040,1060), c(1000,1010,990))$p.value = 0.003602232609 (4 clients: 0.05478676604,
  * 16: 0.008049893101); anova(lm(tps ~ version * factor(clients))): F 2.06422 (p 0.17635),
  * 12669.03670, 26.83486 (p 3.723e-05) on 1, 2, 2, 12 df.
@@ -38,20 +42,27 @@ class RunComparisonTest {
         String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
         assertTrue(svg.contains(">16<") && svg.contains(">17<"), "legend names both versions");
         assertFalse(svg.contains("threads"), "threads follows clients: not a series");
-        assertTrue(html.contains("Mean ratio 17: <b>1.017</b>"));
+        assertTrue(html.contains("Geometric mean ratio 17: <b>1.016</b> (1 better, 1 no significant difference, 1 worse of 3 cells)"), html);
+        assertTrue(html.contains("<p class=\"sub\">higher is better; verdict by Welch's t-test at α = 0.05</p>"), html);
+        // 3 repeats a side: Mann–Whitney cannot go below p = 0.1, so it is no test at α = 0.05
+        assertTrue(html.contains("<td class=\"num\">0.0080</td><td class=\"num\">not testable (n=3/3)</td><td class=\"num\">3/3</td><td>worse</td>"),
+                html);
+        assertTrue(html.contains("Signif. codes: 0 '***' 0.001 '**' 0.01 '*' 0.05 '.' 0.1 ' ' 1"), "legend under the ANOVA's stars");
         assertTrue(html.contains("<td>group:clients</td><td class=\"num\">2</td>"), "interaction row");
         assertTrue(html.contains("26.835"), "interaction F");
         String csv = Files.readString(files.get(1));
         List<String> lines = csv.lines().toList();
-        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,mann_whitney_p",
-                lines.get(0));
-        assertTrue(lines.contains("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.008049893100513016,0.1")
-                || lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")), csv);
+        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,mann_whitney_p,"
+                + "better,alpha,verdict", lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")
+                && l.endsWith(",0.1,higher,0.05,worse")), csv);
         // the skipped 64-client cell (only in 17, and skipped) is not compared
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("64,")));
         String text = cmp.text();
         assertTrue(text.contains("clients=4"), text);
         assertTrue(text.contains("1.050"), text);
+        assertTrue(text.contains("Better: tps higher is better; latency_avg_ms lower is better. Verdict: Welch's t-test at α = 0.05."), text);
+        assertTrue(text.contains("geometric mean ratio tps 17: 1.016 (1 better, 1 no significant difference, 1 worse of 3 cells)"), text);
     }
 
     @Test
@@ -97,7 +108,8 @@ class RunComparisonTest {
         assertEquals(0.05478676604, tps.get(1).welchP(), 1e-9);
         assertEquals(0.008049893101, tps.get(2).welchP(), 1e-9);
         assertEquals(0.1, tps.get(0).mannWhitneyP(), 1e-12);
-        assertEquals((1.05 + 1.05 + 0.95) / 3, cmp.meanRatios().get("tps").values().iterator().next(), 1e-12);
+        assertEquals(Math.exp((2 * Math.log(1.05) + Math.log(0.95)) / 3), cmp.geometricMeanRatios().get("tps").values().iterator().next(), 1e-12);
+        assertEquals(List.of("better", "no significant difference", "worse"), tps.stream().map(RunComparison.Row::verdict).toList());
         // latency ratio at 1 client: (1000/1050)/(1000/1000)
         RunComparison.Row lat = cmp.rows().stream().filter(r -> r.metric().equals("latency_avg_ms")).findFirst().orElseThrow();
         assertEquals(1000.0 / 1050, lat.ratio(), 1e-12);
@@ -114,6 +126,75 @@ class RunComparisonTest {
         assertEquals(1.45076, an.levene().statistic(), 1e-5);
         assertEquals(0.27593, an.levene().p(), 1e-5);
         assertEquals(3, an.contrasts().size());
+    }
+
+    /** The load trial has no workers: it is no third group, and the queries' time is what is compared. */
+    @Test
+    void ssbByWorkersLeavesTheLoadOut() {
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.ssbWorkers(tmp)), new RunComparison.Options("workers", List.of()));
+        assertEquals(List.of("0", "2"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertEquals(List.of("seconds"), cmp.metrics());
+        assertEquals(List.of(), cmp.warnings());
+        assertEquals(List.of("left out, without workers: load;version=17"), cmp.notes());
+        assertEquals(List.of("query=Q1.1", "query=Q2.1"), cmp.rows().stream().map(RunComparison.Row::cell).toList());
+        assertEquals(0.5, cmp.rows().get(0).ratio(), 1e-12);
+        assertTrue(cmp.text().contains("note: left out, without workers: load;version=17"), cmp.text());
+    }
+
+    /** Two single pgbench runs chart nothing, yet the default is what --help says: tps and latency. */
+    @Test
+    void twoPgbenchRunsCompareTpsAndLatencyByDefault() {
+        List<RunResults> runs = List.of(SampleRuns.pgbenchRun(tmp, 1000), SampleRuns.pgbenchRun(tmp, 1100));
+        RunComparison cmp = RunComparison.of(runs);
+        assertEquals(List.of("tps", "latency_avg_ms"), cmp.metrics());
+        assertEquals(1.1, cmp.rows().get(0).ratio(), 1e-12);
+        // both on 17.10: the groups are the runs, lettered, and a legend names their directories
+        assertEquals(List.of("A", "B"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertTrue(cmp.text().contains("Comparing A | B; ratios are group/A of medians\n  A = " + runs.get(0).directory().getFileName()
+                + "\n  B = " + runs.get(1).directory().getFileName() + "\n"), cmp.text());
+        assertTrue(cmp.html().contains("<tr><td>B</td><td>" + runs.get(1).directory().getFileName() + "</td>"), "Runs table");
+        // every shared metric but the counters that stayed 0
+        RunComparison all = RunComparison.of(runs, new RunComparison.Options(null, List.of(), true));
+        assertEquals(List.of("tps", "transactions", "latency_avg_ms", "latency_stddev_ms", "latency_p50_ms", "latency_p90_ms",
+                "latency_p99_ms", "latency_max_ms", "initial_connection_ms", "seconds", "tps_cv_pct"), all.metrics());
+        assertEquals(List.of("not compared, 0 in every cell of every group: failed, connection_failures, serialization_failures, "
+                + "deadlock_failures, skipped, retries, late, lag_avg_ms"), all.notes());
+        // asked for by name, a zero metric is compared
+        assertEquals(List.of("failed"), RunComparison.of(runs, new RunComparison.Options(null, List.of("failed"))).metrics());
+    }
+
+    /** ×2 and ×0.5 cancel (their arithmetic mean is 1.25); one repeat per cell is no test. */
+    @Test
+    void geometricMeanAndUntestableCells() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("query", List.of("bench", "query"), Map.of()))) {
+            for (String v : List.of("16", "17")) {
+                rd.append(Trial.of("q=a;version=" + v, 0).param("q", "a").param("version", v).metric("seconds", v.equals("16") ? 1 : 2).build());
+                rd.append(Trial.of("q=b;version=" + v, 0).param("q", "b").param("version", v).metric("seconds", v.equals("16") ? 2 : 1).build());
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        RunComparison cmp = RunComparison.of(List.of(run), new RunComparison.Options("version", List.of("seconds")));
+        assertEquals(1.0, cmp.geometricMeanRatios().get("seconds").get("17"), 1e-12);
+        RunComparison.Row r = cmp.rows().get(0);
+        assertEquals("not testable (n=1)", r.verdict());
+        assertEquals("not testable (n=1)", r.welchText());
+        assertEquals("not testable (n=1)", r.mannWhitneyText());
+        assertFalse(cmp.text().contains("1.0000"), "no p-value of 1 for a test that cannot be made");
+        assertTrue(cmp.text().contains("geometric mean ratio seconds 17: 1.000 (2 not testable of 2 cells)"), cmp.text());
+    }
+
+    @Test
+    void betterDirectionFromTheMetricName() {
+        for (String m : List.of("tps", "rows_per_second", "mb_per_s")) assertEquals(RunComparison.Better.HIGHER, RunComparison.Better.of(m), m);
+        for (String m : List.of("latency_avg_ms", "seconds", "time_ms", "ms", "init_s", "failed", "serialization_failures", "retries")) {
+            assertEquals(RunComparison.Better.LOWER, RunComparison.Better.of(m), m);
+        }
+        for (String m : List.of("rows", "tps_cv_pct", "workers_launched", "jit_functions", "transactions")) {
+            assertEquals(RunComparison.Better.UNKNOWN, RunComparison.Better.of(m), m);
+        }
+        assertEquals(0.1, RunComparison.smallestRankSumP(3, 3), 1e-12);
+        assertEquals(2.0 / 70, RunComparison.smallestRankSumP(4, 4), 1e-12);
     }
 
     @Test

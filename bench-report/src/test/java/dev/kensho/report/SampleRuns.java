@@ -47,6 +47,30 @@ final class SampleRuns {
         }
     }
 
+    /**
+     * bench pgbench run -c 4, 3 repeats, as RunReport records it (19 metrics, the failure counters all 0), on server
+     * 17.10: tps base, base + 10, base − 10.
+     */
+    static RunResults pgbenchRun(Path root, double base) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench run", List.of("bench", "pgbench", "run", "-c", "4"), Map.of()))) {
+            rd.environment("default", env("17.10"));
+            for (int r = 0; r < 3; r++) {
+                double tps = base + (r == 0 ? 0 : r == 1 ? 10 : -10);
+                Trial.Builder t = Trial.of("clients=4", r).param("clients", 4).param("threads", 2).param("script", "tpcb-like")
+                        .metric("tps", tps).metric("transactions", (long) (tps * 10));
+                for (String zero : List.of("failed", "connection_failures", "serialization_failures", "deadlock_failures", "skipped",
+                        "retries", "late")) {
+                    t.metric(zero, 0L);
+                }
+                rd.append(t.metric("latency_avg_ms", 4000 / tps).metric("latency_stddev_ms", 0.5).metric("latency_p50_ms", 3500 / tps)
+                        .metric("latency_p90_ms", 5000 / tps).metric("latency_p99_ms", 9000 / tps).metric("latency_max_ms", 20.0 + r)
+                        .metric("initial_connection_ms", 3.0).metric("seconds", 10.0).metric("tps_cv_pct", 2.0 + r)
+                        .metric("lag_avg_ms", 0.0).build());
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
     private static void sweepCell(RunDirectory rd, String version, int c, boolean withVersion) {
         int v = version.equals("16") ? 0 : 1;
         for (int r = 0; r < 3; r++) {
@@ -107,6 +131,33 @@ final class SampleRuns {
                         rd.append(Trial.of("query=" + queries[q] + ";jit=" + (j == 0 ? "off" : "on"), r).param("query", queries[q])
                                 .param("jit", j == 0 ? "off" : "on").metric("seconds", times[q][j] + (r - 1) * 0.5)
                                 .metric("jit_functions", j == 0 || q == 3 ? 0 : 4).build());
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /**
+     * bench ssb over workers 0 and 2, 3 repeats, as ParallelSweep writes it: the load first (a trial of its own,
+     * step=load, without workers or query), then Q1.1 (2 s, 1 s) and Q2.1 (4 s, 3 s) ± 0.1 per repeat.
+     */
+    static RunResults ssbWorkers(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb", List.of("bench", "ssb", "--workers", "0,2"), Map.of()))) {
+            rd.append(Trial.of("load;version=17", 0).param("step", "load").param("version", "17").param("scale", 1.0).param("jobs", 2)
+                    .metric("rows", 6_000_000L).metric("generate_cpu_seconds", 20.0).metric("copy_seconds", 30.0)
+                    .metric("index_seconds", 5.0).metric("analyze_seconds", 2.0).metric("total_seconds", 40.0)
+                    .metric("rows_per_second", 200_000.0).build());
+            double[][] seconds = {{2, 1}, {4, 3}};
+            String[] queries = {"Q1.1", "Q2.1"};
+            for (int w = 0; w < 2; w++) {
+                for (int q = 0; q < 2; q++) {
+                    for (int r = 0; r < 3; r++) {
+                        int workers = w * 2;
+                        rd.append(Trial.of("version=17;pool=default;workers=" + workers + ";query=" + queries[q], r)
+                                .param("version", "17").param("pool", "default").param("workers", workers).param("query", queries[q])
+                                .metric("seconds", seconds[q][w] + (r - 1) * 0.1).metric("rows", 1000 * (q + 1))
+                                .metric("workers_planned", workers).metric("workers_launched", workers).metric("explain_ms", 10.0).build());
                     }
                 }
             }

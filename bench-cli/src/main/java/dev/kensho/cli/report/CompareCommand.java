@@ -26,7 +26,8 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--by", paramLabel = "PARAM",
             description = "The compared parameter (default: the first of version, pg_version, target, server_version that "
-                    + "the trials have; without one, each DIR is a group named by its server version).")
+                    + "the trials have; without one, each DIR is a group named by its server version). "
+                    + "Cells without it (an SSB run's load) are left out.")
     String by;
 
     @Option(names = "--metric", split = ",", paramLabel = "NAME",
@@ -34,7 +35,8 @@ public final class CompareCommand implements Callable<Integer> {
                     + "the time for ssb and scan).")
     List<String> metrics = new ArrayList<>();
 
-    @Option(names = "--all-metrics", description = "Ratios for every metric the groups share (the ANOVA stays on the charted ones).")
+    @Option(names = "--all-metrics", description = "Ratios for every metric the groups share but those 0 in every cell "
+            + "(the ANOVA stays on the charted ones).")
     boolean allMetrics;
 
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = ".",

@@ -40,6 +40,15 @@ public final class Reduction {
         return rows;
     }
 
+    /**
+     * 100·(Σoff − Σon)/Σoff over the rows: the reduction of the total time. A mean of the rows'
+     * percentages weighs a 1 s query's 50 % like a 100 s query's, and reads as a saving nobody gets.
+     */
+    public static double overall(List<Row> rows) {
+        double off = rows.stream().mapToDouble(Row::off).sum(), on = rows.stream().mapToDouble(Row::on).sum();
+        return 100 * (off - on) / off;
+    }
+
     private static Double median(List<CellSummary> cells, String pair, Object value, String metric) {
         return cells.stream().filter(c -> Cells.same(Cells.param(c, pair), value)).map(c -> c.median().get(metric))
                 .filter(v -> v != null).findFirst().orElse(null);

@@ -9,14 +9,15 @@ public final class Html {
 
     private static final String CSS = """
             body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK JP",sans-serif;
-              color:#1d1d1f;margin:0 auto;max-width:1100px;padding:24px}
+              color:#1d1d1f;margin:0 auto;max-width:1600px;padding:24px}
+            p,ul,pre,figure,details>summary{max-width:1100px}
             h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
             h3{font-size:15px;margin:20px 0 6px}
             .sub{color:#666;margin:0 0 16px}
             code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f5f5f7;border-radius:4px}
             code{padding:1px 4px}pre{padding:10px;overflow-x:auto;white-space:pre-wrap}
             .scroll{overflow-x:auto}
-            table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}
+            table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums;font-size:13px}
             th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
             th{background:#f5f5f7;font-weight:600}td.num{text-align:right;white-space:nowrap}
             tr.bad td{background:#fff4f2}tr.warn td{background:#fffbe6}
@@ -26,6 +27,15 @@ public final class Html {
             .sig{font-weight:600;color:#b00020}
             .warnings{color:#8a5a00}
             details{margin:4px 0 10px}summary{cursor:pointer;color:#0b57d0}
+            @media print{
+              body{max-width:none;padding:0;font-size:10.5px}
+              p,ul,pre,figure,details>summary{max-width:none}
+              .scroll,pre{overflow:visible}
+              table{font-size:9px;margin:4px 0 8px}th,td{padding:1px 4px}
+              thead{display:table-header-group}tr,figure{break-inside:avoid}
+              h2,h3{break-after:avoid}
+              summary{color:inherit}
+            }
             """;
 
     public static String esc(Object o) {
