@@ -138,12 +138,20 @@ public final class Charts {
                 }
                 case BAR -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
-                    figures.add(new Figure(title, BarChart.build(title, spec.x(), spec.metric(), series), notes));
+                    figures.add(new Figure(title, BarChart.build(title, spec.x(), spec.metric(), series, cells.order(spec.x())), notes));
                 }
                 case REDUCTION -> {
                     String pair = spec.series().get(0);
                     List<String> others = spec.series().subList(1, spec.series().size());
                     List<Reduction.Row> rows = Reduction.compute(cells, scope, spec.metric(), pair, spec.x(), others);
+                    if (rows.isEmpty()) {
+                        List<Object> uncompiled = Reduction.uncompiled(cells, scope, pair, spec.x());
+                        figures.add(Figure.none(title, !uncompiled.isEmpty() && uncompiled.size() == Cells.distinct(scope, spec.x()).size()
+                                ? "no reduction rate: JIT never ran (" + pair + "=on compiled no function in any " + spec.x()
+                                        + ": plan cost below jit_above_cost); lower --jit-above-cost"
+                                : "no reduction rate: no " + spec.x() + " has both " + pair + " values measured"));
+                        continue;
+                    }
                     Map<String, List<Point>> series = new LinkedHashMap<>();
                     for (Reduction.Row r : rows) {
                         series.computeIfAbsent(r.series(), k -> new ArrayList<>())
@@ -153,7 +161,8 @@ public final class Charts {
                                     Collectors.averagingDouble(Reduction.Row::percent)))
                             .forEach((s, avg) -> notes.add((others.isEmpty() ? "" : s + ": ") + "mean reduction "
                                     + String.format(Locale.ROOT, "%.1f", avg) + " %"));
-                    figures.add(new Figure(title, BarChart.build(title, spec.x(), "reduction %", series), notes));
+                    figures.add(new Figure(title, BarChart.build(title, spec.x(), "reduction % (positive = faster with JIT)", series,
+                            cells.order(spec.x())), notes));
                 }
             }
         }
@@ -170,7 +179,7 @@ public final class Charts {
             for (CellSummary c : g.getValue()) {
                 points.add(new Point(Cells.param(c, x), c.median().get(metric), c.min().get(metric), c.max().get(metric), c.n()));
             }
-            points.sort(Comparator.comparing(Point::x, Cells.ORDER));
+            points.sort(Comparator.comparing(Point::x, cells.order(x)));
             out.put(label, points);
         }
         return out;

@@ -123,6 +123,10 @@ public final class HtmlReport {
 
     private static void figures(StringBuilder b, List<Figure> figures, int[] ids) {
         for (Figure f : figures) {
+            if (!f.drawn()) {
+                b.append("<p><b>").append(esc(f.title())).append("</b>: ").append(esc(String.join(" ", f.notes()))).append("</p>\n");
+                continue;
+            }
             b.append("<figure>\n").append(f.svg("chart" + (++ids[0]))).append("\n");
             if (!f.notes().isEmpty()) {
                 b.append("<figcaption>").append(f.notes().stream().map(Html::esc).collect(Collectors.joining("<br>")))
@@ -207,8 +211,10 @@ public final class HtmlReport {
                     r.add(n(med == null ? "–" : esc(num(med)) + (c.n() > 1 ? " <span class=\"range\">["
                             + esc(num(c.min().get(m))) + "–" + esc(num(c.max().get(m))) + "]</span>" : "")));
                 }
-                String why = all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)).distinct()
-                        .collect(Collectors.joining("; "));
+                // a measured trial's warning (ssb jit: "JIT not triggered …") is as much a note on the row as a failure's reason
+                String why = java.util.stream.Stream.concat(all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)),
+                        all.stream().map(t -> t.extra() == null ? null : t.extra().get("warning")).filter(w -> w != null)
+                                .map(String::valueOf)).distinct().collect(Collectors.joining("; "));
                 r.add(esc(why));
                 // a cell with none of the varying parameters (an SSB run's load among its queries) is named by its key
                 if (!varying.isEmpty() && varying.stream().noneMatch(c.params()::containsKey)) r.set(0, "<code>" + esc(c.cell()) + "</code>");

@@ -112,6 +112,47 @@ class HtmlReportTest {
         assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
     }
 
+    /**
+     * JIT compiled nothing in verification 1: its jit=on rows say why, its reduction chart is one line instead of empty
+     * axes; verification 2 keeps its chart. Queries in the study's order, not alphabetical.
+     */
+    @Test
+    void ssbJitNotTriggeredIsSaidOnTheRowsAndInsteadOfAnEmptyChart() {
+        RunResults run = SampleRuns.ssbJitPartlyTriggered(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertEquals(3, count(html, "<svg"), "time off/on per verification, reduction for verification 2 only");
+        assertTrue(html.contains("<p><b>JIT reduction rate 100·(off − on)/off per query — verification=1</b>: no reduction rate: "
+                + "JIT never ran (jit=on compiled no function in any query: plan cost below jit_above_cost); lower --jit-above-cost</p>"), html);
+        assertFalse(html.contains("reduction rate 100·(off − on)/off per query — verification=2</b>"), "verification 2 has its chart");
+        String summary = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details><summary>All"));
+        assertEquals(4, count(summary, "<td>" + SampleRuns.NOT_TRIGGERED + "</td>"), "every jit=on row of verification 1");
+        assertTrue(summary.contains("<td>1</td><td>multiply</td><td>on</td>"));
+        assertTrue(summary.contains("<tr><td>2</td><td>integer</td><td>on</td><td class=\"num\">2</td><td>ok</td><td class=\"num\">9 "
+                + "<span class=\"range\">[9–9]</span></td><td></td></tr>"), "compiled: no note");
+        String reduction = html.substring(html.indexOf("per query — verification=2"));
+        ChartSpec rates = Charts.defaults(run).stream().filter(c -> c.kind() == ChartSpec.Kind.REDUCTION).findFirst().orElseThrow();
+        List<Figure> figures = Charts.draw(run, rates);
+        assertEquals(List.of(false, true), figures.stream().map(Figure::drawn).toList());
+        assertEquals("reduction % (positive = faster with JIT)",
+                ((org.jfree.chart.plot.CategoryPlot) figures.get(1).chart().getPlot()).getRangeAxis().getLabel(), "which sign is which");
+        // the study's order (000 ch.6): 乗算, 減算, sum, avg; integer, numeric, real, double precision
+        assertInOrder(summary, "<td>multiply</td>", "<td>subtract</td>", "<td>sum</td>", "<td>avg</td>");
+        assertInOrder(summary, "<td>integer</td>", "<td>numeric</td>", "<td>real</td>", "<td>double precision</td>");
+        String timeV1 = html.substring(html.indexOf("<svg"));
+        assertInOrder(timeV1, ">multiply<", ">subtract<", ">sum<", ">avg<");
+        assertInOrder(reduction, ">integer<", ">numeric<", ">real<", ">double precision<");
+    }
+
+    static void assertInOrder(String s, String... parts) {
+        int at = -1;
+        for (String p : parts) {
+            int i = s.indexOf(p);
+            assertTrue(i > at, p + " after the one before it");
+            at = i;
+        }
+    }
+
     /** TrialMatrix records a body that threw as a failed trial with its cell key only: the report still places it. */
     @Test
     void ssbLoadIsNotARowOfDashesAmongTheQueries() {

@@ -114,6 +114,35 @@ final class SampleRuns {
         }
     }
 
+    /** What ssb jit records on a jit=on trial that compiled nothing. */
+    static final String NOT_TRIGGERED = "JIT not triggered (plan cost 15357, jit_above_cost 100000); lower --jit-above-cost";
+
+    /**
+     * ssb jit at the default jit_above_cost on a small scale, 2 repeats, as JitMatrix runs it (repeat-major, off/on
+     * then on/off): verification 1 (multiply, subtract, sum, avg) never compiled, every jit=on trial carries the
+     * warning; verification 2 (integer, numeric, real, double precision) compiled, off 10 s, on 9, 8, 7, 6 s.
+     */
+    static RunResults ssbJitPartlyTriggered(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb jit", List.of("bench", "ssb", "jit", "-s", "0.1"), Map.of()))) {
+            String[][] queries = {{"multiply", "subtract", "sum", "avg"}, {"integer", "numeric", "real", "double precision"}};
+            for (int r = 0; r < 2; r++) {
+                for (int v = 0; v < 2; v++) {
+                    for (int q = 0; q < 4; q++) {
+                        for (String jit : r == 0 ? List.of("off", "on") : List.of("on", "off")) {
+                            Trial.Builder t = Trial.of("v" + (v + 1) + ";query=" + queries[v][q] + ";jit=" + jit, r)
+                                    .param("verification", v + 1).param("query", queries[v][q]).param("jit", jit)
+                                    .metric("seconds", jit.equals("off") ? 10 : v == 0 ? 10.5 : 9 - q)
+                                    .metric("jit_functions", jit.equals("on") && v == 1 ? 5 : 0);
+                            if (jit.equals("on") && v == 0) t.extra("warning", NOT_TRIGGERED);
+                            rd.append(t.build());
+                        }
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
     /**
      * bench micro on two versions, 2 repeats: join-group-count and the encoding pair as single queries,
      * one-column and leading-columns at columns 0, 50, 99 (time = 1 + column/10 resp. 1 + column, +1 on 17).

@@ -43,6 +43,7 @@ public final class ReportCommand implements Callable<Integer> {
             int i = 0;
             for (ChartSpec spec : Charts.defaults(results)) {
                 for (Figure f : Charts.draw(results, spec)) {
+                    if (!f.drawn()) continue; // the report says why there is no chart
                     Path file = png.resolve(String.format("chart-%02d-%s.png", ++i, slug(f.title())));
                     try {
                         Files.createDirectories(png);
