@@ -115,12 +115,30 @@ public final class Charts {
         return out;
     }
 
+    /**
+     * run.json parameters where a command records what it found rather than what it was asked (bench scan's
+     * crossovers as its console words them, with their caveats, and the study's checks): rows of name → value.
+     */
+    public static final String CROSSOVERS = "crossovers", CHECKS = "checks";
+
     /** Draws one figure per combination of the spec's facet parameters. */
     public static List<Figure> draw(RunResults run, ChartSpec spec) {
-        return draw(new Cells(run.trials()), spec);
+        return draw(new Cells(run.trials()), spec, recorded(run, CROSSOVERS));
     }
 
     static List<Figure> draw(Cells cells, ChartSpec spec) {
+        return draw(cells, spec, List.of());
+    }
+
+    /** The rows a run recorded under a parameter (see {@link #CROSSOVERS}); none for runs from before. */
+    public static List<Map<?, ?>> recorded(RunResults run, String parameter) {
+        Object v = run.info().parameters() == null ? null : run.info().parameters().get(parameter);
+        if (!(v instanceof List<?> l)) return List.of();
+        return l.stream().filter(Map.class::isInstance).<Map<?, ?>>map(m -> (Map<?, ?>) m).toList();
+    }
+
+    /** crossovers: as {@link #recorded}; a curve pair they name is described by them, others by the report's own interpolation. */
+    static List<Figure> draw(Cells cells, ChartSpec spec, List<Map<?, ?>> crossovers) {
         // a run can hold other kinds of trials too (ssb records its load next to the queries)
         List<CellSummary> ok = cells.ok().stream().filter(c -> c.median().containsKey(spec.metric()))
                 .filter(c -> c.params().containsKey(spec.x())).toList();
@@ -132,7 +150,7 @@ public final class Charts {
             switch (spec.kind()) {
                 case LINE -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
-                    List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes) : List.of();
+                    List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes, crossovers) : List.of();
                     figures.add(new Figure(title, LineChart.build(title, spec.x(), spec.metric(), series, markers,
                             looks(cells, scope, spec.series())), notes));
                 }
@@ -201,24 +219,39 @@ public final class Charts {
         return looks;
     }
 
-    private static List<LineChart.Marker> crossovers(Cells cells, List<CellSummary> scope, ChartSpec spec, List<String> notes) {
+    private static List<LineChart.Marker> crossovers(Cells cells, List<CellSummary> scope, ChartSpec spec, List<String> notes,
+                                                     List<Map<?, ?>> recorded) {
         List<LineChart.Marker> markers = new ArrayList<>();
         List<Object> scans = Cells.distinct(scope, "scan");
         Object index = scans.stream().filter(v -> Cells.text(v).toLowerCase(Locale.ROOT).contains("index")).findFirst().orElse(null);
         Object full = scans.stream().filter(v -> v != index).findFirst().orElse(null);
         if (index == null || full == null) return markers;
+        String unit = spec.x().endsWith("pct") || spec.x().endsWith("percent") ? " %" : "";
+        notes.add("Crossover: where the " + Cells.text(index) + " scan becomes slower than the " + Cells.text(full) + " scan ("
+                + spec.x() + ")");
         List<String> others = without(spec.series(), "scan");
         for (var g : cells.groupBy(others, scope).entrySet()) {
             List<CellSummary> idx = g.getValue().stream().filter(c -> Cells.param(c, "scan").equals(index)).toList();
             List<CellSummary> seq = g.getValue().stream().filter(c -> Cells.param(c, "scan").equals(full)).toList();
             List<Point> a = series(cells, idx, List.of(), spec.x(), spec.metric()).getOrDefault("all", List.of());
             List<Point> b = series(cells, seq, List.of(), spec.x(), spec.metric()).getOrDefault("all", List.of());
-            Crossover.Result r = Crossover.find(a, b);
+            Crossover.Result r = Crossover.find(a, b, unit);
             String who = others.isEmpty() ? "" : Cells.label(g.getValue().get(0).params(), others) + ": ";
-            notes.add(who + r.text() + " (" + spec.x() + ", " + Cells.text(index) + " vs " + Cells.text(full) + ")");
-            r.x().ifPresent(x -> markers.add(new LineChart.Marker(x, who + Cells.text(Math.round(x * 100) / 100.0))));
+            Map<String, Object> params = g.getValue().get(0).params();
+            // the command's own wording where it recorded one: the same number and caveats as its console
+            String said = recorded.stream().filter(m -> m.get("crossover") != null && names(m, params))
+                    .map(m -> "crossover " + m.get("crossover")).findFirst().orElse(r.text());
+            notes.add(who + said);
+            r.x().ifPresent(x -> markers.add(new LineChart.Marker(x, who + Cells.text(Math.round(x * 100) / 100.0) + unit)));
         }
         return markers;
+    }
+
+    /** Whether a recorded row's parameters (all but its finding) are those of the cells. */
+    private static boolean names(Map<?, ?> row, Map<String, Object> params) {
+        return row.entrySet().stream().filter(e -> !e.getKey().equals("crossover"))
+                .allMatch(e -> params.containsKey(String.valueOf(e.getKey()))
+                        && Cells.text(params.get(String.valueOf(e.getKey()))).equals(Cells.text(e.getValue())));
     }
 
     static Optional<String> metric(Cells cells, String preferred) {

@@ -55,9 +55,10 @@ public final class HtmlReport {
         List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
         b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n")
                 .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n" : "<pre>" + esc(String.join(" ", line)) + "</pre>\n");
-        if (run.info().parameters() != null && !run.info().parameters().isEmpty()) {
-            b.append("<h3>Parameters</h3>\n").append(mapTable(run.info().parameters(), 0));
-        }
+        Map<String, Object> asked = run.info().parameters() == null ? Map.of() : new LinkedHashMap<>(run.info().parameters());
+        // findings are shown with the charts, not as what the run was asked
+        asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS));
+        if (!asked.isEmpty()) b.append("<h3>Parameters</h3>\n").append(mapTable(asked, 0));
         if (run.info().environment() != null && !run.info().environment().isEmpty()) {
             b.append("<h2 id=\"environment\">Environment</h2>\n");
             for (var e : run.info().environment().entrySet()) {
@@ -76,6 +77,7 @@ public final class HtmlReport {
             b.append("<h2 id=\"charts\">Charts</h2>\n<p class=\"sub\">Median of the repeats; bars show min–max.</p>\n");
             figures(b, figures, ids);
         }
+        b.append(checks(run));
         List<Figure> percentiles = LatencyPercentiles.figures(run.trials());
         if (!percentiles.isEmpty()) {
             b.append("<h2 id=\"latency\">Latency distribution</h2>\n<p class=\"sub\">Every transaction's latency (HdrHistogram), "
@@ -134,6 +136,20 @@ public final class HtmlReport {
             }
             b.append("</figure>\n");
         }
+    }
+
+    /** The study's expectations as the command checked them (bench scan records them in run.json). */
+    private static String checks(RunResults run) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Map<?, ?> k : Charts.recorded(run, Charts.CHECKS)) {
+            String verdict = String.valueOf(k.get("verdict"));
+            rows.add(List.of(verdict.equals("as expected") ? esc(verdict) : Html.bad(esc(verdict)), esc(k.get("expectation")),
+                    esc(k.get("detail"))));
+        }
+        if (rows.isEmpty()) return "";
+        long not = rows.stream().filter(r -> !r.get(0).equals("as expected")).count();
+        return "<h3>Study checks</h3>\n<p>" + (rows.size() - not) + " of " + rows.size() + " as the study expects.</p>\n"
+                + Html.table(List.of("verdict", "expectation", "detail"), rows);
     }
 
     /** Study 000 ch.7's finding, made visible: cells whose Gather nodes launched fewer workers than planned. */

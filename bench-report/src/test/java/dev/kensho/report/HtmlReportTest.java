@@ -87,13 +87,50 @@ class HtmlReportTest {
         assertEquals(List.of("layout", "scan"), specs.get(0).series());
         String html = HtmlReport.render(run);
         assertSelfContained(html);
-        assertTrue(html.contains("layout=high: crossover at 52.63"), "high-clustering crossover, interpolated");
-        assertTrue(html.contains("layout=low: crossover at 10.1 "), "low-clustering crossover, interpolated");
+        assertTrue(html.contains("layout=high: crossover at 52.63 %"), "high-clustering crossover, interpolated");
+        assertTrue(html.contains("layout=low: crossover at 10.1 %"), "low-clustering crossover, interpolated");
+        assertFalse(html.contains("Study checks"), "none recorded");
         String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
         for (String series : List.of("layout=high, scan=index", "layout=high, scan=full", "layout=low, scan=index", "layout=low, scan=full")) {
             assertTrue(svg.contains(">" + series + "<"), "legend: " + series);
         }
-        assertTrue(svg.contains("layout=high: 52.63"), "crossover marker label in the chart");
+        assertTrue(svg.contains("layout=high: 52.63 %"), "crossover marker label in the chart");
+        var plot = (org.jfree.chart.plot.XYPlot) Charts.draw(run, specs.get(0)).get(0).chart().getPlot();
+        assertEquals("time_ms", plot.getRangeAxis().getLabel(), "2 to 100 ms: linear");
+    }
+
+    /**
+     * The console's crossover caveats and the study's checks, recorded in run.json, are in the report; one outlier
+     * among values 570 times smaller puts the y axis on a log scale.
+     */
+    @Test
+    void scanReportCarriesCaveatsChecksAndALogAxisForAnOutlier() {
+        RunResults run = SampleRuns.scanNoisy(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertTrue(html.contains("<figcaption>Crossover: where the index scan becomes slower than the full scan (selectivity_pct)<br>"
+                + "layout=high: crossover 2.7 % (curves cross 5 times; fitted lines do not meet inside the sweep)<br>"
+                + "layout=low: crossover 6.0 %</figcaption>"), html);
+        String checks = html.substring(html.indexOf("<h3>Study checks</h3>"));
+        assertTrue(checks.startsWith("<h3>Study checks</h3>\n<p>1 of 2 as the study expects.</p>"), checks);
+        assertTrue(checks.contains("<td>as expected</td><td>index scan faster at the lowest selectivity (high, warm, shared_buffers 128MB)"
+                + "</td><td>crossover 2.7 %</td>"), checks);
+        assertTrue(checks.contains("<tr class=\"bad\"><td>NOT as expected</td><td>crossover at a larger selectivity for high clustering than "
+                + "for low (warm, shared_buffers 128MB)</td><td>high 2.7 %, low 6.0 %</td>"), checks);
+        assertTrue(html.indexOf("<h3>Study checks</h3>") < html.indexOf("id=\"summary\""), "with the charts");
+        assertFalse(html.contains("<th>crossovers</th>") || html.contains("<th>checks</th>"), "findings are not parameters");
+        var plot = (org.jfree.chart.plot.XYPlot) Charts.draw(run, Charts.defaults(run).get(0)).get(0).chart().getPlot();
+        assertTrue(plot.getRangeAxis() instanceof org.jfree.chart.axis.LogAxis, "0.01 to 5.7 ms");
+        assertEquals("time_ms (log scale)", plot.getRangeAxis().getLabel());
+
+        // a run from before findings were recorded: the report's own interpolation, with the same kind of caveat
+        Map<String, Object> asked = new java.util.LinkedHashMap<>(run.info().parameters());
+        asked.keySet().removeAll(List.of("crossovers", "checks"));
+        var info = run.info();
+        RunResults older = new RunResults(run.directory(), new RunInfo(info.command(), info.commandLine(),
+                info.started(), asked, info.environment(), info.notes()), run.trials());
+        String own = HtmlReport.render(older);
+        assertTrue(own.contains("layout=high: crossover at 2.67 % (curves cross 5 times)<br>layout=low: crossover at 6 %</figcaption>"), own);
     }
 
     @Test

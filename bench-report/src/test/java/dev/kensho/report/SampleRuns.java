@@ -94,6 +94,39 @@ final class SampleRuns {
     }
 
     /**
+     * A noisy small scan as bench scan records it, 1..10 %, one repeat, findings in run.json. full 0.06 ms, except one
+     * 5.7 ms outlier at 5 %. high: index 0.02 ms, slower at 3, 6, 9 and 10 % (crosses 5 times, first between 2 and 3 %:
+     * 2 + 0.04/0.06 = 2.67 %); low: index 0.01·s ms, crosses once at 6 %. High crosses before low: not as the study expects.
+     */
+    static RunResults scanNoisy(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("scan", List.of("bench", "scan", "--rows", "100", "--to", "10"),
+                Map.of()))) {
+            for (String layout : List.of("high", "low")) {
+                for (String scan : List.of("full", "index")) {
+                    for (int s = 1; s <= 10; s++) {
+                        double t = scan.equals("full") ? (s == 5 ? 5.7 : 0.06)
+                                : layout.equals("low") ? 0.01 * s : s == 3 ? 0.08 : s == 6 ? 0.09 : s >= 9 ? 0.1 : 0.02;
+                        rd.append(Trial.of("shared_buffers=128MB;cache=warm;layout=" + layout + ";selectivity=" + s + ";scan=" + scan, 0)
+                                .param("shared_buffers", "128MB").param("cache", "warm").param("layout", layout)
+                                .param("selectivity_pct", (double) s).param("scan", scan).metric("time_ms", t).build());
+                    }
+                }
+            }
+            rd.parameter("crossovers", List.of(
+                    Map.of("shared_buffers", "128MB", "cache", "warm", "layout", "high",
+                            "crossover", "2.7 % (curves cross 5 times; fitted lines do not meet inside the sweep)"),
+                    Map.of("shared_buffers", "128MB", "cache", "warm", "layout", "low", "crossover", "6.0 %")));
+            rd.parameter("checks", List.of(
+                    Map.of("verdict", "as expected", "expectation", "index scan faster at the lowest selectivity (high, warm, shared_buffers 128MB)",
+                            "detail", "crossover 2.7 %"),
+                    Map.of("verdict", "NOT as expected",
+                            "expectation", "crossover at a larger selectivity for high clustering than for low (warm, shared_buffers 128MB)",
+                            "detail", "high 2.7 %, low 6.0 %")));
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /**
      * An SSB JIT matrix: 4 queries × jit off/on, 3 repeats; off 10/20/40/30 s, on 8/15/40/12 s. Q3.1's jit=on run
      * compiled nothing (below jit_above_cost): its difference is not JIT's.
      */
