@@ -72,8 +72,14 @@ public final class Charts {
             out.add(titled(ChartSpec.bars(time.get(), "query", List.of("jit"), facets), "Time per query, JIT off/on"));
             out.add(new ChartSpec("JIT reduction rate 100·(off − on)/off per query", ChartSpec.Kind.REDUCTION, time.get(),
                     "query", List.of("jit"), facets, false));
+        } else if (cmd.startsWith("ssb") && cells.params().contains("query") && time.isPresent() && varying.contains("workers")
+                && cells.numeric("workers")) {
+            // study 000 ch.7: per pattern (pool) and version, time against workers, a line per query (the speed-up
+            // against workers=0 is HtmlReport's table); bars per query and worker count said the same less readably
+            out.add(titled(ChartSpec.line(time.get(), "workers", List.of("query"), without(varying, "query", "workers")),
+                    "Time vs workers"));
         } else if (cmd.startsWith("ssb") && cells.params().contains("query") && time.isPresent()) {
-            // bars per query, a series per worker count, one chart per version and worker pool
+            // bars per query, a series per version (or whatever else varies)
             List<String> rest = without(varying, "query");
             List<String> series = rest.contains("workers") ? List.of("workers") : rest.isEmpty() ? List.of() : List.of(rest.get(0));
             List<String> facets = without(rest, series.toArray(String[]::new));

@@ -101,7 +101,8 @@ public final class HtmlReport {
             if (timelines.size() > 4) b.append("</details>\n");
         }
         reductions.forEach(b::append);
-        b.append(workers(cells));
+        b.append(speedups(cells));
+        b.append(workers(cells, run.trials()));
         b.append(versions(run, cells, charts));
 
         // the charted metrics first; everything else measured stays one click away
@@ -152,26 +153,94 @@ public final class HtmlReport {
                 + Html.table(List.of("verdict", "expectation", "detail"), rows);
     }
 
-    /** Study 000 ch.7's finding, made visible: cells whose Gather nodes launched fewer workers than planned. */
-    private static String workers(Cells cells) {
+    /**
+     * Study 000 ch.7's findings, made visible: cells whose Gather nodes launched fewer workers than planned, and cells
+     * whose plan asked for fewer than their workers setting (the planner plans fewer for a small table), so that a
+     * bar or point labelled workers=4 did not run with 4.
+     */
+    private static String workers(Cells cells, List<Trial> trials) {
         if (!cells.metrics().contains("workers_planned") || !cells.metrics().contains("workers_launched")) return "";
         List<String> varying = cells.varying();
-        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> rows = new ArrayList<>(), fewer = new ArrayList<>();
         for (CellSummary c : cells.ok()) {
             Double planned = c.median().get("workers_planned"), launched = c.median().get("workers_launched");
-            if (planned == null || launched == null || launched >= planned) continue;
+            if (planned == null) continue;
             List<String> r = new ArrayList<>();
             for (String p : varying) r.add(esc(Cells.text(c.params().get(p))));
-            r.add(n(esc(num(planned))));
-            r.add(n(esc(num(launched))));
-            rows.add(r);
+            if (launched != null && launched < planned) {
+                List<String> row = new ArrayList<>(r);
+                row.add(n(esc(num(planned))));
+                row.add(n(esc(num(launched))));
+                rows.add(row);
+            }
+            double requested = Cells.number(c.params().get("workers"));
+            double most = mostPlannedPerGather(trials, c.cell(), planned);
+            if (requested > 0 && most < requested) {
+                r.add(n(esc(num(most))));
+                fewer.add(r);
+            }
         }
         List<String> header = new ArrayList<>(varying);
         header.addAll(List.of("workers planned", "workers launched"));
-        return "<h3>Parallel workers launched</h3>\n" + (rows.isEmpty()
+        String out = "<h3>Parallel workers launched</h3>\n" + (rows.isEmpty()
                 ? "<p>Every cell launched the workers its plan asked for.</p>\n"
                 : "<p>" + rows.size() + " cells launched fewer workers than planned (medians over the repeats):</p>\n"
                         + Html.table(header, rows));
+        if (!cells.params().contains("workers") || !cells.numeric("workers")) return out;
+        List<String> fewerHeader = new ArrayList<>(varying);
+        fewerHeader.add("workers planned (most per Gather)");
+        return out + (fewer.isEmpty()
+                ? "<p>Every cell's plan asked for the workers its <code>workers</code> setting allows.</p>\n"
+                : "<p>" + fewer.size() + " cells planned fewer workers than their <code>workers</code> setting requested (the planner "
+                        + "plans fewer for a small table, none where it chose no parallel plan): they did not run with the "
+                        + "workers their label says.</p>\n" + Html.table(fewerHeader, fewer));
+    }
+
+    /**
+     * Workers Planned of the cell's largest Gather node (ssb records each node in the extra "gathers"): the sum over
+     * nodes, as workers_planned is, would hide a node planned below the setting behind a second node.
+     */
+    private static double mostPlannedPerGather(List<Trial> trials, String cell, double plannedSum) {
+        for (Trial t : trials) {
+            if (!t.ok() || !cell.equals(t.cell()) || !(t.extra() != null && t.extra().get("gathers") instanceof List<?> gathers)) continue;
+            return gathers.stream().filter(Map.class::isInstance).map(g -> ((Map<?, ?>) g).get("planned"))
+                    .filter(Number.class::isInstance).mapToDouble(v -> ((Number) v).doubleValue()).max().orElse(0);
+        }
+        return plannedSum;
+    }
+
+    /** Study 000 ch.7's speed-up: time at workers=0 over time at n, per query and per everything else that varies. */
+    private static String speedups(Cells cells) {
+        var time = Charts.timeMetric(cells);
+        List<Object> workers = cells.values("workers");
+        if (time.isEmpty() || !cells.numeric("workers") || !workers.contains(0L) || workers.size() < 2
+                || !cells.params().contains("query")) return "";
+        List<String> others = cells.varying().stream().filter(p -> !p.equals("workers") && !p.equals("query")).toList();
+        List<String> key = new ArrayList<>(others);
+        key.add("query");
+        List<String> header = new ArrayList<>(key);
+        header.add(time.get() + " at workers=0");
+        workers.stream().filter(w -> !w.equals(0L)).forEach(w -> header.add("×" + Cells.text(w)));
+        List<List<String>> rows = new ArrayList<>();
+        for (var g : cells.groupBy(key, cells.ok().stream().filter(c -> c.median().containsKey(time.get())).toList()).entrySet()) {
+            Map<Object, Double> at = new LinkedHashMap<>();
+            g.getValue().forEach(c -> at.put(Cells.param(c, "workers"), c.median().get(time.get())));
+            Double zero = at.get(0L);
+            if (zero == null) continue;
+            List<String> r = new ArrayList<>();
+            g.getKey().forEach(v -> r.add(esc(Cells.text(v))));
+            r.add(n(esc(num(zero))));
+            for (Object w : workers) {
+                if (w.equals(0L)) continue;
+                Double t = at.get(w);
+                r.add(n(t == null || t <= 0 ? "–" : String.format(Locale.ROOT, "%.2f", zero / t)));
+            }
+            rows.add(r);
+        }
+        if (rows.isEmpty()) return "";
+        return "<h3>Speed-up against workers=0</h3>\n<p class=\"sub\">" + esc(time.get())
+                + " at workers=0 divided by " + esc(time.get()) + " at n workers (medians); above 1 is faster, – where "
+                + "the cell was skipped or failed.</p>\n" + Html.table(header, rows);
     }
 
     /** When the run itself sweeps versions or targets: the ratio tables and analyses of bench compare. */

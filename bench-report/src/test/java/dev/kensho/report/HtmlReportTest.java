@@ -181,6 +181,31 @@ class HtmlReportTest {
         assertInOrder(reduction, ">integer<", ">numeric<", ">real<", ">double precision<");
     }
 
+    /**
+     * Study 000 ch.7: time vs workers per pool, the speed-up against workers=0, and the cells that ran with fewer workers
+     * planned than their label says.
+     */
+    @Test
+    void ssbWorkersMatrixShowsSpeedUpsAndCellsPlannedBelowTheirWorkers() {
+        RunResults run = SampleRuns.ssbWorkers(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        List<Figure> figures = Charts.draw(run, Charts.defaults(run).get(0));
+        assertEquals(List.of("Time vs workers (seconds) — pool=gather", "Time vs workers (seconds) — pool=gather*4"),
+                figures.stream().map(Figure::title).toList());
+        String svg = figures.get(1).svg("x");
+        assertTrue(svg.contains(">Q2.1<") && svg.contains(">Q3.1<"), "a line per query, named, also where one worker count is left");
+        // 0.08 / 0.05 and 0.08 / 0.04; gather*4 has no workers=0 cell, so no row
+        assertTrue(html.contains("<h3>Speed-up against workers=0</h3>"));
+        assertTrue(html.contains("<tr><td>gather</td><td>Q2.1</td><td class=\"num\">0.08000</td><td class=\"num\">1.60</td>"
+                + "<td class=\"num\">2.00</td></tr>"), html);
+        assertFalse(html.contains("<tr><td>gather*4</td><td>Q2.1</td><td class=\"num\">"), "no workers=0 to compare with");
+        assertTrue(html.contains("Every cell launched the workers its plan asked for."));
+        assertTrue(html.contains("<p>2 cells planned fewer workers than their <code>workers</code> setting requested"), html);
+        assertTrue(html.contains("<tr><td>gather</td><td>4</td><td>Q2.1</td><td class=\"num\">2</td></tr>"), "planned 2 at workers=4");
+        assertFalse(html.contains("<tr><td>gather</td><td>2</td><td>Q2.1</td><td class=\"num\">2</td></tr>"), "2 of 2 is what was asked");
+    }
+
     static void assertInOrder(String s, String... parts) {
         int at = -1;
         for (String p : parts) {

@@ -147,6 +147,37 @@ final class SampleRuns {
         }
     }
 
+    /**
+     * The parallel-query matrix (study 000 ch.7) on a small table: pools gather and gather*4 × workers 0, 2, 4 × Q2.1,
+     * Q3.1, 2 repeats. gather: 0.08 and 0.06 s at 0 workers, 1.6 and 2 times as fast at 2 and 4, but the plans at 4
+     * have one Gather with Workers Planned 2; gather*4 measured workers=2 only (0 and 4 skipped).
+     */
+    static RunResults ssbWorkers(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb", List.of("bench", "ssb", "--workers", "0,2,4",
+                "--worker-pool", "gather,gather*4"), Map.of()))) {
+            for (String pool : List.of("gather", "gather*4")) {
+                for (int w : new int[] {0, 2, 4}) {
+                    for (String q : List.of("Q2.1", "Q3.1")) {
+                        for (int r = 0; r < 2; r++) {
+                            Trial.Builder t = Trial.of("version=17;pool=" + pool + ";workers=" + w + ";query=" + q, r)
+                                    .param("version", "17").param("pool", pool).param("workers", w).param("query", q);
+                            if (pool.equals("gather*4") && w != 2) {
+                                rd.append(t.skipped("pattern gather*4 needs max_worker_processes=" + 4 * w + " but this server has 8").build());
+                                continue;
+                            }
+                            int planned = Math.min(w, 2);
+                            rd.append(t.metric("seconds", (q.equals("Q2.1") ? 0.08 : 0.06) / (w == 0 ? 1 : w == 2 ? 1.6 : 2))
+                                    .metric("workers_planned", planned).metric("workers_launched", planned)
+                                    .extra("gathers", w == 0 ? List.of() : List.of(Map.of("node", "Gather", "planned", planned, "launched", planned)))
+                                    .build());
+                        }
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
     /** What ssb jit records on a jit=on trial that compiled nothing. */
     static final String NOT_TRIGGERED = "JIT not triggered (plan cost 15357, jit_above_cost 100000); lower --jit-above-cost";
 

@@ -91,7 +91,8 @@ public final class LineChart {
         r.setCapLength(6);
         int i = 0;
         for (String label : series.keySet()) {
-            Look look = looks.getOrDefault(label, new Look(i, false));
+            // past the palette (13 SSB queries) colours repeat: dashed the second time round
+            Look look = looks.getOrDefault(label, new Look(i, i / Style.PALETTE.length % 2 == 1));
             r.setSeriesPaint(i, Style.paint(look.color()));
             r.setSeriesStroke(i, look.dashed() ? Style.DASHED : Style.LINE);
             i++;
