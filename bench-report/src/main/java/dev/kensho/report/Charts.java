@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * Charts of a run. {@link #defaults} picks what the studies chart for the run's command
- * ("pgbench sweep": tps and latency vs clients per version; "ssb": time per query as bars;
+ * ("pgbench sweep": tps and latency vs clients per version; "ssb": time vs workers, a line per query, per pool and
+ * version, or time per query as bars where workers do not vary;
  * "ssb jit": time off/on per query and the reduction rate; "scan": time vs selectivity per scan
  * type and layout with the crossover marked) and falls back to the metric against the numeric
  * parameter that varies most for anything else. {@link #draw} turns a spec into figures.

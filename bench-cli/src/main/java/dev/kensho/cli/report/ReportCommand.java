@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
         description = {"Write a self-contained HTML report (inline SVG charts and CSS, no scripts, no external files) "
                 + "for a results directory: run info and environment, charts, per-cell medians with min–max and n, "
                 + "skipped and failed cells with reasons, and what Kensho did (restarts, settings).",
-                "Charts follow the command: pgbench sweep → tps and latency vs clients per version; ssb → time per query; "
+                "Charts follow the command: pgbench sweep → tps and latency vs clients per version; ssb → time vs workers, a line per query; "
                         + "ssb jit → time off/on and the reduction rate; scan → time vs selectivity with the crossover."})
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DIR",
