@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * Charts of a run. {@link #defaults} picks what the studies chart for the run's command
- * ("pgbench sweep": tps and latency vs clients per version; "ssb": time per query as bars;
+ * ("pgbench sweep": tps and latency vs clients per version; "ssb": time vs workers, a line per query, per pool and
+ * version, or time per query as bars where workers do not vary;
  * "ssb jit": time off/on per query and the reduction rate; "scan": time vs selectivity per scan
  * type and layout with the crossover marked) and falls back to the metric against the numeric
  * parameter that varies most for anything else. {@link #draw} turns a spec into figures.
@@ -72,8 +73,14 @@ public final class Charts {
             out.add(titled(ChartSpec.bars(time.get(), "query", List.of("jit"), facets), "Time per query, JIT off/on"));
             out.add(new ChartSpec("JIT reduction rate 100·(off − on)/off per query", ChartSpec.Kind.REDUCTION, time.get(),
                     "query", List.of("jit"), facets, false));
+        } else if (cmd.startsWith("ssb") && cells.params().contains("query") && time.isPresent() && varying.contains("workers")
+                && cells.numeric("workers")) {
+            // study 000 ch.7: per pattern (pool) and version, time against workers, a line per query (the speed-up
+            // against workers=0 is HtmlReport's table); bars per query and worker count said the same less readably
+            out.add(titled(ChartSpec.line(time.get(), "workers", List.of("query"), without(varying, "query", "workers")),
+                    "Time vs workers"));
         } else if (cmd.startsWith("ssb") && cells.params().contains("query") && time.isPresent()) {
-            // bars per query, a series per worker count, one chart per version and worker pool
+            // bars per query, a series per version (or whatever else varies)
             List<String> rest = without(varying, "query");
             List<String> series = rest.contains("workers") ? List.of("workers") : rest.isEmpty() ? List.of() : List.of(rest.get(0));
             List<String> facets = without(rest, series.toArray(String[]::new));
@@ -115,12 +122,30 @@ public final class Charts {
         return out;
     }
 
+    /**
+     * run.json parameters where a command records what it found rather than what it was asked (bench scan's
+     * crossovers as its console words them, with their caveats, and the study's checks): rows of name → value.
+     */
+    public static final String CROSSOVERS = "crossovers", CHECKS = "checks";
+
     /** Draws one figure per combination of the spec's facet parameters. */
     public static List<Figure> draw(RunResults run, ChartSpec spec) {
-        return draw(new Cells(run.trials()), spec);
+        return draw(new Cells(run.trials()), spec, recorded(run, CROSSOVERS));
     }
 
     static List<Figure> draw(Cells cells, ChartSpec spec) {
+        return draw(cells, spec, List.of());
+    }
+
+    /** The rows a run recorded under a parameter (see {@link #CROSSOVERS}); none for runs from before. */
+    public static List<Map<?, ?>> recorded(RunResults run, String parameter) {
+        Object v = run.info().parameters() == null ? null : run.info().parameters().get(parameter);
+        if (!(v instanceof List<?> l)) return List.of();
+        return l.stream().filter(Map.class::isInstance).<Map<?, ?>>map(m -> (Map<?, ?>) m).toList();
+    }
+
+    /** crossovers: as {@link #recorded}; a curve pair they name is described by them, others by the report's own interpolation. */
+    static List<Figure> draw(Cells cells, ChartSpec spec, List<Map<?, ?>> crossovers) {
         // a run can hold other kinds of trials too (ssb records its load next to the queries)
         List<CellSummary> ok = cells.ok().stream().filter(c -> c.median().containsKey(spec.metric()))
                 .filter(c -> c.params().containsKey(spec.x())).toList();
@@ -132,18 +157,26 @@ public final class Charts {
             switch (spec.kind()) {
                 case LINE -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
-                    List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes) : List.of();
+                    List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes, crossovers) : List.of();
                     figures.add(new Figure(title, LineChart.build(title, spec.x(), spec.metric(), series, markers,
                             looks(cells, scope, spec.series())), notes));
                 }
                 case BAR -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
-                    figures.add(new Figure(title, BarChart.build(title, spec.x(), spec.metric(), series), notes));
+                    figures.add(new Figure(title, BarChart.build(title, spec.x(), spec.metric(), series, cells.order(spec.x())), notes));
                 }
                 case REDUCTION -> {
                     String pair = spec.series().get(0);
                     List<String> others = spec.series().subList(1, spec.series().size());
                     List<Reduction.Row> rows = Reduction.compute(cells, scope, spec.metric(), pair, spec.x(), others);
+                    if (rows.isEmpty()) {
+                        List<Object> uncompiled = Reduction.uncompiled(cells, scope, pair, spec.x());
+                        figures.add(Figure.none(title, !uncompiled.isEmpty() && uncompiled.size() == Cells.distinct(scope, spec.x()).size()
+                                ? "no reduction rate: JIT never ran (" + pair + "=on compiled no function in any " + spec.x()
+                                        + ": plan cost below jit_above_cost); lower --jit-above-cost"
+                                : "no reduction rate: no " + spec.x() + " has both " + pair + " values measured"));
+                        continue;
+                    }
                     Map<String, List<Point>> series = new LinkedHashMap<>();
                     for (Reduction.Row r : rows) {
                         series.computeIfAbsent(r.series(), k -> new ArrayList<>())
@@ -152,7 +185,8 @@ public final class Charts {
                     rows.stream().collect(Collectors.groupingBy(Reduction.Row::series, LinkedHashMap::new, Collectors.toList()))
                             .forEach((s, rs) -> notes.add((others.isEmpty() ? "" : s + ": ") + "overall reduction on total time "
                                     + String.format(Locale.ROOT, "%.1f", Reduction.overall(rs)) + " %"));
-                    figures.add(new Figure(title, BarChart.build(title, spec.x(), "reduction %", series), notes));
+                    figures.add(new Figure(title, BarChart.build(title, spec.x(), "reduction % (positive = faster with JIT)", series,
+                            cells.order(spec.x())), notes));
                 }
             }
         }
@@ -169,7 +203,7 @@ public final class Charts {
             for (CellSummary c : g.getValue()) {
                 points.add(new Point(Cells.param(c, x), c.median().get(metric), c.min().get(metric), c.max().get(metric), c.n()));
             }
-            points.sort(Comparator.comparing(Point::x, Cells.ORDER));
+            points.sort(Comparator.comparing(Point::x, cells.order(x)));
             out.put(label, points);
         }
         return out;
@@ -191,24 +225,39 @@ public final class Charts {
         return looks;
     }
 
-    private static List<LineChart.Marker> crossovers(Cells cells, List<CellSummary> scope, ChartSpec spec, List<String> notes) {
+    private static List<LineChart.Marker> crossovers(Cells cells, List<CellSummary> scope, ChartSpec spec, List<String> notes,
+                                                     List<Map<?, ?>> recorded) {
         List<LineChart.Marker> markers = new ArrayList<>();
         List<Object> scans = Cells.distinct(scope, "scan");
         Object index = scans.stream().filter(v -> Cells.text(v).toLowerCase(Locale.ROOT).contains("index")).findFirst().orElse(null);
         Object full = scans.stream().filter(v -> v != index).findFirst().orElse(null);
         if (index == null || full == null) return markers;
+        String unit = spec.x().endsWith("pct") || spec.x().endsWith("percent") ? " %" : "";
+        notes.add("Crossover: where the " + Cells.text(index) + " scan becomes slower than the " + Cells.text(full) + " scan ("
+                + spec.x() + ")");
         List<String> others = without(spec.series(), "scan");
         for (var g : cells.groupBy(others, scope).entrySet()) {
             List<CellSummary> idx = g.getValue().stream().filter(c -> Cells.param(c, "scan").equals(index)).toList();
             List<CellSummary> seq = g.getValue().stream().filter(c -> Cells.param(c, "scan").equals(full)).toList();
             List<Point> a = series(cells, idx, List.of(), spec.x(), spec.metric()).getOrDefault("all", List.of());
             List<Point> b = series(cells, seq, List.of(), spec.x(), spec.metric()).getOrDefault("all", List.of());
-            Crossover.Result r = Crossover.find(a, b);
+            Crossover.Result r = Crossover.find(a, b, unit);
             String who = others.isEmpty() ? "" : Cells.label(g.getValue().get(0).params(), others) + ": ";
-            notes.add(who + r.text() + " (" + spec.x() + ", " + Cells.text(index) + " vs " + Cells.text(full) + ")");
-            r.x().ifPresent(x -> markers.add(new LineChart.Marker(x, who + Cells.text(Math.round(x * 100) / 100.0))));
+            Map<String, Object> params = g.getValue().get(0).params();
+            // the command's own wording where it recorded one: the same number and caveats as its console
+            String said = recorded.stream().filter(m -> m.get("crossover") != null && names(m, params))
+                    .map(m -> "crossover " + m.get("crossover")).findFirst().orElse(r.text());
+            notes.add(who + said);
+            r.x().ifPresent(x -> markers.add(new LineChart.Marker(x, who + Cells.text(Math.round(x * 100) / 100.0) + unit)));
         }
         return markers;
+    }
+
+    /** Whether a recorded row's parameters (all but its finding) are those of the cells. */
+    private static boolean names(Map<?, ?> row, Map<String, Object> params) {
+        return row.entrySet().stream().filter(e -> !e.getKey().equals("crossover"))
+                .allMatch(e -> params.containsKey(String.valueOf(e.getKey()))
+                        && Cells.text(params.get(String.valueOf(e.getKey()))).equals(Cells.text(e.getValue())));
     }
 
     static Optional<String> metric(Cells cells, String preferred) {

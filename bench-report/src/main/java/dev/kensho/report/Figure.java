@@ -12,12 +12,22 @@ import org.jfree.svg.ViewBox;
  * A drawn chart and what the report says under it (crossover points, reductions).
  *
  * @param title   the chart's title
- * @param chart   the JFreeChart, for callers that want to restyle or render it otherwise
- * @param notes   one line each, shown below the chart
+ * @param chart   the JFreeChart, for callers that want to restyle or render it otherwise; null where there was
+ *                nothing to draw (an empty chart's axes would only mislead) and the notes say why
+ * @param notes   one line each, shown below the chart, or instead of it
  */
 public record Figure(String title, JFreeChart chart, List<String> notes) {
     public static final int WIDTH = 860;
     public static final int HEIGHT = 480;
+
+    /** A chart left out: its title and one line saying why. */
+    public static Figure none(String title, String why) {
+        return new Figure(title, null, List.of(why));
+    }
+
+    public boolean drawn() {
+        return chart != null;
+    }
 
     /**
      * The chart as an inline &lt;svg&gt; element that scales with the page. The id prefixes the

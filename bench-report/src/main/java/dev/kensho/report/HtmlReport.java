@@ -55,9 +55,10 @@ public final class HtmlReport {
         List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
         b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n")
                 .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n" : "<pre>" + esc(String.join(" ", line)) + "</pre>\n");
-        if (run.info().parameters() != null && !run.info().parameters().isEmpty()) {
-            b.append("<h3>Parameters</h3>\n").append(mapTable(run.info().parameters(), 0));
-        }
+        Map<String, Object> asked = run.info().parameters() == null ? Map.of() : new LinkedHashMap<>(run.info().parameters());
+        // findings are shown with the charts, not as what the run was asked
+        asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS));
+        if (!asked.isEmpty()) b.append("<h3>Parameters</h3>\n").append(mapTable(asked, 0));
         if (run.info().environment() != null && !run.info().environment().isEmpty()) {
             b.append("<h2 id=\"environment\">Environment</h2>\n");
             for (var e : run.info().environment().entrySet()) {
@@ -76,6 +77,7 @@ public final class HtmlReport {
             b.append("<h2 id=\"charts\">Charts</h2>\n<p class=\"sub\">Median of the repeats; bars show min–max.</p>\n");
             figures(b, figures, ids);
         }
+        b.append(checks(run));
         List<Figure> percentiles = LatencyPercentiles.figures(run.trials());
         if (!percentiles.isEmpty()) {
             b.append("<h2 id=\"latency\">Latency distribution</h2>\n<p class=\"sub\">Every transaction's latency (HdrHistogram), "
@@ -99,7 +101,8 @@ public final class HtmlReport {
             if (timelines.size() > 4) b.append("</details>\n");
         }
         reductions.forEach(b::append);
-        b.append(workers(cells));
+        b.append(speedups(cells));
+        b.append(workers(cells, run.trials()));
         b.append(versions(run, cells, charts));
 
         // the charted metrics first; everything else measured stays one click away
@@ -135,6 +138,10 @@ public final class HtmlReport {
 
     private static void figures(StringBuilder b, List<Figure> figures, int[] ids) {
         for (Figure f : figures) {
+            if (!f.drawn()) {
+                b.append("<p><b>").append(esc(f.title())).append("</b>: ").append(esc(String.join(" ", f.notes()))).append("</p>\n");
+                continue;
+            }
             b.append("<figure>\n").append(f.svg("chart" + (++ids[0]))).append("\n");
             if (!f.notes().isEmpty()) {
                 b.append("<figcaption>").append(f.notes().stream().map(Html::esc).collect(Collectors.joining("<br>")))
@@ -144,26 +151,108 @@ public final class HtmlReport {
         }
     }
 
-    /** Study 000 ch.7's finding, made visible: cells whose Gather nodes launched fewer workers than planned. */
-    private static String workers(Cells cells) {
+    /** The study's expectations as the command checked them (bench scan records them in run.json). */
+    private static String checks(RunResults run) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Map<?, ?> k : Charts.recorded(run, Charts.CHECKS)) {
+            String verdict = String.valueOf(k.get("verdict"));
+            rows.add(List.of(verdict.equals("as expected") ? esc(verdict) : Html.bad(esc(verdict)), esc(k.get("expectation")),
+                    esc(k.get("detail"))));
+        }
+        if (rows.isEmpty()) return "";
+        long not = rows.stream().filter(r -> !r.get(0).equals("as expected")).count();
+        return "<h3>Study checks</h3>\n<p>" + (rows.size() - not) + " of " + rows.size() + " as the study expects.</p>\n"
+                + Html.table(List.of("verdict", "expectation", "detail"), rows);
+    }
+
+    /**
+     * Study 000 ch.7's findings, made visible: cells whose Gather nodes launched fewer workers than planned, and cells
+     * whose plan asked for fewer than their workers setting (the planner plans fewer for a small table), so that a
+     * bar or point labelled workers=4 did not run with 4.
+     */
+    private static String workers(Cells cells, List<Trial> trials) {
         if (!cells.metrics().contains("workers_planned") || !cells.metrics().contains("workers_launched")) return "";
         List<String> varying = cells.varying();
-        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> rows = new ArrayList<>(), fewer = new ArrayList<>();
         for (CellSummary c : cells.ok()) {
             Double planned = c.median().get("workers_planned"), launched = c.median().get("workers_launched");
-            if (planned == null || launched == null || launched >= planned) continue;
+            if (planned == null) continue;
             List<String> r = new ArrayList<>();
             for (String p : varying) r.add(esc(Cells.text(c.params().get(p))));
-            r.add(n(esc(num(planned))));
-            r.add(n(esc(num(launched))));
-            rows.add(r);
+            if (launched != null && launched < planned) {
+                List<String> row = new ArrayList<>(r);
+                row.add(n(esc(num(planned))));
+                row.add(n(esc(num(launched))));
+                rows.add(row);
+            }
+            double requested = Cells.number(c.params().get("workers"));
+            double most = mostPlannedPerGather(trials, c.cell(), planned);
+            if (requested > 0 && most < requested) {
+                r.add(n(esc(num(most))));
+                fewer.add(r);
+            }
         }
         List<String> header = new ArrayList<>(varying);
         header.addAll(List.of("workers planned", "workers launched"));
-        return "<h3>Parallel workers launched</h3>\n" + (rows.isEmpty()
+        String out = "<h3>Parallel workers launched</h3>\n" + (rows.isEmpty()
                 ? "<p>Every cell launched the workers its plan asked for.</p>\n"
                 : "<p>" + rows.size() + " cells launched fewer workers than planned (medians over the repeats):</p>\n"
                         + Html.table(header, rows));
+        if (!cells.params().contains("workers") || !cells.numeric("workers")) return out;
+        List<String> fewerHeader = new ArrayList<>(varying);
+        fewerHeader.add("workers planned (most per Gather)");
+        return out + (fewer.isEmpty()
+                ? "<p>Every cell's plan asked for the workers its <code>workers</code> setting allows.</p>\n"
+                : "<p>" + fewer.size() + " cells planned fewer workers than their <code>workers</code> setting requested (the planner "
+                        + "plans fewer for a small table, none where it chose no parallel plan): they did not run with the "
+                        + "workers their label says.</p>\n" + Html.table(fewerHeader, fewer));
+    }
+
+    /**
+     * Workers Planned of the cell's largest Gather node (ssb records each node in the extra "gathers"): the sum over
+     * nodes, as workers_planned is, would hide a node planned below the setting behind a second node.
+     */
+    private static double mostPlannedPerGather(List<Trial> trials, String cell, double plannedSum) {
+        for (Trial t : trials) {
+            if (!t.ok() || !cell.equals(t.cell()) || !(t.extra() != null && t.extra().get("gathers") instanceof List<?> gathers)) continue;
+            return gathers.stream().filter(Map.class::isInstance).map(g -> ((Map<?, ?>) g).get("planned"))
+                    .filter(Number.class::isInstance).mapToDouble(v -> ((Number) v).doubleValue()).max().orElse(0);
+        }
+        return plannedSum;
+    }
+
+    /** Study 000 ch.7's speed-up: time at workers=0 over time at n, per query and per everything else that varies. */
+    private static String speedups(Cells cells) {
+        var time = Charts.timeMetric(cells);
+        List<Object> workers = cells.values("workers");
+        if (time.isEmpty() || !cells.numeric("workers") || !workers.contains(0L) || workers.size() < 2
+                || !cells.params().contains("query")) return "";
+        List<String> others = cells.varying().stream().filter(p -> !p.equals("workers") && !p.equals("query")).toList();
+        List<String> key = new ArrayList<>(others);
+        key.add("query");
+        List<String> header = new ArrayList<>(key);
+        header.add(time.get() + " at workers=0");
+        workers.stream().filter(w -> !w.equals(0L)).forEach(w -> header.add("×" + Cells.text(w)));
+        List<List<String>> rows = new ArrayList<>();
+        for (var g : cells.groupBy(key, cells.ok().stream().filter(c -> c.median().containsKey(time.get())).toList()).entrySet()) {
+            Map<Object, Double> at = new LinkedHashMap<>();
+            g.getValue().forEach(c -> at.put(Cells.param(c, "workers"), c.median().get(time.get())));
+            Double zero = at.get(0L);
+            if (zero == null) continue;
+            List<String> r = new ArrayList<>();
+            g.getKey().forEach(v -> r.add(esc(Cells.text(v))));
+            r.add(n(esc(num(zero))));
+            for (Object w : workers) {
+                if (w.equals(0L)) continue;
+                Double t = at.get(w);
+                r.add(n(t == null || t <= 0 ? "–" : String.format(Locale.ROOT, "%.2f", zero / t)));
+            }
+            rows.add(r);
+        }
+        if (rows.isEmpty()) return "";
+        return "<h3>Speed-up against workers=0</h3>\n<p class=\"sub\">" + esc(time.get())
+                + " at workers=0 divided by " + esc(time.get()) + " at n workers (medians); above 1 is faster, – where "
+                + "the cell was skipped or failed.</p>\n" + Html.table(header, rows);
     }
 
     /** When the run itself sweeps versions or targets: the ratio tables and analyses of bench compare. */
@@ -224,8 +313,10 @@ public final class HtmlReport {
                     r.add(n(med == null ? "–" : esc(num(med)) + (c.n() > 1 ? " <span class=\"range\">["
                             + esc(num(c.min().get(m))) + "–" + esc(num(c.max().get(m))) + "]</span>" : "")));
                 }
-                String why = all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)).distinct()
-                        .collect(Collectors.joining("; "));
+                // a measured trial's warning (ssb jit: "JIT not triggered …") is as much a note on the row as a failure's reason
+                String why = java.util.stream.Stream.concat(all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)),
+                        all.stream().map(t -> t.extra() == null ? null : t.extra().get("warning")).filter(w -> w != null)
+                                .map(String::valueOf)).distinct().collect(Collectors.joining("; "));
                 r.add(esc(why));
                 // a cell with none of the varying parameters (an SSB run's load among its queries) is named by its key
                 if (!varying.isEmpty() && varying.stream().noneMatch(c.params()::containsKey)) r.set(0, "<code>" + esc(c.cell()) + "</code>");

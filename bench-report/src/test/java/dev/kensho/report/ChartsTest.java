@@ -17,9 +17,9 @@ class ChartsTest {
     @TempDir
     Path tmp;
 
-    /** SSB over 2 versions × 3 worker counts: bars per query, one chart per version, a series per worker count. */
+    /** SSB over 2 versions × 3 worker counts: time vs workers, a line per query, one chart per version (study 000 ch.7). */
     @Test
-    void ssbBarsPerVersion() {
+    void ssbTimeVsWorkersPerVersion() {
         RunResults run;
         try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
             for (String v : List.of("16", "17")) {
@@ -41,22 +41,31 @@ class ChartsTest {
         List<ChartSpec> specs = Charts.defaults(run);
         assertEquals(1, specs.size());
         ChartSpec s = specs.get(0);
-        assertEquals(ChartSpec.Kind.BAR, s.kind());
+        assertEquals(ChartSpec.Kind.LINE, s.kind());
         assertEquals("seconds", s.metric());
-        assertEquals("query", s.x());
-        assertEquals(List.of("workers"), s.series());
+        assertEquals("workers", s.x());
+        assertEquals(List.of("query"), s.series());
         assertEquals(List.of("version"), s.facets());
         List<Figure> figures = Charts.draw(run, s);
         assertEquals(2, figures.size());
         assertTrue(figures.get(1).title().endsWith("— version=17"), figures.get(1).title());
         String svg = figures.get(0).svg("x");
-        for (String text : List.of(">Q1.1<", ">Q4.3<", ">workers=0<", ">workers=4<")) assertTrue(svg.contains(text), text);
+        for (String text : List.of(">Q1.1<", ">Q4.3<", ">workers<")) assertTrue(svg.contains(text), text);
         String html = HtmlReport.render(run);
         assertTrue(html.contains("2 cells launched fewer workers than planned"), "Q4.3 with 4 workers, both versions");
         assertTrue(html.contains("<tr><td>Q4.3</td><td>4</td><td>17</td><td class=\"num\">4</td><td class=\"num\">3</td></tr>"),
                 "planned 4, launched 3");
-        var plot = (org.jfree.chart.plot.CategoryPlot) figures.get(0).chart().getPlot();
-        assertEquals(List.of("Q1.1", "Q1.2", "Q4.3"), plot.getDataset().getColumnKeys(), "the load is not a query bar");
+        var plot = (org.jfree.chart.plot.XYPlot) figures.get(0).chart().getPlot();
+        assertEquals(List.of("Q1.1", "Q1.2", "Q4.3"), java.util.stream.IntStream.range(0, plot.getDataset().getSeriesCount())
+                .mapToObj(i -> plot.getDataset().getSeriesKey(i)).toList(), "the load is not a query line");
+    }
+
+    /** A chart of one named series (the other worker counts skipped) still says which it is; an unnamed one needs no legend. */
+    @Test
+    void oneNamedSeriesKeepsItsLegend() {
+        List<dev.kensho.report.chart.Point> points = List.of(new dev.kensho.report.chart.Point("Q1.1", 1, 1, 1, 1));
+        assertTrue(dev.kensho.report.chart.BarChart.build("t", "query", "seconds", Map.of("workers=2", points)).getLegend() != null);
+        assertTrue(dev.kensho.report.chart.BarChart.build("t", "query", "seconds", Map.of("all", points)).getLegend() == null);
     }
 
     /** An unknown command: the metric against the numeric parameter with most values, series by the rest. */

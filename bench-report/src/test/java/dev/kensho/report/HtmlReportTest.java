@@ -87,13 +87,50 @@ class HtmlReportTest {
         assertEquals(List.of("layout", "scan"), specs.get(0).series());
         String html = HtmlReport.render(run);
         assertSelfContained(html);
-        assertTrue(html.contains("layout=high: crossover at 52.63"), "high-clustering crossover, interpolated");
-        assertTrue(html.contains("layout=low: crossover at 10.1 "), "low-clustering crossover, interpolated");
+        assertTrue(html.contains("layout=high: crossover at 52.63 %"), "high-clustering crossover, interpolated");
+        assertTrue(html.contains("layout=low: crossover at 10.1 %"), "low-clustering crossover, interpolated");
+        assertFalse(html.contains("Study checks"), "none recorded");
         String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
         for (String series : List.of("layout=high, scan=index", "layout=high, scan=full", "layout=low, scan=index", "layout=low, scan=full")) {
             assertTrue(svg.contains(">" + series + "<"), "legend: " + series);
         }
-        assertTrue(svg.contains("layout=high: 52.63"), "crossover marker label in the chart");
+        assertTrue(svg.contains("layout=high: 52.63 %"), "crossover marker label in the chart");
+        var plot = (org.jfree.chart.plot.XYPlot) Charts.draw(run, specs.get(0)).get(0).chart().getPlot();
+        assertEquals("time_ms", plot.getRangeAxis().getLabel(), "2 to 100 ms: linear");
+    }
+
+    /**
+     * The console's crossover caveats and the study's checks, recorded in run.json, are in the report; one outlier
+     * among values 570 times smaller puts the y axis on a log scale.
+     */
+    @Test
+    void scanReportCarriesCaveatsChecksAndALogAxisForAnOutlier() {
+        RunResults run = SampleRuns.scanNoisy(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertTrue(html.contains("<figcaption>Crossover: where the index scan becomes slower than the full scan (selectivity_pct)<br>"
+                + "layout=high: crossover 2.7 % (curves cross 5 times; fitted lines do not meet inside the sweep)<br>"
+                + "layout=low: crossover 6.0 %</figcaption>"), html);
+        String checks = html.substring(html.indexOf("<h3>Study checks</h3>"));
+        assertTrue(checks.startsWith("<h3>Study checks</h3>\n<p>1 of 2 as the study expects.</p>"), checks);
+        assertTrue(checks.contains("<td>as expected</td><td>index scan faster at the lowest selectivity (high, warm, shared_buffers 128MB)"
+                + "</td><td>crossover 2.7 %</td>"), checks);
+        assertTrue(checks.contains("<tr class=\"bad\"><td>NOT as expected</td><td>crossover at a larger selectivity for high clustering than "
+                + "for low (warm, shared_buffers 128MB)</td><td>high 2.7 %, low 6.0 %</td>"), checks);
+        assertTrue(html.indexOf("<h3>Study checks</h3>") < html.indexOf("id=\"summary\""), "with the charts");
+        assertFalse(html.contains("<th>crossovers</th>") || html.contains("<th>checks</th>"), "findings are not parameters");
+        var plot = (org.jfree.chart.plot.XYPlot) Charts.draw(run, Charts.defaults(run).get(0)).get(0).chart().getPlot();
+        assertTrue(plot.getRangeAxis() instanceof org.jfree.chart.axis.LogAxis, "0.01 to 5.7 ms");
+        assertEquals("time_ms (log scale)", plot.getRangeAxis().getLabel());
+
+        // a run from before findings were recorded: the report's own interpolation, with the same kind of caveat
+        Map<String, Object> asked = new java.util.LinkedHashMap<>(run.info().parameters());
+        asked.keySet().removeAll(List.of("crossovers", "checks"));
+        var info = run.info();
+        RunResults older = new RunResults(run.directory(), new RunInfo(info.command(), info.commandLine(),
+                info.started(), asked, info.environment(), info.notes()), run.trials());
+        String own = HtmlReport.render(older);
+        assertTrue(own.contains("layout=high: crossover at 2.67 % (curves cross 5 times)<br>layout=low: crossover at 6 %</figcaption>"), own);
     }
 
     @Test
@@ -113,6 +150,72 @@ class HtmlReportTest {
         assertFalse(html.contains("<td class=\"num\">60.0</td>"), "Q3.1 compiled nothing: no reduction rate for it");
         // queries in natural order: Q1.1, Q2.1, Q10.1
         assertTrue(html.indexOf("<td>Q2.1</td>") < html.indexOf("<td>Q10.1</td>"));
+    }
+
+    /**
+     * JIT compiled nothing in verification 1: its jit=on rows say why, its reduction chart is one line instead of empty
+     * axes; verification 2 keeps its chart. Queries in the study's order, not alphabetical.
+     */
+    @Test
+    void ssbJitNotTriggeredIsSaidOnTheRowsAndInsteadOfAnEmptyChart() {
+        RunResults run = SampleRuns.ssbJitPartlyTriggered(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        assertEquals(3, count(html, "<svg"), "time off/on per verification, reduction for verification 2 only");
+        assertTrue(html.contains("<p><b>JIT reduction rate 100·(off − on)/off per query — verification=1</b>: no reduction rate: "
+                + "JIT never ran (jit=on compiled no function in any query: plan cost below jit_above_cost); lower --jit-above-cost</p>"), html);
+        assertFalse(html.contains("reduction rate 100·(off − on)/off per query — verification=2</b>"), "verification 2 has its chart");
+        String summary = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details><summary>All"));
+        assertEquals(4, count(summary, "<td>" + SampleRuns.NOT_TRIGGERED + "</td>"), "every jit=on row of verification 1");
+        assertTrue(summary.contains("<td>1</td><td>multiply</td><td>on</td>"));
+        assertTrue(summary.contains("<tr><td>2</td><td>integer</td><td>on</td><td class=\"num\">2</td><td>ok</td><td class=\"num\">9 "
+                + "<span class=\"range\">[9–9]</span></td><td></td></tr>"), "compiled: no note");
+        String reduction = html.substring(html.indexOf("per query — verification=2"));
+        ChartSpec rates = Charts.defaults(run).stream().filter(c -> c.kind() == ChartSpec.Kind.REDUCTION).findFirst().orElseThrow();
+        List<Figure> figures = Charts.draw(run, rates);
+        assertEquals(List.of(false, true), figures.stream().map(Figure::drawn).toList());
+        assertEquals("reduction % (positive = faster with JIT)",
+                ((org.jfree.chart.plot.CategoryPlot) figures.get(1).chart().getPlot()).getRangeAxis().getLabel(), "which sign is which");
+        // the study's order (000 ch.6): 乗算, 減算, sum, avg; integer, numeric, real, double precision
+        assertInOrder(summary, "<td>multiply</td>", "<td>subtract</td>", "<td>sum</td>", "<td>avg</td>");
+        assertInOrder(summary, "<td>integer</td>", "<td>numeric</td>", "<td>real</td>", "<td>double precision</td>");
+        String timeV1 = html.substring(html.indexOf("<svg"));
+        assertInOrder(timeV1, ">multiply<", ">subtract<", ">sum<", ">avg<");
+        assertInOrder(reduction, ">integer<", ">numeric<", ">real<", ">double precision<");
+    }
+
+    /**
+     * Study 000 ch.7: time vs workers per pool, the speed-up against workers=0, and the cells that ran with fewer workers
+     * planned than their label says.
+     */
+    @Test
+    void ssbWorkersMatrixShowsSpeedUpsAndCellsPlannedBelowTheirWorkers() {
+        RunResults run = SampleRuns.ssbWorkers(tmp);
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        List<Figure> figures = Charts.draw(run, Charts.defaults(run).get(0));
+        assertEquals(List.of("Time vs workers (seconds) — pool=gather", "Time vs workers (seconds) — pool=gather*4"),
+                figures.stream().map(Figure::title).toList());
+        String svg = figures.get(1).svg("x");
+        assertTrue(svg.contains(">Q2.1<") && svg.contains(">Q3.1<"), "a line per query, named, also where one worker count is left");
+        // 0.08 / 0.05 and 0.08 / 0.04; gather*4 has no workers=0 cell, so no row
+        assertTrue(html.contains("<h3>Speed-up against workers=0</h3>"));
+        assertTrue(html.contains("<tr><td>gather</td><td>Q2.1</td><td class=\"num\">0.08000</td><td class=\"num\">1.60</td>"
+                + "<td class=\"num\">2.00</td></tr>"), html);
+        assertFalse(html.contains("<tr><td>gather*4</td><td>Q2.1</td><td class=\"num\">"), "no workers=0 to compare with");
+        assertTrue(html.contains("Every cell launched the workers its plan asked for."));
+        assertTrue(html.contains("<p>2 cells planned fewer workers than their <code>workers</code> setting requested"), html);
+        assertTrue(html.contains("<tr><td>gather</td><td>4</td><td>Q2.1</td><td class=\"num\">2</td></tr>"), "planned 2 at workers=4");
+        assertFalse(html.contains("<tr><td>gather</td><td>2</td><td>Q2.1</td><td class=\"num\">2</td></tr>"), "2 of 2 is what was asked");
+    }
+
+    static void assertInOrder(String s, String... parts) {
+        int at = -1;
+        for (String p : parts) {
+            int i = s.indexOf(p);
+            assertTrue(i > at, p + " after the one before it");
+            at = i;
+        }
     }
 
     /** TrialMatrix records a body that threw as a failed trial with its cell key only: the report still places it. */

@@ -131,7 +131,7 @@ class RunComparisonTest {
     /** The load trial has no workers: it is no third group, and the queries' time is what is compared. */
     @Test
     void ssbByWorkersLeavesTheLoadOut() {
-        RunComparison cmp = RunComparison.of(List.of(SampleRuns.ssbWorkers(tmp)), new RunComparison.Options("workers", List.of()));
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.ssbWorkersWithLoad(tmp)), new RunComparison.Options("workers", List.of()));
         assertEquals(List.of("0", "2"), cmp.groups().stream().map(RunComparison.Group::label).toList());
         assertEquals(List.of("seconds"), cmp.metrics());
         assertEquals(List.of(), cmp.warnings());

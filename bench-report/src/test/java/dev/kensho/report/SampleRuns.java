@@ -118,6 +118,39 @@ final class SampleRuns {
     }
 
     /**
+     * A noisy small scan as bench scan records it, 1..10 %, one repeat, findings in run.json. full 0.06 ms, except one
+     * 5.7 ms outlier at 5 %. high: index 0.02 ms, slower at 3, 6, 9 and 10 % (crosses 5 times, first between 2 and 3 %:
+     * 2 + 0.04/0.06 = 2.67 %); low: index 0.01·s ms, crosses once at 6 %. High crosses before low: not as the study expects.
+     */
+    static RunResults scanNoisy(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("scan", List.of("bench", "scan", "--rows", "100", "--to", "10"),
+                Map.of()))) {
+            for (String layout : List.of("high", "low")) {
+                for (String scan : List.of("full", "index")) {
+                    for (int s = 1; s <= 10; s++) {
+                        double t = scan.equals("full") ? (s == 5 ? 5.7 : 0.06)
+                                : layout.equals("low") ? 0.01 * s : s == 3 ? 0.08 : s == 6 ? 0.09 : s >= 9 ? 0.1 : 0.02;
+                        rd.append(Trial.of("shared_buffers=128MB;cache=warm;layout=" + layout + ";selectivity=" + s + ";scan=" + scan, 0)
+                                .param("shared_buffers", "128MB").param("cache", "warm").param("layout", layout)
+                                .param("selectivity_pct", (double) s).param("scan", scan).metric("time_ms", t).build());
+                    }
+                }
+            }
+            rd.parameter("crossovers", List.of(
+                    Map.of("shared_buffers", "128MB", "cache", "warm", "layout", "high",
+                            "crossover", "2.7 % (curves cross 5 times; fitted lines do not meet inside the sweep)"),
+                    Map.of("shared_buffers", "128MB", "cache", "warm", "layout", "low", "crossover", "6.0 %")));
+            rd.parameter("checks", List.of(
+                    Map.of("verdict", "as expected", "expectation", "index scan faster at the lowest selectivity (high, warm, shared_buffers 128MB)",
+                            "detail", "crossover 2.7 %"),
+                    Map.of("verdict", "NOT as expected",
+                            "expectation", "crossover at a larger selectivity for high clustering than for low (warm, shared_buffers 128MB)",
+                            "detail", "high 2.7 %, low 6.0 %")));
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /**
      * An SSB JIT matrix: 4 queries × jit off/on, 3 repeats; off 10/20/40/30 s, on 8/15/40/12 s. Q3.1's jit=on run
      * compiled nothing (below jit_above_cost): its difference is not JIT's.
      */
@@ -142,7 +175,7 @@ final class SampleRuns {
      * bench ssb over workers 0 and 2, 3 repeats, as ParallelSweep writes it: the load first (a trial of its own,
      * step=load, without workers or query), then Q1.1 (2 s, 1 s) and Q2.1 (4 s, 3 s) ± 0.1 per repeat.
      */
-    static RunResults ssbWorkers(Path root) {
+    static RunResults ssbWorkersWithLoad(Path root) {
         try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb", List.of("bench", "ssb", "--workers", "0,2"), Map.of()))) {
             rd.append(Trial.of("load;version=17", 0).param("step", "load").param("version", "17").param("scale", 1.0).param("jobs", 2)
                     .metric("rows", 6_000_000L).metric("generate_cpu_seconds", 20.0).metric("copy_seconds", 30.0)
@@ -158,6 +191,66 @@ final class SampleRuns {
                                 .param("version", "17").param("pool", "default").param("workers", workers).param("query", queries[q])
                                 .metric("seconds", seconds[q][w] + (r - 1) * 0.1).metric("rows", 1000 * (q + 1))
                                 .metric("workers_planned", workers).metric("workers_launched", workers).metric("explain_ms", 10.0).build());
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /**
+     * The parallel-query matrix (study 000 ch.7) on a small table: pools gather and gather*4 × workers 0, 2, 4 × Q2.1,
+     * Q3.1, 2 repeats. gather: 0.08 and 0.06 s at 0 workers, 1.6 and 2 times as fast at 2 and 4, but the plans at 4
+     * have one Gather with Workers Planned 2; gather*4 measured workers=2 only (0 and 4 skipped).
+     */
+    static RunResults ssbWorkers(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb", List.of("bench", "ssb", "--workers", "0,2,4",
+                "--worker-pool", "gather,gather*4"), Map.of()))) {
+            for (String pool : List.of("gather", "gather*4")) {
+                for (int w : new int[] {0, 2, 4}) {
+                    for (String q : List.of("Q2.1", "Q3.1")) {
+                        for (int r = 0; r < 2; r++) {
+                            Trial.Builder t = Trial.of("version=17;pool=" + pool + ";workers=" + w + ";query=" + q, r)
+                                    .param("version", "17").param("pool", pool).param("workers", w).param("query", q);
+                            if (pool.equals("gather*4") && w != 2) {
+                                rd.append(t.skipped("pattern gather*4 needs max_worker_processes=" + 4 * w + " but this server has 8").build());
+                                continue;
+                            }
+                            int planned = Math.min(w, 2);
+                            rd.append(t.metric("seconds", (q.equals("Q2.1") ? 0.08 : 0.06) / (w == 0 ? 1 : w == 2 ? 1.6 : 2))
+                                    .metric("workers_planned", planned).metric("workers_launched", planned)
+                                    .extra("gathers", w == 0 ? List.of() : List.of(Map.of("node", "Gather", "planned", planned, "launched", planned)))
+                                    .build());
+                        }
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    /** What ssb jit records on a jit=on trial that compiled nothing. */
+    static final String NOT_TRIGGERED = "JIT not triggered (plan cost 15357, jit_above_cost 100000); lower --jit-above-cost";
+
+    /**
+     * ssb jit at the default jit_above_cost on a small scale, 2 repeats, as JitMatrix runs it (repeat-major, off/on
+     * then on/off): verification 1 (multiply, subtract, sum, avg) never compiled, every jit=on trial carries the
+     * warning; verification 2 (integer, numeric, real, double precision) compiled, off 10 s, on 9, 8, 7, 6 s.
+     */
+    static RunResults ssbJitPartlyTriggered(Path root) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb jit", List.of("bench", "ssb", "jit", "-s", "0.1"), Map.of()))) {
+            String[][] queries = {{"multiply", "subtract", "sum", "avg"}, {"integer", "numeric", "real", "double precision"}};
+            for (int r = 0; r < 2; r++) {
+                for (int v = 0; v < 2; v++) {
+                    for (int q = 0; q < 4; q++) {
+                        for (String jit : r == 0 ? List.of("off", "on") : List.of("on", "off")) {
+                            Trial.Builder t = Trial.of("v" + (v + 1) + ";query=" + queries[v][q] + ";jit=" + jit, r)
+                                    .param("verification", v + 1).param("query", queries[v][q]).param("jit", jit)
+                                    .metric("seconds", jit.equals("off") ? 10 : v == 0 ? 10.5 : 9 - q)
+                                    .metric("jit_functions", jit.equals("on") && v == 1 ? 5 : 0);
+                            if (jit.equals("on") && v == 0) t.extra("warning", NOT_TRIGGERED);
+                            rd.append(t.build());
+                        }
                     }
                 }
             }

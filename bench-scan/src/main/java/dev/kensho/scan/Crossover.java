@@ -48,6 +48,16 @@ public record Crossover(Layout layout, CacheState cache, String sharedBuffers, K
         };
     }
 
+    /**
+     * "" for a clean crossover, else what makes its number doubtful: " (curves cross 4 times; fitted lines meet at
+     * 42.0 %)" or "… do not meet inside the sweep".
+     */
+    public String caveat() {
+        if (signChanges <= 1) return "";
+        return " (curves cross " + signChanges + " times; " + (fitted == null ? "fitted lines do not meet inside the sweep"
+                : String.format(java.util.Locale.ROOT, "fitted lines meet at %.1f %%", fitted)) + ")";
+    }
+
     private static String fmt(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }

@@ -187,9 +187,7 @@ public final class ScanCrossover {
             }
             for (Crossover c : crossovers) {
                 out.add(String.format(Locale.ROOT, "crossover %-4s %-4s shared_buffers %-8s %s%s", c.layout().label(), c.cache().label(),
-                        c.sharedBuffers(), c.describe(from, to), c.signChanges() > 1 ? " (curves cross " + c.signChanges() + " times; "
-                                + (c.fitted() == null ? "fitted lines do not meet inside the sweep" : String.format(Locale.ROOT, "fitted lines meet at %.1f %%", c.fitted()))
-                                + ")" : ""));
+                        c.sharedBuffers(), c.describe(from, to), c.caveat()));
             }
             for (Check k : checks) out.add("check " + k.verdict() + ": " + k.name() + " — " + k.detail());
             out.add(cells + " trials, " + invalid + " with an unintended plan, " + failed + " failed, " + skipped + " skipped; results in " + directory);
@@ -338,7 +336,38 @@ public final class ScanCrossover {
         Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, failed, skipped, osCache, storage,
                 options.from(), options.to());
         dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
+        record(dir, crossovers, checks, options.from(), options.to());
         return r;
+    }
+
+    /** run.json parameters holding the findings (see {@link #record}). */
+    public static final String CROSSOVERS = "crossovers";
+    public static final String CHECKS = "checks";
+
+    /**
+     * The crossovers and checks in run.json as the console words them: the report reads run.json and the trials only,
+     * and its own interpolation knows neither the fitted lines nor the study's expectations.
+     */
+    static void record(RunDirectory dir, List<Crossover> crossovers, List<Check> checks, double from, double to) {
+        List<Map<String, Object>> xs = new ArrayList<>();
+        for (Crossover c : crossovers) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("shared_buffers", c.sharedBuffers());
+            m.put("cache", c.cache().label());
+            m.put("layout", c.layout().label());
+            m.put("crossover", c.describe(from, to) + c.caveat());
+            xs.add(m);
+        }
+        List<Map<String, Object>> ks = new ArrayList<>();
+        for (Check k : checks) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("verdict", k.verdict());
+            m.put("expectation", k.name());
+            m.put("detail", k.detail());
+            ks.add(m);
+        }
+        dir.parameter(CROSSOVERS, xs);
+        dir.parameter(CHECKS, ks);
     }
 
     /**

@@ -71,6 +71,7 @@ class ScanCrossoverTest {
         assertTrue(json.contains("\"crossovers\""), json);
         String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
         assertTrue(run.contains("\"correlation\""), "layouts recorded in run.json");
+        assertTrue(run.contains("\"checks\"") && run.contains("\"crossovers\""), "findings in run.json, for bench report");
         assertTrue(run.contains("\"mb_per_s\""), "storage throughput recorded in run.json: " + run);
 
         // A resumed finished run measures nothing again and reuses the tables.

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
         description = {"Write a self-contained HTML report (inline SVG charts and CSS, no scripts, no external files) "
                 + "for a results directory: run info and environment, charts, per-cell medians with min–max and n, "
                 + "skipped and failed cells with reasons, and what Kensho did (restarts, settings).",
-                "Charts follow the command: pgbench sweep → tps and latency vs clients per version; ssb → time per query; "
+                "Charts follow the command: pgbench sweep → tps and latency vs clients per version; ssb → time vs workers, a line per query; "
                         + "ssb jit → time off/on and the reduction rate; scan → time vs selectivity with the crossover."})
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DIR",
@@ -43,6 +43,7 @@ public final class ReportCommand implements Callable<Integer> {
             int i = 0;
             for (ChartSpec spec : Charts.defaults(results)) {
                 for (Figure f : Charts.draw(results, spec)) {
+                    if (!f.drawn()) continue; // the report says why there is no chart
                     Path file = png.resolve(String.format("chart-%02d-%s.png", ++i, slug(f.title())));
                     try {
                         Files.createDirectories(png);

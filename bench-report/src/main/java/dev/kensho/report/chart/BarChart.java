@@ -26,9 +26,15 @@ public final class BarChart {
 
     /** series → points whose x is the category. */
     public static JFreeChart build(String title, String categoryLabel, String yLabel, Map<String, List<Point>> series) {
+        return build(title, categoryLabel, yLabel, series, Cells.ORDER);
+    }
+
+    /** order: of the categories along the axis (the run's query order, {@link Cells#order}). */
+    public static JFreeChart build(String title, String categoryLabel, String yLabel, Map<String, List<Point>> series,
+                                   java.util.Comparator<Object> order) {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         Map<String, Point> ranges = new HashMap<>();
-        java.util.Set<Object> categories = new java.util.TreeSet<>(Cells.ORDER);
+        java.util.Set<Object> categories = new java.util.TreeSet<>(order);
         series.values().forEach(ps -> ps.forEach(p -> categories.add(p.x())));
         for (Object c : categories) {
             for (var e : series.entrySet()) {
@@ -57,7 +63,9 @@ public final class BarChart {
         CategoryPlot plot = new CategoryPlot(data, xAxis, yAxis, r);
         plot.setOrientation(PlotOrientation.VERTICAL);
         plot.setRangeGridlinePaint(Style.GRID);
-        return Style.finish(title, plot, series.size() > 1);
+        // one series still needs its name ("workers=2" when the pool's other worker counts were skipped); only the
+        // unnamed series of a chart without series parameters goes without
+        return Style.finish(title, plot, series.size() > 1 || !series.containsKey("all"));
     }
 
     /** Bars with a min–max whisker over each (the spread of the repeats). */

@@ -21,9 +21,25 @@ public final class Cells {
     private final List<CellSummary> summaries;
     private final Map<String, List<Object>> values = new LinkedHashMap<>();
     private final Set<String> metrics = new LinkedHashSet<>();
+    /** Parameters shown in the run's own order (value → position of its first trial), see {@link #RUN_ORDER}. */
+    private final Map<String, Map<Object, Integer>> runOrder = new LinkedHashMap<>();
+
+    /**
+     * Query names are the study's list, measured in its order (JIT verification 1: 乗算, 減算, sum, avg …; 2: integer,
+     * numeric, real, double precision), which sorting by name would lose. A shuffled run (a later repeat of a cell
+     * before an earlier one) has no such order: its names sort naturally.
+     */
+    public static final List<String> RUN_ORDER = List.of("query");
 
     public Cells(List<Trial> trials) {
         this.summaries = CellSummary.of(withParams(trials));
+        if (inRepeatOrder(trials)) {
+            for (String p : RUN_ORDER) {
+                Map<Object, Integer> pos = new LinkedHashMap<>();
+                for (Trial t : trials) if (t.params() != null && t.params().containsKey(p)) pos.putIfAbsent(normal(t.params().get(p)), pos.size());
+                if (!pos.isEmpty()) runOrder.put(p, pos);
+            }
+        }
         Map<String, Set<Object>> seen = new LinkedHashMap<>();
         for (CellSummary c : summaries) {
             c.params().forEach((k, v) -> seen.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(normal(v)));
@@ -31,9 +47,25 @@ public final class Cells {
         }
         seen.forEach((k, v) -> {
             List<Object> sorted = new ArrayList<>(v);
-            sorted.sort(ORDER);
+            sorted.sort(order(k));
             values.put(k, sorted);
         });
+    }
+
+    private static boolean inRepeatOrder(List<Trial> trials) {
+        Map<String, Integer> last = new LinkedHashMap<>();
+        for (Trial t : trials) {
+            Integer before = last.put(t.cell(), t.repeat());
+            if (before != null && before > t.repeat()) return false;
+        }
+        return true;
+    }
+
+    /** How a parameter's values are shown: in the run's order for {@link #RUN_ORDER}'s, else {@link #ORDER}. */
+    public Comparator<Object> order(String param) {
+        Map<Object, Integer> pos = runOrder.get(param);
+        if (pos == null) return ORDER;
+        return Comparator.<Object>comparingInt(v -> pos.getOrDefault(normal(v), Integer.MAX_VALUE)).thenComparing(ORDER);
     }
 
     /**
@@ -154,7 +186,13 @@ public final class Cells {
 
     /** Groups cells by the values of the given parameters, keys in display order. */
     public Map<List<Object>, List<CellSummary>> groupBy(List<String> names, List<CellSummary> cells) {
-        Map<List<Object>, List<CellSummary>> m = new java.util.TreeMap<>(LIST_ORDER);
+        Map<List<Object>, List<CellSummary>> m = new java.util.TreeMap<>((a, b) -> {
+            for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+                int c = order(names.get(i)).compare(a.get(i), b.get(i));
+                if (c != 0) return c;
+            }
+            return Integer.compare(a.size(), b.size());
+        });
         for (CellSummary c : cells) {
             List<Object> key = names.stream().map(n -> param(c, n)).toList();
             m.computeIfAbsent(key, k -> new ArrayList<>()).add(c);

@@ -25,6 +25,9 @@ public final class LineChart {
     /** Parameters that grow by doubling in the studies (1, 4, 16 … 1024 clients): charted on a log₂ axis. */
     public static final java.util.Set<String> DOUBLING = java.util.Set.of("clients", "threads", "connections", "jobs");
 
+    /** Past this ratio of the largest to the smallest value (two orders of magnitude) the y axis is logarithmic. */
+    public static final double LOG_SPAN = 100;
+
     /** How a series is drawn: palette colour index and whether its line is dashed. */
     public record Look(int color, boolean dashed) {}
 
@@ -65,8 +68,22 @@ public final class LineChart {
             if (integers) lin.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
             xAxis = lin;
         }
-        NumberAxis yAxis = new NumberAxis(yLabel);
-        yAxis.setAutoRangeIncludesZero(true);
+        ValueAxis yAxis;
+        List<Point> all = series.values().stream().flatMap(List::stream).toList();
+        double yLo = all.stream().mapToDouble(Point::min).min().orElse(0), yHi = all.stream().mapToDouble(Point::max).max().orElse(0);
+        if (yLo > 0 && yHi / yLo > LOG_SPAN) {
+            // one slow point (5.7 ms among 0.05 ms ones) would flatten every other onto the floor of a linear axis
+            LogAxis log = new LogAxis(yLabel + " (log scale)");
+            log.setBase(10);
+            log.setSmallestValue(yLo / 2);
+            log.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1), false, true); // a tick per power of ten
+            log.setNumberFormatOverride(new java.text.DecimalFormat("0.######"));
+            yAxis = log;
+        } else {
+            NumberAxis lin = new NumberAxis(yLabel);
+            lin.setAutoRangeIncludesZero(true);
+            yAxis = lin;
+        }
         XYErrorRenderer r = new XYErrorRenderer();
         r.setDrawXError(false);
         r.setDefaultLinesVisible(true);
@@ -74,7 +91,8 @@ public final class LineChart {
         r.setCapLength(6);
         int i = 0;
         for (String label : series.keySet()) {
-            Look look = looks.getOrDefault(label, new Look(i, false));
+            // past the palette (13 SSB queries) colours repeat: dashed the second time round
+            Look look = looks.getOrDefault(label, new Look(i, i / Style.PALETTE.length % 2 == 1));
             r.setSeriesPaint(i, Style.paint(look.color()));
             r.setSeriesStroke(i, look.dashed() ? Style.DASHED : Style.LINE);
             i++;

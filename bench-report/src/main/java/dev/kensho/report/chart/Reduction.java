@@ -19,10 +19,7 @@ public final class Reduction {
 
     public static List<Row> compute(Cells cells, List<CellSummary> scope, String metric, String pair, String category,
                                     List<String> others) {
-        List<Object> vals = Cells.distinct(scope, pair);
-        Object off = vals.stream().filter(v -> isOff(v)).findFirst().orElse(vals.isEmpty() ? null : vals.get(0));
-        Object on = vals.stream().filter(v -> !Cells.same(v, off)).filter(Reduction::isOn).findFirst()
-                .orElse(vals.stream().filter(v -> !Cells.same(v, off)).findFirst().orElse(null));
+        Object off = off(scope, pair), on = on(scope, pair);
         List<Row> rows = new ArrayList<>();
         if (off == null || on == null) return rows;
         List<String> key = new ArrayList<>(others);
@@ -47,6 +44,29 @@ public final class Reduction {
     public static double overall(List<Row> rows) {
         double off = rows.stream().mapToDouble(Row::off).sum(), on = rows.stream().mapToDouble(Row::on).sum();
         return 100 * (off - on) / off;
+    }
+
+    /** Categories whose "on" side compiled no function (below jit_above_cost): JIT never ran for them. */
+    public static List<Object> uncompiled(Cells cells, List<CellSummary> scope, String pair, String category) {
+        Object on = on(scope, pair);
+        List<Object> out = new ArrayList<>();
+        for (var g : cells.groupBy(List.of(category), scope).entrySet()) {
+            Double compiled = median(g.getValue(), pair, on, "jit_functions");
+            if (compiled != null && compiled == 0) out.add(g.getKey().get(0));
+        }
+        return out;
+    }
+
+    private static Object off(List<CellSummary> scope, String pair) {
+        List<Object> vals = Cells.distinct(scope, pair);
+        return vals.stream().filter(v -> isOff(v)).findFirst().orElse(vals.isEmpty() ? null : vals.get(0));
+    }
+
+    private static Object on(List<CellSummary> scope, String pair) {
+        Object off = off(scope, pair);
+        List<Object> vals = Cells.distinct(scope, pair);
+        return vals.stream().filter(v -> !Cells.same(v, off)).filter(Reduction::isOn).findFirst()
+                .orElse(vals.stream().filter(v -> !Cells.same(v, off)).findFirst().orElse(null));
     }
 
     private static Double median(List<CellSummary> cells, String pair, Object value, String metric) {

@@ -14,12 +14,21 @@ class CrossoverTest {
         return ps;
     }
 
-    /** index 4, 8, 12 against full 10: crosses between 20 and 30, at 20 + 10·2/4 = 25. */
+    /** index 4, 8, 12 against full 10: crosses between 20 and 30, at 20 + 10·2/4 = 25, and back at 9. */
     @Test
     void interpolatesTheFirstCrossing() {
         Crossover.Result r = Crossover.find(line(4, 8, 12, 9), line(10, 10, 10, 10));
         assertEquals(25.0, r.x().orElseThrow(), 1e-12);
-        assertEquals("crossover at 25", r.text());
+        assertEquals("crossover at 25 (curves cross 2 times)", r.text());
+    }
+
+    /** Noise that crosses back and forth: the first crossing, and how many there were. */
+    @Test
+    void countsEveryCrossing() {
+        Crossover.Result r = Crossover.find(line(4, 12, 8, 12, 14), line(10, 10, 10, 10, 10), " %");
+        assertEquals(17.5, r.x().orElseThrow(), 1e-12);
+        assertEquals(3, r.crossings());
+        assertEquals("crossover at 17.5 % (curves cross 3 times)", r.text());
     }
 
     @Test
