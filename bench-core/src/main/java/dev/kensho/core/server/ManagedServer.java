@@ -38,6 +38,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private final Path instance;   // owns data/, server.log, owner.pid
     private final Path data;
     private final boolean keep;
+    /** In the instance directory while initdb runs: a data directory beside it is an interrupted one (see initdb). */
+    static final String INITDB_STARTED = "initdb.started";
     private final Map<String, String> settings = new LinkedHashMap<>();
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Thread shutdownHook = new Thread(() -> {
@@ -87,6 +89,9 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         ServerUser.checkReachable(instance);
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
         s.settings.putAll(initialSettings);
+        // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running
+        Runtime.getRuntime().addShutdownHook(s.shutdownHook);
+        s.startWatchdog();
         try {
             s.initdb();
             s.writeConf();
@@ -98,8 +103,6 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             if (rejected != null) throw KenshoException.usage(rejected);
             throw e;
         }
-        Runtime.getRuntime().addShutdownHook(s.shutdownHook);
-        s.startWatchdog();
         return s;
     }
 
@@ -110,9 +113,10 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      * close() ends it.
      */
     private void startWatchdog() {
-        String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; "
+        // a pg_ctl start under way when the JVM ends writes its pid file a moment later: look three times
+        String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; for i in 1 2 3; do "
                 + "if [ -f \"$2/postmaster.pid\" ]; then " + String.join(" ", ServerUser.commandPrefix())
-                + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi" + (keep ? "" : "; rm -rf \"$4\"");
+                + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi; sleep 1; done" + (keep ? "" : "; rm -rf \"$4\"");
         try {
             watchdog = new ProcessBuilder("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
                     data.toString(), bin.resolve("pg_ctl").toString(), instance.toString())
@@ -223,10 +227,25 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
 
     private void initdb() {
         ServerUser.own(instance);
+        Path started = instance.resolve(INITDB_STARTED);
         if (Files.exists(data.resolve("PG_VERSION"))) {
-            checkSameMajor();
-            did("reused data directory " + data);
-            return;
+            if (Files.exists(started)) {
+                // Kensho's own initdb, cut short (Ctrl-C, kill): its half-made directory is Kensho's to remove
+                deleteTree(data);
+                did("removed the data directory an interrupted initdb left in " + data);
+            } else if (!includesKenshoConf()) {
+                throw KenshoException.usage(data + " is not a data directory Kensho finished making (no include of kensho.conf"
+                        + " in its postgresql.conf); remove it, or give another directory");
+            } else {
+                checkSameMajor();
+                did("reused data directory " + data);
+                return;
+            }
+        }
+        try {
+            Files.writeString(started, "initdb under way since " + java.time.Instant.now() + "\n");
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot write " + started + ": " + e.getMessage(), e);
         }
         exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"),
                 "initdb", 300);
@@ -237,10 +256,19 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 Files.writeString(conf, text + "\n# Settings chosen by Kensho (--set, workloads); rewritten on every change.\n"
                         + "include_if_exists = 'kensho.conf'\n");
             }
+            Files.delete(started);   // complete: from now on a later start may reuse it
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot edit postgresql.conf: " + e.getMessage(), e);
         }
         did("initdb " + data);
+    }
+
+    private boolean includesKenshoConf() {
+        try {
+            return Files.readString(data.resolve("postgresql.conf")).contains("include_if_exists = 'kensho.conf'");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A kept data directory of another major version cannot start; say so rather than what the server trips over first. */

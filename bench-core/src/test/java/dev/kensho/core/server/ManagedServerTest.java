@@ -125,4 +125,35 @@ class ManagedServerTest {
             ManagedServer.deleteTree(dir);
         }
     }
+
+    @Test
+    void anInterruptedInitdbIsRedoneAndAForeignDirectoryRefused() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            // what a Ctrl-C during initdb leaves: PG_VERSION and a postgresql.conf without Kensho's include
+            Files.createDirectories(dir.resolve("data"));
+            Files.writeString(dir.resolve("data/PG_VERSION"), "17\n");
+            Files.writeString(dir.resolve("data/postgresql.conf"), "# initdb was here\n");
+            Files.writeString(dir.resolve(ManagedServer.INITDB_STARTED), "initdb under way\n");
+            try (Target pg = new TargetSpec().pgVersion(17).keepData(dir).open(); Connection c = pg.connect();
+                 ResultSet rs = c.createStatement().executeQuery("SELECT 1")) {
+                assertTrue(rs.next());
+                assertTrue(pg.control().actions().stream().anyMatch(a -> a.startsWith("removed the data directory an interrupted initdb left")),
+                        pg.control().actions().toString());
+            }
+            assertFalse(Files.exists(dir.resolve(ManagedServer.INITDB_STARTED)), "a finished initdb leaves no marker");
+            // the same leftovers without Kensho's marker are not Kensho's to remove
+            ManagedServer.deleteTree(dir.resolve("data"));
+            Files.createDirectories(dir.resolve("data"));
+            Files.writeString(dir.resolve("data/PG_VERSION"), "17\n");
+            Files.writeString(dir.resolve("data/postgresql.conf"), "# someone's\n");
+            KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).open());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().endsWith("is not a data directory Kensho finished making (no include of kensho.conf in its"
+                    + " postgresql.conf); remove it, or give another directory"), e.getMessage());
+            assertTrue(Files.exists(dir.resolve("data/PG_VERSION")), "left as it was");
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
 }
