@@ -42,6 +42,33 @@ class ResultOptionsTest {
         assertEquals(2, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "nothing left to run, nothing added");
     }
 
+    @Test
+    void aSweepResumesOnlyWithItsOwnScriptModeAndClients(Target pg, @TempDir Path sweeps) throws Exception {
+        String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", sweeps.toString()};
+        String[] sweep = {"pgbench", "sweep", "-S", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1"};
+        CommandRun first = CommandRun.of(concat(sweep, target));
+        assertEquals(0, first.exit(), first.err());
+        Path run;
+        try (var d = Files.list(sweeps)) {
+            run = d.findFirst().orElseThrow();
+        }
+        String[] resume = {"--resume", run.toString()};
+        String[][] others = {
+            {"pgbench", "sweep", "-b", "tpcb-like", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1"},
+            {"pgbench", "sweep", "-S", "-M", "prepared", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1"},
+            {"pgbench", "sweep", "-S", "-s", "1", "--clients", "1,2", "--repeat", "1", "-T", "1"},
+        };
+        String[] said = {"that run had scripts [\"-bselect-only\"]", "that run had mode \"simple\"", "that run had clients [1]"};
+        for (int i = 0; i < others.length; i++) {
+            CommandRun r = CommandRun.of(concat(concat(others[i], target), resume));
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().contains(said[i]), r.err());
+        }
+        assertEquals(1, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "nothing was added");
+        CommandRun same = CommandRun.of(concat(concat(sweep, target), resume));
+        assertEquals(0, same.exit(), same.err());
+    }
+
     private static String[] concat(String[] a, String[] b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

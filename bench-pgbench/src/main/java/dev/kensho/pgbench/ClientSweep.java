@@ -147,22 +147,35 @@ public final class ClientSweep {
         }
     }
 
+    /**
+     * What the sweep measures, as run.json records it: a run resumed with other values would mix two sweeps in one
+     * summary, so the command line compares these with the recorded ones before it resumes.
+     */
+    public Map<String, Object> parameters() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("clients", clients);
+        p.put("threads", threads.toString());
+        p.put("repeat", repeats);
+        p.put("order", order.name().toLowerCase(Locale.ROOT));
+        p.put("order_seed", seed);
+        p.put("duration_s", seconds);
+        p.put("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
+        p.put("mode", mode.pgbenchName());
+        if (rate != null) p.put("rate", rate);
+        if (latencyLimitMs != null) p.put("latency_limit_ms", latencyLimitMs);
+        p.put("reinit_each_trial", reinitEachTrial);
+        if (scale != null) p.put("scale", scale);
+        p.put("prewarm", prewarm);
+        p.put("vacuum", !noVacuum);
+        return p;
+    }
+
     /** Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv. */
     public void run(Map<String, Target> targets, RunDirectory dir) throws InterruptedException {
         validate();
         // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
-        dir.parameter("clients", clients);
-        dir.parameter("threads", threads.toString());
-        dir.parameter("repeat", repeats);
-        dir.parameter("order", order.name().toLowerCase(Locale.ROOT));
-        dir.parameter("order_seed", seed);
-        dir.parameter("duration_s", seconds);
-        dir.parameter("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
-        dir.parameter("mode", mode.pgbenchName());
-        if (rate != null) dir.parameter("rate", rate);
-        if (latencyLimitMs != null) dir.parameter("latency_limit_ms", latencyLimitMs);
-        dir.parameter("reinit_each_trial", reinitEachTrial);
+        parameters().forEach(dir::parameter);
         List<Cell> cells = new ArrayList<>();
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));

@@ -85,6 +85,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("engine", engine.engine().optionName());
+        params.putAll(sweep.parameters());   // recorded before the first trial, and what --resume compares
         try (RunDirectory dir = results.open("pgbench sweep", params, System.err)) {
             sweep.run(specs, dir);
             System.out.println("summary: " + dir.path().resolve(RunDirectory.SUMMARY));
