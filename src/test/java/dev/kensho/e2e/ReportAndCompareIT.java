@@ -31,6 +31,18 @@ class ReportAndCompareIT {
         assertTrue(html.contains("<svg"), "charts are inline SVG");
         assertTrue(html.contains("embedded-16") && html.contains("embedded-17"), "both targets appear");
         assertFalse(html.contains("src=\"http") || html.contains("<script") || html.contains("<link"), "no external resources");
+        // --png: every chart of the page, as a file
+        BenchJar.Result png = BenchJar.run(work.resolve("p"), "report", dir.toString(), "-o", work.resolve("p.html").toString(),
+                "--png", work.resolve("png").toString());
+        assertEquals(0, png.exitCode(), png.all());
+        long svgs = html.split("<svg", -1).length - 1;
+        try (var files = Files.list(work.resolve("png"))) {
+            assertEquals(svgs, files.filter(f -> f.toString().endsWith(".png")).count(), png.all());
+        }
+        BenchJar.Result nowhere = BenchJar.run(work.resolve("q"), "report", dir.toString(), "-o", work.resolve("q.html").toString(),
+                "--png", "/proc/nope");
+        assertEquals(2, nowhere.exitCode(), nowhere.all());
+        assertTrue(nowhere.err().startsWith("bench: --png /proc/nope: cannot create it ("), nowhere.err());
 
         BenchJar.Result cmp = BenchJar.run(work.resolve("c"), "compare", dir.toString(), "--by", "target", "-o", work.resolve("cmp").toString());
         assertEquals(0, cmp.exitCode(), cmp.all());

@@ -41,6 +41,17 @@ public final class HtmlReport {
         return render(run, Charts.defaults(run));
     }
 
+    /** Every chart the report draws, in its order (the default charts, latency percentiles, wait events, timelines). */
+    public static List<Figure> figures(RunResults run) {
+        List<Figure> all = new ArrayList<>();
+        for (ChartSpec spec : Charts.defaults(run)) all.addAll(Charts.draw(run, spec));
+        all.addAll(LatencyPercentiles.figures(run.trials()));
+        all.addAll(WaitEvents.figures(run.trials()));
+        all.addAll(Timelines.figures(run.trials()));
+        all.removeIf(f -> !f.drawn());   // the report says why there is no chart
+        return all;
+    }
+
     public static String render(RunResults run, List<ChartSpec> charts) {
         Cells cells = new Cells(run.trials());
         String command = run.info().command();

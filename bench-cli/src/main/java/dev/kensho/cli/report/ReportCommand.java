@@ -3,12 +3,11 @@ package dev.kensho.cli.report;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunResults;
-import dev.kensho.report.ChartSpec;
-import dev.kensho.report.Charts;
 import dev.kensho.report.Figure;
 import dev.kensho.report.HtmlReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,20 +39,19 @@ public final class ReportCommand implements Callable<Integer> {
         Path written = HtmlReport.write(results, html);
         System.out.println("report: " + written);
         if (png != null) {
-            int i = 0;
-            for (ChartSpec spec : Charts.defaults(results)) {
-                for (Figure f : Charts.draw(results, spec)) {
-                    if (!f.drawn()) continue; // the report says why there is no chart
-                    Path file = png.resolve(String.format("chart-%02d-%s.png", ++i, slug(f.title())));
-                    try {
-                        Files.createDirectories(png);
-                    } catch (java.io.IOException e) {
-                        throw KenshoException.usage("--png " + png + ": cannot create it (" + e.getMessage() + ")");
-                    }
-                    f.png(file);
-                    System.out.println("chart: " + file);
-                }
+            try {
+                Files.createDirectories(png);
+            } catch (java.io.IOException e) {
+                throw KenshoException.usage("--png " + png + ": cannot create it (" + KenshoException.ioReason(e) + ")");
             }
+            List<Figure> figures = HtmlReport.figures(results);
+            int i = 0;
+            for (Figure f : figures) {
+                Path file = png.resolve(String.format("chart-%02d-%s.png", ++i, slug(f.title())));
+                f.png(file);
+                System.out.println("chart: " + file);
+            }
+            if (figures.isEmpty()) System.out.println("charts: none in this run (" + png + " is empty)");
         }
         return 0;
     }
