@@ -95,4 +95,32 @@ class RemoteSettingsIT {
             }
         }
     }
+
+    @Test
+    void ctrlCCancelsTheQueryRunningOnARemoteServer() throws Exception {
+        try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            Process p = BenchJar.start(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT pg_sleep(60)", "--repeat", "1",
+                    "--warmup", "0");
+            String running = "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'";
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (count(pg, running) == 0) {
+                assertTrue(p.isAlive() && System.nanoTime() < deadline, "the query never started: " + Files.readString(work.resolve("stderr.txt")));
+                Thread.sleep(100);
+            }
+            p.destroy();   // SIGTERM, as Ctrl-C
+            assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+            // the server would notice the closed connection only after the sleep: Kensho's cancel request ends it now
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+            while (count(pg, running) > 0 && System.nanoTime() < until) Thread.sleep(100);
+            assertEquals(0, count(pg, running), "the interrupted run's query still runs on the server");
+        }
+    }
+
+    private static long count(Target pg, String sql) throws Exception {
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
 }

@@ -40,6 +40,9 @@ abstract class JdbcTarget implements Target {
     private int poolsMade;
     private volatile boolean closed;
     private int versionNum;
+    /** Connections handed out, weakly held: what they run can be cancelled when the JVM ends (see RemoteServer). */
+    private final java.util.Set<Connection> handedOut =
+            java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
 
     JdbcTarget(String host, int port, String database, String user, String password,
                Map<String, String> urlProperties) {
@@ -157,9 +160,26 @@ abstract class JdbcTarget implements Target {
     Connection connect(String db, Properties props) throws SQLException {
         if (closed) throw new IllegalStateException("target closed: " + describe());
         try {
-            return DriverManager.getConnection(rawUrl(db), props);
+            Connection c = DriverManager.getConnection(rawUrl(db), props);
+            handedOut.add(c);
+            return c;
         } catch (SQLException e) {
             throw translate(e, db);
+        }
+    }
+
+    /** Sends a cancel request for whatever each open connection runs (an idle one ignores it). */
+    void cancelRunning() {
+        List<Connection> open;
+        synchronized (handedOut) {
+            open = new ArrayList<>(handedOut);
+        }
+        for (Connection c : open) {
+            try {
+                if (!c.isClosed()) c.unwrap(org.postgresql.PGConnection.class).cancelQuery();
+            } catch (SQLException | RuntimeException ignored) {
+                // gone already, or the server is: nothing left running to cancel
+            }
         }
     }
 

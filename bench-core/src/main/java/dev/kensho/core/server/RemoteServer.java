@@ -35,12 +35,32 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     private boolean restartToRestore;
     private Thread restoreHook;
 
+    /**
+     * Remote targets not closed yet, weakly held. A Ctrl-C ends the JVM, and the connections with it, but a backend
+     * learns of a closed client only when it next reads or writes: a long query (an SSB query, a forced scan)
+     * would go on running on someone's server. One hook for all sends each its cancel requests.
+     */
+    private static final java.util.Set<RemoteServer> OPEN =
+            Collections.synchronizedSet(Collections.newSetFromMap(new java.util.WeakHashMap<>()));
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            JvmShutdown.begin();
+            List<RemoteServer> open;
+            synchronized (OPEN) {
+                open = new ArrayList<>(OPEN);
+            }
+            open.forEach(RemoteServer::cancelRunning);
+        }, "kensho-cancel-remote-queries"));
+    }
+
     RemoteServer(TargetKind kind, String host, int port, String database, String user, String password,
                  Map<String, String> urlProperties, String restartCommand, AutoCloseable resource) {
         super(host, port, database, user, password, urlProperties);
         this.kind = kind;
         this.restartCommand = restartCommand;
         this.resource = resource;
+        OPEN.add(this);
     }
 
     /** Connects once to fail fast with a one-line reason (host, password, database). */
@@ -294,6 +314,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void close() {
+        OPEN.remove(this);
         restoreSettings();
         if (restoreHook != null) {
             try {
