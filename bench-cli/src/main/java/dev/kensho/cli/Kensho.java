@@ -1,5 +1,6 @@
 package dev.kensho.cli;
 
+import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.ServerActions;
@@ -65,8 +66,12 @@ public final class Kensho implements Runnable {
         CommandLine cl = commandLine();
         Thread hook = new Thread(() -> {
             shuttingDown = true;
+            JvmShutdown.begin();   // before the check below: no trial is appended from now on
             Path run = activeRun;
-            if (run != null) {
+            if (run != null && run.equals(createdRun) && !hasTrials(run)) {
+                // not removed here: the command's thread still writes to it until the JVM halts
+                System.err.println("bench: interrupted before any trial finished; " + run + " holds no results");
+            } else if (run != null) {
                 System.err.println("bench: interrupted; finished trials are kept in " + run + " (continue with --resume " + run + ")");
             }
         }, "kensho-interrupted");
@@ -132,11 +137,18 @@ public final class Kensho implements Runnable {
     }
 
     /** Deletes a run directory that holds no trial and nothing but the files RunDirectory itself writes. */
+    private static boolean hasTrials(Path run) {
+        try {
+            return Files.size(run.resolve(RunDirectory.TRIALS)) > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     static void removeIfEmpty(Path run) {
         if (run == null) return;
         try {
-            Path trials = run.resolve(RunDirectory.TRIALS);
-            if (Files.exists(trials) && Files.size(trials) > 0) return;
+            if (hasTrials(run)) return;
             List<Path> files;
             try (var list = Files.list(run)) {
                 files = list.toList();

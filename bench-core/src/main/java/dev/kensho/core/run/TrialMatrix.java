@@ -1,5 +1,6 @@
 package dev.kensho.core.run;
 
+import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
@@ -71,6 +72,7 @@ public final class TrialMatrix<C> {
         int index = 0;
         for (Planned<C> p : plan) {
             index++;
+            if (JvmShutdown.begun()) return;
             if (dir.isFinished(p.key(), p.repeat())) {
                 listener.alreadyDone(p);
                 continue;
@@ -89,6 +91,9 @@ public final class TrialMatrix<C> {
                 t = Trial.of(p.key(), p.repeat()).failed(e.getClass().getSimpleName() + ": "
                         + dev.kensho.core.KenshoException.firstLine(e)).build();
             }
+            // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and
+            // the rest would only fail the same way; neither is a result (RunDirectory keeps none from now on)
+            if (JvmShutdown.begun()) return;
             dir.append(t);
             listener.finished(p, t, index, plan.size());
         }

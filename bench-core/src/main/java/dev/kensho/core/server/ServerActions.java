@@ -33,6 +33,11 @@ public final class ServerActions {
     static synchronized void record(String target, String action) {
         String line = target + ": " + action;
         if (SINCE_START.size() < KEEP) SINCE_START.add(line);
-        if (sink != null) sink.accept(line);
+        if (sink == null) return;
+        try {
+            sink.accept(line);
+        } catch (RuntimeException e) {
+            // the record could not be written (its run directory gone as the JVM ends): the action itself stands
+        }
     }
 }
