@@ -85,6 +85,7 @@ class PgbenchCommandTest {
             {"-t/--transactions must be in range 1..2147483647", "-t", "0"},
             {"-t/--transactions must be in range 1..2147483647", "-t", "-5", "-T", "2"},
             {"-T/--time must be in range 1..2147483647", "-T", "0"},
+            {"invalid scaling factor: \"0\"", "-s", "0"},
             {"invalid rate limit: \"0.0\"", "-R", "0.0"},
             {"invalid rate limit: \"-5\"", "-R", "-5"},
             {"invalid latency limit: \"0\"", "-L", "0"},
@@ -134,6 +135,11 @@ class PgbenchCommandTest {
             CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0").toArray(String[]::new));
             assertOneLineError(r, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
                     + "(perhaps you need to do initialization (\"bench pgbench init\") in database \"" + pg.database() + "\")");
+            // a server Kensho starts is empty every time: 'bench pgbench init' first would not help
+            CommandRun embedded = bench("pgbench", "run", "-S", "-t", "1", "--warmup", "0", "--results", tmp.toString());
+            assertOneLineError(embedded, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
+                    + "(a server Kensho starts holds no pgbench tables: add --init [-s SCALE], or give --keep-data DIR to both"
+                    + " 'bench pgbench init' and this run)");
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("alter table kensho_branches_aside rename to pgbench_branches");

@@ -90,16 +90,25 @@ public final class RunDirectory implements AutoCloseable {
     public static List<Trial> readTrials(Path file) throws IOException {
         List<Trial> list = new ArrayList<>();
         if (!Files.exists(file)) return list;
+        List<String> bad = new ArrayList<>();
+        int lineNo = 0, last = 0;
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             while ((line = r.readLine()) != null) {
+                lineNo++;
                 if (line.isBlank()) continue;
+                last = lineNo;
                 try {
                     list.add(Json.MAPPER.readValue(line, Trial.class));
-                } catch (IOException partial) {
-                    // only the last line can be partial (killed mid-write); skip it
+                } catch (IOException e) {
+                    bad.add(lineNo + "\t" + KenshoException.firstLine(e));
                 }
             }
+        }
+        // the last line may be partial (killed mid-write) and is skipped quietly; one before it was damaged since
+        for (String b : bad) {
+            int n = Integer.parseInt(b.substring(0, b.indexOf('\t')));
+            if (n != last) System.err.println("warning: " + file + ":" + n + ": not a trial, skipped (" + b.substring(b.indexOf('\t') + 1) + ")");
         }
         return list;
     }

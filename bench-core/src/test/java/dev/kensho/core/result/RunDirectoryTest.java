@@ -58,6 +58,26 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    @Test
+    void aDamagedLineBeforeTheLastIsSkippedWithAWarning() throws Exception {
+        Path file = root.resolve("trials.jsonl");
+        String ok = "{\"cell\":\"c\",\"repeat\":0,\"status\":\"ok\"}\n";
+        Files.writeString(file, ok + "garbage\n" + ok.replace("\"repeat\":0", "\"repeat\":1") + "{\"cell\":\"c\",\"rep");
+        java.io.PrintStream was = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        List<Trial> trials;
+        try {
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            trials = RunDirectory.readTrials(file);
+        } finally {
+            System.setErr(was);
+        }
+        assertEquals(2, trials.size());
+        String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(said.startsWith("warning: " + file + ":2: not a trial, skipped ("), said);
+        assertEquals(1, said.lines().count(), "the partial last line is skipped quietly: " + said);
+    }
+
     /** A median over fewer repeats than asked for says so; cells without parameters are told apart by their key. */
     @Test
     void summaryNamesFailedRepeatsAndKeysCellsWithoutParameters() throws Exception {

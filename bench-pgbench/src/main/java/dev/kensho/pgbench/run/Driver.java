@@ -1252,6 +1252,10 @@ public final class Driver {
         }
     }
 
+    /** A managed server's data outlive neither its run nor a separate init (unless kept): what to do instead. */
+    private static final String MANAGED_EMPTY = "a server Kensho starts holds no pgbench tables: add --init [-s SCALE],"
+            + " or give --keep-data DIR to both 'bench pgbench init' and this run";
+
     private int scale(Connection c) throws SQLException {
         if (!cfg.builtinUsed()) return cfg.scale() == null ? 1 : cfg.scale();
         int n;
@@ -1260,11 +1264,15 @@ public final class Driver {
             n = rs.getInt(1);
         } catch (SQLException e) {
             // pgbench's hint, for a missing table only, naming Kensho's command
-            String hint = "42P01".equals(e.getSQLState())
-                    ? " (perhaps you need to do initialization (\"bench pgbench init\") in database \"" + target.database() + "\")" : "";
+            String hint = !"42P01".equals(e.getSQLState()) ? ""
+                    : target.kind().managed() ? " (" + MANAGED_EMPTY + ")"
+                    : " (perhaps you need to do initialization (\"bench pgbench init\") in database \"" + target.database() + "\")";
             throw KenshoException.target("could not count number of branches: " + oneLine(e) + hint, e);
         }
-        if (n == 0) throw KenshoException.target("invalid count(*) from pgbench_branches: 0 (run \"bench pgbench init\" first)", null);
+        if (n == 0) {
+            throw KenshoException.target("invalid count(*) from pgbench_branches: 0 ("
+                    + (target.kind().managed() ? MANAGED_EMPTY : "run \"bench pgbench init\" first") + ")", null);
+        }
         // pgbench reports how pgbench_accounts is partitioned
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "

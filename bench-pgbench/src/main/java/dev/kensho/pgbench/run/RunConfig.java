@@ -37,6 +37,7 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
         if (scripts.isEmpty()) throw KenshoException.usage("no script given (use -b NAME or -f FILE)");
         range(clients, "-c/--client");
         range(threads, "-j/--jobs");
+        if (scale != null && scale <= 0) throw KenshoException.usage("invalid scaling factor: \"" + scale + "\"");
         if (durationSeconds > 0 && transactionsPerClient > 0) {
             throw KenshoException.usage("specify either a number of transactions (-t) or a duration (-T), not both");
         }
