@@ -85,6 +85,8 @@ final class QueryCommand implements Callable<Integer> {
         params.put("matrix", varied);
         params.put("repeat", repeat);
         params.put("order", order.name().toLowerCase());
+        params.put("targets", specs.stream().map(TargetSpec::label).toList());
+        params.put("settings", target.settings());
         int status;
         try (RunDirectory dir = results.open("query", params, System.err)) {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
