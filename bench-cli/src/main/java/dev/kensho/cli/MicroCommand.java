@@ -82,6 +82,8 @@ final class MicroCommand implements Callable<Integer> {
         params.put("columns", o.columns());
         params.put("client_encodings", o.clientEncodings());
         params.put("database_encoding", o.databaseEncoding());
+        params.put("targets", specs.stream().map(TargetSpec::label).toList());
+        params.put("settings", target.settings());
         params.put("jmh", Map.of("warmup_iterations", o.warmupIterations(), "iterations", o.iterations(),
                 "iteration_ms", o.iterationTime().toMillis(), "forks", o.forks()));
         System.err.printf("about %d min%s%n", Math.max(1, o.estimate().toMinutes()), specs.size() > 1 ? " per target, " + specs.size() + " targets" : "");

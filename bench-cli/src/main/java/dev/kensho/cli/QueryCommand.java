@@ -74,6 +74,8 @@ final class QueryCommand implements Callable<Integer> {
         }
         if (queries.isEmpty()) throw KenshoException.usage("give at least one query with -c SQL or -f FILE");
         if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+        if (warmup < 0) throw KenshoException.usage("--warmup must not be negative");
+        if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
         Map<String, List<String>> varied = new LinkedHashMap<>();
         matrix.forEach((k, v) -> varied.put(k, List.of(v.split(","))));
         List<TargetSpec> specs = target.specs();
@@ -83,16 +85,21 @@ final class QueryCommand implements Callable<Integer> {
         params.put("matrix", varied);
         params.put("repeat", repeat);
         params.put("order", order.name().toLowerCase());
+        params.put("targets", specs.stream().map(TargetSpec::label).toList());
+        params.put("settings", target.settings());
         int status;
         try (RunDirectory dir = results.open("query", params, System.err)) {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
                     ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
             dir.parameter("seed", s);
             QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
+            boolean first = true;
             for (TargetSpec spec : specs) {
                 String label = spec.label();
                 try (Target t = spec.open()) {
                     System.err.println("target: " + t.describe());
+                    m.checkSettings(t, label, first);
+                    first = false;
                     dir.environment(label, Environment.capture(t));
                     for (String stmt : setup) {
                         try (var c = t.connect(); var st = c.createStatement()) {

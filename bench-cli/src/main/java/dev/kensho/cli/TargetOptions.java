@@ -70,6 +70,11 @@ public final class TargetOptions {
         return s.get(0);
     }
 
+    /** The --set settings, for the run's parameters: a resumed run must measure under the same ones. */
+    public Map<String, String> settings() {
+        return new LinkedHashMap<>(settings);
+    }
+
     public boolean isRemote() {
         return url != null;
     }

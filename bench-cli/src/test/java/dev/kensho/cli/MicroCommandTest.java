@@ -105,4 +105,31 @@ class MicroCommandTest {
         new CommandLine(c).parseArgs("--benchmarks", "encoding,encoding,one-column");
         assertEquals(List.of(Benchmark.ENCODING, Benchmark.ONE_COLUMN), c.options().benchmarks());
     }
+
+    /** PostgreSQL's encoding names are checked before a server starts: no CREATE DATABASE failing (exit 3), no failed cell. */
+    @Test
+    void encodingNamesAreUsageErrorsBeforeAnyServer(@TempDir Path tmp) throws Exception {
+        String[][] cases = {
+            {"--database-encoding FOO: not a PostgreSQL encoding", "--database-encoding", "FOO"},
+            {"--database-encoding SJIS: SJIS is a client-only encoding", "--database-encoding", "SJIS"},
+            {"--client-encodings FOO: not a PostgreSQL encoding", "--client-encodings", "none,FOO"},
+        };
+        for (String[] c : cases) {
+            String[] args = {"micro", "--benchmarks", "encoding", "--results", tmp.toString(), c[1], c[2]};
+            CommandRun r = CommandRun.of(args);
+            assertEquals(2, r.exit(), r.err());
+            List<String> errors = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
+            assertEquals(1, errors.size(), r.err());
+            assertTrue(errors.get(0).startsWith("bench: " + c[0]), r.err());
+            assertFalse(r.err().contains("target:"), r.err());
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+        // the server's aliases are taken, under its own names (cell keys, the existing database's encoding)
+        MicroCommand m = new MicroCommand();
+        new CommandLine(m).parseArgs("--client-encodings", "none,Shift_JIS,utf-8", "--database-encoding", "euc-jp");
+        assertEquals(List.of("none", "SJIS", "UTF8"), m.options().clientEncodings());
+        assertEquals("EUC_JP", m.options().databaseEncoding());
+    }
 }

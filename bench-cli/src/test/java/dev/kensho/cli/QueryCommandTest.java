@@ -69,4 +69,33 @@ class QueryCommandTest {
         assertEquals(1, err.size(), r.err());
         assertTrue(err.get(0).contains("--setup creat table x (i int): ERROR: syntax error"), r.err());
     }
+
+    /** Bad numbers and a matrix the server cannot take are usage errors before any cell runs, naming the option. */
+    @Test
+    void optionAndMatrixMistakesAreOneLineUsageErrors(Target pg, @TempDir Path tmp) throws Exception {
+        String[][] cases = {
+            {"--fetch-size must be at least 1", "--fetch-size", "-1"},
+            {"--matrix nosuch_guc: unrecognized configuration parameter", "--matrix", "nosuch_guc=1,2"},
+            {"--matrix work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", "--matrix", "work_mem=4MB,bogus"},
+            {"--matrix work_mem=: invalid value for parameter \"work_mem\": \"\"", "--matrix", "work_mem="},
+        };
+        for (String[] c : cases) {
+            CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", c[1], c[2]));
+            assertOneLineUsageError(r, c[0]);
+        }
+        CommandRun warmup = CommandRun.of("query", "--url", "jdbc:postgresql://127.0.0.1:1/kensho_nowhere", "-c", "select 1",
+                "--warmup", "-1", "--results", tmp.toString());
+        assertOneLineUsageError(warmup, "--warmup must not be negative");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+    }
+
+    private static void assertOneLineUsageError(CommandRun r, String start) {
+        assertEquals(2, r.exit(), r.out() + r.err());
+        List<String> errors = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
+        assertEquals(1, errors.size(), r.err());
+        assertTrue(errors.get(0).startsWith("bench: " + start), r.err());
+        assertFalse(r.err().contains("cannot connect"), r.err());
+    }
 }

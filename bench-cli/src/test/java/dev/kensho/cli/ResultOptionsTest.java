@@ -69,6 +69,57 @@ class ResultOptionsTest {
         assertEquals(0, same.exit(), same.err());
     }
 
+
+    /** ssb, ssb index-build and micro record --schema and --set, so a resume with others is refused, not a new load or new cells. */
+    @Test
+    void resumeRefusesAnotherSchemaOrOtherSettings(Target pg) throws Exception {
+        String[] target = {"--url", "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database(), "-U", pg.user(),
+                "--results", results.toString()};
+        String schema = "kensho_resume_a";
+        try {
+            CommandRun ssb = CommandRun.of(concat(new String[] {"ssb", "-s", "0.01", "--schema", schema, "--workers", "0", "--repeat", "1",
+                    "--query", "q1.1"}, target));
+            assertEquals(0, ssb.exit(), ssb.err());
+            Path run = newest();
+            CommandRun otherSchema = CommandRun.of(concat(new String[] {"ssb", "-s", "0.01", "--schema", "kensho_resume_b", "--workers", "0",
+                    "--repeat", "1", "--query", "q1.1", "--resume", run.toString()}, target));
+            assertEquals(2, otherSchema.exit(), otherSchema.err());
+            assertTrue(otherSchema.err().contains("that run had schema \"" + schema + "\", this command line \"kensho_resume_b\""), otherSchema.err());
+            CommandRun otherSet = CommandRun.of(concat(new String[] {"ssb", "-s", "0.01", "--schema", schema, "--workers", "0",
+                    "--repeat", "1", "--query", "q1.1", "--set", "work_mem=8MB", "--resume", run.toString()}, target));
+            assertEquals(2, otherSet.exit(), otherSet.err());
+            assertTrue(otherSet.err().contains("that run had settings {}, this command line {\"work_mem\":\"8MB\"}"), otherSet.err());
+
+            CommandRun ib = CommandRun.of(concat(new String[] {"ssb", "index-build", "-s", "0.01", "--schema", schema,
+                    "--maintenance-workers", "0", "--columns", "1", "--maintenance-work-mem", "64MB"}, target));
+            assertEquals(0, ib.exit(), ib.err());
+            CommandRun ibOther = CommandRun.of(concat(new String[] {"ssb", "index-build", "-s", "0.01", "--schema", "kensho_resume_b",
+                    "--maintenance-workers", "0", "--columns", "1", "--maintenance-work-mem", "64MB", "--resume", newest().toString()}, target));
+            assertEquals(2, ibOther.exit(), ibOther.err());
+            assertTrue(ibOther.err().contains("that run had schema"), ibOther.err());
+        } finally {
+            CommandRun.of(concat(new String[] {"ssb", "drop", "--schema", schema}, java.util.Arrays.copyOf(target, 4)));
+        }
+        String[] micro = {"micro", "--benchmarks", "trailing-columns", "--wide-rows", "500", "--warmup-iterations", "0", "--iterations", "1",
+                "--iteration-time", "50ms", "--forks", "0"};
+        CommandRun first = CommandRun.of(concat(micro, target));
+        assertEquals(0, first.exit(), first.err());
+        CommandRun otherSet = CommandRun.of(concat(concat(micro, target), new String[] {"--set", "jit=off", "--resume", newest().toString()}));
+        assertEquals(2, otherSet.exit(), otherSet.err());
+        assertTrue(otherSet.err().contains("that run had settings {}"), otherSet.err());
+    }
+
+    /** The run directory the last command made: the one not seen before (names within a second differ only by a suffix). */
+    private Path newest() throws java.io.IOException {
+        try (var d = Files.list(results)) {
+            Path made = d.filter(p -> !seen.contains(p)).findFirst().orElseThrow();
+            seen.add(made);
+            return made;
+        }
+    }
+
+    private final java.util.Set<Path> seen = new java.util.HashSet<>();
+
     private static String[] concat(String[] a, String[] b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

@@ -27,6 +27,8 @@ import java.util.Map;
 public final class IndexBuild {
     public static final List<String> COLUMNS = List.of("lo_orderkey", "lo_custkey", "lo_partkey", "lo_suppkey");
     static final String INDEX = "kensho_ssb_index_build";
+    /** The index's comment: what tells a later run that an index of this name is Kensho's to drop. */
+    static final String MARK = "created by Kensho ssb index-build";
 
     /**
      * @param workers            max_parallel_maintenance_workers values
@@ -59,8 +61,12 @@ public final class IndexBuild {
         Map<Integer, Long> distinct = new HashMap<>();
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             if (db.exists(c, INDEX)) {
-                throw KenshoException.usage("index " + INDEX + " already exists in schema " + db.schema()
-                        + " (left by an interrupted run?): drop it first");
+                if (!leftByKensho(db, c)) {
+                    throw KenshoException.usage("index " + INDEX + " already exists in schema " + db.schema()
+                            + " (left by an interrupted run?): drop it first");
+                }
+                s.execute("DROP INDEX " + qualified(db));
+                err.println("ssb index-build: dropped index " + INDEX + " in schema " + db.schema() + ", left by an interrupted run");
             }
             for (int k = 1; k <= opts.maxColumns(); k++) {
                 String cols = String.join(", ", COLUMNS.subList(0, k));
@@ -102,23 +108,68 @@ public final class IndexBuild {
         }
     }
 
+    /**
+     * Whether the index of our name is one a build of Kensho's left: marked, on the lineorder Kensho created here.
+     * Anything else of that name is someone's, and stays.
+     */
+    static boolean leftByKensho(SsbDatabase db, Connection c) throws SQLException {
+        if (!db.status().tables().contains("lineorder")) return false;
+        try (var ps = c.prepareStatement("SELECT obj_description(i.indexrelid, 'pg_class'), i.indrelid = ?::regclass FROM pg_index i "
+                + "JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_namespace n ON n.oid = ic.relnamespace "
+                + "WHERE n.nspname = ? AND ic.relname = ?")) {
+            ps.setString(1, SsbDatabase.ident(db.schema()) + ".lineorder");
+            ps.setString(2, db.schema());
+            ps.setString(3, INDEX);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && MARK.equals(rs.getString(1)) && rs.getBoolean(2);
+            }
+        }
+    }
+
+    private static String qualified(SsbDatabase db) {
+        return SsbDatabase.ident(db.schema()) + "." + SsbDatabase.ident(INDEX);
+    }
+
+    /**
+     * CREATE INDEX and its mark commit together, so no index of this name exists without the mark; a client gone
+     * before the commit (Ctrl-C, SIGKILL) leaves no index at all. Returns the seconds to the commit.
+     */
+    static double createMarked(SsbDatabase db, Connection c, String cols) throws SQLException {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            long t0 = System.nanoTime();
+            s.execute("CREATE INDEX " + SsbDatabase.ident(INDEX) + " ON " + SsbDatabase.ident(db.schema()) + ".lineorder (" + cols + ")");
+            s.execute("COMMENT ON INDEX " + qualified(db) + " IS " + SsbDatabase.literal(MARK));
+            c.commit();
+            return (System.nanoTime() - t0) / 1e9;
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException gone) {
+                e.addSuppressed(gone); // a lost connection rolls back by itself
+            }
+            throw e;
+        } finally {
+            if (!c.isClosed()) c.setAutoCommit(auto);
+        }
+    }
+
     private Trial build(SsbDatabase db, String cols, Trial.Builder b) {
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder"));
-            long t0 = System.nanoTime();
-            s.execute("CREATE INDEX " + SsbDatabase.ident(INDEX) + " ON lineorder (" + cols + ")");
-            double secs = (System.nanoTime() - t0) / 1e9;
+            double secs = createMarked(db, c, cols);
             long pages;
-            try (ResultSet rs = s.executeQuery("SELECT pg_relation_size(" + SsbDatabase.literal(SsbDatabase.ident(db.schema()) + "." + SsbDatabase.ident(INDEX)) + "::regclass)")) {
+            try (ResultSet rs = s.executeQuery("SELECT pg_relation_size(" + SsbDatabase.literal(qualified(db)) + "::regclass)")) {
                 rs.next();
                 pages = rs.getLong(1);
             }
-            s.execute("DROP INDEX " + SsbDatabase.ident(INDEX));
+            s.execute("DROP INDEX " + qualified(db));
             err.printf("ssb index-build (%s): %.3f s%n", cols, secs);
             return b.metric("seconds", secs).metric("index_bytes", pages).build();
         } catch (SQLException e) {
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
-                s.execute("DROP INDEX IF EXISTS " + SsbDatabase.ident(INDEX)); // ours: created by this build
+                if (leftByKensho(db, c)) s.execute("DROP INDEX " + qualified(db)); // ours: created by this build
             } catch (SQLException ignored) {
                 // reported below
             }

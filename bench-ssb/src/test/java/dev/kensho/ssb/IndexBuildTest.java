@@ -1,15 +1,19 @@
 package dev.kensho.ssb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetKind;
 import dev.kensho.junit.KenshoTarget;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -69,6 +73,57 @@ class IndexBuildTest {
             }
         } finally {
             db.drop();
+        }
+    }
+
+    /**
+     * An index a killed build left (marked, on Kensho's lineorder) is dropped by the next run, which then builds;
+     * an index of that name Kensho did not make (unmarked, or on another table) is refused and left alone.
+     */
+    @Test
+    void dropsOnlyTheIndexAnInterruptedBuildLeft(Target pg, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_index_left");
+        db.drop();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0), 1, 1, "64MB"), new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb index-build", List.of("test"), Map.of()))) {
+            ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.01, 2, false, false), null, "x", System.err);
+            try (Connection c = db.connect()) {
+                IndexBuild.createMarked(db, c, "lo_orderkey, lo_custkey");   // what a build had committed when it was killed
+            }
+            ib.run(db, dir);
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("dropped index kensho_ssb_index_build in schema kensho_ssb_index_left, "
+                    + "left by an interrupted run"), err.toString(StandardCharsets.UTF_8));
+            assertEquals(1, dir.trials().size());
+            assertTrue(dir.trials().get(0).ok(), dir.trials().get(0).extra().toString());
+            assertEquals(0, indexes(db), "the leftover and the build's own index are gone");
+
+            for (String foreign : List.of("CREATE INDEX kensho_ssb_index_build ON lineorder (lo_custkey)",
+                    "CREATE INDEX kensho_ssb_index_build ON part (p_partkey); COMMENT ON INDEX kensho_ssb_index_build IS '" + IndexBuild.MARK + "'")) {
+                try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                    s.execute(foreign);
+                }
+                KenshoException refused = assertThrows(KenshoException.class, () -> ib.run(db, dir), foreign);
+                assertEquals(KenshoException.USAGE, refused.exitCode());
+                assertTrue(refused.getMessage().startsWith("index kensho_ssb_index_build already exists in schema kensho_ssb_index_left"),
+                        refused.getMessage());
+                assertEquals(1, indexes(db), "not Kensho's: left alone (" + foreign + ")");
+                try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                    s.execute("DROP INDEX kensho_ssb_index_build");
+                }
+            }
+        } finally {
+            db.drop();
+        }
+    }
+
+    private static int indexes(SsbDatabase db) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_indexes WHERE schemaname = 'kensho_ssb_index_left' "
+                     + "AND indexname = 'kensho_ssb_index_build'")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Layout;
 import dev.kensho.scan.ScanCrossover;
@@ -94,7 +95,10 @@ public final class ScanCommand implements Callable<Integer> {
         ScanCrossover.Options options = options();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("options", options);
-        try (Target t = target.single().open()) {
+        TargetSpec spec = target.single();
+        params.put("target", spec.label());
+        params.put("settings", target.settings());
+        try (Target t = spec.open()) {
             // Refuse before a results directory exists: a usage error leaves nothing behind.
             if (!results.resuming()) ScanCrossover.checkTarget(t, options);
             try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {

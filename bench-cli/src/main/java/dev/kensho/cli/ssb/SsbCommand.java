@@ -57,6 +57,8 @@ public final class SsbCommand implements Callable<Integer> {
         params.put("repeat", repeat);
         params.put("queries", queries.isEmpty() ? "all" : queries);
         params.put("targets", specs.stream().map(s -> s.label()).toList());
+        params.put("settings", target.settings());
+        params.put("schema", data.schema);
         long t0 = System.nanoTime();
         try (RunDirectory dir = results.open("ssb", params, System.err)) {
             new ParallelSweep(o, System.out, System.err).run(specs, dir);

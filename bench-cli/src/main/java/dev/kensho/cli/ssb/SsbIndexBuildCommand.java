@@ -55,6 +55,8 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
         params.put("repeat", repeat);
         params.put("maintenance_work_mem", maintenanceWorkMem);
         params.put("target", spec.label());
+        params.put("settings", target.settings());
+        params.put("schema", data.schema);
         try (RunDirectory dir = results.open("ssb index-build", params, System.err);
              SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
             String version = ParallelSweep.versionLabel(cache.target());

@@ -68,6 +68,8 @@ final class SsbJitCommand implements Callable<Integer> {
             params.put("repeat", repeat);
             params.put("costs", costs);
             params.put("target", spec.label());
+            params.put("settings", target.settings());
+            params.put("schema", data.schema);
             try (RunDirectory dir = results.open("ssb jit", params, System.err)) {
                 String version = ParallelSweep.versionLabel(cache.target());
                 dir.environment(version, Environment.capture(cache.target()));

@@ -81,7 +81,11 @@ class PgbenchCommandTest {
     @Test
     void optionMistakesAreUsageErrorsBeforeAnyServer(@TempDir Path tmp) throws Exception {
         String nowhere = "jdbc:postgresql://127.0.0.1:1/kensho_nowhere";
+        Path latin1 = tmp.resolve("scripts").resolve("n.sql");
+        Files.createDirectories(latin1.getParent());
+        Files.write(latin1, "\\set aid 1\nSELECT 1;\nSELECT 'caf\u00e9';\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
         String[][] runCases = {
+            {latin1 + ":3: not valid UTF-8 (byte 0xe9)", "-f", latin1.toString()},
             {"-t/--transactions must be in range 1..2147483647", "-t", "0"},
             {"-t/--transactions must be in range 1..2147483647", "-t", "-5", "-T", "2"},
             {"-T/--time must be in range 1..2147483647", "-T", "0"},
@@ -120,7 +124,7 @@ class PgbenchCommandTest {
         assertOneLineError(bench("pgbench", "init", "--partition-method", "hash", "--url", nowhere, "--results", tmp.toString()), 2,
                 "--partition-method requires greater than zero --partitions");
         try (Stream<Path> left = Files.list(tmp)) {
-            assertEquals(List.of(), left.toList(), "no run directory");
+            assertEquals(List.of(tmp.resolve("scripts")), left.toList(), "no run directory");
         }
     }
 

@@ -80,6 +80,62 @@ public final class QueryMatrix {
         return cells;
     }
 
+    /**
+     * Refuses, before any cell runs, a varied setting this server does not know (only when namesMustExist: another
+     * version may lack a setting the first target has, and its cells are then skipped with the reason) and a value
+     * it rejects, in the server's words. A value is tried with SET LOCAL in a transaction rolled back, so only the
+     * settings a session may set are tried; the others meet the server when applied.
+     */
+    public void checkSettings(Target target, String targetLabel, boolean namesMustExist) {
+        if (varied.isEmpty()) return;
+        try (Connection c = target.connect()) {
+            Map<String, String> contexts = new LinkedHashMap<>();
+            try (var ps = c.prepareStatement("SELECT name, context FROM pg_settings WHERE name = ANY (?)")) {
+                ps.setArray(1, c.createArrayOf("text", varied.keySet().toArray()));
+                try (var rs = ps.executeQuery()) {
+                    while (rs.next()) contexts.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            for (var e : varied.entrySet()) {
+                String ctx = contexts.get(e.getKey());
+                if (ctx == null && namesMustExist) {
+                    throw KenshoException.usage("--matrix " + e.getKey() + ": unrecognized configuration parameter (not in pg_settings of "
+                            + targetLabel + ")");
+                }
+                if (!"user".equals(ctx) && !"superuser".equals(ctx)) continue;
+                c.setAutoCommit(false);
+                try (var ps = c.prepareStatement("SELECT set_config(?, ?, true)")) {
+                    for (String v : e.getValue()) {
+                        ps.setString(1, e.getKey());
+                        ps.setString(2, v);
+                        try {
+                            ps.executeQuery().close();
+                        } catch (SQLException rejected) {
+                            c.rollback();
+                            // not allowed to this user: apply() refuses it and its cells are skipped with the reason
+                            if ("42501".equals(rejected.getSQLState())) break;
+                            throw KenshoException.usage("--matrix " + e.getKey() + "=" + v + ": " + serverWords(rejected));
+                        }
+                    }
+                } finally {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                }
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot check the --matrix settings on " + targetLabel + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    /** The server's message without pgjdbc's "ERROR: " and second lines. */
+    private static String serverWords(SQLException e) {
+        if (e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                && p.getServerErrorMessage().getMessage() != null) {
+            return KenshoException.firstLine(p.getServerErrorMessage().getMessage());
+        }
+        return KenshoException.firstLine(e);
+    }
+
     /** Runs every cell on target, appending trials to dir. */
     public void run(Target target, String targetLabel, RunDirectory dir, TrialMatrix.Listener<Cell> listener)
             throws InterruptedException {

@@ -117,10 +117,9 @@ public final class MicroBenchmarks {
                 throw KenshoException.usage("--columns is empty");
             }
             if (clientEncodings.isEmpty() && benchmarks.contains(Benchmark.ENCODING)) throw KenshoException.usage("--client-encodings is empty");
-            for (String e : clientEncodings) {
-                if (!e.matches("[A-Za-z0-9_]+")) throw KenshoException.usage("client encoding '" + e + "' is not an encoding name");
-            }
-            if (!databaseEncoding.matches("[A-Za-z0-9_]+")) throw KenshoException.usage("database encoding '" + databaseEncoding + "' is not an encoding name");
+            // canonical names: the cell keys and the existing database's encoding compare as the server names them
+            clientEncodings = clientEncodings.stream().map(e -> "none".equals(e) ? e : PgEncodings.client("--client-encodings", e)).toList();
+            databaseEncoding = PgEncodings.server("--database-encoding", databaseEncoding);
         }
 
         /** The values of one benchmark's parameter (a single null for a benchmark without one). */

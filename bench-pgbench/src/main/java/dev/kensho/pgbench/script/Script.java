@@ -82,9 +82,9 @@ public final class Script {
     public static Script read(Path file) throws ScriptException {
         try {
             if (file.toString().equals("-")) {
-                return parse("<stdin>", new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
+                return parse("<stdin>", utf8("<stdin>", System.in.readAllBytes()));
             }
-            return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+            return parse(file.toString(), utf8(file.toString(), Files.readAllBytes(file)));
         } catch (IOException e) {
             // pgbench gives the system's reason, capitalised as strerror writes it; "open" when the file was not had
             String reason = dev.kensho.core.KenshoException.ioReason(e);
@@ -92,6 +92,25 @@ public final class Script {
             boolean open = e instanceof java.nio.file.NoSuchFileException || e instanceof java.nio.file.AccessDeniedException;
             throw new ScriptException("could not " + (open ? "open" : "read") + " file \"" + file + "\": " + reason);
         }
+    }
+
+    /**
+     * The script's text, or an error naming the line and the first byte that is not UTF-8 (Java's own
+     * MalformedInputException says only "Input length = 1"; a replacement character would send other SQL).
+     */
+    static String utf8(String fileName, byte[] bytes) throws ScriptException {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult r = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT).decode(in, out, true);
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
+            throw new ScriptException(fileName, line, 0, "not valid UTF-8 (byte 0x" + String.format("%02x", bytes[at] & 0xff) + ")");
+        }
+        return out.flip().toString();
     }
 
     /**
