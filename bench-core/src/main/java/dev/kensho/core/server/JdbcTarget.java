@@ -183,6 +183,13 @@ abstract class JdbcTarget implements Target {
         }
     }
 
+    /** The server's message (masked), without pgjdbc's "FATAL: " and second lines. */
+    private static String serverWords(SQLException e) {
+        String m = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                && p.getServerErrorMessage().getMessage() != null ? p.getServerErrorMessage().getMessage() : String.valueOf(e.getMessage());
+        return Credentials.mask(KenshoException.firstLine(m));
+    }
+
     /** Connection failures users cause (wrong host, password, database) become one line, exit 3. */
     KenshoException translate(SQLException e, String db) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
@@ -194,9 +201,13 @@ abstract class JdbcTarget implements Target {
             msg = "peer authentication failed for user \"" + user + "\" at " + where
                     + ": the server takes the operating-system user (" + System.getProperty("user.name")
                     + ") as the identity over a Unix socket; give that user with -U, or connect over TCP";
-        } else if (state.equals("28P01") || state.equals("28000")) {
+        } else if (state.equals("28P01")) {
             msg = "authentication failed for user \"" + user + "\" at " + where
-                    + " (password from --password-file, PGPASSWORD or ~/.pgpass)";
+                    + (password == null ? " (no password: none in the URL, --password-file, PGPASSWORD or ~/.pgpass)"
+                            : " (password from the URL, --password-file, PGPASSWORD or ~/.pgpass)");
+        } else if (state.equals("28000")) {
+            // no such role, or pg_hba.conf has no entry / rejects: the server's words say which
+            msg = serverWords(e) + " at " + where;
         } else if (state.equals("3D000")) {
             msg = "database \"" + db + "\" does not exist on "
                     + (socketFile != null ? "the server at socket " + socketFile : host + ":" + port);

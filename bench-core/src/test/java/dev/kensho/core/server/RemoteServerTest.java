@@ -57,6 +57,14 @@ class RemoteServerTest {
         assertTrue(e.getMessage().startsWith("--set max_connections: needs a postmaster-level change"), e.getMessage());
     }
 
+    @Test
+    void aRoleThatDoesNotExistIsSaidSoNotAsAFailedPassword(@LocalPostgres Target pg) {
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url(pg.jdbcUrl()).user("kensho_no_such_role").open());
+        assertEquals(KenshoException.TARGET, e.exitCode());
+        assertTrue(e.getMessage().startsWith("role \"kensho_no_such_role\" does not exist at "), e.getMessage());
+    }
+
     private static long showInt(Target pg, String name) throws Exception {
         try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT setting FROM pg_settings WHERE name = '" + name + "'")) {
             rs.next();
