@@ -81,10 +81,10 @@ public final class QueryMatrix {
     }
 
     /**
-     * Refuses, before any cell runs, a varied setting this server does not know (only when namesMustExist: another
-     * version may lack a setting the first target has, and its cells are then skipped with the reason) and a value
-     * it rejects, in the server's words. A value is tried with SET LOCAL in a transaction rolled back, so only the
-     * settings a session may set are tried; the others meet the server when applied.
+     * Refuses, before any cell runs, a varied setting this server does not know (only when namesMustExist, i.e. one
+     * target: among several versions one may lack a setting the others have, and its cells are then skipped with the
+     * reason) and a value it rejects, in the server's words. A value is tried with SET LOCAL in a transaction rolled
+     * back, so only the settings a session may set are tried; the others meet the server when applied.
      */
     public void checkSettings(Target target, String targetLabel, boolean namesMustExist) {
         if (varied.isEmpty()) return;
