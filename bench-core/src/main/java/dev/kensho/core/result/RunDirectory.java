@@ -43,6 +43,8 @@ public final class RunDirectory implements AutoCloseable {
     private RunDirectory(Path dir, RunInfo info, List<Trial> existing) throws IOException {
         this.dir = dir;
         this.info = info;
+        // run.json before trials.jsonl: a kill in between leaves a directory report and --resume can read
+        if (!Files.exists(dir.resolve(RUN))) writeInfo();
         for (Trial t : existing) record(t);
         this.out = FileChannel.open(dir.resolve(TRIALS), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
     }
@@ -62,9 +64,7 @@ public final class RunDirectory implements AutoCloseable {
                     dir = root.resolve(base + "-" + i);
                 }
             }
-            RunDirectory rd = new RunDirectory(dir, info, List.of());
-            rd.writeInfo();
-            return rd;
+            return new RunDirectory(dir, info, List.of());
         } catch (IOException e) {
             throw KenshoException.usage("--results " + root + ": cannot create a run directory there (" + KenshoException.ioReason(e) + ")");
         }

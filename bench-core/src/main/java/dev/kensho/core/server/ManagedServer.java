@@ -42,10 +42,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     static final String INITDB_STARTED = "initdb.started";
     private final Map<String, String> settings = new LinkedHashMap<>();
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
-    private final Thread shutdownHook = new Thread(() -> {
-        JvmShutdown.begin();
-        stopQuietly();
-    }, "kensho-server-stop");
+    private final Thread shutdownHook = new Thread(this::jvmEnding, "kensho-server-stop");
     private volatile boolean running;
     private Process watchdog;
     /** server.log's size when the last start began; -1 before any (see rejectedSetting). */
@@ -335,6 +332,12 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private void stopServer() {
         exec(cmd("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "-t", "120", "stop"), "stopping PostgreSQL", 180);
         running = false;
+    }
+
+    private void jvmEnding() {
+        JvmShutdown.begin();
+        stopQuietly();
+        if (!keep) deleteTree(instance);   // all of it now, not half by a close() the halt cuts short
     }
 
     private void stopQuietly() {
