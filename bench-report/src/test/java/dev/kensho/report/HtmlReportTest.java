@@ -96,7 +96,7 @@ class HtmlReportTest {
         }
         assertTrue(svg.contains("layout=high: 52.63 %"), "crossover marker label in the chart");
         var plot = (org.jfree.chart.plot.XYPlot) Charts.draw(run, specs.get(0)).get(0).chart().getPlot();
-        assertEquals("time_ms", plot.getRangeAxis().getLabel(), "2 to 100 ms: linear");
+        assertEquals("time (ms)", plot.getRangeAxis().getLabel(), "2 to 100 ms: linear");
     }
 
     /**
@@ -121,7 +121,7 @@ class HtmlReportTest {
         assertFalse(html.contains("<th>crossovers</th>") || html.contains("<th>checks</th>"), "findings are not parameters");
         var plot = (org.jfree.chart.plot.XYPlot) Charts.draw(run, Charts.defaults(run).get(0)).get(0).chart().getPlot();
         assertTrue(plot.getRangeAxis() instanceof org.jfree.chart.axis.LogAxis, "0.01 to 5.7 ms");
-        assertEquals("time_ms (log scale)", plot.getRangeAxis().getLabel());
+        assertEquals("time (ms), log scale", plot.getRangeAxis().getLabel());
 
         // a run from before findings were recorded: the report's own interpolation, with the same kind of caveat
         Map<String, Object> asked = new java.util.LinkedHashMap<>(run.info().parameters());

@@ -44,10 +44,10 @@ public final class BarChart {
                 if (p != null) ranges.put(e.getKey() + "\u0000" + col, p);
             }
         }
-        CategoryAxis xAxis = new CategoryAxis(categoryLabel);
+        CategoryAxis xAxis = new CategoryAxis(Style.axis(categoryLabel));
         if (categories.size() > 8) xAxis.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         xAxis.setCategoryMargin(0.15);
-        NumberAxis yAxis = new NumberAxis(yLabel);
+        NumberAxis yAxis = new NumberAxis(Style.axis(yLabel));
         // the axis must hold the whiskers, not only the bars
         double top = series.values().stream().flatMap(List::stream).mapToDouble(Point::max).filter(Double::isFinite).max().orElse(0);
         double bottom = Math.min(0, series.values().stream().flatMap(List::stream).mapToDouble(Point::min)

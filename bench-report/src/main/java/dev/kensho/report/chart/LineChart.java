@@ -54,14 +54,14 @@ public final class LineChart {
         // client counts 1..1024 read best on a log axis, as the studies' doubling steps are
         ValueAxis xAxis;
         if (DOUBLING.contains(xLabel) && lo > 0 && hi / lo >= 4) {
-            LogAxis log = new LogAxis(xLabel);
+            LogAxis log = new LogAxis(Style.axis(xLabel));
             log.setBase(2);
             log.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
             log.setSmallestValue(lo / 2);
             log.setNumberFormatOverride(new java.text.DecimalFormat("0"));
             xAxis = log;
         } else {
-            NumberAxis lin = new NumberAxis(xLabel);
+            NumberAxis lin = new NumberAxis(Style.axis(xLabel));
             lin.setAutoRangeIncludesZero(false);
             boolean integers = series.values().stream().flatMap(List::stream)
                     .allMatch(p -> Cells.number(p.x()) == Math.rint(Cells.number(p.x())));
@@ -73,14 +73,14 @@ public final class LineChart {
         double yLo = all.stream().mapToDouble(Point::min).min().orElse(0), yHi = all.stream().mapToDouble(Point::max).max().orElse(0);
         if (yLo > 0 && yHi / yLo > LOG_SPAN) {
             // one slow point (5.7 ms among 0.05 ms ones) would flatten every other onto the floor of a linear axis
-            LogAxis log = new LogAxis(yLabel + " (log scale)");
+            LogAxis log = new LogAxis(Style.axis(yLabel) + ", log scale");
             log.setBase(10);
             log.setSmallestValue(yLo / 2);
             log.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1), false, true); // a tick per power of ten
             log.setNumberFormatOverride(new java.text.DecimalFormat("0.######"));
             yAxis = log;
         } else {
-            NumberAxis lin = new NumberAxis(yLabel);
+            NumberAxis lin = new NumberAxis(Style.axis(yLabel));
             lin.setAutoRangeIncludesZero(true);
             yAxis = lin;
         }

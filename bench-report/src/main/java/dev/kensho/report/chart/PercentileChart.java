@@ -45,7 +45,7 @@ public final class PercentileChart {
         x.setRange(0, Math.ceil(top) + 0.15);
         x.setTickUnit(new NumberTickUnit(1));
         x.setNumberFormatOverride(new Nines());
-        LogAxis y = new LogAxis("latency ms");
+        LogAxis y = new LogAxis("latency (ms)");
         y.setSmallestValue(0.001);
         // ticks at powers of ten (0.01, 0.1, 1, 10 ms), with the nine steps between them as minor marks
         y.setTickUnit(new NumberTickUnit(1));

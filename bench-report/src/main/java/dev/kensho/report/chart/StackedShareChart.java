@@ -25,7 +25,7 @@ public final class StackedShareChart {
         for (String part : parts) {
             for (var c : shares.entrySet()) data.addValue(c.getValue().getOrDefault(part, 0.0), part, c.getKey());
         }
-        CategoryAxis x = new CategoryAxis(categoryLabel);
+        CategoryAxis x = new CategoryAxis(Style.axis(categoryLabel));
         if (shares.size() > 8) x.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         NumberAxis y = new NumberAxis("% of backend samples");
         y.setRange(0, 100);

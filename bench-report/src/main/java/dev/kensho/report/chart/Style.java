@@ -24,6 +24,27 @@ final class Style {
 
     private Style() {}
 
+    /**
+     * A metric or parameter name as an axis reads it: latency_avg_ms is "latency avg (ms)", selectivity_pct
+     * "selectivity (%)", tps "TPS". Anything that is not a bare name (already words) is left as it is.
+     */
+    static String axis(String name) {
+        if (name == null || !name.matches("[a-z][a-z0-9_]*")) return name;
+        if (name.equals("tps")) return "TPS";
+        String[] w = name.split("_");
+        String unit = switch (w[w.length - 1]) {
+            case "ms" -> "ms";
+            case "us" -> "µs";
+            case "s" -> "s";
+            case "pct", "percent" -> "%";
+            case "mb" -> "MB";
+            case "kb" -> "kB";
+            default -> null;
+        };
+        String words = String.join(" ", unit == null ? w : java.util.Arrays.copyOf(w, w.length - 1)).replace("tps", "TPS");
+        return unit == null || words.isEmpty() ? words : words + " (" + unit + ")";
+    }
+
     static Paint paint(int i) {
         return PALETTE[i % PALETTE.length];
     }

@@ -21,7 +21,7 @@ public final class TimeChart {
         }
         NumberAxis x = new NumberAxis("seconds since the clock started");
         x.setAutoRangeIncludesZero(true);
-        NumberAxis y = new NumberAxis(yLabel);
+        NumberAxis y = new NumberAxis(Style.axis(yLabel));
         y.setAutoRangeIncludesZero(true);
         // hundreds of points per line: lines only
         return Style.lines(title, data, x, y, new java.awt.BasicStroke(1.5f));

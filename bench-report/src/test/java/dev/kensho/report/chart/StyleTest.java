@@ -1,0 +1,16 @@
+package dev.kensho.report.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class StyleTest {
+    @Test
+    void axesReadAsWordsWithUnits() {
+        assertEquals("latency avg (ms)", Style.axis("latency_avg_ms"));
+        assertEquals("selectivity (%)", Style.axis("selectivity_pct"));
+        assertEquals("TPS", Style.axis("tps"));
+        assertEquals("clients", Style.axis("clients"));
+        assertEquals("reduction % (positive = faster with JIT)", Style.axis("reduction % (positive = faster with JIT)"));
+    }
+}
