@@ -111,6 +111,6 @@ public final class LineChart {
             vm.setLabelTextAnchor(TextAnchor.TOP_LEFT);
             plot.addDomainMarker(vm, Layer.FOREGROUND);
         }
-        return Style.finish(title, plot, true);
+        return Style.finish(title, plot, series.size() > 1 || !series.containsKey("all"));   // one unnamed line needs no legend
     }
 }

@@ -21,6 +21,7 @@ public final class TimeChart {
         }
         NumberAxis x = new NumberAxis("seconds since the clock started");
         x.setAutoRangeIncludesZero(true);
+        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());   // whole seconds, also on a 2 s run
         NumberAxis y = new NumberAxis(Style.axis(yLabel));
         y.setAutoRangeIncludesZero(true);
         // hundreds of points per line: lines only
