@@ -65,7 +65,8 @@ public final class HtmlReport {
 
         List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
         b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n")
-                .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n" : "<pre>" + esc(String.join(" ", line)) + "</pre>\n");
+                .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n"
+                        : "<pre>" + esc(line.stream().map(HtmlReport::shellWord).collect(Collectors.joining(" "))) + "</pre>\n");
         Map<String, Object> asked = run.info().parameters() == null ? Map.of() : new LinkedHashMap<>(run.info().parameters());
         // findings are shown with the charts, not as what the run was asked
         asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS));
@@ -145,6 +146,12 @@ public final class HtmlReport {
         if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
                 .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    /** An argument as a shell takes it back: the command line can be copied and run again. */
+    static String shellWord(String arg) {
+        if (!arg.isEmpty() && arg.matches("[A-Za-z0-9_./:=,@%+-]+")) return arg;
+        return "'" + arg.replace("'", "'\\''") + "'";
     }
 
     private static void figures(StringBuilder b, List<Figure> figures, int[] ids) {

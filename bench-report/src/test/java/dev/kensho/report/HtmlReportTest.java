@@ -220,6 +220,14 @@ class HtmlReportTest {
 
     /** TrialMatrix records a body that threw as a failed trial with its cell key only: the report still places it. */
     @Test
+    void theCommandLineIsShownAsAShellTakesItBack() {
+        assertEquals("query -c 'SELECT count(*) FROM t WHERE x = '\\''a'\\''' --repeat 3",
+                String.join(" ", java.util.stream.Stream.of("query", "-c", "SELECT count(*) FROM t WHERE x = 'a'", "--repeat", "3")
+                        .map(HtmlReport::shellWord).toList()));
+        assertEquals("''", HtmlReport.shellWord(""));
+    }
+
+    @Test
     void ssbLoadIsNotARowOfDashesAmongTheQueries() {
         RunResults run;
         try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
