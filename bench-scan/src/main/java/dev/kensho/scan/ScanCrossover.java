@@ -288,8 +288,11 @@ public final class ScanCrossover {
         Map<String, Object> storage = new LinkedHashMap<>();
         if (options.throughputMb() <= 0) {
             storage.put("note", "not measured (throughput probe disabled)");
-        } else if (storageDir.isEmpty() || !target.sameHost()) {
-            storage.put("note", "not measured: the tables' directory is not on this host or not known");
+        } else if (!target.sameHost()) {
+            storage.put("note", "not measured: the tables' directory is not on this host");
+        } else if (storageDir.isEmpty()) {
+            // a server Kensho does not manage: its files are not Kensho's to write a probe beside
+            storage.put("note", "not measured: the server is not Kensho's (give --tablespace-dir DIR to measure a directory of yours)");
         } else {
             say(progress, "measuring sequential read throughput of " + storageDir.get() + "…");
             storage = SequentialRead.measure(storageDir.get(), options.throughputMb(), options.dropOsCache());
