@@ -62,12 +62,14 @@ class RemoteSettingsIT {
             // the DBA's own ALTER SYSTEM entry, which the run changes and must put back
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("ALTER SYSTEM SET bgwriter_delay = '300ms'");
+                // a list: written back as one quoted string, it would be one library name and the restart would fail
+                s.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_prewarm', 'auto_explain'");
                 s.execute("SELECT pg_reload_conf()");
             }
             BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres",
                     // fails (division by zero) unless both settings are in force during the run
                     "-c", "SELECT 1 / (current_setting('max_worker_processes') = '11' AND current_setting('bgwriter_delay') = '250ms')::int",
-                    "--set", "bgwriter_delay=250ms", "--matrix", "max_worker_processes=11", "--repeat", "1", "--restart-command", restart);
+                    "--set", "bgwriter_delay=250ms", "--set", "shared_preload_libraries=pg_prewarm", "--matrix", "max_worker_processes=11", "--repeat", "1", "--restart-command", restart);
             assertEquals(0, r.exitCode(), r.all());
             List<Trial> trials = trialsOf(work.resolve("results"));
             assertEquals("ok", trials.get(0).status(), trials.get(0).extra().toString());
@@ -82,15 +84,17 @@ class RemoteSettingsIT {
                     && runJson.contains("ALTER SYSTEM SET bgwriter_delay = 300ms (restored)"), runJson);
             try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
                     "SELECT current_setting('max_worker_processes'), current_setting('bgwriter_delay'),"
-                            + " (SELECT string_agg(name || '=' || setting, ',' ORDER BY name) FROM pg_file_settings"
-                            + "  WHERE sourcefile LIKE '%postgresql.auto.conf')")) {
+                            + " (SELECT string_agg(name || '=' || setting, ';' ORDER BY name) FROM pg_file_settings"
+                            + "  WHERE sourcefile LIKE '%postgresql.auto.conf'), current_setting('shared_preload_libraries')")) {
                 rs.next();
                 assertEquals("8", rs.getString(1));
                 assertEquals("300ms", rs.getString(2));
-                assertEquals("bgwriter_delay=300ms", rs.getString(3));
+                assertEquals("bgwriter_delay=300ms;shared_preload_libraries=pg_prewarm, auto_explain", rs.getString(3));
+                assertEquals("pg_prewarm, auto_explain", rs.getString(4), "the server restarted with both libraries");
             }
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("ALTER SYSTEM RESET bgwriter_delay");
+                s.execute("ALTER SYSTEM RESET shared_preload_libraries");
                 s.execute("SELECT pg_reload_conf()");
             }
         }

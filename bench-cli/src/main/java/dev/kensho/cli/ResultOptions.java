@@ -55,7 +55,9 @@ public final class ResultOptions {
      * summary.csv shows them), so that CI notices; a skipped cell (a setting the target cannot take) is no failure.
      */
     public static int exitStatus(RunDirectory dir, PrintStream err) {
-        long failed = dir.trials().stream().filter(t -> "failed".equals(t.status())).count();
+        // a failure a resume ran again with success is behind the run: only repeats still without a result count
+        long failed = dir.trials().stream().filter(t -> "failed".equals(t.status()) && !dir.isFinished(t.cell(), t.repeat()))
+                .map(t -> t.cell() + "#" + t.repeat()).distinct().count();
         if (failed == 0) return 0;
         err.println(failed + " of " + dir.trials().size() + " trials failed; the reasons are in summary.csv");
         return 1;
@@ -71,8 +73,9 @@ public final class ResultOptions {
             throw KenshoException.usage("--resume " + dir.path() + ": a '" + recorded + "' run, not '" + command + "'");
         }
         for (var e : parameters.entrySet()) {
+            // a key the run did not record (an older Kensho) cannot be compared; one recorded as null (not given) can
+            if (!dir.info().parameters().containsKey(e.getKey())) continue;
             Object was = dir.info().parameters().get(e.getKey());
-            if (e.getValue() == null || was == null) continue;
             if (!asJson(was).equals(asJson(e.getValue()))) {
                 throw KenshoException.usage("--resume " + dir.path() + ": that run had " + e.getKey() + " " + asJson(was)
                         + ", this command line " + asJson(e.getValue()) + "; resume with the run's own options");

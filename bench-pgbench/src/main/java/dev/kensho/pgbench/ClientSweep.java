@@ -161,10 +161,10 @@ public final class ClientSweep {
         p.put("duration_s", seconds);
         p.put("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
         p.put("mode", mode.pgbenchName());
-        if (rate != null) p.put("rate", rate);
-        if (latencyLimitMs != null) p.put("latency_limit_ms", latencyLimitMs);
+        p.put("rate", rate);   // null when not given: a resume that adds one is another sweep
+        p.put("latency_limit_ms", latencyLimitMs);
         p.put("reinit_each_trial", reinitEachTrial);
-        if (scale != null) p.put("scale", scale);
+        p.put("scale", scale);
         p.put("prewarm", prewarm);
         p.put("vacuum", !noVacuum);
         return p;

@@ -104,12 +104,13 @@ public final class QueryMatrix {
                 }
                 if (!"user".equals(ctx) && !"superuser".equals(ctx)) continue;
                 c.setAutoCommit(false);
-                try (var ps = c.prepareStatement("SELECT set_config(?, ?, true)")) {
+                // SET LOCAL as the transaction's first statement: a SELECT would take a snapshot first, after which
+                // transaction_isolation and the like refuse any value. The name is pg_settings' own.
+                try (var st = c.createStatement()) {
                     for (String v : e.getValue()) {
-                        ps.setString(1, e.getKey());
-                        ps.setString(2, v);
                         try {
-                            ps.executeQuery().close();
+                            st.execute("SET LOCAL " + e.getKey() + " TO '" + v.replace("'", "''") + "'");
+                            c.rollback();
                         } catch (SQLException rejected) {
                             c.rollback();
                             // not allowed to this user: apply() refuses it and its cells are skipped with the reason

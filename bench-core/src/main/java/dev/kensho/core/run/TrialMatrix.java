@@ -72,7 +72,8 @@ public final class TrialMatrix<C> {
         int index = 0;
         for (Planned<C> p : plan) {
             index++;
-            if (JvmShutdown.begun()) return;
+            // thrown, not returned: the loops around (targets, pools, workers) must not go on to their next step
+            if (JvmShutdown.begun()) throw new InterruptedException("the JVM is ending");
             if (dir.isFinished(p.key(), p.repeat())) {
                 listener.alreadyDone(p);
                 continue;
@@ -93,7 +94,7 @@ public final class TrialMatrix<C> {
             }
             // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and
             // the rest would only fail the same way; neither is a result (RunDirectory keeps none from now on)
-            if (JvmShutdown.begun()) return;
+            if (JvmShutdown.begun()) throw new InterruptedException("the JVM is ending");
             dir.append(t);
             listener.finished(p, t, index, plan.size());
         }

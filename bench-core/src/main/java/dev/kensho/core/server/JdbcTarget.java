@@ -168,17 +168,38 @@ abstract class JdbcTarget implements Target {
         }
     }
 
-    /** Sends a cancel request for whatever each open connection runs (an idle one ignores it). */
+    /**
+     * Sends a cancel request for whatever each open connection runs (an idle one ignores it). Each request is a
+     * connection of its own, possibly to a host that no longer answers (the reason for the Ctrl-C): all at once, and
+     * the JVM's exit waits three seconds at most.
+     */
     void cancelRunning() {
         List<Connection> open;
         synchronized (handedOut) {
             open = new ArrayList<>(handedOut);
         }
+        List<Thread> sent = new ArrayList<>();
         for (Connection c : open) {
+            Thread t = new Thread(() -> {
+                try {
+                    if (!c.isClosed()) c.unwrap(org.postgresql.PGConnection.class).cancelQuery();
+                } catch (SQLException | RuntimeException ignored) {
+                    // gone already, or the server is: nothing left running to cancel
+                }
+            }, "kensho-cancel");
+            t.setDaemon(true);
+            t.start();
+            sent.add(t);
+        }
+        long until = System.nanoTime() + 3_000_000_000L;
+        for (Thread t : sent) {
+            long left = until - System.nanoTime();
+            if (left <= 0) break;
             try {
-                if (!c.isClosed()) c.unwrap(org.postgresql.PGConnection.class).cancelQuery();
-            } catch (SQLException | RuntimeException ignored) {
-                // gone already, or the server is: nothing left running to cancel
+                t.join(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

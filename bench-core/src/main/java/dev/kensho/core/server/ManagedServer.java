@@ -44,6 +44,11 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Thread shutdownHook = new Thread(this::jvmEnding, "kensho-server-stop");
     private volatile boolean running;
+    /**
+     * Set as Kensho first starts (or clears a stale pid of) its data directory: before that, a postmaster.pid in it
+     * is not Kensho's (a refused --keep-data DIR holding someone's running cluster), and nothing may stop it.
+     */
+    private volatile boolean started;
     private Process watchdog;
     /** server.log's size when the last start began; -1 before any (see rejectedSetting). */
     private long startMark = -1;
@@ -86,12 +91,14 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         ServerUser.checkReachable(instance);
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
         s.settings.putAll(initialSettings);
-        // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running
+        // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running.
+        // A kept directory's watchdog waits until initdb() has found it Kensho's: it would stop whatever runs there.
         Runtime.getRuntime().addShutdownHook(s.shutdownHook);
-        s.startWatchdog();
+        if (!s.keep) s.startWatchdog();
         try {
             s.initdb();
             s.writeConf();
+            if (s.keep) s.startWatchdog();
             s.startServer();
             s.ensureDatabase();
         } catch (RuntimeException e) {
@@ -225,12 +232,13 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private void initdb() {
         ServerUser.own(instance);
         Path started = instance.resolve(INITDB_STARTED);
+        if (Files.exists(started) && Files.exists(data)) {
+            // Kensho's own initdb, cut short (Ctrl-C, kill), before or after it wrote PG_VERSION: Kensho's to remove
+            deleteTree(data);
+            did("removed the data directory an interrupted initdb left in " + data);
+        }
         if (Files.exists(data.resolve("PG_VERSION"))) {
-            if (Files.exists(started)) {
-                // Kensho's own initdb, cut short (Ctrl-C, kill): its half-made directory is Kensho's to remove
-                deleteTree(data);
-                did("removed the data directory an interrupted initdb left in " + data);
-            } else if (!includesKenshoConf()) {
+            if (!includesKenshoConf()) {
                 throw KenshoException.usage(data + " is not a data directory Kensho finished making (no include of kensho.conf"
                         + " in its postgresql.conf); remove it, or give another directory");
             } else {
@@ -303,6 +311,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void startServer() {
+        started = true;
         startMark = logSize();
         // A kept data directory may carry a stale pid file from a killed run.
         if (Files.exists(data.resolve("postmaster.pid"))) stopQuietly();
@@ -341,6 +350,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void stopQuietly() {
+        if (!started) return;
         try {
             if (Files.exists(data.resolve("postmaster.pid"))) stopServer();
         } catch (RuntimeException ignored) {

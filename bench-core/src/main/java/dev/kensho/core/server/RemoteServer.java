@@ -33,25 +33,26 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     /** Settings changed with ALTER SYSTEM → their earlier postgresql.auto.conf entry (null: none); see restoreSettings. */
     private final Map<String, String> originals = new LinkedHashMap<>();
     private boolean restartToRestore;
-    private Thread restoreHook;
 
     /**
-     * Remote targets not closed yet, weakly held. A Ctrl-C ends the JVM, and the connections with it, but a backend
-     * learns of a closed client only when it next reads or writes: a long query (an SSB query, a forced scan)
-     * would go on running on someone's server. One hook for all sends each its cancel requests.
+     * Remote targets not closed yet, weakly held, for one hook when the JVM ends (Ctrl-C) without close(). First it
+     * cancels what their connections run: a backend learns of a closed client only when it next reads or writes, so
+     * a long query would go on running on someone's server. Then it puts back what ALTER SYSTEM changed; in this
+     * order, so that no cancel meets the restore's own statements.
      */
     private static final java.util.Set<RemoteServer> OPEN =
             Collections.synchronizedSet(Collections.newSetFromMap(new java.util.WeakHashMap<>()));
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            JvmShutdown.begin();
+            JvmShutdown.begin();   // before any lock: apply() refuses from now on
             List<RemoteServer> open;
             synchronized (OPEN) {
                 open = new ArrayList<>(OPEN);
             }
             open.forEach(RemoteServer::cancelRunning);
-        }, "kensho-cancel-remote-queries"));
+            open.forEach(RemoteServer::restoreSettings);
+        }, "kensho-remote-servers-at-exit"));
     }
 
     RemoteServer(TargetKind kind, String host, int port, String database, String user, String password,
@@ -131,6 +132,8 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
 
     @Override
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
+        // the JVM is ending: the hook has restored, or is about to restore, what the run changed; nothing new now
+        if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more settings changes", null);
         Map<String, Current> current = new LinkedHashMap<>();
         boolean superuser = readCurrent(wanted.keySet(), current);
         Map<String, String> refused = new LinkedHashMap<>();
@@ -162,7 +165,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             try (Connection c = connect(); Statement s = c.createStatement()) {
                 rememberOriginals(c, systemWide.keySet(), current);
                 for (var e : systemWide.entrySet()) {   // each differs from the server's value (SettingValue.same)
-                    s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
+                    s.execute(alterSystemSet(e.getKey(), e.getValue()));
                     actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
                 }
                 if (reloadNeeded && !restartNeeded) s.execute("SELECT pg_reload_conf()");
@@ -216,14 +219,57 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             originals.put(n, auto.get(n));
             if ("postmaster".equals(current.get(n).context)) restartToRestore = true;
         }
-        if (restoreHook == null) {
-            // a Ctrl-C ends the JVM without close(): the server must not keep the run's settings
-            restoreHook = new Thread(() -> {
-                JvmShutdown.begin();
-                restoreSettings();
-            }, "kensho-restore-remote-settings");
-            Runtime.getRuntime().addShutdownHook(restoreHook);
+    }
+
+    /**
+     * Settings PostgreSQL reads as a list of quoted elements (GUC_LIST_QUOTE): a value in one pair of quotes would be
+     * one element ("a, b" as a single library name), so their elements are given one by one.
+     */
+    private static final java.util.Set<String> QUOTED_LISTS = java.util.Set.of("shared_preload_libraries",
+            "session_preload_libraries", "local_preload_libraries", "temp_tablespaces", "search_path", "unix_socket_directories");
+
+    /** ALTER SYSTEM SET for a value as postgresql.conf (or --set) writes it. */
+    static String alterSystemSet(String name, String value) {
+        if (!QUOTED_LISTS.contains(name)) return "ALTER SYSTEM SET " + name + " = " + literal(value);
+        List<String> items = listItems(value);
+        if (items.isEmpty()) return "ALTER SYSTEM SET " + name + " = ''";
+        return "ALTER SYSTEM SET " + name + " = " + String.join(", ", items.stream().map(RemoteServer::literal).toList());
+    }
+
+    private static String literal(String v) {
+        return "'" + v.replace("'", "''") + "'";
+    }
+
+    /** A list value split as PostgreSQL's SplitIdentifierString does: commas, blanks around items, "double quotes". */
+    static List<String> listItems(String value) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false, any = false;
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            if (quoted) {
+                if (ch == '"' && i + 1 < value.length() && value.charAt(i + 1) == '"') {
+                    cur.append('"');
+                    i++;
+                } else if (ch == '"') {
+                    quoted = false;
+                } else {
+                    cur.append(ch);
+                }
+            } else if (ch == '"') {
+                quoted = true;
+                any = true;
+            } else if (ch == ',') {
+                out.add(cur.toString().strip());
+                cur.setLength(0);
+                any = false;
+            } else {
+                cur.append(ch);
+                any |= !Character.isWhitespace(ch);
+            }
         }
+        if (any || !out.isEmpty()) out.add(cur.toString().strip());
+        return out;
     }
 
     /**
@@ -232,24 +278,38 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
      */
     synchronized void restoreSettings() {
         if (originals.isEmpty()) return;
+        if (JvmShutdown.begun()) {
+            System.err.println("bench: putting back the settings Kensho changed on " + host() + ":" + port()
+                    + (restartToRestore ? " (then --restart-command)" : "") + "...");
+        }
+        Map<String, String> left = new LinkedHashMap<>();
+        java.util.Set<String> pending = new java.util.LinkedHashSet<>(originals.keySet());
         try (Connection c = connect(); Statement s = c.createStatement()) {
             for (var e : originals.entrySet()) {
-                if (e.getValue() == null) {
-                    s.execute("ALTER SYSTEM RESET " + e.getKey());
-                    did("ALTER SYSTEM RESET " + e.getKey() + " (restored)");
-                } else {
-                    s.execute("ALTER SYSTEM SET " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
-                    did("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue() + " (restored)");
+                // one by one: a value the server will not take back leaves the others restored
+                try {
+                    if (e.getValue() == null) {
+                        s.execute("ALTER SYSTEM RESET " + e.getKey());
+                        did("ALTER SYSTEM RESET " + e.getKey() + " (restored)");
+                    } else {
+                        s.execute(alterSystemSet(e.getKey(), e.getValue()));
+                        did("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue() + " (restored)");
+                    }
+                    pending.remove(e.getKey());
+                } catch (SQLException one) {
+                    left.put(e.getKey(), KenshoException.firstLine(one));
+                    pending.remove(e.getKey());
                 }
             }
             if (!restartToRestore) s.execute("SELECT pg_reload_conf()");
         } catch (SQLException | KenshoException e) {
-            System.err.println("warning: could not restore the remote server's settings " + originals.keySet() + ": "
-                    + KenshoException.firstLine(e) + "; ALTER SYSTEM changed them (see run.json's notes)");
-            originals.clear();
-            return;
+            pending.forEach(n -> left.put(n, KenshoException.firstLine(e)));
         }
         originals.clear();
+        if (!left.isEmpty()) {
+            System.err.println("warning: could not put back " + left + " on " + host() + ":" + port()
+                    + "; ALTER SYSTEM changed them (run.json's notes list every change)");
+        }
         if (restartToRestore) {
             restartToRestore = false;
             try {
@@ -316,13 +376,6 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     public void close() {
         OPEN.remove(this);
         restoreSettings();
-        if (restoreHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(restoreHook);
-            } catch (IllegalStateException ignored) {
-                // shutting down: the hook runs, and finds nothing left to restore
-            }
-        }
         closePools();
         if (resource != null) {
             try {

@@ -37,7 +37,10 @@ public final class ServerActions {
         try {
             sink.accept(line);
         } catch (RuntimeException e) {
-            // the record could not be written (its run directory gone as the JVM ends): the action itself stands
+            // the action itself stands; as the JVM ends the record may have nowhere to go, otherwise say it is missing
+            if (!dev.kensho.core.JvmShutdown.begun()) {
+                System.err.println("warning: could not record '" + line + "' in run.json: " + dev.kensho.core.KenshoException.firstLine(e));
+            }
         }
     }
 }

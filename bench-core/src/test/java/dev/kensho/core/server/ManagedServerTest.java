@@ -152,6 +152,16 @@ class ManagedServerTest {
             assertTrue(e.getMessage().endsWith("is not a data directory Kensho finished making (no include of kensho.conf in its"
                     + " postgresql.conf); remove it, or give another directory"), e.getMessage());
             assertTrue(Files.exists(dir.resolve("data/PG_VERSION")), "left as it was");
+            // and if something runs there, it is not Kensho's to stop (pg_ctl stop would signal the pid in the file)
+            Process other = new ProcessBuilder("sleep", "60").start();
+            try {
+                Files.writeString(dir.resolve("data/postmaster.pid"), other.pid() + "\n" + dir.resolve("data") + "\n");
+                assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).open());
+                Thread.sleep(500);
+                assertTrue(other.isAlive(), "Kensho signalled a process it did not start");
+            } finally {
+                other.destroyForcibly();
+            }
         } finally {
             ManagedServer.deleteTree(dir);
         }

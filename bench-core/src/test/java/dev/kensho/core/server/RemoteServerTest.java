@@ -65,6 +65,17 @@ class RemoteServerTest {
         assertTrue(e.getMessage().startsWith("role \"kensho_no_such_role\" does not exist at "), e.getMessage());
     }
 
+    @Test
+    void listSettingsAreWrittenBackElementByElement() {
+        // one quoted string would be one library named "pg_stat_statements, auto_explain": the server would not start
+        assertEquals("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', 'auto_explain'",
+                RemoteServer.alterSystemSet("shared_preload_libraries", "pg_stat_statements, auto_explain"));
+        assertEquals("ALTER SYSTEM SET search_path = '$user', 'a,b'", RemoteServer.alterSystemSet("search_path", "\"$user\", \"a,b\""));
+        assertEquals("ALTER SYSTEM SET shared_preload_libraries = ''", RemoteServer.alterSystemSet("shared_preload_libraries", ""));
+        assertEquals("ALTER SYSTEM SET work_mem = '64MB'", RemoteServer.alterSystemSet("work_mem", "64MB"));
+        assertEquals("ALTER SYSTEM SET log_line_prefix = 'it''s %m'", RemoteServer.alterSystemSet("log_line_prefix", "it's %m"));
+    }
+
     private static long showInt(Target pg, String name) throws Exception {
         try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT setting FROM pg_settings WHERE name = '" + name + "'")) {
             rs.next();
