@@ -124,8 +124,11 @@ public final class RunComparison {
         if (Math.min(a.length, b.length) < 2) return "not testable (n=" + Math.min(a.length, b.length) + ")";
         if (Double.isNaN(welchP)) return "not testable (no variance)";
         if (welchP >= ALPHA) return "no significant difference";
-        // the t-test compares means: the direction is theirs, not the medians'
+        // the t-test compares means, the ratio medians: an outlier can turn one against the other, and then
+        // neither direction is the verdict's to give
         boolean up = StatUtils.mean(b) > StatUtils.mean(a);
+        double ma = StatUtils.percentile(a, 50), mb = StatUtils.percentile(b, 50);
+        if (mb != ma && (mb > ma) != up) return "no clear direction (means and medians disagree)";
         return switch (better) {
             case HIGHER -> up ? "better" : "worse";
             case LOWER -> up ? "worse" : "better";
@@ -512,8 +515,11 @@ public final class RunComparison {
                 .collect(Collectors.groupingBy(r -> r.verdict().startsWith("not testable") ? "not testable" : r.verdict(),
                         TreeMap::new, Collectors.counting()));
         long all = counts.values().stream().mapToLong(Long::longValue).sum();
+        long averaged = rows.stream().filter(r -> r.metric().equals(metric) && r.group().equals(group))
+                .filter(r -> r.ratio() > 0 && Double.isFinite(r.ratio())).count();
         return counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))
-                + " of " + all + (all == 1 ? " cell" : " cells");
+                + " of " + all + (all == 1 ? " cell" : " cells")
+                + (averaged < all ? "; the mean is over " + averaged + " of them, the others have a median of 0" : "");
     }
 
     /** The console table: one line per matched cell and metric. */

@@ -72,7 +72,8 @@ public final class Html {
     }
 
     public static String ratio(double r) {
-        return Double.isNaN(r) ? "–" : String.format(Locale.ROOT, "%.3f", r);
+        // a baseline median of 0: no ratio to give ("–"), whatever the group's
+        return Double.isNaN(r) || Double.isInfinite(r) ? "–" : String.format(Locale.ROOT, "%.3f", r);
     }
 
     public static String page(String title, String body) {
