@@ -101,6 +101,36 @@ class RemoteSettingsIT {
     }
 
     @Test
+    void ctrlCDuringARestartCommandRunLeavesTheServerAsFound() throws Exception {
+        try (Target pg = new TargetSpec().pgVersion(17).open()) {
+            Path data = pg.control().dataDirectory().orElseThrow();
+            Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
+            boolean root = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim().equals("0");
+            Assumptions.assumeTrue(!root || Files.exists(Path.of("/usr/sbin/runuser")), "root without runuser cannot restart the server");
+            String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart";
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            // each cell alternates max_worker_processes: a restart before each, and the interrupt lands in one of them or a trial
+            Process p = BenchJar.start(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT pg_sleep(0.2)",
+                    "--matrix", "max_worker_processes=11,12", "--repeat", "20", "--order", "sequential", "--restart-command", restart);
+            Path results = work.resolve("results");
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+            while (p.isAlive() && System.nanoTime() < deadline) {
+                if (Files.isDirectory(results) && trialsOf(results).size() >= 3) break;
+                Thread.sleep(100);
+            }
+            p.destroy();   // SIGTERM, as Ctrl-C
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the run ended");
+            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
+                    "SELECT current_setting('max_worker_processes'), (SELECT count(*) FROM pg_file_settings"
+                            + " WHERE sourcefile LIKE '%postgresql.auto.conf')")) {
+                rs.next();
+                assertEquals("8", rs.getString(1), Files.readString(work.resolve("stderr.txt")));
+                assertEquals(0, rs.getLong(2), "auto.conf as it was");
+            }
+        }
+    }
+
+    @Test
     void ctrlCCancelsTheQueryRunningOnARemoteServer() throws Exception {
         try (Target pg = new TargetSpec().pgVersion(17).open()) {
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";

@@ -4,6 +4,7 @@ import dev.kensho.core.Credentials;
 import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -33,6 +34,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
     /** Settings changed with ALTER SYSTEM → their earlier postgresql.auto.conf entry (null: none); see restoreSettings. */
     private final Map<String, String> originals = new LinkedHashMap<>();
     private boolean restartToRestore;
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     /**
      * Remote targets not closed yet, weakly held, for one hook when the JVM ends (Ctrl-C) without close(). First it
@@ -107,7 +109,11 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
-        ServerUser.run(List.of("sh", "-c", restartCommand), "run --restart-command",
+        // in a session of its own: a Ctrl-C reaches the whole foreground process group, and a restart cut half-way
+        // would leave the server down; this way it finishes, and the exit hook restores after it
+        List<String> cmd = Files.isExecutable(SETSID) ? List.of(SETSID.toString(), "-w", "sh", "-c", restartCommand)
+                : List.of("sh", "-c", restartCommand);
+        ServerUser.run(cmd, "run --restart-command",
                 KenshoHome.dir().resolve("logs").resolve("restart-command.log"));
         did("ran --restart-command");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
