@@ -130,6 +130,27 @@ class RunComparisonTest {
 
     /** The load trial has no workers: it is no third group, and the queries' time is what is compared. */
     @Test
+    void aVerdictWhoseMeansAndMediansDisagreeGivesNoDirection() {
+        double[][] tps = {{100, 100, 100, 100, 100, 100, 100, 100, 100}, {101, 101, 101, 101, 101, 50, 50, 50, 50}};
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+            for (int v = 0; v < 2; v++) {
+                for (int r = 0; r < 9; r++) {
+                    rd.append(Trial.of("version=" + (16 + v) + ";clients=1", r).param("version", String.valueOf(16 + v)).param("clients", 1)
+                            .metric("tps", tps[v][r]).build());
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        RunComparison cmp = RunComparison.of(List.of(run), new RunComparison.Options("version", List.of("tps")));
+        RunComparison.Row row = cmp.rows().get(0);
+        // Welch finds the means apart (p ~ 0.04, 78 against 100), while the median went up (101): neither "worse" nor "better"
+        assertTrue(row.welchP() < 0.05, "p " + row.welchP());
+        assertEquals(1.01, row.ratio(), 1e-9);
+        assertEquals("no clear direction (means and medians disagree)", row.verdict());
+    }
+
+    @Test
     void ssbByWorkersLeavesTheLoadOut() {
         RunComparison cmp = RunComparison.of(List.of(SampleRuns.ssbWorkersWithLoad(tmp)), new RunComparison.Options("workers", List.of()));
         assertEquals(List.of("0", "2"), cmp.groups().stream().map(RunComparison.Group::label).toList());
