@@ -181,6 +181,12 @@ public final class RunComparison {
 
     private RunComparison(List<RunResults> runs, Options options) {
         this.runs = List.copyOf(runs);
+        // cells of a pgbench init and of a query share no parameters: nothing would match, the header would be nonsense
+        List<String> commands = runs.stream().map(r -> String.valueOf(r.info().command())).distinct().toList();
+        if (commands.size() > 1) {
+            throw KenshoException.usage("compare: the runs are of different commands (" + String.join(", ", commands)
+                    + "); compare runs of one command");
+        }
         Set<String> params = new LinkedHashSet<>();
         runs.forEach(r -> r.trials().forEach(t -> params.addAll(t.params().keySet())));
         this.by = options.by() != null ? options.by()

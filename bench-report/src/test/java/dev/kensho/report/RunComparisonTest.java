@@ -130,6 +130,14 @@ class RunComparisonTest {
 
     /** The load trial has no workers: it is no third group, and the queries' time is what is compared. */
     @Test
+    void runsOfDifferentCommandsAreNotCompared() {
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> RunComparison.of(List.of(SampleRuns.pgbenchSweep(tmp.resolve("a")), SampleRuns.scan(tmp.resolve("b")))));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("compare: the runs are of different commands (pgbench sweep, "), e.getMessage());
+    }
+
+    @Test
     void aVerdictWhoseMeansAndMediansDisagreeGivesNoDirection() {
         double[][] tps = {{100, 100, 100, 100, 100, 100, 100, 100, 100}, {101, 101, 101, 101, 101, 50, 50, 50, 50}};
         RunResults run;
