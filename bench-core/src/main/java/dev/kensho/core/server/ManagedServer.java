@@ -1,7 +1,6 @@
 package dev.kensho.core.server;
 
 import dev.kensho.core.JvmShutdown;
-
 import dev.kensho.core.KenshoException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -231,8 +230,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
 
     private void initdb() {
         ServerUser.own(instance);
-        Path started = instance.resolve(INITDB_STARTED);
-        if (Files.exists(started) && Files.exists(data)) {
+        Path marker = instance.resolve(INITDB_STARTED);
+        if (Files.exists(marker) && Files.exists(data)) {
             // Kensho's own initdb, cut short (Ctrl-C, kill), before or after it wrote PG_VERSION: Kensho's to remove
             deleteTree(data);
             did("removed the data directory an interrupted initdb left in " + data);
@@ -241,16 +240,15 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             if (!includesKenshoConf()) {
                 throw KenshoException.usage(data + " is not a data directory Kensho finished making (no include of kensho.conf"
                         + " in its postgresql.conf); remove it, or give another directory");
-            } else {
-                checkSameMajor();
-                did("reused data directory " + data);
-                return;
             }
+            checkSameMajor();
+            did("reused data directory " + data);
+            return;
         }
         try {
-            Files.writeString(started, "initdb under way since " + java.time.Instant.now() + "\n");
+            Files.writeString(marker, "initdb under way since " + java.time.Instant.now() + "\n");
         } catch (IOException e) {
-            throw new KenshoException(KenshoException.TARGET, "cannot write " + started + ": " + e.getMessage(), e);
+            throw new KenshoException(KenshoException.TARGET, "cannot write " + marker + ": " + e.getMessage(), e);
         }
         exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"),
                 "initdb", 300);
@@ -261,7 +259,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 Files.writeString(conf, text + "\n# Settings chosen by Kensho (--set, workloads); rewritten on every change.\n"
                         + "include_if_exists = 'kensho.conf'\n");
             }
-            Files.delete(started);   // complete: from now on a later start may reuse it
+            Files.delete(marker);   // complete: from now on a later start may reuse it
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot edit postgresql.conf: " + e.getMessage(), e);
         }
@@ -391,6 +389,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void restartServer() {
+        // the exit hook stops the server: a restart now would start it again behind the hook's back
+        if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no restart", null);
         stopServer();
         startServer();
         sessionChanged();
@@ -398,6 +398,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
 
     @Override
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
+        if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more settings changes", null);
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
         Map<String, String> contexts = contexts(wanted.keySet());
