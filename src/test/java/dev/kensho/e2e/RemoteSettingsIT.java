@@ -52,12 +52,7 @@ class RemoteSettingsIT {
     @Test
     void restartCommandPermitsAlterSystemAndRestart() throws Exception {
         try (Target pg = new TargetSpec().pgVersion(17).open()) {
-            Path data = pg.control().dataDirectory().orElseThrow();
-            Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
-            boolean root = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim().equals("0");
-            Assumptions.assumeTrue(!root || Files.exists(Path.of("/usr/sbin/runuser")), "root without runuser cannot restart the server");
-            // No -l: the restarted server keeps the command's output open, which must not make Kensho wait for it.
-            String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart";
+            String restart = restartCommandOf(pg);
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             // the DBA's own ALTER SYSTEM entry, which the run changes and must put back
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
@@ -103,11 +98,7 @@ class RemoteSettingsIT {
     @Test
     void ctrlCDuringARestartCommandRunLeavesTheServerAsFound() throws Exception {
         try (Target pg = new TargetSpec().pgVersion(17).open()) {
-            Path data = pg.control().dataDirectory().orElseThrow();
-            Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
-            boolean root = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim().equals("0");
-            Assumptions.assumeTrue(!root || Files.exists(Path.of("/usr/sbin/runuser")), "root without runuser cannot restart the server");
-            String restart = (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart";
+            String restart = restartCommandOf(pg);
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             // each cell alternates max_worker_processes: a restart before each, and the interrupt lands in one of them or a trial
             Process p = BenchJar.start(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT pg_sleep(0.2)",
@@ -149,6 +140,18 @@ class RemoteSettingsIT {
             while (count(pg, running) > 0 && System.nanoTime() < until) Thread.sleep(100);
             assertEquals(0, count(pg, running), "the interrupted run's query still runs on the server");
         }
+    }
+
+    /**
+     * A --restart-command for an embedded server, as a user would write one for theirs (as root, through the
+     * server's user). No -l: the restarted server keeps the command's output open, which must not make Kensho wait.
+     */
+    private static String restartCommandOf(Target pg) throws Exception {
+        Path data = pg.control().dataDirectory().orElseThrow();
+        Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
+        boolean root = new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim().equals("0");
+        Assumptions.assumeTrue(!root || Files.exists(Path.of("/usr/sbin/runuser")), "root without runuser cannot restart the server");
+        return (root ? "runuser -u kensho -- " : "") + pgCtl + " -D " + data + " -w -m fast restart";
     }
 
     private static long count(Target pg, String sql) throws Exception {
