@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -105,11 +106,16 @@ public final class Charts {
     }
 
     private static List<ChartSpec> generic(Cells cells, List<String> varying) {
-        List<String> metrics = new ArrayList<>(cells.metrics());
-        if (metrics.isEmpty()) return List.of();
-        List<String> chosen = metrics.subList(0, Math.min(4, metrics.size()));
         Optional<String> x = varying.stream().filter(cells::numeric).filter(p -> cells.values(p).size() >= 3)
                 .max(Comparator.comparingInt(p -> cells.values(p).size()));
+        String along = x.orElse(varying.isEmpty() ? null : varying.get(0));
+        // the time first; then only metrics that the measured conditions change: a query's rows or bytes drawn
+        // per work_mem are bars of equal height that say what the query returns, not how it ran
+        List<String> metrics = new ArrayList<>(cells.metrics());
+        timeMetric(cells).ifPresent(t -> { metrics.remove(t); metrics.add(0, t); });
+        List<String> moving = metrics.stream().filter(m -> along == null || changes(cells, m, along)).toList();
+        List<String> chosen = (moving.isEmpty() ? metrics : moving).stream().limit(4).toList();
+        if (chosen.isEmpty()) return List.of();
         List<ChartSpec> out = new ArrayList<>();
         if (x.isPresent()) {
             List<String> series = without(varying, x.get());
@@ -120,6 +126,19 @@ public final class Charts {
             for (String m : chosen) out.add(ChartSpec.bars(m, cat, without(varying, cat), List.of()));
         }
         return out;
+    }
+
+    /**
+     * Whether a metric's median differs between cells that share the value of {@code category}: for a line chart
+     * (a numeric x) whether it changes at all, for bars whether it is more than a property of the category.
+     */
+    private static boolean changes(Cells cells, String metric, String category) {
+        boolean bars = !cells.numeric(category) || cells.values(category).size() < 3;
+        var groups = bars ? cells.groupBy(List.of(category), cells.ok()).values() : List.of(cells.ok());
+        for (List<CellSummary> g : groups) {
+            if (g.stream().map(c -> c.median().get(metric)).filter(Objects::nonNull).distinct().count() > 1) return true;
+        }
+        return false;
     }
 
     /**

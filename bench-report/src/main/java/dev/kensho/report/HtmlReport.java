@@ -73,8 +73,11 @@ public final class HtmlReport {
         if (!asked.isEmpty()) b.append("<h3>Parameters</h3>\n").append(mapTable(asked, 0));
         if (run.info().environment() != null && !run.info().environment().isEmpty()) {
             b.append("<h2 id=\"environment\">Environment</h2>\n");
+            Map<String, List<String>> varied = varied(run.trials());
             for (var e : run.info().environment().entrySet()) {
-                b.append("<h3>").append(esc(e.getKey())).append("</h3>\n").append(value(e.getKey(), e.getValue(), 0));
+                // an SSB run files its server under the bare version ("18")
+                String heading = e.getKey().matches("\\d+(\\.\\d+)?") ? "PostgreSQL " + e.getKey() : e.getKey();
+                b.append("<h3>").append(esc(heading)).append("</h3>\n").append(value(e.getKey(), startValues(e.getValue(), varied), 0));
             }
         }
 
@@ -99,8 +102,11 @@ public final class HtmlReport {
         List<Figure> waits = WaitEvents.figures(run.trials());
         if (!waits.isEmpty()) {
             b.append("<h2 id=\"waits\">Wait events</h2>\n<p class=\"sub\">pg_stat_activity sampled every 100 ms during each measured run: "
-                    + "the share of client-backend samples per wait event (CPU: active without one; Client:ClientRead: waiting for "
-                    + "the client), averaged over the repeats.</p>\n");
+                    + "the share of client-backend samples per wait event, averaged over the repeats. <i>CPU</i>: running a "
+                    + "statement with no wait event (on a core, or waiting for one); <i>Client:ClientRead</i>: between statements, "
+                    + "waiting for the client's next one (time spent in the client and the network); <i>Idle:idle</i>: between "
+                    + "statements but not waiting (flushing the last reply, or reading a next statement that had already arrived); any other name is PostgreSQL's "
+                    + "wait_event_type:wait_event (a lock, I/O or LWLock wait).</p>\n");
             figures(b, waits, ids);
         }
         List<Figure> timelines = Timelines.figures(run.trials());
@@ -404,6 +410,42 @@ public final class HtmlReport {
                 .collect(Collectors.joining("; "));
         return "<h3>" + esc(pair) + " reduction rate 100·(off − on)/off</h3>\n" + Html.table(header, out)
                 + "<p>Overall reduction on total time 100·(Σoff − Σon)/Σoff: " + overall + "</p>\n";
+    }
+
+    /** Settings the run changed from cell to cell: a parameter or a trial's recorded "settings", with their values. */
+    static Map<String, List<String>> varied(List<Trial> trials) {
+        Map<String, java.util.LinkedHashSet<String>> seen = new java.util.TreeMap<>();
+        for (Trial t : trials) {
+            if (t.params() != null) t.params().forEach((k, v) -> seen.computeIfAbsent(k, x -> new java.util.LinkedHashSet<>()).add(String.valueOf(v)));
+            if (t.extra() != null && t.extra().get("settings") instanceof Map<?, ?> m) {
+                m.forEach((k, v) -> seen.computeIfAbsent(String.valueOf(k), x -> new java.util.LinkedHashSet<>()).add(String.valueOf(v)));
+            }
+        }
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        seen.forEach((k, v) -> { if (v.size() > 1) out.put(k, new ArrayList<>(v)); });
+        return out;
+    }
+
+    /**
+     * The environment is captured once, before the first cell: a setting the run then varies would show one value
+     * as if it held for the whole run, so such entries say that it is the start value and list the run's values.
+     */
+    private static Object startValues(Object v, Map<String, List<String>> varied) {
+        if (!(v instanceof Map<?, ?> m) || varied.isEmpty()) return v;
+        Map<Object, Object> out = new LinkedHashMap<>();
+        for (var e : m.entrySet()) {
+            Object x = e.getValue();
+            if (("kensho_settings".equals(e.getKey()) || "non_default_settings".equals(e.getKey())) && x instanceof Map<?, ?> settings) {
+                Map<Object, Object> marked = new LinkedHashMap<>(settings);
+                marked.replaceAll((k, val) -> varied.containsKey(String.valueOf(k))
+                        ? val + " at the start; the run varies it: " + String.join(", ", varied.get(String.valueOf(k))) : val);
+                x = marked;
+            } else {
+                x = startValues(x, varied);
+            }
+            out.put(e.getKey(), x);
+        }
+        return out;
     }
 
     private static String value(String key, Object v, int depth) {

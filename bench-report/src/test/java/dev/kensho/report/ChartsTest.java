@@ -82,10 +82,34 @@ class ChartsTest {
             run = RunDirectory.read(rd.path());
         }
         List<ChartSpec> specs = Charts.defaults(run);
-        assertEquals(2, specs.size());
         assertEquals(ChartSpec.Kind.LINE, specs.get(0).kind());
         assertEquals("size", specs.get(0).x());
         assertEquals(List.of("mode"), specs.get(0).series());
-        assertEquals(List.of("ms", "mb"), specs.stream().map(ChartSpec::metric).toList());
+        // mb is 1.0 in every cell: a flat line says nothing (the summary table still has it)
+        assertEquals(List.of("ms"), specs.stream().map(ChartSpec::metric).toList());
+    }
+
+    /**
+     * bench query over a settings matrix: time per query, bars per work_mem. A query's rows and bytes differ
+     * between queries but not with the setting; bars of equal height per query are no measurement, so not drawn.
+     */
+    @Test
+    void queryChartsOnlyWhatTheSettingsChange() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("query", List.of("bench", "query"), Map.of()))) {
+            for (String q : List.of("q1", "q2")) {
+                for (String wm : List.of("4MB", "64MB")) {
+                    rd.append(Trial.of(q + wm, 0).param("query", q).param("work_mem", wm)
+                            .metric("ms", wm.equals("4MB") ? 10.0 : 4.0).metric("rows", q.equals("q1") ? 1 : 999)
+                            .metric("bytes", q.equals("q1") ? 7 : 2889).metric("first_row_ms", wm.equals("4MB") ? 9.0 : 3.0).build());
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        List<ChartSpec> specs = Charts.defaults(run);
+        assertEquals(List.of("ms", "first_row_ms"), specs.stream().map(ChartSpec::metric).toList());
+        assertEquals(ChartSpec.Kind.BAR, specs.get(0).kind());
+        assertEquals("query", specs.get(0).x());
+        assertEquals(List.of("work_mem"), specs.get(0).series());
     }
 }

@@ -40,6 +40,34 @@ class HtmlReportTest {
         return n;
     }
 
+    /**
+     * The environment is captured before the first cell. A setting the run varies (a --matrix value, or the
+     * settings an SSB cell records) must not read as if one value held throughout; an SSB run's server, filed under
+     * its bare version, is headed as PostgreSQL.
+     */
+    @Test
+    void environmentSaysWhichSettingsTheRunVaries() throws Exception {
+        Path dir;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("query", List.of("bench", "query"), Map.of()))) {
+            rd.environment("18", Map.of("kensho_settings", Map.of("work_mem", "4MB", "shared_buffers", "1GB"),
+                    "server", Map.of("non_default_settings", Map.of("max_parallel_workers", "8 (configuration file)"))));
+            int r = 0;
+            for (String wm : List.of("4MB", "64MB")) {
+                for (String mpw : List.of("8", "16")) {
+                    rd.append(Trial.of("work_mem=" + wm + ";p=" + mpw, 0).param("query", "q1").param("work_mem", wm)
+                            .metric("ms", ++r).extra("settings", Map.of("max_parallel_workers", mpw)).build());
+                }
+            }
+            dir = rd.path();
+        }
+        String html = Files.readString(HtmlReport.write(RunDirectory.read(dir), tmp.resolve("env.html")));
+        String env = html.substring(html.indexOf("<h2 id=\"environment\">"), html.indexOf("<h2", html.indexOf("<h2 id=\"environment\">") + 5));
+        assertTrue(env.contains("<h3>PostgreSQL 18</h3>"), env);
+        assertTrue(env.contains("4MB at the start; the run varies it: 4MB, 64MB"), env);
+        assertTrue(env.contains("8 (configuration file) at the start; the run varies it: 8, 16"), env);
+        assertTrue(env.contains("<td>1GB</td>"), "a setting the run keeps is shown as it is: " + env);
+    }
+
     @Test
     void pgbenchSweepReport() throws Exception {
         RunResults run = SampleRuns.pgbenchSweep(tmp);
@@ -393,6 +421,9 @@ class HtmlReportTest {
         assertTrue(waits.contains("clients=4: Client:ClientRead 45.0 %, CPU 25.0 %, LWLock:WALWrite 10.0 %, IO:WALSync 6.0 %, "
                 + "Lock:transactionid 5.0 %, Lock:tuple 4.0 %, LWLock:BufferContent 3.5 %, other 3.0 %"), waits);
         assertTrue(waits.contains("clients=1: Client:ClientRead 90.0 %, CPU 10.0 %<"), waits);
+        // the names a reader meets most are explained: Kensho's own (CPU, Idle:…) and the client wait
+        assertTrue(waits.contains("<i>CPU</i>: running") && waits.contains("<i>Client:ClientRead</i>: between statements")
+                && waits.contains("<i>Idle:idle</i>: between statements but not waiting"), waits);
         String bars = waits.substring(waits.indexOf("<svg"), waits.indexOf("</svg>"));
         assertTrue(bars.contains(">other<") && !bars.contains(">Idle:idle<"), "legend: named events and other");
         String over = html.substring(html.indexOf("<h2 id=\"timelines\">"));
