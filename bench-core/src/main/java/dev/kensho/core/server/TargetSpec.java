@@ -140,11 +140,15 @@ public final class TargetSpec {
 
     private String readPasswordFile() {
         if (passwordFile == null) return null;
+        String password;
         try {
-            return Files.readString(passwordFile).strip();
+            password = Files.readString(passwordFile).strip();
         } catch (IOException e) {
-            throw KenshoException.usage("--password-file " + passwordFile + ": cannot read (" + e.getClass().getSimpleName() + ")");
+            throw KenshoException.usage("--password-file " + passwordFile + ": cannot read (" + KenshoException.ioReason(e) + ")");
         }
+        // an empty file is a secret that was not written (echo "$UNSET" > f); with trust auth it would pass unnoticed
+        if (password.isEmpty()) throw KenshoException.usage("--password-file " + passwordFile + " is empty");
+        return password;
     }
 
     /** Why --testcontainers cannot run on this machine, or null when it can. */

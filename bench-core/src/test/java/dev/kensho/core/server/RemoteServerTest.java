@@ -137,6 +137,18 @@ class RemoteServerTest {
     }
 
     @Test
+    void anEmptyOrMissingPasswordFileIsRefusedBeforeConnecting(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path empty = java.nio.file.Files.writeString(tmp.resolve("pw"), " \n");
+        // port 1: nothing listens there, so only the file's check can give these messages
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:1/test").user("postgres").passwordFile(empty).open());
+        assertEquals("--password-file " + empty + " is empty", e.getMessage());
+        e = assertThrows(KenshoException.class, () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:1/test").user("postgres")
+                .passwordFile(tmp.resolve("nope")).open());
+        assertEquals("--password-file " + tmp.resolve("nope") + ": cannot read (no such file or directory)", e.getMessage());
+    }
+
+    @Test
     void missingDatabaseIsOneLine(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,
                 () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:5432/no_such_db_kensho").user("postgres").open());
