@@ -7,6 +7,7 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.server.ServerActions;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
@@ -26,6 +27,12 @@ public final class ResultOptions {
 
     public boolean resuming() {
         return resume != null;
+    }
+
+    /** A parameter the run to resume recorded (null when not resuming, or not recorded): defaults that must carry over. */
+    public Object recorded(String key) {
+        if (resume == null || !Files.isRegularFile(resume.resolve("run.json"))) return null;   // open() says what is wrong
+        return RunDirectory.read(resume).info().parameters().get(key);
     }
 
     /**

@@ -64,6 +64,11 @@ class ResultOptionsTest {
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().contains(said[i]), r.err());
         }
+        // the order's seed is time-based unless given; a resume without --seed takes the recorded one, another is refused
+        long seed = ((Number) RunDirectory.read(run).info().parameters().get("order_seed")).longValue();
+        CommandRun otherSeed = CommandRun.of(concat(concat(concat(sweep, target), resume), new String[] {"--seed", Long.toString(seed + 1)}));
+        assertEquals(2, otherSeed.exit(), otherSeed.err());
+        assertTrue(otherSeed.err().contains("that run had order_seed " + seed), otherSeed.err());
         assertEquals(1, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "nothing was added");
         CommandRun same = CommandRun.of(concat(concat(sweep, target), resume));
         assertEquals(0, same.exit(), same.err());

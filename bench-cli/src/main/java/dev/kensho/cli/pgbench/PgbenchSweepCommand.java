@@ -41,8 +41,9 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     int repeat;
     @Option(names = "--order", defaultValue = "random", description = "random or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
-    @Option(names = "--seed", defaultValue = "5432", description = "Seed of the random trial order (default ${DEFAULT-VALUE}).")
-    long seed;
+    @Option(names = "--seed", paramLabel = "SEED",
+            description = "Seed of the random trial order (default: time-based, recorded in run.json; --resume takes the run's).")
+    Long seed;
     @Option(names = {"--duration", "-T"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
     int duration;
     @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}, as pgbench; the studies' read scripts only run in simple mode).")
@@ -72,7 +73,10 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw KenshoException.usage(e.getMessage());
         }
-        ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(seed)
+        // a fixed default would give every sweep the same order: the random order would guard against nothing
+        long orderSeed = seed != null ? seed
+                : results.recorded("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
+        ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(orderSeed)
                 .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         if (rate != null) sweep.rate(RunConfig.parseRate(rate));
         if (latencyLimit != null) sweep.latencyLimitMs(RunConfig.parseLatencyLimit(latencyLimit));
