@@ -93,12 +93,16 @@ final class QueryCommand implements Callable<Integer> {
                     ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
             dir.parameter("seed", s);
             QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
+            Map<String, Integer> rejectedBy = new LinkedHashMap<>();
             for (TargetSpec spec : specs) {
                 String label = spec.label();
                 try (Target t = spec.open()) {
                     System.err.println("target: " + t.describe());
                     // a name one version lacks skips that version's cells; with one target it is a mistake
-                    m.checkSettings(t, label, specs.size() == 1);
+                    m.checkSettings(t, label, specs.size() == 1).forEach((value, why) -> {
+                        System.err.println("warning: --matrix " + value + ": " + why + " (" + label + "'s cells with it are skipped)");
+                        rejectedBy.merge(value, 1, Integer::sum);
+                    });
                     dir.environment(label, Environment.capture(t));
                     for (String stmt : setup) {
                         try (var c = t.connect(); var st = c.createStatement()) {
@@ -114,6 +118,9 @@ final class QueryCommand implements Callable<Integer> {
             printSummary(dir.trials());
             status = ResultOptions.exitStatus(dir, System.err);
             System.err.println("results: " + dir.path());
+            // one version may lack a value the others take; one that no target takes is a mistake on the command line
+            List<String> nowhere = rejectedBy.entrySet().stream().filter(e -> e.getValue() == specs.size()).map(Map.Entry::getKey).toList();
+            if (!nowhere.isEmpty()) throw KenshoException.usage("--matrix " + String.join(", ", nowhere) + ": rejected by every target");
         }
         return status;
     }

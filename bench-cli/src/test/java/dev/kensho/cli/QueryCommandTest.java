@@ -91,6 +91,32 @@ class QueryCommandTest {
         }
     }
 
+    /**
+     * Among several versions a --matrix value one of them rejects skips that version's cells with the server's words
+     * (a later version may take it); a value every version rejects is still a usage error, after the run, whose
+     * trials are kept.
+     */
+    @Test
+    void aMatrixValueSomeTargetsRejectSkipsTheirCells(@TempDir Path tmp) throws Exception {
+        CommandRun r = CommandRun.of("query", "-c", "select 1", "--pg-version", "16,18", "--matrix", "work_mem=4MB,bogus",
+                "--repeat", "1", "--warmup", "0", "--results", tmp.toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("warning: --matrix work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\" "
+                + "(embedded-16's cells with it are skipped)"), r.err());
+        assertTrue(r.err().lines().anyMatch(l -> l.equals("bench: --matrix work_mem=bogus: rejected by every target")), r.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        List<Trial> trials = RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS));
+        assertEquals(4, trials.size(), "every cell of both versions recorded");
+        for (Trial t : trials) {
+            boolean bogus = "bogus".equals(t.params().get("work_mem"));
+            assertEquals(bogus ? "skipped" : "ok", t.status(), t.toString());
+            if (bogus) assertEquals("work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", t.extra().get("reason"));
+        }
+    }
+
     private static void assertOneLineUsageError(CommandRun r, String start) {
         assertEquals(2, r.exit(), r.out() + r.err());
         List<String> errors = r.err().lines().filter(l -> l.startsWith("bench:")).toList();

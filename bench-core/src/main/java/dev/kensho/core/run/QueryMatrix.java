@@ -43,6 +43,8 @@ public final class QueryMatrix {
     private final long seed;
     private final boolean explain;
     private final int fetchSize;
+    /** Per target, the "name=value"s checkSettings saw it reject, with the server's words: their cells are skipped. */
+    private final Map<String, Map<String, String>> rejectedOn = new java.util.HashMap<>();
 
     public QueryMatrix(List<Query> queries, Map<String, List<String>> varied, int repeats, int warmups,
                        TrialMatrix.Order order, long seed, boolean explain, int fetchSize) {
@@ -84,10 +86,13 @@ public final class QueryMatrix {
      * Refuses, before any cell runs, a varied setting this server does not know (only when namesMustExist, i.e. one
      * target: among several versions one may lack a setting the others have, and its cells are then skipped with the
      * reason) and a value it rejects, in the server's words. A value is tried with SET LOCAL in a transaction rolled
-     * back, so only the settings a session may set are tried; the others meet the server when applied.
+     * back, so only the settings a session may set are tried; the others meet the server when applied. Among
+     * several targets a value one of them rejects (an enum value a later version added) only skips that target's
+     * cells with the reason, as a missing name does; what was rejected is returned ("name=value" → the server's words).
      */
-    public void checkSettings(Target target, String targetLabel, boolean namesMustExist) {
-        if (varied.isEmpty()) return;
+    public Map<String, String> checkSettings(Target target, String targetLabel, boolean namesMustExist) {
+        Map<String, String> rejected = new LinkedHashMap<>();
+        if (varied.isEmpty()) return rejected;
         try (Connection c = target.connect()) {
             Map<String, String> contexts = new LinkedHashMap<>();
             try (var ps = c.prepareStatement("SELECT name, context FROM pg_settings WHERE name = ANY (?)")) {
@@ -111,11 +116,12 @@ public final class QueryMatrix {
                         try {
                             st.execute("SET LOCAL " + e.getKey() + " TO '" + v.replace("'", "''") + "'");
                             c.rollback();
-                        } catch (SQLException rejected) {
+                        } catch (SQLException no) {
                             c.rollback();
                             // not allowed to this user: apply() refuses it and its cells are skipped with the reason
-                            if ("42501".equals(rejected.getSQLState())) break;
-                            throw KenshoException.usage("--matrix " + e.getKey() + "=" + v + ": " + serverWords(rejected));
+                            if ("42501".equals(no.getSQLState())) break;
+                            if (namesMustExist) throw KenshoException.usage("--matrix " + e.getKey() + "=" + v + ": " + serverWords(no));
+                            rejected.put(e.getKey() + "=" + v, serverWords(no));
                         }
                     }
                 } finally {
@@ -126,6 +132,8 @@ public final class QueryMatrix {
         } catch (SQLException e) {
             throw KenshoException.target("cannot check the --matrix settings on " + targetLabel + ": " + KenshoException.firstLine(e), e);
         }
+        rejectedOn.put(targetLabel, rejected);
+        return rejected;
     }
 
     /** The server's message without pgjdbc's "ERROR: " and second lines. */
@@ -145,6 +153,11 @@ public final class QueryMatrix {
             Cell cell = p.cell();
             Trial.Builder t = Trial.of(p.key(), p.repeat()).param("target", cell.target()).param("query", cell.query().name());
             cell.settings().forEach(t::param);
+            // a value checkSettings saw this server reject: applying it would only fail (a managed server refuses it)
+            for (var s : cell.settings().entrySet()) {
+                String why = rejectedOn.getOrDefault(targetLabel, Map.of()).get(s.getKey() + "=" + s.getValue());
+                if (why != null) return t.skipped(s.getKey() + "=" + s.getValue() + ": " + why).build();
+            }
             if (!cell.settings().isEmpty()) {
                 SettingsOutcome o = target.control().apply(cell.settings());
                 if (!o.ok()) return t.skipped(o.refusalReason()).build();
