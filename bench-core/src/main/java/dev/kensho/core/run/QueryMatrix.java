@@ -107,6 +107,10 @@ public final class QueryMatrix {
                     throw KenshoException.usage("--matrix " + e.getKey() + ": unrecognized configuration parameter (not in pg_settings of "
                             + targetLabel + ")");
                 }
+                if (ctx == null) {
+                    for (String v : e.getValue()) rejected.put(e.getKey() + "=" + v, "unrecognized configuration parameter");
+                    continue;
+                }
                 if (!"user".equals(ctx) && !"superuser".equals(ctx)) continue;
                 c.setAutoCommit(false);
                 // SET LOCAL as the transaction's first statement: a SELECT would take a snapshot first, after which
