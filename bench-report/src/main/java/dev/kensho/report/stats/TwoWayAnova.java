@@ -144,6 +144,48 @@ public final class TwoWayAnova {
         return out;
     }
 
+    /**
+     * Study 001's post-hoc test: ART-C contrasts (Elkin et al. 2021; ARTool's {@code art.con(m, "A:B", adjust =
+     * "tukey")}) of every pair of A levels at every level of B. Aligning for the combined factor A:B leaves the
+     * response minus the grand mean, so the responses are ranked as they are; each contrast is a difference of
+     * cell mean ranks with the residual variance of the ranks' cell-means model, and p is Tukey-adjusted for the
+     * family of all a·b cell means, as emmeans adjusts the study's "family of 16 estimates". Fixed effects: the
+     * study's mixed model (repeats as a random factor) gives other df.
+     */
+    public static List<Contrast> alignedRankContrasts(String nameA, String nameB, List<Observation> observations) {
+        Design d = Design.of(observations);
+        if (d.problem != null) return List.of();
+        int n = d.y.length, cells = d.na * d.nb;
+        double[] rank = new NaturalRanking(NaNStrategy.FAILED, TiesStrategy.AVERAGE).rank(d.y);
+        double[] sum = new double[cells];
+        for (int i = 0; i < n; i++) sum[d.ai[i] * d.nb + d.bi[i]] += rank[i];
+        double within = 0;
+        for (int i = 0; i < n; i++) {
+            int k = d.ai[i] * d.nb + d.bi[i];
+            double r = rank[i] - sum[k] / d.cellN[k];
+            within += r * r;
+        }
+        int df = n - cells;
+        double mse = within / df;
+        if (!(mse > 0)) return List.of();
+        TDistribution dist = new TDistribution(df);
+        List<Contrast> out = new ArrayList<>();
+        for (int b = 0; b < d.nb; b++) {
+            for (int a1 = 0; a1 < d.na; a1++) {
+                for (int a2 = a1 + 1; a2 < d.na; a2++) {
+                    int k1 = a1 * d.nb + b, k2 = a2 * d.nb + b;
+                    double est = sum[k1] / d.cellN[k1] - sum[k2] / d.cellN[k2];
+                    double se = Math.sqrt(mse * (1.0 / d.cellN[k1] + 1.0 / d.cellN[k2]));
+                    double tv = est / se;
+                    double p = 2 * dist.cumulativeProbability(-Math.abs(tv));
+                    out.add(new Contrast(d.levelsB.get(b), d.levelsA.get(a1), d.levelsA.get(a2), est, se, tv, df, p,
+                            StudentizedRange.upperTail(Math.sqrt(2) * Math.abs(tv), cells, df)));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Holm's step-down adjustment (R's p.adjust(method = "holm")). */
     public static double[] holm(double[] p) {
         int m = p.length;

@@ -1,0 +1,189 @@
+package dev.kensho.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.RunResults;
+import dev.kensho.core.result.Trial;
+import dev.kensho.report.stats.TwoWayAnova;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bench compare --by version on a sweep written through RunDirectory, against R 4.2.2 (car 3.1-1, emmeans 1.8.4,
+ * ARTool 0.11.1) on the same data:
+ *
+ * <pre>
+ * d1 &lt;- data.frame(version = factor(rep(c("16","17"), each = 12)),
+ *   clients = factor(rep(rep(c(1,4,16,64), each = 3), 2), levels = c(1,4,16,64)),
+ *   tps = c(1000,1012,991, 3900,4010,4120, 8000,7910,8105, 9100,8700,9900,
+ *           1050,1041,1062, 4203,4150,4251, 7600,7710,7490, 9800,9750,9820))
+ * options(contrasts = c("contr.sum", "contr.poly"))
+ * Anova(lm(tps ~ version * clients, d1), type = 3)          # ANOVA
+ * leveneTest(tps ~ version * clients, d1)                   # Levene, center = median
+ * bartlett.test(tps ~ interaction(version, clients), d1)
+ * anova(art(tps ~ version * clients, d1))                    # ART
+ * p.adjust(summary(emmeans(lm(tps ~ version * clients, d1), pairwise ~ version | clients,
+ *   adjust = "none"))$contrasts$p.value, "holm")              # contrasts
+ * art.con(art(tps ~ version * clients, d1), "version:clients", adjust = "tukey")   # ART-C, rows 16,c - 17,c
+ * t.test(tps17, tps16)$p.value per clients                   # Welch
+ * </pre>
+ *
+ * d2 is d1[-5, ] (16 at 4 clients lost its second repeat), d3 has 16 at 1 client at 1000, 1000, 1000.
+ */
+class RunComparisonMatchesRTest {
+    static final int[] CLIENTS = {1, 4, 16, 64};
+    static final double[][][] TPS = {
+        {{1000, 1012, 991}, {3900, 4010, 4120}, {8000, 7910, 8105}, {9100, 8700, 9900}},
+        {{1050, 1041, 1062}, {4203, 4150, 4251}, {7600, 7710, 7490}, {9800, 9750, 9820}}};
+
+    @TempDir
+    Path tmp;
+
+    /** A sweep of versions 16 and 17 as one run; trials the filter rejects (version index, clients index, repeat) are not written. */
+    static RunResults sweep(Path root, double[][][] tps, Predicate<int[]> drop) {
+        try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of("bench", "pgbench", "sweep"), Map.of()))) {
+            String[] versions = {"16", "17"};
+            for (int v = 0; v < 2; v++) {
+                for (int c = 0; c < CLIENTS.length; c++) {
+                    for (int r = 0; r < tps[v][c].length; r++) {
+                        if (drop.test(new int[] {v, c, r})) continue;
+                        rd.append(Trial.of("clients=" + CLIENTS[c] + ";version=" + versions[v], r).param("version", versions[v])
+                                .param("clients", CLIENTS[c]).metric("tps", tps[v][c][r]).build());
+                    }
+                }
+            }
+            return RunDirectory.read(rd.path());
+        }
+    }
+
+    static RunComparison compare(RunResults run) {
+        return RunComparison.of(List.of(run), new RunComparison.Options("version", List.of("tps")));
+    }
+
+    static void assertTerms(TwoWayAnova.Table t, double[] f, double[] p) {
+        String[] names = {"group", "clients", "group:clients"};
+        for (int i = 0; i < 3; i++) {
+            assertEquals(f[i], t.term(names[i]).f(), 1e-6 * Math.max(1, f[i]), names[i] + " F");
+            assertEquals(p[i], t.term(names[i]).p(), 1e-9 + 1e-6 * p[i], names[i] + " p");
+        }
+    }
+
+    static void assertContrasts(List<TwoWayAnova.Contrast> cs, double[] est, double[] se, double[] pAdjusted) {
+        assertEquals(est.length, cs.size());
+        for (int i = 0; i < est.length; i++) {
+            assertEquals(CLIENTS[i], ((Number) cs.get(i).b()).intValue());
+            assertEquals("16", String.valueOf(cs.get(i).a1()));
+            assertEquals(est[i], cs.get(i).estimate(), 1e-6);
+            assertEquals(se[i], cs.get(i).se(), 1e-6);
+            assertEquals(pAdjusted[i], cs.get(i).pAdjusted(), 1e-8);
+        }
+    }
+
+    @Test
+    void balancedSweep() {
+        RunComparison cmp = compare(sweep(tmp, TPS, x -> false));
+        double[] welch = {0.004360634457, 0.0769144408, 0.009151285566, 0.2550391997};
+        for (int i = 0; i < 4; i++) assertEquals(welch[i], cmp.rows().get(i).welchP(), 1e-10);
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertTerms(a.anova(), new double[] {1.127001179, 1685.339213, 4.61553178},
+                new double[] {0.3041781022, 3.269276133e-20, 0.01645406301});
+        assertEquals(16, a.anova().residual().df());
+        assertEquals(2.350427515, a.levene().statistic(), 1e-8);
+        assertEquals(0.07438737405, a.levene().p(), 1e-10);
+        assertEquals(36.29485592, a.bartlett().statistic(), 1e-7);
+        assertEquals(6.377124795e-06, a.bartlett().p(), 1e-14);
+        assertTerms(a.art(), new double[] {4.644274809, 86.4, 7.661250615},
+                new double[] {0.04673476025, 4.24419672e-10, 0.002141264019});
+        double se = 185.0974218;
+        assertContrasts(a.contrasts(), new double[] {-50, -191.3333333, 405, -556.6666667}, new double[] {se, se, se, se},
+                new double[] {0.7905149973, 0.6333067909, 0.1315534317, 0.03339659207});
+        double rse = 1.08012345;
+        assertContrasts(a.artContrasts(), new double[] {-3, -3, 3, -1}, new double[] {rse, rse, rse, rse},
+                new double[] {0.1690081063, 0.1690081063, 0.1690081063, 0.97869046});
+        assertEquals(8, a.cells());
+
+        String text = cmp.text();
+        assertTrue(text.contains("Levene (median-centred, Brown–Forsythe) F(7, 16) = 2.350, p = 0.0744; Bartlett K² = 36.295, "
+                + "p < 0.0001"), text);
+        assertTrue(text.contains("p Holm 0.0334 *"), text);
+        assertTrue(text.contains("ART-C contrasts per clients (difference of mean ranks, as study 001; p Tukey-adjusted for the "
+                + "family of 8 cell means)"), text);
+        assertTrue(text.contains("p Tukey 0.9787"), text);
+        assertTrue(text.contains("ART group:clients      F      7.661  p 0.0021 **"), text);
+        String html = cmp.html();
+        assertTrue(html.contains("ART-C contrasts per clients"), "ART-C table in the report");
+        assertTrue(html.contains("<td class=\"num\">0.9787</td>"), "ART-C p in the report");
+    }
+
+    /** One repeat lost: Type III sums of squares, as car::Anova(type = 3) with sum-to-zero contrasts. */
+    @Test
+    void missingRepeat() {
+        RunComparison cmp = compare(sweep(tmp, TPS, x -> x[0] == 0 && x[1] == 1 && x[2] == 1));
+        assertEquals(0.3178499834, cmp.rows().get(1).welchP(), 1e-10);
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertTrue(a.anova().warnings().stream().anyMatch(w -> w.contains("unbalanced")), a.anova().warnings().toString());
+        assertTerms(a.anova(), new double[] {0.9944128049, 1562.589631, 4.310423105},
+                new double[] {0.3344819015, 6.140470854e-19, 0.02216961237});
+        assertEquals(2.259141004, a.levene().statistic(), 1e-8);
+        assertEquals(0.08774509029, a.levene().p(), 1e-10);
+        assertEquals(34.62011264, a.bartlett().statistic(), 1e-7);
+        assertEquals(1.318107649e-05, a.bartlett().p(), 1e-13);
+        assertTerms(a.art(), new double[] {0.5651628511, 79.86102898, 7.438548294},
+                new double[] {0.4638209404, 1.888638979e-09, 0.002798649952});
+        assertContrasts(a.contrasts(), new double[] {-50, -191.3333333, 405, -556.6666667},
+                new double[] {191.1677952, 213.7320926, 191.1677952, 191.1677952},
+                new double[] {0.7972254304, 0.7696393075, 0.153696747, 0.04292750258});
+        assertContrasts(a.artContrasts(), new double[] {-3, -2.5, 3, -1},
+                new double[] {1.085254706, 1.213351648, 1.085254706, 1.085254706},
+                new double[] {0.1767498562, 0.4781072348, 0.1767498562, 0.978921784});
+    }
+
+    /** A cell without spread: Welch still tests it against the other side; Bartlett's K² is ∞ and p 0, as in R. */
+    @Test
+    void cellWithoutSpread() {
+        double[][][] tps = {TPS[0].clone(), TPS[1]};
+        tps[0][0] = new double[] {1000, 1000, 1000};
+        RunComparison cmp = compare(sweep(tmp, tps, x -> false));
+        assertEquals(0.01392878117, cmp.rows().get(0).welchP(), 1e-10);
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertTerms(a.anova(), new double[] {1.133049758, 1685.972861, 4.615846421},
+                new double[] {0.3029269345, 3.259492015e-20, 0.01645013975});
+        assertEquals(2.373565225, a.levene().statistic(), 1e-8);
+        assertEquals(0.07215902144, a.levene().p(), 1e-10);
+        assertEquals(Double.POSITIVE_INFINITY, a.bartlett().statistic());
+        assertEquals(0, a.bartlett().p());
+        assertTerms(a.art(), new double[] {4.97763951, 89.07216495, 7.695351137},
+                new double[] {0.04033622244, 3.375743237e-10, 0.002098421134});
+        assertTrue(cmp.text().contains("Bartlett K² = ∞, p < 0.0001"), cmp.text());
+    }
+
+    /** 17 never ran 64 clients: that level leaves the design (R: the same data without clients = 64). */
+    @Test
+    void cellMissingInOneGroup() {
+        RunComparison cmp = compare(sweep(tmp, TPS, x -> x[0] == 1 && x[1] == 3));
+        assertEquals(3, cmp.rows().size());
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertTrue(a.anova().warnings().stream().anyMatch(w -> w.contains("dropped: [64]")), a.anova().warnings().toString());
+        assertTerms(a.anova(), new double[] {2.201693182, 11354.48833, 23.94346015},
+                new double[] {0.1636437907, 2.170328649e-20, 6.472850794e-05});
+    }
+
+    /**
+     * R: symnum(c(0.0005, 0.001, 0.0011, 0.01, 0.05, 0.0500001, 0.1, 0.2), corr = FALSE, na = FALSE,
+     * cutpoints = c(0, 0.001, 0.01, 0.05, 0.1, 1), symbols = c("***", "**", "*", ".", " ")), as printCoefmat:
+     * *** *** ** ** * . . (blank); the intervals are closed on the right.
+     */
+    @Test
+    void significanceCodesAsR() {
+        double[] p = {0.0005, 0.001, 0.0011, 0.01, 0.05, 0.0500001, 0.1, 0.2};
+        String[] codes = {"***", "***", "**", "**", "*", ".", ".", ""};
+        for (int i = 0; i < p.length; i++) assertEquals(codes[i], RunComparison.code(p[i]), "p = " + p[i]);
+    }
+}
