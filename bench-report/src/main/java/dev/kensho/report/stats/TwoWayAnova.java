@@ -244,11 +244,30 @@ public final class TwoWayAnova {
             }
             if (d.na < 2 || d.nb < 2) d.problem = "needs at least two levels of each factor";
             else if (n - d.na * d.nb <= 0) d.problem = "no replication: one observation per cell leaves no residual";
+            else if (d.noSpreadInAnyCell()) {
+                // the residual would be rounding noise (1e-24) and F any number from 0 to 1e30
+                d.problem = "no spread within any cell (each cell's values are equal): nothing to test the effects against";
+            }
             if (d.problem == null && !d.balanced()) {
                 int lo = Arrays.stream(d.cellN).min().orElse(0), hi = Arrays.stream(d.cellN).max().orElse(0);
                 d.warnings.add("unbalanced design (" + lo + " to " + hi + " observations per cell): Type III sums of squares");
             }
             return d;
+        }
+
+        boolean noSpreadInAnyCell() {
+            double[] first = new double[cellN.length];
+            boolean[] seen = new boolean[cellN.length];
+            for (int i = 0; i < y.length; i++) {
+                int k = ai[i] * nb + bi[i];
+                if (!seen[k]) {
+                    seen[k] = true;
+                    first[k] = y[i];
+                } else if (y[i] != first[k]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         boolean balanced() {

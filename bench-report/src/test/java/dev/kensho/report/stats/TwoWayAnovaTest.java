@@ -126,4 +126,22 @@ class TwoWayAnovaTest {
         assertEquals(54, c.df());
         assertTrue(c.pAdjusted() >= c.p());
     }
+
+    /** Every repeat of a cell equal (a rounded metric): lm's residual would be rounding noise and F meaningless. */
+    @Test
+    void noSpreadWithinCellsIsReportedNotComputed() {
+        List<TwoWayAnova.Observation> obs = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            obs.add(new TwoWayAnova.Observation("a", 1, 0.1));
+            obs.add(new TwoWayAnova.Observation("a", 2, 0.3));
+            obs.add(new TwoWayAnova.Observation("b", 1, 0.7));
+            obs.add(new TwoWayAnova.Observation("b", 2, 0.7));
+        }
+        TwoWayAnova.Table t = TwoWayAnova.fit("A", "B", obs);
+        assertTrue(t.terms().isEmpty(), t.terms().toString());
+        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("no spread within any cell")), t.warnings().toString());
+        assertTrue(TwoWayAnova.alignedRank("A", "B", obs).terms().isEmpty());
+        assertTrue(TwoWayAnova.contrasts("A", "B", obs).isEmpty());
+        assertTrue(TwoWayAnova.alignedRankContrasts("A", "B", obs).isEmpty());
+    }
 }
