@@ -176,6 +176,26 @@ class RunComparisonMatchesRTest {
     }
 
     /**
+     * One repeat per cell (the first of each): R's Anova(lm(tps ~ version + clients, d1[c(1,4,7,10,13,16,19,22), ]),
+     * type = 3): F 0.5014950053 (p 0.5299075095) and 269.6513825 (p 0.000380847849) on 1, 3 and 3 df.
+     */
+    @Test
+    void oneRepeatGivesTheAdditiveModel() {
+        RunComparison cmp = compare(sweep(tmp, TPS, x -> x[2] > 0));
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertEquals(0.5014950053, a.anova().term("group").f(), 1e-8);
+        assertEquals(0.5299075095, a.anova().term("group").p(), 1e-9);
+        assertEquals(269.6513825, a.anova().term("clients").f(), 1e-6);
+        assertEquals(0.000380847849, a.anova().term("clients").p(), 1e-11);
+        assertEquals(3, a.anova().residual().df());
+        assertTrue(a.anova().terms().stream().noneMatch(t -> t.name().equals("group:clients")));
+        assertTrue(a.contrasts().isEmpty() && a.artContrasts().isEmpty() && a.levene() == null);
+        String text = cmp.text();
+        assertTrue(text.contains("note: one value per cell: additive model"), text);
+        assertTrue(cmp.html().contains("additive model"), "the report says which model");
+    }
+
+    /**
      * R: symnum(c(0.0005, 0.001, 0.0011, 0.01, 0.05, 0.0500001, 0.1, 0.2), corr = FALSE, na = FALSE,
      * cutpoints = c(0, 0.001, 0.01, 0.05, 0.1, 1), symbols = c("***", "**", "*", ".", " ")), as printCoefmat:
      * *** *** ** ** * . . (blank); the intervals are closed on the right.

@@ -64,6 +64,7 @@ public final class TwoWayAnova {
     public static Table alignedRank(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
         if (d.problem != null) return d.table(nameA, nameB, d.y, null);
+        if (d.additive) return new Table(nameA, nameB, List.of(), d.y.length, true, List.of("ART needs 2 or more values per cell"));
         int n = d.y.length;
         double grand = Arrays.stream(d.y).average().orElse(Double.NaN);
         double[] cellMean = new double[d.na * d.nb], aMean = new double[d.na], bMean = new double[d.nb];
@@ -111,7 +112,7 @@ public final class TwoWayAnova {
      */
     public static List<Contrast> contrasts(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
-        if (d.problem != null) return List.of();
+        if (d.problem != null || d.additive) return List.of();
         Table t = d.table(nameA, nameB, d.y, null);
         Term res = t.residual();
         if (res.df() <= 0 || !(res.ms() > 0)) return List.of();
@@ -154,7 +155,7 @@ public final class TwoWayAnova {
      */
     public static List<Contrast> alignedRankContrasts(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
-        if (d.problem != null) return List.of();
+        if (d.problem != null || d.additive) return List.of();
         int n = d.y.length, cells = d.na * d.nb;
         double[] rank = new NaturalRanking(NaNStrategy.FAILED, TiesStrategy.AVERAGE).rank(d.y);
         double[] sum = new double[cells];
@@ -209,6 +210,8 @@ public final class TwoWayAnova {
         double[] y;
         final List<String> warnings = new ArrayList<>();
         String problem;
+        /** One value per cell: A + B only. */
+        boolean additive;
 
         static Design of(List<Observation> obs) {
             Design d = new Design();
@@ -243,8 +246,12 @@ public final class TwoWayAnova {
                 d.cellN[d.ai[i] * d.nb + d.bi[i]]++;
             }
             if (d.na < 2 || d.nb < 2) d.problem = "needs at least two levels of each factor";
-            else if (n - d.na * d.nb <= 0) d.problem = "no replication: one observation per cell leaves no residual";
-            else if (d.noSpreadInAnyCell()) {
+            else if (n == d.na * d.nb) {
+                // one value per cell: the interaction is the only error there is (Tukey's additive model)
+                d.additive = true;
+                d.warnings.add("one value per cell: additive model " + "without interaction, which is the error term "
+                        + "(R: anova(lm(y ~ A + B))); no ART, no contrasts");
+            } else if (d.noSpreadInAnyCell()) {
                 // the residual would be rounding noise (1e-24) and F any number from 0 to 1e30
                 d.problem = "no spread within any cell (each cell's values are equal): nothing to test the effects against";
             }
@@ -282,7 +289,7 @@ public final class TwoWayAnova {
                 w.add(problem);
                 return new Table(nameA, nameB, List.of(), n, false, w);
             }
-            int pa = na - 1, pb = nb - 1, pab = pa * pb;
+            int pa = na - 1, pb = nb - 1, pab = additive ? 0 : pa * pb;
             int cols = 1 + pa + pb + pab;
             double[][] x = new double[n][cols];
             for (int i = 0; i < n; i++) {
@@ -290,6 +297,7 @@ public final class TwoWayAnova {
                 double[] ca = effect(ai[i], na), cb = effect(bi[i], nb);
                 for (int j = 0; j < pa; j++) x[i][1 + j] = ca[j];
                 for (int k = 0; k < pb; k++) x[i][1 + pa + k] = cb[k];
+                if (additive) continue;
                 for (int j = 0; j < pa; j++) for (int k = 0; k < pb; k++) x[i][1 + pa + pb + j * pb + k] = ca[j] * cb[k];
             }
             RealVector yv = new ArrayRealVector(response);
@@ -299,7 +307,7 @@ public final class TwoWayAnova {
             List<Term> terms = new ArrayList<>();
             int[][] ranges = {{1, 1 + pa}, {1 + pa, 1 + pa + pb}, {1 + pa + pb, cols}};
             String[] names = {nameA, nameB, inter};
-            for (int t = 0; t < 3; t++) {
+            for (int t = 0; t < (additive ? 2 : 3); t++) {
                 boolean[] drop = new boolean[cols];
                 for (int c = ranges[t][0]; c < ranges[t][1]; c++) drop[c] = true;
                 double ss = Math.max(0, rss(x, yv, drop) - rssFull);

@@ -98,13 +98,25 @@ class TwoWayAnovaTest {
         assertEquals(15.57198, t.term("supp").f(), 1e-4);
     }
 
+    /**
+     * One value per cell: no interaction can be told from error, so the additive model. R: anova(lm(y ~ A + B)) with
+     * y = 1, 2, 3, 5: F 25 (p 0.1256659164) and 9 (p 0.2048327647), residual SS 0.25 on 1 df.
+     */
     @Test
-    void noReplicationIsReportedNotComputed() {
+    void noReplicationFitsTheAdditiveModel() {
         List<TwoWayAnova.Observation> obs = List.of(new TwoWayAnova.Observation("a", 1, 1), new TwoWayAnova.Observation("a", 2, 2),
                 new TwoWayAnova.Observation("b", 1, 3), new TwoWayAnova.Observation("b", 2, 5));
         TwoWayAnova.Table t = TwoWayAnova.fit("A", "B", obs);
-        assertTrue(t.terms().isEmpty());
-        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("no replication")));
+        assertEquals(List.of("A", "B", "Residuals"), t.terms().stream().map(TwoWayAnova.Term::name).toList());
+        assertEquals(25, t.term("A").f(), 1e-9);
+        assertEquals(0.1256659164, t.term("A").p(), 1e-9);
+        assertEquals(9, t.term("B").f(), 1e-9);
+        assertEquals(0.2048327647, t.term("B").p(), 1e-9);
+        assertEquals(0.25, t.residual().ss(), 1e-12);
+        assertEquals(1, t.residual().df());
+        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("additive model")), t.warnings().toString());
+        assertTrue(TwoWayAnova.alignedRank("A", "B", obs).terms().isEmpty());
+        assertTrue(TwoWayAnova.contrasts("A", "B", obs).isEmpty());
     }
 
     /** R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.030 0.060 0.060 0.020. */
