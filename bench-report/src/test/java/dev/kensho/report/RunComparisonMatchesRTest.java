@@ -196,6 +196,24 @@ class RunComparisonMatchesRTest {
     }
 
     /**
+     * 16 at 4 clients kept one value of three: it has no spread, and the variance tests leave it out and say so. R on
+     * the other 7 cells: leveneTest F 2.453305639, p 0.07811543474; bartlett.test K² 34.99341354, p 4.322183156e-06
+     * (leveneTest(tps ~ version * clients, d1[-c(4, 5), ]) keeps the cell as a group whose deviation is 0: F 2.1457).
+     */
+    @Test
+    void cellWithOneValueIsLeftOutOfTheVarianceTests() {
+        RunComparison cmp = compare(sweep(tmp, TPS, x -> x[0] == 0 && x[1] == 1 && x[2] > 0));
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertEquals(7, a.varianceCells());
+        assertEquals(8, a.cells());
+        assertEquals(2.453305639, a.levene().statistic(), 1e-8);
+        assertEquals(0.07811543474, a.levene().p(), 1e-10);
+        assertEquals(34.99341354, a.bartlett().statistic(), 1e-7);
+        assertEquals(4.322183156e-06, a.bartlett().p(), 1e-14);
+        assertTrue(cmp.text().contains("Variance homogeneity over the 7 of 8 cells with 2 or more values: "), cmp.text());
+    }
+
+    /**
      * R: symnum(c(0.0005, 0.001, 0.0011, 0.01, 0.05, 0.0500001, 0.1, 0.2), corr = FALSE, na = FALSE,
      * cutpoints = c(0, 0.001, 0.01, 0.05, 0.1, 1), symbols = c("***", "**", "*", ".", " ")), as printCoefmat:
      * *** *** ** ** * . . (blank); the intervals are closed on the right.
