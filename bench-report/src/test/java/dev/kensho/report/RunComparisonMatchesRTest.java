@@ -214,6 +214,25 @@ class RunComparisonMatchesRTest {
     }
 
     /**
+     * A repeat whose tps is not a number (written as "NaN") is no value: the cell has 2, and Welch is R's
+     * t.test(c(1050, 1041, 1062), c(1000, 991))$p.value = 0.00526842010524; a tps of 0 is a value.
+     */
+    @Test
+    void notANumberIsLeftOutAndZeroIsKept() {
+        double[][][] tps = {TPS[0].clone(), TPS[1].clone()};
+        tps[0][0] = new double[] {1000, Double.NaN, 991};
+        tps[1][1] = new double[] {0, 4150, 4251};
+        RunComparison cmp = compare(sweep(tmp, tps, x -> false));
+        RunComparison.Row first = cmp.rows().get(0);
+        assertEquals(2, first.baselineN());
+        assertEquals(0.00526842010524, first.welchP(), 1e-12);
+        RunComparison.Row zero = cmp.rows().get(1);
+        assertEquals(3, zero.n());
+        assertEquals(4150, zero.median());
+        assertEquals(23, cmp.analyses().get(0).anova().n(), "the ANOVA has the 23 values");
+    }
+
+    /**
      * R: symnum(c(0.0005, 0.001, 0.0011, 0.01, 0.05, 0.0500001, 0.1, 0.2), corr = FALSE, na = FALSE,
      * cutpoints = c(0, 0.001, 0.01, 0.05, 0.1, 1), symbols = c("***", "**", "*", ".", " ")), as printCoefmat:
      * *** *** ** ** * . . (blank); the intervals are closed on the right.
