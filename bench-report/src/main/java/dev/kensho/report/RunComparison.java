@@ -584,7 +584,8 @@ public final class RunComparison {
                     + " (difference of cell means, the ANOVA's residual variance; p Holm-adjusted over these "
                     + a.contrasts().size() + ")", "p Holm");
             contrastsText(b, a.factor(), a.artContrasts(), "ART-C contrasts per " + a.factor()
-                    + " (difference of mean ranks, as study 001; p Tukey-adjusted for the family of " + a.cells() + " cell means)",
+                    + " (difference of mean ranks, as study 001; p Tukey-adjusted for the family of " + tukeyFamily(a.artContrasts())
+                    + " cell means)",
                     "p Tukey");
             if (!a.anova().terms().isEmpty()) b.append("  ").append(SIGNIFICANCE_CODES).append('\n');
         }
@@ -613,6 +614,17 @@ public final class RunComparison {
                     factor + "=" + Cells.text(c.b()), c.a1(), c.a2(), num(c.estimate()), num(c.se()), num(c.t()), c.df(), adjusted,
                     pWithCode(c.pAdjusted())));
         }
+    }
+
+    /** The cell means the ART-C contrasts were adjusted for: every group at every level they cover (not the levels dropped). */
+    private static int tukeyFamily(List<TwoWayAnova.Contrast> cs) {
+        Set<Object> as = new LinkedHashSet<>(), bs = new LinkedHashSet<>();
+        cs.forEach(c -> {
+            as.add(c.a1());
+            as.add(c.a2());
+            bs.add(c.b());
+        });
+        return as.size() * bs.size();
     }
 
     /** "Levene (median-centred, Brown–Forsythe) F … p …; Bartlett K² … p …", with the cells left out named. */
@@ -814,7 +826,7 @@ public final class RunComparison {
                         n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
             }
             b.append("<details><summary>ART-C contrasts per ").append(esc(a.factor())).append(" (mean ranks, Tukey-adjusted for ")
-                    .append(a.cells()).append(" cell means, as study 001)</summary>")
+                    .append(tukeyFamily(a.artContrasts())).append(" cell means, as study 001)</summary>")
                     .append(Html.table(List.of(a.factor(), "contrast", "rank difference", "SE", "t", "df", "p (Tukey)"), cr))
                     .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p></details>\n");
         }

@@ -173,6 +173,8 @@ class RunComparisonMatchesRTest {
         assertTrue(a.anova().warnings().stream().anyMatch(w -> w.contains("dropped: [64]")), a.anova().warnings().toString());
         assertTerms(a.anova(), new double[] {2.201693182, 11354.48833, 23.94346015},
                 new double[] {0.1636437907, 2.170328649e-20, 6.472850794e-05});
+        // Tukey's family is the 6 cell means left, not the 7 measured
+        assertTrue(cmp.text().contains("p Tukey-adjusted for the family of 6 cell means"), cmp.text());
     }
 
     /**
