@@ -446,6 +446,8 @@ public final class RunComparison {
                     for (String key : scope.getValue()) {
                         double[] v = values(g, key, m);
                         for (double y : v) obs.add(new TwoWayAnova.Observation(g.label(), keys.get(key).get(factor), y));
+                        // the variance tests check the ANOVA's cells: not a level the ANOVA drops because a group lacks it
+                        if (groups.stream().anyMatch(o -> values(o, key, m).length == 0)) continue;
                         if (v.length >= 2) cellsOfDesign.add(v);
                         if (v.length > 0) cellCount++;
                     }

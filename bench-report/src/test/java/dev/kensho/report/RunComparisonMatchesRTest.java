@@ -173,6 +173,10 @@ class RunComparisonMatchesRTest {
         assertTrue(a.anova().warnings().stream().anyMatch(w -> w.contains("dropped: [64]")), a.anova().warnings().toString());
         assertTerms(a.anova(), new double[] {2.201693182, 11354.48833, 23.94346015},
                 new double[] {0.1636437907, 2.170328649e-20, 6.472850794e-05});
+        // Levene on the ANOVA's cells, R: leveneTest(tps ~ version * clients, droplevels(d1[d1$clients != 64, ]))
+        assertEquals(6, a.cells());
+        assertEquals(1.473166476, a.levene().statistic(), 1e-8);
+        assertEquals(0.2690837587, a.levene().p(), 1e-10);
         // Tukey's family is the 6 cell means left, not the 7 measured
         assertTrue(cmp.text().contains("p Tukey-adjusted for the family of 6 cell means"), cmp.text());
     }
