@@ -3,7 +3,7 @@ package dev.kensho.report.stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.commons.math3.distribution.ChiSquaredDistribution;
+import org.apache.commons.math3.special.Gamma;
 import org.apache.commons.math3.stat.StatUtils;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 
@@ -37,7 +37,7 @@ public final class VarianceTest {
         }
         OneWayAnova anova = new OneWayAnova();
         double f = anova.anovaFValue(dev);
-        double p = Double.isFinite(f) ? anova.anovaPValue(dev) : Double.NaN;
+        double p = Double.isFinite(f) ? TwoWayAnova.fUpperTail(f, groups.size() - 1, n - groups.size()) : Double.NaN;
         return new Result(LEVENE, f, groups.size() - 1, n - groups.size(), p);
     }
 
@@ -58,7 +58,7 @@ public final class VarianceTest {
         double stat = ((n - k) * Math.log(sp) - sumLog) / (1 + (sumInv - 1.0 / (n - k)) / (3.0 * (k - 1)));
         // one group without spread among groups with some: K² = ∞, p = 0, as R's bartlett.test; none with spread: NaN
         double p = stat == Double.POSITIVE_INFINITY ? 0
-                : Double.isFinite(stat) ? 1 - new ChiSquaredDistribution(k - 1).cumulativeProbability(stat) : Double.NaN;
+                : Double.isFinite(stat) ? Gamma.regularizedGammaQ((k - 1) / 2.0, stat / 2) : Double.NaN;
         return new Result("Bartlett", stat, k - 1, Double.NaN, p);
     }
 }
