@@ -837,7 +837,8 @@ public final class RunComparison {
 
     private static String stars(double p) {
         String s = esc(Html.p(p)), c = code(p);
-        if (c.isEmpty() || c.equals(".")) return c.isEmpty() ? s : s + " .";
+        if (c.isEmpty()) return s;
+        if (c.equals(".")) return s + " .";
         return "<span class=\"sig\">" + s + " " + c + "</span>";
     }
 
