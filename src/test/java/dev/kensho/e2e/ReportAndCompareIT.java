@@ -49,6 +49,9 @@ class ReportAndCompareIT {
         assertTrue(Files.exists(work.resolve("cmp/compare.csv")), cmp.all());
         String csv = Files.readString(work.resolve("cmp/compare.csv"));
         assertTrue(csv.contains("embedded-17"), csv);
+        // the console has study 001's analysis of target × work_mem, not only the report
+        assertTrue(cmp.out().contains("Variance homogeneity: Levene (median-centred, Brown–Forsythe) F(3, 8) = "), cmp.out());
+        assertTrue(cmp.out().contains("ART-C contrasts per work_mem"), cmp.out());
 
         // A metric no trial has is a mistake to say, not an empty table.
         BenchJar.Result none = BenchJar.run(work.resolve("n"), "compare", dir.toString(), "--by", "target", "--metric", "nosuch");

@@ -150,9 +150,15 @@ public final class RunComparison {
     public record LatencyRow(String cell, String baseline, String group, long baselineCount, long count,
                              List<Double> baselineMs, List<Double> ms) {}
 
-    /** Two-way analysis of one metric over group × the swept parameter, within one combination of the others. */
+    /**
+     * Two-way analysis of one metric over group × the swept parameter, within one combination of the others.
+     * contrasts: cell means, Holm-adjusted; artContrasts: study 001's ART-C contrasts, Tukey-adjusted. The variance
+     * tests take the varianceCells of the design's cells that have 2 or more values (one value has no spread; R's
+     * leveneTest would count it as a group whose deviation is 0, bartlett.test refuses it).
+     */
     public record Analysis(String metric, String factor, String scope, TwoWayAnova.Table anova, TwoWayAnova.Table art,
-                           VarianceTest.Result levene, VarianceTest.Result bartlett, List<TwoWayAnova.Contrast> contrasts) {}
+                           VarianceTest.Result levene, VarianceTest.Result bartlett, List<TwoWayAnova.Contrast> contrasts,
+                           List<TwoWayAnova.Contrast> artContrasts, int varianceCells, int cells) {}
 
     private final List<RunResults> runs;
     private final String by;
@@ -435,11 +441,15 @@ public final class RunComparison {
             for (var scope : scopes.entrySet()) {
                 List<TwoWayAnova.Observation> obs = new ArrayList<>();
                 List<double[]> cellsOfDesign = new ArrayList<>();
+                int cellCount = 0;
                 for (Group g : groups) {
                     for (String key : scope.getValue()) {
                         double[] v = values(g, key, m);
                         for (double y : v) obs.add(new TwoWayAnova.Observation(g.label(), keys.get(key).get(factor), y));
+                        // the variance tests check the ANOVA's cells: not a level the ANOVA drops because a group lacks it
+                        if (groups.stream().anyMatch(o -> values(o, key, m).length == 0)) continue;
                         if (v.length >= 2) cellsOfDesign.add(v);
+                        if (v.length > 0) cellCount++;
                     }
                 }
                 TwoWayAnova.Table anova = TwoWayAnova.fit("group", factor, obs);
@@ -451,7 +461,8 @@ public final class RunComparison {
                 VarianceTest.Result levene = cellsOfDesign.size() >= 2 ? VarianceTest.levene(cellsOfDesign) : null;
                 VarianceTest.Result bartlett = cellsOfDesign.size() >= 2 ? VarianceTest.bartlett(cellsOfDesign) : null;
                 analyses.add(new Analysis(m, factor, scope.getKey(), anova, TwoWayAnova.alignedRank("group", factor, obs),
-                        levene, bartlett, TwoWayAnova.contrasts("group", factor, obs)));
+                        levene, bartlett, TwoWayAnova.contrasts("group", factor, obs),
+                        TwoWayAnova.alignedRankContrasts("group", factor, obs), cellsOfDesign.size(), cellCount));
             }
         }
     }
@@ -559,18 +570,26 @@ public final class RunComparison {
             b.append('\n').append("Two-way ANOVA of ").append(a.metric()).append(": group × ").append(a.factor())
                     .append(a.scope().isEmpty() ? "" : " (" + a.scope() + ")").append('\n');
             for (TwoWayAnova.Term t : a.anova().terms()) {
+                boolean resid = t.name().equals("Residuals");
                 b.append(String.format(Locale.ROOT, "  %-22s df %4d  SS %14s  F %10s  p %s%n", t.name(), t.df(), num(t.ss()),
-                        num(t.f()), Html.p(t.p())));
+                        resid ? "" : num(t.f()), resid ? "" : pWithCode(t.p())));
             }
             for (TwoWayAnova.Term t : a.art().terms()) {
                 if (t.name().equals("Residuals")) continue;
-                b.append(String.format(Locale.ROOT, "  ART %-18s F %10s  p %s%n", t.name(), num(t.f()), Html.p(t.p())));
+                b.append(String.format(Locale.ROOT, "  ART %-18s F %10s  p %s%n", t.name(), num(t.f()), pWithCode(t.p())));
             }
             if (a.levene() != null) {
-                b.append(String.format(Locale.ROOT, "  Levene (median) F %s p %s; Bartlett K² %s p %s%n", num(a.levene().statistic()),
-                        Html.p(a.levene().p()), num(a.bartlett().statistic()), Html.p(a.bartlett().p())));
+                b.append("  ").append(varianceText(a)).append('\n');
             }
             a.anova().warnings().forEach(x -> b.append("  note: ").append(x).append('\n'));
+            contrastsText(b, a.factor(), a.contrasts(), "Contrasts per " + a.factor()
+                    + " (difference of cell means, the ANOVA's residual variance; p Holm-adjusted over these "
+                    + a.contrasts().size() + ")", "p Holm");
+            contrastsText(b, a.factor(), a.artContrasts(), "ART-C contrasts per " + a.factor()
+                    + " (difference of mean ranks, as study 001; p Tukey-adjusted for the family of " + tukeyFamily(a.artContrasts())
+                    + " cell means)",
+                    "p Tukey");
+            if (!a.anova().terms().isEmpty()) b.append("  ").append(SIGNIFICANCE_CODES).append('\n');
         }
         if (!latencyRows.isEmpty()) {
             b.append("\nLatency of all transactions (each cell's repeats merged), ms: ").append(groups.get(0).label())
@@ -587,6 +606,57 @@ public final class RunComparison {
         notes.forEach(x -> b.append("note: ").append(x).append('\n'));
         warnings.forEach(x -> b.append("warning: ").append(x).append('\n'));
         return b.toString();
+    }
+
+    private static void contrastsText(StringBuilder b, String factor, List<TwoWayAnova.Contrast> cs, String title, String adjusted) {
+        if (cs.isEmpty()) return;
+        b.append("  ").append(title).append(":\n");
+        for (TwoWayAnova.Contrast c : cs) {
+            b.append(String.format(Locale.ROOT, "    %-16s %s − %s  estimate %10s  SE %10s  t %8s  df %3d  %s %s%n",
+                    factor + "=" + Cells.text(c.b()), c.a1(), c.a2(), num(c.estimate()), num(c.se()), num(c.t()), c.df(), adjusted,
+                    pWithCode(c.pAdjusted())));
+        }
+    }
+
+    /** The cell means the ART-C contrasts were adjusted for: every group at every level they cover (not the levels dropped). */
+    private static int tukeyFamily(List<TwoWayAnova.Contrast> cs) {
+        Set<Object> as = new LinkedHashSet<>(), bs = new LinkedHashSet<>();
+        cs.forEach(c -> {
+            as.add(c.a1());
+            as.add(c.a2());
+            bs.add(c.b());
+        });
+        return as.size() * bs.size();
+    }
+
+    /** "Levene (median-centred, Brown–Forsythe) F … p …; Bartlett K² … p …", with the cells left out named. */
+    private static String varianceText(Analysis a) {
+        String over = a.varianceCells() < a.cells() ? " over the " + a.varianceCells() + " of " + a.cells()
+                + " cells with 2 or more values" : "";
+        if (Double.isNaN(a.levene().p())) {
+            return "Variance homogeneity" + over + ": Levene's test needs 3 or more values in some cell; Bartlett K² = "
+                    + num(a.bartlett().statistic()) + ", " + pIs(a.bartlett().p());
+        }
+        return "Variance homogeneity" + over + ": " + VarianceTest.LEVENE + " F(" + num(a.levene().df1()) + ", "
+                + num(a.levene().df2()) + ") = " + num(a.levene().statistic()) + ", " + pIs(a.levene().p())
+                + "; Bartlett K² = " + num(a.bartlett().statistic()) + ", " + pIs(a.bartlett().p());
+    }
+
+    /** "p = 0.0744", or "p < 0.0001". */
+    private static String pIs(double p) {
+        String s = Html.p(p);
+        return s.startsWith("<") ? "p " + s : "p = " + s;
+    }
+
+    /** R's significance code of p (symnum's cutpoints: each interval closed on the right, so p = 0.05 is '*'). */
+    static String code(double p) {
+        if (Double.isNaN(p)) return "";
+        return p <= 0.001 ? "***" : p <= 0.01 ? "**" : p <= 0.05 ? "*" : p <= 0.1 ? "." : "";
+    }
+
+    private static String pWithCode(double p) {
+        String c = code(p);
+        return Html.p(p) + (c.isEmpty() ? "" : " " + c);
     }
 
     /** compare.csv: one row per matched cell, metric and group. */
@@ -659,7 +729,9 @@ public final class RunComparison {
                 + "are no ties; not testable where even fully separated samples could not reach α (3 repeats per side: p ≥ 0.1). "
                 + "Geometric mean ratio: exp of the mean log ratio over the cells. ANOVA: fixed effects, Type III sums of squares; "
                 + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "
-                + "variance, Holm-adjusted.</p>\n");
+                + "variance, Holm-adjusted; ART-C: difference of mean ranks, Tukey-adjusted over all cell means (study 001's "
+                + "post-hoc test, with fixed effects where the study had a mixed model). " + VarianceTest.LEVENE
+                + ": car::leveneTest's default.</p>\n");
         return Html.page("Kensho comparison", b.toString());
     }
 
@@ -723,14 +795,10 @@ public final class RunComparison {
         StringBuilder b = new StringBuilder();
         b.append("<h" + h + ">Two-way ANOVA: group × ").append(esc(a.factor())).append(a.scope().isEmpty() ? "" : " (" + esc(a.scope()) + ")")
                 .append("</h" + h + ">\n");
-        if (a.levene() != null && Double.isNaN(a.levene().p())) {
-            b.append("<p>Variance homogeneity: Levene's test needs 3 or more repeats per cell; Bartlett K² = ")
-                    .append(esc(num(a.bartlett().statistic()))).append(", p = ").append(esc(Html.p(a.bartlett().p()))).append(".</p>\n");
-        } else if (a.levene() != null) {
-            b.append("<p>Variance homogeneity: Levene (median) F = ").append(esc(num(a.levene().statistic()))).append(", p = ")
-                    .append(esc(Html.p(a.levene().p()))).append("; Bartlett K² = ").append(esc(num(a.bartlett().statistic())))
-                    .append(", p = ").append(esc(Html.p(a.bartlett().p())))
-                    .append(a.levene().p() < 0.05 ? " — variances differ: read the ART rows (as study 001 does)." : ".").append("</p>\n");
+        if (a.levene() != null) {
+            b.append("<p>").append(esc(varianceText(a)))
+                    .append(a.levene().p() < 0.05 ? " — variances differ: read the ART rows and ART-C contrasts (as study 001 does)."
+                            : ".").append("</p>\n");
         }
         List<List<String>> rows = new ArrayList<>();
         for (TwoWayAnova.Term t : a.anova().terms()) {
@@ -753,13 +821,25 @@ public final class RunComparison {
                     .append(Html.table(List.of(a.factor(), "contrast", "estimate", "SE", "t", "df", "p (Holm)"), cr))
                     .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p></details>\n");
         }
+        if (!a.artContrasts().isEmpty()) {
+            List<List<String>> cr = new ArrayList<>();
+            for (TwoWayAnova.Contrast c : a.artContrasts()) {
+                cr.add(List.of(esc(a.factor() + "=" + Cells.text(c.b())), esc(c.a1() + " − " + c.a2()), n(esc(num(c.estimate()))),
+                        n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
+            }
+            b.append("<details><summary>ART-C contrasts per ").append(esc(a.factor())).append(" (mean ranks, Tukey-adjusted for ")
+                    .append(tukeyFamily(a.artContrasts())).append(" cell means, as study 001)</summary>")
+                    .append(Html.table(List.of(a.factor(), "contrast", "rank difference", "SE", "t", "df", "p (Tukey)"), cr))
+                    .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p></details>\n");
+        }
         return b.toString();
     }
 
     private static String stars(double p) {
-        String s = esc(Html.p(p));
-        if (p < 0.1 && p >= ALPHA) return s + " .";
-        return p < ALPHA ? "<span class=\"sig\">" + s + (p < 0.001 ? " ***" : p < 0.01 ? " **" : " *") + "</span>" : s;
+        String s = esc(Html.p(p)), c = code(p);
+        if (c.isEmpty()) return s;
+        if (c.equals(".")) return s + " .";
+        return "<span class=\"sig\">" + s + " " + c + "</span>";
     }
 
     /** Writes compare.html and compare.csv into dir and returns their paths. */

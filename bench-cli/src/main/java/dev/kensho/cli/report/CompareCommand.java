@@ -16,8 +16,9 @@ import picocli.CommandLine.Parameters;
         description = {"Compare runs: cells are matched by their parameters without the compared dimension (--by), "
                 + "and each group's median is divided by the first group's (the studies' ratio to the previous version).",
                 "Statistics over the repeats: Welch's t-test and Mann–Whitney per cell; for sweeps a two-way ANOVA "
-                        + "group × swept parameter (also on aligned ranks, as study 001), Levene and Bartlett variance tests, "
-                        + "Holm-adjusted pairwise contrasts.",
+                        + "group × swept parameter (also on aligned ranks, as study 001), Levene (median-centred, "
+                        + "Brown–Forsythe) and Bartlett variance tests, pairwise contrasts per level (cell means, Holm-adjusted; "
+                        + "study 001's ART-C on ranks, Tukey-adjusted).",
                 "Prints a table and writes compare.html and compare.csv.",
                 "One DIR compares the versions inside it (a sweep over --pg-version 16,17); several DIRs compare the runs."})
 public final class CompareCommand implements Callable<Integer> {

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.commons.math3.distribution.FDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
@@ -16,6 +15,7 @@ import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.RealVector;
 import org.apache.commons.math3.stat.ranking.NaNStrategy;
 import org.apache.commons.math3.stat.ranking.NaturalRanking;
+import org.apache.commons.math3.special.Beta;
 import org.apache.commons.math3.stat.ranking.TiesStrategy;
 
 /**
@@ -64,6 +64,7 @@ public final class TwoWayAnova {
     public static Table alignedRank(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
         if (d.problem != null) return d.table(nameA, nameB, d.y, null);
+        if (d.additive) return new Table(nameA, nameB, List.of(), d.y.length, true, List.of("ART needs 2 or more values per cell"));
         int n = d.y.length;
         double grand = Arrays.stream(d.y).average().orElse(Double.NaN);
         double[] cellMean = new double[d.na * d.nb], aMean = new double[d.na], bMean = new double[d.nb];
@@ -111,7 +112,7 @@ public final class TwoWayAnova {
      */
     public static List<Contrast> contrasts(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
-        if (d.problem != null) return List.of();
+        if (d.problem != null || d.additive) return List.of();
         Table t = d.table(nameA, nameB, d.y, null);
         Term res = t.residual();
         if (res.df() <= 0 || !(res.ms() > 0)) return List.of();
@@ -144,6 +145,57 @@ public final class TwoWayAnova {
         return out;
     }
 
+    /**
+     * Study 001's post-hoc test: ART-C contrasts (Elkin et al. 2021; ARTool's {@code art.con(m, "A:B", adjust =
+     * "tukey")}) of every pair of A levels at every level of B. Aligning for the combined factor A:B leaves the
+     * response minus the grand mean, so the responses are ranked as they are; each contrast is a difference of
+     * cell mean ranks with the residual variance of the ranks' cell-means model, and p is Tukey-adjusted for the
+     * family of all a·b cell means, as emmeans adjusts the study's "family of 16 estimates". Fixed effects: the
+     * study's mixed model (repeats as a random factor) gives other df.
+     */
+    public static List<Contrast> alignedRankContrasts(String nameA, String nameB, List<Observation> observations) {
+        Design d = Design.of(observations);
+        if (d.problem != null || d.additive) return List.of();
+        int n = d.y.length, cells = d.na * d.nb;
+        double[] rank = new NaturalRanking(NaNStrategy.FAILED, TiesStrategy.AVERAGE).rank(d.y);
+        double[] sum = new double[cells];
+        for (int i = 0; i < n; i++) sum[d.ai[i] * d.nb + d.bi[i]] += rank[i];
+        double within = 0;
+        for (int i = 0; i < n; i++) {
+            int k = d.ai[i] * d.nb + d.bi[i];
+            double r = rank[i] - sum[k] / d.cellN[k];
+            within += r * r;
+        }
+        int df = n - cells;
+        double mse = within / df;
+        if (!(mse > 0)) return List.of();
+        TDistribution dist = new TDistribution(df);
+        List<Contrast> out = new ArrayList<>();
+        for (int b = 0; b < d.nb; b++) {
+            for (int a1 = 0; a1 < d.na; a1++) {
+                for (int a2 = a1 + 1; a2 < d.na; a2++) {
+                    int k1 = a1 * d.nb + b, k2 = a2 * d.nb + b;
+                    double est = sum[k1] / d.cellN[k1] - sum[k2] / d.cellN[k2];
+                    double se = Math.sqrt(mse * (1.0 / d.cellN[k1] + 1.0 / d.cellN[k2]));
+                    double tv = est / se;
+                    double p = 2 * dist.cumulativeProbability(-Math.abs(tv));
+                    out.add(new Contrast(d.levelsB.get(b), d.levelsA.get(a1), d.levelsA.get(a2), est, se, tv, df, p,
+                            StudentizedRange.upperTail(Math.sqrt(2) * Math.abs(tv), cells, df)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * P(F > f) on (df1, df2) degrees of freedom from the incomplete beta function directly: 1 − cdf lost
+     * every p below 1e-16 (R's 7e-24 came out as 0).
+     */
+    static double fUpperTail(double f, double df1, double df2) {
+        if (f <= 0) return 1;
+        return Beta.regularizedBeta(df2 / (df2 + df1 * f), df2 / 2, df1 / 2);
+    }
+
     /** Holm's step-down adjustment (R's p.adjust(method = "holm")). */
     public static double[] holm(double[] p) {
         int m = p.length;
@@ -167,6 +219,8 @@ public final class TwoWayAnova {
         double[] y;
         final List<String> warnings = new ArrayList<>();
         String problem;
+        /** One value per cell: A + B only. */
+        boolean additive;
 
         static Design of(List<Observation> obs) {
             Design d = new Design();
@@ -201,12 +255,35 @@ public final class TwoWayAnova {
                 d.cellN[d.ai[i] * d.nb + d.bi[i]]++;
             }
             if (d.na < 2 || d.nb < 2) d.problem = "needs at least two levels of each factor";
-            else if (n - d.na * d.nb <= 0) d.problem = "no replication: one observation per cell leaves no residual";
+            else if (n == d.na * d.nb) {
+                // one value per cell: the interaction is the only error there is (Tukey's additive model)
+                d.additive = true;
+                d.warnings.add("one value per cell: additive model " + "without interaction, which is the error term "
+                        + "(R: anova(lm(y ~ A + B))); no ART, no contrasts");
+            } else if (d.noSpreadInAnyCell()) {
+                // the residual would be rounding noise (1e-24) and F any number from 0 to 1e30
+                d.problem = "no spread within any cell (each cell's values are equal): nothing to test the effects against";
+            }
             if (d.problem == null && !d.balanced()) {
                 int lo = Arrays.stream(d.cellN).min().orElse(0), hi = Arrays.stream(d.cellN).max().orElse(0);
                 d.warnings.add("unbalanced design (" + lo + " to " + hi + " observations per cell): Type III sums of squares");
             }
             return d;
+        }
+
+        boolean noSpreadInAnyCell() {
+            double[] first = new double[cellN.length];
+            boolean[] seen = new boolean[cellN.length];
+            for (int i = 0; i < y.length; i++) {
+                int k = ai[i] * nb + bi[i];
+                if (!seen[k]) {
+                    seen[k] = true;
+                    first[k] = y[i];
+                } else if (y[i] != first[k]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         boolean balanced() {
@@ -221,7 +298,7 @@ public final class TwoWayAnova {
                 w.add(problem);
                 return new Table(nameA, nameB, List.of(), n, false, w);
             }
-            int pa = na - 1, pb = nb - 1, pab = pa * pb;
+            int pa = na - 1, pb = nb - 1, pab = additive ? 0 : pa * pb;
             int cols = 1 + pa + pb + pab;
             double[][] x = new double[n][cols];
             for (int i = 0; i < n; i++) {
@@ -229,6 +306,7 @@ public final class TwoWayAnova {
                 double[] ca = effect(ai[i], na), cb = effect(bi[i], nb);
                 for (int j = 0; j < pa; j++) x[i][1 + j] = ca[j];
                 for (int k = 0; k < pb; k++) x[i][1 + pa + k] = cb[k];
+                if (additive) continue;
                 for (int j = 0; j < pa; j++) for (int k = 0; k < pb; k++) x[i][1 + pa + pb + j * pb + k] = ca[j] * cb[k];
             }
             RealVector yv = new ArrayRealVector(response);
@@ -238,14 +316,14 @@ public final class TwoWayAnova {
             List<Term> terms = new ArrayList<>();
             int[][] ranges = {{1, 1 + pa}, {1 + pa, 1 + pa + pb}, {1 + pa + pb, cols}};
             String[] names = {nameA, nameB, inter};
-            for (int t = 0; t < 3; t++) {
+            for (int t = 0; t < (additive ? 2 : 3); t++) {
                 boolean[] drop = new boolean[cols];
                 for (int c = ranges[t][0]; c < ranges[t][1]; c++) drop[c] = true;
                 double ss = Math.max(0, rss(x, yv, drop) - rssFull);
                 int df = ranges[t][1] - ranges[t][0];
                 double ms = ss / df;
                 double f = ms / mse;
-                double p = Double.isFinite(f) ? 1 - new FDistribution(df, dfe).cumulativeProbability(f) : Double.NaN;
+                double p = Double.isFinite(f) ? fUpperTail(f, df, dfe) : Double.NaN;
                 terms.add(new Term(names[t], ss, df, ms, f, p));
             }
             terms.add(new Term("Residuals", rssFull, dfe, mse, Double.NaN, Double.NaN));

@@ -3,7 +3,7 @@ package dev.kensho.report.stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.commons.math3.distribution.ChiSquaredDistribution;
+import org.apache.commons.math3.special.Gamma;
 import org.apache.commons.math3.stat.StatUtils;
 import org.apache.commons.math3.stat.inference.OneWayAnova;
 
@@ -16,6 +16,9 @@ public final class VarianceTest {
 
     public record Result(String name, double statistic, double df1, double df2, double p) {}
 
+    /** The method as the output names it: car::leveneTest's default centre, which Brown and Forsythe proposed. */
+    public static final String LEVENE = "Levene (median-centred, Brown–Forsythe)";
+
     /**
      * Levene's test centred on the group medians (Brown–Forsythe), R's {@code car::leveneTest}
      * default: a one-way ANOVA of |y − median(group)|.
@@ -23,7 +26,7 @@ public final class VarianceTest {
     public static Result levene(List<double[]> groups) {
         // with two values per group both deviations from the median are equal: no within-group spread to test
         if (groups.stream().allMatch(g -> g.length <= 2)) {
-            return new Result("Levene (median)", Double.NaN, groups.size() - 1, Double.NaN, Double.NaN);
+            return new Result(LEVENE, Double.NaN, groups.size() - 1, Double.NaN, Double.NaN);
         }
         List<double[]> dev = new ArrayList<>();
         int n = 0;
@@ -34,11 +37,11 @@ public final class VarianceTest {
         }
         OneWayAnova anova = new OneWayAnova();
         double f = anova.anovaFValue(dev);
-        double p = Double.isFinite(f) ? anova.anovaPValue(dev) : Double.NaN;
-        return new Result("Levene (median)", f, groups.size() - 1, n - groups.size(), p);
+        double p = Double.isFinite(f) ? TwoWayAnova.fUpperTail(f, groups.size() - 1, n - groups.size()) : Double.NaN;
+        return new Result(LEVENE, f, groups.size() - 1, n - groups.size(), p);
     }
 
-    /** Bartlett's test (assumes normality; NaN when a group has zero variance). */
+    /** Bartlett's test (assumes normality; every group needs 2 or more values). */
     public static Result bartlett(List<double[]> groups) {
         int k = groups.size();
         int n = 0;
@@ -53,7 +56,9 @@ public final class VarianceTest {
         }
         double sp = pooledNum / (n - k);
         double stat = ((n - k) * Math.log(sp) - sumLog) / (1 + (sumInv - 1.0 / (n - k)) / (3.0 * (k - 1)));
-        double p = Double.isFinite(stat) ? 1 - new ChiSquaredDistribution(k - 1).cumulativeProbability(stat) : Double.NaN;
+        // one group without spread among groups with some: K² = ∞, p = 0, as R's bartlett.test; none with spread: NaN
+        double p = stat == Double.POSITIVE_INFINITY ? 0
+                : Double.isFinite(stat) ? Gamma.regularizedGammaQ((k - 1) / 2.0, stat / 2) : Double.NaN;
         return new Result("Bartlett", stat, k - 1, Double.NaN, p);
     }
 }

@@ -98,13 +98,25 @@ class TwoWayAnovaTest {
         assertEquals(15.57198, t.term("supp").f(), 1e-4);
     }
 
+    /**
+     * One value per cell: no interaction can be told from error, so the additive model. R: anova(lm(y ~ A + B)) with
+     * y = 1, 2, 3, 5: F 25 (p 0.1256659164) and 9 (p 0.2048327647), residual SS 0.25 on 1 df.
+     */
     @Test
-    void noReplicationIsReportedNotComputed() {
+    void noReplicationFitsTheAdditiveModel() {
         List<TwoWayAnova.Observation> obs = List.of(new TwoWayAnova.Observation("a", 1, 1), new TwoWayAnova.Observation("a", 2, 2),
                 new TwoWayAnova.Observation("b", 1, 3), new TwoWayAnova.Observation("b", 2, 5));
         TwoWayAnova.Table t = TwoWayAnova.fit("A", "B", obs);
-        assertTrue(t.terms().isEmpty());
-        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("no replication")));
+        assertEquals(List.of("A", "B", "Residuals"), t.terms().stream().map(TwoWayAnova.Term::name).toList());
+        assertEquals(25, t.term("A").f(), 1e-9);
+        assertEquals(0.1256659164, t.term("A").p(), 1e-9);
+        assertEquals(9, t.term("B").f(), 1e-9);
+        assertEquals(0.2048327647, t.term("B").p(), 1e-9);
+        assertEquals(0.25, t.residual().ss(), 1e-12);
+        assertEquals(1, t.residual().df());
+        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("additive model")), t.warnings().toString());
+        assertTrue(TwoWayAnova.alignedRank("A", "B", obs).terms().isEmpty());
+        assertTrue(TwoWayAnova.contrasts("A", "B", obs).isEmpty());
     }
 
     /** R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.030 0.060 0.060 0.020. */
@@ -125,5 +137,23 @@ class TwoWayAnovaTest {
         assertEquals(Math.sqrt(712.106 / 54 * 0.2), c.se(), 1e-4);
         assertEquals(54, c.df());
         assertTrue(c.pAdjusted() >= c.p());
+    }
+
+    /** Every repeat of a cell equal (a rounded metric): lm's residual would be rounding noise and F meaningless. */
+    @Test
+    void noSpreadWithinCellsIsReportedNotComputed() {
+        List<TwoWayAnova.Observation> obs = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            obs.add(new TwoWayAnova.Observation("a", 1, 0.1));
+            obs.add(new TwoWayAnova.Observation("a", 2, 0.3));
+            obs.add(new TwoWayAnova.Observation("b", 1, 0.7));
+            obs.add(new TwoWayAnova.Observation("b", 2, 0.7));
+        }
+        TwoWayAnova.Table t = TwoWayAnova.fit("A", "B", obs);
+        assertTrue(t.terms().isEmpty(), t.terms().toString());
+        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("no spread within any cell")), t.warnings().toString());
+        assertTrue(TwoWayAnova.alignedRank("A", "B", obs).terms().isEmpty());
+        assertTrue(TwoWayAnova.contrasts("A", "B", obs).isEmpty());
+        assertTrue(TwoWayAnova.alignedRankContrasts("A", "B", obs).isEmpty());
     }
 }

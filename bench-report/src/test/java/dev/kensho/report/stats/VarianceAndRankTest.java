@@ -67,4 +67,31 @@ class VarianceAndRankTest {
         assertEquals(2, r.u());
         assertEquals(0.03445363704, r.p(), 1e-9);
     }
+
+    /**
+     * R 4.2.2: wilcox.test(c(2, 2, 2), c(1, 1, 1)): W = 9, p = 0.0468541776039 (ties: normal approximation with continuity
+     * correction); wilcox.test(c(0, 0, 0), c(1, 2, 3)): W = 0, p = 0.0636025696208; wilcox.test(5, c(1, 2, 3)): W = 3,
+     * exact p = 0.5; wilcox.test(c(1, 2, 3, 4), c(5, 6)): W = 0, exact p = 0.133333333333.
+     */
+    @Test
+    void rankSumSmallSamplesAsR() {
+        RankSumTest.Result tied = RankSumTest.test(new double[] {2, 2, 2}, new double[] {1, 1, 1});
+        assertFalse(tied.exact());
+        assertEquals(9, tied.u());
+        assertEquals(0.0468541776039, tied.p(), 1e-12);
+        assertEquals(0.0636025696208, RankSumTest.test(new double[] {0, 0, 0}, new double[] {1, 2, 3}).p(), 1e-12);
+        RankSumTest.Result one = RankSumTest.test(new double[] {5}, new double[] {1, 2, 3});
+        assertTrue(one.exact());
+        assertEquals(3, one.u());
+        assertEquals(0.5, one.p(), 1e-12);
+        assertEquals(0.133333333333, RankSumTest.test(new double[] {1, 2, 3, 4}, new double[] {5, 6}).p(), 1e-11);
+    }
+
+    /** R: wilcox.test(c(5, 5, 5), c(5, 5, 5)): W = 4.5, p = NA (no spread in the ranks). */
+    @Test
+    void rankSumAllEqualHasNoP() {
+        RankSumTest.Result r = RankSumTest.test(new double[] {5, 5, 5}, new double[] {5, 5, 5});
+        assertEquals(4.5, r.u());
+        assertTrue(Double.isNaN(r.p()), "p " + r.p());
+    }
 }
