@@ -94,16 +94,29 @@ public final class RunComparison {
 
     /**
      * One matched cell and metric: the group against the baseline (first group). verdict: better, worse
-     * (higher or lower when the metric has no better direction), no significant difference (Welch at
-     * {@link #ALPHA}), or not testable.
+     * (higher or lower when the metric has no better direction), no significant difference (Welch's p,
+     * Holm-adjusted over the metric's cells of this group, at {@link #ALPHA}), or not testable.
      */
     public record Row(String cell, Map<String, Object> params, String metric, String baseline, String group,
                       double baselineMedian, double median, double ratio, int baselineN, int n, double welchP,
-                      double mannWhitneyP, String verdict) {
+                      double welchHolmP, double mannWhitneyP, String verdict) {
         /** Welch's p, or why there is none: with one value in a group there is no variance to test against. */
         public String welchText() {
+            return pText(welchP);
+        }
+
+        /** Welch's p after Holm's adjustment over the metric's cells: the one the verdict reads. */
+        public String holmText() {
+            return pText(welchHolmP);
+        }
+
+        private String pText(double p) {
             if (Math.min(baselineN, n) < 2) return "not testable (n=" + Math.min(baselineN, n) + ")";
-            return Double.isNaN(welchP) ? "not testable (no variance)" : Html.p(welchP);
+            return Double.isNaN(p) ? "not testable (no variance)" : Html.p(p);
+        }
+
+        boolean mannWhitneyTestable() {
+            return Math.min(baselineN, n) >= 2 && smallestRankSumP(baselineN, n) <= ALPHA;
         }
 
         /** Mann–Whitney's p, unless even the most extreme ranking of these few values could not reach α. */
@@ -134,6 +147,15 @@ public final class RunComparison {
             case LOWER -> up ? "worse" : "better";
             case UNKNOWN -> up ? "higher" : "lower";
         };
+    }
+
+    static final String VERDICT = "Welch's t-test, p Holm-adjusted over the metric's cells, at α = " + ALPHA;
+    static final String MANN_WHITNEY_LEFT_OUT = "Mann–Whitney left out: with these few repeats even fully separated "
+            + "samples could not reach α (3 against 3: p ≥ 0.1)";
+
+    /** Whether any row's Mann–Whitney test could reach α; else its column would only say "not testable". */
+    private boolean mannWhitneyShown() {
+        return rows.stream().anyMatch(Row::mannWhitneyTestable);
     }
 
     /** R's significance codes, as printed under its tables; nothing in it needs HTML escaping. */
@@ -393,22 +415,35 @@ public final class RunComparison {
     private void compare() {
         Group base = groups.get(0);
         TTest welch = new TTest();
+        List<String> order = orderedKeys();
         for (String m : metrics) {
-            for (String key : orderedKeys()) {
-                double[] a = values(base, key, m);
-                if (a.length == 0) continue;
-                for (Group g : groups.subList(1, groups.size())) {
-                    double[] b = values(g, key, m);
-                    if (b.length == 0) continue;
+            // the table reads cell by cell, the groups of a cell together
+            TreeMap<Integer, List<Row>> byCell = new TreeMap<>();
+            for (Group g : groups.subList(1, groups.size())) {
+                // one family per metric and group: nine client counts tested at 0.05 each would call about one in
+                // three sweeps of two equal versions "better" or "worse" somewhere
+                List<Integer> tested = new ArrayList<>();
+                List<Double> raw = new ArrayList<>();
+                for (int k = 0; k < order.size(); k++) {
+                    double[] a = values(base, order.get(k), m), b = values(g, order.get(k), m);
+                    if (a.length == 0 || b.length == 0) continue;
+                    tested.add(k);
+                    boolean spread = a.length >= 2 && b.length >= 2 && (StatUtils.variance(a) > 0 || StatUtils.variance(b) > 0);
+                    raw.add(spread ? welch.tTest(a, b) : Double.NaN);
+                }
+                double[] adjusted = TwoWayAnova.holm(raw.stream().filter(x -> !Double.isNaN(x)).mapToDouble(Double::doubleValue).toArray());
+                int next = 0;
+                for (int i = 0; i < tested.size(); i++) {
+                    String key = order.get(tested.get(i));
+                    double[] a = values(base, key, m), b = values(g, key, m);
+                    double p = raw.get(i), holm = Double.isNaN(p) ? Double.NaN : adjusted[next++];
                     double ma = Stats.median(a), mb = Stats.median(b);
-                    double p = Double.NaN;
-                    if (a.length >= 2 && b.length >= 2 && (StatUtils.variance(a) > 0 || StatUtils.variance(b) > 0)) {
-                        p = welch.tTest(a, b);
-                    }
-                    rows.add(new Row(cellLabel(key), keys.get(key), m, base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p,
-                            RankSumTest.test(b, a).p(), verdict(a, b, p, Better.of(m))));
+                    byCell.computeIfAbsent(tested.get(i), x -> new ArrayList<>()).add(new Row(cellLabel(key), keys.get(key), m,
+                            base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p, holm, RankSumTest.test(b, a).p(),
+                            verdict(a, b, holm, Better.of(m))));
                 }
             }
+            byCell.values().forEach(rows::addAll);
         }
         if (rows.isEmpty()) warnings.add("no cell was measured in both the baseline and another group");
     }
@@ -548,13 +583,20 @@ public final class RunComparison {
         legend().forEach(x -> b.append("  ").append(x).append('\n'));
         List<String[]> lines = new ArrayList<>();
         b.append("Better: ").append(metrics.stream().map(m -> m + " " + Better.of(m).text()).collect(Collectors.joining("; ")))
-                .append(". Verdict: Welch's t-test at α = ").append(ALPHA).append(".\n");
-        lines.add(new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p M-W", "n", "verdict"});
+                .append(". Verdict: ").append(VERDICT).append(".\n");
+        boolean mw = mannWhitneyShown();
+        if (!mw && !rows.isEmpty()) b.append(MANN_WHITNEY_LEFT_OUT).append(".\n");
+        lines.add(mw ? new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "p M-W", "n", "verdict"}
+                : new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "n", "verdict"});
         for (Row r : rows) {
-            lines.add(new String[] {r.cell(), r.metric(), r.group(), num(r.baselineMedian()), num(r.median()),
-                Html.ratio(r.ratio()), r.welchText(), r.mannWhitneyText(), r.baselineN() + "/" + r.n(), r.verdict()});
+            List<String> l = new ArrayList<>(List.of(r.cell(), r.metric(), r.group(), num(r.baselineMedian()), num(r.median()),
+                    Html.ratio(r.ratio()), r.welchText(), r.holmText()));
+            if (mw) l.add(r.mannWhitneyText());
+            l.add(r.baselineN() + "/" + r.n());
+            l.add(r.verdict());
+            lines.add(l.toArray(String[]::new));
         }
-        int[] w = new int[10];
+        int[] w = new int[lines.get(0).length];
         for (String[] l : lines) for (int i = 0; i < l.length; i++) w[i] = Math.max(w[i], l[i].length());
         for (String[] l : lines) {
             for (int i = 0; i < l.length; i++) {
@@ -664,13 +706,13 @@ public final class RunComparison {
         StringBuilder b = new StringBuilder();
         List<String> header = new ArrayList<>(keyParams);
         header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "baseline_n", "n",
-                "welch_p", "mann_whitney_p", "better", "alpha", "verdict"));
+                "welch_p", "welch_p_holm", "mann_whitney_p", "better", "alpha", "verdict"));
         b.append(header.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
         for (Row r : rows) {
             List<String> cellsOut = new ArrayList<>();
             for (String p : keyParams) cellsOut.add(r.params().containsKey(p) ? Cells.text(r.params().get(p)) : "");
             cellsOut.addAll(List.of(r.metric(), r.baseline(), r.group(), plain(r.baselineMedian()), plain(r.median()),
-                    plain(r.ratio()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.mannWhitneyP()),
+                    plain(r.ratio()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()), plain(r.mannWhitneyP()),
                     Better.of(r.metric()) == Better.UNKNOWN ? "" : Better.of(r.metric()).name().toLowerCase(Locale.ROOT),
                     String.valueOf(ALPHA), r.verdict()));
             b.append(cellsOut.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
@@ -724,7 +766,8 @@ public final class RunComparison {
             }
             b.append(Html.table(header, out));
         }
-        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances; it gives the verdict at α = " + ALPHA
+        b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances; its p, Holm-adjusted over the metric's "
+                + "cells (one family per metric and group), gives the verdict at α = " + ALPHA
                 + " (better or worse by the metric's direction; higher or lower when it has none). Mann–Whitney: exact when there "
                 + "are no ties; not testable where even fully separated samples could not reach α (3 repeats per side: p ≥ 0.1). "
                 + "Geometric mean ratio: exp of the mean log ratio over the cells. ANOVA: fixed effects, Type III sums of squares; "
@@ -745,19 +788,27 @@ public final class RunComparison {
         int fig = 0;
         for (String m : metrics) {
             b.append("<h" + h + ">").append(esc(m)).append("</h" + h + ">\n<p class=\"sub\">").append(esc(Better.of(m).text()))
-                    .append("; verdict by Welch's t-test at α = ").append(ALPHA).append("</p>\n");
+                    .append("; verdict: ").append(VERDICT).append("</p>\n");   // plain text, no markup in it
             Figure f = charts ? chart(m) : null;
             if (f != null) b.append("<figure>").append(f.svg("cmp" + (++fig))).append("</figure>\n");
             List<List<String>> out = new ArrayList<>();
+            boolean mw = mannWhitneyShown();
             for (Row r : rows) {
                 if (!r.metric().equals(m)) continue;
-                boolean sig = r.welchP() < ALPHA;
-                out.add(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian()))), n(esc(num(r.median()))),
+                boolean sig = r.welchHolmP() < ALPHA;
+                List<String> row = new ArrayList<>(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian()))), n(esc(num(r.median()))),
                         n((sig ? "<span class=\"sig\">" : "") + esc(Html.ratio(r.ratio())) + (sig ? "</span>" : "")),
-                        n(esc(r.welchText())), n(esc(r.mannWhitneyText())), n(r.baselineN() + "/" + r.n()), esc(r.verdict())));
+                        n(esc(r.welchText())), n(esc(r.holmText()))));
+                if (mw) row.add(n(esc(r.mannWhitneyText())));
+                row.add(n(r.baselineN() + "/" + r.n()));
+                row.add(esc(r.verdict()));
+                out.add(row);
             }
-            b.append(Html.table(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "p Welch",
-                    "p Mann–Whitney", "n", "verdict"), out));
+            List<String> header = new ArrayList<>(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "p Welch", "p Holm"));
+            if (mw) header.add("p Mann–Whitney");
+            header.addAll(List.of("n", "verdict"));
+            b.append(Html.table(header, out));
+            if (!mw && !out.isEmpty()) b.append("<p class=\"sub\">").append(MANN_WHITNEY_LEFT_OUT).append(".</p>\n");
             geometricMeanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Geometric mean ratio ").append(esc(g))
                     .append(": <b>").append(esc(Html.ratio(v))).append("</b> (").append(esc(verdicts(m, g))).append(")</p>\n"));
             List<Analysis> mine = analyses.stream().filter(a -> a.metric().equals(m)).toList();

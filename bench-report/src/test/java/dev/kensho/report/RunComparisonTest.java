@@ -43,25 +43,29 @@ class RunComparisonTest {
         assertTrue(svg.contains(">16<") && svg.contains(">17<"), "legend names both versions");
         assertFalse(svg.contains("threads"), "threads follows clients: not a series");
         assertTrue(html.contains("Geometric mean ratio 17: <b>1.016</b> (1 better, 1 no significant difference, 1 worse of 3 cells)"), html);
-        assertTrue(html.contains("<p class=\"sub\">higher is better; verdict by Welch's t-test at α = 0.05</p>"), html);
-        // 3 repeats a side: Mann–Whitney cannot go below p = 0.1, so it is no test at α = 0.05
-        assertTrue(html.contains("<td class=\"num\">0.0080</td><td class=\"num\">not testable (n=3/3)</td><td class=\"num\">3/3</td><td>worse</td>"),
+        assertTrue(html.contains("<p class=\"sub\">higher is better; verdict: Welch's t-test, p Holm-adjusted over the metric's cells, "
+                + "at α = 0.05</p>"), html);
+        // Holm over the 3 cells: 0.0080 is the second smallest p, × 2 = 0.0161 (R: p.adjust(c(0.003602, 0.054787, 0.008050), "holm"));
+        // 3 repeats a side: Mann–Whitney cannot go below p = 0.1, so it is no test at α = 0.05 and its column is left out
+        assertTrue(html.contains("<td class=\"num\">0.0080</td><td class=\"num\">0.0161</td><td class=\"num\">3/3</td><td>worse</td>"),
                 html);
+        assertTrue(html.contains("Mann–Whitney left out: with these few repeats"), html);
         assertTrue(html.contains("Signif. codes: 0 '***' 0.001 '**' 0.01 '*' 0.05 '.' 0.1 ' ' 1"), "legend under the ANOVA's stars");
         assertTrue(html.contains("<td>group:clients</td><td class=\"num\">2</td>"), "interaction row");
         assertTrue(html.contains("26.835"), "interaction F");
         String csv = Files.readString(files.get(1));
         List<String> lines = csv.lines().toList();
-        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,mann_whitney_p,"
-                + "better,alpha,verdict", lines.get(0));
+        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,welch_p_holm,"
+                + "mann_whitney_p,better,alpha,verdict", lines.get(0));
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")
+                && l.contains(",0.0160997")
                 && l.endsWith(",0.1,higher,0.05,worse")), csv);
         // the skipped 64-client cell (only in 17, and skipped) is not compared
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("64,")));
         String text = cmp.text();
         assertTrue(text.contains("clients=4"), text);
         assertTrue(text.contains("1.050"), text);
-        assertTrue(text.contains("Better: tps higher is better; latency_avg_ms lower is better. Verdict: Welch's t-test at α = 0.05."), text);
+        assertTrue(text.contains("Better: tps higher is better; latency_avg_ms lower is better. Verdict: Welch's t-test, p Holm-adjusted over the metric's cells, at α = 0.05."), text);
         assertTrue(text.contains("geometric mean ratio tps 17: 1.016 (1 better, 1 no significant difference, 1 worse of 3 cells)"), text);
     }
 
