@@ -55,7 +55,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics, allMetrics));
         System.out.print(cmp.text());
-        for (Path p : cmp.write(out)) System.out.println("wrote " + p);
+        for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
         return 0;
     }
 }
