@@ -149,6 +149,9 @@ public final class RunComparison {
         };
     }
 
+    /** Where Levene rejects equal variances, the cell-mean contrasts' pooled variance is the assumption that failed. */
+    static final String VARIANCES_DIFFER = " — variances differ: read the ART rows and ART-C contrasts (as study 001 does), "
+            + "not the cell-mean contrasts";
     static final String VERDICT = "Welch's t-test, p Holm-adjusted over the metric's cells, at α = " + ALPHA;
     static final String MANN_WHITNEY_LEFT_OUT = "Mann–Whitney left out: with these few repeats even fully separated "
             + "samples could not reach α (3 against 3: p ≥ 0.1)";
@@ -621,7 +624,7 @@ public final class RunComparison {
                 b.append(String.format(Locale.ROOT, "  ART %-18s F %10s  p %s%n", t.name(), num(t.f()), pWithCode(t.p())));
             }
             if (a.levene() != null) {
-                b.append("  ").append(varianceText(a)).append('\n');
+                b.append("  ").append(varianceText(a)).append(a.levene().p() < 0.05 ? VARIANCES_DIFFER : "").append('\n');
             }
             a.anova().warnings().forEach(x -> b.append("  note: ").append(x).append('\n'));
             contrastsText(b, a.factor(), a.contrasts(), "Contrasts per " + a.factor()
@@ -848,8 +851,7 @@ public final class RunComparison {
                 .append("</h" + h + ">\n");
         if (a.levene() != null) {
             b.append("<p>").append(esc(varianceText(a)))
-                    .append(a.levene().p() < 0.05 ? " — variances differ: read the ART rows and ART-C contrasts (as study 001 does)."
-                            : ".").append("</p>\n");
+                    .append(a.levene().p() < 0.05 ? esc(VARIANCES_DIFFER) + "." : ".").append("</p>\n");
         }
         List<List<String>> rows = new ArrayList<>();
         for (TwoWayAnova.Term t : a.anova().terms()) {

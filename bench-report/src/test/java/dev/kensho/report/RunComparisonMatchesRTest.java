@@ -223,6 +223,27 @@ class RunComparisonMatchesRTest {
     }
 
     /**
+     * Where Levene rejects equal variances (17's repeats spread by thousands, 16's by one), the cell-mean contrasts'
+     * pooled variance is the assumption that failed: the console and the page point to the ART-C contrasts; where it
+     * does not reject (TPS: p 0.074), neither does.
+     */
+    @Test
+    void unequalVariancesPointToTheRankContrasts() {
+        double[][][] tps = new double[2][4][];
+        for (int c = 0; c < 4; c++) {
+            double base = 1000 * (c + 1);
+            tps[0][c] = new double[] {base, base + 1, base + 2, base + 3};
+            tps[1][c] = new double[] {base, base + 1000, base + 3000, base + 4000};
+        }
+        RunComparison spread = compare(sweep(tmp.resolve("a"), tps, x -> false));
+        assertTrue(spread.analyses().get(0).levene().p() < 0.001, "p " + spread.analyses().get(0).levene().p());
+        assertTrue(spread.text().contains("variances differ: read the ART rows and ART-C contrasts (as study 001 does), "
+                + "not the cell-mean contrasts"), spread.text());
+        RunComparison even = compare(sweep(tmp.resolve("b"), TPS, x -> false));
+        assertTrue(!even.text().contains("variances differ"), even.text());
+    }
+
+    /**
      * A repeat whose tps is not a number (written as "NaN") is no value: the cell has 2, and Welch is R's
      * t.test(c(1050, 1041, 1062), c(1000, 991))$p.value = 0.00526842010524; a tps of 0 is a value.
      */
