@@ -170,7 +170,8 @@ public final class ExprParser {
         }
         String text = src.substring(start, pos);
         if (!isDouble) {
-            if (text.replaceFirst("^0+(?=.)", "").equals("9223372036854775808")) {
+            // only this exact spelling: pgbench's scanner sees "09223372036854775808" as an overflowing constant
+            if (text.equals("9223372036854775808")) {
                 return new Tok(K.MAXINT_PLUS_ONE, text, start, pos, 0, 0);
             }
             try {
@@ -247,7 +248,9 @@ public final class ExprParser {
             Tok t = tok;
             advance();
             if (prec == P_IS) {
-                lastNonAssoc = P_IS;
+                // "x IS NULL IS NULL" parses in pgbench: the IS forms end in a keyword, so bison never has to
+                // choose between them and nonassoc never applies; a comparison may follow again too.
+                lastNonAssoc = -1;
                 if (t.kind == K.ISNULL) {
                     left = op(Fn.IS, left, new Expr.Const(Value.NULL));
                 } else if (t.kind == K.NOTNULL) {
