@@ -495,7 +495,7 @@ public final class ClientScriptRunner {
                         continue;
                     }
                     case SET -> {
-                        Value v = cmd.expr.eval(context);
+                        Value v = cmd.expr.evaluate(context);
                         if (!vars.put(cmd.variable, v)) {
                             throw new EvalException("set: invalid variable name: \"" + cmd.variable + "\"");
                         }
@@ -503,7 +503,7 @@ public final class ClientScriptRunner {
                         pc++;
                     }
                     case IF -> {
-                        int to = cmd.expr.eval(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
+                        int to = cmd.expr.evaluate(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
                         pc = here;
                         endCommand();
                         pc = to;
@@ -591,7 +591,7 @@ public final class ClientScriptRunner {
             Command b = cmds.get(t);
             if (b.kind == Command.Kind.ELIF) {
                 pc = t;
-                if (b.expr.eval(context).truth()) {
+                if (b.expr.evaluate(context).truth()) {
                     return t + 1;
                 }
                 t = b.next;
@@ -872,6 +872,6 @@ public final class ClientScriptRunner {
 
     /** Test hook: evaluates one expression text in this client's context. */
     Value evaluate(Expr e) throws EvalException {
-        return e.eval(context);
+        return e.evaluate(context);
     }
 }

@@ -21,6 +21,18 @@ public abstract sealed class Expr {
 
     public abstract Value eval(Context ctx) throws EvalException;
 
+    /**
+     * {@link #eval} for a whole expression: one nested deeper than the thread's stack holds (pgbench itself
+     * crashes on such) fails as an evaluation error instead of ending the client's thread.
+     */
+    public final Value evaluate(Context ctx) throws EvalException {
+        try {
+            return eval(ctx);
+        } catch (StackOverflowError e) {
+            throw new EvalException("expression nested too deeply to evaluate");
+        }
+    }
+
     public static final class Const extends Expr {
         final Value value;
 
