@@ -152,12 +152,20 @@ public final class PgbenchRandom {
                         PgbenchRandom[] choose, PgbenchRandom[] throttle, PgbenchRandom[] sample) {
 
         public static Seeds of(long randomSeed, int clients, int threads) {
+            return of(randomSeed, clients, threads, true);
+        }
+
+        /**
+         * @param drawDefaultSeed false when -D defines default_seed: pgbench then draws no value for it, so
+         *                        the threads' states that follow come one value earlier in the base sequence
+         */
+        public static Seeds of(long randomSeed, int clients, int threads, boolean drawDefaultSeed) {
             PgbenchRandom base = new PgbenchRandom(randomSeed);
             PgbenchRandom[] cs = new PgbenchRandom[clients];
             for (int i = 0; i < clients; i++) {
                 cs[i] = base.derive();
             }
-            long defaultSeed = base.nextLong();
+            long defaultSeed = drawDefaultSeed ? base.nextLong() : 0;
             PgbenchRandom[] ch = new PgbenchRandom[threads];
             PgbenchRandom[] th = new PgbenchRandom[threads];
             PgbenchRandom[] sa = new PgbenchRandom[threads];

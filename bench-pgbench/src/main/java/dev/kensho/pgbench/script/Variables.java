@@ -111,14 +111,16 @@ public final class Variables {
 
     /**
      * Sets the automatic variables as pgbench's main() does, each only when not already defined (-D wins):
-     * scale, client_id (always), default_seed, random_seed. The driver reads the scale from
+     * scale, client_id, default_seed, random_seed. The driver reads the scale from
      * pgbench_branches when -s is not given ({@code select count(*) from pgbench_branches}).
      */
     public void standard(long scale, int clientId, long randomSeed, long defaultSeed) {
         if (!contains("scale")) {
             putInt("scale", scale);
         }
-        putInt("client_id", clientId);
+        if (!contains("client_id")) {
+            putInt("client_id", clientId);
+        }
         if (!contains("default_seed")) {
             putInt("default_seed", defaultSeed);
         }
