@@ -663,9 +663,12 @@ public final class ClientScriptRunner {
         return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
     }
 
+    private static final int SHELL_COMMAND_SIZE = 256;
+
     private void shell(List<String> argv, String variable) throws EvalException {
         String what = variable == null ? "shell" : "setshell";
         StringBuilder command = new StringBuilder();
+        int commandBytes = 0;
         for (int i = 0; i < argv.size(); i++) {
             String a = argv.get(i);
             String arg;
@@ -676,6 +679,12 @@ public final class ClientScriptRunner {
             } else if ((arg = vars.text(a.substring(1))) == null) {
                 throw new EvalException(what + ": undefined variable \"" + a + "\"");
             }
+            // pgbench builds the command line in a char[SHELL_COMMAND_SIZE] and refuses 255 bytes and more
+            int argBytes = arg.getBytes(StandardCharsets.UTF_8).length;
+            if (commandBytes + argBytes + (i > 0 ? 1 : 0) >= SHELL_COMMAND_SIZE - 1) {
+                throw new EvalException(what + ": shell command is too long");
+            }
+            commandBytes += argBytes + (i > 0 ? 1 : 0);
             if (i > 0) {
                 command.append(' ');
             }

@@ -447,4 +447,21 @@ class ExecutionTest {
             assertTrue(!o.ok() && o.message().contains(expected), o::toString);
         }
     }
+
+    /** pgbench 15 ran a 254-byte command line and refused one of 255 bytes, variables substituted. */
+    @ParameterizedTest(name = "{0} bytes: runs {1}")
+    @CsvSource({"254, true", "255, false"})
+    void shellCommandLineUpToPgbenchsBuffer(int bytes, boolean runs) throws Exception {
+        // "echo 1 #...": the shell prints 1; ":a" is 5 bytes of the line once substituted
+        String padding = "#".repeat(bytes - "echo 1 ".length() - " 12345".length());
+        Script s = Script.parse("long.sql", "\\set a 12345\n\\setshell v echo 1 " + padding + " :a\n\\set x debug(:v)\n");
+        List<String> debug = new ArrayList<>();
+        TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, debug).runScript(null, 0);
+        if (runs) {
+            assertTrue(o.ok(), o::toString);
+            assertEquals(List.of("debug(script=0,command=3): int 1"), debug);
+        } else {
+            assertTrue(!o.ok() && o.message().contains("shell command is too long"), o::toString);
+        }
+    }
 }
