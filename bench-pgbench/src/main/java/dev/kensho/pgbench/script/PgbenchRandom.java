@@ -194,6 +194,8 @@ public final class PgbenchRandom {
     /**
      * --random-seed as pgbench parses it: an unsigned 64-bit integer, "time" (microseconds of the clock)
      * or "rand" (a strong random value); null means "time" (pgbench's default without PGBENCH_RANDOM_SEED).
+     * The integer is read as pgbench's {@code sscanf("%lu%c")}: leading white space and a sign are allowed,
+     * "-1" wraps to 2^64 - 1, a value past 2^64 - 1 saturates to it, nothing may follow the digits.
      */
     public static long parseSeed(String option) {
         if (option == null || option.equals("time")) {
@@ -203,14 +205,27 @@ public final class PgbenchRandom {
         if (option.equals("rand")) {
             return new java.security.SecureRandom().nextLong();
         }
-        try {
-            if (option.isEmpty() || option.charAt(0) == '-' || option.charAt(0) == '+') {
-                throw new NumberFormatException();
-            }
-            return Long.parseUnsignedLong(option);
-        } catch (NumberFormatException e) {
+        int n = option.length();
+        int i = 0;
+        while (i < n && " \t\n\u000b\f\r".indexOf(option.charAt(i)) >= 0) {
+            i++;
+        }
+        boolean negative = i < n && option.charAt(i) == '-';
+        if (i < n && (option.charAt(i) == '-' || option.charAt(i) == '+')) {
+            i++;
+        }
+        int digits = i;
+        while (i < n && option.charAt(i) >= '0' && option.charAt(i) <= '9') {
+            i++;
+        }
+        if (i == digits || i < n) {
             throw new IllegalArgumentException("unrecognized random seed option \"" + option
                     + "\": expecting an unsigned integer, \"time\" or \"rand\"");
         }
+        java.math.BigInteger v = new java.math.BigInteger(option.substring(digits, i));
+        if (v.bitLength() > 64) {
+            return -1L; // strtoul's ULONG_MAX, whatever the sign
+        }
+        return negative ? -v.longValue() : v.longValue();
     }
 }
