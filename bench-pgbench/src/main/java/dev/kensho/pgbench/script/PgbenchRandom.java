@@ -71,9 +71,9 @@ public final class PgbenchRandom {
         return min + nextUnsignedInRange(0, max - min);
     }
 
-    /** pg_prng_double: 53 random bits in [0, 1). */
+    /** pg_prng_double: 52 random bits in [0, 1) (PostgreSQL assumes 52 mantissa bits; the lowest 12 are dropped). */
     public double nextDouble() {
-        return (nextLong() >>> 11) * 0x1.0p-53;
+        return (nextLong() >>> 12) * 0x1.0p-52;
     }
 
     /** pgbench getExponentialRand (parameter > 0 is checked by the caller). */
