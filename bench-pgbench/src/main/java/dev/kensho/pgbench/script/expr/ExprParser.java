@@ -226,10 +226,21 @@ public final class ExprParser {
         }
         double d = Double.parseDouble(text);
         if (Double.isInfinite(d) || (d == 0.0 && text.matches("[^eE]*[1-9].*"))
-                || (d != 0.0 && Math.abs(d) < Double.MIN_NORMAL)) {
+                || (d != 0.0 && Math.abs(d) < Double.MIN_NORMAL) || (d == Double.MIN_NORMAL && tinyForStrtod(text))) {
             throw new ExprSyntaxException("double constant overflow", text, start);
         }
         return new Tok(K.DOUBLE, text, start, pos, 0, d);
+    }
+
+    /**
+     * glibc's strtod sets ERANGE when the value, rounded to 53 bits with an unbounded exponent, is below
+     * the smallest normal double; just below it a value still rounds up to that double in Java.
+     */
+    private static boolean tinyForStrtod(String text) {
+        java.math.BigDecimal minNormal = new java.math.BigDecimal(Double.MIN_NORMAL);
+        // 2^-1076 is below the smallest double: a quarter of Double.MIN_VALUE (2^-1074), exactly
+        java.math.BigDecimal halfUlpBelow = new java.math.BigDecimal(Double.MIN_VALUE).divide(java.math.BigDecimal.valueOf(4));
+        return new java.math.BigDecimal(text).compareTo(minNormal.subtract(halfUlpBelow)) < 0;
     }
 
     // ---------------------------------------------------------------- parser
