@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.script;
 
 import dev.kensho.pgbench.script.expr.EvalException;
+import dev.kensho.pgbench.script.expr.ExprParser;
 import dev.kensho.pgbench.script.expr.Value;
 
 import java.util.LinkedHashMap;
@@ -266,7 +267,8 @@ public final class Variables {
         if (d == 0.0) {
             return digits.replaceFirst("[eEpP].*", "").matches(".*[1-9a-fA-F&&[^xX]].*");
         }
-        return Math.abs(d) < Double.MIN_NORMAL;
+        return Math.abs(d) < Double.MIN_NORMAL
+                || (d == Double.MIN_NORMAL && !digits.matches("0[xX].*") && ExprParser.tinyForStrtod(digits));
     }
 
     /** C atoi, as pgbench's \sleep uses it: leading spaces, sign, digits, stop at anything else. */

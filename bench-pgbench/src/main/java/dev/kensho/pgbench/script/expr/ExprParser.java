@@ -236,7 +236,7 @@ public final class ExprParser {
      * glibc's strtod sets ERANGE when the value, rounded to 53 bits with an unbounded exponent, is below
      * the smallest normal double; just below it a value still rounds up to that double in Java.
      */
-    private static boolean tinyForStrtod(String text) {
+    public static boolean tinyForStrtod(String text) {
         java.math.BigDecimal minNormal = new java.math.BigDecimal(Double.MIN_NORMAL);
         // 2^-1076 is below the smallest double: a quarter of Double.MIN_VALUE (2^-1074), exactly
         java.math.BigDecimal halfUlpBelow = new java.math.BigDecimal(Double.MIN_VALUE).divide(java.math.BigDecimal.valueOf(4));
