@@ -165,7 +165,6 @@ public final class Driver {
             throw KenshoException.target("pgbench: " + oneLine(e), e);
         }
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
-        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads);
         Variables base = new Variables();
         for (String d : cfg.defines()) {
             try {
@@ -174,6 +173,7 @@ public final class Driver {
                 throw KenshoException.usage(e.getMessage());
             }
         }
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads, !base.contains("default_seed"));
         int ns = cfg.scripts().size();
         scriptLatency = new LatencyRecorder[ns];
         scriptOk = new LongAdder[ns];

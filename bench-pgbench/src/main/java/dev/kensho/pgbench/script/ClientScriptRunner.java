@@ -7,6 +7,7 @@ import dev.kensho.pgbench.script.expr.Value;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -494,7 +495,7 @@ public final class ClientScriptRunner {
                         continue;
                     }
                     case SET -> {
-                        Value v = cmd.expr.eval(context);
+                        Value v = cmd.expr.evaluate(context);
                         if (!vars.put(cmd.variable, v)) {
                             throw new EvalException("set: invalid variable name: \"" + cmd.variable + "\"");
                         }
@@ -502,7 +503,7 @@ public final class ClientScriptRunner {
                         pc++;
                     }
                     case IF -> {
-                        int to = cmd.expr.eval(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
+                        int to = cmd.expr.evaluate(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
                         pc = here;
                         endCommand();
                         pc = to;
@@ -590,7 +591,7 @@ public final class ClientScriptRunner {
             Command b = cmds.get(t);
             if (b.kind == Command.Kind.ELIF) {
                 pc = t;
-                if (b.expr.eval(context).truth()) {
+                if (b.expr.evaluate(context).truth()) {
                     return t + 1;
                 }
                 t = b.next;
@@ -619,9 +620,55 @@ public final class ClientScriptRunner {
         return (long) usec * cmd.sleepUnitMicros;
     }
 
+    /**
+     * pgbench's reading of a \\setshell result: {@code (int) strtol(res, &end, 10)}, then only white space may
+     * follow. So a line of only white space is 0 (strtol consumes nothing and the rest is blank), a number
+     * beyond 64 bits is clamped as strtol does, and the long is cut to pgbench's 32-bit int.
+     */
+    static long setshellResult(String res) throws EvalException {
+        int n = res.length();
+        int i = 0;
+        while (i < n && isCSpace(res.charAt(i))) {
+            i++;
+        }
+        boolean negative = false;
+        if (i < n && (res.charAt(i) == '+' || res.charAt(i) == '-')) {
+            negative = res.charAt(i) == '-';
+            i++;
+        }
+        int digits = i;
+        while (i < n && res.charAt(i) >= '0' && res.charAt(i) <= '9') {
+            i++;
+        }
+        // no digits: strtol leaves its end pointer at the start of the line
+        int end = i == digits ? 0 : i;
+        while (end < n && isCSpace(res.charAt(end))) {
+            end++;
+        }
+        if (end < n) {
+            throw new EvalException("setshell: shell command must return an integer (not \"" + res + "\")");
+        }
+        if (i == digits) {
+            return 0;
+        }
+        BigInteger big = new BigInteger(res.substring(digits, i));
+        long clamped = big.bitLength() < 64 ? big.longValue() : Long.MAX_VALUE;
+        if (negative) {
+            clamped = big.bitLength() < 64 ? -clamped : Long.MIN_VALUE;
+        }
+        return (int) clamped;
+    }
+
+    private static boolean isCSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
+    }
+
+    private static final int SHELL_COMMAND_SIZE = 256;
+
     private void shell(List<String> argv, String variable) throws EvalException {
         String what = variable == null ? "shell" : "setshell";
         StringBuilder command = new StringBuilder();
+        int commandBytes = 0;
         for (int i = 0; i < argv.size(); i++) {
             String a = argv.get(i);
             String arg;
@@ -632,6 +679,12 @@ public final class ClientScriptRunner {
             } else if ((arg = vars.text(a.substring(1))) == null) {
                 throw new EvalException(what + ": undefined variable \"" + a + "\"");
             }
+            // pgbench builds the command line in a char[SHELL_COMMAND_SIZE] and refuses 255 bytes and more
+            int argBytes = arg.getBytes(StandardCharsets.UTF_8).length;
+            if (commandBytes + argBytes + (i > 0 ? 1 : 0) >= SHELL_COMMAND_SIZE - 1) {
+                throw new EvalException(what + ": shell command is too long");
+            }
+            commandBytes += argBytes + (i > 0 ? 1 : 0);
             if (i > 0) {
                 command.append(' ');
             }
@@ -666,19 +719,7 @@ public final class ClientScriptRunner {
             if (res == null) {
                 throw new EvalException("setshell: could not read result of shell command");
             }
-            String t = res.stripLeading();
-            int i = 0;
-            if (i < t.length() && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
-                i++;
-            }
-            int digits = i;
-            while (i < t.length() && Character.isDigit(t.charAt(i))) {
-                i++;
-            }
-            if (i == digits || !t.substring(i).isBlank()) {
-                throw new EvalException("setshell: shell command must return an integer (not \"" + res + "\")");
-            }
-            long v = (int) Long.parseLong(t.substring(0, i).replaceFirst("^\\+", ""));
+            long v = setshellResult(res);
             if (!vars.put(variable, Value.ofInt(v))) {
                 throw new EvalException("setshell: invalid variable name: \"" + variable + "\"");
             }
@@ -687,8 +728,6 @@ public final class ClientScriptRunner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EvalException(what + ": interrupted");
-        } catch (NumberFormatException e) {
-            throw new EvalException("setshell: shell command must return an integer (" + e.getMessage() + ")");
         }
     }
 
@@ -842,6 +881,6 @@ public final class ClientScriptRunner {
 
     /** Test hook: evaluates one expression text in this client's context. */
     Value evaluate(Expr e) throws EvalException {
-        return e.eval(context);
+        return e.evaluate(context);
     }
 }

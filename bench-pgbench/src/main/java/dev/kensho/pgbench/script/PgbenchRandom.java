@@ -71,9 +71,9 @@ public final class PgbenchRandom {
         return min + nextUnsignedInRange(0, max - min);
     }
 
-    /** pg_prng_double: 53 random bits in [0, 1). */
+    /** pg_prng_double: 52 random bits in [0, 1) (PostgreSQL assumes 52 mantissa bits; the lowest 12 are dropped). */
     public double nextDouble() {
-        return (nextLong() >>> 11) * 0x1.0p-53;
+        return (nextLong() >>> 12) * 0x1.0p-52;
     }
 
     /** pgbench getExponentialRand (parameter > 0 is checked by the caller). */
@@ -152,12 +152,20 @@ public final class PgbenchRandom {
                         PgbenchRandom[] choose, PgbenchRandom[] throttle, PgbenchRandom[] sample) {
 
         public static Seeds of(long randomSeed, int clients, int threads) {
+            return of(randomSeed, clients, threads, true);
+        }
+
+        /**
+         * @param drawDefaultSeed false when -D defines default_seed: pgbench then draws no value for it, so
+         *                        the threads' states that follow come one value earlier in the base sequence
+         */
+        public static Seeds of(long randomSeed, int clients, int threads, boolean drawDefaultSeed) {
             PgbenchRandom base = new PgbenchRandom(randomSeed);
             PgbenchRandom[] cs = new PgbenchRandom[clients];
             for (int i = 0; i < clients; i++) {
                 cs[i] = base.derive();
             }
-            long defaultSeed = base.nextLong();
+            long defaultSeed = drawDefaultSeed ? base.nextLong() : 0;
             PgbenchRandom[] ch = new PgbenchRandom[threads];
             PgbenchRandom[] th = new PgbenchRandom[threads];
             PgbenchRandom[] sa = new PgbenchRandom[threads];
@@ -186,6 +194,8 @@ public final class PgbenchRandom {
     /**
      * --random-seed as pgbench parses it: an unsigned 64-bit integer, "time" (microseconds of the clock)
      * or "rand" (a strong random value); null means "time" (pgbench's default without PGBENCH_RANDOM_SEED).
+     * The integer is read as pgbench's {@code sscanf("%lu%c")}: leading white space and a sign are allowed,
+     * "-1" wraps to 2^64 - 1, a value past 2^64 - 1 saturates to it, nothing may follow the digits.
      */
     public static long parseSeed(String option) {
         if (option == null || option.equals("time")) {
@@ -195,14 +205,27 @@ public final class PgbenchRandom {
         if (option.equals("rand")) {
             return new java.security.SecureRandom().nextLong();
         }
-        try {
-            if (option.isEmpty() || option.charAt(0) == '-' || option.charAt(0) == '+') {
-                throw new NumberFormatException();
-            }
-            return Long.parseUnsignedLong(option);
-        } catch (NumberFormatException e) {
+        int n = option.length();
+        int i = 0;
+        while (i < n && " \t\n\u000b\f\r".indexOf(option.charAt(i)) >= 0) {
+            i++;
+        }
+        boolean negative = i < n && option.charAt(i) == '-';
+        if (i < n && (option.charAt(i) == '-' || option.charAt(i) == '+')) {
+            i++;
+        }
+        int digits = i;
+        while (i < n && option.charAt(i) >= '0' && option.charAt(i) <= '9') {
+            i++;
+        }
+        if (i == digits || i < n) {
             throw new IllegalArgumentException("unrecognized random seed option \"" + option
                     + "\": expecting an unsigned integer, \"time\" or \"rand\"");
         }
+        java.math.BigInteger v = new java.math.BigInteger(option.substring(digits, i));
+        if (v.bitLength() > 64) {
+            return -1L; // strtoul's ULONG_MAX, whatever the sign
+        }
+        return negative ? -v.longValue() : v.longValue();
     }
 }

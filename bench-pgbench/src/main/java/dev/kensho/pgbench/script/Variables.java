@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.script;
 
 import dev.kensho.pgbench.script.expr.EvalException;
+import dev.kensho.pgbench.script.expr.ExprParser;
 import dev.kensho.pgbench.script.expr.Value;
 
 import java.util.LinkedHashMap;
@@ -111,14 +112,16 @@ public final class Variables {
 
     /**
      * Sets the automatic variables as pgbench's main() does, each only when not already defined (-D wins):
-     * scale, client_id (always), default_seed, random_seed. The driver reads the scale from
+     * scale, client_id, default_seed, random_seed. The driver reads the scale from
      * pgbench_branches when -s is not given ({@code select count(*) from pgbench_branches}).
      */
     public void standard(long scale, int clientId, long randomSeed, long defaultSeed) {
         if (!contains("scale")) {
             putInt("scale", scale);
         }
-        putInt("client_id", clientId);
+        if (!contains("client_id")) {
+            putInt("client_id", clientId);
+        }
         if (!contains("default_seed")) {
             putInt("default_seed", defaultSeed);
         }
@@ -264,7 +267,8 @@ public final class Variables {
         if (d == 0.0) {
             return digits.replaceFirst("[eEpP].*", "").matches(".*[1-9a-fA-F&&[^xX]].*");
         }
-        return Math.abs(d) < Double.MIN_NORMAL;
+        return Math.abs(d) < Double.MIN_NORMAL
+                || (d == Double.MIN_NORMAL && !digits.matches("0[xX].*") && ExprParser.tinyForStrtod(digits));
     }
 
     /** C atoi, as pgbench's \sleep uses it: leading spaces, sign, digits, stop at anything else. */

@@ -7,8 +7,8 @@
  * List<Script> scripts = List.of(Script.fromSpec("-b select-only@2"), Script.fromSpec("-f my.sql@1"));
  * Script.checkList(scripts);                                  // 128 scripts max, total weight > 0
  * long seed = PgbenchRandom.parseSeed("5432");               // --random-seed (null = "time")
- * PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, clients, threads);
  * Variables base = new Variables(); base.define("name=value"); // -D
+ * PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, clients, threads, !base.contains("default_seed"));
  * long scale = anyBuiltin ? Variables.readScale(conn) : optionS; // pgbench's rule
  * // per client i (thread t = the one Seeds.clientsOfThread deals it to):
  * Variables v = base.copy(); v.standard(scale, i, seed, seeds.defaultSeed());
@@ -25,7 +25,7 @@
  *     propagation, overflow and division errors, every builtin function with its argument checks; debug()
  *     prints the same text ({@code %.15g} doubles, PostgreSQL's NaN/Infinity spelling).</li>
  * <li>Random: xoroshiro128** with splitmix64 seeding; startup seeding order (clients' states, then
- *     :default_seed, then per thread choose/throttle/sample states); uniform, exponential, gaussian, zipfian,
+ *     :default_seed unless -D defines it, then per thread choose/throttle/sample states); uniform, exponential, gaussian, zipfian,
  *     permute, hash/hash_murmur2/hash_fnv1a are bit-exact.</li>
  * <li>SQL splitting: psql's lexer rules (quotes, E'' strings, dollar quotes, nested comments, parentheses,
  *     {@code \;} compound queries); variables as pgbench substitutes them (text in simple mode, parameters

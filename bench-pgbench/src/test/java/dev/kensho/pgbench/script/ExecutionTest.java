@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.sql.Connection;
@@ -418,5 +419,49 @@ class ExecutionTest {
         TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, debug).runScript(null, 0);
         assertTrue(o.ok(), o::toString);
         assertEquals(List.of("debug(script=0,command=8): int 1"), debug);
+    }
+
+    /** What pgbench 15 made of each command's output: (int) strtol(line, &end, 10), only white space after it. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "echo|int 0",
+        "printf '\\040\\04042\\040\\n'|int 42",
+        "printf '\\040\\n'|int 0",
+        "printf '\\t-5\\r\\n'|int -5",
+        "echo 99999999999999999999|int -1",
+        "echo -99999999999999999999|int 0",
+        "echo 3000000000|int -1294967296",
+        "echo +17|int 17",
+        "printf '7\\n8\\n'|int 7",
+        "echo 0x10|shell command must return an integer",
+        "echo +|shell command must return an integer",
+    })
+    void setshellReadsItsLineAsPgbench(String command, String expected) throws Exception {
+        Script s = Script.parse("setshell.sql", "\\setshell v " + command + "\n\\set x debug(:v)\n");
+        List<String> debug = new ArrayList<>();
+        TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, debug).runScript(null, 0);
+        if (expected.startsWith("int ")) {
+            assertTrue(o.ok(), o::toString);
+            assertEquals(List.of("debug(script=0,command=2): " + expected), debug);
+        } else {
+            assertTrue(!o.ok() && o.message().contains(expected), o::toString);
+        }
+    }
+
+    /** pgbench 15 ran a 254-byte command line and refused one of 255 bytes, variables substituted. */
+    @ParameterizedTest(name = "{0} bytes: runs {1}")
+    @CsvSource({"254, true", "255, false"})
+    void shellCommandLineUpToPgbenchsBuffer(int bytes, boolean runs) throws Exception {
+        // "echo 1 #...": the shell prints 1; ":a" is 5 bytes of the line once substituted
+        String padding = "#".repeat(bytes - "echo 1 ".length() - " 12345".length());
+        Script s = Script.parse("long.sql", "\\set a 12345\n\\setshell v echo 1 " + padding + " :a\n\\set x debug(:v)\n");
+        List<String> debug = new ArrayList<>();
+        TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, debug).runScript(null, 0);
+        if (runs) {
+            assertTrue(o.ok(), o::toString);
+            assertEquals(List.of("debug(script=0,command=3): int 1"), debug);
+        } else {
+            assertTrue(!o.ok() && o.message().contains("shell command is too long"), o::toString);
+        }
     }
 }

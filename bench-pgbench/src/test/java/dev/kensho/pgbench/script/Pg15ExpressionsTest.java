@@ -1,6 +1,8 @@
 package dev.kensho.pgbench.script;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
@@ -8,8 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -20,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class Pg15ExpressionsTest {
     static final String[] DEFINES = {"minint=-9223372036854775808", "hex=0x10", "hexf=0x1p4", "inf=inf",
         "minf=-Infinity", "nan=nan", "big=1e400", "tiny=1e-400", "denorm=4.9e-324", "sp=12x", "y=y", "ye=ye",
-        "yes=YES", "no=no", "n=N", "of=of", "off=off", "on=on", "TR=TR", "plus=+7", "spint=_12", "zero4=0000"};
+        "yes=YES", "no=no", "n=N", "of=of", "off=off", "on=on", "TR=TR", "plus=+7", "spint=_12", "zero4=0000",
+        "nearmin=2.2250738585072012e-308"};
 
     static Stream<String[]> recorded() throws IOException {
         List<String[]> rows = new ArrayList<>();
@@ -60,5 +65,70 @@ class Pg15ExpressionsTest {
             assertFalse(o.ok());
             assertTrue(o.message().contains(expected), o.message());
         }
+    }
+
+    /**
+     * pgbench's bison stack holds 9998 symbols: the deepest nesting pgbench 15 accepted and the first it
+     * rejected with "memory exhausted", for prefix operators, parentheses (the closing one is shifted before
+     * the reduction) and CASE.
+     */
+    @ParameterizedTest(name = "{0} x {1}: accepted {2}")
+    @CsvSource({
+        "unary minus, 9995, true", "unary minus, 9996, false",
+        "parentheses, 9996, true", "parentheses, 9997, false",
+        "case, 2499, true", "case, 2500, false",
+    })
+    void nestingUpToPgbenchsParserStack(String form, int n, boolean accepted) {
+        String expr = switch (form) {
+            case "unary minus" -> "debug(" + "- ".repeat(n) + "1)";
+            case "parentheses" -> "(".repeat(n) + "1" + ")".repeat(n);
+            default -> "CASE WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+        };
+        String text = "\\set x " + expr + "\n";
+        if (accepted) {
+            assertDoesNotThrow(() -> Script.parse("deep.sql", text));
+        } else {
+            ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("deep.sql", text));
+            assertTrue(e.getMessage().contains("memory exhausted"), e.getMessage());
+        }
+    }
+
+    /** pgbench evaluates the first 16 arguments, printing their debug() lines, and only then fails. */
+    @Test
+    void tooManyArgumentsFailAfterTheFirstSixteenAreEvaluated() throws Exception {
+        Script s = Script.parse("many.sql",
+                "\\set x least(debug(1), 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, debug(16), debug(17))\n");
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 77, seeds.defaultSeed());
+        List<String> debug = new ArrayList<>();
+        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
+        assertFalse(o.ok());
+        assertTrue(o.message().contains("too many function arguments, maximum is 16"), o.message());
+        assertEquals(List.of("debug(script=0,command=1): int 1", "debug(script=0,command=1): int 16"), debug);
+    }
+
+    /**
+     * pgbench 15 evaluated these on its 8 MB stack (a chain of 20000 additions crashed it); Kensho's client
+     * threads have 256 KB stacks, so deep trees are evaluated aside.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"16000 additions, int 16001", "9995 unary minuses, int -1"})
+    void deepExpressionsEvaluateOnASmallClientStack(String form, String expected) throws Exception {
+        String expr = form.startsWith("16000") ? "1" + " + 1".repeat(16_000) : "- ".repeat(9_995) + "1";
+        Script s = Script.parse("deep.sql", "\\set x debug(" + expr + ")\n");
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 77, seeds.defaultSeed());
+        List<String> debug = new ArrayList<>();
+        ClientScriptRunner runner = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(debug::add));
+        TransactionOutcome[] o = new TransactionOutcome[1];
+        Thread client = new Thread(null, () -> o[0] = runner.runScript(null, 0), "small-stack-client", 256 * 1024);
+        client.start();
+        client.join();
+        assertTrue(o[0].ok(), o[0]::toString);
+        assertEquals(List.of("debug(script=0,command=1): " + expected), debug);
     }
 }

@@ -186,4 +186,31 @@ class PgbenchOracleTest {
             assertEquals(byClient.get(client), chosen, "client " + client + " on thread " + t);
         }
     }
+
+    /**
+     * -D default_seed=N and -D client_id=N win over pgbench's own values, and with default_seed defined pgbench
+     * draws nothing for it, so the script choice that follows comes one value earlier in the base sequence.
+     */
+    @Test
+    void definedDefaultSeedAndClientIdAsPgbench() throws Exception {
+        LocalServer.assumePgbench();
+        Path a = write("a.sql", "\\set s debug(:client_id * 10 + 1)\n\\set h debug(hash(5))\n");
+        Path b = write("b.sql", "\\set s debug(:client_id * 10 + 2)\n\\set h debug(hash(5))\n");
+        List<String> c = pgbench("--random-seed=5432", "-t", "20", "-c", "1", "-D", "default_seed=11", "-D",
+                "client_id=4", "-f", a.toString(), "-f", b.toString());
+        List<Script> scripts = List.of(Script.fromSpec("-f " + a), Script.fromSpec("-f " + b));
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(5432, 1, 1, false);
+        Variables v = new Variables();
+        v.define("default_seed=11");
+        v.define("client_id=4");
+        v.standard(1, 0, 5432, seeds.defaultSeed());
+        List<String> mine = new ArrayList<>();
+        ClientScriptRunner r = new ClientScriptRunner(scripts, 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(mine::add));
+        for (int t = 0; t < 20; t++) {
+            int chosen = Script.choose(scripts, seeds.choose()[0]);
+            assertTrue(r.runScript(null, chosen).ok());
+        }
+        assertEquals(c, mine);
+    }
 }

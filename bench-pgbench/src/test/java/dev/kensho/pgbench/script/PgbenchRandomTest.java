@@ -78,7 +78,18 @@ class PgbenchRandomTest {
         assertTrue(now > 1_600_000_000_000_000L);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PgbenchRandom.parseSeed("one"));
         assertTrue(e.getMessage().contains("unrecognized random seed option \"one\""));
-        assertThrows(IllegalArgumentException.class, () -> PgbenchRandom.parseSeed("-1"));
+        // what pgbench 15's sscanf("%lu%c") made of these (its "setting random seed to N" line)
+        assertEquals(-1L, PgbenchRandom.parseSeed("-1"));
+        assertEquals(0L, PgbenchRandom.parseSeed("-0"));
+        assertEquals(1L, PgbenchRandom.parseSeed("-18446744073709551615"));
+        assertEquals(-1L, PgbenchRandom.parseSeed("-18446744073709551616"));
+        assertEquals(-1L, PgbenchRandom.parseSeed("99999999999999999999999"));
+        assertEquals(5L, PgbenchRandom.parseSeed("+5"));
+        assertEquals(7L, PgbenchRandom.parseSeed("\t7"));
+        assertEquals(7L, PgbenchRandom.parseSeed("007"));
+        for (String rejected : new String[] {"5 ", "- 5", "+-5", "0x10", "1e3", "", "TIME"}) {
+            assertThrows(IllegalArgumentException.class, () -> PgbenchRandom.parseSeed(rejected), rejected);
+        }
     }
 
     @Test

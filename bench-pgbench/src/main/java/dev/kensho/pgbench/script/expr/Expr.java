@@ -21,6 +21,59 @@ public abstract sealed class Expr {
 
     public abstract Value eval(Context ctx) throws EvalException;
 
+    /** Nesting of the tree: 1 for a constant or a variable. */
+    abstract int depth();
+
+    /** Deeper trees are evaluated on a thread of their own: client threads have small stacks. */
+    private static final int DEEP_TREE = 200;
+    private static final long DEEP_STACK_BYTES = 512L << 20;
+
+    /**
+     * {@link #eval} for a whole expression. pgbench evaluates recursively on its 8 MB stack (thousands of
+     * levels); a deep tree is evaluated here on a thread with a large stack while the client waits, and one
+     * deeper than even that (pgbench crashes on such) fails as an evaluation error instead of ending the
+     * client's thread.
+     */
+    public final Value evaluate(Context ctx) throws EvalException {
+        if (depth() <= DEEP_TREE) {
+            return evalGuarded(ctx);
+        }
+        Value[] value = new Value[1];
+        EvalException[] failed = new EvalException[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                value[0] = evalGuarded(ctx);
+            } catch (EvalException e) {
+                failed[0] = e;
+            }
+        }, Thread.currentThread().getName() + "-deep-expression", DEEP_STACK_BYTES);
+        t.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the evaluation has side effects (debug, random draws): let it finish
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        return value[0];
+    }
+
+    private Value evalGuarded(Context ctx) throws EvalException {
+        try {
+            return eval(ctx);
+        } catch (StackOverflowError e) {
+            throw new EvalException("expression nested too deeply to evaluate");
+        }
+    }
+
     public static final class Const extends Expr {
         final Value value;
 
@@ -31,6 +84,11 @@ public abstract sealed class Expr {
         @Override
         public Value eval(Context ctx) {
             return value;
+        }
+
+        @Override
+        int depth() {
+            return 1;
         }
 
         @Override
@@ -52,6 +110,11 @@ public abstract sealed class Expr {
         }
 
         @Override
+        int depth() {
+            return 1;
+        }
+
+        @Override
         public String toString() {
             return ":" + name;
         }
@@ -61,14 +124,26 @@ public abstract sealed class Expr {
         final Fn fn;
         final Expr[] args;
 
+        private final int depth;
+
         Call(Fn fn, List<Expr> args) {
             this.fn = fn;
             this.args = args.toArray(new Expr[0]);
+            int deepest = 0;
+            for (Expr a : this.args) {
+                deepest = Math.max(deepest, a.depth());
+            }
+            this.depth = deepest + 1;
         }
 
         @Override
         public Value eval(Context ctx) throws EvalException {
             return fn.apply(args, ctx);
+        }
+
+        @Override
+        int depth() {
+            return depth;
         }
 
         @Override

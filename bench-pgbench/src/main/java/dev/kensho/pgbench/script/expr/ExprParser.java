@@ -36,13 +36,57 @@ public final class ExprParser {
 
     /** Parses one expression starting at {@code from}, up to the end of the (continued) line. */
     public static Parsed parse(String src, int from) throws ExprSyntaxException {
+        if (src.length() - from < DEEP_TEXT) {
+            return parseHere(src, from);
+        }
+        // Nesting up to bison's limit recurses deeper than a default thread stack allows.
+        Parsed[] parsed = new Parsed[1];
+        ExprSyntaxException[] failed = new ExprSyntaxException[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                parsed[0] = parseHere(src, from);
+            } catch (ExprSyntaxException e) {
+                failed[0] = e;
+            }
+        }, "expression-parser", PARSER_STACK_BYTES);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ExprSyntaxException("interrupted", null, from);
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        return parsed[0];
+    }
+
+    private static Parsed parseHere(String src, int from) throws ExprSyntaxException {
         ExprParser p = new ExprParser(src, from, src.length());
         p.advance();
-        Expr e = p.expr(0);
+        Expr e = p.expr(0, 0);
         if (p.tok.kind != K.EOL) {
             throw p.syntaxError();
         }
         return new Parsed(e, p.pos);
+    }
+
+    /** Texts shorter than this cannot nest deep enough to need {@link #PARSER_STACK_BYTES}. */
+    private static final int DEEP_TEXT = 2_000;
+    private static final long PARSER_STACK_BYTES = 256L << 20;
+
+    /**
+     * bison's YYMAXDEPTH: pgbench's parser stack holds its initial state and at most 9998 grammar symbols;
+     * one more and it fails with "memory exhausted". The parse methods below take {@code base}, the symbols
+     * the equivalent bison parse has on its stack below the construct being parsed, and check each shift.
+     */
+    private static final int MAX_STACK_SYMBOLS = 9998;
+
+    private void shifted(int symbols, int offset) throws ExprSyntaxException {
+        if (symbols > MAX_STACK_SYMBOLS) {
+            throw new ExprSyntaxException("memory exhausted", null, offset);
+        }
     }
 
     /** True for a function a script can call by name (abs, random, ...), case-insensitive. */
@@ -170,7 +214,8 @@ public final class ExprParser {
         }
         String text = src.substring(start, pos);
         if (!isDouble) {
-            if (text.replaceFirst("^0+(?=.)", "").equals("9223372036854775808")) {
+            // only this exact spelling: pgbench's scanner sees "09223372036854775808" as an overflowing constant
+            if (text.equals("9223372036854775808")) {
                 return new Tok(K.MAXINT_PLUS_ONE, text, start, pos, 0, 0);
             }
             try {
@@ -181,10 +226,21 @@ public final class ExprParser {
         }
         double d = Double.parseDouble(text);
         if (Double.isInfinite(d) || (d == 0.0 && text.matches("[^eE]*[1-9].*"))
-                || (d != 0.0 && Math.abs(d) < Double.MIN_NORMAL)) {
+                || (d != 0.0 && Math.abs(d) < Double.MIN_NORMAL) || (d == Double.MIN_NORMAL && tinyForStrtod(text))) {
             throw new ExprSyntaxException("double constant overflow", text, start);
         }
         return new Tok(K.DOUBLE, text, start, pos, 0, d);
+    }
+
+    /**
+     * glibc's strtod sets ERANGE when the value, rounded to 53 bits with an unbounded exponent, is below
+     * the smallest normal double; just below it a value still rounds up to that double in Java.
+     */
+    public static boolean tinyForStrtod(String text) {
+        java.math.BigDecimal minNormal = new java.math.BigDecimal(Double.MIN_NORMAL);
+        // 2^-1076 is below the smallest double: a quarter of Double.MIN_VALUE (2^-1074), exactly
+        java.math.BigDecimal halfUlpBelow = new java.math.BigDecimal(Double.MIN_VALUE).divide(java.math.BigDecimal.valueOf(4));
+        return new java.math.BigDecimal(text).compareTo(minNormal.subtract(halfUlpBelow)) < 0;
     }
 
     // ---------------------------------------------------------------- parser
@@ -233,8 +289,8 @@ public final class ExprParser {
         return new Expr.Call(Fn.NOT, List.of(a));
     }
 
-    private Expr expr(int minPrec) throws ExprSyntaxException {
-        Expr left = prefix();
+    private Expr expr(int minPrec, int base) throws ExprSyntaxException {
+        Expr left = prefix(base);
         int lastNonAssoc = -1;
         while (true) {
             int prec = binaryPrec(tok);
@@ -245,9 +301,12 @@ public final class ExprParser {
                 throw syntaxError();
             }
             Tok t = tok;
+            shifted(base + 2, t.start);
             advance();
             if (prec == P_IS) {
-                lastNonAssoc = P_IS;
+                // "x IS NULL IS NULL" parses in pgbench: the IS forms end in a keyword, so bison never has to
+                // choose between them and nonassoc never applies; a comparison may follow again too.
+                lastNonAssoc = -1;
                 if (t.kind == K.ISNULL) {
                     left = op(Fn.IS, left, new Expr.Const(Value.NULL));
                 } else if (t.kind == K.NOTNULL) {
@@ -256,6 +315,7 @@ public final class ExprParser {
                     boolean negate = false;
                     if (tok.kind == K.NOT) {
                         negate = true;
+                        shifted(base + 3, tok.start);
                         advance();
                     }
                     Value v = switch (tok.kind) {
@@ -264,6 +324,7 @@ public final class ExprParser {
                         case FALSE -> Value.FALSE;
                         default -> throw syntaxError();
                     };
+                    shifted(base + (negate ? 4 : 3), tok.start);
                     advance();
                     left = op(Fn.IS, left, new Expr.Const(v));
                     if (negate) {
@@ -272,7 +333,7 @@ public final class ExprParser {
                 }
                 continue;
             }
-            Expr right = expr(prec + 1);
+            Expr right = expr(prec + 1, base + 2);
             if (prec == P_CMP) {
                 lastNonAssoc = P_CMP;
             }
@@ -301,35 +362,44 @@ public final class ExprParser {
         }
     }
 
-    private Expr prefix() throws ExprSyntaxException {
+    private Expr prefix(int base) throws ExprSyntaxException {
         Tok t = tok;
+        boolean startsOperand = switch (t.kind) {
+            case OP -> t.text.equals("+") || t.text.equals("-") || t.text.equals("~");
+            case NOT, LPAREN, INT, DOUBLE, TRUE, FALSE, NULL, VAR -> true;
+            default -> false; // CASE and function names check their own shift
+        };
+        if (startsOperand) {
+            shifted(base + 1, t.start);
+        }
         switch (t.kind) {
             case OP:
                 switch (t.text) {
                     case "+":
                         advance();
-                        return expr(P_UNARY);
+                        return expr(P_UNARY, base + 1);
                     case "-":
                         advance();
                         if (tok.kind == K.MAXINT_PLUS_ONE) {
+                            shifted(base + 2, tok.start);
                             advance();
                             return new Expr.Const(Value.ofInt(Long.MIN_VALUE));
                         }
-                        return op(Fn.SUB, new Expr.Const(Value.ofInt(0)), expr(P_UNARY));
+                        return op(Fn.SUB, new Expr.Const(Value.ofInt(0)), expr(P_UNARY, base + 1));
                     case "~":
                         advance();
                         // '~' has the bitwise operators' precedence in pgbench's grammar, not UNARY's.
-                        return op(Fn.BITXOR, new Expr.Const(Value.ofInt(-1)), expr(P_BIT + 1));
+                        return op(Fn.BITXOR, new Expr.Const(Value.ofInt(-1)), expr(P_BIT + 1, base + 1));
                     default:
                         throw syntaxError();
                 }
             case NOT:
                 advance();
-                return not(expr(P_NOT));
+                return not(expr(P_NOT, base + 1));
             case LPAREN: {
                 advance();
-                Expr e = expr(0);
-                expect(K.RPAREN);
+                Expr e = expr(0, base + 1);
+                expect(K.RPAREN, base + 3);
                 return e;
             }
             case INT:
@@ -351,57 +421,66 @@ public final class ExprParser {
                 advance();
                 return new Expr.Var(t.text);
             case CASE:
-                return caseExpr();
+                return caseExpr(base);
             case IDENT:
-                return call();
+                return call(base);
             default:
                 throw syntaxError();
         }
     }
 
-    private void expect(K kind) throws ExprSyntaxException {
+    /** Shifts the expected token, which makes {@code symbols} on bison's stack. */
+    private void expect(K kind, int symbols) throws ExprSyntaxException {
         if (tok.kind != kind) {
             throw syntaxError();
         }
+        shifted(symbols, tok.start);
         advance();
     }
 
-    private Expr caseExpr() throws ExprSyntaxException {
+    private Expr caseExpr(int base) throws ExprSyntaxException {
+        shifted(base + 1, tok.start);
         advance();
         List<Expr> args = new ArrayList<>();
         if (tok.kind != K.WHEN) {
             throw syntaxError();
         }
+        // below each WHEN: CASE, and from the second one on the when_then_list so far
+        int below = base + 1;
         while (tok.kind == K.WHEN) {
-            advance();
-            args.add(expr(0));
-            expect(K.THEN);
-            args.add(expr(0));
+            expect(K.WHEN, below + 1);
+            args.add(expr(0, below + 1));
+            expect(K.THEN, below + 3);
+            args.add(expr(0, below + 3));
+            below = base + 2;
         }
-        if (tok.kind == K.ELSE) {
-            advance();
-            args.add(expr(0));
+        boolean hasElse = tok.kind == K.ELSE;
+        if (hasElse) {
+            expect(K.ELSE, base + 3);
+            args.add(expr(0, base + 3));
         } else {
             args.add(new Expr.Const(Value.NULL));
         }
-        expect(K.END);
+        expect(K.END, base + (hasElse ? 5 : 3));
         return new Expr.Call(Fn.CASE, args);
     }
 
-    private Expr call() throws ExprSyntaxException {
+    private Expr call(int base) throws ExprSyntaxException {
         Tok name = tok;
+        shifted(base + 1, name.start);
         Fn fn = Fn.byName(name.text);
         if (fn == null || fn.sqlName.startsWith("!") || fn.nargs == 2 && !Character.isLetter(fn.sqlName.charAt(0))) {
             throw new ExprSyntaxException("unexpected function name", name.text, name.start);
         }
         advance();
-        expect(K.LPAREN);
+        expect(K.LPAREN, base + 2);
         List<Expr> args = new ArrayList<>();
         if (tok.kind != K.RPAREN) {
-            args.add(expr(0));
+            args.add(expr(0, base + 2));
             while (tok.kind == K.COMMA) {
-                advance();
-                args.add(expr(0));
+                // function ( elist ,
+                expect(K.COMMA, base + 4);
+                args.add(expr(0, base + 4));
             }
         }
         if (tok.kind != K.RPAREN) {
@@ -409,6 +488,7 @@ public final class ExprParser {
             throw new ExprSyntaxException("syntax error", null, tok.start,
                     "',' or ')' after argument " + args.size() + " of " + fn.sqlName + "()");
         }
+        shifted(base + 4, tok.start);
         int len = args.size();
         switch (fn.nargs) {
             case -1:
