@@ -19,16 +19,27 @@ final class BenchJar {
     }
 
     static Process start(Path workDir, String... args) throws IOException {
+        return start(workDir, java.util.Map.of(), args);
+    }
+
+    /** With environment variables added to this JVM's. */
+    static Process start(Path workDir, java.util.Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
         cmd.addAll(List.of(args));
         Files.createDirectories(workDir);
-        return new ProcessBuilder(cmd).directory(workDir.toFile())
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile())
                 .redirectOutput(workDir.resolve("stdout.txt").toFile())
-                .redirectError(workDir.resolve("stderr.txt").toFile()).start();
+                .redirectError(workDir.resolve("stderr.txt").toFile());
+        pb.environment().putAll(env);
+        return pb.start();
     }
 
     static Result run(Path workDir, String... args) throws Exception {
-        Process p = start(workDir, args);
+        return run(workDir, java.util.Map.of(), args);
+    }
+
+    static Result run(Path workDir, java.util.Map<String, String> env, String... args) throws Exception {
+        Process p = start(workDir, env, args);
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("bench.jar " + String.join(" ", args) + " did not finish in 300 s");

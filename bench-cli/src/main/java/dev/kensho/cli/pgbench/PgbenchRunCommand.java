@@ -75,7 +75,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean exitOnAbort;
     @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately.")
     boolean failuresDetailed;
-    @Option(names = "--random-seed", paramLabel = "SEED", description = "Unsigned integer, 'time' (default) or 'rand'.")
+    @Option(names = "--random-seed", paramLabel = "SEED", defaultValue = "${env:PGBENCH_RANDOM_SEED}",
+            description = "Unsigned integer, 'time' (default) or 'rand'; without it, PGBENCH_RANDOM_SEED's value, as pgbench.")
     String randomSeed;
     @Option(names = {"-s", "--scale"}, description = "The :scale of custom scripts (builtins read pgbench_branches), and the scale of --init.")
     Integer scale;
