@@ -382,8 +382,9 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         return true;
     }
 
+    /** Synchronized with {@link #apply}: parallel tests share the server, and two stop/start sequences must not interleave. */
     @Override
-    public void restart() {
+    public synchronized void restart() {
         restartServer();
         did("restarted");
     }

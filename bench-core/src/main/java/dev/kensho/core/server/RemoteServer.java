@@ -104,8 +104,9 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         return restartCommand != null;
     }
 
+    /** Synchronized with {@link #apply}: one restart command at a time, and none during a settings change. */
     @Override
-    public void restart() {
+    public synchronized void restart() {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }

@@ -97,6 +97,35 @@ class ManagedServerTest {
         assertTrue(gone.getMessage().startsWith("target closed"), gone.getMessage());
     }
 
+    /** Parallel tests sharing one server: restarts and settings changes from several threads take turns. */
+    @Test
+    void restartsAndSettingsFromSeveralThreadsTakeTurns() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(3);
+            try {
+                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(3);
+                java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    done.add(threads.submit(() -> {
+                        together.await();
+                        for (int i = 0; i < 2; i++) pg.control().restart();
+                        return null;
+                    }));
+                }
+                done.add(threads.submit(() -> {
+                    together.await();
+                    for (int i = 0; i < 10; i++) pg.control().apply(Map.of("work_mem", i % 2 == 0 ? "8MB" : "16MB"));
+                    return null;
+                }));
+                for (var f : done) f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+            } finally {
+                threads.shutdownNow();
+            }
+            assertEquals("16MB", show(pg, "work_mem"));
+            assertEquals(4, pg.control().actions().stream().filter("restarted"::equals).count(), pg.control().actions().toString());
+        }
+    }
+
     /** A bad --set is the user's mistake (exit 2) in the server's words, not pg_ctl's "Examine the log output". */
     @Test
     void aValueTheServerRefusesAtStartIsAUsageError() {
