@@ -596,7 +596,45 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         }
     }
 
-    private static void reapOrphansIn(Path root) {
+    /**
+     * Whether this process is a postgres serving that data directory: a postmaster dead since (a reboot) leaves its
+     * pid free for any process, which must not be killed.
+     */
+    static boolean isPostmasterOf(ProcessHandle h, Path data) {
+        try {
+            String cmdline = Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline")).replace('\0', ' ');
+            return cmdline.contains("postgres") && cmdline.contains(data.toString());
+        } catch (IOException e) {
+            return false;   // gone meanwhile, or not ours to read
+        }
+    }
+
+    /**
+     * SIGQUIT, PostgreSQL's immediate shutdown (pg_ctl -m immediate): the postmaster ends its backends and removes
+     * its System V shared memory segment, which a SIGKILL would leave behind, one per reaped server, until the
+     * kernel's limit refuses new servers. SIGKILL only when it does not end in 10 s. True when it has ended.
+     */
+    private static boolean stopImmediately(ProcessHandle postmaster) throws InterruptedException {
+        try {
+            new ProcessBuilder("kill", "-QUIT", Long.toString(postmaster.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            postmaster.destroyForcibly();
+        }
+        try {
+            postmaster.onExit().get(10, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            postmaster.destroyForcibly();
+            try {
+                postmaster.onExit().get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e2) {
+                return false;   // still there: leave its directory for a later start
+            }
+        }
+        return true;
+    }
+
+    static void reapOrphansIn(Path root) {
         if (!Files.isDirectory(root)) return;
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
@@ -617,8 +655,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 if (Files.exists(pidFile)) {
                     try {
                         long pm = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
-                        ProcessHandle.of(pm).ifPresent(ProcessHandle::destroyForcibly);
-                        Thread.sleep(200);
+                        Optional<ProcessHandle> postmaster = ProcessHandle.of(pm).filter(h -> isPostmasterOf(h, d.resolve("data")));
+                        if (postmaster.isPresent() && !stopImmediately(postmaster.get())) continue;
                     } catch (IOException | RuntimeException e) {
                         continue;
                     } catch (InterruptedException e) {
