@@ -73,6 +73,16 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         return reason == null ? null : "Testcontainers target skipped: " + reason;
     }
 
+    /**
+     * The image KENSHO_TEST_TESTCONTAINERS names, or null for the default: CI files write a switch as =1 or =true,
+     * which must not be pulled as an image called "1".
+     */
+    static String containerImage(String env) {
+        if (env == null) return null;
+        String v = env.strip();
+        return v.isEmpty() || v.matches("(?i)1|true|yes|on") ? null : v;
+    }
+
     private static boolean containersAsked() {
         String url = System.getenv("KENSHO_TEST_URL");
         return (url == null || url.isBlank()) && System.getenv("KENSHO_TEST_TESTCONTAINERS") != null;
@@ -100,7 +110,8 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         if (containersAsked() && version.isEmpty()) {
             String reason = TargetSpec.containersUnavailableReason();
             if (reason != null) throw new ParameterResolutionException("Testcontainers target skipped: " + reason);
-            return shared(e, "containers", () -> new TargetSpec().testcontainers(System.getenv("KENSHO_TEST_TESTCONTAINERS")).open());
+            String image = containerImage(System.getenv("KENSHO_TEST_TESTCONTAINERS"));
+            return shared(e, "containers", () -> new TargetSpec().testcontainers(image).open());
         }
         // The default is the newest version: one server for both ways of asking for it.
         int major = version.map(PgVersion::value).orElseGet(KenshoVersion::newestEmbeddedMajor);

@@ -73,6 +73,16 @@ class KenshoTargetExtensionTest {
         assertTrue(skipReason(r.containerEvents()).startsWith("no PostgreSQL at " + CLOSED));
     }
 
+    /** KENSHO_TEST_TESTCONTAINERS=1 or =true is a switch (the default image), anything else an image. */
+    @Test
+    void aContainerSwitchIsNotTakenForAnImage() {
+        for (String on : new String[] {"", " ", "1", "true", "TRUE", "yes", "on"}) {
+            assertEquals(null, KenshoTargetExtension.containerImage(on), on);
+        }
+        assertEquals("postgres:16", KenshoTargetExtension.containerImage("postgres:16"));
+        assertEquals("registry.acme.com/pg:17", KenshoTargetExtension.containerImage(" registry.acme.com/pg:17 "));
+    }
+
     @Test
     void theDefaultAndTheNewestVersionAreOneServer(Target byDefault, @PgVersion(18) Target newest) {
         assertSame(byDefault, newest);
