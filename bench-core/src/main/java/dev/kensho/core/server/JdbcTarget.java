@@ -205,7 +205,7 @@ abstract class JdbcTarget implements Target {
     }
 
     /** The server's message (masked), without pgjdbc's "FATAL: " and second lines. */
-    private static String serverWords(SQLException e) {
+    static String serverWords(SQLException e) {
         String m = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
                 && p.getServerErrorMessage().getMessage() != null ? p.getServerErrorMessage().getMessage() : String.valueOf(e.getMessage());
         return Credentials.mask(KenshoException.firstLine(m));

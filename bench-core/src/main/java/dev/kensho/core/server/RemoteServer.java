@@ -190,7 +190,9 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             try (Connection c = connect(database(), properties(session))) {
                 // connected: values accepted
             } catch (KenshoException | SQLException ex) {
-                throw KenshoException.usage("setting rejected by the server: " + ex.getMessage());
+                // the server answered and refused the startup packet: its words, not "cannot connect"
+                String words = ex.getCause() instanceof SQLException sql ? serverWords(sql) : ex.getMessage();
+                throw KenshoException.usage("setting rejected by the server: " + words);
             }
             sessionSettings = java.util.Collections.unmodifiableMap(session);
             sessionChanged();
