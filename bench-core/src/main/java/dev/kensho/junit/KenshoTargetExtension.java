@@ -100,7 +100,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             Object t = local(local.get(), e);
             // Only reached when the condition did not run (extension registered on a parameter alone).
             if (t instanceof String reason) throw new ParameterResolutionException(reason);
-            return ((Handle) t).target;
+            return borrowed(e, localKey(local.get()), ((Handle) t).target);
         }
         Optional<PgVersion> version = p.findAnnotation(PgVersion.class);
         String url = System.getenv("KENSHO_TEST_URL");
@@ -120,13 +120,17 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
 
     /** The server at a {@link LocalPostgres} URL as a {@link Handle}, or why there is none (a String); tried once per JVM. */
     private Object local(LocalPostgres a, ExtensionContext e) {
-        return e.getRoot().getStore(NS).getOrComputeIfAbsent("local:" + a.url() + ":" + a.user(), k -> {
+        return e.getRoot().getStore(NS).getOrComputeIfAbsent(localKey(a), k -> {
             try {
                 return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
             } catch (KenshoException ex) {
                 return "no PostgreSQL at " + dev.kensho.core.Credentials.mask(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
+    }
+
+    private static String localKey(LocalPostgres a) {
+        return "local:" + a.url() + ":" + a.user();
     }
 
     private interface Opener {
@@ -136,10 +140,20 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     private Target shared(ExtensionContext e, String key, Opener opener) {
         ExtensionContext.Store store = e.getRoot().getStore(NS);
         try {
-            return store.getOrComputeIfAbsent(key, k -> new Handle(opener.open()), Handle.class).target;
+            return borrowed(e, key, store.getOrComputeIfAbsent(key, k -> new Handle(opener.open()), Handle.class).target);
         } catch (KenshoException ex) {
             throw new ParameterResolutionException("cannot start the test target: " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * The shared server as this test (or class, for constructors and lifecycle methods) holds it, one per context and
+     * server: JUnit closes it with the context, and with it the pools the test made.
+     */
+    private static Target borrowed(ExtensionContext e, String sharedKey, Target shared) {
+        // the context's id in the key: a store lookup also finds its parents' values, and those are the class's
+        return e.getStore(NS).getOrComputeIfAbsent("borrowed:" + sharedKey + ":" + e.getUniqueId(),
+                k -> new BorrowedTarget(shared), BorrowedTarget.class);
     }
 
     /**

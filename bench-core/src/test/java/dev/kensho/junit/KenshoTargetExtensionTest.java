@@ -44,6 +44,49 @@ class KenshoTargetExtensionTest {
         }
     }
 
+    /** A suite that grows: every test with a pool of its own, each pool's connections held once. */
+    @KenshoTarget
+    static class ManyTestsWithPools {
+        static javax.sql.DataSource classPool;
+
+        @org.junit.jupiter.api.BeforeAll
+        static void poolForTheClass(Target pg) {
+            classPool = pg.pool(1);
+        }
+
+        @org.junit.jupiter.api.RepeatedTest(12)
+        void poolOfFour(Target pg) throws Exception {
+            javax.sql.DataSource pool = pg.pool(4);
+            List<java.sql.Connection> held = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) held.add(pool.getConnection());
+            for (java.sql.Connection c : held) c.close();
+            try (java.sql.Connection c = classPool.getConnection();
+                 java.sql.ResultSet rs = c.createStatement().executeQuery(
+                         "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")) {
+                rs.next();
+                // this test's four, the class's one, and a closing test's four not yet gone
+                org.junit.jupiter.api.Assertions.assertTrue(rs.getInt(1) <= 9, rs.getInt(1) + " connections open");
+            }
+        }
+
+        @Test
+        void closingTheTargetItWasGivenLeavesTheServerToOthers(Target pg) throws Exception {
+            try (Target mine = pg) {
+                mine.pool(2).getConnection().close();
+            }
+            try (java.sql.Connection c = pg.connect()) {
+                org.junit.jupiter.api.Assertions.assertTrue(c.isValid(2));
+            }
+        }
+    }
+
+    @Test
+    void theTestsPoolsCloseWithTheTest() {
+        EngineExecutionResults r = run(ManyTestsWithPools.class);
+        assertEquals(0, r.allEvents().failed().count(), r.allEvents().failed().list().toString());
+        assertEquals(13, r.testEvents().succeeded().count());
+    }
+
     private static EngineExecutionResults run(Class<?> c) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute();
     }

@@ -245,6 +245,7 @@ abstract class JdbcTarget implements Target {
     @Override
     public synchronized DataSource pool(int size) {
         if (closed) throw new IllegalStateException("target closed: " + describe());
+        pools.removeIf(HikariDataSource::isClosed);   // closed by their user (a test's, see KenshoTarget)
         HikariConfig c = new HikariConfig();
         // Connections come from connect(), so every new one carries the settings of the latest apply()
         // (a remote target's session settings travel in the startup packet); see sessionChanged().
@@ -264,6 +265,7 @@ abstract class JdbcTarget implements Target {
      * returned, so a pool made before apply() or restart() goes on working under the new settings.
      */
     synchronized void sessionChanged() {
+        pools.removeIf(HikariDataSource::isClosed);
         for (HikariDataSource ds : pools) {
             var bean = ds.getHikariPoolMXBean();
             if (bean != null) bean.softEvictConnections();
