@@ -67,6 +67,17 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
     @Override public boolean sameHost() { return shared.sameHost(); }
     @Override public int serverVersionNum() { return shared.serverVersionNum(); }
 
+    /** Equal for every test holding the same server: a suite may key what it loaded into a server by its Target. */
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o == shared || o instanceof BorrowedTarget b && b.shared == shared;
+    }
+
+    @Override
+    public int hashCode() {
+        return shared.hashCode();
+    }
+
     @Override
     public String toString() {
         return shared.describe();

@@ -48,10 +48,12 @@ class KenshoTargetExtensionTest {
     @KenshoTarget
     static class ManyTestsWithPools {
         static javax.sql.DataSource classPool;
+        static Target fromBeforeAll;
 
         @org.junit.jupiter.api.BeforeAll
         static void poolForTheClass(Target pg) {
             classPool = pg.pool(1);
+            fromBeforeAll = pg;
         }
 
         @org.junit.jupiter.api.RepeatedTest(12)
@@ -70,6 +72,12 @@ class KenshoTargetExtensionTest {
         }
 
         @Test
+        void theClasssTargetAndTheTestsAreEqual(Target pg) {
+            assertEquals(fromBeforeAll, pg);
+            assertEquals(fromBeforeAll.hashCode(), pg.hashCode());
+        }
+
+        @Test
         void closingTheTargetItWasGivenLeavesTheServerToOthers(Target pg) throws Exception {
             try (Target mine = pg) {
                 mine.pool(2).getConnection().close();
@@ -84,7 +92,7 @@ class KenshoTargetExtensionTest {
     void theTestsPoolsCloseWithTheTest() {
         EngineExecutionResults r = run(ManyTestsWithPools.class);
         assertEquals(0, r.allEvents().failed().count(), r.allEvents().failed().list().toString());
-        assertEquals(13, r.testEvents().succeeded().count());
+        assertEquals(14, r.testEvents().succeeded().count());
     }
 
     private static EngineExecutionResults run(Class<?> c) {
