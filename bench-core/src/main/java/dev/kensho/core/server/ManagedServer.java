@@ -73,6 +73,19 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             }
         }
         reapOrphans();
+        for (int attempt = 1; ; attempt++) {
+            ManagedServer s = startOnce(kind, bin, keepDir, initialSettings, attempt == 3);
+            if (s != null) return s;
+        }
+    }
+
+    /**
+     * One try of {@link #start}; null when another process took the port between choosing it and the server's
+     * bind (initdb runs in between: seconds in which a busy machine's connections take ephemeral ports), and
+     * that is not to be the last try.
+     */
+    private static ManagedServer startOnce(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings,
+                                           boolean lastTry) {
         Path instance;
         try {
             if (keepDir != null) {
@@ -102,11 +115,18 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             s.ensureDatabase();
         } catch (RuntimeException e) {
             String rejected = s.rejectedSetting(initialSettings);
+            boolean portTaken = s.portTaken();
             s.close();
             if (rejected != null) throw KenshoException.usage(rejected);
+            if (portTaken && !lastTry) return null;
             throw e;
         }
         return s;
+    }
+
+    /** Whether the last start failed because something else listens on or holds the chosen port. */
+    private boolean portTaken() {
+        return startMark >= 0 && logLinesSince(startMark).stream().anyMatch(l -> l.contains("Address already in use"));
     }
 
     /**

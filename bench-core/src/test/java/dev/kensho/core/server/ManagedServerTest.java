@@ -155,6 +155,49 @@ class ManagedServerTest {
         }
     }
 
+    /**
+     * The port is chosen before initdb, seconds before the server binds it; on a busy machine (another fork's
+     * clients) something else may hold it by then. The start takes another port instead of failing.
+     */
+    @Test
+    void aPortTakenBeforeTheServerBindsIsReplaced() throws Exception {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+            var taker = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                // takes the port as soon as kensho.conf names it, before pg_ctl's server binds it
+                var taken = taker.submit(() -> {
+                    var conf = dir.resolve("data/kensho.conf");
+                    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+                    while (!Files.exists(conf) && System.nanoTime() < deadline) Thread.sleep(1);
+                    var m = java.util.regex.Pattern.compile("(?m)^port = (\\d+)$").matcher(Files.readString(conf));
+                    assertTrue(m.find());
+                    return new java.net.ServerSocket(Integer.parseInt(m.group(1)), 1, java.net.InetAddress.getByName("127.0.0.1"));
+                });
+                try (Target pg = new TargetSpec().keepData(dir).open()) {
+                    java.net.ServerSocket holder;
+                    try {
+                        holder = taken.get();
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        if (e.getCause() instanceof java.net.BindException) continue;   // the server was first: again
+                        throw e;
+                    }
+                    try (holder) {
+                        assertTrue(holder.getLocalPort() != pg.port(), "server on the taken port " + pg.port());
+                        try (Connection c = pg.connect()) {
+                            assertTrue(c.isValid(2));
+                        }
+                    }
+                    return;
+                }
+            } finally {
+                taker.shutdownNow();
+                ManagedServer.deleteTree(dir);
+            }
+        }
+        org.junit.jupiter.api.Assertions.fail("the server bound its port before the test could take it, five times");
+    }
+
     @Test
     void anInterruptedInitdbIsRedoneAndAForeignDirectoryRefused() throws Exception {
         var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
