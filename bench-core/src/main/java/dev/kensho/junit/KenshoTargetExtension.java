@@ -100,6 +100,10 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             Object t = local(local.get(), e);
             // Only reached when the condition did not run (extension registered on a parameter alone).
             if (t instanceof String reason) throw new ParameterResolutionException(reason);
+            if (t instanceof KenshoException refused) {
+                throw new ParameterResolutionException("the PostgreSQL at " + dev.kensho.core.Credentials.mask(local.get().url())
+                        + " refuses the test: " + refused.getMessage(), refused);
+            }
             return borrowed(e, localKey(local.get()), ((Handle) t).target);
         }
         Optional<PgVersion> version = p.findAnnotation(PgVersion.class);
@@ -118,15 +122,31 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         return shared(e, "embedded:" + major, () -> new TargetSpec().pgVersion(major).open());
     }
 
-    /** The server at a {@link LocalPostgres} URL as a {@link Handle}, or why there is none (a String); tried once per JVM. */
+    /**
+     * The server at a {@link LocalPostgres} URL as a {@link Handle}, why there is none (a String: the test is skipped),
+     * or, when a server answers there but refuses the test (no such role or database, a password), that refusal (a
+     * KenshoException: the test fails, as a misconfigured suite must not pass by skipping); tried once per JVM.
+     */
     private Object local(LocalPostgres a, ExtensionContext e) {
         return e.getRoot().getStore(NS).getOrComputeIfAbsent(localKey(a), k -> {
             try {
                 return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
             } catch (KenshoException ex) {
+                if (!nothingAnswered(ex)) return ex;
                 return "no PostgreSQL at " + dev.kensho.core.Credentials.mask(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
+    }
+
+    /** Whether the connection failed before any server answered: refused, no route, unknown host, timed out. */
+    private static boolean nothingAnswered(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
+                    || t instanceof java.net.NoRouteToHostException || t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String localKey(LocalPostgres a) {

@@ -95,6 +95,27 @@ class KenshoTargetExtensionTest {
         assertEquals(14, r.testEvents().succeeded().count());
     }
 
+    @KenshoTarget
+    static class AsksForAMissingRole {
+        @Test
+        void needsIt(@LocalPostgres(user = "kensho_no_such_role") Target pg) {
+            fail("ran without its server");
+        }
+    }
+
+    /** A server answers but refuses the test's login: a misconfigured suite fails instead of passing by skipping. */
+    @Test
+    void aServerThatRefusesTheTestFailsItRatherThanSkipping(@LocalPostgres Target present) {
+        EngineExecutionResults r = run(AsksForAMissingRole.class);
+        assertEquals(0, r.testEvents().skipped().count(), r.testEvents().skipped().list().toString());
+        List<Event> failed = r.testEvents().failed().list();
+        assertEquals(1, failed.size(), r.allEvents().list().toString());
+        String message = failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
+        assertTrue(message.startsWith("the PostgreSQL at jdbc:postgresql://127.0.0.1:5432/test refuses the test: "), message);
+        assertTrue(message.contains("role \"kensho_no_such_role\" does not exist"), message);
+    }
+
     private static EngineExecutionResults run(Class<?> c) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute();
     }
