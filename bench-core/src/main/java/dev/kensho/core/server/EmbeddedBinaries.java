@@ -30,6 +30,8 @@ public final class EmbeddedBinaries {
      * (parallel JUnit tests, two majors opened at once) would get OverlappingFileLockException. Threads queue here.
      */
     private static final Object EXTRACTING = new Object();
+    /** In the name of a directory being extracted into. */
+    private static final String TMP = ".tmp";
 
     private EmbeddedBinaries() {}
 
@@ -70,8 +72,6 @@ public final class EmbeddedBinaries {
         }
         return dir.resolve("bin");
     }
-
-    private static final String TMP = ".tmp";
 
     /**
      * Half-extracted trees of a JVM killed while extracting (about 100 MB each): whoever made one held the lock

@@ -617,13 +617,12 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * Whether this process is a postgres serving that data directory: a postmaster dead since (a reboot) leaves its
-     * pid free for any process, which must not be killed.
+     * Whether this process is the postmaster of that data directory, which it makes its working directory: a
+     * postmaster dead since (a reboot) leaves its pid free for any process, which must not be killed.
      */
     static boolean isPostmasterOf(ProcessHandle h, Path data) {
         try {
-            String cmdline = Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline")).replace('\0', ' ');
-            return cmdline.contains("postgres") && cmdline.contains(data.toString());
+            return Files.isSameFile(Path.of("/proc", Long.toString(h.pid()), "cwd"), data);
         } catch (IOException e) {
             return false;   // gone meanwhile, or not ours to read
         }
