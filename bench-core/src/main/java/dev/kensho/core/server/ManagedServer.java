@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -49,6 +52,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private volatile boolean started;
     private Process watchdog;
+    /** Holds the lock on a kept directory while this server uses it (see claim). */
+    private FileChannel inUse;
     /** server.log's size when the last start began; -1 before any (see rejectedSetting). */
     private long startMark = -1;
     private String versionLine = "";
@@ -87,21 +92,26 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     private static ManagedServer startOnce(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings,
                                            boolean lastTry) {
         Path instance;
+        FileChannel inUse = null;
         try {
             if (keepDir != null) {
                 instance = keepDir.toAbsolutePath();
                 Files.createDirectories(instance);
+                inUse = claim(instance);
             } else {
                 Path root = KenshoHome.dir().resolve("instances");
                 Files.createDirectories(root);
                 instance = Files.createTempDirectory(root, "pg");
             }
             Files.writeString(instance.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
-        } catch (IOException e) {
+            ServerUser.checkReachable(instance);
+        } catch (IOException | RuntimeException e) {
+            release(inUse);
+            if (e instanceof RuntimeException r) throw r;
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory: " + e.getMessage(), e);
         }
-        ServerUser.checkReachable(instance);
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
+        s.inUse = inUse;
         s.settings.putAll(initialSettings);
         // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running.
         // A kept directory's watchdog waits until initdb() has found it Kensho's: it would stop whatever runs there.
@@ -122,6 +132,42 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             throw e;
         }
         return s;
+    }
+
+    /**
+     * Locks a kept directory for this server's life (the kernel lets go when the JVM ends, however it ends). A second
+     * process starting in it would stop the first one's server as a stale one and run its own there (two CI forks
+     * given one --keep-data directory): it is refused instead.
+     */
+    private static FileChannel claim(Path instance) throws IOException {
+        FileChannel ch = FileChannel.open(instance.resolve("in-use.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
+            lock = null;
+        }
+        if (lock == null) {
+            ch.close();
+            String owner;
+            try {
+                owner = " (process " + Files.readString(instance.resolve("owner.pid")).strip() + ")";
+            } catch (IOException e) {
+                owner = "";
+            }
+            throw KenshoException.usage("--keep-data " + instance + " is in use by another running server of Kensho's" + owner
+                    + "; give each concurrent run a directory of its own");
+        }
+        return ch;
+    }
+
+    private static void release(FileChannel inUse) {
+        if (inUse == null) return;
+        try {
+            inUse.close();   // and with it the lock
+        } catch (IOException ignored) {
+            // the JVM's end lets go of it as well
+        }
     }
 
     /** Whether the last start failed because something else listens on or holds the chosen port. */
@@ -593,6 +639,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             // already shutting down
         }
         if (!keep) deleteTree(instance);
+        release(inUse);
     }
 
     static void deleteTree(Path dir) {

@@ -198,6 +198,29 @@ class ManagedServerTest {
         org.junit.jupiter.api.Assertions.fail("the server bound its port before the test could take it, five times");
     }
 
+    /** Two runs given one kept directory (two CI forks): the second is refused, the first goes on. */
+    @Test
+    void aKeptDirectoryInUseIsRefused() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            try (Target first = new TargetSpec().keepData(dir).open()) {
+                KenshoException second = assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dir).open());
+                assertEquals(KenshoException.USAGE, second.exitCode());
+                assertEquals("--keep-data " + dir + " is in use by another running server of Kensho's (process "
+                        + ProcessHandle.current().pid() + "); give each concurrent run a directory of its own", second.getMessage());
+                try (Connection c = first.connect()) {
+                    assertTrue(c.isValid(2));
+                }
+            }
+            // once the first has closed, the directory is free again
+            try (Target again = new TargetSpec().keepData(dir).open(); Connection c = again.connect()) {
+                assertTrue(c.isValid(2));
+            }
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+
     @Test
     void anInterruptedInitdbIsRedoneAndAForeignDirectoryRefused() throws Exception {
         var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
