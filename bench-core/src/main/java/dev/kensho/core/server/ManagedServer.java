@@ -34,6 +34,7 @@ import java.util.stream.Stream;
  */
 public final class ManagedServer extends JdbcTarget implements ServerControl {
     static final String DATABASE = "kensho";
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     private final TargetKind kind;
     private final Path bin;
@@ -186,9 +187,13 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; for i in 1 2 3; do "
                 + "if [ -f \"$2/postmaster.pid\" ]; then " + String.join(" ", ServerUser.commandPrefix())
                 + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi; sleep 1; done" + (keep ? "" : "; rm -rf \"$4\"");
+        // in a session of its own: a CI job killed as a process group (kill -9 -PGID, timeout) takes the JVM with it,
+        // and the watchdog must outlive exactly that
+        List<String> command = new ArrayList<>(Files.isExecutable(SETSID) ? List.of(SETSID.toString()) : List.of());
+        command.addAll(List.of("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
+                data.toString(), bin.resolve("pg_ctl").toString(), instance.toString()));
         try {
-            watchdog = new ProcessBuilder("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
-                    data.toString(), bin.resolve("pg_ctl").toString(), instance.toString())
+            watchdog = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)

@@ -46,6 +46,41 @@ class OrphanReapingTest {
         }
     }
 
+    /**
+     * A CI job killed as a process group (kill -9 -PGID: the JVM and whatever it started in its group): the
+     * watchdog, in a session of its own, still stops the server and removes its files.
+     */
+    @Test
+    void aJvmKilledWithItsWholeProcessGroupLeavesNoServer() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // setsid: the child JVM leads a process group of its own, which the test can kill whole
+        Process child = new ProcessBuilder("setsid", java, "-cp", System.getProperty("java.class.path"), HoldsAServer.class.getName())
+                .redirectErrorStream(true).start();
+        Path data = null;
+        try {
+            var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.startsWith("/")) {
+                    data = Path.of(line);
+                    break;
+                }
+            }
+            assertTrue(data != null, "the child JVM printed no data directory");
+            long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            new ProcessBuilder("kill", "-9", "--", "-" + child.pid()).start().waitFor();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while ((ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false) || Files.exists(data.getParent()))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false), "postmaster still runs");
+            assertFalse(Files.exists(data.getParent()), "instance directory still there");
+        } finally {
+            child.destroyForcibly();
+            if (data != null) ManagedServer.reapOrphansIn(data.getParent().getParent());   // what a failed run left
+        }
+    }
+
     /** After a reboot the pid in a stale postmaster.pid may be any process's: it is not killed. */
     @Test
     void aStalePidFileDoesNotKillTheProcessNowHoldingThatPid() throws Exception {
