@@ -5,6 +5,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Gives a test class {@link dev.kensho.core.server.Target} parameters: the embedded server by
@@ -21,12 +23,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * </pre>
  *
  * <p>The servers are shared: a setting one test applies ({@code pg.control().apply(...)}) holds for
- * the tests after it until changed back, and a test must not close a Target it was given (the
- * server stops when the test plan ends). A target that cannot be had here skips the test with the
+ * the tests after it until changed back. The pools a test makes ({@code pg.pool(n)}) close when it
+ * ends (a constructor's or {@code @BeforeAll}'s when the class ends); closing a Target it was given
+ * closes only those, and the server stops when the test plan ends. A target that cannot be had here skips the test with the
  * reason instead of failing it.
+ *
+ * <p>Under JUnit's parallel execution the classes share the servers at the same time. Each holds
+ * {@link #SERVER} for reading; a class or test that changes a server (apply, restart) says so with
+ * {@link ChangesServer}, and runs alone.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
 @ExtendWith(KenshoTargetExtension.class)
+@ResourceLock(value = KenshoTarget.SERVER, mode = ResourceAccessMode.READ)
 public @interface KenshoTarget {
+    /** The JUnit resource the shared servers are, for {@code @ResourceLock} of one's own. */
+    String SERVER = "dev.kensho.junit.server";
 }

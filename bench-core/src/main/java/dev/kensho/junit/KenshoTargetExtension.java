@@ -73,6 +73,16 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         return reason == null ? null : "Testcontainers target skipped: " + reason;
     }
 
+    /**
+     * The image KENSHO_TEST_TESTCONTAINERS names, or null for the default: CI files write a switch as =1 or =true,
+     * which must not be pulled as an image called "1".
+     */
+    static String containerImage(String env) {
+        if (env == null) return null;
+        String v = env.strip();
+        return v.isEmpty() || v.matches("(?i)1|true|yes|on") ? null : v;
+    }
+
     private static boolean containersAsked() {
         String url = System.getenv("KENSHO_TEST_URL");
         return (url == null || url.isBlank()) && System.getenv("KENSHO_TEST_TESTCONTAINERS") != null;
@@ -90,7 +100,11 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             Object t = local(local.get(), e);
             // Only reached when the condition did not run (extension registered on a parameter alone).
             if (t instanceof String reason) throw new ParameterResolutionException(reason);
-            return ((Handle) t).target;
+            if (t instanceof KenshoException refused) {
+                throw new ParameterResolutionException("the PostgreSQL at " + dev.kensho.core.Credentials.mask(local.get().url())
+                        + " refuses the test: " + refused.getMessage(), refused);
+            }
+            return borrowed(e, localKey(local.get()), ((Handle) t).target);
         }
         Optional<PgVersion> version = p.findAnnotation(PgVersion.class);
         String url = System.getenv("KENSHO_TEST_URL");
@@ -100,22 +114,43 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         if (containersAsked() && version.isEmpty()) {
             String reason = TargetSpec.containersUnavailableReason();
             if (reason != null) throw new ParameterResolutionException("Testcontainers target skipped: " + reason);
-            return shared(e, "containers", () -> new TargetSpec().testcontainers(System.getenv("KENSHO_TEST_TESTCONTAINERS")).open());
+            String image = containerImage(System.getenv("KENSHO_TEST_TESTCONTAINERS"));
+            return shared(e, "containers", () -> new TargetSpec().testcontainers(image).open());
         }
         // The default is the newest version: one server for both ways of asking for it.
         int major = version.map(PgVersion::value).orElseGet(KenshoVersion::newestEmbeddedMajor);
         return shared(e, "embedded:" + major, () -> new TargetSpec().pgVersion(major).open());
     }
 
-    /** The server at a {@link LocalPostgres} URL as a {@link Handle}, or why there is none (a String); tried once per JVM. */
+    /**
+     * The server at a {@link LocalPostgres} URL as a {@link Handle}, why there is none (a String: the test is skipped),
+     * or, when a server answers there but refuses the test (no such role or database, a password), that refusal (a
+     * KenshoException: the test fails, as a misconfigured suite must not pass by skipping); tried once per JVM.
+     */
     private Object local(LocalPostgres a, ExtensionContext e) {
-        return e.getRoot().getStore(NS).getOrComputeIfAbsent("local:" + a.url() + ":" + a.user(), k -> {
+        return e.getRoot().getStore(NS).getOrComputeIfAbsent(localKey(a), k -> {
             try {
                 return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
             } catch (KenshoException ex) {
+                if (!nothingAnswered(ex)) return ex;
                 return "no PostgreSQL at " + dev.kensho.core.Credentials.mask(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
+    }
+
+    /** Whether the connection failed before any server answered: refused, no route, unknown host, timed out. */
+    private static boolean nothingAnswered(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
+                    || t instanceof java.net.NoRouteToHostException || t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String localKey(LocalPostgres a) {
+        return "local:" + a.url() + ":" + a.user();
     }
 
     private interface Opener {
@@ -125,10 +160,20 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     private Target shared(ExtensionContext e, String key, Opener opener) {
         ExtensionContext.Store store = e.getRoot().getStore(NS);
         try {
-            return store.getOrComputeIfAbsent(key, k -> new Handle(opener.open()), Handle.class).target;
+            return borrowed(e, key, store.getOrComputeIfAbsent(key, k -> new Handle(opener.open()), Handle.class).target);
         } catch (KenshoException ex) {
             throw new ParameterResolutionException("cannot start the test target: " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * The shared server as this test (or class, for constructors and lifecycle methods) holds it, one per context and
+     * server: JUnit closes it with the context, and with it the pools the test made.
+     */
+    private static Target borrowed(ExtensionContext e, String sharedKey, Target shared) {
+        // the context's id in the key: a store lookup also finds its parents' values, and those are the class's
+        return e.getStore(NS).getOrComputeIfAbsent("borrowed:" + sharedKey + ":" + e.getUniqueId(),
+                k -> new BorrowedTarget(shared), BorrowedTarget.class);
     }
 
     /**

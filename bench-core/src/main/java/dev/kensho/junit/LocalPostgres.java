@@ -8,7 +8,8 @@ import java.lang.annotation.Target;
 /**
  * Asks for the machine's own PostgreSQL at 127.0.0.1:5432 (database test, user postgres; on this
  * project's machines a Debian PostgreSQL 15 built with JIT), connected as a remote target. The
- * test is skipped, with the reason printed, where nothing answers there.
+ * test is skipped, with the reason printed, where nothing answers there; a server that answers but
+ * refuses the login (no such role or database) fails it: a misconfigured suite must not pass by skipping.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)

@@ -44,6 +44,78 @@ class KenshoTargetExtensionTest {
         }
     }
 
+    /** A suite that grows: every test with a pool of its own, each pool's connections held once. */
+    @KenshoTarget
+    static class ManyTestsWithPools {
+        static javax.sql.DataSource classPool;
+        static Target fromBeforeAll;
+
+        @org.junit.jupiter.api.BeforeAll
+        static void poolForTheClass(Target pg) {
+            classPool = pg.pool(1);
+            fromBeforeAll = pg;
+        }
+
+        @org.junit.jupiter.api.RepeatedTest(12)
+        void poolOfFour(Target pg) throws Exception {
+            javax.sql.DataSource pool = pg.pool(4);
+            List<java.sql.Connection> held = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) held.add(pool.getConnection());
+            for (java.sql.Connection c : held) c.close();
+            try (java.sql.Connection c = classPool.getConnection();
+                 java.sql.ResultSet rs = c.createStatement().executeQuery(
+                         "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")) {
+                rs.next();
+                // this test's four, the class's one, and a closing test's four not yet gone
+                org.junit.jupiter.api.Assertions.assertTrue(rs.getInt(1) <= 9, rs.getInt(1) + " connections open");
+            }
+        }
+
+        @Test
+        void theClasssTargetAndTheTestsAreEqual(Target pg) {
+            assertEquals(fromBeforeAll, pg);
+            assertEquals(fromBeforeAll.hashCode(), pg.hashCode());
+        }
+
+        @Test
+        void closingTheTargetItWasGivenLeavesTheServerToOthers(Target pg) throws Exception {
+            try (Target mine = pg) {
+                mine.pool(2).getConnection().close();
+            }
+            try (java.sql.Connection c = pg.connect()) {
+                org.junit.jupiter.api.Assertions.assertTrue(c.isValid(2));
+            }
+        }
+    }
+
+    @Test
+    void theTestsPoolsCloseWithTheTest() {
+        EngineExecutionResults r = run(ManyTestsWithPools.class);
+        assertEquals(0, r.allEvents().failed().count(), r.allEvents().failed().list().toString());
+        assertEquals(14, r.testEvents().succeeded().count());
+    }
+
+    @KenshoTarget
+    static class AsksForAMissingRole {
+        @Test
+        void needsIt(@LocalPostgres(user = "kensho_no_such_role") Target pg) {
+            fail("ran without its server");
+        }
+    }
+
+    /** A server answers but refuses the test's login: a misconfigured suite fails instead of passing by skipping. */
+    @Test
+    void aServerThatRefusesTheTestFailsItRatherThanSkipping(@LocalPostgres Target present) {
+        EngineExecutionResults r = run(AsksForAMissingRole.class);
+        assertEquals(0, r.testEvents().skipped().count(), r.testEvents().skipped().list().toString());
+        List<Event> failed = r.testEvents().failed().list();
+        assertEquals(1, failed.size(), r.allEvents().list().toString());
+        String message = failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
+        assertTrue(message.startsWith("the PostgreSQL at jdbc:postgresql://127.0.0.1:5432/test refuses the test: "), message);
+        assertTrue(message.contains("role \"kensho_no_such_role\" does not exist"), message);
+    }
+
     private static EngineExecutionResults run(Class<?> c) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute();
     }
@@ -71,6 +143,16 @@ class KenshoTargetExtensionTest {
         assertEquals(0, r.allEvents().failed().count(), r.allEvents().failed().list().toString());
         assertEquals(0, r.testEvents().started().count());
         assertTrue(skipReason(r.containerEvents()).startsWith("no PostgreSQL at " + CLOSED));
+    }
+
+    /** KENSHO_TEST_TESTCONTAINERS=1 or =true is a switch (the default image), anything else an image. */
+    @Test
+    void aContainerSwitchIsNotTakenForAnImage() {
+        for (String on : new String[] {"", " ", "1", "true", "TRUE", "yes", "on"}) {
+            assertEquals(null, KenshoTargetExtension.containerImage(on), on);
+        }
+        assertEquals("postgres:16", KenshoTargetExtension.containerImage("postgres:16"));
+        assertEquals("registry.acme.com/pg:17", KenshoTargetExtension.containerImage(" registry.acme.com/pg:17 "));
     }
 
     @Test

@@ -20,7 +20,7 @@ final class ContainerServer {
         try {
             Class.forName("org.testcontainers.DockerClientFactory");
         } catch (ClassNotFoundException e) {
-            return "Testcontainers is not on the classpath";
+            return "Testcontainers is not on the classpath (add org.testcontainers:postgresql to the test dependencies)";
         }
         try {
             if (!org.testcontainers.DockerClientFactory.instance().isDockerAvailable()) {

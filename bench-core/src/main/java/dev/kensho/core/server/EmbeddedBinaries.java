@@ -25,6 +25,14 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  * /kensho/pg/MAJOR/), extracted once per version into KenshoHome/pg/VERSION.
  */
 public final class EmbeddedBinaries {
+    /**
+     * The file lock keeps other processes out, but a JVM may hold a file's lock only once: a second thread
+     * (parallel JUnit tests, two majors opened at once) would get OverlappingFileLockException. Threads queue here.
+     */
+    private static final Object EXTRACTING = new Object();
+    /** In the name of a directory being extracted into. */
+    private static final String TMP = ".tmp";
+
     private EmbeddedBinaries() {}
 
     /** The bin directory for this major, extracting on first use (safe across processes). */
@@ -42,20 +50,39 @@ public final class EmbeddedBinaries {
             Files.createDirectories(root);
             root.toFile().setExecutable(true, false);
             root.getParent().toFile().setExecutable(true, false);
-            try (FileChannel ch = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock ignored = ch.lock()) {
-                if (Files.exists(done)) return dir.resolve("bin");
-                Path tmp = Files.createTempDirectory(root, full + ".tmp");
-                extract("/kensho/pg/" + major + "/postgres-linux-x86_64.txz", tmp);
-                tmp.toFile().setReadable(true, false);
-                tmp.toFile().setExecutable(true, false);
-                Files.createFile(tmp.resolve(".complete"));
-                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            synchronized (EXTRACTING) {
+                try (FileChannel ch = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                     FileLock ignored = ch.lock()) {
+                    if (Files.exists(done)) return dir.resolve("bin");
+                    removeAbandonedExtractions(root);
+                    Path tmp = Files.createTempDirectory(root, full + TMP);
+                    try {
+                        extract("/kensho/pg/" + major + "/postgres-linux-x86_64.txz", tmp);
+                        tmp.toFile().setReadable(true, false);
+                        tmp.toFile().setExecutable(true, false);
+                        Files.createFile(tmp.resolve(".complete"));
+                        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+                    } finally {
+                        ManagedServer.deleteTree(tmp);   // gone after the move; a half-extracted tree otherwise
+                    }
+                }
             }
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot extract PostgreSQL " + full + " into " + dir + ": " + e.getMessage(), e);
         }
         return dir.resolve("bin");
+    }
+
+    /**
+     * Half-extracted trees of a JVM killed while extracting (about 100 MB each): whoever made one held the lock
+     * we hold now, so it is gone.
+     */
+    private static void removeAbandonedExtractions(Path root) throws IOException {
+        try (var dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                if (Files.isDirectory(d) && d.getFileName().toString().contains(TMP)) ManagedServer.deleteTree(d);
+            }
+        }
     }
 
     private static void extract(String resource, Path into) throws IOException {

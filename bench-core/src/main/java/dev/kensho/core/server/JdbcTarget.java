@@ -205,7 +205,7 @@ abstract class JdbcTarget implements Target {
     }
 
     /** The server's message (masked), without pgjdbc's "FATAL: " and second lines. */
-    private static String serverWords(SQLException e) {
+    static String serverWords(SQLException e) {
         String m = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
                 && p.getServerErrorMessage().getMessage() != null ? p.getServerErrorMessage().getMessage() : String.valueOf(e.getMessage());
         return Credentials.mask(KenshoException.firstLine(m));
@@ -245,6 +245,7 @@ abstract class JdbcTarget implements Target {
     @Override
     public synchronized DataSource pool(int size) {
         if (closed) throw new IllegalStateException("target closed: " + describe());
+        pools.removeIf(HikariDataSource::isClosed);   // closed by their user (a test's, see KenshoTarget)
         HikariConfig c = new HikariConfig();
         // Connections come from connect(), so every new one carries the settings of the latest apply()
         // (a remote target's session settings travel in the startup packet); see sessionChanged().
@@ -264,6 +265,7 @@ abstract class JdbcTarget implements Target {
      * returned, so a pool made before apply() or restart() goes on working under the new settings.
      */
     synchronized void sessionChanged() {
+        pools.removeIf(HikariDataSource::isClosed);
         for (HikariDataSource ds : pools) {
             var bean = ds.getHikariPoolMXBean();
             if (bean != null) bean.softEvictConnections();

@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,6 +34,7 @@ import java.util.stream.Stream;
  */
 public final class ManagedServer extends JdbcTarget implements ServerControl {
     static final String DATABASE = "kensho";
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     private final TargetKind kind;
     private final Path bin;
@@ -49,6 +53,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private volatile boolean started;
     private Process watchdog;
+    /** Holds the lock on a kept directory while this server uses it (see claim). */
+    private FileChannel inUse;
     /** server.log's size when the last start began; -1 before any (see rejectedSetting). */
     private long startMark = -1;
     private String versionLine = "";
@@ -73,22 +79,40 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             }
         }
         reapOrphans();
+        for (int attempt = 1; ; attempt++) {
+            ManagedServer s = startOnce(kind, bin, keepDir, initialSettings, attempt == 3);
+            if (s != null) return s;
+        }
+    }
+
+    /**
+     * One try of {@link #start}; null when another process took the port between choosing it and the server's
+     * bind (initdb runs in between: seconds in which a busy machine's connections take ephemeral ports), and
+     * that is not to be the last try.
+     */
+    private static ManagedServer startOnce(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings,
+                                           boolean lastTry) {
         Path instance;
+        FileChannel inUse = null;
         try {
             if (keepDir != null) {
                 instance = keepDir.toAbsolutePath();
                 Files.createDirectories(instance);
+                inUse = claim(instance);
             } else {
                 Path root = KenshoHome.dir().resolve("instances");
                 Files.createDirectories(root);
                 instance = Files.createTempDirectory(root, "pg");
             }
             Files.writeString(instance.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
-        } catch (IOException e) {
+            ServerUser.checkReachable(instance);
+        } catch (IOException | RuntimeException e) {
+            release(inUse);
+            if (e instanceof RuntimeException r) throw r;
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory: " + e.getMessage(), e);
         }
-        ServerUser.checkReachable(instance);
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
+        s.inUse = inUse;
         s.settings.putAll(initialSettings);
         // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running.
         // A kept directory's watchdog waits until initdb() has found it Kensho's: it would stop whatever runs there.
@@ -102,11 +126,54 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             s.ensureDatabase();
         } catch (RuntimeException e) {
             String rejected = s.rejectedSetting(initialSettings);
+            boolean portTaken = s.portTaken();
             s.close();
             if (rejected != null) throw KenshoException.usage(rejected);
+            if (portTaken && !lastTry) return null;
             throw e;
         }
         return s;
+    }
+
+    /**
+     * Locks a kept directory for this server's life (the kernel lets go when the JVM ends, however it ends). A second
+     * process starting in it would stop the first one's server as a stale one and run its own there (two CI forks
+     * given one --keep-data directory): it is refused instead.
+     */
+    private static FileChannel claim(Path instance) throws IOException {
+        FileChannel ch = FileChannel.open(instance.resolve("in-use.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
+            lock = null;
+        }
+        if (lock == null) {
+            ch.close();
+            String owner;
+            try {
+                owner = " (process " + Files.readString(instance.resolve("owner.pid")).strip() + ")";
+            } catch (IOException e) {
+                owner = "";
+            }
+            throw KenshoException.usage("--keep-data " + instance + " is in use by another running server of Kensho's" + owner
+                    + "; give each concurrent run a directory of its own");
+        }
+        return ch;
+    }
+
+    private static void release(FileChannel inUse) {
+        if (inUse == null) return;
+        try {
+            inUse.close();   // and with it the lock
+        } catch (IOException ignored) {
+            // the JVM's end lets go of it as well
+        }
+    }
+
+    /** Whether the last start failed because something else listens on or holds the chosen port. */
+    private boolean portTaken() {
+        return startMark >= 0 && logLinesSince(startMark).stream().anyMatch(l -> l.contains("Address already in use"));
     }
 
     /**
@@ -120,9 +187,13 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; for i in 1 2 3; do "
                 + "if [ -f \"$2/postmaster.pid\" ]; then " + String.join(" ", ServerUser.commandPrefix())
                 + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi; sleep 1; done" + (keep ? "" : "; rm -rf \"$4\"");
+        // in a session of its own: a CI job killed as a process group (kill -9 -PGID, timeout) takes the JVM with it,
+        // and the watchdog must outlive exactly that
+        List<String> command = new ArrayList<>(Files.isExecutable(SETSID) ? List.of(SETSID.toString()) : List.of());
+        command.addAll(List.of("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
+                data.toString(), bin.resolve("pg_ctl").toString(), instance.toString()));
         try {
-            watchdog = new ProcessBuilder("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
-                    data.toString(), bin.resolve("pg_ctl").toString(), instance.toString())
+            watchdog = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -382,8 +453,9 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         return true;
     }
 
+    /** Synchronized with {@link #apply}: parallel tests share the server, and two stop/start sequences must not interleave. */
     @Override
-    public void restart() {
+    public synchronized void restart() {
         restartServer();
         did("restarted");
     }
@@ -572,6 +644,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             // already shutting down
         }
         if (!keep) deleteTree(instance);
+        release(inUse);
     }
 
     static void deleteTree(Path dir) {
@@ -595,7 +668,44 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         }
     }
 
-    private static void reapOrphansIn(Path root) {
+    /**
+     * Whether this process is the postmaster of that data directory, which it makes its working directory: a
+     * postmaster dead since (a reboot) leaves its pid free for any process, which must not be killed.
+     */
+    static boolean isPostmasterOf(ProcessHandle h, Path data) {
+        try {
+            return Files.isSameFile(Path.of("/proc", Long.toString(h.pid()), "cwd"), data);
+        } catch (IOException e) {
+            return false;   // gone meanwhile, or not ours to read
+        }
+    }
+
+    /**
+     * SIGQUIT, PostgreSQL's immediate shutdown (pg_ctl -m immediate): the postmaster ends its backends and removes
+     * its System V shared memory segment, which a SIGKILL would leave behind, one per reaped server, until the
+     * kernel's limit refuses new servers. SIGKILL only when it does not end in 10 s. True when it has ended.
+     */
+    private static boolean stopImmediately(ProcessHandle postmaster) throws InterruptedException {
+        try {
+            new ProcessBuilder("kill", "-QUIT", Long.toString(postmaster.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            postmaster.destroyForcibly();
+        }
+        try {
+            postmaster.onExit().get(10, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            postmaster.destroyForcibly();
+            try {
+                postmaster.onExit().get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e2) {
+                return false;   // still there: leave its directory for a later start
+            }
+        }
+        return true;
+    }
+
+    static void reapOrphansIn(Path root) {
         if (!Files.isDirectory(root)) return;
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
@@ -616,8 +726,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 if (Files.exists(pidFile)) {
                     try {
                         long pm = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
-                        ProcessHandle.of(pm).ifPresent(ProcessHandle::destroyForcibly);
-                        Thread.sleep(200);
+                        Optional<ProcessHandle> postmaster = ProcessHandle.of(pm).filter(h -> isPostmasterOf(h, d.resolve("data")));
+                        if (postmaster.isPresent() && !stopImmediately(postmaster.get())) continue;
                     } catch (IOException | RuntimeException e) {
                         continue;
                     } catch (InterruptedException e) {

@@ -104,8 +104,9 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         return restartCommand != null;
     }
 
+    /** Synchronized with {@link #apply}: one restart command at a time, and none during a settings change. */
     @Override
-    public void restart() {
+    public synchronized void restart() {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
@@ -189,7 +190,9 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
             try (Connection c = connect(database(), properties(session))) {
                 // connected: values accepted
             } catch (KenshoException | SQLException ex) {
-                throw KenshoException.usage("setting rejected by the server: " + ex.getMessage());
+                // the server answered and refused the startup packet: its words, not "cannot connect"
+                String words = ex.getCause() instanceof SQLException sql ? serverWords(sql) : ex.getMessage();
+                throw KenshoException.usage("setting rejected by the server: " + words);
             }
             sessionSettings = java.util.Collections.unmodifiableMap(session);
             sessionChanged();

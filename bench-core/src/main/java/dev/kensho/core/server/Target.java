@@ -46,7 +46,11 @@ public interface Target extends AutoCloseable {
     /** A new connection to another database of the same server (e.g. to create the measured one). */
     Connection connect(String database) throws SQLException;
 
-    /** A HikariCP pool over {@link #connect()}'s settings; closed with the target. */
+    /**
+     * A HikariCP pool over {@link #connect()}'s settings; closed with the target, or before by closing it (the
+     * DataSource is {@link AutoCloseable}). A test given its Target by {@link dev.kensho.junit.KenshoTarget} has its
+     * pools closed when it ends.
+     */
     DataSource pool(int size);
 
     /** Restarts and settings: what Kensho may change on this server. */

@@ -97,6 +97,35 @@ class ManagedServerTest {
         assertTrue(gone.getMessage().startsWith("target closed"), gone.getMessage());
     }
 
+    /** Parallel tests sharing one server: restarts and settings changes from several threads take turns. */
+    @Test
+    void restartsAndSettingsFromSeveralThreadsTakeTurns() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(3);
+            try {
+                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(3);
+                java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    done.add(threads.submit(() -> {
+                        together.await();
+                        for (int i = 0; i < 2; i++) pg.control().restart();
+                        return null;
+                    }));
+                }
+                done.add(threads.submit(() -> {
+                    together.await();
+                    for (int i = 0; i < 10; i++) pg.control().apply(Map.of("work_mem", i % 2 == 0 ? "8MB" : "16MB"));
+                    return null;
+                }));
+                for (var f : done) f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+            } finally {
+                threads.shutdownNow();
+            }
+            assertEquals("16MB", show(pg, "work_mem"));
+            assertEquals(4, pg.control().actions().stream().filter("restarted"::equals).count(), pg.control().actions().toString());
+        }
+    }
+
     /** A bad --set is the user's mistake (exit 2) in the server's words, not pg_ctl's "Examine the log output". */
     @Test
     void aValueTheServerRefusesAtStartIsAUsageError() {
@@ -121,6 +150,72 @@ class ManagedServerTest {
             assertEquals(KenshoException.USAGE, other.exitCode());
             assertTrue(other.getMessage().endsWith("holds a PostgreSQL 17 data directory; these binaries are PostgreSQL 16"
                     + " (keep each version's data in its own directory)"), other.getMessage());
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+
+    /**
+     * The port is chosen before initdb, seconds before the server binds it; on a busy machine (another fork's
+     * clients) something else may hold it by then. The start takes another port instead of failing.
+     */
+    @Test
+    void aPortTakenBeforeTheServerBindsIsReplaced() throws Exception {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+            var taker = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                // takes the port as soon as kensho.conf names it, before pg_ctl's server binds it
+                var taken = taker.submit(() -> {
+                    var conf = dir.resolve("data/kensho.conf");
+                    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+                    while (!Files.exists(conf) && System.nanoTime() < deadline) Thread.sleep(1);
+                    var m = java.util.regex.Pattern.compile("(?m)^port = (\\d+)$").matcher(Files.readString(conf));
+                    assertTrue(m.find());
+                    return new java.net.ServerSocket(Integer.parseInt(m.group(1)), 1, java.net.InetAddress.getByName("127.0.0.1"));
+                });
+                try (Target pg = new TargetSpec().keepData(dir).open()) {
+                    java.net.ServerSocket holder;
+                    try {
+                        holder = taken.get();
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        if (e.getCause() instanceof java.net.BindException) continue;   // the server was first: again
+                        throw e;
+                    }
+                    try (holder) {
+                        assertTrue(holder.getLocalPort() != pg.port(), "server on the taken port " + pg.port());
+                        try (Connection c = pg.connect()) {
+                            assertTrue(c.isValid(2));
+                        }
+                    }
+                    return;
+                }
+            } finally {
+                taker.shutdownNow();
+                ManagedServer.deleteTree(dir);
+            }
+        }
+        org.junit.jupiter.api.Assertions.fail("the server bound its port before the test could take it, five times");
+    }
+
+    /** Two runs given one kept directory (two CI forks): the second is refused, the first goes on. */
+    @Test
+    void aKeptDirectoryInUseIsRefused() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            try (Target first = new TargetSpec().keepData(dir).open()) {
+                KenshoException second = assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dir).open());
+                assertEquals(KenshoException.USAGE, second.exitCode());
+                assertEquals("--keep-data " + dir + " is in use by another running server of Kensho's (process "
+                        + ProcessHandle.current().pid() + "); give each concurrent run a directory of its own", second.getMessage());
+                try (Connection c = first.connect()) {
+                    assertTrue(c.isValid(2));
+                }
+            }
+            // once the first has closed, the directory is free again
+            try (Target again = new TargetSpec().keepData(dir).open(); Connection c = again.connect()) {
+                assertTrue(c.isValid(2));
+            }
         } finally {
             ManagedServer.deleteTree(dir);
         }

@@ -1,0 +1,18 @@
+package dev.kensho.junit;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Marks a test class or method that changes a shared server ({@code control().apply(...)},
+ * {@code restart()}): under JUnit's parallel execution it runs while no other {@link KenshoTarget}
+ * test does, so none measures under its settings or loses its connections to its restart.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+@ResourceLock(KenshoTarget.SERVER)
+public @interface ChangesServer {
+}

@@ -1,0 +1,99 @@
+package dev.kensho.core.server;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a start finds of a JVM killed together with its watchdog (a CI job's whole process group). */
+class OrphanReapingTest {
+    @TempDir Path root;
+
+    /** The pid of a process that has ended. */
+    private static long deadPid() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        return p.pid();
+    }
+
+    /** The System V segments the kernel holds, by key (/proc/sysvipc/shm, second column). */
+    private static List<String> shmKeys() throws Exception {
+        return Files.readAllLines(Path.of("/proc/sysvipc/shm")).stream().skip(1)
+                .map(l -> l.trim().split("\\s+")[0]).toList();
+    }
+
+    @Test
+    void anOrphanedServerIsStoppedWithoutLeavingItsSharedMemory() throws Exception {
+        try (Target orphan = new TargetSpec().open()) {
+            Path data = orphan.control().dataDirectory().orElseThrow();
+            Path instance = data.getParent();
+            List<String> pid = Files.readAllLines(data.resolve("postmaster.pid"));
+            long postmaster = Long.parseLong(pid.get(0).trim());
+            String shmKey = Long.toString(Long.parseLong(pid.get(6).trim().split("\\s+")[0]));
+            assertTrue(shmKeys().contains(shmKey), "segment " + shmKey + " not found");
+
+            Files.writeString(instance.resolve("owner.pid"), Long.toString(deadPid()));
+            ManagedServer.reapOrphansIn(instance.getParent());
+
+            assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false), "postmaster still runs");
+            assertFalse(Files.exists(instance), "instance directory still there");
+            assertFalse(shmKeys().contains(shmKey), "shared memory segment " + shmKey + " left behind");
+        }
+    }
+
+    /**
+     * A CI job killed as a process group (kill -9 -PGID: the JVM and whatever it started in its group): the
+     * watchdog, in a session of its own, still stops the server and removes its files.
+     */
+    @Test
+    void aJvmKilledWithItsWholeProcessGroupLeavesNoServer() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // setsid: the child JVM leads a process group of its own, which the test can kill whole
+        Process child = new ProcessBuilder("setsid", java, "-cp", System.getProperty("java.class.path"), HoldsAServer.class.getName())
+                .redirectErrorStream(true).start();
+        Path data = null;
+        try {
+            var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.startsWith("/")) {
+                    data = Path.of(line);
+                    break;
+                }
+            }
+            assertTrue(data != null, "the child JVM printed no data directory");
+            long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            new ProcessBuilder("kill", "-9", "--", "-" + child.pid()).start().waitFor();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while ((ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false) || Files.exists(data.getParent()))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false), "postmaster still runs");
+            assertFalse(Files.exists(data.getParent()), "instance directory still there");
+        } finally {
+            child.destroyForcibly();
+            if (data != null) ManagedServer.reapOrphansIn(data.getParent().getParent());   // what a failed run left
+        }
+    }
+
+    /** After a reboot the pid in a stale postmaster.pid may be any process's: it is not killed. */
+    @Test
+    void aStalePidFileDoesNotKillTheProcessNowHoldingThatPid() throws Exception {
+        Process bystander = new ProcessBuilder("sleep", "60").start();
+        try {
+            Path instance = Files.createDirectories(root.resolve("pg123/data"));
+            Files.writeString(instance.resolve("postmaster.pid"), bystander.pid() + "\n" + instance + "\n");
+            Files.writeString(instance.getParent().resolve("owner.pid"), Long.toString(deadPid()));
+            ManagedServer.reapOrphansIn(root);
+            assertFalse(bystander.waitFor(1, TimeUnit.SECONDS), "the reaper killed an unrelated process");
+            assertFalse(Files.exists(instance.getParent()), "stale instance directory still there");
+        } finally {
+            bystander.destroyForcibly();
+        }
+    }
+}
