@@ -845,6 +845,16 @@ public final class RunComparison {
         return new Figure(title, LineChart.build(title, factor, metric, series, List.of()), List.of());
     }
 
+    /** A contrasts table's rows: the factor's level, the pair, estimate, SE, t, df and the adjusted p with its code. */
+    private static List<List<String>> contrastRows(String factor, List<TwoWayAnova.Contrast> contrasts) {
+        List<List<String>> rows = new ArrayList<>();
+        for (TwoWayAnova.Contrast c : contrasts) {
+            rows.add(List.of(esc(factor + "=" + Cells.text(c.b())), esc(c.a1() + " − " + c.a2()), n(esc(num(c.estimate()))),
+                    n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
+        }
+        return rows;
+    }
+
     private static String analysisHtml(Analysis a, int h) {
         StringBuilder b = new StringBuilder();
         b.append("<h" + h + ">Two-way ANOVA: group × ").append(esc(a.factor())).append(a.scope().isEmpty() ? "" : " (" + esc(a.scope()) + ")")
@@ -865,21 +875,13 @@ public final class RunComparison {
                 .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p>\n");
         a.anova().warnings().forEach(w -> b.append("<p class=\"warnings\">").append(esc(w)).append("</p>\n"));
         if (!a.contrasts().isEmpty()) {
-            List<List<String>> cr = new ArrayList<>();
-            for (TwoWayAnova.Contrast c : a.contrasts()) {
-                cr.add(List.of(esc(a.factor() + "=" + Cells.text(c.b())), esc(c.a1() + " − " + c.a2()), n(esc(num(c.estimate()))),
-                        n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
-            }
+            List<List<String>> cr = contrastRows(a.factor(), a.contrasts());
             b.append("<details><summary>Pairwise contrasts per ").append(esc(a.factor())).append(" (Holm-adjusted)</summary>")
                     .append(Html.table(List.of(a.factor(), "contrast", "estimate", "SE", "t", "df", "p (Holm)"), cr))
                     .append("<p class=\"sub\">").append(SIGNIFICANCE_CODES).append("</p></details>\n");
         }
         if (!a.artContrasts().isEmpty()) {
-            List<List<String>> cr = new ArrayList<>();
-            for (TwoWayAnova.Contrast c : a.artContrasts()) {
-                cr.add(List.of(esc(a.factor() + "=" + Cells.text(c.b())), esc(c.a1() + " − " + c.a2()), n(esc(num(c.estimate()))),
-                        n(esc(num(c.se()))), n(esc(num(c.t()))), n(String.valueOf(c.df())), n(stars(c.pAdjusted()))));
-            }
+            List<List<String>> cr = contrastRows(a.factor(), a.artContrasts());
             b.append("<details><summary>ART-C contrasts per ").append(esc(a.factor())).append(" (mean ranks, Tukey-adjusted for ")
                     .append(tukeyFamily(a.artContrasts())).append(" cell means, as study 001)</summary>")
                     .append(Html.table(List.of(a.factor(), "contrast", "rank difference", "SE", "t", "df", "p (Tukey)"), cr))

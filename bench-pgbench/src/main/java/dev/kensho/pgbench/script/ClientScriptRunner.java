@@ -7,7 +7,6 @@ import dev.kensho.pgbench.script.expr.Value;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -626,41 +625,15 @@ public final class ClientScriptRunner {
      * beyond 64 bits is clamped as strtol does, and the long is cut to pgbench's 32-bit int.
      */
     static long setshellResult(String res) throws EvalException {
-        int n = res.length();
-        int i = 0;
-        while (i < n && isCSpace(res.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < n && (res.charAt(i) == '+' || res.charAt(i) == '-')) {
-            negative = res.charAt(i) == '-';
-            i++;
-        }
-        int digits = i;
-        while (i < n && res.charAt(i) >= '0' && res.charAt(i) <= '9') {
-            i++;
-        }
-        // no digits: strtol leaves its end pointer at the start of the line
-        int end = i == digits ? 0 : i;
-        while (end < n && isCSpace(res.charAt(end))) {
+        Variables.CLong read = Variables.strtol(res);
+        int end = read.end();
+        while (end < res.length() && Variables.isSpace(res.charAt(end))) {
             end++;
         }
-        if (end < n) {
+        if (end < res.length()) {
             throw new EvalException("setshell: shell command must return an integer (not \"" + res + "\")");
         }
-        if (i == digits) {
-            return 0;
-        }
-        BigInteger big = new BigInteger(res.substring(digits, i));
-        long clamped = big.bitLength() < 64 ? big.longValue() : Long.MAX_VALUE;
-        if (negative) {
-            clamped = big.bitLength() < 64 ? -clamped : Long.MIN_VALUE;
-        }
-        return (int) clamped;
-    }
-
-    private static boolean isCSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
+        return (int) read.value();
     }
 
     private static final int SHELL_COMMAND_SIZE = 256;

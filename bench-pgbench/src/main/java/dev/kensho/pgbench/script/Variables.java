@@ -207,10 +207,6 @@ public final class Variables {
         return Value.ofDouble(d);
     }
 
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
-    }
-
     private static boolean isAnInt(String s) {
         int i = 0;
         int n = s.length();
@@ -271,27 +267,42 @@ public final class Variables {
                 || (d == Double.MIN_NORMAL && !digits.matches("0[xX].*") && ExprParser.tinyForStrtod(digits));
     }
 
-    /** C atoi, as pgbench's \sleep uses it: leading spaces, sign, digits, stop at anything else. */
+    /** C atoi, as pgbench's \sleep uses it: glibc's (int) strtol(s, NULL, 10). */
     static int atoi(String s) {
-        int i = 0;
+        return (int) strtol(s).value();
+    }
+
+    /** What C strtol(s, &end, 10) gives: the value, clamped to the long range, and end, 0 when no digit was read. */
+    record CLong(long value, int end) {}
+
+    /** C strtol in base 10: leading white space, a sign, digits; it stops at anything else. */
+    static CLong strtol(String s) {
         int n = s.length();
+        int i = 0;
         while (i < n && isSpace(s.charAt(i))) {
             i++;
         }
-        boolean neg = false;
+        boolean negative = i < n && s.charAt(i) == '-';
         if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            neg = s.charAt(i) == '-';
             i++;
         }
-        long v = 0;
+        int first = i;
+        long v = 0;   // accumulated negatively: -9223372036854775808 fits, its positive does not
+        boolean overflow = false;
         while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-            v = v * 10 + (s.charAt(i) - '0');
-            if (v > Integer.MAX_VALUE + 1L) {
-                v = Integer.MAX_VALUE + 1L;
-            }
+            int d = s.charAt(i) - '0';
+            if (overflow || v < (Long.MIN_VALUE + d) / 10) overflow = true;
+            else v = v * 10 - d;
             i++;
         }
-        return (int) (neg ? -v : v);
+        if (i == first) return new CLong(0, 0);
+        if (overflow) return new CLong(negative ? Long.MIN_VALUE : Long.MAX_VALUE, i);
+        return new CLong(negative ? v : v == Long.MIN_VALUE ? Long.MAX_VALUE : -v, i);
+    }
+
+    /** C isspace in the C locale. */
+    static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
     }
 
     @Override
