@@ -11,7 +11,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 /**
  * Gives a test class {@link dev.kensho.core.server.Target} parameters: the embedded server by
  * default (one per JVM and major version, shared by every test), the server in KENSHO_TEST_URL when
- * set, or a Testcontainers server when KENSHO_TEST_TESTCONTAINERS is set and Docker answers.
+ * set (with KENSHO_TEST_USER, KENSHO_TEST_PASSWORD_FILE, KENSHO_TEST_RESTART_COMMAND), or a Testcontainers server when
+ * KENSHO_TEST_TESTCONTAINERS is set and Docker answers.
  *
  * <pre>
  * &#64;KenshoTarget

@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -74,6 +75,20 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     }
 
     /**
+     * The suite's remote server as the environment gives it: KENSHO_TEST_URL and KENSHO_TEST_USER, and, as the
+     * command line's --password-file and --restart-command, KENSHO_TEST_PASSWORD_FILE and KENSHO_TEST_RESTART_COMMAND
+     * (without which no test can restart it or change a postmaster-level setting).
+     */
+    static TargetSpec remote(Map<String, String> env) {
+        TargetSpec s = new TargetSpec().url(env.get("KENSHO_TEST_URL")).user(env.get("KENSHO_TEST_USER"));
+        String restart = env.get("KENSHO_TEST_RESTART_COMMAND");
+        if (restart != null && !restart.isBlank()) s.restartCommand(restart);
+        String password = env.get("KENSHO_TEST_PASSWORD_FILE");
+        if (password != null && !password.isBlank()) s.passwordFile(java.nio.file.Path.of(password));
+        return s;
+    }
+
+    /**
      * The image KENSHO_TEST_TESTCONTAINERS names, or null for the default: CI files write a switch as =1 or =true,
      * which must not be pulled as an image called "1".
      */
@@ -109,7 +124,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         Optional<PgVersion> version = p.findAnnotation(PgVersion.class);
         String url = System.getenv("KENSHO_TEST_URL");
         if (url != null && !url.isBlank() && version.isEmpty()) {
-            return shared(e, "url:" + url, () -> new TargetSpec().url(url).user(System.getenv("KENSHO_TEST_USER")).open());
+            return shared(e, "url:" + url, () -> remote(System.getenv()).open());
         }
         if (containersAsked() && version.isEmpty()) {
             String reason = TargetSpec.containersUnavailableReason();

@@ -155,6 +155,30 @@ class KenshoTargetExtensionTest {
         assertEquals("registry.acme.com/pg:17", KenshoTargetExtension.containerImage(" registry.acme.com/pg:17 "));
     }
 
+    /**
+     * A suite pointed at a remote server by the environment gets what the command line's options give: a restart
+     * command (without it no test can restart the server) and a password file.
+     */
+    @Test
+    void theRemoteServerOfTheEnvironmentTakesARestartCommandAndAPasswordFile(@LocalPostgres Target local,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("KENSHO_TEST_URL", local.jdbcUrl(),
+                "KENSHO_TEST_USER", local.user()));
+        try (Target t = KenshoTargetExtension.remote(env).open()) {
+            assertTrue(!t.control().canRestart(), "no restart without a command");
+        }
+        env.put("KENSHO_TEST_RESTART_COMMAND", "true");
+        try (Target t = KenshoTargetExtension.remote(env).open()) {
+            assertTrue(t.control().canRestart());
+        }
+        java.nio.file.Path empty = java.nio.file.Files.writeString(tmp.resolve("pw"), "");
+        env.put("KENSHO_TEST_PASSWORD_FILE", empty.toString());
+        // the file is read: an empty one is refused (TargetSpec), which it would not be if the variable were ignored
+        dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> KenshoTargetExtension.remote(env).open());
+        assertTrue(e.getMessage().contains("is empty"), e.getMessage());
+    }
+
     @Test
     void theDefaultAndTheNewestVersionAreOneServer(Target byDefault, @PgVersion(18) Target newest) {
         assertSame(byDefault, newest);
