@@ -219,17 +219,21 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private String exec(List<String> command, String what, long timeoutSeconds) {
+        Path output = null;
         try {
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            // the output goes to a file, not a pipe read to its end: a child that hangs, or a server that inherits the
+            // pipe, would hold a read for ever, and the time limit would never be reached
+            output = Files.createTempFile(instance, "exec", ".out");
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             pb.environment().put("LC_ALL", "C");
             pb.environment().keySet().removeIf(k -> k.startsWith("PG"));
             Process p = pb.start();
-            byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new KenshoException(KenshoException.TARGET, what + " timed out after " + timeoutSeconds + " s");
             }
-            String text = new String(out, StandardCharsets.UTF_8);
+            String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
                 throw new KenshoException(KenshoException.TARGET, what + " failed: " + lastLines(text) + serverLogTail());
             }
@@ -239,6 +243,14 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KenshoException(KenshoException.FAILURE, what + " interrupted", e);
+        } finally {
+            if (output != null) {
+                try {
+                    Files.deleteIfExists(output);
+                } catch (IOException ignored) {
+                    // the instance directory goes with the server
+                }
+            }
         }
     }
 
