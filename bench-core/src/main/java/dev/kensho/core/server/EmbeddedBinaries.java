@@ -46,6 +46,8 @@ public final class EmbeddedBinaries {
         Path dir = root.resolve(full);
         Path done = dir.resolve(".complete");
         if (Files.exists(done)) return dir.resolve("bin");
+        // before 100 MB are extracted where the server user could not run them (KENSHO_HOME itself is opened below)
+        ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
         try {
             Files.createDirectories(root);
             root.toFile().setExecutable(true, false);

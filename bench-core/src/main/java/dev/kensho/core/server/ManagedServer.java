@@ -105,7 +105,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 instance = Files.createTempDirectory(root, "pg");
             }
             Files.writeString(instance.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
-            ServerUser.checkReachable(instance);
+            ServerUser.checkReachable(instance, keepDir != null ? "--keep-data" : "KENSHO_HOME");
         } catch (IOException | RuntimeException e) {
             release(inUse);
             if (e instanceof RuntimeException r) throw r;

@@ -49,16 +49,21 @@ final class ServerUser {
         run(List.of("chown", "-R", NAME + ":" + NAME, dir.toString()), "chown " + dir);
     }
 
-    /** Fails with a clear line when the server user cannot reach dir (e.g. under /root, mode 700). */
-    static void checkReachable(Path dir) {
+    /**
+     * Fails with a clear line when the server user cannot reach dir (e.g. under /root, mode 700); setting names
+     * what the user changes to move it (--keep-data, KENSHO_HOME).
+     */
+    static void checkReachable(Path dir, String setting) {
         if (!isRoot()) return;
         for (Path p = dir.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
             try {
                 var perms = Files.getPosixFilePermissions(p);
                 if (!perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
                     throw KenshoException.usage("the server runs as the unprivileged user '" + NAME + "' (PostgreSQL refuses root), "
-                            + "which cannot enter " + p + "; choose a directory outside it (e.g. under /var/tmp)");
+                            + "which cannot enter " + p + "; give " + setting + " a directory outside it (e.g. under /var/tmp)");
                 }
+            } catch (java.nio.file.NoSuchFileException notYet) {
+                // made later, with modes Kensho chooses; what is above it still counts
             } catch (IOException | UnsupportedOperationException e) {
                 return;
             }

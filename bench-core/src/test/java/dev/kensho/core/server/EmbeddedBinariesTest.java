@@ -21,6 +21,28 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddedBinariesTest {
     @TempDir Path home;
 
+    /**
+     * As root the server runs as the user 'kensho': a KENSHO_HOME under a directory it cannot enter (/root, mode 700)
+     * is refused before anything is extracted, naming KENSHO_HOME.
+     */
+    @Test
+    void aKenshoHomeTheServerUserCannotReachIsRefusedBeforeExtracting() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ServerUser.isRoot(), "not root: the server runs as this user, nothing to check");
+        Path closed = Files.createDirectories(home.resolve("closed"));
+        Files.setPosixFilePermissions(closed, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        String before = System.getProperty("kensho.home");
+        System.setProperty("kensho.home", closed.resolve("not/yet/kensho").toString());
+        try {
+            dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                    () -> EmbeddedBinaries.binDirectory(18));
+            assertTrue(e.getMessage().contains("cannot enter " + closed + "; give KENSHO_HOME a directory outside it"), e.getMessage());
+            assertFalse(Files.exists(closed.resolve("not")), "nothing made under it");
+        } finally {
+            if (before == null) System.clearProperty("kensho.home");
+            else System.setProperty("kensho.home", before);
+        }
+    }
+
     /** Parallel JUnit tests asking for two majors at once in one JVM: each gets its binaries. */
     @Test
     void threadsOfOneJvmExtractAtTheSameTime() throws Exception {
