@@ -128,7 +128,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             String rejected = s.rejectedSetting(initialSettings);
             boolean portTaken = s.portTaken();
             s.close();
-            if (rejected != null) throw KenshoException.usage(rejected);
+            // the settings a server starts with are the command line's --set (TargetSpec.set)
+            if (rejected != null) throw KenshoException.usage("--set " + rejected);
             if (portTaken && !lastTry) return null;
             throw e;
         }
@@ -284,7 +285,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * "--set name=value: the server's words" when the last start failed over one of these settings
+     * "name=value: the server's words" when the last start failed over one of these settings
      * (a line it logged since then rejects the parameter), else null: a usage error, not a target failure.
      */
     private String rejectedSetting(Map<String, String> asked) {
@@ -294,7 +295,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 continue;
             }
             for (var e : asked.entrySet()) {
-                if (l.contains("\"" + e.getKey() + "\"")) return "--set " + e.getKey() + "=" + e.getValue() + ": " + logMessage(l);
+                if (l.contains("\"" + e.getKey() + "\"")) return e.getKey() + "=" + e.getValue() + ": " + logMessage(l);
             }
         }
         return null;
@@ -590,7 +591,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 String name = rs.getString(1);
                 String error = rs.getString(3);
                 if (error.equals("setting could not be applied")) error = serverLogLine(logMark, '"' + name + '"', error);
-                throw KenshoException.usage("--set " + name + "=" + rs.getString(2) + ": " + error);
+                throw KenshoException.usage(name + "=" + rs.getString(2) + ": " + error);
             }
         } catch (SQLException e) {
             // pg_file_settings needs superuser; we are postgres here, so this is unexpected but harmless
