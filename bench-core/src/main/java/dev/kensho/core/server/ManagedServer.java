@@ -107,7 +107,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             Files.writeString(instance.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
             ServerUser.checkReachable(instance, keepDir != null ? "--keep-data" : "KENSHO_HOME");
         } catch (IOException | RuntimeException e) {
-            release(inUse);
+            if (keepDir != null) release(keepDir.toAbsolutePath(), inUse);
             if (e instanceof RuntimeException r) throw r;
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory: " + e.getMessage(), e);
         }
@@ -142,31 +142,52 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      * given one --keep-data directory): it is refused instead.
      */
     private static FileChannel claim(Path instance) throws IOException {
-        FileChannel ch = FileChannel.open(instance.resolve("in-use.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        // this JVM's own claims are known here: a second channel on the lock file, once closed, would drop the
+        // process's lock on it (POSIX locks belong to the process), and another process could then take it
+        Path key = instance.toRealPath();
+        if (!CLAIMED.add(key)) throw inUse(instance);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(instance.resolve("in-use.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            CLAIMED.remove(key);
+            throw e;
+        }
         FileLock lock;
         try {
             lock = ch.tryLock();
         } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
-            lock = null;
+            throw inUse(instance);   // another spelling of a directory held here: ch stays open, or the lock would go
+        } catch (IOException noLocks) {
+            return ch;   // a file system without locks (NFS without lockd): used as before, this JVM's claim only
         }
         if (lock == null) {
-            ch.close();
-            String owner;
+            ch.close();   // this JVM holds no other channel on the file (CLAIMED): nothing of ours is let go
+            CLAIMED.remove(key);
+            throw inUse(instance);
+        }
+        return ch;
+    }
+
+    /** Kept directories this JVM's servers hold (see claim). */
+    private static final java.util.Set<Path> CLAIMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private static KenshoException inUse(Path instance) {
+        String owner;
             try {
                 owner = " (process " + Files.readString(instance.resolve("owner.pid")).strip() + ")";
             } catch (IOException e) {
                 owner = "";
             }
-            throw KenshoException.usage("--keep-data " + instance + " is in use by another running server of Kensho's" + owner
+            return KenshoException.usage("--keep-data " + instance + " is in use by another running server of Kensho's" + owner
                     + "; give each concurrent run a directory of its own");
-        }
-        return ch;
     }
 
-    private static void release(FileChannel inUse) {
+    private static void release(Path instance, FileChannel inUse) {
         if (inUse == null) return;
         try {
             inUse.close();   // and with it the lock
+            CLAIMED.remove(instance.toRealPath());
         } catch (IOException ignored) {
             // the JVM's end lets go of it as well
         }
@@ -184,9 +205,12 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
      * close() ends it.
      */
     private void startWatchdog() {
-        // a pg_ctl start under way when the JVM ends writes its pid file a moment later: look three times
+        // a pg_ctl start under way when the JVM ends writes its pid file a moment later: look three times. Only while
+        // owner.pid still names this JVM: a next run may already have claimed a kept directory and started its own
+        // server there, which is not this watchdog's to stop
         String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; for i in 1 2 3; do "
-                + "if [ -f \"$2/postmaster.pid\" ]; then " + String.join(" ", ServerUser.commandPrefix())
+                + "if [ -f \"$2/postmaster.pid\" ] && [ \"$(cat \"$4/owner.pid\" 2>/dev/null)\" = \"$1\" ]; then "
+                + String.join(" ", ServerUser.commandPrefix())
                 + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi; sleep 1; done" + (keep ? "" : "; rm -rf \"$4\"");
         // in a session of its own: a CI job killed as a process group (kill -9 -PGID, timeout) takes the JVM with it,
         // and the watchdog must outlive exactly that
@@ -657,7 +681,7 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
             // already shutting down
         }
         if (!keep) deleteTree(instance);
-        release(inUse);
+        release(instance, inUse);
     }
 
     static void deleteTree(Path dir) {
@@ -682,14 +706,26 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * Whether this process is the postmaster of that data directory, which it makes its working directory: a
-     * postmaster dead since (a reboot) leaves its pid free for any process, which must not be killed.
+     * Whether this process is the postmaster of that data directory: TRUE, FALSE, or null when it cannot be told. A
+     * postmaster dead since (a reboot) leaves its pid free for any process, which must not be killed. Its working
+     * directory is the data directory; where /proc/PID/cwd of another user's process cannot be read (root without
+     * CAP_SYS_PTRACE, as in a Docker container, and the server runs as 'kensho'), the postmaster's command line, which
+     * PostgreSQL leaves as pg_ctl gave it (postgres -D DATA), still tells.
      */
-    static boolean isPostmasterOf(ProcessHandle h, Path data) {
+    static Boolean isPostmasterOf(ProcessHandle h, Path data) {
+        Path proc = Path.of("/proc", Long.toString(h.pid()));
         try {
-            return Files.isSameFile(Path.of("/proc", Long.toString(h.pid()), "cwd"), data);
+            return Files.isSameFile(proc.resolve("cwd"), data);
         } catch (IOException e) {
-            return false;   // gone meanwhile, or not ours to read
+            // not ours to read, or gone meanwhile: the command line
+        }
+        try {
+            List<String> args = List.of(new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0"));
+            int d = args.indexOf("-D");
+            if (d < 0 || d + 1 >= args.size()) return args.isEmpty() || args.get(0).isEmpty() ? null : false;
+            return Files.isSameFile(Path.of(args.get(d + 1)), data);
+        } catch (IOException e) {
+            return ProcessHandle.of(h.pid()).isPresent() ? null : false;
         }
     }
 
@@ -739,8 +775,11 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
                 if (Files.exists(pidFile)) {
                     try {
                         long pm = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
-                        Optional<ProcessHandle> postmaster = ProcessHandle.of(pm).filter(h -> isPostmasterOf(h, d.resolve("data")));
-                        if (postmaster.isPresent() && !stopImmediately(postmaster.get())) continue;
+                        Optional<ProcessHandle> process = ProcessHandle.of(pm);
+                        Boolean ours = process.map(h -> isPostmasterOf(h, d.resolve("data"))).orElse(false);
+                        // a server that may be running there keeps its directory: deleting it would orphan it for good
+                        if (ours == null) continue;
+                        if (ours && !stopImmediately(process.get())) continue;
                     } catch (IOException | RuntimeException e) {
                         continue;
                     } catch (InterruptedException e) {

@@ -213,6 +213,16 @@ class ManagedServerTest {
                 try (Connection c = first.connect()) {
                     assertTrue(c.isValid(2));
                 }
+                // the refusal let go of nothing: another process still cannot take the first one's lock
+                // (POSIX locks belong to the process; closing a second channel on the file would have dropped it)
+                if (Files.isExecutable(java.nio.file.Path.of("/usr/bin/python3"))) {   // the tool at hand with fcntl locks
+                    Process other = new ProcessBuilder("/usr/bin/python3", "-c", "import fcntl,sys\n"
+                            + "f=open(sys.argv[1],'a')\ntry:\n fcntl.lockf(f,fcntl.LOCK_EX|fcntl.LOCK_NB)\n print('taken')\n"
+                            + "except OSError:\n print('held')", dir.resolve("in-use.lock").toString()).redirectErrorStream(true).start();
+                    String said = new String(other.getInputStream().readAllBytes()).strip();
+                    other.waitFor();
+                    assertEquals("held", said);
+                }
             }
             // once the first has closed, the directory is free again
             try (Target again = new TargetSpec().keepData(dir).open(); Connection c = again.connect()) {
