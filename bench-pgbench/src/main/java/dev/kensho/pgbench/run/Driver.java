@@ -10,6 +10,7 @@ import dev.kensho.pgbench.script.Command;
 import dev.kensho.pgbench.script.PgbenchRandom;
 import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.expr.Expr;
 import dev.kensho.pgbench.script.ScriptException;
 import dev.kensho.pgbench.script.TransactionOutcome;
 import dev.kensho.pgbench.script.Variables;
@@ -245,6 +246,8 @@ public final class Driver {
         CountDownLatch connected = new CountDownLatch(clients.size());
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
+        int depth = cfg.scripts().stream().flatMap(sc -> sc.commands().stream()).map(dev.kensho.pgbench.script.Command::expr)
+                .filter(java.util.Objects::nonNull).mapToInt(Expr::depth).max().orElse(1);
         long connectStart = System.nanoTime();
         seconds = new RunSeconds(connectStart, cfg.rate() > 0, s -> { }, s -> { });
         if (wireEngine) {
@@ -256,14 +259,21 @@ public final class Driver {
                 } catch (IOException e) {
                     throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot open a selector: " + oneLine(e), e);
                 }
-                Thread t = new Thread(() -> m.run(connected, go), "pgbench-thread-" + g.index);
+                Thread t = new Thread(null, () -> {
+                    Expr.stackHolds(depth);
+                    m.run(connected, go);
+                }, "pgbench-thread-" + g.index, Expr.stackBytesFor(depth));
                 t.setDaemon(true);
                 ts.add(t);
             }
         }
         for (Client c : wireEngine ? List.<Client>of() : clients) {
-            // a small stack: up to thousands of clients (study 001 goes to 1024), each parked in socket reads
-            Thread t = new Thread(null, () -> c.run(connected, go), "pgbench-client-" + c.id, 256 * 1024);
+            // a small stack: up to thousands of clients (study 001 goes to 1024), each parked in socket reads; a
+            // script with a deeply nested expression gets what it needs, so it is evaluated in place
+            Thread t = new Thread(null, () -> {
+                Expr.stackHolds(depth);
+                c.run(connected, go);
+            }, "pgbench-client-" + c.id, Math.max(256 * 1024, Expr.stackBytesFor(depth)));
             t.setDaemon(true);
             ts.add(t);
         }

@@ -130,5 +130,37 @@ class Pg15ExpressionsTest {
         client.join();
         assertTrue(o[0].ok(), o[0]::toString);
         assertEquals(List.of("debug(script=0,command=1): " + expected), debug);
+
+        // as the driver runs it: a client thread sized for the script's deepest tree evaluates it in place
+        int depth = s.commands().get(0).expr().depth();
+        Thread sized = new Thread(null, () -> {
+            dev.kensho.pgbench.script.expr.Expr.stackHolds(depth);
+            o[0] = runner.runScript(null, 0);
+        }, "sized-client", Math.max(256 * 1024, dev.kensho.pgbench.script.expr.Expr.stackBytesFor(depth)));
+        sized.start();
+        sized.join();
+        assertTrue(o[0].ok(), "the stack sized for depth " + depth + " holds it: " + o[0]);
+        assertEquals(List.of("debug(script=0,command=1): " + expected, "debug(script=0,command=1): " + expected), debug);
+    }
+
+    /** Prefix operators recurse several frames per character: 1980 of them are parsed on a small thread too. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"~", "-", "+"})
+    void longPrefixChainsParseOnAnyThread(String op) throws Exception {
+        int n = 1980;
+        String text = "\\set x debug(" + (op + " ").repeat(n) + "1)\n";
+        Script[] parsed = new Script[1];
+        Throwable[] failed = new Throwable[1];
+        Thread small = new Thread(null, () -> {
+            try {
+                parsed[0] = Script.parse("prefix.sql", text);
+            } catch (Throwable t) {
+                failed[0] = t;
+            }
+        }, "small-stack-reader", 256 * 1024);
+        small.start();
+        small.join();
+        assertEquals(null, failed[0]);
+        assertEquals(1, parsed[0].commands().size());
     }
 }

@@ -22,11 +22,28 @@ public abstract sealed class Expr {
     public abstract Value eval(Context ctx) throws EvalException;
 
     /** Nesting of the tree: 1 for a constant or a variable. */
-    abstract int depth();
+    public abstract int depth();
 
-    /** Deeper trees are evaluated on a thread of their own: client threads have small stacks. */
+    /** Deeper trees are evaluated on a thread of their own unless the thread said its stack holds them (stackHolds). */
     private static final int DEEP_TREE = 200;
     private static final long DEEP_STACK_BYTES = 512L << 20;
+    private static final ThreadLocal<Integer> HOLDS = ThreadLocal.withInitial(() -> DEEP_TREE);
+
+    /**
+     * Declares that the calling thread's stack holds trees this deep: a driver that sizes its client threads with
+     * {@link #stackBytesFor} evaluates them in place, not on a thread started per evaluation.
+     */
+    public static void stackHolds(int depth) {
+        HOLDS.set(Math.max(DEEP_TREE, depth));
+    }
+
+    /**
+     * A thread stack that holds trees this deep with room for a client's other work (a few frames of at most a
+     * kilobyte per level, doubled), or 0, the JVM's default, where the default holds them.
+     */
+    public static long stackBytesFor(int depth) {
+        return depth <= DEEP_TREE ? 0 : (256L << 10) + depth * 4096L;
+    }
 
     /**
      * {@link #eval} for a whole expression. pgbench evaluates recursively on its 8 MB stack (thousands of
@@ -35,7 +52,7 @@ public abstract sealed class Expr {
      * client's thread.
      */
     public final Value evaluate(Context ctx) throws EvalException {
-        if (depth() <= DEEP_TREE) {
+        if (depth() <= DEEP_TREE || depth() <= HOLDS.get()) {
             return evalGuarded(ctx);
         }
         Value[] value = new Value[1];
@@ -87,7 +104,7 @@ public abstract sealed class Expr {
         }
 
         @Override
-        int depth() {
+        public int depth() {
             return 1;
         }
 
@@ -110,7 +127,7 @@ public abstract sealed class Expr {
         }
 
         @Override
-        int depth() {
+        public int depth() {
             return 1;
         }
 
@@ -142,7 +159,7 @@ public abstract sealed class Expr {
         }
 
         @Override
-        int depth() {
+        public int depth() {
             return depth;
         }
 

@@ -72,8 +72,12 @@ public final class ExprParser {
         return new Parsed(e, p.pos);
     }
 
-    /** Texts shorter than this cannot nest deep enough to need {@link #PARSER_STACK_BYTES}. */
-    private static final int DEEP_TEXT = 2_000;
+    /**
+     * Texts shorter than this cannot nest deep enough to need {@link #PARSER_STACK_BYTES} on any thread's stack
+     * (a chain of prefix operators recurses several frames per character; 2000 of them overflowed a default stack).
+     * Parsing happens once, when the script is read, so a thread for a longer text costs nothing per transaction.
+     */
+    private static final int DEEP_TEXT = 200;
     private static final long PARSER_STACK_BYTES = 256L << 20;
 
     /**
