@@ -108,12 +108,11 @@ public final class Charts {
     private static List<ChartSpec> generic(Cells cells, List<String> varying) {
         Optional<String> x = varying.stream().filter(cells::numeric).filter(p -> cells.values(p).size() >= 3)
                 .max(Comparator.comparingInt(p -> cells.values(p).size()));
-        String along = x.orElse(varying.isEmpty() ? null : varying.get(0));
         // the time first; then only metrics that the measured conditions change: a query's rows or bytes drawn
         // per work_mem are bars of equal height that say what the query returns, not how it ran
         List<String> metrics = new ArrayList<>(cells.metrics());
         timeMetric(cells).ifPresent(t -> { metrics.remove(t); metrics.add(0, t); });
-        List<String> moving = metrics.stream().filter(m -> along == null || changes(cells, m, along)).toList();
+        List<String> moving = metrics.stream().filter(m -> changes(cells, m)).toList();
         List<String> chosen = (moving.isEmpty() ? metrics : moving).stream().limit(4).toList();
         if (chosen.isEmpty()) return List.of();
         List<ChartSpec> out = new ArrayList<>();
@@ -128,14 +127,16 @@ public final class Charts {
         return out;
     }
 
+    /** Parameters that say what was measured rather than under which conditions. */
+    private static final List<String> IDENTITY = List.of("query", "target", "benchmark");
+
     /**
-     * Whether a metric's median differs between cells that share the value of {@code category}: for a line chart
-     * (a numeric x) whether it changes at all, for bars whether it is more than a property of the category.
+     * Whether a metric's median changes with the conditions: between cells of the same query (and target), or, where
+     * there are none, between any cells. A query's rows differ from another query's, never with work_mem.
      */
-    private static boolean changes(Cells cells, String metric, String category) {
-        boolean bars = !cells.numeric(category) || cells.values(category).size() < 3;
-        var groups = bars ? cells.groupBy(List.of(category), cells.ok()).values() : List.of(cells.ok());
-        for (List<CellSummary> g : groups) {
+    private static boolean changes(Cells cells, String metric) {
+        List<String> identity = IDENTITY.stream().filter(cells.params()::contains).toList();
+        for (List<CellSummary> g : cells.groupBy(identity, cells.ok()).values()) {
             if (g.stream().map(c -> c.median().get(metric)).filter(Objects::nonNull).distinct().count() > 1) return true;
         }
         return false;

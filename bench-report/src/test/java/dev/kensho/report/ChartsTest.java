@@ -111,5 +111,15 @@ class ChartsTest {
         assertEquals(ChartSpec.Kind.BAR, specs.get(0).kind());
         assertEquals("query", specs.get(0).x());
         assertEquals(List.of("work_mem"), specs.get(0).series());
+
+        // one query: its rows are as constant, though no two cells share anything but the query
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("one"), RunInfo.of("query", List.of("bench", "query"), Map.of()))) {
+            for (String wm : List.of("4MB", "64MB")) {
+                rd.append(Trial.of(wm, 0).param("query", "q1").param("work_mem", wm).metric("ms", wm.equals("4MB") ? 10.0 : 4.0)
+                        .metric("rows", 1).metric("bytes", 7).build());
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        assertEquals(List.of("ms"), Charts.defaults(run).stream().map(ChartSpec::metric).toList());
     }
 }
