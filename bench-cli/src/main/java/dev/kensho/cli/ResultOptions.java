@@ -32,7 +32,7 @@ public final class ResultOptions {
     /** A parameter the run to resume recorded (null when not resuming, or not recorded): defaults that must carry over. */
     public Object recorded(String key) {
         if (resume == null || !Files.isRegularFile(resume.resolve("run.json"))) return null;   // open() says what is wrong
-        return RunDirectory.read(resume).info().parameters().get(key);
+        return RunDirectory.info(resume).parameters().get(key);
     }
 
     /**

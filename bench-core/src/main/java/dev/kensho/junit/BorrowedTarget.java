@@ -70,7 +70,7 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
     /** Equal for every test holding the same server: a suite may key what it loaded into a server by its Target. */
     @Override
     public boolean equals(Object o) {
-        return o == this || o == shared || o instanceof BorrowedTarget b && b.shared == shared;
+        return o == this || o instanceof BorrowedTarget b && b.shared == shared;
     }
 
     @Override

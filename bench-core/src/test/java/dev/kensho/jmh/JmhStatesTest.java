@@ -13,11 +13,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 @dev.kensho.junit.KenshoTarget
 class JmhStatesTest {
-    static {
-        // JMH allows one run per machine (/tmp/jmh.lock) and reads this as its Runner loads: another build's
-        // benchmark on a shared machine failed this test, which checks the states, not numbers
-        System.setProperty("jmh.ignoreLock", "true");
-    }
+    // JMH's machine-wide lock is ignored by bench-core's surefire configuration (jmh.ignoreLock)
 
     /** Numbers measured under other settings than asked for must not be reported: the trial fails. */
     @Test

@@ -135,13 +135,26 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Opens the run in dir for reading only (reports, comparisons). */
     public static RunResults read(Path dir) {
+        RunInfo info = info(dir);
         try {
-            RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
             return new RunResults(dir, info, readTrials(dir.resolve(TRIALS)));
         } catch (IOException e) {
-            // Jackson's message runs over lines (location, source); its first line says what is wrong
-            throw KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
+            throw unreadable(dir, e);
         }
+    }
+
+    /** The run's run.json alone: what it was asked and found, without its trials. */
+    public static RunInfo info(Path dir) {
+        try {
+            return Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+        } catch (IOException e) {
+            throw unreadable(dir, e);
+        }
+    }
+
+    private static KenshoException unreadable(Path dir, IOException e) {
+        // Jackson's message runs over lines (location, source); its first line says what is wrong
+        return KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
     }
 
     public Path path() {
