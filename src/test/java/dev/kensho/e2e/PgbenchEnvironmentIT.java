@@ -33,6 +33,12 @@ class PgbenchEnvironmentIT {
         assertEquals(0, k.exitCode(), k.all());
         List<String> kensho = k.err().lines().filter(l -> l.startsWith("debug(")).sorted().toList();
         assertEquals(6, kensho.size(), k.all());
+        Path run;
+        try (var d = Files.list(work.resolve("k/results"))) {
+            run = d.findFirst().orElseThrow();
+        }
+        // the seed the environment gave is in the results, so the run can be reproduced from them
+        assertEquals("5432", dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).get(0).extra().get("random_seed"));
 
         ProcessBuilder pb = new ProcessBuilder(PGBENCH.toString(), "-n", "-c", "2", "-t", "3", "-f", script.toString(),
                 "-h", "/var/run/postgresql", "-U", "postgres", "test").redirectErrorStream(true);

@@ -75,6 +75,8 @@ public final class Driver {
     /** The run's seconds the transactions are filed under; before the start, the warm-up's own. */
     private volatile RunSeconds seconds;
     private List<Script> warmupScripts;
+    /** The seed the run drew from ('time' and 'rand' made one): what reproduces it. */
+    private long randomSeed;
     /** Watches the JIT during the warm-up; null without one. */
     private JitSettle jit;
     private LatencyRecorder[] scriptLatency;
@@ -166,6 +168,7 @@ public final class Driver {
             throw KenshoException.target("pgbench: " + oneLine(e), e);
         }
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
+        randomSeed = seed;
         Variables base = new Variables();
         for (String d : cfg.defines()) {
             try {
@@ -357,7 +360,7 @@ public final class Driver {
                 LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
-                wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all);
+                wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed);
     }
 
     /**

@@ -24,7 +24,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
-                        int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram) {
+                        int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
@@ -169,6 +169,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         Trial.Builder b = Trial.of(cell, repeat).params(params).metrics(metrics()).extra("report", lines());
         if (aborted) b.extra("aborted", true);
         b.extra("engine", engine.optionName());
+        // as pgbench's unsigned seed: --random-seed with it draws the same values (also where the environment gave it)
+        b.extra("random_seed", Long.toUnsignedString(randomSeed));
         b.extra(Timeline.KEY, timeline.columns());
         if (histogram.getTotalCount() > 0) b.extra(LatencyDistribution.KEY, LatencyDistribution.encode(histogram));
         return b.build();
