@@ -101,7 +101,9 @@ abstract class JdbcTarget implements Target {
     Properties properties(Map<String, String> session) {
         Properties p = new Properties();
         p.setProperty("user", user);
-        if (password != null) p.setProperty("password", password);
+        // Without a password of ours, an empty one: pgjdbc would otherwise read ~/.pgpass by its own rules (a localhost
+        // line for 127.0.0.1, a file others can read), which libpq, the wire engine and PgPass do not.
+        p.setProperty("password", password != null ? password : "");
         p.setProperty("ApplicationName", "kensho");
         if (!session.isEmpty()) p.setProperty("options", options(session));
         return p;
@@ -222,7 +224,9 @@ abstract class JdbcTarget implements Target {
             msg = "peer authentication failed for user \"" + user + "\" at " + where
                     + ": the server takes the operating-system user (" + System.getProperty("user.name")
                     + ") as the identity over a Unix socket; give that user with -U, or connect over TCP";
-        } else if (state.equals("28P01")) {
+        } else if (state.equals("28P01")
+                || password == null && state.equals("08004") && String.valueOf(e.getMessage()).contains("password")) {
+            // 08004: pgjdbc's own refusal to answer SCRAM with the empty password Kensho passes when it has none
             msg = "authentication failed for user \"" + user + "\" at " + where
                     + (password == null ? " (no password: none in the URL, --password-file, PGPASSWORD or ~/.pgpass)"
                             : " (password from the URL, --password-file, PGPASSWORD or ~/.pgpass)");

@@ -505,8 +505,7 @@ public final class RemoteServer extends JdbcTarget implements ServerControl {
         String u = user != null ? user : urlUser != null ? urlUser : System.getProperty("user.name");
         if (db == null) db = u;
         String pw = password != null ? password : urlPassword;
-        // libpq matches a Unix-socket connection against ~/.pgpass entries for "localhost"
-        if (pw == null) pw = PgPass.lookup(host.startsWith("/") ? "localhost" : host, port, db, u);
+        if (pw == null) pw = PgPass.lookup(host, port, db, u);
         return new RemoteServer(TargetKind.REMOTE, host, port, db, u, pw, props, restartCommand, null);
     }
 }
