@@ -34,6 +34,17 @@ class CommandLineIT {
     }
 
     @Test
+    void envPrintsWhatARunRecordsAsJson() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "env", "--pg-version", "16");
+        assertEquals(0, r.exitCode(), r.all());
+        var env = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals("embedded", env.get("target_kind").asText(), r.out());
+        assertEquals(16, env.get("server").get("server_version_num").asInt() / 10000, r.out());
+        // zonky's binaries are built without LLVM: the reason ssb jit needs --pg-bin or --url
+        assertFalse(env.get("server").get("jit_available").asBoolean(), r.out());
+    }
+
+    @Test
     void versionNamesToolAndEmbeddedPostgres() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "--version");
         assertEquals(0, r.exitCode());
@@ -87,6 +98,25 @@ class CommandLineIT {
             assertEquals(1, bad.err().strip().split("\n").length, bad.err());
             assertTrue(bad.err().contains("authentication failed for user \"pwuser\""), bad.err());
             assertFalse(bad.all().contains("wrong-secret-2"));
+
+            // ~/.pgpass as libpq reads it: a file others may read is ignored with libpq's warning (pgjdbc alone would
+            // have used it), a localhost line is not for 127.0.0.1, a line for 127.0.0.1 is
+            Path pgpass = work.resolve("pgpass");
+            Files.writeString(pgpass, "127.0.0.1:" + pg.port() + ":kensho:pwuser:right-secret-1\n");
+            Files.setPosixFilePermissions(pgpass, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            java.util.Map<String, String> env = java.util.Map.of("PGPASSFILE", pgpass.toString());
+            BenchJar.Result open = BenchJar.run(work.resolve("open"), env, "env", "--url", url, "--user", "pwuser");
+            assertEquals(3, open.exitCode(), open.all());
+            assertEquals("WARNING: password file \"" + pgpass + "\" has group or world access; permissions should be u=rw (0600) or less\n"
+                    + "bench: authentication failed for user \"pwuser\" at 127.0.0.1:" + pg.port() + "/kensho (no password: none in the URL, "
+                    + "--password-file, PGPASSWORD or ~/.pgpass)", open.err().strip());
+            Files.setPosixFilePermissions(pgpass, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            BenchJar.Result own = BenchJar.run(work.resolve("own"), env, "env", "--url", url, "--user", "pwuser");
+            assertEquals(0, own.exitCode(), own.all());
+            Files.writeString(pgpass, "localhost:" + pg.port() + ":kensho:pwuser:right-secret-1\n");
+            BenchJar.Result localhost = BenchJar.run(work.resolve("localhost"), env, "env", "--url", url, "--user", "pwuser");
+            assertEquals(3, localhost.exitCode(), localhost.all());
+            assertFalse(open.all().contains("right-secret-1") || own.all().contains("right-secret-1"));
 
             Path right = work.resolve("right.pw");
             Files.writeString(right, "right-secret-1\n");
