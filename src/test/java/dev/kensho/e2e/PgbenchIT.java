@@ -5,35 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The workload commands as a user runs them from bench.jar. */
-class WorkloadsIT {
+/** pgbench init and run as a user runs them from bench.jar. */
+class PgbenchIT {
     @TempDir Path work;
-
-    /** ssb-dbgen's SF 0.1 output (all tables in one process), from ../shared/ssb-reference/tables-sf01.txt. */
-    private static final Map<String, String> SF01_MD5 = Map.of(
-            "part.tbl", "61fcafdc115d9d9732474cb8c6c42cdd",
-            "supplier.tbl", "faf888f9ea5b353fcd0e749d522b3bf0",
-            "customer.tbl", "a350472fc3e368f0be8ad524d61932a9",
-            "date.tbl", "40c20a029babac251a8e1accf7200a7a",
-            "lineorder.tbl", "506c4017655f94e9a93c112f285844de");
-
-    @Test
-    void ssbGenWritesDbgenIdenticalFiles() throws Exception {
-        Path out = work.resolve("tbl");
-        BenchJar.Result r = BenchJar.run(work, "ssb", "gen", "-s", "0.1", "--out", out.toString());
-        assertEquals(0, r.exitCode(), r.all());
-        for (var e : SF01_MD5.entrySet()) assertEquals(e.getValue(), md5(out.resolve(e.getKey())), e.getKey());
-    }
 
     @Test
     void pgbenchInitThenRunOnAKeptEmbeddedServer() throws Exception {
@@ -84,14 +64,5 @@ class WorkloadsIT {
                 w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-    }
-
-    private static String md5(Path f) throws Exception {
-        MessageDigest md = MessageDigest.getInstance("MD5");
-        try (InputStream in = Files.newInputStream(f)) {
-            byte[] buf = new byte[1 << 16];
-            for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n);
-        }
-        return HexFormat.of().formatHex(md.digest());
     }
 }

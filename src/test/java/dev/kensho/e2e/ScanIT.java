@@ -1,0 +1,97 @@
+package dev.kensho.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Study 003 (index scan vs full scan) as a user runs it from bench.jar: both caches, both layouts, then the report. */
+class ScanIT {
+    @TempDir Path work;
+
+    @Test
+    void scanSweepsBothLayoutsWarmAndColdAndReports() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "scan", "--rows", "100000", "--from", "1", "--to", "51", "--step", "25",
+                "--cache", "both");
+        assertEquals(0, r.exitCode(), r.all());
+        Path dir = onlyRun(work.resolve("results"));
+        List<Trial> trials = RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS));
+        // 2 layouts x 2 caches x 3 selectivities x 2 scans, one repeat each
+        assertEquals(24, trials.size(), trials.toString());
+        for (Trial t : trials) {
+            assertTrue(t.ok(), t.toString());
+            double pct = ((Number) t.params().get("selectivity_pct")).doubleValue();
+            // the predicate selects the first pct % of the keys, whatever the physical order
+            assertEquals(Math.round(pct * 1000), t.metric("rows").longValue(), t.toString());
+            String plan = String.valueOf(t.extra().get("plan"));
+            assertEquals("index".equals(t.params().get("scan")) ? "Index Scan" : "Seq Scan", plan, t.toString());
+            if ("cold".equals(t.params().get("cache"))) {
+                assertTrue(String.valueOf(t.extra().get("cold")).startsWith("server"), t.toString());
+                assertTrue(t.metric("shared_read_blocks") > 0, "a cold cell reads its pages: " + t);
+            } else {
+                assertEquals(0.0, t.metric("shared_read_blocks"), "a warm cell finds every page prewarmed: " + t);
+            }
+        }
+        // the two layouts the study compares: key order and scattered keys
+        JsonNode crossover = new ObjectMapper().readTree(dir.resolve("crossover.json").toFile());
+        Map<String, Double> correlation = new java.util.HashMap<>();
+        crossover.get("layouts").forEach(l -> correlation.put(l.get("layout").asText(), l.get("correlation").asDouble()));
+        assertTrue(correlation.get("HIGH") > 0.99, correlation.toString());
+        assertTrue(Math.abs(correlation.get("LOW")) < 0.1, correlation.toString());
+        List<String> summary = Files.readAllLines(dir.resolve("summary.csv"));
+        assertEquals(25, summary.size(), String.join("\n", summary));
+        for (String cache : List.of("warm", "cold")) {
+            for (String layout : List.of("high", "low")) {
+                assertTrue(r.out().contains("crossover " + String.format("%-4s", layout) + " " + cache + " "), r.out());
+            }
+        }
+
+        BenchJar.Result report = BenchJar.run(work.resolve("r"), "report", dir.toString(), "-o", work.resolve("scan.html").toString());
+        assertEquals(0, report.exitCode(), report.all());
+        String html = Files.readString(work.resolve("scan.html"));
+        assertTrue(html.contains("<svg"), "charts are inline SVG");
+        assertTrue(html.toLowerCase().contains("crossover"), "the report names the crossover");
+    }
+
+    @Test
+    void badRangesAndAColdCacheAnUnrestartableServerCannotGiveAreOneLineErrors() throws Exception {
+        BenchJar.Result backwards = BenchJar.run(work.resolve("b"), "scan", "--from", "60", "--to", "10");
+        assertEquals(2, backwards.exitCode(), backwards.all());
+        assertEquals(1, backwards.err().strip().lines().count(), backwards.err());
+        assertTrue(backwards.err().startsWith("bench: "), backwards.err());
+
+        try (Target pg = new TargetSpec().open()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            BenchJar.Result cold = BenchJar.run(work.resolve("c"), "scan", "--url", url, "--user", "postgres", "--rows", "1000",
+                    "--cache", "cold");
+            assertEquals(2, cold.exitCode(), cold.all());
+            assertEquals(1, cold.err().strip().lines().count(), cold.err());
+            assertTrue(cold.err().contains("--restart-command"), cold.err());
+            try (var c = pg.connect(); var s = c.createStatement();
+                 var rs = s.executeQuery("select count(*) from pg_class where relname in ('scan_high', 'scan_low')")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "nothing was created on the server before the refusal");
+            }
+        }
+    }
+
+    static Path onlyRun(Path results) throws Exception {
+        try (var d = Files.list(results)) {
+            List<Path> dirs = d.collect(Collectors.toList());
+            assertEquals(1, dirs.size(), dirs.toString());
+            return dirs.get(0);
+        }
+    }
+}
