@@ -87,6 +87,44 @@ class ScanIT {
         }
     }
 
+    @Test
+    void aRemoteServersOwnTablespaceHoldsTheTablesAndIsLeftInPlace() throws Exception {
+        Path ts = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-e2e-ts-");
+        try (Target pg = new TargetSpec().open()) {
+            // as a DBA prepares it: a directory the server's OS user owns (as root that is not root)
+            Files.setOwner(ts, Files.getOwner(pg.control().dataDirectory().orElseThrow()));
+            try (var c = pg.connect(); var s = c.createStatement()) {
+                s.execute("create tablespace fast_disk location '" + ts + "'");
+            }
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            BenchJar.Result r = BenchJar.run(work.resolve("ts"), "scan", "--url", url, "--user", "postgres", "--tablespace", "fast_disk",
+                    "--rows", "1000", "--step", "50", "--cache", "warm");
+            assertEquals(0, r.exitCode(), r.all());
+            try (var c = pg.connect(); var s = c.createStatement();
+                 var rs = s.executeQuery("select string_agg(c.relname || ':' || coalesce(t.spcname, 'default'), ',' order by c.relname) "
+                         + "from pg_class c left join pg_tablespace t on t.oid = c.reltablespace where c.relname like 'scan\\_%'")) {
+                rs.next();
+                assertEquals("scan_high:fast_disk,scan_high_pk:fast_disk,scan_low:fast_disk,scan_low_pk:fast_disk", rs.getString(1));
+            }
+            BenchJar.Result none = BenchJar.run(work.resolve("none"), "scan", "--url", url, "--user", "postgres", "--tablespace", "nosuch",
+                    "--rows", "1000");
+            assertEquals(2, none.exitCode(), none.all());
+            assertTrue(none.err().strip().endsWith("\nbench: --tablespace nosuch: no such tablespace on the server"), none.err());
+            try (var d = Files.list(work.resolve("none/results"))) {
+                assertEquals(0, d.count(), "the refused run leaves no run directory");
+            }
+            try (var c = pg.connect(); var s = c.createStatement();
+                 var rs = s.executeQuery("select count(*) from pg_tablespace where spcname = 'fast_disk'")) {
+                rs.next();
+                assertEquals(1, rs.getLong(1), "a tablespace Kensho did not create is never dropped");
+            }
+        } finally {
+            try (var w = Files.walk(ts)) {
+                w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     static Path onlyRun(Path results) throws Exception {
         try (var d = Files.list(results)) {
             List<Path> dirs = d.collect(Collectors.toList());
