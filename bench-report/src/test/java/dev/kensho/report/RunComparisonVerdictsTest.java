@@ -115,4 +115,15 @@ class RunComparisonVerdictsTest {
         assertTrue(html.contains("p Mann–Whitney"), "Mann–Whitney column in the report");
         assertFalse(html.contains(RunComparison.MANN_WHITNEY_LEFT_OUT));
     }
+
+    /** Groups named by their version need no legend of run letters; the report marks the ratios whose Holm p is below α. */
+    @Test
+    void reportMarksSignificantRatios() {
+        RunComparison cmp = compare();
+        assertFalse(cmp.text().contains("\n  A = "), cmp.text());
+        String html = cmp.html();
+        assertTrue(html.contains("16 vs 17 · by version · ratios are group / 16 of the medians"), "subtitle");
+        assertTrue(html.contains("<span class=\"sig\">1.100</span>"), "tps at 1 client, Holm p 0.0005");
+        assertTrue(html.contains("<td class=\"num\">0.997</td>"), "tps at 16 clients, Holm p 0.93: not marked");
+    }
 }
