@@ -100,8 +100,11 @@ class RunDirectoryTest {
             try (RunDirectory dir = RunDirectory.create(root, info)) {
                 names.add(dir.path().getFileName().toString());
                 if (i == 2) {
+                    // each is on disk at once: a run killed right after still has it in run.json
                     dir.note("restarted for shared_buffers");
+                    assertEquals(List.of("restarted for shared_buffers"), RunDirectory.info(dir.path()).notes());
                     dir.environment("server", Map.of("server_version", "17.2"));
+                    assertEquals(Map.of("server_version", "17.2"), RunDirectory.info(dir.path()).environment().get("server"));
                     dir.parameter("clients", List.of(1, 4));
                 }
             }
