@@ -110,6 +110,9 @@ class RunComparisonMatchesRTest {
         double rse = 1.08012345;
         assertContrasts(a.artContrasts(), new double[] {-3, -3, 3, -1}, new double[] {rse, rse, rse, rse},
                 new double[] {0.1690081063, 0.1690081063, 0.1690081063, 0.97869046});
+        // before Tukey's adjustment, R: 2 * pt(-abs(estimate / SE), 16)
+        double[] unadjusted = {0.0134520602685, 0.0134520602685, 0.0134520602685, 0.368294063297};
+        for (int i = 0; i < 4; i++) assertEquals(unadjusted[i], a.artContrasts().get(i).p(), 1e-8);
         assertEquals(8, a.cells());
 
         String text = cmp.text();
