@@ -228,6 +228,9 @@ class HtmlReportTest {
         assertTrue(svg.contains(">Q2.1<") && svg.contains(">Q3.1<"), "a line per query, named, also where one worker count is left");
         // 0.08 / 0.05 and 0.08 / 0.04; gather*4 has no workers=0 cell, so no row
         assertTrue(html.contains("<h3>Speed-up against workers=0</h3>"));
+        // a column per worker count, in the order the rows give them
+        assertTrue(html.contains("<thead><tr><th>pool</th><th>query</th><th>seconds at workers=0</th><th>×2</th><th>×4</th></tr></thead>"),
+                html);
         assertTrue(html.contains("<tr><td>gather</td><td>Q2.1</td><td class=\"num\">0.08000</td><td class=\"num\">1.60</td>"
                 + "<td class=\"num\">2.00</td></tr>"), html);
         assertFalse(html.contains("<tr><td>gather*4</td><td>Q2.1</td><td class=\"num\">"), "no workers=0 to compare with");

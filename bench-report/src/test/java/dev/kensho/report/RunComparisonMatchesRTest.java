@@ -110,11 +110,15 @@ class RunComparisonMatchesRTest {
         double rse = 1.08012345;
         assertContrasts(a.artContrasts(), new double[] {-3, -3, 3, -1}, new double[] {rse, rse, rse, rse},
                 new double[] {0.1690081063, 0.1690081063, 0.1690081063, 0.97869046});
+        // before Tukey's adjustment, R: 2 * pt(-abs(estimate / SE), 16)
+        double[] unadjusted = {0.0134520602685, 0.0134520602685, 0.0134520602685, 0.368294063297};
+        for (int i = 0; i < 4; i++) assertEquals(unadjusted[i], a.artContrasts().get(i).p(), 1e-8);
         assertEquals(8, a.cells());
 
         String text = cmp.text();
         assertTrue(text.contains("Levene (median-centred, Brown–Forsythe) F(7, 16) = 2.350, p = 0.0744; Bartlett K² = 36.295, "
-                + "p < 0.0001"), text);
+                + "p < 0.0001\n"), text);
+        assertTrue(!text.contains(RunComparison.VARIANCES_DIFFER) && !cmp.html().contains("variances differ"), "Levene p 0.0744 ≥ 0.05");
         assertTrue(text.contains("p Holm 0.0334 *"), text);
         assertTrue(text.contains("ART-C contrasts per clients (difference of mean ranks, as study 001; p Tukey-adjusted for the "
                 + "family of 8 cell means)"), text);

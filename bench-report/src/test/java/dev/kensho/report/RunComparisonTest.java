@@ -95,6 +95,8 @@ class RunComparisonTest {
         assertTrue(cmp.text().contains("clients=4 17: p50 0.2000 -> 0.4000 (2.000) p90 0.2000 -> 0.4000 (2.000) p99 1 -> 2 (2.000) p99.9 1 -> 2 (2.000)"),
                 cmp.text());
         assertTrue(cmp.html().contains("<h2>Latency of all transactions</h2>"));
+        // p50 0.2 → 0.4 ms: ratio 2 in the report's table too
+        assertTrue(cmp.html().contains("<td class=\"num\">0.2000</td><td class=\"num\">0.4000</td><td class=\"num\">2.000</td>"), cmp.html());
         // runs without histograms get no such section
         assertTrue(RunComparison.of(List.of(SampleRuns.pgbenchSweep(tmp.resolve("plain")))).latencyRows().isEmpty());
     }
@@ -218,6 +220,35 @@ class RunComparisonTest {
         // one value per cell still allows the additive two-way model (R: anova(lm(seconds ~ version + q)): F 0, p 1)
         assertEquals(1.0, cmp.analyses().get(0).anova().term("group").p(), 1e-12);
         assertTrue(cmp.text().contains("geometric mean ratio seconds 17: 1.000 (2 not testable of 2 cells)"), cmp.text());
+    }
+
+    /**
+     * One cell far more spread than the others: Levene rejects, and the report says which contrasts to read. R:
+     * anova(lm(abs(tps − ave(tps, cell, FUN = median)) ~ cell)): F(3, 12) 6.481897651, p 0.007424990627.
+     */
+    @Test
+    void unequalVariancesPointToTheArtContrasts() {
+        double[][][] tps = {{{100, 101, 99, 100.5}, {400, 401, 399, 400.5}}, {{100, 140, 60, 120}, {400, 401, 399, 400.2}}};
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+            for (int v = 0; v < 2; v++) {
+                for (int c = 0; c < 2; c++) {
+                    for (int r = 0; r < 4; r++) {
+                        rd.append(Trial.of("clients=" + (c * 3 + 1) + ";version=" + (16 + v), r).param("version", String.valueOf(16 + v))
+                                .param("clients", c * 3 + 1).metric("tps", tps[v][c][r]).build());
+                    }
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        RunComparison cmp = RunComparison.of(List.of(run), new RunComparison.Options("version", List.of("tps")));
+        RunComparison.Analysis a = cmp.analyses().get(0);
+        assertEquals(6.481897651, a.levene().statistic(), 1e-8);
+        assertEquals(0.007424990627, a.levene().p(), 1e-11);
+        String text = cmp.text();
+        assertTrue(text.contains("F(3, 12) = 6.482, p = 0.0074; Bartlett K² = "), text);
+        assertTrue(text.contains(RunComparison.VARIANCES_DIFFER), text);
+        assertTrue(cmp.html().contains(dev.kensho.report.html.Html.esc(RunComparison.VARIANCES_DIFFER) + ".</p>"), "advice in the report");
     }
 
     @Test

@@ -67,4 +67,28 @@ class LatencyRecorderTest {
         assertEquals(1, r.interval().getTotalCount());
         assertEquals(1, r.total().getTotalCount(), "an interval already taken stays in the total");
     }
+
+    /** A warm-up recorded and never read as an interval is gone after reset, not counted in the measurement. */
+    @Test
+    void resetForgetsValuesNotYetTakenAsAnInterval() {
+        LatencyRecorder r = new LatencyRecorder();
+        r.recordNanos(50_000_000);
+        r.reset();
+        r.recordNanos(1_000_000);
+        Histogram h = r.total();
+        assertEquals(1, h.getTotalCount());
+        assertEquals(1000, h.getMaxValue());
+    }
+
+    /** Parts merge into counts that add up: 3 values of 100 µs and 1 of 2000 µs → 4, p50 100, max 2000. */
+    @Test
+    void mergeAddsParts() {
+        Histogram a = LatencyRecorder.empty(), b = LatencyRecorder.concurrent();
+        a.recordValueWithCount(100, 3);
+        b.recordValue(2000);
+        Histogram m = LatencyRecorder.merge(List.of(a, b));
+        assertEquals(4, m.getTotalCount());
+        assertEquals(100, m.getValueAtPercentile(50));
+        assertEquals(2000, m.getMaxValue());
+    }
 }

@@ -58,6 +58,66 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    /** Stopped between trials (the file ends in a newline): resuming keeps every line, the next trial goes after them. */
+    @Test
+    void resumeAfterACleanStopKeepsTheLastTrial() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+            dir.append(Trial.of("a", 0).metric("ms", 1.0).build());
+            dir.append(Trial.of("a", 1).metric("ms", 2.0).build());
+        }
+        try (RunDirectory dir = RunDirectory.resume(dirPath)) {
+            dir.append(Trial.of("a", 2).metric("ms", 3.0).build());
+        }
+        List<Trial> all = RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS));
+        assertEquals(List.of(0, 1, 2), all.stream().map(Trial::repeat).toList());
+    }
+
+    /** Killed while writing the first trial: the file is one partial line, which resuming removes entirely. */
+    @Test
+    void resumeWhenTheOnlyLineIsPartial() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+        }
+        Files.writeString(dirPath.resolve(RunDirectory.TRIALS), "{\"cell\":\"a\",\"rep");
+        try (RunDirectory dir = RunDirectory.resume(dirPath)) {
+            assertEquals(0, dir.trials().size());
+            dir.append(Trial.of("a", 0).metric("ms", 1.0).build());
+        }
+        assertEquals(1, RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS)).size());
+        assertTrue(Files.readString(dirPath.resolve(RunDirectory.TRIALS)).startsWith("{\"cell\":\"a\",\"repeat\":0"));
+    }
+
+    /** Runs started in the same second get -2, -3 (by the stamp and command), and run.json keeps what was added. */
+    @Test
+    void sameSecondRunsAndRunJsonRoundTrip() throws Exception {
+        RunInfo info = new RunInfo("pgbench run", List.of("pgbench", "run"), java.time.Instant.parse("2026-11-22T12:00:00Z"),
+                new java.util.LinkedHashMap<>(Map.of("seed", 7)), new java.util.LinkedHashMap<>(), new ArrayList<>());
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            try (RunDirectory dir = RunDirectory.create(root, info)) {
+                names.add(dir.path().getFileName().toString());
+                if (i == 2) {
+                    // each is on disk at once: a run killed right after still has it in run.json
+                    dir.note("restarted for shared_buffers");
+                    assertEquals(List.of("restarted for shared_buffers"), RunDirectory.info(dir.path()).notes());
+                    dir.environment("server", Map.of("server_version", "17.2"));
+                    assertEquals(Map.of("server_version", "17.2"), RunDirectory.info(dir.path()).environment().get("server"));
+                    dir.parameter("clients", List.of(1, 4));
+                }
+            }
+        }
+        assertEquals(List.of("20261122T120000Z-pgbench-run", "20261122T120000Z-pgbench-run-2", "20261122T120000Z-pgbench-run-3"), names);
+        RunResults back = RunDirectory.read(root.resolve(names.get(2)));
+        assertEquals(List.of("restarted for shared_buffers"), back.info().notes());
+        assertEquals(Map.of("server_version", "17.2"), back.info().environment().get("server"));
+        assertEquals(List.of(1, 4), back.info().parameters().get("clients"));
+        assertEquals(7, back.info().parameters().get("seed"));
+        assertEquals(List.of(), back.trials());
+    }
+
     @Test
     void aDamagedLineBeforeTheLastIsSkippedWithAWarning() throws Exception {
         Path file = root.resolve("trials.jsonl");

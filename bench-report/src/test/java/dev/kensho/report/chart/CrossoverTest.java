@@ -38,6 +38,15 @@ class CrossoverTest {
         assertEquals("index scan slower already at 10", r.text());
     }
 
+    /** Equal at the first point and slower after: the crossing is that first point ("from ≤ 0 to > 0"), one crossing. */
+    @Test
+    void equalAtTheStartThenSlower() {
+        Crossover.Result r = Crossover.find(line(10, 12), line(10, 10));
+        assertEquals(10, r.x().orElseThrow(), 1e-12);
+        assertEquals(1, r.crossings());
+        assertEquals("crossover at 10", r.text());
+    }
+
     @Test
     void indexFasterThroughout() {
         Crossover.Result r = Crossover.find(line(1, 2, 3), line(10, 10, 10));

@@ -18,6 +18,10 @@ class StudentizedRangeTest {
         {4, 3, 1000, 0.0132283076168479},
         {5.5, 20, 60, 0.0299342829854304},
         {8, 16, 32, 0.000279901756300216},
+        // large df, where s's density is narrow: the integration bounds and panel widths matter here
+        {6, 16, 10000, 0.00236165688775447},
+        {8, 16, 200, 6.17312767192679e-06},
+        {4, 3, 5000, 0.0130356427107718},
     };
 
     @Test
@@ -63,5 +67,6 @@ class StudentizedRangeTest {
         assertEquals(1, StudentizedRange.upperTail(0, 5, 10));
         assertTrue(Double.isNaN(StudentizedRange.upperTail(1, 1, 10)));
         assertTrue(Double.isNaN(StudentizedRange.upperTail(Double.NaN, 3, 10)));
+        assertTrue(Double.isNaN(StudentizedRange.upperTail(3, 3, 0)));
     }
 }

@@ -61,7 +61,9 @@ class TwoWayAnovaTest {
     void unbalancedMatchesTypeThree() {
         TwoWayAnova.Table t = TwoWayAnova.fit("supp", "dose", toothGrowth(0, 1, 34));
         assertFalse(t.balanced());
-        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("unbalanced")), t.warnings().toString());
+        // VC at 0.5 lost rows 1 and 2 (8 left), OJ at 0.5 row 35 (9), the other cells keep 10
+        assertTrue(t.warnings().stream().anyMatch(w -> w.contains("unbalanced design (8 to 10 observations per cell)")),
+                t.warnings().toString());
         assertEquals(683.62664, t.residual().ss(), 1e-4);
         assertEquals(187.68101, t.term("supp").ss(), 1e-4);
         assertEquals(2225.21941, t.term("dose").ss(), 1e-4);
@@ -137,6 +139,79 @@ class TwoWayAnovaTest {
         assertEquals(Math.sqrt(712.106 / 54 * 0.2), c.se(), 1e-4);
         assertEquals(54, c.df());
         assertTrue(c.pAdjusted() >= c.p());
+    }
+
+    /**
+     * Dose (three levels) as factor A, so A has more than one coded column: R's anova(lm(len ~ dose * supp)) has the
+     * same F as supp * dose. Contrasts from R: cell means by tapply, t = diff / sqrt(13.1871481 · (1/10 + 1/10)),
+     * 2·pt(−|t|, 54), p.adjust(…, "holm"), in the order OJ then VC, (0.5, 1), (0.5, 2), (1, 2).
+     */
+    @Test
+    void threeLevelsOfA() {
+        List<TwoWayAnova.Observation> obs = toothGrowth().stream()
+                .map(o -> new TwoWayAnova.Observation(o.b(), o.a(), o.y())).toList();
+        TwoWayAnova.Table t = TwoWayAnova.fit("dose", "supp", obs);
+        assertEquals(91.99996, t.term("dose").f(), 1e-4);
+        assertEquals(15.57198, t.term("supp").f(), 1e-4);
+        assertEquals(4.10699, t.term("dose:supp").f(), 1e-4);
+        assertEquals(0.02186027, t.term("dose:supp").p(), 1e-7);
+        assertEquals(712.1060, t.residual().ss(), 1e-4);
+
+        List<TwoWayAnova.Contrast> cs = TwoWayAnova.contrasts("dose", "supp", obs);
+        double[][] r = { // estimate, t, p, Holm
+            {-9.47, -5.83122150109, 3.17564054631e-07, 1.27025621853e-06},
+            {-12.83, -7.90016598300, 1.42971201238e-10, 7.14856006190e-10},
+            {-3.36, -2.06894448191, 4.33521450969e-02, 4.33521450969e-02},
+            {-8.79, -5.41250654642, 1.46293144788e-06, 2.92586289576e-06},
+            {-18.16, -11.18215231889, 1.13067681037e-15, 6.78406086225e-15},
+            {-9.37, -5.76964577247, 3.98114048490e-07, 1.27025621853e-06}};
+        assertEquals(r.length, cs.size());
+        for (int i = 0; i < r.length; i++) {
+            TwoWayAnova.Contrast c = cs.get(i);
+            assertEquals(i < 3 ? "OJ" : "VC", c.b());
+            assertEquals(r[i][0], c.estimate(), 1e-9, "estimate " + i);
+            assertEquals(1.6240165115, c.se(), 1e-9);
+            assertEquals(r[i][1], c.t(), 1e-9, "t " + i);
+            assertEquals(1, c.p() / r[i][2], 1e-8, "p " + i);
+            assertEquals(1, c.pAdjusted() / r[i][3], 1e-8, "Holm " + i);
+        }
+        assertEquals(List.of(0.5, 0.5, 1.0), cs.subList(0, 3).stream().map(c -> ((Number) c.a1()).doubleValue()).toList());
+        assertEquals(List.of(1.0, 2.0, 2.0), cs.subList(0, 3).stream().map(c -> ((Number) c.a2()).doubleValue()).toList());
+    }
+
+    /**
+     * Three levels of each factor, so the interaction has 2 × 2 coded columns. R: anova(lm(y ~ A * B)) with A = x, y, z
+     * (6 each), B = 1, 2, 3 (2 each within A), y as below: F 10.98, 122.42, 3.71 on 2, 2, 4 and 9 df, p 0.00385023296843,
+     * 2.97557585875e-07, 0.0474385023172; residual SS 18.75.
+     */
+    @Test
+    void threeByThree() {
+        double[] y = {10, 12, 15, 14, 20, 23, 11, 11.5, 18, 16, 30, 27, 9, 12, 14, 15, 21, 21.5};
+        List<TwoWayAnova.Observation> obs = new ArrayList<>();
+        for (int i = 0; i < y.length; i++) obs.add(new TwoWayAnova.Observation(List.of("x", "y", "z").get(i / 6), i % 6 / 2 + 1, y[i]));
+        TwoWayAnova.Table t = TwoWayAnova.fit("A", "B", obs);
+        assertEquals(10.98, t.term("A").f(), 1e-9);
+        assertEquals(122.42, t.term("B").f(), 1e-9);
+        assertEquals(3.71, t.term("A:B").f(), 1e-9);
+        assertEquals(4, t.term("A:B").df());
+        assertEquals(9, t.residual().df());
+        assertEquals(18.75, t.residual().ss(), 1e-9);
+        assertEquals(0.00385023296843, t.term("A").p(), 1e-12);
+        assertEquals(2.97557585875e-07, t.term("B").p(), 1e-15);
+        assertEquals(0.0474385023172, t.term("A:B").p(), 1e-12);
+    }
+
+    /** No difference between the A levels at all: R's anova(lm(y ~ A * B)) with y = 1, 3, 5, 7, 3, 1, 7, 5 gives F 0, p 1 for A. */
+    @Test
+    void zeroEffectHasPOne() {
+        double[] y = {1, 3, 5, 7, 3, 1, 7, 5};
+        List<TwoWayAnova.Observation> obs = new ArrayList<>();
+        for (int i = 0; i < y.length; i++) obs.add(new TwoWayAnova.Observation(i < 4 ? "a" : "b", i % 4 < 2 ? 1 : 2, y[i]));
+        TwoWayAnova.Table t = TwoWayAnova.fit("A", "B", obs);
+        assertEquals(0, t.term("A").f(), 1e-12);
+        assertEquals(1, t.term("A").p(), 1e-12);
+        assertEquals(16, t.term("B").f(), 1e-9);
+        assertEquals(8, t.residual().ss(), 1e-9);
     }
 
     /** Every repeat of a cell equal (a rounded metric): lm's residual would be rounding noise and F meaningless. */

@@ -31,12 +31,14 @@ class VarianceAndRankTest {
     void leveneNeedsThreeValuesInSomeGroup() {
         VarianceTest.Result r = VarianceTest.levene(List.of(new double[] {1, 2}, new double[] {5, 9}));
         assertTrue(Double.isNaN(r.statistic()) && Double.isNaN(r.p()));
+        assertEquals(1, r.df1());
     }
 
-    /** R: bartlett.test(len ~ interaction(supp, dose)): K² 6.92734995, p 0.226099702. */
+    /** R: bartlett.test(len ~ interaction(supp, dose)): K² 6.92734995, df 5, p 0.226099702. */
     @Test
     void bartlett() {
         VarianceTest.Result r = VarianceTest.bartlett(toothGroups());
+        assertEquals(5, r.df1());
         assertEquals(6.92734995, r.statistic(), 1e-7);
         assertEquals(0.226099702, r.p(), 1e-8);
     }
@@ -85,6 +87,32 @@ class VarianceAndRankTest {
         assertEquals(3, one.u());
         assertEquals(0.5, one.p(), 1e-12);
         assertEquals(0.133333333333, RankSumTest.test(new double[] {1, 2, 3, 4}, new double[] {5, 6}).p(), 1e-11);
+    }
+
+    /**
+     * R goes exact only when both samples are under 50: x = 1.5, 2.5, …, 50.5 against y = 0.1, 0.2, 0.3 gives W = 150,
+     * p = 0.00413720518945 (normal approximation; exact = TRUE would give 8.5e-5); swapped, W = 0 and the same p.
+     */
+    @Test
+    void rankSumFiftyIsNoLongerExact() {
+        double[] x = new double[50];
+        for (int i = 0; i < 50; i++) x[i] = i + 1.5;
+        double[] y = {0.1, 0.2, 0.3};
+        RankSumTest.Result r = RankSumTest.test(x, y);
+        assertFalse(r.exact());
+        assertEquals(150, r.u());
+        assertEquals(0.00413720518945359, r.p(), 1e-12);
+        RankSumTest.Result swapped = RankSumTest.test(y, x);
+        assertFalse(swapped.exact());
+        assertEquals(0, swapped.u());
+        assertEquals(0.00413720518945359, swapped.p(), 1e-12);
+    }
+
+    /** An empty sample has no test (R stops with "not enough 'x' observations"). */
+    @Test
+    void rankSumEmptySampleIsNaN() {
+        RankSumTest.Result r = RankSumTest.test(new double[0], new double[] {1, 2, 3});
+        assertTrue(Double.isNaN(r.u()) && Double.isNaN(r.p()) && !r.exact());
     }
 
     /** R: wilcox.test(c(5, 5, 5), c(5, 5, 5)): W = 4.5, p = NA (no spread in the ranks). */

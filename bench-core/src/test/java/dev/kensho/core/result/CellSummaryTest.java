@@ -1,0 +1,64 @@
+package dev.kensho.core.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CellSummaryTest {
+    @TempDir Path root;
+
+    /**
+     * Repeats that measured different metrics: each metric over the repeats that have it. By hand: tps of 100, 300, 200
+     * → median 200, min 100, max 300; lat only in repeats 0 and 2, 2 and 4 → median 3.
+     */
+    @Test
+    void aMetricMissingInARepeat() {
+        List<CellSummary> s = CellSummary.of(List.of(
+                Trial.of("c", 0).metric("tps", 100.0).metric("lat", 2.0).build(),
+                Trial.of("c", 1).metric("tps", 300.0).build(),
+                Trial.of("c", 2).metric("tps", 200.0).metric("lat", 4.0).build()));
+        assertEquals(1, s.size());
+        CellSummary c = s.get(0);
+        assertEquals(3, c.n());
+        assertEquals(Map.of("tps", 200.0, "lat", 3.0), c.median());
+        assertEquals(Map.of("tps", 100.0, "lat", 2.0), c.min());
+        assertEquals(Map.of("tps", 300.0, "lat", 4.0), c.max());
+    }
+
+    /** A cell no repeat of which finished: the last repeat's status and reason, no numbers. */
+    @Test
+    void skippedCellSaysWhy() {
+        List<CellSummary> s = CellSummary.of(List.of(
+                Trial.of("c", 0).failed("connection refused").build(),
+                Trial.of("c", 1).skipped("needs superuser").build()));
+        CellSummary c = s.get(0);
+        assertEquals(0, c.n());
+        assertEquals("skipped", c.status());
+        assertEquals("needs superuser", c.reason());
+        assertEquals(Map.of(), c.median());
+    }
+
+    /** summary.csv carries the metrics asked for, in that order; none asked for: every metric, as first measured. */
+    @Test
+    void summaryColumnsFollowTheMetricsAskedFor() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+            dir.append(Trial.of("a", 0).param("q", 1).metric("ms", 2.0).metric("rows", 10L).build());
+            dir.append(Trial.of("b", 0).param("q", 2).skipped("no index").build());
+            CellSummary.write(dir, List.of("rows"));
+            assertEquals(List.of("q,n,status,rows_median,rows_min,rows_max,reason", "1,1,ok,10,10,10,", "2,0,skipped,,,,no index"),
+                    Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY)));
+            CellSummary.write(dir, List.of());
+            assertEquals("q,n,status,ms_median,ms_min,ms_max,rows_median,rows_min,rows_max,reason",
+                    Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY)).get(0));
+            CellSummary.write(dir, null);
+            assertEquals("1,1,ok,2,2,2,10,10,10,", Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY)).get(1));
+        }
+    }
+}
