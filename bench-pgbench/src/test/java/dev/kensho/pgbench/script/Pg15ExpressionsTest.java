@@ -2,6 +2,7 @@ package dev.kensho.pgbench.script;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -93,6 +94,41 @@ class Pg15ExpressionsTest {
         }
     }
 
+    /**
+     * A script whose last line has no newline: the expression ends at the end of the text, where the lexer must
+     * not look past it. What pgbench 15 printed for each file (printf '%s' TEXT > f.sql; pgbench -n -t 1 -f f.sql).
+     */
+    static Stream<Arguments> unterminated() {
+        return Stream.of(
+                Arguments.of("\\set x debug(10)", "int 10"),
+                Arguments.of("\\set zZ 3\n\\set x debug(:zZ)", "int 3"),
+                Arguments.of("\\set x debug(2.5)", "double 2.5"),
+                Arguments.of("\\set x debug(2e3)", "double 2000"),
+                Arguments.of("\\set x debug(7) + 2e", "syntax error"),
+                Arguments.of("\\set x debug(3) \\", "unexpected character (\\)"),
+                Arguments.of("\\set x debug(3) :", "unexpected character (:)"),
+                Arguments.of("\\set x debug(3) .", "unexpected character (.)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unterminated")
+    void lastLineWithoutNewline(String text, String expected) throws Exception {
+        if (!expected.startsWith("int") && !expected.startsWith("double")) {
+            ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("nonl.sql", text));
+            assertTrue(e.getMessage().contains(expected), e.getMessage());
+            return;
+        }
+        Script s = Script.parse("nonl.sql", text);
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 77, seeds.defaultSeed());
+        List<String> debug = new ArrayList<>();
+        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
+        assertTrue(o.ok(), o::toString);
+        assertEquals(List.of("debug(script=0,command=" + s.commands().size() + "): " + expected), debug);
+    }
+
     /** pgbench evaluates the first 16 arguments, printing their debug() lines, and only then fails. */
     @Test
     void tooManyArgumentsFailAfterTheFirstSixteenAreEvaluated() throws Exception {
@@ -130,6 +166,9 @@ class Pg15ExpressionsTest {
         client.join();
         assertTrue(o[0].ok(), o[0]::toString);
         assertEquals(List.of("debug(script=0,command=1): " + expected), debug);
+        // the value evaluated aside is the one \set stores, not only the one debug() printed there
+        assertEquals(expected.substring("int ".length()), runner.variables().text("x"));
+        v.putInt("x", 0);
 
         // as the driver runs it: a client thread sized for the script's deepest tree evaluates it in place
         int depth = s.commands().get(0).expr().depth();
@@ -140,6 +179,7 @@ class Pg15ExpressionsTest {
         sized.start();
         sized.join();
         assertTrue(o[0].ok(), "the stack sized for depth " + depth + " holds it: " + o[0]);
+        assertEquals(expected.substring("int ".length()), runner.variables().text("x"));
         assertEquals(List.of("debug(script=0,command=1): " + expected, "debug(script=0,command=1): " + expected), debug);
     }
 
