@@ -78,12 +78,40 @@ class Pg15ExpressionsTest {
         "unary minus, 9995, true", "unary minus, 9996, false",
         "parentheses, 9996, true", "parentheses, 9997, false",
         "case, 2499, true", "case, 2500, false",
+        // each construct shifts its own symbols (found by bisecting with pgbench 15.20, \set x EXPR)
+        "unary plus, 9997, true", "unary plus, 9998, false",
+        "tilde, 9997, true", "tilde, 9998, false",
+        "not, 9997, true", "not, 9998, false",
+        "minus minint, 9997, true", "minus minint, 9998, false",
+        "right operand, 9995, true", "right operand, 9996, false",
+        "function, 4998, true", "function, 4999, false",
+        "second argument, 2499, true", "second argument, 2500, false",
+        "is not null, 9994, true", "is not null, 9995, false",
+        "is true, 9995, true", "is true, 9996, false",
+        "isnull, 9996, true", "isnull, 9997, false",
+        "case else, 3332, true", "case else, 3333, false",
+        "case second when, 1999, true", "case second when, 2000, false",
+        "case condition, 4997, true", "case condition, 4998, false",
     })
     void nestingUpToPgbenchsParserStack(String form, int n, boolean accepted) {
         String expr = switch (form) {
             case "unary minus" -> "debug(" + "- ".repeat(n) + "1)";
             case "parentheses" -> "(".repeat(n) + "1" + ")".repeat(n);
-            default -> "CASE WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+            case "case" -> "CASE WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+            case "unary plus" -> "+ ".repeat(n) + "1";
+            case "tilde" -> "~ ".repeat(n) + "1";
+            case "not" -> "NOT ".repeat(n) + "true";
+            case "minus minint" -> "- ".repeat(n) + "9223372036854775808";
+            case "right operand" -> "1 + " + "- ".repeat(n) + "1";
+            case "function" -> "abs(".repeat(n) + "1" + ")".repeat(n);
+            case "second argument" -> "least(1, ".repeat(n) + "1" + ")".repeat(n);
+            case "is not null" -> "(".repeat(n) + "1 IS NOT NULL" + ")".repeat(n);
+            case "is true" -> "(".repeat(n) + "true IS TRUE" + ")".repeat(n);
+            case "isnull" -> "(".repeat(n) + "1 ISNULL" + ")".repeat(n);
+            case "case else" -> "CASE WHEN true THEN 1 ELSE ".repeat(n) + "1" + " END".repeat(n);
+            case "case second when" -> "CASE WHEN false THEN 0 WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+            case "case condition" -> "CASE WHEN ".repeat(n) + "true" + " THEN 1 END".repeat(n);
+            default -> throw new IllegalArgumentException(form);
         };
         String text = "\\set x " + expr + "\n";
         if (accepted) {
