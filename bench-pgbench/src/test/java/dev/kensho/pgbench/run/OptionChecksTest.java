@@ -40,6 +40,9 @@ class OptionChecksTest {
         refused("unrecognized random seed option \"foo\": expecting an unsigned integer, \"time\" or \"rand\"",
                 () -> run().randomSeed("foo").config());
         refused("invalid variable definition: \"foo\"", () -> run().define("foo").config());
+        // no name, no value (pgbench 15: invalid variable definition: "=5", "x=")
+        refused("invalid variable definition: \"=5\"", () -> run().define("=5").config());
+        refused("invalid variable definition: \"x=\"", () -> run().define("x=").config());
         // not given: pgbench's defaults (10 transactions per client)
         assertEquals(10, run().config().effectiveTransactions());
         assertEquals(7, run().transactions(7).config().effectiveTransactions());

@@ -26,7 +26,8 @@ class Pg15ExpressionsTest {
     static final String[] DEFINES = {"minint=-9223372036854775808", "hex=0x10", "hexf=0x1p4", "inf=inf",
         "minf=-Infinity", "nan=nan", "big=1e400", "tiny=1e-400", "denorm=4.9e-324", "sp=12x", "y=y", "ye=ye",
         "yes=YES", "no=no", "n=N", "of=of", "off=off", "on=on", "TR=TR", "plus=+7", "spint=_12", "zero4=0000",
-        "nearmin=2.2250738585072012e-308"};
+        "nearmin=2.2250738585072012e-308", "lsp= 12", "tsp=12 ", "sign=+", "lspd= 1.5", "zd=0.0", "hmin=0x1p-1022",
+        "zZ9=9"};
 
     static Stream<String[]> recorded() throws IOException {
         List<String[]> rows = new ArrayList<>();
