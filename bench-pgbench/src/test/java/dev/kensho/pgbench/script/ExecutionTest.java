@@ -448,6 +448,25 @@ class ExecutionTest {
         }
     }
 
+    /**
+     * pgbench's runShellCommand names its errors after the command's first word, as the C pgbench 15 printed them:
+     * "false: could not launch shell command", "true: could not read result of shell command",
+     * "echo: undefined variable \":nope\"", "echo: shell command must return an integer (not \"12abc\n\")".
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "\\shell false|false: could not launch shell command",
+        "\\setshell v true|true: could not read result of shell command",
+        "\\setshell v echo :nope|echo: undefined variable \":nope\"",
+        "\\shell echo :nope|echo: undefined variable \":nope\"",
+        "\\setshell v echo 12abc|echo: shell command must return an integer (not \"12abc",
+    })
+    void shellErrorsAreNamedAfterTheCommand(String line, String expected) throws Exception {
+        Script s = Script.parse("shell.sql", line + "\n");
+        TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(null, 0);
+        assertTrue(!o.ok() && o.message().startsWith(expected), o::toString);
+    }
+
     /** pgbench 15 ran a 254-byte command line and refused one of 255 bytes, variables substituted. */
     @ParameterizedTest(name = "{0} bytes: runs {1}")
     @CsvSource({"254, true", "255, false"})
