@@ -81,6 +81,11 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             l.add(f("number of transactions retried: %d (%.3f%%)", retried, pct(retried, total)));
             l.add("total number of retries: " + retries);
         }
+        if (processed + skipped <= 0) {
+            // as pgbench: with every transaction failed there is no latency or tps to report
+            if (aborted) l.add("Run was aborted; the above results are incomplete.");
+            return l;
+        }
         if (rate > 0 && latencyLimitMs > 0) l.add(f("number of transactions skipped: %d (%.3f%%)", skipped, pct(skipped, total)));
         if (latencyLimitMs > 0) {
             l.add(f("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)", latencyLimitMs, late, processed, pct(late, processed)));
@@ -110,22 +115,26 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                 long st = s.processed() + s.failed() + s.skipped();
                 l.add(f("SQL script %d: %s", i + 1, s.description()));
                 l.add(f(" - weight: %d (targets %.1f%% of total)", s.weight(), 100.0 * s.weight() / Math.max(1, s.totalWeight())));
-                l.add(f(" - %d transactions (%.1f%% of total, tps = %f)", s.processed(), pct(s.processed(), total),
+                // as pgbench: the share is of the successful transactions; a script that ran none prints 0/0 as NaN
+                l.add(f(" - %d transactions (%.1f%% of total, tps = %f)", s.processed(), 100.0 * s.processed() / processed,
                         benchSeconds > 0 ? s.processed() / benchSeconds : 0));
-                if (st > 0) {
-                    l.add(f(" - number of failed transactions: %d (%.3f%%)", s.failed(), pct(s.failed(), st)));
-                    if (failuresDetailed) {
-                        l.add(f(" - number of serialization failures: %d (%.3f%%)", s.serializationFailures(), pct(s.serializationFailures(), st)));
-                        l.add(f(" - number of deadlock failures: %d (%.3f%%)", s.deadlockFailures(), pct(s.deadlockFailures(), st)));
-                    }
-                    if (maxTries != 1) {
-                        l.add(f(" - number of transactions retried: %d (%.3f%%)", s.retried(), pct(s.retried(), st)));
-                        l.add(" - total number of retries: " + s.retries());
-                    }
-                    if (rate > 0 && latencyLimitMs > 0) l.add(f(" - number of transactions skipped: %d (%.3f%%)", s.skipped(), pct(s.skipped(), st)));
+                l.add(f(" - number of failed transactions: %d (%.3f%%)", s.failed(), 100.0 * s.failed() / st));
+                if (failuresDetailed) {
+                    l.add(f(" - number of serialization failures: %d (%.3f%%)", s.serializationFailures(), 100.0 * s.serializationFailures() / st));
+                    l.add(f(" - number of deadlock failures: %d (%.3f%%)", s.deadlockFailures(), 100.0 * s.deadlockFailures() / st));
                 }
-                l.add(f(" - latency average = %.3f ms", s.latency().avgMs()));
-                l.add(f(" - latency stddev = %.3f ms", s.latency().stddevMs()));
+                if (maxTries != 1) {
+                    l.add(f(" - number of transactions retried: %d (%.3f%%)", s.retried(), 100.0 * s.retried() / st));
+                    l.add(" - total number of retries: " + s.retries());
+                }
+                if (rate > 0 && latencyLimitMs > 0 && st > 0) {
+                    l.add(f(" - number of transactions skipped: %d (%.3f%%)", s.skipped(), pct(s.skipped(), st)));
+                }
+                // pgbench's printSimpleStats: no latency without a successful transaction
+                if (s.latency().count() > 0) {
+                    l.add(f(" - latency average = %.3f ms", s.latency().avgMs()));
+                    l.add(f(" - latency stddev = %.3f ms", s.latency().stddevMs()));
+                }
             }
             if (perStatement) {
                 l.add((many ? " - " : "") + "statement latencies in milliseconds" + (maxTries == 1 ? " and failures:" : ", failures and retries:"));

@@ -624,14 +624,14 @@ public final class ClientScriptRunner {
      * follow. So a line of only white space is 0 (strtol consumes nothing and the rest is blank), a number
      * beyond 64 bits is clamped as strtol does, and the long is cut to pgbench's 32-bit int.
      */
-    static long setshellResult(String res) throws EvalException {
+    static long setshellResult(String what, String res) throws EvalException {
         Variables.CLong read = Variables.strtol(res);
         int end = read.end();
         while (end < res.length() && Variables.isSpace(res.charAt(end))) {
             end++;
         }
         if (end < res.length()) {
-            throw new EvalException("setshell: shell command must return an integer (not \"" + res + "\")");
+            throw new EvalException(what + ": shell command must return an integer (not \"" + res + "\")");
         }
         return (int) read.value();
     }
@@ -639,7 +639,8 @@ public final class ClientScriptRunner {
     private static final int SHELL_COMMAND_SIZE = 256;
 
     private void shell(List<String> argv, String variable) throws EvalException {
-        String what = variable == null ? "shell" : "setshell";
+        // pgbench's runShellCommand names its errors after the command's first word (argv[0]), as typed
+        String what = argv.get(0);
         StringBuilder command = new StringBuilder();
         int commandBytes = 0;
         for (int i = 0; i < argv.size(); i++) {
@@ -668,7 +669,7 @@ public final class ClientScriptRunner {
             if (variable == null) {
                 Process p = pb.inheritIO().start();
                 if (p.waitFor() != 0) {
-                    throw new EvalException("shell: could not launch shell command");
+                    throw new EvalException(what + ": could not launch shell command");
                 }
                 return;
             }
@@ -690,9 +691,9 @@ public final class ClientScriptRunner {
             }
             p.waitFor();
             if (res == null) {
-                throw new EvalException("setshell: could not read result of shell command");
+                throw new EvalException(what + ": could not read result of shell command");
             }
-            long v = setshellResult(res);
+            long v = setshellResult(what, res);
             if (!vars.put(variable, Value.ofInt(v))) {
                 throw new EvalException("setshell: invalid variable name: \"" + variable + "\"");
             }

@@ -194,6 +194,10 @@ public final class Variables {
             return Value.FALSE;
         }
         if (isAnInt(s)) {
+            if (s.strip().replaceFirst("^[+-]", "").isEmpty()) {
+                // a sign or white space alone: pgbench's strtoint64 finds no digit
+                throw new EvalException("invalid input syntax for type bigint: \"" + s + "\"");
+            }
             try {
                 return Value.ofInt(Long.parseLong(s.strip().replaceFirst("^\\+", "")));
             } catch (NumberFormatException e) {

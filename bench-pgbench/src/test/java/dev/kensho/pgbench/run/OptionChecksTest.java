@@ -40,9 +40,33 @@ class OptionChecksTest {
         refused("unrecognized random seed option \"foo\": expecting an unsigned integer, \"time\" or \"rand\"",
                 () -> run().randomSeed("foo").config());
         refused("invalid variable definition: \"foo\"", () -> run().define("foo").config());
+        // no name, no value (pgbench 15: invalid variable definition: "=5", "x=")
+        refused("invalid variable definition: \"=5\"", () -> run().define("=5").config());
+        refused("invalid variable definition: \"x=\"", () -> run().define("x=").config());
         // not given: pgbench's defaults (10 transactions per client)
         assertEquals(10, run().config().effectiveTransactions());
         assertEquals(7, run().transactions(7).config().effectiveTransactions());
+    }
+
+    /**
+     * The edges pgbench 15 accepts (each run with the C pgbench: -l --sampling-rate=1; --max-tries=0 with -T 1 or
+     * with -L 10; -T 4 --aggregate-interval=2) next to those it refuses (--max-tries=0 with -t only; -T 5 with
+     * --aggregate-interval=2; sampling together with aggregation).
+     */
+    @Test
+    void boundariesAsPgbench() {
+        assertEquals(1.0, run().log(true).samplingRate(1).config().samplingRate());
+        assertEquals(1.0, RunConfig.parseSamplingRate("1"));
+        assertEquals(0, run().maxTries(0).seconds(1).config().maxTries());
+        assertEquals(0, run().maxTries(0).latencyLimitMs(10).transactions(1).config().maxTries());
+        refused("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)",
+                () -> run().maxTries(0).transactions(1).config());
+        refused("invalid number of maximum tries: \"-1\"", () -> run().maxTries(-1).config());
+        assertEquals(2, run().log(true).aggregateInterval(2).seconds(4).config().aggregateInterval());
+        refused("duration (5) must be a multiple of aggregation interval (2)",
+                () -> run().log(true).aggregateInterval(2).seconds(5).config());
+        refused("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time",
+                () -> run().log(true).aggregateInterval(1).samplingRate(0.5).config());
     }
 
     /** What was typed is echoed, as pgbench does: "0.0" stays "0.0", "abc" is no number. */

@@ -448,6 +448,49 @@ class ExecutionTest {
         }
     }
 
+    /**
+     * pgbench's runShellCommand names its errors after the command's first word, as the C pgbench 15 printed them:
+     * "false: could not launch shell command", "true: could not read result of shell command",
+     * "echo: undefined variable \":nope\"", "echo: shell command must return an integer (not \"12abc\n\")".
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "\\shell false|false: could not launch shell command",
+        "\\setshell v true|true: could not read result of shell command",
+        "\\setshell v echo :nope|echo: undefined variable \":nope\"",
+        "\\shell echo :nope|echo: undefined variable \":nope\"",
+        "\\setshell v echo 12abc|echo: shell command must return an integer (not \"12abc",
+    })
+    void shellErrorsAreNamedAfterTheCommand(String line, String expected) throws Exception {
+        Script s = Script.parse("shell.sql", line + "\n");
+        TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(null, 0);
+        assertTrue(!o.ok() && o.message().startsWith(expected), o::toString);
+    }
+
+    /**
+     * \\sleep :v ms with v from -D, as the C pgbench 15 took it: a value atoi reads as 0 is refused unless it starts
+     * with a digit ("abc", " 0", "-0" refused; "0" sleeps 0), and atoi stops at the first non-digit (" 7", "7x": 7 ms).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"abc|-1", "0|0", "' 0'|-1", "-0|-1", "' 7'|7000000", "7x|7000000"})
+    void sleepTimeFromAVariable(String value, long nanos) throws Exception {
+        Script s = Script.parse("sleep.sql", "\\sleep :v ms\n");
+        Variables v = new Variables();
+        v.putText("v", value);
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(5432, 1, 1);
+        v.standard(1, 0, 5432, seeds.defaultSeed());
+        List<Long> slept = new ArrayList<>();
+        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withSleeper(slept::add)).runScript(null, 0);
+        if (nanos < 0) {
+            assertTrue(!o.ok() && o.message().contains("sleep: invalid sleep time \"" + value + "\" for variable \"v\""), o::toString);
+            assertEquals(List.of(), slept);
+        } else {
+            assertTrue(o.ok(), o::toString);
+            assertEquals(nanos == 0 ? List.of() : List.of(nanos), slept.stream().filter(n -> n > 0).toList());
+        }
+    }
+
     /** pgbench 15 ran a 254-byte command line and refused one of 255 bytes, variables substituted. */
     @ParameterizedTest(name = "{0} bytes: runs {1}")
     @CsvSource({"254, true", "255, false"})

@@ -2,6 +2,7 @@ package dev.kensho.pgbench.script;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,7 +26,8 @@ class Pg15ExpressionsTest {
     static final String[] DEFINES = {"minint=-9223372036854775808", "hex=0x10", "hexf=0x1p4", "inf=inf",
         "minf=-Infinity", "nan=nan", "big=1e400", "tiny=1e-400", "denorm=4.9e-324", "sp=12x", "y=y", "ye=ye",
         "yes=YES", "no=no", "n=N", "of=of", "off=off", "on=on", "TR=TR", "plus=+7", "spint=_12", "zero4=0000",
-        "nearmin=2.2250738585072012e-308"};
+        "nearmin=2.2250738585072012e-308", "lsp= 12", "tsp=12 ", "sign=+", "lspd= 1.5", "zd=0.0", "hmin=0x1p-1022",
+        "zZ9=9"};
 
     static Stream<String[]> recorded() throws IOException {
         List<String[]> rows = new ArrayList<>();
@@ -77,12 +79,40 @@ class Pg15ExpressionsTest {
         "unary minus, 9995, true", "unary minus, 9996, false",
         "parentheses, 9996, true", "parentheses, 9997, false",
         "case, 2499, true", "case, 2500, false",
+        // each construct shifts its own symbols (found by bisecting with pgbench 15.20, \set x EXPR)
+        "unary plus, 9997, true", "unary plus, 9998, false",
+        "tilde, 9997, true", "tilde, 9998, false",
+        "not, 9997, true", "not, 9998, false",
+        "minus minint, 9997, true", "minus minint, 9998, false",
+        "right operand, 9995, true", "right operand, 9996, false",
+        "function, 4998, true", "function, 4999, false",
+        "second argument, 2499, true", "second argument, 2500, false",
+        "is not null, 9994, true", "is not null, 9995, false",
+        "is true, 9995, true", "is true, 9996, false",
+        "isnull, 9996, true", "isnull, 9997, false",
+        "case else, 3332, true", "case else, 3333, false",
+        "case second when, 1999, true", "case second when, 2000, false",
+        "case condition, 4997, true", "case condition, 4998, false",
     })
     void nestingUpToPgbenchsParserStack(String form, int n, boolean accepted) {
         String expr = switch (form) {
             case "unary minus" -> "debug(" + "- ".repeat(n) + "1)";
             case "parentheses" -> "(".repeat(n) + "1" + ")".repeat(n);
-            default -> "CASE WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+            case "case" -> "CASE WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+            case "unary plus" -> "+ ".repeat(n) + "1";
+            case "tilde" -> "~ ".repeat(n) + "1";
+            case "not" -> "NOT ".repeat(n) + "true";
+            case "minus minint" -> "- ".repeat(n) + "9223372036854775808";
+            case "right operand" -> "1 + " + "- ".repeat(n) + "1";
+            case "function" -> "abs(".repeat(n) + "1" + ")".repeat(n);
+            case "second argument" -> "least(1, ".repeat(n) + "1" + ")".repeat(n);
+            case "is not null" -> "(".repeat(n) + "1 IS NOT NULL" + ")".repeat(n);
+            case "is true" -> "(".repeat(n) + "true IS TRUE" + ")".repeat(n);
+            case "isnull" -> "(".repeat(n) + "1 ISNULL" + ")".repeat(n);
+            case "case else" -> "CASE WHEN true THEN 1 ELSE ".repeat(n) + "1" + " END".repeat(n);
+            case "case second when" -> "CASE WHEN false THEN 0 WHEN true THEN ".repeat(n) + "1" + " END".repeat(n);
+            case "case condition" -> "CASE WHEN ".repeat(n) + "true" + " THEN 1 END".repeat(n);
+            default -> throw new IllegalArgumentException(form);
         };
         String text = "\\set x " + expr + "\n";
         if (accepted) {
@@ -91,6 +121,41 @@ class Pg15ExpressionsTest {
             ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("deep.sql", text));
             assertTrue(e.getMessage().contains("memory exhausted"), e.getMessage());
         }
+    }
+
+    /**
+     * A script whose last line has no newline: the expression ends at the end of the text, where the lexer must
+     * not look past it. What pgbench 15 printed for each file (printf '%s' TEXT > f.sql; pgbench -n -t 1 -f f.sql).
+     */
+    static Stream<Arguments> unterminated() {
+        return Stream.of(
+                Arguments.of("\\set x debug(10)", "int 10"),
+                Arguments.of("\\set zZ 3\n\\set x debug(:zZ)", "int 3"),
+                Arguments.of("\\set x debug(2.5)", "double 2.5"),
+                Arguments.of("\\set x debug(2e3)", "double 2000"),
+                Arguments.of("\\set x debug(7) + 2e", "syntax error"),
+                Arguments.of("\\set x debug(3) \\", "unexpected character (\\)"),
+                Arguments.of("\\set x debug(3) :", "unexpected character (:)"),
+                Arguments.of("\\set x debug(3) .", "unexpected character (.)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unterminated")
+    void lastLineWithoutNewline(String text, String expected) throws Exception {
+        if (!expected.startsWith("int") && !expected.startsWith("double")) {
+            ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("nonl.sql", text));
+            assertTrue(e.getMessage().contains(expected), e.getMessage());
+            return;
+        }
+        Script s = Script.parse("nonl.sql", text);
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 77, seeds.defaultSeed());
+        List<String> debug = new ArrayList<>();
+        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
+        assertTrue(o.ok(), o::toString);
+        assertEquals(List.of("debug(script=0,command=" + s.commands().size() + "): " + expected), debug);
     }
 
     /** pgbench evaluates the first 16 arguments, printing their debug() lines, and only then fails. */
@@ -130,6 +195,9 @@ class Pg15ExpressionsTest {
         client.join();
         assertTrue(o[0].ok(), o[0]::toString);
         assertEquals(List.of("debug(script=0,command=1): " + expected), debug);
+        // the value evaluated aside is the one \set stores, not only the one debug() printed there
+        assertEquals(expected.substring("int ".length()), runner.variables().text("x"));
+        v.putInt("x", 0);
 
         // as the driver runs it: a client thread sized for the script's deepest tree evaluates it in place
         int depth = s.commands().get(0).expr().depth();
@@ -140,6 +208,7 @@ class Pg15ExpressionsTest {
         sized.start();
         sized.join();
         assertTrue(o[0].ok(), "the stack sized for depth " + depth + " holds it: " + o[0]);
+        assertEquals(expected.substring("int ".length()), runner.variables().text("x"));
         assertEquals(List.of("debug(script=0,command=1): " + expected, "debug(script=0,command=1): " + expected), debug);
     }
 

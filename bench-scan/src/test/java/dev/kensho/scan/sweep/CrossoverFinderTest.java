@@ -56,6 +56,37 @@ class CrossoverFinderTest {
         assertEquals(Crossover.Kind.INSUFFICIENT, of(Layout.LOW, new double[][] {{1, 1, 2}}).kind());
     }
 
+    /** Equal medians count as the index scan not yet slower: the crossing is after the tie, not before it. */
+    @Test
+    void aTieIsNotYetSlower() {
+        // index - full: -10 at 10 %, 0 at 20 %, +10 at 30 % → crossed between 20 and 30, at 20 (where it is 0)
+        Crossover c = of(Layout.LOW, new double[][] {{10, 90, 100}, {20, 100, 100}, {30, 110, 100}});
+        assertEquals(Crossover.Kind.CROSSED, c.kind());
+        assertEquals(20.0, c.selectivity(), 1e-12);
+        assertEquals(20.0, c.below());
+        assertEquals(30.0, c.above());
+        assertEquals(1, c.signChanges());
+        // a tie at the first point is not "slower throughout"
+        assertEquals(Crossover.Kind.CROSSED, of(Layout.LOW, new double[][] {{10, 100, 100}, {20, 130, 100}}).kind());
+    }
+
+    /** The fitted lines may meet on the first or last point: still inside the sweep. */
+    @Test
+    void fittedCrossingOnAnEndPointCounts() {
+        // index = x, full = 2x − 2 at x = 2, 4, 6: exact lines (Sxx 24/3), meeting at x = 2, the first point
+        assertEquals(2.0, of(Layout.LOW, new double[][] {{2, 2, 2}, {4, 4, 6}, {6, 6, 10}}).fitted(), 1e-12);
+        // index = x, full = 2x − 6: meeting at x = 6, the last point
+        assertEquals(6.0, of(Layout.LOW, new double[][] {{2, 2, -2}, {4, 4, 2}, {6, 6, 6}}).fitted(), 1e-12);
+    }
+
+    /** The same crossover for both layouts does not satisfy "larger for high clustering". */
+    @Test
+    void equalCrossoversFailTheOrderingCheck() {
+        Crossover high = of(Layout.HIGH, new double[][] {{1, 1, 100}, {10, 60, 100}, {20, 120, 100}});
+        Crossover low = of(Layout.LOW, new double[][] {{1, 1, 100}, {10, 60, 100}, {20, 120, 100}});
+        assertEquals(Boolean.FALSE, CrossoverFinder.check(List.of(high, low), 1, 100).get(2).passed());
+    }
+
     @Test
     void checksTheStudysExpectations() {
         Crossover high = of(Layout.HIGH, new double[][] {{1, 1, 100}, {50, 50, 100}, {100, 99, 100}});

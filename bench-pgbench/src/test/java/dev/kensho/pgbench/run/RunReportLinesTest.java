@@ -1,0 +1,71 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kensho.core.measure.LatencySummary;
+import dev.kensho.core.result.Timeline;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The report of a rate-limited run with a latency limit, whose counts a live run cannot repeat: the counts and
+ * times the C pgbench 15 printed for one (two scripts, -R 20000 -L 0.05 -T 2, most transactions skipped) given to
+ * the report, and the lines it printed expected back.
+ */
+class RunReportLinesTest {
+    /** pgbench -n -R 20000 -L 0.05 -T 2 -f a.sql@1 -f b.sql@3 (SELECT 1; / SELECT 2;), PostgreSQL 15.20. */
+    static final List<String> PGBENCH = List.of(
+            "transaction type: multiple scripts",
+            "scaling factor: 1",
+            "query mode: simple",
+            "number of clients: 1",
+            "number of threads: 1",
+            "maximum number of tries: 1",
+            "duration: 2 s",
+            "number of transactions actually processed: 18355",
+            "number of failed transactions: 0 (0.000%)",
+            "number of transactions skipped: 21786 (54.274%)",
+            "number of transactions above the 0.1 ms latency limit: 13001/18355 (70.831%)",
+            "latency average = 0.098 ms",
+            "latency stddev = 0.379 ms",
+            "rate limit schedule lag: avg 0.052 (max 7.755) ms",
+            "initial connection time = 3.498 ms",
+            "tps = 9193.142131 (without initial connection time)",
+            "SQL script 1: a.sql",
+            " - weight: 1 (targets 25.0% of total)",
+            " - 4591 transactions (25.0% of total, tps = T)",
+            " - number of failed transactions: 0 (0.000%)",
+            " - number of transactions skipped: 4981 (52.037%)",
+            " - latency average = 0.094 ms",
+            " - latency stddev = 0.353 ms",
+            "SQL script 2: b.sql",
+            " - weight: 3 (targets 75.0% of total)",
+            " - 13764 transactions (75.0% of total, tps = T)",
+            " - number of failed transactions: 0 (0.000%)",
+            " - number of transactions skipped: 16805 (54.974%)",
+            " - latency average = 0.099 ms",
+            " - latency stddev = 0.388 ms");
+
+    private static LatencySummary lat(long n, double avg, double stddev, double max) {
+        return new LatencySummary(n, avg, stddev, avg, avg, max, max, max);
+    }
+
+    @Test
+    void rateLimitedRunWithSkippedTransactionsAsPgbench() {
+        List<RunReport.ScriptReport> scripts = List.of(
+                new RunReport.ScriptReport("a.sql", 1, 4, 4591, 0, 4981, 0, 0, 0, 0, lat(4591, 0.094, 0.353, 5), List.of()),
+                new RunReport.ScriptReport("b.sql", 3, 4, 13764, 0, 16805, 0, 0, 0, 0, lat(13764, 0.099, 0.388, 5), List.of()));
+        double bench = 18355 / 9193.142131;
+        RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0,
+                21786, 0, 0, 13001, 0.05, 20000, lat(18355, 0.098, 0.379, 5), lat(18355, 0.052, 0.01, 7.755), false,
+                3.498, bench, 9193.142131, false, scripts, false, false, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
+                new Histogram(3), 5);
+        List<String> ours = r.lines().stream()
+                .filter(l -> !l.startsWith("(") && !l.startsWith("latency percentiles"))
+                .map(l -> l.startsWith(" - ") ? l.replaceAll("tps = \\d+\\.\\d+", "tps = T") : l)
+                .toList();
+        assertEquals(PGBENCH, ours);
+    }
+}

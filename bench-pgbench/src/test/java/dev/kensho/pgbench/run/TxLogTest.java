@@ -1,0 +1,89 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The -l file's fields for given transactions, the expected lines worked out by hand from pgbench 15's doLog and
+ * accumStats (src/bin/pgbench/pgbench.c): per transaction "%d %lld %.0f %d %lld %lld" [lag] [tries - 1]; per
+ * interval the 15 fields, an interval ending when start + interval <= now, empty intervals printed, the last
+ * partial one not.
+ */
+class TxLogTest {
+    @TempDir
+    Path dir;
+
+    private List<String> lines(Path f) throws Exception {
+        return Files.readAllLines(f);
+    }
+
+    @Test
+    void perTransactionLines() throws Exception {
+        Path plain = dir.resolve("plain");
+        try (TxLog log = new TxLog(plain, false, false, false, false, 0)) {
+            log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 99, 1, null);
+            log.transaction(0, 8, 0, "failed", 0, 1_700_000_001_000_007L, 99, 1, "serialization");
+        }
+        // no -R: no lag field; --max-tries 1: no retries field; the time split into s and µs
+        assertEquals(List.of("3 7 1234 1 1700000000 123456", "0 8 failed 0 1700000001 7"), lines(plain));
+
+        Path all = dir.resolve("all");
+        try (TxLog log = new TxLog(all, true, true, true, true, 0)) {
+            log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 56, 3, null);
+            log.transaction(2, 9, 0, "skipped", 0, 1_700_000_000_999_999L, 2500, 1, null);
+        }
+        // -R adds the lag, --max-tries the retries (tries - 1)
+        assertEquals(List.of("3 7 1234 1 1700000000 123456 56 2", "2 9 skipped 0 1700000000 999999 2500 0"), lines(all));
+    }
+
+    @Test
+    void aggregatedIntervals() throws Exception {
+        Path f = dir.resolve("agg");
+        long s = 1_000_000_000L; // the run starts at 1000 s
+        try (TxLog log = new TxLog(f, true, true, true, true, 2)) {
+            log.begin(s);
+            log.transaction(0, 1, 100, null, 0, s + 500_000, 10, 1, null);
+            log.transaction(0, 2, 300, null, 0, s + 1_900_000, 30, 2, null);
+            // exactly at 1002 s: the first interval has ended (start + interval <= now), this one is in the next
+            log.transaction(0, 3, 0, "skipped", 0, s + 2_000_000, 7, 1, null);
+            log.transaction(0, 4, 900, "failed", 0, s + 3_000_000, 5, 3, "serialization");
+            log.transaction(0, 5, 50, null, 0, s + 8_100_000, 4, 1, null);
+            log.finish(s + 9_000_000);
+        }
+        // [1000,1002): 2 tx, sum 100+300 = 400, sum2 10000+90000 = 100000, min 100, max 300;
+        //   lag sum 40, sum2 100+900 = 1000, min 10, max 30; skipped 0; retried 1 (tries 2), retries 1; failures 0 0
+        // [1002,1004): no successful tx (latency and lag fields 0), 1 skipped, the failure retried twice, 1 serialization
+        // [1004,1006) and [1006,1008): empty, printed; [1008,1010) is still open at 1009 s: not printed
+        assertEquals(List.of(
+                "1000 2 400 100000 100 300 40 1000 10 30 0 1 1 0 0",
+                "1002 0 0 0 0 0 0 0 0 0 1 1 2 1 0",
+                "1004 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+                "1006 0 0 0 0 0 0 0 0 0 0 0 0 0 0"), lines(f));
+    }
+
+    @Test
+    void aggregatedFieldsOfOptionsNotInUseAreZero() throws Exception {
+        Path f = dir.resolve("agg0");
+        long s = 1_000_000_000L;
+        try (TxLog log = new TxLog(f, false, false, false, false, 1)) {
+            log.begin(s);
+            log.transaction(1, 1, 200, null, 0, s + 100_000, 9, 1, null);
+            log.transaction(1, 2, 0, "skipped", 0, s + 200_000, 9, 1, null);
+            log.transaction(1, 3, 700, "failed", 0, s + 300_000, 9, 4, "deadlock");
+            log.finish(s + 1_000_000);
+        }
+        // without -R, -L, --max-tries, --failures-detailed pgbench prints 0 for lag, skipped, retries and failures
+        assertEquals(List.of("1000 1 200 40000 200 200 0 0 0 0 0 0 0 0 0"), lines(f));
+    }
+
+    @Test
+    void threadFilesAreNamedAsPgbenchNamesThem() {
+        assertEquals(Path.of("d/pgbench_log.42"), TxLog.path(Path.of("d"), "pgbench_log", 42, 0));
+        assertEquals(Path.of("d/p.42.3"), TxLog.path(Path.of("d"), "p", 42, 3));
+    }
+}
