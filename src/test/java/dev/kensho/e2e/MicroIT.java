@@ -45,6 +45,21 @@ class MicroIT {
         assertTrue(r.out().contains("benchmark=encoding;client_encoding=SJIS"), r.out());
     }
 
+    /**
+     * JMH gives a fork this JVM's options, and the fork's launcher reads JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS again:
+     * an agent set there (APM, coverage) was loaded twice and killed every fork ("no measured iteration").
+     */
+    @Test
+    void forksTakeTheEnvironmentsJvmOptionsOnceFromTheEnvironment() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, Map.of("JAVA_TOOL_OPTIONS", "-Dkensho.e2e.tool=1", "JDK_JAVA_OPTIONS", "-Dkensho.e2e.jdk=1"),
+                "micro", "--scale", "1", "--benchmarks", "join-group-count", "--warmup-iterations", "0", "--iterations", "1",
+                "--iteration-time", "200ms", "--forks", "1", "--verbose");
+        assertEquals(0, r.exitCode(), r.all());
+        String fork = r.all().lines().filter(l -> l.startsWith("Forking using command: ")).findFirst().orElseThrow(() -> new AssertionError(r.all()));
+        assertTrue(!fork.contains("-Dkensho.e2e.tool=1") && !fork.contains("-Dkensho.e2e.jdk=1"), fork);
+        assertTrue(fork.contains("-Dkensho.micro.scale=1"), "Kensho's own fork options stay: " + fork);
+    }
+
     @Test
     void badOptionsAreOneLineUsageErrors() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "micro", "--benchmarks", "memset");

@@ -35,6 +35,10 @@ final class JmhTrials implements OutputFormat {
     private boolean failing;
     private String failure;
     private int failures;
+    /** A fork that died before it could report (a bad JVM option, an agent): its exit code and telling lines. */
+    private String forkExit;
+    private String forkBlock;
+    private final java.util.List<String> forkLines = new java.util.ArrayList<>();
 
     /** A benchmark under one combination of its parameters: its trials' cell key, params and extra facts. */
     record Cell(String key, Map<String, Object> params, Map<String, Object> extra) { }
@@ -60,6 +64,9 @@ final class JmhTrials implements OutputFormat {
         measured = 0;
         failing = false;
         failure = null;
+        forkExit = null;
+        forkBlock = null;
+        forkLines.clear();
         if (log != null) log.println("  " + describe(params));
     }
 
@@ -98,7 +105,9 @@ final class JmhTrials implements OutputFormat {
     /** A benchmark that ended without a measured iteration failed: record why. */
     private void settle() {
         if (current == null || measured > 0) return;
-        String reason = failure != null ? failure : "JMH reported no measured iteration";
+        String reason = failure != null ? failure
+                : forkExit != null ? "the JMH fork failed (exit code " + forkExit + ")" + forkDetail()
+                : "JMH reported no measured iteration";
         Trial.Builder b = Trial.of(currentCell.key(), firstRepeat).params(currentCell.params());
         currentCell.extra().forEach(b::extra);
         dir.append(b.failed(reason).build());
@@ -116,6 +125,15 @@ final class JmhTrials implements OutputFormat {
     public void println(String s) {
         if (s == null) return;
         // JMH prints "<failure>", a blank line, then the exception: its first line is the reason
+        if (s.startsWith("<forked VM failed with exit code ")) {
+            forkExit = s.substring("<forked VM failed with exit code ".length()).replace(">", "").strip();
+        } else if (forkExit != null && (s.startsWith("<stdout last=") || s.startsWith("<stderr last="))) {
+            forkBlock = s;
+        } else if (forkExit != null && (s.equals("</stdout>") || s.equals("</stderr>"))) {
+            forkBlock = null;
+        } else if (forkBlock != null) {
+            forkLines.addAll(s.lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
+        }
         if (s.startsWith("<failure>")) {
             failing = true;
         } else if (failing && failure == null && !s.isBlank()) {
@@ -123,6 +141,14 @@ final class JmhTrials implements OutputFormat {
             failure = Credentials.mask(first.replaceFirst("^org\\.openjdk\\.jmh\\.runner\\.BenchmarkException: ", ""));
         }
         if (verbose && log != null) log.println(Credentials.mask(s));
+    }
+
+    /** The fork's first line that names an error (its stdout's tail comes first, as JMH prints them), or nothing. */
+    private String forkDetail() {
+        return forkLines.stream()
+                .filter(l -> !l.startsWith("Picked up ") && !l.startsWith("NOTE: Picked up ") && !l.startsWith("at "))
+                .filter(l -> l.matches("(?i).*(error|exception|fatal|could not|cannot|unrecognized).*"))
+                .findFirst().map(l -> ": " + Credentials.mask(l)).orElse("; --verbose shows its output");
     }
 
     @Override

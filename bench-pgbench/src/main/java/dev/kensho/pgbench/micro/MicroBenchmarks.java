@@ -8,6 +8,7 @@ import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -195,6 +196,7 @@ public final class MicroBenchmarks {
                     .shouldFailOnError(false);
             if (b.param != null) jmh.param(b.param, todo.toArray(String[]::new));
             if (!inProcess) {
+                jmh.jvmArgs(forkJvmArgs(ManagementFactory.getRuntimeMXBean().getInputArguments(), System.getenv()).toArray(String[]::new));
                 List<String> args = new ArrayList<>();
                 props.forEach((k, v) -> args.add("-D" + k + "=" + v));
                 jmh.jvmArgsAppend(args.toArray(String[]::new));
@@ -210,6 +212,21 @@ public final class MicroBenchmarks {
             failed += trials.failures();
         }
         return new Result(facts, database, failed);
+    }
+
+    /**
+     * The JVM options a fork gets: this JVM's, as JMH would pass them on, less those that came from JAVA_TOOL_OPTIONS
+     * or JDK_JAVA_OPTIONS. The fork reads those from its environment again, and an agent given twice (an APM or
+     * coverage agent set there, as containers often do) kills the fork before its first iteration.
+     */
+    static List<String> forkJvmArgs(List<String> hostArgs, Map<String, String> env) {
+        List<String> args = new ArrayList<>(hostArgs);
+        for (String var : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")) {
+            String v = env.get(var);
+            if (v == null || v.isBlank()) continue;
+            for (String token : v.strip().split("\\s+")) args.remove(token);
+        }
+        return args;
     }
 
     /** Median, min and max per cell of this target's trials, one line each. */
