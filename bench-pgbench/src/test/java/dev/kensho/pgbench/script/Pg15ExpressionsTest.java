@@ -51,15 +51,8 @@ class Pg15ExpressionsTest {
             assertTrue(e.getMessage().contains(expected.replaceFirst(" in command.*", "")), e.getMessage());
             return;
         }
-        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
-        Variables v = new Variables();
-        for (String d : DEFINES) {
-            v.define(d);
-        }
-        v.standard(1, 0, 77, seeds.defaultSeed());
         List<String> debug = new ArrayList<>();
-        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
-                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
+        TransactionOutcome o = runner(s, debug, DEFINES).runScript(null, 0);
         if (value) {
             assertTrue(o.ok(), o::toString);
             assertEquals(List.of("debug(script=0,command=1): " + expected), debug);
@@ -148,12 +141,8 @@ class Pg15ExpressionsTest {
             return;
         }
         Script s = Script.parse("nonl.sql", text);
-        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
-        Variables v = new Variables();
-        v.standard(1, 0, 77, seeds.defaultSeed());
         List<String> debug = new ArrayList<>();
-        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
-                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
+        TransactionOutcome o = runner(s, debug).runScript(null, 0);
         assertTrue(o.ok(), o::toString);
         assertEquals(List.of("debug(script=0,command=" + s.commands().size() + "): " + expected), debug);
     }
@@ -163,12 +152,8 @@ class Pg15ExpressionsTest {
     void tooManyArgumentsFailAfterTheFirstSixteenAreEvaluated() throws Exception {
         Script s = Script.parse("many.sql",
                 "\\set x least(debug(1), 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, debug(16), debug(17))\n");
-        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
-        Variables v = new Variables();
-        v.standard(1, 0, 77, seeds.defaultSeed());
         List<String> debug = new ArrayList<>();
-        TransactionOutcome o = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
-                ClientScriptRunner.Options.defaults().withStderr(debug::add)).runScript(null, 0);
+        TransactionOutcome o = runner(s, debug).runScript(null, 0);
         assertFalse(o.ok());
         assertTrue(o.message().contains("too many function arguments, maximum is 16"), o.message());
         assertEquals(List.of("debug(script=0,command=1): int 1", "debug(script=0,command=1): int 16"), debug);
@@ -183,12 +168,9 @@ class Pg15ExpressionsTest {
     void deepExpressionsEvaluateOnASmallClientStack(String form, String expected) throws Exception {
         String expr = form.startsWith("16000") ? "1" + " + 1".repeat(16_000) : "- ".repeat(9_995) + "1";
         Script s = Script.parse("deep.sql", "\\set x debug(" + expr + ")\n");
-        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
-        Variables v = new Variables();
-        v.standard(1, 0, 77, seeds.defaultSeed());
         List<String> debug = new ArrayList<>();
-        ClientScriptRunner runner = new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
-                ClientScriptRunner.Options.defaults().withStderr(debug::add));
+        ClientScriptRunner runner = runner(s, debug);
+        Variables v = runner.variables();
         TransactionOutcome[] o = new TransactionOutcome[1];
         Thread client = new Thread(null, () -> o[0] = runner.runScript(null, 0), "small-stack-client", 256 * 1024);
         client.start();
@@ -231,5 +213,17 @@ class Pg15ExpressionsTest {
         small.join();
         assertEquals(null, failed[0]);
         assertEquals(1, parsed[0].commands().size());
+    }
+
+    /** A client of pgbench's seed 77 running S, its debug() lines into DEBUG, with these -D definitions. */
+    private static ClientScriptRunner runner(Script s, List<String> debug, String... defines) throws Exception {
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(77, 1, 1);
+        Variables v = new Variables();
+        for (String d : defines) {
+            v.define(d);
+        }
+        v.standard(1, 0, 77, seeds.defaultSeed());
+        return new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(debug::add));
     }
 }
