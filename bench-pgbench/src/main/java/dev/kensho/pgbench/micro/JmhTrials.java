@@ -4,7 +4,9 @@ import dev.kensho.core.Credentials;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -38,7 +40,7 @@ final class JmhTrials implements OutputFormat {
     /** A fork that died before it could report (a bad JVM option, an agent): its exit code and telling lines. */
     private String forkExit;
     private String forkBlock;
-    private final java.util.List<String> forkLines = new java.util.ArrayList<>();
+    private final List<String> forkLines = new ArrayList<>();
 
     /** A benchmark under one combination of its parameters: its trials' cell key, params and extra facts. */
     record Cell(String key, Map<String, Object> params, Map<String, Object> extra) { }
@@ -124,7 +126,7 @@ final class JmhTrials implements OutputFormat {
     @Override
     public void println(String s) {
         if (s == null) return;
-        // JMH prints "<failure>", a blank line, then the exception: its first line is the reason
+        // a fork that died: "<forked VM failed with exit code N>", then the tails of its stdout and stderr
         if (s.startsWith("<forked VM failed with exit code ")) {
             forkExit = s.substring("<forked VM failed with exit code ".length()).replace(">", "").strip();
         } else if (forkExit != null && (s.startsWith("<stdout last=") || s.startsWith("<stderr last="))) {
@@ -134,6 +136,7 @@ final class JmhTrials implements OutputFormat {
         } else if (forkBlock != null) {
             forkLines.addAll(s.lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
         }
+        // JMH prints "<failure>", a blank line, then the exception: its first line is the reason
         if (s.startsWith("<failure>")) {
             failing = true;
         } else if (failing && failure == null && !s.isBlank()) {
