@@ -88,6 +88,33 @@ class SsbIT {
         }
     }
 
+    /** A user's own table of an SSB name: every SSB command refuses to touch it, and it keeps its row. */
+    @Test
+    void aTableKenshoDidNotCreateIsNeverLoadedOverOrDropped() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("create table part (x int); insert into part values (42)");
+            }
+            String refusal = "bench: table(s) part already exist in schema public and were not created by Kensho; Kensho never drops them: "
+                    + "load into another schema or database";
+            for (List<String> args : List.of(List.of("ssb", "load", "-s", "0.1"), List.of("ssb", "load", "-s", "0.1", "--reload"),
+                    List.of("ssb", "-s", "0.1", "--query", "q1.1", "--workers", "0", "--repeat", "1"))) {
+                List<String> all = new java.util.ArrayList<>(args);
+                all.addAll(List.of("--url", url, "--user", "postgres"));
+                BenchJar.Result r = BenchJar.run(work.resolve(String.valueOf(all.hashCode())), all.toArray(String[]::new));
+                assertEquals(2, r.exitCode(), args + ": " + r.all());
+                assertTrue(r.err().strip().endsWith(refusal), args + ": " + r.err());
+            }
+            BenchJar.Result drop = BenchJar.run(work.resolve("drop"), "ssb", "drop", "--url", url, "--user", "postgres");
+            assertEquals(0, drop.exitCode(), drop.all());
+            try (Connection c = pg.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("select x from part")) {
+                assertTrue(rs.next());
+                assertEquals(42, rs.getInt(1), "the user's table and its row are where they were");
+            }
+        }
+    }
+
     @Test
     void queriesRunPerWorkerCountWithTheirGathersRecorded() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "ssb", "-s", "0.1", "--workers", "0,2", "--query", "q2.1", "--repeat", "1");
