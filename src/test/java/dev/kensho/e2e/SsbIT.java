@@ -119,8 +119,11 @@ class SsbIT {
     void queriesRunPerWorkerCountWithTheirGathersRecorded() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "ssb", "-s", "0.1", "--workers", "0,2", "--query", "q2.1", "--repeat", "1");
         assertEquals(0, r.exitCode(), r.all());
-        List<Trial> trials = RunDirectory.readTrials(ScanIT.onlyRun(work.resolve("results")).resolve(RunDirectory.TRIALS));
-        assertEquals(2, trials.size(), trials.toString());
+        List<Trial> all = RunDirectory.readTrials(ScanIT.onlyRun(work.resolve("results")).resolve(RunDirectory.TRIALS));
+        // a machine without the SF 0.1 cache (a fresh one) loads first, and that load is a trial too
+        List<Trial> trials = all.stream().filter(t -> !"load".equals(t.params().get("step"))).toList();
+        assertTrue(all.size() - trials.size() <= 1, all.toString());
+        assertEquals(2, trials.size(), all.toString());
         for (Trial t : trials) {
             assertTrue(t.ok(), t.toString());
             // psql -f ../shared/ssb-reference/sql/q2.1.sql on SF 0.1 prints 40 rows (the date table holds 1992 only)
