@@ -105,6 +105,9 @@ abstract class JdbcTarget implements Target {
         // line for 127.0.0.1, a file others can read), which libpq, the wire engine and PgPass do not.
         p.setProperty("password", password != null ? password : "");
         p.setProperty("ApplicationName", "kensho");
+        // Every supported server is 9.0 or later: pgjdbc then sends application_name in the startup packet, as libpq does,
+        // instead of a SET after login (a round trip per connection: -C pays it per transaction). A URL's own value wins.
+        p.setProperty("assumeMinServerVersion", "9.0");
         if (!session.isEmpty()) p.setProperty("options", options(session));
         return p;
     }

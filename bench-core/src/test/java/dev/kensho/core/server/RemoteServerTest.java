@@ -65,6 +65,20 @@ class RemoteServerTest {
         assertTrue(e.getMessage().startsWith("role \"kensho_no_such_role\" does not exist at "), e.getMessage());
     }
 
+    /** libpq sends application_name in the startup packet; a SET after login would cost every -C transaction a round trip. */
+    @Test
+    void aNewConnectionHasRunNoStatementBeforeItsFirstQuery(@LocalPostgres Target pg) throws Exception {
+        try (Connection idle = pg.connect(); Connection look = pg.connect();
+             java.sql.PreparedStatement ps = look.prepareStatement("SELECT query, application_name FROM pg_stat_activity WHERE pid = ?")) {
+            ps.setInt(1, idle.unwrap(org.postgresql.PGConnection.class).getBackendPID());
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals("", rs.getString(1), "the last statement of a connection nothing has used yet");
+                assertEquals("kensho", rs.getString(2));
+            }
+        }
+    }
+
     @Test
     void listSettingsAreWrittenBackElementByElement() {
         // one quoted string would be one library named "pg_stat_statements, auto_explain": the server would not start
