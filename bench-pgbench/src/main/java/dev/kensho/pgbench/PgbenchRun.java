@@ -61,6 +61,7 @@ public final class PgbenchRun {
     private boolean progressTimestamp;
     private boolean verboseErrors;
     private boolean exitOnAbort;
+    private boolean continueOnError;
     private PrintStream out = System.out;
     private PrintStream err = System.err;
 
@@ -93,6 +94,12 @@ public final class PgbenchRun {
     public PgbenchRun verboseErrors(boolean b) { verboseErrors = b; return this; }
     /** --exit-on-abort (pgbench 16+): when one client aborts, all stop and the run fails at once, without a report. */
     public PgbenchRun exitOnAbort(boolean b) { exitOnAbort = b; return this; }
+    /**
+     * --continue-on-error (pgbench 19): an SQL error other than a serialization or deadlock failure (a unique violation,
+     * say) fails the transaction, which is rolled back and not retried, and the client goes on with the next one
+     * instead of aborting. A lost connection and a failed meta-command still abort the client.
+     */
+    public PgbenchRun continueOnError(boolean b) { continueOnError = b; return this; }
     /** -r: per-statement latencies and failures. */
     public PgbenchRun perStatement(boolean b) { perStatement = b; return this; }
     /** -M simple|extended|prepared (default simple, as pgbench). */
@@ -166,7 +173,7 @@ public final class PgbenchRun {
         RunConfig c = new RunConfig(s, clients, threads, orZero(seconds), transactions == null ? 0 : transactions, orZero(rate),
                 orZero(latencyLimitMs), orZero(progress), perStatement, mode, connectPerTransaction, noVacuum, vacuumAll, maxTries,
                 failuresDetailed, randomSeed, scale, defines, log, logPrefix, logDirectory, orZero(aggregateInterval), orZero(samplingRate),
-                warmup, progressTimestamp, verboseErrors, exitOnAbort, engine, out, err);
+                warmup, progressTimestamp, verboseErrors, exitOnAbort, continueOnError, engine, out, err);
         c.validate();
         return c;
     }

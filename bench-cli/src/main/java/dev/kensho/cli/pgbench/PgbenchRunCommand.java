@@ -65,7 +65,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean vacuumAll;
     @Option(names = "--max-tries", defaultValue = "1", description = "Tries per transaction on serialization or deadlock failure (0: unlimited within -T/-L).")
     int maxTries;
-    @Option(names = "--verbose-errors", description = "Print a line for every serialization or deadlock failure, retried ones included: "
+    @Option(names = "--verbose-errors", description = "Print a line for every serialization or deadlock failure, retried ones included, and every error --continue-on-error goes past: "
             + "the client, command, script and error, then whether the transaction is repeated or ends failed and the try number "
             + "(\"client 1 repeats the transaction after the error (try 1/10)\"), as pgbench.")
     boolean verboseErrors;
@@ -73,7 +73,12 @@ final class PgbenchRunCommand implements Callable<Integer> {
             + "failure, a failed meta-command), stop all clients at once and exit non-zero without a report, as pgbench 16+. "
             + "Without it the other clients go on and the report says the run was aborted.")
     boolean exitOnAbort;
-    @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately.")
+    @Option(names = "--continue-on-error", description = "Continue running after an SQL error, as pgbench 19: an error other than a "
+            + "serialization or deadlock failure (e.g. a unique violation) fails the transaction, which is rolled back and not retried, "
+            + "and the client goes on with the next one; --failures-detailed counts them as other failures. A lost connection or a "
+            + "failed meta-command still aborts the client.")
+    boolean continueOnError;
+    @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately (and, with --continue-on-error, the other failures).")
     boolean failuresDetailed;
     @Option(names = "--random-seed", paramLabel = "SEED", defaultValue = "${env:PGBENCH_RANDOM_SEED}",
             description = "Unsigned integer, 'time' (default) or 'rand'; without it, PGBENCH_RANDOM_SEED's value, as pgbench.")
@@ -119,7 +124,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
         }
         PgbenchRun run = new PgbenchRun().engine(engine.engine()).clients(clients).threads(threads)
                 .progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
-                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).randomSeed(randomSeed)
+                .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).continueOnError(continueOnError).randomSeed(randomSeed)
                 .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).warmup(warmup);
         if (seconds != null) run.seconds(seconds);
         if (transactions != null) run.transactions(transactions);

@@ -69,7 +69,7 @@ public final class Driver {
 
     // shared counters
     private final LongAdder ok = new LongAdder(), skipped = new LongAdder(), serialization = new LongAdder(),
-            deadlock = new LongAdder(), lost = new LongAdder(), retried = new LongAdder(),
+            deadlock = new LongAdder(), other = new LongAdder(), lost = new LongAdder(), retried = new LongAdder(),
             retries = new LongAdder(), late = new LongAdder(), connects = new LongAdder(), connectNanos = new LongAdder(),
             reconnects = new LongAdder();
     /** The run's seconds the transactions are filed under; before the start, the warm-up's own. */
@@ -80,7 +80,7 @@ public final class Driver {
     /** Watches the JIT during the warm-up; null without one. */
     private JitSettle jit;
     private LatencyRecorder[] scriptLatency;
-    private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptRetried, scriptRetries;
+    private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptOther, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
     /** Set when a client could not connect (the others do not start), or by --exit-on-abort when one aborts (the others stop). */
@@ -185,6 +185,7 @@ public final class Driver {
         scriptSkipped = new LongAdder[ns];
         scriptSerialization = new LongAdder[ns];
         scriptDeadlock = new LongAdder[ns];
+        scriptOther = new LongAdder[ns];
         scriptRetried = new LongAdder[ns];
         scriptRetries = new LongAdder[ns];
         commandFailures = new AtomicLongArray[ns];
@@ -196,6 +197,7 @@ public final class Driver {
             scriptSkipped[i] = new LongAdder();
             scriptSerialization[i] = new LongAdder();
             scriptDeadlock[i] = new LongAdder();
+            scriptOther[i] = new LongAdder();
             scriptRetried[i] = new LongAdder();
             scriptRetries[i] = new LongAdder();
             commandFailures[i] = new AtomicLongArray(cfg.scripts().get(i).commands().size());
@@ -211,7 +213,7 @@ public final class Driver {
                 groups[g] = new Group(g, seeds, threads);
                 if (cfg.log()) {
                     groups[g].log = new TxLog(TxLog.path(logDir, cfg.logPrefix() == null ? "pgbench_log" : cfg.logPrefix(), pid, g),
-                            cfg.rate() > 0, cfg.latencyLimitMs() > 0, cfg.maxTries() != 1, cfg.failuresDetailed(), cfg.aggregateInterval());
+                            cfg.rate() > 0, cfg.latencyLimitMs() > 0, cfg.maxTries() != 1, cfg.failuresDetailed(), cfg.continueOnError(), cfg.aggregateInterval());
                 }
                 int[] range = PgbenchRandom.Seeds.clientsOfThread(cfg.clients(), threads, g);
                 for (int id = range[0]; id < range[0] + range[1]; id++) {
@@ -331,7 +333,7 @@ public final class Driver {
         }
         double bench = Math.max(1e-9, (end - startNanos) / 1e9);
         long processed = ok.sum();
-        long failed = serialization.sum() + deadlock.sum() + lost.sum();
+        long failed = serialization.sum() + deadlock.sum() + other.sum() + lost.sum();
         Histogram all = ticker.total();
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
         int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
@@ -349,14 +351,14 @@ public final class Driver {
                         commandFailures[i].get(k), commandRetries[i].get(k)));
             }
             scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
-                    scriptSkipped[i].sum(), scriptSerialization[i].sum(), scriptDeadlock[i].sum(), scriptRetried[i].sum(),
+                    scriptSkipped[i].sum(), scriptSerialization[i].sum(), scriptDeadlock[i].sum(), scriptOther[i].sum(), scriptRetried[i].sum(),
                     scriptRetries[i].sum(), ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
         }
         double connMs = cfg.connectPerTransaction() ? (connects.sum() == 0 ? 0 : connectNanos.sum() / 1e6 / connects.sum()) : initialConnMs;
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
         return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
-                lost.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
+                other.sum(), cfg.continueOnError(), lost.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
@@ -373,11 +375,11 @@ public final class Driver {
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
     private void resetCounts() {
-        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, lost, retried, retries, late)) a.reset();
+        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, other, lost, retried, retries, late)) a.reset();
         for (int i = 0; i < scriptLatency.length; i++) {
             scriptLatency[i].reset();
             for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
-                    scriptRetried[i], scriptRetries[i])) a.reset();
+                    scriptOther[i], scriptRetried[i], scriptRetries[i])) a.reset();
             commandFailures[i] = new AtomicLongArray(commandFailures[i].length());
             commandRetries[i] = new AtomicLongArray(commandRetries[i].length());
         }
@@ -587,17 +589,19 @@ public final class Driver {
 
         /**
          * Counts, measures and logs a finished transaction; false when the client aborts (pgbench's rules: only
-         * serialization and deadlock failures, and Kensho's lost connections, are failed transactions; any other
-         * error aborts the client and is neither counted nor logged).
+         * serialization and deadlock failures, with --continue-on-error any other SQL error, and Kensho's lost
+         * connections, are failed transactions; any other error aborts the client and is neither counted nor logged).
          */
         private boolean record(TransactionOutcome out, int script, int tries, long scheduled, long start, long end, boolean throttled) {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
-            if (cfg.verboseErrors() && out.retryable()) verboseError(out, tries, false, scheduled);
             boolean lostConnection = !out.ok() && !out.retryable() && out.status() != TransactionOutcome.Status.END_IN_TRANSACTION
                     && (out.status() == TransactionOutcome.Status.CONNECTION_LOST || connectionGone(out));
+            // pgbench 19's --continue-on-error: an SQL error that is not a lost connection fails the transaction, not the client
+            boolean continued = cfg.continueOnError() && out.status() == TransactionOutcome.Status.SQL_ERROR && !lostConnection;
+            if (cfg.verboseErrors() && (out.retryable() || continued)) verboseError(out, tries, false, scheduled);
             // pgbench 15 counts a script that ends inside a transaction block as processed, then aborts the client
             boolean processed = out.ok() || out.status() == TransactionOutcome.Status.END_IN_TRANSACTION;
-            if (!processed && !out.retryable() && !lostConnection) return abort(out);
+            if (!processed && !out.retryable() && !lostConnection && !continued) return abort(out);
             if (tries > 1) {
                 retried.increment();
                 retries.add(tries - 1);
@@ -618,7 +622,8 @@ public final class Driver {
             if (out.command() >= 0) commandFailures[script].incrementAndGet(out.command());
             seconds.failed(end, tries - 1);
             String kind;
-            switch (out.status()) {
+            // an admin shutdown's 57P01 is an SQL error that ended the session: a lost connection, not a continued error
+            switch (lostConnection ? TransactionOutcome.Status.CONNECTION_LOST : out.status()) {
                 case SERIALIZATION_FAILURE -> {
                     serialization.increment();
                     scriptSerialization[script].increment();
@@ -628,6 +633,11 @@ public final class Driver {
                     deadlock.increment();
                     scriptDeadlock[script].increment();
                     kind = "deadlock";
+                }
+                case SQL_ERROR -> {
+                    other.increment();
+                    scriptOther[script].increment();
+                    kind = "other";
                 }
                 default -> {
                     lost.increment();

@@ -21,7 +21,7 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
                         boolean failuresDetailed, String randomSeed, Integer scale, List<String> defines,
                         boolean log, String logPrefix, Path logDirectory, int aggregateInterval, double samplingRate,
                         int warmupStatements, boolean progressTimestamp, boolean verboseErrors, boolean exitOnAbort,
-                        Engine engine, PrintStream out, PrintStream err) {
+                        boolean continueOnError, Engine engine, PrintStream out, PrintStream err) {
 
     public RunConfig {
         scripts = List.copyOf(scripts);

@@ -19,7 +19,8 @@ import org.HdrHistogram.Histogram;
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
-                        long serializationFailures, long deadlockFailures, long connectionFailures,
+                        long serializationFailures, long deadlockFailures, long otherFailures, boolean continueOnError,
+                        long connectionFailures,
                         long skipped, long retried, long retries, long late, double latencyLimitMs, double rate,
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
@@ -28,7 +29,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
-                               long serializationFailures, long deadlockFailures, long retried, long retries,
+                               long serializationFailures, long deadlockFailures, long otherFailures, long retried, long retries,
                                LatencySummary latency, List<CommandReport> commands) { }
 
     /** One command of a script for -r: average latency over its executions and the failures it caused. */
@@ -72,6 +73,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         if (failuresDetailed) {
             l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, pct(serializationFailures, total)));
             l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, pct(deadlockFailures, total)));
+            // pgbench 19 prints it with every --failures-detailed; here only where it can be other than 0 (15-17's report otherwise)
+            if (continueOnError) l.add(f("number of other failures: %d (%.3f%%)", otherFailures, pct(otherFailures, total)));
         }
         if (connectionFailures > 0 || failuresDetailed) {
             l.add(f("number of connection failures: %d (%.3f%%), reconnections: %d", connectionFailures,
@@ -122,6 +125,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                 if (failuresDetailed) {
                     l.add(f(" - number of serialization failures: %d (%.3f%%)", s.serializationFailures(), 100.0 * s.serializationFailures() / st));
                     l.add(f(" - number of deadlock failures: %d (%.3f%%)", s.deadlockFailures(), 100.0 * s.deadlockFailures() / st));
+                    if (continueOnError) l.add(f(" - number of other failures: %d (%.3f%%)", s.otherFailures(), 100.0 * s.otherFailures() / st));
                 }
                 if (maxTries != 1) {
                     l.add(f(" - number of transactions retried: %d (%.3f%%)", s.retried(), 100.0 * s.retried() / st));
@@ -157,6 +161,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         m.put("connection_failures", connectionFailures);
         m.put("serialization_failures", serializationFailures);
         m.put("deadlock_failures", deadlockFailures);
+        if (continueOnError) m.put("other_failures", otherFailures);
         m.put("skipped", skipped);
         m.put("retries", retries);
         m.put("late", late);

@@ -11,11 +11,12 @@ import java.nio.file.Path;
  * One pgbench thread's -l transaction log, in pgbench's format: {@code prefix.PID} for thread 0,
  * {@code prefix.PID.N} for thread N. Per transaction:
  * {@code client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries]} where
- * time is the latency in µs or skipped / failed (serialization / deadlock with --failures-detailed).
+ * time is the latency in µs or skipped / failed (serialization / deadlock / other with --failures-detailed).
  * With --aggregate-interval, one line per interval with pgbench 15-17's 15 fields:
  * {@code interval_start num_transactions sum_latency sum_latency_2 min_latency max_latency sum_lag sum_lag_2
  * min_lag max_lag skipped retried retries serialization_failures deadlock_failures} (lag only with -R, skipped
- * only with -L, retries only with --max-tries, failures only with --failures-detailed; 0 otherwise).
+ * only with -L, retries only with --max-tries, failures only with --failures-detailed; 0 otherwise). With
+ * --continue-on-error a 16th, other_sql_failures, as pgbench 19 writes it.
  * Transactions are numbered from 1 per client, as pgbench counts them before logging. The clients of one thread share it, hence the synchronized writes.
  */
 final class TxLog implements AutoCloseable {
@@ -24,15 +25,17 @@ final class TxLog implements AutoCloseable {
     private final boolean latencyLimit;
     private final boolean showRetries;
     private final boolean detailed;
+    /** --continue-on-error: pgbench 19's 16th aggregate field. */
+    private final boolean otherColumn;
     private final long aggregateMicros;
     private final StringBuilder line = new StringBuilder(96);
 
     // current aggregation interval
     private long aggStart = -1;
-    private long cnt, failures, serialization, deadlock, skipped, retried, retries;
+    private long cnt, failures, serialization, deadlock, other, skipped, retried, retries;
     private double latSum, latSum2, latMin, latMax, lagSum, lagSum2, lagMin, lagMax;
 
-    TxLog(Path file, boolean rate, boolean latencyLimit, boolean showRetries, boolean detailed, int aggregateInterval) {
+    TxLog(Path file, boolean rate, boolean latencyLimit, boolean showRetries, boolean detailed, boolean otherColumn, int aggregateInterval) {
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -42,6 +45,7 @@ final class TxLog implements AutoCloseable {
         this.latencyLimit = latencyLimit;
         this.showRetries = showRetries;
         this.detailed = detailed;
+        this.otherColumn = otherColumn;
         this.aggregateMicros = aggregateInterval * 1_000_000L;
         resetAgg();
     }
@@ -51,7 +55,7 @@ final class TxLog implements AutoCloseable {
     }
 
     /**
-     * @param result null for a successful transaction, else "skipped", "failed", "serialization", "deadlock"
+     * @param result null for a successful transaction, else "skipped", "failed", "serialization", "deadlock", "other"
      */
     synchronized void transaction(int client, long txNo, long latencyUs, String result, int script, long epochMicros,
                                   long lagUs, int tries, String failureKind) {
@@ -92,6 +96,7 @@ final class TxLog implements AutoCloseable {
             failures++;
             if ("serialization".equals(failureKind)) serialization++;
             else if ("deadlock".equals(failureKind)) deadlock++;
+            else if ("other".equals(failureKind)) other++;
         } else {
             cnt++;
             latSum += latencyUs;
@@ -122,6 +127,7 @@ final class TxLog implements AutoCloseable {
         line.append(' ').append(latencyLimit ? skipped : 0);
         line.append(' ').append(showRetries ? retried : 0).append(' ').append(showRetries ? retries : 0);
         line.append(' ').append(detailed ? serialization : 0).append(' ').append(detailed ? deadlock : 0);
+        if (otherColumn) line.append(' ').append(detailed ? other : 0);
         line.append('\n');
         write(line);
         resetAgg();
@@ -132,7 +138,7 @@ final class TxLog implements AutoCloseable {
     }
 
     private void resetAgg() {
-        cnt = failures = serialization = deadlock = skipped = retried = retries = 0;
+        cnt = failures = serialization = deadlock = other = skipped = retried = retries = 0;
         latSum = latSum2 = lagSum = lagSum2 = 0;
         latMin = lagMin = Double.MAX_VALUE;
         latMax = lagMax = 0;

@@ -55,10 +55,10 @@ class RunReportLinesTest {
     @Test
     void rateLimitedRunWithSkippedTransactionsAsPgbench() {
         List<RunReport.ScriptReport> scripts = List.of(
-                new RunReport.ScriptReport("a.sql", 1, 4, 4591, 0, 4981, 0, 0, 0, 0, lat(4591, 0.094, 0.353, 5), List.of()),
-                new RunReport.ScriptReport("b.sql", 3, 4, 13764, 0, 16805, 0, 0, 0, 0, lat(13764, 0.099, 0.388, 5), List.of()));
+                new RunReport.ScriptReport("a.sql", 1, 4, 4591, 0, 4981, 0, 0, 0, 0, 0, lat(4591, 0.094, 0.353, 5), List.of()),
+                new RunReport.ScriptReport("b.sql", 3, 4, 13764, 0, 16805, 0, 0, 0, 0, 0, lat(13764, 0.099, 0.388, 5), List.of()));
         double bench = 18355 / 9193.142131;
-        RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0,
+        RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0, false, 0,
                 21786, 0, 0, 13001, 0.05, 20000, lat(18355, 0.098, 0.379, 5), lat(18355, 0.052, 0.01, 7.755), false,
                 3.498, bench, 9193.142131, false, scripts, false, false, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
                 new Histogram(3), 5);

@@ -25,7 +25,7 @@ class TxLogTest {
     @Test
     void perTransactionLines() throws Exception {
         Path plain = dir.resolve("plain");
-        try (TxLog log = new TxLog(plain, false, false, false, false, 0)) {
+        try (TxLog log = new TxLog(plain, false, false, false, false, false, 0)) {
             log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 99, 1, null);
             log.transaction(0, 8, 0, "failed", 0, 1_700_000_001_000_007L, 99, 1, "serialization");
         }
@@ -33,7 +33,7 @@ class TxLogTest {
         assertEquals(List.of("3 7 1234 1 1700000000 123456", "0 8 failed 0 1700000001 7"), lines(plain));
 
         Path all = dir.resolve("all");
-        try (TxLog log = new TxLog(all, true, true, true, true, 0)) {
+        try (TxLog log = new TxLog(all, true, true, true, true, false, 0)) {
             log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 56, 3, null);
             log.transaction(2, 9, 0, "skipped", 0, 1_700_000_000_999_999L, 2500, 1, null);
         }
@@ -45,7 +45,7 @@ class TxLogTest {
     void aggregatedIntervals() throws Exception {
         Path f = dir.resolve("agg");
         long s = 1_000_000_000L; // the run starts at 1000 s
-        try (TxLog log = new TxLog(f, true, true, true, true, 2)) {
+        try (TxLog log = new TxLog(f, true, true, true, true, false, 2)) {
             log.begin(s);
             log.transaction(0, 1, 100, null, 0, s + 500_000, 10, 1, null);
             log.transaction(0, 2, 300, null, 0, s + 1_900_000, 30, 2, null);
@@ -70,7 +70,7 @@ class TxLogTest {
     void aggregatedFieldsOfOptionsNotInUseAreZero() throws Exception {
         Path f = dir.resolve("agg0");
         long s = 1_000_000_000L;
-        try (TxLog log = new TxLog(f, false, false, false, false, 1)) {
+        try (TxLog log = new TxLog(f, false, false, false, false, false, 1)) {
             log.begin(s);
             log.transaction(1, 1, 200, null, 0, s + 100_000, 9, 1, null);
             log.transaction(1, 2, 0, "skipped", 0, s + 200_000, 9, 1, null);
@@ -79,6 +79,30 @@ class TxLogTest {
         }
         // without -R, -L, --max-tries, --failures-detailed pgbench prints 0 for lag, skipped, retries and failures
         assertEquals(List.of("1000 1 200 40000 200 200 0 0 0 0 0 0 0 0 0"), lines(f));
+    }
+
+    /** --continue-on-error: pgbench 19's 16th field counts the other failures (with --failures-detailed, else 0). */
+    @Test
+    void continueOnErrorAddsTheOtherFailuresField() throws Exception {
+        long s = 1_000_000_000L;
+        for (boolean detailed : new boolean[] {true, false}) {
+            Path f = dir.resolve("agg-other-" + detailed);
+            try (TxLog log = new TxLog(f, false, false, false, detailed, true, 1)) {
+                log.begin(s);
+                log.transaction(2, 1, 200, null, 0, s + 100_000, 0, 1, null);
+                log.transaction(2, 2, 300, detailed ? "other" : "failed", 0, s + 200_000, 0, 1, "other");
+                log.transaction(2, 3, 400, detailed ? "other" : "failed", 0, s + 300_000, 0, 1, "other");
+                log.transaction(2, 4, 500, detailed ? "deadlock" : "failed", 0, s + 400_000, 0, 1, "deadlock");
+                log.finish(s + 1_000_000);
+            }
+            assertEquals(List.of(detailed ? "1000 1 200 40000 200 200 0 0 0 0 0 0 0 0 1 2" : "1000 1 200 40000 200 200 0 0 0 0 0 0 0 0 0 0"),
+                    lines(f), "detailed " + detailed);
+        }
+        Path single = dir.resolve("single-other");
+        try (TxLog log = new TxLog(single, false, false, false, true, true, 0)) {
+            log.transaction(2, 7, 300, "other", 1, s + 200_000, 0, 1, "other");
+        }
+        assertEquals(List.of("2 7 other 1 1000 200000"), lines(single));
     }
 
     @Test
