@@ -392,7 +392,7 @@ public final class ClientScriptRunner {
 
     /** The pending SQL command failed; {@code connectionLost}: the session is gone (a broken socket, a closed connection). */
     public Step sqlFailed(String sqlState, String message, boolean connectionLost) {
-        endCommand();
+        // no endCommand(): pgbench's -r averages a command over its successful executions (an error skips END_COMMAND)
         TransactionOutcome.Status status;
         if ("40001".equals(sqlState)) {
             status = TransactionOutcome.Status.SERIALIZATION_FAILURE;

@@ -141,6 +141,22 @@ class ContinueOnErrorTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("division by zero"), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** -r averages a command over its successful executions, as pgbench does (an error skips its END_COMMAND). */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void perCommandLatencyLeavesTheFailedExecutionsOut(Engine engine, @TempDir Path tmp) throws Exception {
+        // k = 1 sleeps 40 ms, then divides by zero; k = 2 answers at once
+        Path script = Files.writeString(tmp.resolve("slowfail.sql"), "\\set k 1 + :client_id % 2\n"
+                + "select 1 / (:k - count(*)) from (select pg_sleep(case when :k = 1 then 0.04 else 0 end)) s;\n");
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(2).threads(1).transactions(5).continueOnError(true)
+                .perStatement(true).noVacuum(true).warmup(0).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertEquals(5, r.processed(), String.join("\n", r.lines()));
+        assertEquals(5, r.failed(), String.join("\n", r.lines()));
+        RunReport.CommandReport select = r.scripts().get(0).commands().get(1);
+        assertEquals(5, select.failures());
+        assertTrue(select.avgMs() < 20, "the 40 ms failures were averaged in: " + select.avgMs() + " ms");
+    }
+
     /** An error inside a pipeline fails its transaction; the pipeline is left and the next transaction runs normally. */
     @Test
     void anErrorInAPipelineFailsTheTransaction(@TempDir Path tmp) throws Exception {
