@@ -97,7 +97,8 @@ public final class PgbenchRun {
     /**
      * --continue-on-error (pgbench 19): an SQL error other than a serialization or deadlock failure (a unique violation,
      * say) fails the transaction, which is rolled back and not retried, and the client goes on with the next one
-     * instead of aborting. A lost connection and a failed meta-command still abort the client.
+     * instead of aborting. A failed meta-command still aborts the client (a lost connection is Kensho's failed transaction
+     * and reconnect either way).
      */
     public PgbenchRun continueOnError(boolean b) { continueOnError = b; return this; }
     /** -r: per-statement latencies and failures. */

@@ -75,8 +75,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean exitOnAbort;
     @Option(names = "--continue-on-error", description = "Continue running after an SQL error, as pgbench 19: an error other than a "
             + "serialization or deadlock failure (e.g. a unique violation) fails the transaction, which is rolled back and not retried, "
-            + "and the client goes on with the next one; --failures-detailed counts them as other failures. A lost connection or a "
-            + "failed meta-command still aborts the client.")
+            + "and the client goes on with the next one; --failures-detailed counts them as other failures. A failed meta-command "
+            + "still aborts the client (a lost connection is a failed transaction either way: the client reconnects).")
     boolean continueOnError;
     @Option(names = "--failures-detailed", description = "Report serialization and deadlock failures separately (and, with --continue-on-error, the other failures).")
     boolean failuresDetailed;
