@@ -227,6 +227,24 @@ class PgbenchCommandTest {
     }
 
     @Test
+    void runContinueOnError(Target pg, @TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_cli_unique");
+            s.execute("create table kensho_cli_unique(i int unique)");
+        }
+        Path insert = Files.writeString(tmp.resolve("insert.sql"), "INSERT INTO kensho_cli_unique VALUES(0);\n");
+        CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-n", "-f", insert.toString(), "-t", "5", "--continue-on-error",
+                "--failures-detailed", "--warmup", "0").toArray(String[]::new));
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.equals("number of other failures: 4 (80.000%)")), r.out());
+        CommandRun without = bench(at(pg, tmp, "pgbench", "run", "-n", "-f", insert.toString(), "-t", "5", "--warmup", "0").toArray(String[]::new));
+        assertEquals(1, without.exit(), "the client aborts: " + without.out());
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table kensho_cli_unique");
+        }
+    }
+
+    @Test
     void sweepRecordsRateAndLatencyLimit(Target pg, @TempDir Path tmp) throws Exception {
         CommandRun r = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1", "--repeat", "1", "-T", "1", "-R", "30", "-L", "100",
                 "-s", "1").toArray(String[]::new));
