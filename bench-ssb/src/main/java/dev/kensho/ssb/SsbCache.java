@@ -52,7 +52,7 @@ public final class SsbCache implements AutoCloseable {
         return spec.kind() == TargetKind.EMBEDDED && spec.keepData() == null;
     }
 
-    /** KenshoHome/ssb-cache/pg17.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale. */
+    /** KenshoHome/ssb-cache/pg18.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale. */
     public static Path directory(TargetSpec spec, double scale) {
         int major = spec.pgVersion() == null ? KenshoVersion.newestEmbeddedMajor() : spec.pgVersion();
         String full = KenshoVersion.embeddedPostgres().getOrDefault(major, Integer.toString(major));
