@@ -92,7 +92,7 @@ public final class PgbenchRun {
     public PgbenchRun progressTimestamp(boolean b) { progressTimestamp = b; return this; }
     /** --verbose-errors: a line for every failed try, the retried ones too, with the client and the try number. */
     public PgbenchRun verboseErrors(boolean b) { verboseErrors = b; return this; }
-    /** --exit-on-abort (pgbench 16+): when one client aborts, all stop and the run fails at once, without a report. */
+    /** --exit-on-abort (pgbench 17+): when one client aborts, all stop and the run fails at once, without a report. */
     public PgbenchRun exitOnAbort(boolean b) { exitOnAbort = b; return this; }
     /**
      * --continue-on-error (pgbench 19): an SQL error other than a serialization or deadlock failure (a unique violation,

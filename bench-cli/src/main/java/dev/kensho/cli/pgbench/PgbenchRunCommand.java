@@ -70,7 +70,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
             + "(\"client 1 repeats the transaction after the error (try 1/10)\"), as pgbench.")
     boolean verboseErrors;
     @Option(names = "--exit-on-abort", description = "When any client aborts (an SQL error other than a serialization or deadlock "
-            + "failure, a failed meta-command), stop all clients at once and exit non-zero without a report, as pgbench 16+. "
+            + "failure, a failed meta-command), stop all clients at once and exit non-zero without a report, as pgbench 17+. "
             + "Without it the other clients go on and the report says the run was aborted.")
     boolean exitOnAbort;
     @Option(names = "--continue-on-error", description = "Continue running after an SQL error, as pgbench 19: an error other than a "

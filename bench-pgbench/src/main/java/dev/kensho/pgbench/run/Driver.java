@@ -327,7 +327,7 @@ public final class Driver {
         for (Group g : groups) if (g.log != null) g.log.finish(startEpochMicros + (System.nanoTime() - startNanos) / 1000);
         Timeline timeline = ticker.finish(end);
         if (abortedBy.get() >= 0) {
-            // pgbench 16+ exits at once without a report: "Run was aborted due to an error in thread N"
+            // pgbench 17+ exits at once without a report: "Run was aborted due to an error in thread N"
             throw new KenshoException(KenshoException.FAILURE, "Run was aborted due to an error in client " + abortedBy.get()
                     + " (--exit-on-abort): all clients stopped, no report");
         }
