@@ -92,6 +92,10 @@ public final class SsbCache implements AutoCloseable {
                 if (err != null) err.println("ssb: the cached database " + dir + " is in use by another run; using a temporary server");
                 return new SsbCache(s.open(), null, null, null);
             }
+            if (err != null) {
+                String stale = staleNotice(dir.getParent(), KenshoVersion.embeddedPostgres().values());
+                if (stale != null) err.println(stale);
+            }
             if (fresh && Files.exists(dir)) {
                 if (err != null) err.println("ssb: --fresh: removing the cached database " + dir);
                 deleteTree(dir);
@@ -107,6 +111,42 @@ public final class SsbCache implements AutoCloseable {
             closeQuietly(ch);
             throw e;
         }
+    }
+
+    /**
+     * The cached databases under {@code root} this bench.jar never opens again: of a PostgreSQL build it no longer carries
+     * (an upgrade of bench.jar leaves the old ones) or of another generator. Said, not removed: another bench.jar on this
+     * machine may still use them.
+     */
+    static java.util.List<Path> stale(Path root, java.util.Collection<String> carriedVersions) throws IOException {
+        String generator = "-" + SsbDatabase.GENERATOR_VERSION.replaceAll("[^A-Za-z0-9._-]+", "-");
+        java.util.List<Path> out = new java.util.ArrayList<>();
+        if (!Files.isDirectory(root)) return out;
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs.sorted()::iterator) {
+                String name = d.getFileName().toString();
+                if (!Files.isDirectory(d) || !name.startsWith("pg")) continue;
+                boolean current = name.endsWith(generator) && carriedVersions.stream().anyMatch(v -> name.startsWith("pg" + v + "-sf"));
+                if (!current) out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** One line naming the stale caches and their size, or null when there are none. */
+    static String staleNotice(Path root, java.util.Collection<String> carriedVersions) throws IOException {
+        java.util.List<Path> stale = stale(root, carriedVersions);
+        if (stale.isEmpty()) return null;
+        long bytes = 0;
+        for (Path d : stale) {
+            try (Stream<Path> walk = Files.walk(d)) {
+                bytes += walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            }
+        }
+        String size = bytes >= 1e9 ? String.format(java.util.Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
+        return "ssb: " + stale.size() + " cached database" + (stale.size() == 1 ? "" : "s") + " of PostgreSQL builds or generators "
+                + "this bench.jar does not use take " + size + "; remove " + (stale.size() == 1 ? "it" : "them") + " to free the space: "
+                + String.join(" ", stale.stream().map(Path::toString).toList());
     }
 
     private static void closeQuietly(FileChannel ch) {
