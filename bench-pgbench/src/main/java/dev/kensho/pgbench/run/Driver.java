@@ -663,6 +663,9 @@ public final class Driver {
             if (s != null && (s.startsWith("08") || s.startsWith("57P"))) return true;
             if (wireEngine) return wire == null || !wire.channel().isOpen();
             try {
+                // an ERROR (not a FATAL) the server answered came over a live session: no probe (--continue-on-error
+                // meets one per failed transaction, and the probe is a round trip)
+                if (s != null && String.valueOf(out.message()).contains("query 0: ERROR:")) return conn == null || conn.isClosed();
                 return conn == null || conn.isClosed() || !conn.isValid(2);
             } catch (SQLException e) {
                 return true;
