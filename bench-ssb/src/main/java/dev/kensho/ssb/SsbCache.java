@@ -15,7 +15,11 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -118,9 +122,9 @@ public final class SsbCache implements AutoCloseable {
      * (an upgrade of bench.jar leaves the old ones) or of another generator. Said, not removed: another bench.jar on this
      * machine may still use them.
      */
-    static java.util.List<Path> stale(Path root, java.util.Collection<String> carriedVersions) throws IOException {
+    static List<Path> stale(Path root, Collection<String> carriedVersions) throws IOException {
         String generator = "-" + SsbDatabase.GENERATOR_VERSION.replaceAll("[^A-Za-z0-9._-]+", "-");
-        java.util.List<Path> out = new java.util.ArrayList<>();
+        List<Path> out = new ArrayList<>();
         if (!Files.isDirectory(root)) return out;
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs.sorted()::iterator) {
@@ -134,8 +138,8 @@ public final class SsbCache implements AutoCloseable {
     }
 
     /** One line naming the stale caches and their size, or null when there are none. */
-    static String staleNotice(Path root, java.util.Collection<String> carriedVersions) throws IOException {
-        java.util.List<Path> stale = stale(root, carriedVersions);
+    static String staleNotice(Path root, Collection<String> carriedVersions) throws IOException {
+        List<Path> stale = stale(root, carriedVersions);
         if (stale.isEmpty()) return null;
         long bytes = 0;
         for (Path d : stale) {
@@ -143,7 +147,7 @@ public final class SsbCache implements AutoCloseable {
                 bytes += walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
             }
         }
-        String size = bytes >= 1e9 ? String.format(java.util.Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
+        String size = bytes >= 1e9 ? String.format(Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
         return "ssb: " + stale.size() + " cached database" + (stale.size() == 1 ? "" : "s") + " of PostgreSQL builds or generators "
                 + "this bench.jar does not use take " + size + "; remove " + (stale.size() == 1 ? "it" : "them") + " to free the space: "
                 + String.join(" ", stale.stream().map(Path::toString).toList());

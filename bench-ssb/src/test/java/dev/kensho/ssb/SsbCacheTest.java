@@ -10,8 +10,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded cache: a second open reuses the loaded database; a concurrent open gets its own server. */
 class SsbCacheTest {
@@ -50,15 +52,15 @@ class SsbCacheTest {
 
     /** Caches of binaries a newer bench.jar no longer carries, or of another generator, are named with their size. */
     @Test
-    void staleCachesAreNamedNotRemoved(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+    void staleCachesAreNamedNotRemoved(@TempDir Path root) throws Exception {
         String gen = "ssb-dbgen-ae1e254-schema1";
-        for (String d : java.util.List.of("pg18.6.0-sf1-" + gen, "pg18.0.0-sf1-" + gen, "pg17.11.0-sf0.1-" + gen, "pg17.11.0-sf1-ssb-dbgen-old")) {
+        for (String d : List.of("pg18.6.0-sf1-" + gen, "pg18.0.0-sf1-" + gen, "pg17.11.0-sf0.1-" + gen, "pg17.11.0-sf1-ssb-dbgen-old")) {
             Files.createDirectories(root.resolve(d).resolve("data"));
         }
         Files.write(root.resolve("pg18.0.0-sf1-" + gen + "/data/big"), new byte[2_000_000]);
         Files.createFile(root.resolve("pg18.0.0-sf1-" + gen + ".lock"));
-        java.util.List<String> carried = java.util.List.of("16.15.0", "17.11.0", "18.6.0");
-        assertEquals(java.util.List.of(root.resolve("pg17.11.0-sf1-ssb-dbgen-old"), root.resolve("pg18.0.0-sf1-" + gen)),
+        java.util.List<String> carried = List.of("16.15.0", "17.11.0", "18.6.0");
+        assertEquals(List.of(root.resolve("pg17.11.0-sf1-ssb-dbgen-old"), root.resolve("pg18.0.0-sf1-" + gen)),
                 SsbCache.stale(root, carried));
         assertEquals("ssb: 2 cached databases of PostgreSQL builds or generators this bench.jar does not use take 2 MB; "
                 + "remove them to free the space: " + root.resolve("pg17.11.0-sf1-ssb-dbgen-old") + " " + root.resolve("pg18.0.0-sf1-" + gen),
@@ -66,6 +68,6 @@ class SsbCacheTest {
         assertTrue(Files.exists(root.resolve("pg18.0.0-sf1-" + gen)), "only named");
         assertNull(SsbCache.staleNotice(root.resolve("none"), carried));
         // with 18.0.0 carried too only the old generator's is stale
-        assertEquals(java.util.List.of(root.resolve("pg17.11.0-sf1-ssb-dbgen-old")), SsbCache.stale(root, java.util.List.of("18.6.0", "18.0.0", "17.11.0")));
+        assertEquals(List.of(root.resolve("pg17.11.0-sf1-ssb-dbgen-old")), SsbCache.stale(root, List.of("18.6.0", "18.0.0", "17.11.0")));
     }
 }
