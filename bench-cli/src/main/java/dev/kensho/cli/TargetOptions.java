@@ -1,6 +1,7 @@
 package dev.kensho.cli;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.server.PgRelease;
 import dev.kensho.core.server.TargetSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,15 +13,18 @@ import picocli.CommandLine.Option;
 /** Which PostgreSQL to measure: the options every command shares (a picocli mixin). */
 public final class TargetOptions {
 
-    @Option(names = "--pg-version", split = ",", paramLabel = "MAJOR",
-            description = "Embedded PostgreSQL major version(s) bench.jar carries (16, 17, 18; default: newest). "
+    @Option(names = "--pg-version", split = ",", paramLabel = "VERSION",
+            description = "Embedded PostgreSQL: a major (16, 17, 18 are in bench.jar; default the newest) or a minor release "
+                    + "(16.6). Any other release zonky builds (9.6 to 18, e.g. the studies' 10.6, 11.1, 17.2) is fetched once "
+                    + "from the local Maven repository or Maven Central (KENSHO_MAVEN_REPOSITORY: a mirror). "
                     + "Commands that compare versions accept a list: --pg-version 16,17.")
-    List<Integer> pgVersions = new ArrayList<>();
+    List<String> pgVersions = new ArrayList<>();
 
-    @Option(names = "--pg-bin", paramLabel = "DIR",
+    @Option(names = "--pg-bin", split = ",", paramLabel = "DIR",
             description = "Run an installed PostgreSQL from DIR (initdb, pg_ctl, postgres), managed like the embedded one "
-                    + "(e.g. a build with LLVM JIT). As root the server runs as the system user 'kensho'.")
-    Path pgBin;
+                    + "(e.g. a build with LLVM JIT). As root the server runs as the system user 'kensho'. "
+                    + "Commands that compare versions accept a list: --pg-bin /opt/pg16/bin,/opt/pg17/bin.")
+    List<Path> pgBins = new ArrayList<>();
 
     @Option(names = "--url", paramLabel = "JDBC_URL",
             description = "Measure a remote server, e.g. jdbc:postgresql://db:5432/bench?sslmode=require. "
@@ -54,19 +58,29 @@ public final class TargetOptions {
                     + "(cold-cache runs, postmaster-level settings).")
     String restartCommand;
 
-    /** One spec per requested embedded version, or the single remote/local/container spec. */
+    /** One spec per requested embedded version or --pg-bin directory, or the single remote/container spec. */
     public List<TargetSpec> specs() {
         TargetSpec base = base();
-        if (pgVersions.size() <= 1) return List.of(pgVersions.isEmpty() ? base : base.pgVersion(pgVersions.get(0)));
+        if (!pgBins.isEmpty() && !pgVersions.isEmpty()) {
+            throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers");
+        }
         List<TargetSpec> out = new ArrayList<>();
-        for (int v : pgVersions) out.add(base.withPgVersion(v));
-        return out;
+        for (String v : pgVersions) {
+            PgRelease r = PgRelease.parse(v);
+            if (out.stream().anyMatch(t -> t.pgVersion().equals(r))) throw KenshoException.usage("--pg-version " + r + " is given twice");
+            out.add(base.withPgVersion(r));
+        }
+        for (Path d : pgBins) {
+            if (out.stream().anyMatch(t -> t.pgBin().equals(d))) throw KenshoException.usage("--pg-bin " + d + " is given twice");
+            out.add(base.copy().pgBin(d));
+        }
+        return out.isEmpty() ? List.of(base) : out;
     }
 
     /** The one target of a command that measures a single server. */
     public TargetSpec single() {
         List<TargetSpec> s = specs();
-        if (s.size() > 1) throw KenshoException.usage("this command measures one server; give one --pg-version");
+        if (s.size() > 1) throw KenshoException.usage("this command measures one server; give one --pg-version or --pg-bin");
         return s.get(0);
     }
 
@@ -82,7 +96,6 @@ public final class TargetOptions {
     private TargetSpec base() {
         TargetSpec t = new TargetSpec().settings(settings).keepData(keepData).restartCommand(restartCommand);
         if (url != null) t.url(url).user(user).passwordFile(passwordFile);
-        if (pgBin != null) t.pgBin(pgBin);
         if (testcontainers != null) t.testcontainers(testcontainers.isEmpty() ? null : testcontainers);
         if (url == null && (user != null || passwordFile != null)) {
             throw KenshoException.usage("--user and --password-file go with --url");

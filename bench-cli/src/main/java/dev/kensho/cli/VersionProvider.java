@@ -13,6 +13,7 @@ final class VersionProvider implements IVersionProvider {
         lines.add("Kensho " + KenshoVersion.version());
         KenshoVersion.embeddedPostgres().forEach((major, full) ->
                 lines.add("embedded PostgreSQL " + major + " (binaries " + full + ")"));
+        lines.add("other releases (--pg-version 9.6 to 18, e.g. 11.1): zonky's builds, fetched once from Maven Central");
         lines.add("Java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
         return lines.toArray(String[]::new);
     }

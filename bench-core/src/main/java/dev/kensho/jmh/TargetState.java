@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * A PostgreSQL server for JMH benchmarks, shared by every thread of a trial: the embedded server by
  * default, or the one system properties name (JMH passes them to forks with -jvmArgsAppend):
- * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U -Dkensho.passwordFile=F}, {@code -Dkensho.pgVersion=16},
+ * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U -Dkensho.passwordFile=F}, {@code -Dkensho.pgVersion=16} (or a release such as 16.6),
  * {@code -Dkensho.pgBin=/usr/lib/postgresql/17/bin}, {@code -Dkensho.set.jit=off} (any setting),
  * {@code -Dkensho.restartCommand=CMD} (permission to reconfigure and restart a remote server).
  * A setting the server does not take fails the trial (as {@link TargetSpec#open()} refuses it): a
@@ -52,9 +52,9 @@ public class TargetState {
         String version = p.getProperty("kensho.pgVersion");
         if (version != null) {
             try {
-                s.pgVersion(Integer.parseInt(version.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("-Dkensho.pgVersion=" + version + ": a major version such as 17");
+                s.pgVersion(version.strip());
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("-Dkensho.pgVersion=" + version + ": a major (17, 9.6) or minor release (16.6)");
             }
         }
         String restart = p.getProperty("kensho.restartCommand");

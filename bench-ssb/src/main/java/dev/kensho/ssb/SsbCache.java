@@ -2,6 +2,7 @@ package dev.kensho.ssb;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;
+import dev.kensho.core.server.EmbeddedBinaries;
 import dev.kensho.core.server.KenshoHome;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetKind;
@@ -58,8 +59,7 @@ public final class SsbCache implements AutoCloseable {
 
     /** KenshoHome/ssb-cache/pg18.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale. */
     public static Path directory(TargetSpec spec, double scale) {
-        int major = spec.pgVersion() == null ? KenshoVersion.newestEmbeddedMajor() : spec.pgVersion();
-        String full = KenshoVersion.embeddedPostgres().getOrDefault(major, Integer.toString(major));
+        String full = spec.embeddedBuild();
         String key = ("pg" + full + "-sf" + SsbDatabase.fmt(scale) + "-" + SsbDatabase.GENERATOR_VERSION).replaceAll("[^A-Za-z0-9._-]+", "-");
         return KenshoHome.dir().resolve("ssb-cache").resolve(key);
     }
@@ -97,7 +97,10 @@ public final class SsbCache implements AutoCloseable {
                 return new SsbCache(s.open(), null, null, null);
             }
             if (err != null) {
-                String stale = staleNotice(dir.getParent(), KenshoVersion.embeddedPostgres().values());
+                // a build fetched for --pg-version 11.1 (extracted in KenshoHome/pg) is in use as much as a carried one
+                List<String> builds = new ArrayList<>(KenshoVersion.embeddedPostgres().values());
+                builds.addAll(EmbeddedBinaries.extracted());
+                String stale = staleNotice(dir.getParent(), builds);
                 if (stale != null) err.println(stale);
             }
             if (fresh && Files.exists(dir)) {

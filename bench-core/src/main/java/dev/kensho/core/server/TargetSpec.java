@@ -13,7 +13,7 @@ import java.util.Map;
  * embedded (the default), --pg-bin, --url or --testcontainers.
  */
 public final class TargetSpec {
-    private Integer pgVersion;
+    private PgRelease pgVersion;
     private Path pgBin;
     private String url;
     private String user;
@@ -24,7 +24,11 @@ public final class TargetSpec {
     private Path keepData;
     private String restartCommand;
 
-    public TargetSpec pgVersion(Integer major) { this.pgVersion = major; return this; }
+    /** An embedded server of this major (carried by bench.jar, or fetched: see {@link EmbeddedBinaries}); null: the newest carried. */
+    public TargetSpec pgVersion(Integer major) { this.pgVersion = major == null ? null : PgRelease.major(major); return this; }
+    /** An embedded server of a major ("17", "9.6") or one minor release ("16.6"), as --pg-version takes it. */
+    public TargetSpec pgVersion(String release) { this.pgVersion = release == null ? null : PgRelease.parse(release); return this; }
+    public TargetSpec pgVersion(PgRelease release) { this.pgVersion = release; return this; }
     public TargetSpec pgBin(Path dir) { this.pgBin = dir; return this; }
     public TargetSpec url(String jdbcUrl) { this.url = jdbcUrl; return this; }
     public TargetSpec user(String user) { this.user = user; return this; }
@@ -35,7 +39,8 @@ public final class TargetSpec {
     public TargetSpec keepData(Path dir) { this.keepData = dir; return this; }
     public TargetSpec restartCommand(String command) { this.restartCommand = command; return this; }
 
-    public Integer pgVersion() { return pgVersion; }
+    /** The release asked for, or null for the default (the newest bench.jar carries). */
+    public PgRelease pgVersion() { return pgVersion; }
     public Map<String, String> settings() { return Map.copyOf(settings); }
     public String url() { return url; }
     public Path passwordFile() { return passwordFile; }
@@ -52,9 +57,23 @@ public final class TargetSpec {
 
     /** This spec with another embedded major (for --pg-version 16,17 sweeps). */
     public TargetSpec withPgVersion(int major) {
+        return withPgVersion(PgRelease.major(major));
+    }
+
+    /** This spec with another embedded release (for --pg-version 10.6,11.1 sweeps). */
+    public TargetSpec withPgVersion(PgRelease release) {
         TargetSpec t = copy();
-        t.pgVersion = major;
+        t.pgVersion = release;
         return t;
+    }
+
+    /**
+     * The zonky build an embedded target runs ("18.6.0", "11.1.0"), resolved as {@link #open()} resolves it (which may ask
+     * the Maven repository, once per JVM); null for other kinds of target.
+     */
+    public String embeddedBuild() {
+        if (kind() != TargetKind.EMBEDDED) return null;
+        return EmbeddedBinaries.build(pgVersion == null ? PgRelease.major(KenshoVersion.newestEmbeddedMajor()) : pgVersion);
     }
 
     public TargetSpec copy() {
@@ -134,8 +153,8 @@ public final class TargetSpec {
         }
         if (testcontainers) return ContainerServer.start(testcontainersImage, settings);
         if (pgBin != null) return ManagedServer.start(TargetKind.LOCAL_BINARIES, pgBin.toAbsolutePath(), keepData, settings);
-        int major = pgVersion == null ? KenshoVersion.newestEmbeddedMajor() : pgVersion;
-        return ManagedServer.start(TargetKind.EMBEDDED, EmbeddedBinaries.binDirectory(major), keepData, settings);
+        PgRelease release = pgVersion == null ? PgRelease.major(KenshoVersion.newestEmbeddedMajor()) : pgVersion;
+        return ManagedServer.start(TargetKind.EMBEDDED, EmbeddedBinaries.binDirectory(release), keepData, settings);
     }
 
     private String readPasswordFile() {
