@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The studies compared versions bench.jar does not carry (PGECons 2018: 10.6 against 11.1; 2024: 16.6 against 17.2).
- * One sweep over a fetched release and a carried one, and one over two installed builds (--pg-bin DIR,DIR).
+ * One sweep over a fetched release and a carried one, one over two installed builds (--pg-bin DIR,DIR), and a query
+ * over two remote servers (--url, twice).
  */
 class StudyVersionsIT {
     /** Where the build's test dependency put zonky's 10.23 (bench-core's pom): found there, nothing is downloaded. */
@@ -59,6 +60,27 @@ class StudyVersionsIT {
         assertEquals(2, both.exitCode(), both.all());
         assertEquals("bench: --pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers",
                 both.err().strip());
+    }
+
+    /** Two remote servers in one command, as a company compares its hosts: here the local one over TCP and over its socket. */
+    @Test
+    void aQueryComparesTwoRemoteServers() throws Exception {
+        Path socket = Path.of("/var/run/postgresql/.s.PGSQL.5432");
+        Assumptions.assumeTrue(Files.exists(socket), "no PostgreSQL at " + socket + ": the two-server test skipped");
+        String tcp = "jdbc:postgresql://127.0.0.1:5432/test";
+        String local = "jdbc:postgresql:///test?host=/var/run/postgresql";
+        BenchJar.Result r = BenchJar.run(work.resolve("urls"), "query", "-c", "select count(*) from pg_class", "--repeat", "1",
+                "--url", tcp, "--url", local, "-U", "postgres");
+        assertEquals(0, r.exitCode(), r.all());
+        assertEquals(Set.of("remote 127.0.0.1:5432/test", "remote /test?host=/var/run/postgresql"), targets(onlyRun(work.resolve("urls/results"))));
+
+        BenchJar.Result restart = BenchJar.run(work.resolve("restart"), "query", "-c", "select 1", "--url", tcp, "--url", local,
+                "-U", "postgres", "--restart-command", "true");
+        assertEquals(2, restart.exitCode(), restart.all());
+        assertEquals("bench: --restart-command restarts one server; give one --url with it", restart.err().strip());
+        BenchJar.Result one = BenchJar.run(work.resolve("one"), "pgbench", "run", "-S", "--url", tcp, "--url", local, "-U", "postgres");
+        assertEquals(2, one.exitCode(), one.all());
+        assertEquals("bench: this command measures one server; give one --pg-version, --pg-bin or --url", one.err().strip());
     }
 
     private static Path onlyRun(Path results) throws Exception {

@@ -30,8 +30,9 @@ public final class TargetOptions {
             description = "Measure a remote server, e.g. jdbc:postgresql://db:5432/bench?sslmode=require. "
                     + "Without --restart-command it is never restarted or reconfigured: settings are session-level only. A local server's "
                     + "Unix-domain socket as pgbench's -h DIR: jdbc:postgresql:///bench?host=/var/run/postgresql "
-                    + "(&port=N; no TLS over a socket, as libpq).")
-    String url;
+                    + "(&port=N; no TLS over a socket, as libpq). Commands that compare servers take it more than once "
+                    + "(--url URL1 --url URL2), each a target of its own.")
+    List<String> urls = new ArrayList<>();
 
     @Option(names = {"-U", "--user"}, paramLabel = "USER", description = "User for --url (default: the URL's, else the OS user).")
     String user;
@@ -65,6 +66,20 @@ public final class TargetOptions {
             throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers");
         }
         List<TargetSpec> out = new ArrayList<>();
+        if (urls.size() > 1) {
+            if (!pgBins.isEmpty() || !pgVersions.isEmpty() || testcontainers != null) {
+                throw KenshoException.usage("choose one of --url, --pg-bin and --testcontainers");
+            }
+            // one command restarts one server: which of them it is, Kensho cannot tell
+            if (restartCommand != null) throw KenshoException.usage("--restart-command restarts one server; give one --url with it");
+            for (String u : urls) {
+                TargetSpec t = base.copy().url(u).user(user).passwordFile(passwordFile);
+                if (out.stream().anyMatch(o -> o.label().equals(t.label()))) {
+                    throw KenshoException.usage("--url names " + t.label().substring("remote ".length()) + " twice");
+                }
+                out.add(t);
+            }
+        }
         for (String v : pgVersions) {
             PgRelease r = PgRelease.parse(v);
             if (out.stream().anyMatch(t -> t.pgVersion().equals(r))) throw KenshoException.usage("--pg-version " + r + " is given twice");
@@ -80,7 +95,7 @@ public final class TargetOptions {
     /** The one target of a command that measures a single server. */
     public TargetSpec single() {
         List<TargetSpec> s = specs();
-        if (s.size() > 1) throw KenshoException.usage("this command measures one server; give one --pg-version or --pg-bin");
+        if (s.size() > 1) throw KenshoException.usage("this command measures one server; give one --pg-version, --pg-bin or --url");
         return s.get(0);
     }
 
@@ -90,14 +105,14 @@ public final class TargetOptions {
     }
 
     public boolean isRemote() {
-        return url != null;
+        return !urls.isEmpty();
     }
 
     private TargetSpec base() {
         TargetSpec t = new TargetSpec().settings(settings).keepData(keepData).restartCommand(restartCommand);
-        if (url != null) t.url(url).user(user).passwordFile(passwordFile);
+        if (urls.size() == 1) t.url(urls.get(0)).user(user).passwordFile(passwordFile);
         if (testcontainers != null) t.testcontainers(testcontainers.isEmpty() ? null : testcontainers);
-        if (url == null && (user != null || passwordFile != null)) {
+        if (urls.isEmpty() && (user != null || passwordFile != null)) {
             throw KenshoException.usage("--user and --password-file go with --url");
         }
         return t;
