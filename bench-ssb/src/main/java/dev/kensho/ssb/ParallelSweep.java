@@ -121,7 +121,7 @@ public final class ParallelSweep {
         List<String> versions = new ArrayList<>();
         for (TargetSpec spec : specs) {
             try (SsbCache cache = SsbCache.open(spec, opts.scale(), managedDefaults(maxN), opts.useCache(), opts.fresh(), err)) {
-                versions.add(run(cache.target(), dir));
+                versions.add(run(cache.target(), dir, specs.size() == 1 ? versionLabel(cache.target()) : versionLabel(spec, cache.target())));
             }
         }
         finish(dir, versions);
@@ -129,7 +129,10 @@ public final class ParallelSweep {
 
     /** Loads if needed and measures the whole matrix on one open target; returns its version label. */
     public String run(Target t, RunDirectory dir) throws InterruptedException {
-        String version = versionLabel(t);
+        return run(t, dir, versionLabel(t));
+    }
+
+    private String run(Target t, RunDirectory dir, String version) throws InterruptedException {
         err.println("ssb: " + t.describe());
         dir.environment(version, Environment.capture(t));
         SsbDatabase db = new SsbDatabase(t, opts.schema());
@@ -294,9 +297,20 @@ public final class ParallelSweep {
     }
 
     /** "17" for an embedded or managed server, else its server_version. */
+    /** The server's major as PostgreSQL writes it: "9.6", "17". */
     public static String versionLabel(Target t) {
         int v = t.serverVersionNum();
-        return Integer.toString(v / 10000);
+        return v >= 100000 ? Integer.toString(v / 10000) : v / 10000 + "." + v / 100 % 100;
+    }
+
+    /**
+     * The label of one of several targets, the cells' "version": unique among them, since cells of the same label would
+     * be one. An embedded release as asked for ("16.6" beside "16.15"); two servers of one major (two hosts, two builds)
+     * each with its target ("16 remote db1:5432/bench").
+     */
+    static String versionLabel(TargetSpec spec, Target t) {
+        if (spec.kind() == dev.kensho.core.server.TargetKind.EMBEDDED && spec.pgVersion() != null) return spec.pgVersion().toString();
+        return versionLabel(t) + " " + spec.label();
     }
 
     static final List<String> HEADER = List.of("version", "pool", "workers", "query", "n", "status", "seconds_median",

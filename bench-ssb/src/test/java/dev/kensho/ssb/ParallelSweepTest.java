@@ -99,4 +99,30 @@ class ParallelSweepTest {
             db.drop();
         }
     }
+
+    /**
+     * Two servers of one major (here one server reached over TCP and over its socket, as two hosts would be): their cells
+     * stay apart, each version label naming its target, where the bare major would have made them one cell.
+     */
+    @Test
+    void twoServersOfOneMajorKeepTheirOwnCells(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/var/run/postgresql/.s.PGSQL.5432")), "no socket of the local server");
+        SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_two_test_" + ProcessHandle.current().pid());
+        db.drop();
+        List<dev.kensho.core.server.TargetSpec> specs = List.of(
+                new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:5432/test").user("postgres"),
+                new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql:///test?host=/var/run/postgresql").user("postgres"));
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0), List.of(ParallelSweep.Pool.ENOUGH), 1,
+                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, 10_000);
+            new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), System.err).run(specs, dir);
+            String major = ParallelSweep.versionLabel(remote);
+            List<Object> versions = dir.trials().stream().filter(t -> t.params().containsKey("query")).map(t -> t.params().get("version")).toList();
+            assertEquals(List.of(major + " remote 127.0.0.1:5432/test", major + " remote /test?host=/var/run/postgresql"), versions);
+            String csv = Files.readString(dir.path().resolve(RunDirectory.SUMMARY));
+            assertEquals(3, csv.strip().split("\n").length, csv);
+        } finally {
+            db.drop();
+        }
+    }
 }
