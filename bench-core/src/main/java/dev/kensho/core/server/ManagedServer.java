@@ -358,7 +358,8 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot write " + marker + ": " + e.getMessage(), e);
         }
-        exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"),
+        // -N, not --no-sync: that long name came with 10 (9.6 spells it --nosync); the short one is every version's
+        exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "-N"),
                 "initdb", 300);
         try {
             Path conf = data.resolve("postgresql.conf");

@@ -1,0 +1,37 @@
+package dev.kensho.core.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A 9.6 server, the oldest the studies ran, managed as the embedded ones are. */
+class OldReleasesTest {
+    static Target pg;
+
+    @BeforeAll
+    static void start() {
+        pg = OldPostgres.spec(OldPostgres.PG96).open();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg != null) pg.close();
+    }
+
+    /** initdb's --no-sync is 10's spelling: 9.6 refused it, and no 9.6 server ever started. */
+    @Test
+    void initdbAndStartAndSettings() throws Exception {
+        assertTrue(ManagedServerTest.show(pg, "server_version").startsWith("9.6."));
+        assertTrue(pg.control().actions().stream().anyMatch(a -> a.startsWith("initdb ")), pg.control().actions().toString());
+        // a reloaded and a postmaster-level setting: pg_file_settings and the restart work on 9.6 too
+        assertFalse(pg.control().apply(Map.of("work_mem", "32MB")).restarted());
+        assertTrue(pg.control().apply(Map.of("max_worker_processes", "5")).restarted());
+        assertEquals("32MB", ManagedServerTest.show(pg, "work_mem"));
+        assertEquals("5", ManagedServerTest.show(pg, "max_worker_processes"));
+    }
+}
