@@ -2,6 +2,7 @@ package dev.kensho.core.env;
 
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoVersion;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -36,16 +37,18 @@ public final class Environment {
     public static Map<String, Object> server(Target target) {
         Map<String, Object> m = new LinkedHashMap<>();
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            // JIT came with 11: before it there is neither pg_jit_available() nor a jit setting, and no JIT
+            boolean jit = ServerVersion.of(c).atLeast(11);
             try (ResultSet rs = s.executeQuery("SELECT version(), current_setting('server_version'), "
-                    + "current_setting('server_version_num')::int, pg_jit_available(), current_setting('data_checksums'), "
-                    + "current_setting('jit')")) {
+                    + "current_setting('server_version_num')::int, " + (jit ? "pg_jit_available()" : "false")
+                    + ", current_setting('data_checksums'), " + (jit ? "current_setting('jit')" : "NULL"))) {
                 rs.next();
                 m.put("version", rs.getString(1));
                 m.put("server_version", rs.getString(2));
                 m.put("server_version_num", rs.getInt(3));
                 m.put("jit_available", rs.getBoolean(4));
                 m.put("data_checksums", rs.getString(5));
-                m.put("jit", rs.getString(6));
+                if (jit) m.put("jit", rs.getString(6));
             }
             Map<String, String> nonDefault = new LinkedHashMap<>();
             // current_setting() writes values as SHOW does (128MB, not "16384 8kB")

@@ -2,8 +2,10 @@ package dev.kensho.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.env.Environment;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,5 +35,25 @@ class OldReleasesTest {
         assertTrue(pg.control().apply(Map.of("max_worker_processes", "5")).restarted());
         assertEquals("32MB", ManagedServerTest.show(pg, "work_mem"));
         assertEquals("5", ManagedServerTest.show(pg, "max_worker_processes"));
+    }
+
+    @Test
+    void versionAsPostgresqlNamesIt() {
+        ServerVersion v = ServerVersion.of(pg);
+        assertEquals("9.6", v.major());
+        assertEquals(OldPostgres.PG96, v.release());
+        assertFalse(v.atLeast(10));
+        assertEquals("JIT needs PostgreSQL 11 or later (this server is 9.6.24)", v.lacks("JIT", 11));
+    }
+
+    /** JIT came with 11: a server before it has no pg_jit_available(), and run.json's server facts were one error. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void environmentWithoutJit() {
+        Map<String, Object> server = (Map<String, Object>) Environment.capture(pg).get("server");
+        assertNull(server.get("error"), server.toString());
+        assertEquals(90624, server.get("server_version_num"));
+        assertEquals(false, server.get("jit_available"));
+        assertFalse(server.containsKey("jit"), server.toString());
     }
 }
