@@ -59,12 +59,19 @@ public final class Prewarm {
         boolean created = ensureExtension(c);
         long blocks = 0;
         int rels = 0;
-        String leaves = c.getMetaData().getDatabaseMajorVersion() >= 12
+        int major = c.getMetaData().getDatabaseMajorVersion();
+        String leaves = major >= 12
                 // pg_partition_tree lists nothing for a table outside any partition tree: then the table itself
-                ? "(SELECT relid AS leaf FROM pg_partition_tree(?::regclass) WHERE isleaf"
+                ? "l AS (SELECT relid AS leaf FROM pg_partition_tree(?::regclass) WHERE isleaf"
                         + " UNION SELECT oid FROM pg_class WHERE oid = ?::regclass AND relkind <> 'p')"
-                : "(SELECT ?::regclass::oid AS leaf WHERE ?::text IS NOT NULL)";
-        String sql = "WITH l AS " + leaves + " SELECT count(*), coalesce(sum(pg_prewarm(r)), 0) FROM ("
+                : major >= 10
+                // 10 and 11 partition without pg_partition_tree: the partitions down from the table, those with storage
+                ? "RECURSIVE t(r) AS (SELECT ?::regclass::oid WHERE ?::text IS NOT NULL UNION ALL SELECT i.inhrelid FROM pg_inherits i"
+                        + " JOIN t ON i.inhparent = t.r JOIN pg_class k ON k.oid = i.inhrelid WHERE k.relispartition),"
+                        + " l AS (SELECT r AS leaf FROM t JOIN pg_class k ON k.oid = t.r WHERE k.relkind <> 'p')"
+                // 9.6 has no partitioned tables
+                : "l AS (SELECT ?::regclass::oid AS leaf WHERE ?::text IS NOT NULL)";
+        String sql = "WITH " + leaves + " SELECT count(*), coalesce(sum(pg_prewarm(r)), 0) FROM ("
                 + "SELECT leaf::regclass AS r FROM l "
                 + "UNION ALL SELECT i.indexrelid::regclass FROM pg_index i JOIN l ON i.indrelid = l.leaf "
                 + "UNION ALL SELECT c.reltoastrelid::regclass FROM pg_class c JOIN l ON c.oid = l.leaf WHERE c.reltoastrelid <> 0) x";

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.server.OldPostgres;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import java.sql.Connection;
@@ -37,6 +38,27 @@ class PrewarmTest {
             assertEquals(2, unpartitioned.relations(), "a table outside any partition tree, and its index");
             assertTrue(unpartitioned.blocks() > 40, "read " + unpartitioned.blocks() + " blocks");
             s.execute("DROP TABLE prewarm_parts, prewarm_plain");
+        }
+    }
+
+    /**
+     * PostgreSQL 10 partitions without pg_partition_tree (12) and without a partitioned table's index (11): the partitions,
+     * down through a partitioned partition, and their own indexes; the parents have no storage to read.
+     */
+    @Test
+    void partitionsOnPostgres10() throws Exception {
+        try (Target pg = OldPostgres.spec(OldPostgres.PG10).open(); Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE parts10 (k int NOT NULL, v text) PARTITION BY RANGE (k)");
+            s.execute("CREATE TABLE parts10_1 PARTITION OF parts10 FOR VALUES FROM (0) TO (5000)");
+            s.execute("CREATE TABLE parts10_2 PARTITION OF parts10 FOR VALUES FROM (5000) TO (10000) PARTITION BY RANGE (k)");
+            s.execute("CREATE TABLE parts10_2a PARTITION OF parts10_2 FOR VALUES FROM (5000) TO (10000)");
+            s.execute("CREATE INDEX ON parts10_1 (k)");
+            s.execute("CREATE INDEX ON parts10_2a (k)");
+            s.execute("INSERT INTO parts10 SELECT i, repeat('x', 100) FROM generate_series(0, 9999) i");
+            Prewarm.Result r = Prewarm.tables(c, List.of("parts10"));
+            assertEquals(6, r.relations(), "two leaf partitions, their indexes and TOAST tables");
+            assertTrue(r.blocks() > 100, "read " + r.blocks() + " blocks");
+            assertEquals(3, Prewarm.tables(c, List.of("parts10_1")).relations(), "a partition alone: itself, its index and TOAST table");
         }
     }
 }
