@@ -4,6 +4,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.LatencyRecorder;
 import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.result.Timeline;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.Command;
@@ -160,7 +161,7 @@ public final class Driver {
             if (!cfg.noVacuum()) vacuum(admin);
             List<String> between = new ArrayList<>();
             if (cfg.mode() == QueryMode.PREPARED) between.add("DEALLOCATE ALL");
-            if (window != RunWindow.NONE && serverVersionNum(admin) >= 150000) between.add("SELECT pg_stat_force_next_flush()");
+            if (window != RunWindow.NONE && ServerVersion.of(admin).atLeast(15)) between.add("SELECT pg_stat_force_next_flush()");
             betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
         } catch (SQLException e) {
@@ -1251,9 +1252,10 @@ public final class Driver {
      * @param extraOpen whether those are open already (the server then counts them among the backends in use)
      */
     public static void checkConnections(Connection c, int clients, int extra, boolean extraOpen, String clientsOption) throws SQLException {
+        String clientRows = ClientBackends.condition(ServerVersion.of(c));
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
-                        + "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'), "
+                        + "(SELECT count(*) FROM pg_stat_activity WHERE " + clientRows + "), "
                         + "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)")) {
             rs.next();
             int max = rs.getInt(1), reserved = rs.getInt(2), inUse = rs.getInt(3);
@@ -1268,13 +1270,6 @@ public final class Driver {
                         clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
                         needed + reserved + others + 10));
             }
-        }
-    }
-
-    private static int serverVersionNum(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int")) {
-            rs.next();
-            return rs.getInt(1);
         }
     }
 
@@ -1299,7 +1294,9 @@ public final class Driver {
             throw KenshoException.target("invalid count(*) from pgbench_branches: 0 ("
                     + (target.kind().managed() ? MANAGED_EMPTY : "run \"bench pgbench init\" first") + ")", null);
         }
-        // pgbench reports how pgbench_accounts is partitioned
+        // pgbench reports how pgbench_accounts is partitioned; before 10 nothing is (pgbench: "probably an older version,
+        // coldly assume no partitioning"), and there is no pg_partitioned_table to ask
+        if (!ServerVersion.of(c).atLeast(10)) return n;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "
                         + "FROM pg_partitioned_table p WHERE p.partrelid = to_regclass('pgbench_accounts')")) {

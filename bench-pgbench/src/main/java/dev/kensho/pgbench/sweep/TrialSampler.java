@@ -1,7 +1,9 @@
 package dev.kensho.pgbench.sweep;
 
 import dev.kensho.core.env.HostSampler;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
+import dev.kensho.pgbench.run.ClientBackends;
 import dev.kensho.pgbench.run.RunWindow;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -29,6 +31,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     private final Connection conn;
     private final boolean sameHost;
+    /** pg_stat_activity's condition for a client backend on this server (see ClientBackends). */
+    private final String clients;
     private final Map<String, Long> waits = new TreeMap<>();
     private long samples;
     private long backendSamples;
@@ -43,6 +47,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     public TrialSampler(Target target) throws SQLException {
         this.conn = target.connect();
+        this.clients = ClientBackends.condition(ServerVersion.of(conn));
         this.sameHost = target.sameHost() && HostSampler.available();
     }
 
@@ -92,7 +97,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         long giveUp = System.nanoTime() + EXIT_WAIT_NANOS;
         try (Statement s = conn.createStatement()) {
             while (true) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
                         + "AND pid <> pg_backend_pid() AND datname = current_database() "
                         + "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())")) {
                     rs.next();
@@ -105,7 +110,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     private void loop() {
         String sql = "SELECT coalesce(wait_event_type || ':' || wait_event, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Idle:' || coalesce(state, '') END) "
-                + "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = current_database()";
+                + "FROM pg_stat_activity WHERE " + clients + " AND pid <> pg_backend_pid() AND datname = current_database()";
         long next = System.nanoTime();
         try (Statement s = conn.createStatement()) {
             while (!stop) {

@@ -1,0 +1,93 @@
+package dev.kensho.pgbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.server.Target;
+import dev.kensho.pgbench.run.Driver;
+import dev.kensho.pgbench.run.RunReport;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** pgbench init, run and sweep on PostgreSQL 9.6, as pgbench 15 runs against it. */
+class OldReleasesTest {
+    static Target pg96;
+
+    @BeforeAll
+    static void start() {
+        pg96 = OldPostgres.spec(OldPostgres.PG96).open();
+        new PgbenchInit().scale(1).log(null).run(pg96);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg96 != null) pg96.close();
+    }
+
+    static final PrintStream SINK = new PrintStream(java.io.OutputStream.nullOutputStream());
+
+    /**
+     * 9.6's pg_stat_activity has no backend_type (the free-connection check and the sampler asked for it) and there is
+     * no pg_partitioned_table (the run's partition report asked it): every run and sweep failed before its first client.
+     */
+    @Test
+    void runAndSweep(@TempDir Path tmp) throws Exception {
+        RunReport r = new PgbenchRun().builtin("select-only").seconds(1).warmup(0).output(SINK, SINK).run(pg96);
+        assertTrue(r.processed() > 0, r.toString());
+        assertNull(r.partitionMethod(), "no partitions before 10, as pgbench assumes");
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(1, 2)).repeats(1).order(TrialMatrix.Order.SEQUENTIAL).seconds(1)
+                    .builtin("select-only").log(SINK).run(Map.of("9.6", pg96), dir);
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(2, trials.size());
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.toString());
+                @SuppressWarnings("unchecked")
+                Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
+                long samples = ((Number) waits.get("samples")).longValue(), backends = ((Number) waits.get("backend_samples")).longValue();
+                int clients = ((Number) t.params().get("clients")).intValue();
+                // the run's clients, seen in (nearly) every sample; not the sampler, nor a worker of the server's
+                assertTrue(backends > 0 && backends <= clients * samples, waits.toString());
+                assertTrue(t.metric("db_xact_commit") >= t.metric("transactions"), t.metrics().toString());
+            }
+        }
+    }
+
+    /** The connections in use, counted as 9.6 lists them: clients have a client_port, its own workers do not. */
+    @Test
+    void freeConnectionsCountClientsOnly() throws Exception {
+        try (Connection c = pg96.connect(); Connection other = pg96.connect(); Statement s = c.createStatement()) {
+            // the backends of an earlier test's clients end a moment after their connections closed
+            for (int i = 0; i < 100 && count(s, "select count(*) from pg_stat_activity where pid <> pg_backend_pid()") > 1; i++) {
+                Thread.sleep(50);
+            }
+            KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkConnections(c, 500, 0, false, "-c"));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("500 clients need 500 connections but the server has only 99 free (max_connections=100, "
+                    + "3 reserved for superusers but usable by this superuser, 1 in use by others)"), e.getMessage());
+        }
+    }
+
+    static long count(Statement s, String sql) throws java.sql.SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
