@@ -3,6 +3,7 @@ package dev.kensho.pgbench;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;
@@ -160,6 +161,8 @@ public final class PgbenchInit {
         validate();
         String todo = effectiveSteps();
         PartitionMethod method = partitions == 0 ? PartitionMethod.NONE : partitionMethod == null ? PartitionMethod.RANGE : partitionMethod;
+        ServerVersion version = ServerVersion.of(c);
+        checkServer(version, todo, method);
         c.setAutoCommit(true);
         exec(c, "set synchronous_commit = off");
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
@@ -229,12 +232,25 @@ public final class PgbenchInit {
         return r;
     }
 
+    /**
+     * What --partitions asks of the server, refused before any step runs (pgbench 15 sends it anyway and stops at the
+     * server's error, its old tables dropped by then): partitioned tables came with 10, hash partitioning and a
+     * partitioned table's primary key with 11, a foreign key referencing one (pgbench_history's aid) with 12.
+     */
+    private void checkServer(ServerVersion v, String todo, PartitionMethod method) {
+        if (partitions == 0 || todo.indexOf('t') < 0) return;
+        v.require("--partitions (a partitioned pgbench_accounts)", 10);
+        if (method == PartitionMethod.HASH) v.require("--partition-method hash", 11);
+        if (todo.indexOf('p') >= 0) v.require("--partitions with the primary keys step (p)", 11);
+        if (todo.indexOf('f') >= 0) v.require("--partitions with the foreign keys step (f: pgbench_history references pgbench_accounts)", 12);
+    }
+
     private void generateClientSide(Connection c) throws SQLException {
         // one transaction, truncate first: lets COPY FREEZE skip later hint-bit and freeze work
         c.setAutoCommit(false);
         try {
             exec(c, Tables.TRUNCATE);
-            boolean v14 = serverVersion(c) >= 140000;
+            boolean v14 = ServerVersion.of(c).atLeast(14);
             CopyLoader loader = new CopyLoader();
             for (CopyLoader.Table t : List.of(CopyLoader.Table.BRANCHES, CopyLoader.Table.TELLERS, CopyLoader.Table.ACCOUNTS)) {
                 // as pgbench 16/17: FREEZE for ordinary tables only, asked of the table (-I g may meet one partitioned earlier)
@@ -253,10 +269,6 @@ public final class PgbenchInit {
                 return rs.next() && rs.getBoolean(1);
             }
         }
-    }
-
-    private static int serverVersion(Connection c) throws SQLException {
-        return c.getMetaData().getDatabaseMajorVersion() * 10000;
     }
 
     private static void rollbackQuietly(Connection c) throws SQLException {

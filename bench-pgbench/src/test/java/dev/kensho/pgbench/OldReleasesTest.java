@@ -11,6 +11,7 @@ import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
+import dev.kensho.pgbench.init.Tables.PartitionMethod;
 import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.run.RunReport;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** pgbench init, run and sweep on PostgreSQL 9.6, as pgbench 15 runs against it. */
+/** pgbench init, run and sweep on PostgreSQL 9.6, as pgbench 15 runs against it; --partitions where 10 cannot. */
 class OldReleasesTest {
     static Target pg96;
 
@@ -88,6 +89,40 @@ class OldReleasesTest {
         try (ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
+        }
+    }
+
+    /** pgbench 15 sends the DDL and stops at the server's error, after its old tables were dropped: refused before, saying why. */
+    @Test
+    void partitionsBefore10AreRefusedBeforeAnythingIsDropped() throws Exception {
+        KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).partitions(2).log(null).run(pg96));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertEquals("--partitions (a partitioned pgbench_accounts) needs PostgreSQL 10 or later (this server is 9.6.24)", e.getMessage());
+        try (Connection c = pg96.connect(); Statement s = c.createStatement()) {
+            assertEquals(100_000, count(s, "select count(*) from pgbench_accounts"));
+        }
+    }
+
+    /** 10 partitions by range, without a primary key on the partitioned table (11), hash (11) or a foreign key to it (12). */
+    @Test
+    void partitionsOn10() {
+        try (Target pg10 = OldPostgres.spec(OldPostgres.PG10).open()) {
+            for (var refused : Map.of(
+                    "--partition-method hash needs PostgreSQL 11 or later (this server is 10.23)",
+                    new PgbenchInit().partitions(2).partitionMethod(PartitionMethod.HASH).steps("dtg"),
+                    "--partitions with the primary keys step (p) needs PostgreSQL 11 or later (this server is 10.23)",
+                    new PgbenchInit().partitions(2),
+                    "--partitions with the foreign keys step (f: pgbench_history references pgbench_accounts) needs PostgreSQL 12 or later "
+                            + "(this server is 10.23)",
+                    new PgbenchInit().partitions(2).steps("dtg").foreignKeys(true)).entrySet()) {
+                KenshoException e = assertThrows(KenshoException.class, () -> refused.getValue().log(null).run(pg10));
+                assertEquals(KenshoException.USAGE, e.exitCode());
+                assertEquals(refused.getKey(), e.getMessage());
+            }
+            new PgbenchInit().scale(1).partitions(2).steps("dtgv").log(null).run(pg10);
+            RunReport r = new PgbenchRun().builtin("select-only").seconds(1).warmup(0).output(SINK, SINK).run(pg10);
+            assertEquals("range", r.partitionMethod());
+            assertEquals(2, r.partitions());
         }
     }
 }
