@@ -9,6 +9,7 @@ import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
@@ -103,7 +104,11 @@ public final class ParallelSweep {
         this.err = err;
     }
 
-    /** Settings every managed server gets at start (unless --set): the data fit in memory, fewer checkpoints while loading. */
+    /**
+     * Settings every managed server gets at start (unless --set): the data fit in memory, fewer checkpoints while loading.
+     * max_parallel_workers (PostgreSQL 10+, reloadable) is not among them: a 9.6 server would not start with it, and a
+     * sweep sets it where the server has it (see poolSettings).
+     */
     public static Map<String, String> managedDefaults(int maxWorkers) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("shared_buffers", "1GB");
@@ -111,7 +116,6 @@ public final class ParallelSweep {
         m.put("maintenance_work_mem", "512MB");
         m.put("max_wal_size", "4GB");
         m.put("max_worker_processes", Integer.toString(Math.max(8, maxWorkers) + 2));
-        m.put("max_parallel_workers", Integer.toString(Math.max(8, maxWorkers)));
         return m;
     }
 
@@ -183,6 +187,8 @@ public final class ParallelSweep {
             throws InterruptedException {
         // managed servers, and remote ones whose --restart-command permits postmaster-level changes
         boolean managed = t.kind().managed() || t.control().canRestart();
+        // 9.6 bounds parallel workers by max_worker_processes alone (the study's patterns set max_parallel_workers "from 10 on")
+        boolean mpwSetting = poolSettings(ServerVersion.of(t)).contains("max_parallel_workers");
         boolean warm = false;
         for (Pool pool : opts.pools()) {
             for (int n : opts.workers()) {
@@ -192,20 +198,20 @@ public final class ParallelSweep {
                 Integer size = pool.poolSize(n);
                 // the control group (no workers per Gather) runs alike whatever the pool: a remote server need not match it
                 if (n == 0 && !managed) size = null;
-                Map<String, String> current = current(db, List.of("max_worker_processes", "max_parallel_workers"));
+                Map<String, String> current = current(db, poolSettings(ServerVersion.of(t)));
                 if (size != null) {
                     if (managed) {
                         want.put("max_worker_processes", size.toString());
-                        want.put("max_parallel_workers", size.toString());
+                        if (mpwSetting) want.put("max_parallel_workers", size.toString());
                     } else if (!size.toString().equals(current.get("max_worker_processes"))) {
                         skip = "pattern " + pool.label() + " needs max_worker_processes=" + size + " but this server has "
                                 + current.get("max_worker_processes") + " and Kensho does not restart it (--restart-command permits)";
-                    } else {
+                    } else if (mpwSetting) {
                         want.put("max_parallel_workers", size.toString());
                     }
                 } else {
                     int mwp = Integer.parseInt(current.get("max_worker_processes"));
-                    int mpw = Integer.parseInt(current.get("max_parallel_workers"));
+                    int mpw = mpwSetting ? Integer.parseInt(current.get("max_parallel_workers")) : Integer.MAX_VALUE;
                     if (managed) {
                         // room for every planned worker plus the background workers PostgreSQL starts itself
                         if (mwp < n + 2) want.put("max_worker_processes", Integer.toString(Math.max(8, n) + 2));
@@ -223,10 +229,16 @@ public final class ParallelSweep {
                     db.prewarm(SsbDatabase.TABLES, err, dir);
                     warm = true;
                 }
-                runCell(db, version, pool, n, queries, dir, skip, skip == null ? current(db, List.of("max_worker_processes",
-                        "max_parallel_workers", "max_parallel_workers_per_gather")) : Map.of());
+                List<String> recorded = new ArrayList<>(poolSettings(ServerVersion.of(t)));
+                recorded.add("max_parallel_workers_per_gather");
+                runCell(db, version, pool, n, queries, dir, skip, skip == null ? current(db, recorded) : Map.of());
             }
         }
+    }
+
+    /** The settings that bound a server's parallel workers: max_worker_processes, and max_parallel_workers from 10 on. */
+    static List<String> poolSettings(ServerVersion v) {
+        return v.atLeast(10) ? List.of("max_worker_processes", "max_parallel_workers") : List.of("max_worker_processes");
     }
 
     static Map<String, String> current(SsbDatabase db, List<String> names) {

@@ -1,0 +1,69 @@
+package dev.kensho.ssb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The parallel query study on PostgreSQL 9.6, one of the releases it compared: parallel workers bounded by
+ * max_worker_processes alone (max_parallel_workers came with 10).
+ */
+class OldReleasesTest {
+    static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
+    static SsbCache server;
+    static Target pg;
+
+    @BeforeAll
+    static void start() {
+        // as every ssb command opens a managed server: with managedDefaults, which 9.6 refused to start with
+        server = SsbCache.open(OldPostgres.spec(OldPostgres.PG96), 0.1, ParallelSweep.managedDefaults(2), false, false, SINK);
+        pg = server.target();
+        ParallelSweep.ensureLoaded(new SsbDatabase(pg, "public"), new SsbDatabase.LoadOptions(0.1, 1, true, false), null, "9.6", SINK);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) server.close();
+    }
+
+    static RunDirectory run(Path tmp, String command) {
+        return RunDirectory.create(tmp, RunInfo.of(command, List.of(command), Map.of()));
+    }
+
+    /** The study's patterns: workers = gather sets max_worker_processes = N, gather*4 = 4N; there is no max_parallel_workers. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void workerPoolPatterns(@TempDir Path tmp) throws Exception {
+        ParallelSweep.Options o = new ParallelSweep.Options(0.1, List.of(0, 2), List.of(ParallelSweep.Pool.GATHER, ParallelSweep.Pool.GATHER4),
+                1, List.of("q1.1"), "public", new SsbDatabase.LoadOptions(0.1, 1, true, false), false, false, 10_000);
+        try (RunDirectory dir = run(tmp, "ssb")) {
+            ParallelSweep sweep = new ParallelSweep(o, SINK, SINK);
+            assertEquals("9.6", sweep.run(pg, dir), "the release's major as PostgreSQL names it (was \"9\")");
+            List<Trial> trials = dir.trials();
+            assertEquals(4, trials.size(), trials.toString());
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.toString());
+                int n = (Integer) t.params().get("workers");
+                Map<String, String> settings = (Map<String, String>) t.extra().get("settings");
+                assertFalse(settings.containsKey("max_parallel_workers"), settings.toString());
+                assertEquals(Integer.toString("gather".equals(t.params().get("pool")) ? n : 4 * n), settings.get("max_worker_processes"));
+                assertEquals(Integer.toString(n), settings.get("max_parallel_workers_per_gather"));
+                if (n == 2) assertTrue(t.metric("workers_launched") > 0, "a parallel plan at workers=2 on 9.6: " + t);
+            }
+        }
+    }
+}
