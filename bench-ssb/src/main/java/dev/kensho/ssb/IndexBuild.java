@@ -5,6 +5,7 @@ import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
 import java.io.PrintStream;
@@ -82,24 +83,31 @@ public final class IndexBuild {
         // once through SsbDatabase: it creates pg_prewarm in public (not in the SSB schema) and reports doing so
         db.prewarm(List.of("lineorder"), err, dir);
         boolean managed = t.kind().managed() || t.control().canRestart();
+        ServerVersion version = ServerVersion.of(t);
+        // before 11 every CREATE INDEX is serial and max_parallel_maintenance_workers does not exist: workers 0 is what
+        // such a server always does, any other count is a build it cannot make
+        boolean parallelBuilds = version.atLeast(11);
         for (int w : opts.workers()) {
             Map<String, String> want = new LinkedHashMap<>();
-            want.put("max_parallel_maintenance_workers", Integer.toString(w));
+            if (parallelBuilds) want.put("max_parallel_maintenance_workers", Integer.toString(w));
             if (opts.maintenanceWorkMem() != null) want.put("maintenance_work_mem", opts.maintenanceWorkMem());
-            Map<String, String> cur = ParallelSweep.current(db, List.of("max_worker_processes", "max_parallel_workers"));
-            if (managed && Integer.parseInt(cur.get("max_worker_processes")) < w + 2) {
-                want.put("max_worker_processes", Integer.toString(Math.max(8, w) + 2));
+            String cannot = !parallelBuilds && w > 0 ? version.lacks("parallel CREATE INDEX (--maintenance-workers " + w + ")", 11) : null;
+            if (parallelBuilds) {
+                Map<String, String> cur = ParallelSweep.current(db, List.of("max_worker_processes", "max_parallel_workers"));
+                if (managed && Integer.parseInt(cur.get("max_worker_processes")) < w + 2) {
+                    want.put("max_worker_processes", Integer.toString(Math.max(8, w) + 2));
+                }
+                if (Integer.parseInt(cur.get("max_parallel_workers")) < w) want.put("max_parallel_workers", Integer.toString(Math.max(8, w)));
             }
-            if (Integer.parseInt(cur.get("max_parallel_workers")) < w) want.put("max_parallel_workers", Integer.toString(Math.max(8, w)));
-            SettingsOutcome o = t.control().apply(want);
+            SettingsOutcome o = cannot == null ? t.control().apply(want) : null;
             for (int k = 1; k <= opts.maxColumns(); k++) {
                 String cols = String.join(", ", COLUMNS.subList(0, k));
                 String cell = "index-build;workers=" + w + ";columns=" + k;
                 for (int r = 0; r < opts.repeat(); r++) {
                     if (dir.isFinished(cell, r)) continue;
                     Trial.Builder b = Trial.of(cell, r).param("maintenance_workers", w).param("columns", k).param("key", cols);
-                    if (!o.ok()) {
-                        dir.append(b.skipped(o.refusalReason()).build());
+                    if (cannot != null || !o.ok()) {
+                        dir.append(b.skipped(cannot != null ? cannot : o.refusalReason()).build());
                         continue;
                     }
                     dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k))));

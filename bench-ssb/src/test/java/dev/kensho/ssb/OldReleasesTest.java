@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The parallel query study on PostgreSQL 9.6, one of the releases it compared: parallel workers bounded by
- * max_worker_processes alone (max_parallel_workers came with 10).
+ * max_worker_processes alone (max_parallel_workers came with 10), and every index built serially.
  */
 class OldReleasesTest {
     static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
@@ -64,6 +64,20 @@ class OldReleasesTest {
                 assertEquals(Integer.toString(n), settings.get("max_parallel_workers_per_gather"));
                 if (n == 2) assertTrue(t.metric("workers_launched") > 0, "a parallel plan at workers=2 on 9.6: " + t);
             }
+        }
+    }
+
+    /** Parallel CREATE INDEX came with 11: workers 0 is what 9.6 always does; any other count is skipped with the reason. */
+    @Test
+    void indexBuildsSerially(@TempDir Path tmp) throws Exception {
+        try (RunDirectory dir = run(tmp, "ssb index-build")) {
+            new IndexBuild(new IndexBuild.Options(List.of(0, 2), 1, 1, null), SINK, SINK).run(new SsbDatabase(pg, "public"), dir);
+            Map<Object, Trial> byWorkers = new java.util.HashMap<>();
+            for (Trial t : dir.trials()) byWorkers.put(t.params().get("maintenance_workers"), t);
+            assertTrue(byWorkers.get(0).ok() && byWorkers.get(0).metric("seconds") > 0, byWorkers.toString());
+            assertEquals("skipped", byWorkers.get(2).status());
+            assertEquals("parallel CREATE INDEX (--maintenance-workers 2) needs PostgreSQL 11 or later (this server is 9.6.24)",
+                    byWorkers.get(2).extra().get("reason"));
         }
     }
 }
