@@ -7,6 +7,7 @@ import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
 import java.io.PrintStream;
@@ -33,8 +34,13 @@ import java.util.Map;
 public final class JitMatrix {
     /** Said (one line) when the server cannot JIT; names the options that point Kensho elsewhere. */
     public static final String NO_JIT = "this server has no JIT (pg_jit_available() is false; the embedded PostgreSQL "
-            + "binaries are built without LLVM): point Kensho at a JIT-capable server with --pg-bin DIR (an installed "
-            + "PostgreSQL built --with-llvm, e.g. /usr/lib/postgresql/15/bin) or --url jdbc:postgresql://HOST:PORT/DB";
+            + "binaries are built without LLVM): " + JitMatrix.elsewhere();
+
+    /** How to point Kensho at a server that can JIT. */
+    private static String elsewhere() {
+        return "point Kensho at a JIT-capable server with --pg-bin DIR (an installed PostgreSQL 11 or later built --with-llvm, "
+                + "e.g. /usr/lib/postgresql/15/bin) or --url jdbc:postgresql://HOST:PORT/DB";
+    }
 
     /** Verification 2's copies of lineorder, in its order. */
     public static final List<String> VARIANTS = List.of("lineorder_n", "lineorder_r", "lineorder_d");
@@ -120,6 +126,9 @@ public final class JitMatrix {
 
     /** Refuses (usage error, one line) when the server cannot JIT. */
     public static void requireJit(Target t) {
+        // JIT came with 11: an older server has no pg_jit_available() to ask
+        ServerVersion v = ServerVersion.of(t);
+        if (!v.atLeast(11)) throw KenshoException.usage("this server has no JIT: " + v.lacks("JIT", 11) + "; " + elsewhere());
         try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
             rs.next();
             if (!rs.getBoolean(1)) throw KenshoException.usage(NO_JIT);

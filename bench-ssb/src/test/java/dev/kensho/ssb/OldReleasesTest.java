@@ -2,8 +2,10 @@ package dev.kensho.ssb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The parallel query study on PostgreSQL 9.6, one of the releases it compared: parallel workers bounded by
- * max_worker_processes alone (max_parallel_workers came with 10), and every index built serially.
+ * max_worker_processes alone (max_parallel_workers came with 10), every index built serially, and no JIT.
  */
 class OldReleasesTest {
     static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
@@ -79,5 +81,13 @@ class OldReleasesTest {
             assertEquals("parallel CREATE INDEX (--maintenance-workers 2) needs PostgreSQL 11 or later (this server is 9.6.24)",
                     byWorkers.get(2).extra().get("reason"));
         }
+    }
+
+    @Test
+    void jitIsRefusedNamingTheRelease() {
+        KenshoException e = assertThrows(KenshoException.class, () -> JitMatrix.requireJit(pg));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("this server has no JIT: JIT needs PostgreSQL 11 or later (this server is 9.6.24); "
+                + "point Kensho at a JIT-capable server"), e.getMessage());
     }
 }
