@@ -7,6 +7,7 @@ import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.scan.storage.SequentialRead;
 import dev.kensho.scan.sweep.Cell;
@@ -272,6 +273,24 @@ public final class ScanCrossover {
         }
     }
 
+    /** The session settings as this server takes them, and the study's that it lacks (settings of later releases). */
+    private static void recordSessionSettings(Target target, Options options, RunDirectory dir) {
+        Map<String, String> study = ScanQuery.sessionSettings(options.parallelWorkers());
+        Map<String, String> applied;
+        try (Connection c = target.connect()) {
+            applied = ScanQuery.sessionSettings(c, options.parallelWorkers());
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+        }
+        dir.parameter("session_settings", applied);
+        if (applied.size() < study.size()) {
+            List<String> absent = study.keySet().stream().filter(k -> !applied.containsKey(k)).toList();
+            String note = "scan: PostgreSQL " + ServerVersion.of(target).release() + " has no " + String.join(", ", absent)
+                    + " (settings of later releases, for plans it cannot make): not set";
+            if (!dir.info().notes().contains(note)) dir.note(note);
+        }
+    }
+
     private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
                                   List<String> sbWanted, String tablespace, Optional<Path> storageDir) throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
@@ -303,7 +322,7 @@ public final class ScanCrossover {
         List<String> sbs = new ArrayList<>();
         for (String s : sbWanted) sbs.add(resolveSharedBuffers(target, s, facts));
         dir.parameter("shared_buffers_resolved", sbs);
-        dir.parameter("session_settings", ScanQuery.sessionSettings(options.parallelWorkers()));
+        recordSessionSettings(target, options, dir);
 
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
         String osCache = coldRuns ? sweep.osCacheStatus() : null;

@@ -2,11 +2,15 @@ package dev.kensho.scan.sweep;
 
 import dev.kensho.scan.Scan;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The study's two queries and planner settings. The range is keys 1..k with k = round(N·percent/100);
@@ -75,10 +79,33 @@ public final class ScanQuery {
         return m;
     }
 
-    /** SETs {@link #sessionSettings} on the connection. */
+    /**
+     * The {@link #sessionSettings} this server has. The study's list is 11's: an older server lacks the settings of what
+     * came later (enable_gathermerge 10; enable_parallel_append, enable_parallel_hash, enable_partition_pruning, the
+     * partitionwise ones and jit 11), and without the feature its plans are the ones the study's value allows.
+     */
+    public static Map<String, String> sessionSettings(Connection c, Integer parallelWorkers) throws SQLException {
+        Map<String, String> m = new TreeMap<>(sessionSettings(parallelWorkers));
+        m.keySet().retainAll(known(c, m.keySet()));
+        return m;
+    }
+
+    /** Of these settings, the names this server has. */
+    private static Set<String> known(Connection c, Set<String> names) throws SQLException {
+        Set<String> out = new TreeSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT name FROM pg_settings WHERE name = ANY (?)")) {
+            ps.setArray(1, c.createArrayOf("text", names.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** SETs {@link #sessionSettings(Connection, Integer)} on the connection. */
     public static void configure(Connection c, Integer parallelWorkers) throws SQLException {
         try (Statement s = c.createStatement()) {
-            for (var e : sessionSettings(parallelWorkers).entrySet()) {
+            for (var e : sessionSettings(c, parallelWorkers).entrySet()) {
                 s.execute("SET " + e.getKey() + " = " + e.getValue());
             }
         }
