@@ -388,10 +388,13 @@ public final class ManagedServer extends JdbcTarget implements ServerControl {
         try {
             String dataMajor = Files.readString(data.resolve("PG_VERSION")).strip();
             String version = exec(List.of(bin.resolve("postgres").toString(), "-V"), "postgres -V", 60).strip();
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\) (\\d+)").matcher(version);
-            if (m.find() && !m.group(1).equals(dataMajor)) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\) (\\d+)(?:\\.(\\d+))?").matcher(version);
+            if (!m.find()) return;
+            // a major was two numbers before 10 (PG_VERSION says 9.6), one since
+            String major = Integer.parseInt(m.group(1)) >= 10 || m.group(2) == null ? m.group(1) : m.group(1) + "." + m.group(2);
+            if (!major.equals(dataMajor)) {
                 throw KenshoException.usage("--keep-data " + instance + " holds a PostgreSQL " + dataMajor
-                        + " data directory; these binaries are PostgreSQL " + m.group(1)
+                        + " data directory; these binaries are PostgreSQL " + major
                         + " (keep each version's data in its own directory)");
             }
         } catch (IOException e) {

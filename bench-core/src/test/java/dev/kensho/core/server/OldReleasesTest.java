@@ -3,9 +3,14 @@ package dev.kensho.core.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,5 +60,26 @@ class OldReleasesTest {
         assertEquals(90624, server.get("server_version_num"));
         assertEquals(false, server.get("jit_available"));
         assertFalse(server.containsKey("jit"), server.toString());
+    }
+
+    /** A kept 9.6 directory says "9.6" in PG_VERSION, and postgres -V "9.6.24": its major is two numbers, not "9". */
+    @Test
+    void keptDataDirectoryOf96IsReused() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep96");
+        try {
+            try (Target kept = OldPostgres.spec(OldPostgres.PG96).keepData(dir).open(); Connection c = kept.connect()) {
+                c.createStatement().execute("CREATE TABLE kept(x int); INSERT INTO kept VALUES (96)");
+            }
+            try (Target kept = OldPostgres.spec(OldPostgres.PG96).keepData(dir).open(); Connection c = kept.connect();
+                 ResultSet rs = c.createStatement().executeQuery("SELECT x FROM kept")) {
+                assertTrue(rs.next());
+                assertEquals(96, rs.getInt(1));
+            }
+            KenshoException other = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).open());
+            assertTrue(other.getMessage().endsWith("holds a PostgreSQL 9.6 data directory; these binaries are PostgreSQL 17"
+                    + " (keep each version's data in its own directory)"), other.getMessage());
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
     }
 }
