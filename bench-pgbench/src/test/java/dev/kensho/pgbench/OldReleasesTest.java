@@ -10,6 +10,7 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.server.OldPostgres;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.Tables.PartitionMethod;
 import dev.kensho.pgbench.run.Driver;

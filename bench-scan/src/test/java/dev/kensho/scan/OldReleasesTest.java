@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.OldPostgres;
 import dev.kensho.core.server.Target;
 import java.nio.file.Path;
 import java.util.List;

@@ -308,11 +308,9 @@ public final class ParallelSweep {
         }
     }
 
-    /** "17" for an embedded or managed server, else its server_version. */
     /** The server's major as PostgreSQL writes it: "9.6", "17". */
     public static String versionLabel(Target t) {
-        int v = t.serverVersionNum();
-        return v >= 100000 ? Integer.toString(v / 10000) : v / 10000 + "." + v / 100 % 100;
+        return dev.kensho.core.server.ServerVersion.of(t).major();
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.OldPostgres;
 import dev.kensho.core.server.Target;
 import java.io.OutputStream;
 import java.io.PrintStream;
