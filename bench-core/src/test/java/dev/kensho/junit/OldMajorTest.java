@@ -1,0 +1,19 @@
+package dev.kensho.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kensho.core.server.Target;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A harness asking for a major bench.jar does not carry gets it as --pg-version does: zonky's newest build of 10
+ * (10.23, 10's last release, which bench-core's test dependency puts into the local Maven repository).
+ */
+@KenshoTarget
+class OldMajorTest {
+    @Test
+    void pgVersionTenIsFetchedAndStarted(@PgVersion(10) Target pg) {
+        assertEquals(10, pg.serverVersionNum() / 10000);
+        assertEquals(100023, pg.serverVersionNum());
+    }
+}
