@@ -240,7 +240,8 @@ public final class EmbeddedBinaries {
     private static void removeAbandonedExtractions(Path root) throws IOException {
         try (var dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
-                if (Files.isDirectory(d) && d.getFileName().toString().contains(TMP)) ManagedServer.deleteTree(d);
+                // a half tree, or the jar of a fetch beside it (a file)
+                if (d.getFileName().toString().contains(TMP)) ManagedServer.deleteTree(d);
             }
         }
     }

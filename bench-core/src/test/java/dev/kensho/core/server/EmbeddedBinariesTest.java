@@ -75,9 +75,12 @@ class EmbeddedBinariesTest {
         try {
             Path abandoned = Files.createDirectories(home.resolve("pg/16.0.0.tmp123/bin"));
             Files.writeString(abandoned.resolve("postgres"), "half");
+            // and the jar a fetch of a release bench.jar does not carry had downloaded beside its tree
+            Path jar = Files.writeString(home.resolve("pg/11.1.0.tmp456.jar"), "part of a download");
             Path bin = EmbeddedBinaries.binDirectory(16);
             assertTrue(Files.isExecutable(bin.resolve("postgres")));
             assertFalse(Files.exists(abandoned.getParent()), "abandoned extraction still there");
+            assertFalse(Files.exists(jar), "abandoned download still there");
             try (Stream<Path> left = Files.list(home.resolve("pg"))) {
                 assertEquals(List.of(bin.getParent().getFileName().toString()),
                         left.filter(Files::isDirectory).map(p -> p.getFileName().toString()).toList());
