@@ -38,6 +38,8 @@ public final class RunDirectory implements AutoCloseable {
     private RunInfo info;
     private final List<Trial> trials = new ArrayList<>();
     private final Set<String> finished = new HashSet<>();
+    /** The cells in the order a command planned them (see {@link #plannedCells}), whatever order they ran in. */
+    private final Set<String> planned = new java.util.LinkedHashSet<>();
     private final FileChannel out;
 
     private RunDirectory(Path dir, RunInfo info, List<Trial> existing) throws IOException {
@@ -208,6 +210,18 @@ public final class RunDirectory implements AutoCloseable {
     /** True when this cell's repeat already has a trial (ok or skipped): --resume skips it. */
     public synchronized boolean isFinished(String cell, int repeat) {
         return finished.contains(key(cell, repeat));
+    }
+
+    /**
+     * The cells of a trial matrix in the order its command lists them (targets, then client counts, as given): a random
+     * trial order must not shuffle the rows of summary.csv. Several matrices of one run add theirs after the earlier ones.
+     */
+    public synchronized void plannedCells(List<String> cells) {
+        planned.addAll(cells);
+    }
+
+    public synchronized List<String> plannedCells() {
+        return List.copyOf(planned);
     }
 
     public synchronized List<Trial> trials() {

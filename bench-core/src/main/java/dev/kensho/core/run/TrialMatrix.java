@@ -68,6 +68,7 @@ public final class TrialMatrix<C> {
      * stops it (finished trials are already on disk).
      */
     public void run(RunDirectory dir, Body<C> body, Listener<C> listener) throws InterruptedException {
+        dir.plannedCells(cells.stream().map(key).toList());
         List<Planned<C>> plan = plan();
         int index = 0;
         for (Planned<C> p : plan) {

@@ -61,4 +61,24 @@ class CellSummaryTest {
             assertEquals("1,1,ok,2,2,2,10,10,10,", Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY)).get(1));
         }
     }
+
+    /**
+     * A random trial order (the 2024 study's) ran clients=16 first: summary.csv's rows still follow the cells as the
+     * command planned them, and a cell no matrix planned comes after them.
+     */
+    @Test
+    void rowsFollowThePlannedCellsNotTheOrderTheyRanIn() throws Exception {
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+            dir.plannedCells(List.of("clients=1", "clients=4", "clients=16"));
+            dir.append(Trial.of("init", 0).param("step", "init").metric("seconds", 1.0).build());
+            dir.append(Trial.of("clients=16", 0).param("clients", 16).metric("tps", 3.0).build());
+            dir.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 1.0).build());
+            dir.append(Trial.of("clients=4", 0).param("clients", 4).metric("tps", 2.0).build());
+            CellSummary.write(dir, List.of("tps"));
+            List<String> rows = Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY));
+            // the planned cells' parameters are the first columns too
+            assertEquals(List.of("clients,step,n,status,tps_median,tps_min,tps_max,reason", "1,,1,ok,1,1,1,", "4,,1,ok,2,2,2,",
+                    "16,,1,ok,3,3,3,", ",init,1,ok,,,,"), rows);
+        }
+    }
 }
