@@ -207,23 +207,26 @@ public final class EmbeddedBinaries {
         return KenshoVersion.embeddedPostgres().keySet().stream().map(String::valueOf).collect(Collectors.joining(", "));
     }
 
-    /** Fetches the build's jar next to the extraction and extracts the .txz inside it; returns where the jar came from. */
+    /**
+     * Extracts the .txz inside the build's jar: the local Maven repository's, read where it lies, or one downloaded
+     * next to the extraction (and removed after it). Returns where the jar came from.
+     */
     private static String extractFetched(ZonkyRepository repo, String build, Path into) throws IOException {
-        Path jar = into.resolveSibling(into.getFileName() + ".jar");
+        Path download = into.resolveSibling(into.getFileName() + ".jar");
         try {
             if (!Files.isRegularFile(repo.localJar(build))) {
                 System.err.println("fetching PostgreSQL " + PgRelease.ofZonky(build) + " (zonky's build " + repo.coordinates(build)
                         + ") from " + Credentials.mask(repo.remote()) + "...");
             }
-            String source = repo.fetch(build, jar);
-            try (ZipFile zip = new ZipFile(jar.toFile())) {
+            ZonkyRepository.Fetched f = repo.fetch(build, download);
+            try (ZipFile zip = new ZipFile(f.jar().toFile())) {
                 ZipEntry txz = zip.stream().filter(e -> e.getName().endsWith(".txz")).findFirst()
-                        .orElseThrow(() -> new IOException(source + " holds no .txz archive"));
+                        .orElseThrow(() -> new IOException(f.source() + " holds no .txz archive"));
                 extract(zip.getInputStream(txz), into);
             }
-            return source;
+            return f.source();
         } finally {
-            Files.deleteIfExists(jar);
+            Files.deleteIfExists(download);
         }
     }
 

