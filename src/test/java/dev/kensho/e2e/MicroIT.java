@@ -60,6 +60,30 @@ class MicroIT {
         assertTrue(fork.contains("-Dkensho.micro.scale=1"), "Kensho's own fork options stay: " + fork);
     }
 
+    /**
+     * JMH runs every benchmark any META-INF/BenchmarkList on the classpath names: a harness that depended on
+     * bench-pgbench ran study 002's benchmarks with its own. The list is in the "micro" jar, which bench.jar carries.
+     */
+    @Test
+    void theLibraryJarLeavesJmhsListToTheMicroJarAndBenchJarCarriesIt() throws Exception {
+        Path target = BenchJar.JAR.getParent().resolve("bench-pgbench").resolve("target");
+        String version = dev.kensho.core.KenshoVersion.version();
+        try (var library = new java.util.zip.ZipFile(target.resolve("bench-pgbench-" + version + ".jar").toFile());
+             var micro = new java.util.zip.ZipFile(target.resolve("bench-pgbench-" + version + "-micro.jar").toFile());
+             var bench = new java.util.zip.ZipFile(BenchJar.JAR.toFile())) {
+            assertEquals(null, library.getEntry("META-INF/BenchmarkList"));
+            assertTrue(library.getEntry("dev/kensho/pgbench/micro/JoinGroupCount.class") != null);
+            for (var jar : List.of(micro, bench)) {
+                String list = new String(jar.getInputStream(jar.getEntry("META-INF/BenchmarkList")).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                for (String b : List.of("JoinGroupCount_joinGroupCount", "EncodingConversion_selectAll", "TupleDeform_trailingColumns",
+                        "TupleDeform_oneColumn", "TupleDeform_leadingColumns")) {
+                    // a list line names the benchmark by its generated harness class
+                    assertTrue(list.contains("dev.kensho.pgbench.micro.jmh_generated." + b + "_jmhTest "), jar.getName() + " lacks " + b + ":\n" + list);
+                }
+            }
+        }
+    }
+
     @Test
     void badOptionsAreOneLineUsageErrors() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "micro", "--benchmarks", "memset");

@@ -2,6 +2,7 @@ package dev.kensho.pgbench.micro;
 
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.KenshoVersion;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
@@ -24,6 +25,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -153,6 +156,7 @@ public final class MicroBenchmarks {
      */
     public static Result run(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream out) {
         PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
+        requireListed(o.benchmarks(), BenchmarkList.class.getClassLoader());   // the loader JMH reads the lists with
         String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
         MicroTables.Facts facts;
         Set<MicroTables.Data> needed = EnumSet.noneOf(MicroTables.Data.class);
@@ -212,6 +216,31 @@ public final class MicroBenchmarks {
             failed += trials.failures();
         }
         return new Result(facts, database, failed);
+    }
+
+    /**
+     * JMH runs only what a META-INF/BenchmarkList names, and Kensho's is in bench-pgbench's jar with classifier
+     * "micro", kept out of the main jar so that a harness's own JMH run does not run these too. Checked before any
+     * table is made: JMH's own "No benchmarks to run" would come after.
+     */
+    static void requireListed(List<Benchmark> benchmarks, ClassLoader loader) {
+        Set<String> listed = new java.util.HashSet<>();
+        try {
+            var lists = loader.getResources(BenchmarkList.BENCHMARK_LIST.substring(1));
+            while (lists.hasMoreElements()) {
+                try (var in = lists.nextElement().openStream()) {
+                    for (BenchmarkListEntry e : BenchmarkList.readBenchmarkList(in)) listed.add(e.getUsername());
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new KenshoException(KenshoException.FAILURE, "reading JMH's benchmark lists failed: " + KenshoException.ioReason(e), e);
+        }
+        for (Benchmark b : benchmarks) {
+            if (!listed.contains(b.jmhName())) {
+                throw KenshoException.usage("JMH's benchmark list does not name " + b.jmhName() + ": add the dependency "
+                        + "dev.kensho:bench-pgbench:" + KenshoVersion.version() + ":micro (the list of Kensho's micro benchmarks)");
+            }
+        }
     }
 
     /**

@@ -41,6 +41,36 @@ class MicroBenchmarksTest {
                 0, 2, Duration.ofMillis(100), 0, false);
     }
 
+    /**
+     * Kensho's JMH list is not in bench-pgbench's main jar (a harness's own JMH run would run these benchmarks too),
+     * so a run where it is missing stops before any table is made, naming the jar that holds it.
+     */
+    @Test
+    void aBenchmarkJmhsListsDoNotNameIsAUsageErrorNamingTheMicroJar(@TempDir Path dir) throws Exception {
+        ClassLoader here = MicroBenchmarks.class.getClassLoader();
+        MicroBenchmarks.requireListed(List.of(Benchmark.values()), here);   // this module's classes carry the list
+        // a classpath whose only list names one of them
+        Path list = dir.resolve("META-INF/BenchmarkList");
+        java.nio.file.Files.createDirectories(list.getParent());
+        try (var in = here.getResourceAsStream("META-INF/BenchmarkList")) {
+            String join = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(l -> l.contains(" " + JoinGroupCount.class.getName() + " ")).collect(Collectors.joining("\n"));
+            java.nio.file.Files.writeString(list, join + "\n");
+        }
+        try (var only = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()}, null)) {
+            MicroBenchmarks.requireListed(List.of(Benchmark.JOIN_GROUP_COUNT), only);
+            KenshoException e = assertThrows(KenshoException.class,
+                    () -> MicroBenchmarks.requireListed(List.of(Benchmark.JOIN_GROUP_COUNT, Benchmark.ENCODING), only));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().contains(EncodingConversion.class.getName() + ".")
+                    && e.getMessage().contains("dev.kensho:bench-pgbench:") && e.getMessage().endsWith(":micro (the list of Kensho's micro benchmarks)"),
+                    e.getMessage());
+        }
+        try (var none = new java.net.URLClassLoader(new java.net.URL[0], null)) {
+            assertThrows(KenshoException.class, () -> MicroBenchmarks.requireListed(List.of(Benchmark.TRAILING_COLUMNS), none));
+        }
+    }
+
     /** One benchmark, one short iteration, in this JVM; tables of another scale are refused, not re-created. */
     static MicroBenchmarks.Options once(Benchmark b) {
         return new MicroBenchmarks.Options(List.of(b), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
