@@ -297,7 +297,10 @@ public final class Driver {
                 throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
             }
         }
-        if (jit != null) resetCounts();   // the warm-up ran through the same loop and counters
+        if (jit != null) {
+            resetCounts();   // the warm-up ran through the same loop and counters
+            HeapPretouch.run();   // part of the warm-up: the clients' first pass through eden would fault on every page
+        }
         try {
             window.opened();
         } catch (RuntimeException e) {
