@@ -39,7 +39,10 @@ class HeapPretouchTest {
 
     /** Prints the page faults of allocating {@link #MB} MB (less than a fresh JVM's eden), after the pretouch if args[0] is "true". */
     public static void main(String[] args) throws Exception {
-        if (Boolean.parseBoolean(args[0]) && HeapPretouch.run() == 0) throw new AssertionError("the pretouch allocated nothing");
+        if (Boolean.parseBoolean(args[0])) {
+            if (HeapPretouch.run() == 0) throw new AssertionError("the pretouch allocated nothing");
+            if (HeapPretouch.run() != 0) throw new AssertionError("a second pretouch at the same heap size wrote eden again");
+        }
         long faults = minorFaults();
         for (int i = 0; i < MB * 16; i++) sink = new byte[64 * 1024];
         System.out.println(minorFaults() - faults);
