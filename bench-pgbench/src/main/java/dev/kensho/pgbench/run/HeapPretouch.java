@@ -7,8 +7,8 @@ import java.lang.management.ManagementFactory;
  * Writes the young generation once before the clock starts. A fresh JVM's eden is committed but unwritten, so the
  * clients' first pass through it faults on every 4 KB page it allocates into, until a run has allocated as much as
  * eden holds (tens of seconds); pgbench has no such cost. Where a fault is dear (machine J, a guest with shadow page
- * tables) that was 15-30 % of the client's CPU, and the wire engine ran select-only c=4 10-20 % faster without it
- * (four rotated pairs of 10 s runs). HotSpot's -XX:+AlwaysPreTouch would do it, but `java -jar bench.jar` cannot set
+ * tables) those faults were 15-30 % of the client's CPU, and without them the wire engine ran select-only c=4
+ * 10-20 % faster (four rotated pairs of 10 s runs). HotSpot's -XX:+AlwaysPreTouch would do it, but `java -jar bench.jar` cannot set
  * JVM flags. Allocating until the collector has run twice writes every eden region the heap then uses, and if a
  * collection grows the heap, two more: G1 takes young regions from the top of its free list and returns them there,
  * so later passes reuse the written ones.
