@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +34,14 @@ class OldReleasesTest {
 
     @BeforeAll
     static void start() {
+        if (!OldPostgres.isLocal(OldPostgres.PG96)) return;
         pg96 = OldPostgres.spec(OldPostgres.PG96).open();
         new PgbenchInit().scale(1).log(null).run(pg96);
+    }
+
+    @BeforeEach
+    void needs96() {
+        OldPostgres.assumeLocal(OldPostgres.PG96);
     }
 
     @AfterAll

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,8 +31,14 @@ class OldReleasesTest {
     static SsbCache server;
     static Target pg;
 
+    @BeforeEach
+    void needs96() {
+        OldPostgres.assumeLocal(OldPostgres.PG96);
+    }
+
     @BeforeAll
     static void start() {
+        if (!OldPostgres.isLocal(OldPostgres.PG96)) return;
         // as every ssb command opens a managed server: with managedDefaults, which 9.6 refused to start with
         server = SsbCache.open(OldPostgres.spec(OldPostgres.PG96), 0.1, ParallelSweep.managedDefaults(2), false, false, SINK);
         pg = server.target();
