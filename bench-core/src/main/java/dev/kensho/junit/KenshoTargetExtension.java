@@ -132,6 +132,18 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             String image = containerImage(System.getenv("KENSHO_TEST_TESTCONTAINERS"));
             return shared(e, "containers", () -> new TargetSpec().testcontainers(image).open());
         }
+        if (version.isPresent() && !version.get().release().isBlank()) {
+            PgVersion v = version.get();
+            if (v.value() != 0) {
+                throw new ParameterResolutionException("@PgVersion(" + v.value() + ", release = \"" + v.release() + "\"): give one of the two");
+            }
+            String release = v.release().strip();
+            // "17" and 17 are one server
+            return shared(e, "embedded:" + release, () -> new TargetSpec().pgVersion(release).open());
+        }
+        if (version.isPresent() && version.get().value() <= 0) {
+            throw new ParameterResolutionException("@PgVersion needs a major (@PgVersion(17)) or a release (@PgVersion(release = \"9.6\"))");
+        }
         // The default is the newest version: one server for both ways of asking for it.
         int major = version.map(PgVersion::value).orElseGet(KenshoVersion::newestEmbeddedMajor);
         return shared(e, "embedded:" + major, () -> new TargetSpec().pgVersion(major).open());

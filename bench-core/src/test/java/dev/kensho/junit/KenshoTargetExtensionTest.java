@@ -123,6 +123,38 @@ class KenshoTargetExtensionTest {
         assertTrue(message.contains("role \"kensho_no_such_role\" does not exist"), message);
     }
 
+    @KenshoTarget
+    static class AsksForVersionsAmiss {
+        @Test
+        void both(@PgVersion(value = 17, release = "16.6") Target pg) {
+            fail("ran with two versions");
+        }
+
+        @Test
+        void neither(@PgVersion Target pg) {
+            fail("ran with no version");
+        }
+
+        @Test
+        void unknown(@PgVersion(release = "banana") Target pg) {
+            fail("ran with no such release");
+        }
+    }
+
+    /** A version asked for amiss fails its test with a message that says how to ask: nothing is started. */
+    @Test
+    void aVersionAskedForAmissFailsTheTestSayingHow() {
+        EngineExecutionResults r = run(AsksForVersionsAmiss.class);
+        List<String> messages = r.testEvents().failed().list().stream()
+                .map(ev -> ev.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse(""))
+                .sorted().toList();
+        assertEquals(3, messages.size(), r.allEvents().list().toString());
+        assertEquals("@PgVersion needs a major (@PgVersion(17)) or a release (@PgVersion(release = \"9.6\"))", messages.get(0));
+        assertEquals("@PgVersion(17, release = \"16.6\"): give one of the two", messages.get(1));
+        assertTrue(messages.get(2).startsWith("cannot start the test target: ") && messages.get(2).contains("banana"), messages.get(2));
+    }
+
     private static EngineExecutionResults run(Class<?> c) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute();
     }
