@@ -34,6 +34,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class KenshoTargetExtension implements ParameterResolver, ExecutionCondition {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(KenshoTargetExtension.class);
+    /** The reasons printed so far: Kensho's own build prints every skip (its test jar's SkipReasons), these once. */
+    static final java.util.Set<String> PRINTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext e) {
@@ -58,6 +60,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
                 String reason = unavailable(p, e);
                 if (reason != null) {
                     System.err.println("SKIPPED: " + reason);
+                    PRINTED.add(reason);
                     return ConditionEvaluationResult.disabled(reason);
                 }
             }

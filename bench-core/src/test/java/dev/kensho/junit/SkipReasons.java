@@ -8,16 +8,24 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 
 /**
- * Prints why a test was skipped by a failed assumption (no C pgbench, no socket of the local server, a release not in
- * the local Maven repository) in the build's log, where surefire's console shows only a count: a skip must be seen.
- * Tests that {@link KenshoTargetExtension} disables print their reason themselves. Registered through
+ * Prints why a test or class was skipped (a failed assumption: no C pgbench, no socket of the local server, a release
+ * not in the local Maven repository; a condition: an opt-in test) in the build's log, where surefire's console shows
+ * only a count: a skip must be seen. {@link KenshoTargetExtension} prints its own reasons already. Registered through
  * META-INF/services in bench-core's test jar, so every module whose tests use that jar has it.
  */
 public final class SkipReasons implements TestExecutionListener {
     @Override
+    public void executionSkipped(TestIdentifier test, String reason) {
+        if (!KenshoTargetExtension.PRINTED.contains(reason)) print(test, reason);
+    }
+
+    @Override
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
         if (result.getStatus() != TestExecutionResult.Status.ABORTED) return;
-        String reason = result.getThrowable().map(Throwable::getMessage).orElse("no reason given");
+        print(test, result.getThrowable().map(Throwable::getMessage).orElse("no reason given"));
+    }
+
+    private static void print(TestIdentifier test, String reason) {
         // the class and method: a display name alone ("[1] pgjdbc") does not say which test
         String where = test.getSource().map(SkipReasons::name).orElse("");
         String shown = test.getDisplayName();

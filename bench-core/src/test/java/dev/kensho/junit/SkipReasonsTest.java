@@ -17,7 +17,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 class SkipReasonsTest {
 
-    /** Run only through the launcher below (a nested class would run in the build's own suite too). */
+    /** Run only through the launcher below: surefire leaves nested classes out. */
+    @KenshoTarget
     static class Skipping {
         @Test
         void passes() {}
@@ -32,11 +33,19 @@ class SkipReasonsTest {
         void perEngine(String engine) {
             Assumptions.assumeTrue(false, "no " + engine + " here");
         }
+
+        @Test
+        @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "kensho.no.such.property", matches = "true",
+                disabledReason = "opt-in")
+        void optIn() {}
+
+        @Test
+        void needsAServer(@LocalPostgres(url = KenshoTargetExtensionTest.CLOSED) dev.kensho.core.server.Target pg) {}
     }
 
     /** The listener's registration itself (META-INF/services) is what puts these lines into the build's log. */
     @Test
-    void eachAbortedTestIsPrintedWithItsReason() {
+    void eachSkippedTestIsPrintedOnceWithItsReason() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream was = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -45,8 +54,12 @@ class SkipReasonsTest {
         } finally {
             System.setErr(was);
         }
+        // the extension's own line for needsAServer, and not a second one
         assertEquals(List.of("SKIPPED: SkipReasonsTest$Skipping.needsSomething: Assumption failed: no such thing here",
-                        "SKIPPED: SkipReasonsTest$Skipping.perEngine [1] wire: Assumption failed: no wire here"),
+                        "SKIPPED: SkipReasonsTest$Skipping.optIn: System property [kensho.no.such.property] does not exist ==> opt-in",
+                        "SKIPPED: SkipReasonsTest$Skipping.perEngine [1] wire: Assumption failed: no wire here",
+                        "SKIPPED: no PostgreSQL at " + KenshoTargetExtensionTest.CLOSED
+                                + " (cannot connect to 127.0.0.1:1/test: Connection refused): test skipped"),
                 err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("SKIPPED: ")).sorted().toList());
     }
 }
