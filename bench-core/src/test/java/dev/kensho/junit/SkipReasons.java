@@ -29,7 +29,8 @@ public final class SkipReasons implements TestExecutionListener {
         // the class and method: a display name alone ("[1] pgjdbc") does not say which test
         String where = test.getSource().map(SkipReasons::name).orElse("");
         String shown = test.getDisplayName();
-        if (!where.isEmpty() && !shown.startsWith(where.substring(where.lastIndexOf('.') + 1) + "(")) where += " " + shown;
+        String last = where.substring(where.lastIndexOf('.') + 1);
+        if (!where.isEmpty() && !shown.equals(last) && !shown.startsWith(last + "(")) where += " " + shown;
         System.err.println("SKIPPED: " + (where.isEmpty() ? shown : where) + ": " + reason);
     }
 

@@ -43,6 +43,13 @@ class SkipReasonsTest {
         void needsAServer(@LocalPostgres(url = KenshoTargetExtensionTest.CLOSED) dev.kensho.core.server.Target pg) {}
     }
 
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "kensho.no.such.property", matches = "true",
+            disabledReason = "opt-in class")
+    static class OptInClass {
+        @Test
+        void slow() {}
+    }
+
     /** The listener's registration itself (META-INF/services) is what puts these lines into the build's log. */
     @Test
     void eachSkippedTestIsPrintedOnceWithItsReason() {
@@ -50,12 +57,13 @@ class SkipReasonsTest {
         PrintStream was = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false).build()).execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(Skipping.class)).build(), new SkipReasons());
+            LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false).build()).execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(Skipping.class), selectClass(OptInClass.class)).build(), new SkipReasons());
         } finally {
             System.setErr(was);
         }
         // the extension's own line for needsAServer, and not a second one
-        assertEquals(List.of("SKIPPED: SkipReasonsTest$Skipping.needsSomething: Assumption failed: no such thing here",
+        assertEquals(List.of("SKIPPED: SkipReasonsTest$OptInClass: System property [kensho.no.such.property] does not exist ==> opt-in class",
+                        "SKIPPED: SkipReasonsTest$Skipping.needsSomething: Assumption failed: no such thing here",
                         "SKIPPED: SkipReasonsTest$Skipping.optIn: System property [kensho.no.such.property] does not exist ==> opt-in",
                         "SKIPPED: SkipReasonsTest$Skipping.perEngine [1] wire: Assumption failed: no wire here",
                         "SKIPPED: no PostgreSQL at " + KenshoTargetExtensionTest.CLOSED
