@@ -59,6 +59,7 @@ public final class ClientSweep {
     private boolean reinitEachTrial;
     private boolean prewarm = true;
     private boolean noVacuum;
+    private int warmup = PgbenchRun.DEFAULT_WARMUP;
     private PrintStream err = System.err;
     private PgbenchInit initTemplate;
 
@@ -96,6 +97,8 @@ public final class ClientSweep {
     public ClientSweep prewarm(boolean b) { prewarm = b; return this; }
     /** -n: no pgbench vacuum before each trial. */
     public ClientSweep noVacuum(boolean b) { noVacuum = b; return this; }
+    /** --warmup: each trial's warm-up before its clock, as {@link PgbenchRun#warmup}'s (0: none, as pgbench). */
+    public ClientSweep warmup(int transactions) { warmup = transactions; return this; }
     /** Where trial lines go (stderr). */
     public ClientSweep log(PrintStream e) { err = e; return this; }
 
@@ -167,6 +170,7 @@ public final class ClientSweep {
         p.put("scale", scale);
         p.put("prewarm", prewarm);
         p.put("vacuum", !noVacuum);
+        p.put("warmup", warmup);
         return p;
     }
 
@@ -256,7 +260,8 @@ public final class ClientSweep {
         }
         if (rate != null) r.rate(rate);
         if (latencyLimitMs != null) r.latencyLimitMs(latencyLimitMs);
-        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum);
+        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum)
+                .warmup(warmup);
     }
 
     private Trial trial(Target target, TrialMatrix.Planned<Cell> p, RunDirectory dir) throws SQLException {

@@ -7,6 +7,7 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.ClientSweep;
+import dev.kensho.pgbench.PgbenchRun;
 import dev.kensho.pgbench.run.RunConfig;
 import dev.kensho.pgbench.script.QueryMode;
 import java.util.ArrayList;
@@ -62,6 +63,10 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     boolean noPrewarm;
     @Option(names = {"-n", "--no-vacuum"}, description = "Skip pgbench's vacuum before each trial.")
     boolean noVacuum;
+    @Option(names = "--warmup", paramLabel = "N",
+            description = "Before each trial's clock, its clients together run N warm-up transactions, as pgbench run --warmup; "
+                    + "0 runs none, exactly as pgbench (default " + PgbenchRun.DEFAULT_WARMUP + ", or the resumed run's).")
+    Integer warmup;
     @Mixin
     EngineOption engine;
 
@@ -78,6 +83,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
                 : results.recorded("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(orderSeed)
                 .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
+        sweep.warmup(warmup != null ? warmup
+                : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
         if (rate != null) sweep.rate(RunConfig.parseRate(rate));
         if (latencyLimit != null) sweep.latencyLimitMs(RunConfig.parseLatencyLimit(latencyLimit));
         for (String s : scripts.specs) {

@@ -109,6 +109,7 @@ class PgbenchCommandTest {
         String[][] sweepCases = {
             {"invalid rate limit: \"0\"", "-S", "-R", "0"},
             {"invalid latency limit: \"-5\"", "-S", "-s", "1", "-L", "-5"},
+            {"invalid --warmup: \"-1\"", "-S", "--warmup", "-1"},
             {"could not open file \"/nonexistent.sql\": No such file or directory", "-f", "/nonexistent.sql"},
             {"--pg-version selects an embedded server; it cannot be combined with --url", "-S", "--pg-version", "16,17"},
         };
@@ -245,9 +246,9 @@ class PgbenchCommandTest {
     }
 
     @Test
-    void sweepRecordsRateAndLatencyLimit(Target pg, @TempDir Path tmp) throws Exception {
+    void sweepRecordsRateLatencyLimitAndWarmup(Target pg, @TempDir Path tmp) throws Exception {
         CommandRun r = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1", "--repeat", "1", "-T", "1", "-R", "30", "-L", "100",
-                "-s", "1").toArray(String[]::new));
+                "-s", "1", "--warmup", "0").toArray(String[]::new));
         assertEquals(0, r.exit(), r.err());
         Path runJson;
         try (Stream<Path> dirs = Files.list(tmp)) {
@@ -255,6 +256,7 @@ class PgbenchCommandTest {
         }
         String json = Files.readString(runJson);
         assertTrue(json.matches("(?s).*\"rate\" : 30\\.0,.*\"latency_limit_ms\" : 100\\.0.*"), json);
+        assertTrue(json.contains("\"warmup\" : 0"), json);
         assertTrue(r.err().contains("tps "), r.err());
     }
 

@@ -57,6 +57,9 @@ class ClientSweepTest {
                 int clients = ((Number) t.params().get("clients")).intValue();
                 assertEquals(Math.max(1, clients / 2), ((Number) t.params().get("threads")).intValue());
                 assertTrue(((Number) t.extra().get("prewarm_blocks")).longValue() > 0, t.extra().toString());
+                @SuppressWarnings("unchecked")
+                List<String> report = (List<String>) t.extra().get("report");
+                assertTrue(report.stream().anyMatch(l -> l.startsWith("(before the clock started")), report.toString());
             }
             List<String> csv = Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY));
             assertEquals(7, csv.size(), String.join("\n", csv));
@@ -103,14 +106,18 @@ class ClientSweepTest {
         }
     }
 
-    /** -R and -L reach every trial: its schedule lag and the limit are measured, and both are parameters of run and trial. */
+    /**
+     * -R and -L reach every trial: its schedule lag and the limit are measured, and both are parameters of run and trial;
+     * so does --warmup 0.
+     */
     @Test
     void rateAndLatencyLimitPassToEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(1, 2)).repeats(1).order(TrialMatrix.Order.SEQUENTIAL).seconds(2).builtin("select-only")
-                    .scale(1).rate(40).latencyLimitMs(250).log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                    .scale(1).rate(40).latencyLimitMs(250).warmup(0).log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
                     .run(Map.of("embedded", pg), dir);
             assertEquals(40.0, ((Number) dir.info().parameters().get("rate")).doubleValue());
+            assertEquals(0, ((Number) dir.info().parameters().get("warmup")).intValue());
             assertEquals(250.0, ((Number) dir.info().parameters().get("latency_limit_ms")).doubleValue());
             List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
             assertEquals(2, trials.size());
@@ -126,6 +133,8 @@ class ClientSweepTest {
                 assertTrue(report.stream().anyMatch(l -> l.startsWith("number of transactions skipped: ")), report.toString());
                 assertTrue(report.stream().anyMatch(l -> l.startsWith("number of transactions above the 250.0 ms latency limit: ")),
                         report.toString());
+                // --warmup 0: nothing before the clock, as pgbench
+                assertTrue(report.stream().noneMatch(l -> l.startsWith("(before the clock started")), report.toString());
             }
         }
     }
