@@ -46,7 +46,7 @@ class ResultOptionsTest {
     void aSweepResumesOnlyWithItsOwnScriptModeAndClients(Target pg, @TempDir Path sweeps) throws Exception {
         String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", sweeps.toString()};
         String[] sweep = {"pgbench", "sweep", "-S", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1"};
-        CommandRun first = CommandRun.of(concat(sweep, target));
+        CommandRun first = CommandRun.of(concat(concat(sweep, target), new String[] {"--warmup", "0"}));
         assertEquals(0, first.exit(), first.err());
         Path run;
         try (var d = Files.list(sweeps)) {
@@ -57,14 +57,17 @@ class ResultOptionsTest {
             {"pgbench", "sweep", "-b", "tpcb-like", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1"},
             {"pgbench", "sweep", "-S", "-M", "prepared", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1"},
             {"pgbench", "sweep", "-S", "-s", "1", "--clients", "1,2", "--repeat", "1", "-T", "1"},
+            {"pgbench", "sweep", "-S", "-s", "1", "--clients", "1", "--repeat", "1", "-T", "1", "--warmup", "100"},
         };
-        String[] said = {"that run had scripts [\"-bselect-only\"]", "that run had mode \"simple\"", "that run had clients [1]"};
+        String[] said = {"that run had scripts [\"-bselect-only\"]", "that run had mode \"simple\"", "that run had clients [1]",
+            "that run had warmup 0"};
         for (int i = 0; i < others.length; i++) {
             CommandRun r = CommandRun.of(concat(concat(others[i], target), resume));
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().contains(said[i]), r.err());
         }
         // the order's seed is time-based unless given; a resume without --seed takes the recorded one, another is refused
+        // (and without --warmup the recorded warm-up: the resume below gives none)
         long seed = ((Number) RunDirectory.read(run).info().parameters().get("order_seed")).longValue();
         CommandRun otherSeed = CommandRun.of(concat(concat(concat(sweep, target), resume), new String[] {"--seed", Long.toString(seed + 1)}));
         assertEquals(2, otherSeed.exit(), otherSeed.err());
