@@ -60,6 +60,9 @@ public final class ClientSweep {
     private boolean prewarm = true;
     private boolean noVacuum;
     private int warmup = PgbenchRun.DEFAULT_WARMUP;
+    private final List<String> defines = new ArrayList<>();
+    private int maxTries = 1;
+    private String randomSeed;
     private PrintStream err = System.err;
     private PgbenchInit initTemplate;
 
@@ -99,6 +102,15 @@ public final class ClientSweep {
     public ClientSweep noVacuum(boolean b) { noVacuum = b; return this; }
     /** --warmup: each trial's warm-up before its clock, as {@link PgbenchRun#warmup}'s (0: none, as pgbench). */
     public ClientSweep warmup(int transactions) { warmup = transactions; return this; }
+    /** -D: a script variable of every trial (repeatable). */
+    public ClientSweep define(String nameEqualsValue) { defines.add(nameEqualsValue); return this; }
+    /** --max-tries: tries per transaction on a serialization or deadlock failure, in every trial (0: unlimited within -T). */
+    public ClientSweep maxTries(int n) { maxTries = n; return this; }
+    /**
+     * --random-seed: every trial's seed (an unsigned integer, "time" or "rand", as pgbench); with a number, every trial
+     * draws the same values per client. Without it each trial's seed is its own, kept in the trial (random_seed).
+     */
+    public ClientSweep randomSeed(String seed) { randomSeed = seed; return this; }
     /** Where trial lines go (stderr). */
     public ClientSweep log(PrintStream e) { err = e; return this; }
 
@@ -171,6 +183,9 @@ public final class ClientSweep {
         p.put("prewarm", prewarm);
         p.put("vacuum", !noVacuum);
         p.put("warmup", warmup);
+        p.put("defines", defines);
+        p.put("max_tries", maxTries);
+        p.put("random_seed", randomSeed);   // null when not given
         return p;
     }
 
@@ -260,8 +275,11 @@ public final class ClientSweep {
         }
         if (rate != null) r.rate(rate);
         if (latencyLimitMs != null) r.latencyLimitMs(latencyLimitMs);
-        return r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum)
-                .warmup(warmup);
+        r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum)
+                .warmup(warmup).maxTries(maxTries);
+        for (String d : defines) r.define(d);
+        if (randomSeed != null) r.randomSeed(randomSeed);
+        return r;
     }
 
     private Trial trial(Target target, TrialMatrix.Planned<Cell> p, RunDirectory dir) throws SQLException {

@@ -67,6 +67,15 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             description = "Before each trial's clock, its clients together run N warm-up transactions, as pgbench run --warmup; "
                     + "0 runs none, exactly as pgbench (default " + PgbenchRun.DEFAULT_WARMUP + ", or the resumed run's).")
     Integer warmup;
+    @Option(names = {"-D", "--define"}, paramLabel = "NAME=VALUE", description = "Script variable of every trial (repeatable).")
+    List<String> defines = new ArrayList<>();
+    @Option(names = "--max-tries", defaultValue = "1",
+            description = "Tries per transaction on serialization or deadlock failure, in every trial (0: unlimited within -T).")
+    int maxTries;
+    @Option(names = "--random-seed", paramLabel = "SEED", defaultValue = "${env:PGBENCH_RANDOM_SEED}",
+            description = "Every trial's seed: an unsigned integer (each trial then draws the same values per client), 'time' or 'rand'; "
+                    + "without it, PGBENCH_RANDOM_SEED's value, as pgbench, else each trial's own, kept in the trial.")
+    String randomSeed;
     @Mixin
     EngineOption engine;
 
@@ -85,6 +94,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
                 .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         sweep.warmup(warmup != null ? warmup
                 : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
+        sweep.maxTries(maxTries).randomSeed(randomSeed);
+        for (String d : defines) sweep.define(d);
         if (rate != null) sweep.rate(RunConfig.parseRate(rate));
         if (latencyLimit != null) sweep.latencyLimitMs(RunConfig.parseLatencyLimit(latencyLimit));
         for (String s : scripts.specs) {

@@ -110,6 +110,8 @@ class PgbenchCommandTest {
             {"invalid rate limit: \"0\"", "-S", "-R", "0"},
             {"invalid latency limit: \"-5\"", "-S", "-s", "1", "-L", "-5"},
             {"invalid --warmup: \"-1\"", "-S", "--warmup", "-1"},
+            {"invalid variable definition: \"foo\"", "-S", "-D", "foo"},
+            {"invalid number of maximum tries: \"-1\"", "-S", "--max-tries", "-1"},
             {"could not open file \"/nonexistent.sql\": No such file or directory", "-f", "/nonexistent.sql"},
             {"--pg-version selects an embedded server; it cannot be combined with --url", "-S", "--pg-version", "16,17"},
         };

@@ -139,6 +139,48 @@ class ClientSweepTest {
         }
     }
 
+    /** -D, --random-seed and --max-tries reach every trial: with one seed, each trial draws the same values. */
+    @Test
+    void definesSeedAndTriesPassToEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
+        try (var c = pg.connect(); var s = c.createStatement()) {
+            s.execute("drop table if exists kensho_sweep_probe");
+            s.execute("create table kensho_sweep_probe(id bigserial primary key, r bigint, v int)");
+        }
+        Path script = Files.writeString(tmp.resolve("draw.sql"), "\\set r random(1, 1000000000)\ninsert into kensho_sweep_probe(r, v) values (:r, :v);\n");
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(1)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).file(script.toString())
+                    .scale(1).warmup(0).define("v=42").randomSeed("5432").maxTries(3)
+                    .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
+            assertEquals(List.of("v=42"), dir.info().parameters().get("defines"));
+            assertEquals(3, ((Number) dir.info().parameters().get("max_tries")).intValue());
+            assertEquals("5432", dir.info().parameters().get("random_seed"));
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(2, trials.size());
+            for (Trial t : trials) {
+                assertTrue(t.ok(), t.toString());
+                assertEquals("5432", String.valueOf(t.extra().get("random_seed")), t.extra().toString());
+                @SuppressWarnings("unchecked")
+                List<String> report = (List<String>) t.extra().get("report");
+                assertTrue(report.contains("maximum number of tries: 3"), report.toString());
+            }
+        }
+        List<Long> r = new java.util.ArrayList<>();
+        try (var c = pg.connect(); var s = c.createStatement();
+             var rs = s.executeQuery("select r, v from kensho_sweep_probe order by id")) {
+            while (rs.next()) {
+                r.add(rs.getLong(1));
+                assertEquals(42, rs.getInt(2));
+            }
+            s.execute("drop table kensho_sweep_probe");
+        }
+        // the second trial's draws start over: the first three values come again where it began
+        int second = -1;
+        for (int i = 1; i + 2 < r.size() && second < 0; i++) {
+            if (r.get(i).equals(r.get(0)) && r.get(i + 1).equals(r.get(1)) && r.get(i + 2).equals(r.get(2))) second = i;
+        }
+        assertTrue(second > 0, "no second run of the same draws in " + r.size() + " rows");
+    }
+
     /**
      * A client count the target cannot hold fails the sweep before its first trial, not half-way; and a pg_prewarm
      * the sweep had to create is said on stderr and kept as a note of the run.
