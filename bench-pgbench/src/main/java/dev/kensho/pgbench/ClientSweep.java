@@ -183,7 +183,7 @@ public final class ClientSweep {
         p.put("prewarm", prewarm);
         p.put("vacuum", !noVacuum);
         p.put("warmup", warmup);
-        p.put("defines", defines);
+        p.put("defines", List.copyOf(defines));
         p.put("max_tries", maxTries);
         p.put("random_seed", randomSeed);   // null when not given
         return p;
