@@ -155,8 +155,19 @@ class KenshoTargetExtensionTest {
         assertTrue(messages.get(2).startsWith("cannot start the test target: ") && messages.get(2).contains("banana"), messages.get(2));
     }
 
+    /** What the nested run printed on stderr: the extension's skip lines go there, not into the build's log. */
+    private static String printed = "";
+
     private static EngineExecutionResults run(Class<?> c) {
-        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream was = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute();
+        } finally {
+            System.setErr(was);
+            printed = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     private static String skipReason(Events events) {
@@ -174,6 +185,8 @@ class KenshoTargetExtensionTest {
         String reason = skipReason(r.testEvents());
         assertTrue(reason.startsWith("no PostgreSQL at " + CLOSED), reason);
         assertTrue(reason.contains("Connection refused"), reason);
+        // said where a suite's log shows it: surefire's console counts skips but gives no reason
+        assertEquals(List.of("SKIPPED: " + reason), printed.lines().filter(l -> l.startsWith("SKIPPED")).toList(), printed);
     }
 
     @Test
