@@ -63,6 +63,9 @@ public final class ClientSweep {
     private final List<String> defines = new ArrayList<>();
     private int maxTries = 1;
     private String randomSeed;
+    private Integer progress;
+    /** "[3/12]   ": the trial under way, for its progress lines. */
+    private String trialPrefix = "";
     private PrintStream err = System.err;
     private PgbenchInit initTemplate;
 
@@ -111,6 +114,11 @@ public final class ClientSweep {
      * draws the same values per client. Without it each trial's seed is its own, kept in the trial (random_seed).
      */
     public ClientSweep randomSeed(String seed) { randomSeed = seed; return this; }
+    /**
+     * -P: a progress line every N seconds of each trial on the log, as pgbench -P ("[3/12]   progress: 5.0 s, ..."): a
+     * study's trials run for minutes. Only shown: not a parameter of the run, so a resume may give another.
+     */
+    public ClientSweep progress(Integer seconds) { progress = seconds; return this; }
     /** Where trial lines go (stderr). */
     public ClientSweep log(PrintStream e) { err = e; return this; }
 
@@ -211,6 +219,7 @@ public final class ClientSweep {
         matrix.run(dir, p -> trial(targets.get(p.cell().target()), p, dir), new TrialMatrix.Listener<>() {
             @Override
             public void starting(TrialMatrix.Planned<Cell> p, int index, int total) {
+                trialPrefix = String.format(Locale.ROOT, "[%d/%d]   ", index, total);
                 err.printf(Locale.ROOT, "[%d/%d] %s clients=%d threads=%d repeat %d...%n", index, total, p.cell().target(),
                         p.cell().clients(), p.cell().threads(), p.repeat() + 1);
             }
@@ -279,6 +288,7 @@ public final class ClientSweep {
                 .warmup(warmup).maxTries(maxTries);
         for (String d : defines) r.define(d);
         if (randomSeed != null) r.randomSeed(randomSeed);
+        if (progress != null) r.progress(progress);
         return r;
     }
 
@@ -309,7 +319,7 @@ public final class ClientSweep {
                 }
             }
         }
-        ByteArrayOutputStream runErr = new ByteArrayOutputStream();
+        RunStderr runErr = new RunStderr(err, trialPrefix);
         PgbenchRun run = template(cell.clients()).output(new PrintStream(java.io.OutputStream.nullOutputStream()),
                 new PrintStream(runErr, true, StandardCharsets.UTF_8));
         RunReport report;
@@ -334,10 +344,43 @@ public final class ClientSweep {
         if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
         if (!seen.memoryKb().isEmpty()) ex.put("memory_kb", seen.memoryKb());
         if (seen.error() != null) ex.put("sampler_error", seen.error());
-        String errors = runErr.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
+        String errors = runErr.text().lines().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
         if (errors != null) ex.put("errors", errors);
         String status = report.aborted() ? "failed" : "ok";
         if (report.aborted()) ex.put("reason", "run aborted: " + (errors == null ? "see report" : errors.lines().findFirst().orElse("")));
         return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.finished());
+    }
+
+    /** A trial run's stderr: kept whole for the trial's errors; its progress lines passed on to the sweep's log as they come. */
+    private static final class RunStderr extends java.io.OutputStream {
+        private final ByteArrayOutputStream all = new ByteArrayOutputStream(), line = new ByteArrayOutputStream();
+        private final PrintStream log;
+        private final String prefix;
+
+        RunStderr(PrintStream log, String prefix) {
+            this.log = log;
+            this.prefix = prefix;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            all.write(b);
+            if (b != '\n') {
+                line.write(b);
+                return;
+            }
+            String l = line.toString(StandardCharsets.UTF_8);
+            line.reset();
+            if (l.startsWith("progress: ")) log.println(prefix + l);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) write(b[i]);
+        }
+
+        synchronized String text() {
+            return all.toString(StandardCharsets.UTF_8);
+        }
     }
 }

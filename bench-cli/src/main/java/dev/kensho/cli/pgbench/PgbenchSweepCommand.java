@@ -76,6 +76,9 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             description = "Every trial's seed: an unsigned integer (each trial then draws the same values per client), 'time' or 'rand'; "
                     + "without it, PGBENCH_RANDOM_SEED's value, as pgbench, else each trial's own, kept in the trial.")
     String randomSeed;
+    @Option(names = {"-P", "--progress"}, paramLabel = "SEC",
+            description = "A progress line every SEC seconds of each trial, as pgbench -P (a study's trials run for minutes).")
+    Integer progress;
     @Mixin
     EngineOption engine;
 
@@ -94,7 +97,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
                 .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         sweep.warmup(warmup != null ? warmup
                 : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
-        sweep.maxTries(maxTries).randomSeed(randomSeed);
+        sweep.maxTries(maxTries).randomSeed(randomSeed).progress(progress);
         for (String d : defines) sweep.define(d);
         if (rate != null) sweep.rate(RunConfig.parseRate(rate));
         if (latencyLimit != null) sweep.latencyLimitMs(RunConfig.parseLatencyLimit(latencyLimit));

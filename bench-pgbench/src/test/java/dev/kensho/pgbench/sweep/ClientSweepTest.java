@@ -36,8 +36,14 @@ class ClientSweepTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(1, 2, 4)).threads("clients/2").repeats(2).order(TrialMatrix.Order.RANDOM)
-                    .seconds(2).builtin("select-only").scale(1).log(new PrintStream(log, true, StandardCharsets.UTF_8))
+                    .seconds(2).builtin("select-only").scale(1).progress(1).log(new PrintStream(log, true, StandardCharsets.UTF_8))
                     .run(targets, dir);
+            // -P 1: each trial's progress lines on the log as they come, under the trial's number
+            for (int i = 1; i <= 12; i++) {
+                String trial = "[" + i + "/12]   progress: ";
+                assertTrue(log.toString(StandardCharsets.UTF_8).lines().anyMatch(l -> l.startsWith(trial) && l.contains(" tps, lat ")),
+                        trial + " in " + log.toString(StandardCharsets.UTF_8));
+            }
             List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
             assertEquals(12, trials.size(), log.toString(StandardCharsets.UTF_8));
             for (Trial t : trials) {
