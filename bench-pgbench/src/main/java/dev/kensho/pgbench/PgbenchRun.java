@@ -1,6 +1,8 @@
 package dev.kensho.pgbench;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.Credentials;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.run.Driver;
@@ -143,8 +145,15 @@ public final class PgbenchRun {
      * (a thread and a pgjdbc connection per client).
      */
     public PgbenchRun engine(Engine e) { engine = e; return this; }
-    /** Report (stdout) and progress/errors (stderr) streams. */
-    public PgbenchRun output(PrintStream report, PrintStream errors) { out = report; err = errors; return this; }
+    /**
+     * Report (System.out by default) and progress/errors (System.err by default: the vacuum line, -P lines, client
+     * errors) streams; null silences one.
+     */
+    public PgbenchRun output(PrintStream report, PrintStream errors) { out = orSilent(report); err = orSilent(errors); return this; }
+
+    private static PrintStream orSilent(PrintStream s) {
+        return s != null ? s : new PrintStream(java.io.OutputStream.nullOutputStream());
+    }
 
     private PgbenchRun add(String spec) {
         try {
@@ -195,7 +204,7 @@ public final class PgbenchRun {
         }
     }
 
-    /** Runs and returns the report (not printed). */
+    /** Runs and returns the report (not printed; the vacuum and progress lines go to the errors stream, see {@link #output}). */
     public RunReport run(Target target) {
         return run(target, 0);
     }
@@ -235,8 +244,12 @@ public final class PgbenchRun {
         return p;
     }
 
-    /** Runs, prints the report to the output stream and appends it as a trial of dir (when dir is not null). */
+    /**
+     * Runs, prints the report to the output stream and appends it as a trial of dir (when dir is not null), with the
+     * target's environment unless the caller recorded one already.
+     */
     public RunReport runAndRecord(Target target, RunDirectory dir) {
+        if (dir != null && dir.info().environment().isEmpty()) dir.environment(Credentials.mask(target.describe()), Environment.capture(target));
         RunReport r = run(target);
         r.lines().forEach(out::println);
         if (dir != null) {

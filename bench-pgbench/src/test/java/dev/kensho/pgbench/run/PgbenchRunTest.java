@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
@@ -80,6 +81,10 @@ class PgbenchRunTest {
         assertEquals(1, trials.size());
         assertEquals(r.tps(), trials.get(0).metric("tps"), 1e-9);
         assertEquals(4, trials.get(0).params().get("clients"));
+        // a library caller that recorded no environment gets the target's (the CLI records its own first)
+        Map<String, Object> env = RunDirectory.info(dir.path()).environment();
+        assertEquals(List.of(Credentials.mask(pg.describe())), List.copyOf(env.keySet()), env.toString());
+        assertTrue(env.toString().contains("server_version"), env.toString());
 
         // the run second by second, as kept: what -P printed, and every transaction once
         Timeline tl = Timeline.of(trials.get(0));
@@ -313,6 +318,13 @@ class PgbenchRunTest {
                 s.execute("alter table kensho_branches_aside rename to pgbench_branches");
             }
         }
+    }
+
+    @Test
+    void nullStreamsAreSilence(Target pg) {
+        // as PgbenchInit.log(null): a caller who wants neither the report nor the vacuum line says null
+        RunReport r = new PgbenchRun().selectOnly().clients(2).transactions(50).warmup(0).output(null, null).run(pg);
+        assertEquals(100, r.processed());
     }
 
     @Test
