@@ -104,6 +104,12 @@ public final class MicroBenchmarks {
                           List<String> clientEncodings, String databaseEncoding, int warmupIterations, int iterations,
                           Duration iterationTime, int forks, boolean verbose) {
         public Options {
+            // here, not in run(): without JMH, MicroBenchmarks itself cannot be linked (its methods catch JMH's
+            // exceptions), and the caller would get a NoClassDefFoundError instead of what to add
+            if (Options.class.getClassLoader().getResource("org/openjdk/jmh/runner/Runner.class") == null) {
+                throw KenshoException.usage("the micro benchmarks run on JMH, which is not on the classpath: add the dependency "
+                        + "org.openjdk.jmh:jmh-core (Kensho declares it optional)");
+            }
             benchmarks = List.copyOf(benchmarks);
             columns = List.copyOf(columns);
             clientEncodings = List.copyOf(clientEncodings);

@@ -71,6 +71,29 @@ class MicroBenchmarksTest {
         }
     }
 
+    @Test
+    void withoutJmhOnTheClasspathTheOptionsSayWhatToAdd() throws Exception {
+        // this test's classpath without JMH, as a harness that depends on bench-pgbench alone has it (JMH is optional)
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<java.net.URL> urls = new java.util.ArrayList<>();
+        for (String e : cp.split(java.io.File.pathSeparator)) {
+            if (!e.contains("jmh")) urls.add(Path.of(e).toUri().toURL());
+        }
+        try (var noJmh = new java.net.URLClassLoader(urls.toArray(new java.net.URL[0]), ClassLoader.getPlatformClassLoader())) {
+            assertEquals(null, noJmh.getResource("org/openjdk/jmh/runner/Runner.class"), "JMH left out");
+            Class<?> options = noJmh.loadClass(MicroBenchmarks.Options.class.getName());
+            Class<?> benchmark = noJmh.loadClass(Benchmark.class.getName());
+            Object join = benchmark.getMethod("valueOf", String.class).invoke(null, "JOIN_GROUP_COUNT");
+            var ctor = options.getConstructors()[0];
+            var e = assertThrows(java.lang.reflect.InvocationTargetException.class, () -> ctor.newInstance(List.of(join), SCALE, WIDE_ROWS,
+                    false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0, false));
+            assertEquals(KenshoException.class.getName(), e.getCause().getClass().getName(), String.valueOf(e.getCause()));
+            assertEquals("the micro benchmarks run on JMH, which is not on the classpath: add the dependency "
+                    + "org.openjdk.jmh:jmh-core (Kensho declares it optional)", e.getCause().getMessage());
+        }
+        once(Benchmark.JOIN_GROUP_COUNT);   // with JMH the same options are made
+    }
+
     /** One benchmark, one short iteration, in this JVM; tables of another scale are refused, not re-created. */
     static MicroBenchmarks.Options once(Benchmark b) {
         return new MicroBenchmarks.Options(List.of(b), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
