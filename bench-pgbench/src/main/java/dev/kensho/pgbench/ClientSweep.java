@@ -9,9 +9,9 @@ import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
 import dev.kensho.pgbench.run.Driver;
-import dev.kensho.pgbench.run.RunReport;
-import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.sweep.ThreadsExpression;
 import dev.kensho.pgbench.sweep.TrialSampler;
 import java.io.ByteArrayOutputStream;
@@ -52,7 +52,7 @@ public final class ClientSweep {
     private int seconds = 60;
     private final List<String> scripts = new ArrayList<>();
     private QueryMode mode = QueryMode.SIMPLE;
-    private dev.kensho.pgbench.run.Engine engine = dev.kensho.pgbench.run.Engine.PGJDBC;
+    private dev.kensho.pgbench.Engine engine = dev.kensho.pgbench.Engine.PGJDBC;
     private Double rate;
     private Double latencyLimitMs;
     private Integer scale;
@@ -87,8 +87,8 @@ public final class ClientSweep {
     public ClientSweep file(String fileAtWeight) { scripts.add("-f" + fileAtWeight); return this; }
     /** -M (default simple, as pgbench and the studies (whose read scripts fail under extended and prepared)). */
     public ClientSweep mode(QueryMode m) { mode = m; return this; }
-    /** How each trial's clients talk to the server (see {@link dev.kensho.pgbench.run.Engine}). */
-    public ClientSweep engine(dev.kensho.pgbench.run.Engine e) { engine = e; return this; }
+    /** How each trial's clients talk to the server (see {@link dev.kensho.pgbench.Engine}). */
+    public ClientSweep engine(dev.kensho.pgbench.Engine e) { engine = e; return this; }
     /** -R: target rate of every trial in transactions per second over all its clients (not set: as fast as possible). */
     public ClientSweep rate(double tps) { rate = tps; return this; }
     /** -L: every trial counts transactions above this latency (with -R skips those already late). */

@@ -7,7 +7,6 @@ import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;
-import dev.kensho.pgbench.init.Tables.PartitionMethod;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,16 +1,16 @@
 package dev.kensho.pgbench;
 
+import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
-import dev.kensho.core.Credentials;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
+import dev.kensho.pgbench.Engine;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
+import dev.kensho.pgbench.RunWindow;
 import dev.kensho.pgbench.run.Driver;
-import dev.kensho.pgbench.run.Engine;
 import dev.kensho.pgbench.run.RunConfig;
-import dev.kensho.pgbench.run.RunReport;
-import dev.kensho.pgbench.run.RunWindow;
-import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.ScriptException;
 import java.io.PrintStream;
@@ -164,7 +164,16 @@ public final class PgbenchRun {
         return this;
     }
 
-    /** The run's configuration, validated as pgbench validates its options (a usage error names the first bad one). */
+    /** Checks the options as pgbench does, before any server is needed (a usage error names the first bad one). */
+    public PgbenchRun validate() {
+        config();
+        return this;
+    }
+
+    /**
+     * The engine's view of the options, validated as {@link #validate()} does. {@code dev.kensho.pgbench.run} is the
+     * engine: its types may change between releases; this class's builder methods are the API.
+     */
     public RunConfig config() {
         List<Script> s = scripts.isEmpty() ? List.of(builtinOrFail("tpcb-like")) : scripts;
         try {

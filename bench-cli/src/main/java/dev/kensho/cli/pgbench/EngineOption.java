@@ -1,7 +1,7 @@
 package dev.kensho.cli.pgbench;
 
 import dev.kensho.core.KenshoException;
-import dev.kensho.pgbench.run.Engine;
+import dev.kensho.pgbench.Engine;
 import picocli.CommandLine.Option;
 
 /** --engine, shared by `pgbench run` and `pgbench sweep`. */

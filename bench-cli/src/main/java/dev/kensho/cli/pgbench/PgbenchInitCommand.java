@@ -7,6 +7,7 @@ import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.PartitionMethod;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.init.Tables;
 import java.util.LinkedHashMap;
@@ -67,7 +68,7 @@ final class PgbenchInitCommand implements Callable<Integer> {
     public Integer call() {
         PgbenchInit init = new PgbenchInit().scale(scale).fillfactor(fillfactor).steps(steps).foreignKeys(foreignKeys)
                 .unlogged(unlogged).tablespace(tablespace).indexTablespace(indexTablespace).partitions(partitions)
-                .partitionMethod(partitionMethod == null ? null : Tables.PartitionMethod.parse(partitionMethod)).noVacuum(noVacuum).quiet(quiet)
+                .partitionMethod(partitionMethod == null ? null : PartitionMethod.parse(partitionMethod)).noVacuum(noVacuum).quiet(quiet)
                 .log(System.err);
         init.validate();   // bad options and -I fail before anything starts
         String effective = init.effectiveSteps();

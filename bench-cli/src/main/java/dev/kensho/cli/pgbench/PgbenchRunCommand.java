@@ -10,9 +10,9 @@ import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
 import dev.kensho.pgbench.run.RunConfig;
-import dev.kensho.pgbench.run.RunReport;
-import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.ScriptException;
 import java.nio.file.Path;
@@ -138,7 +138,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
             else run.file(s.substring(2));
         }
         for (String d : defines) run.define(d);
-        run.config();   // option errors before a server starts
+        run.validate();   // option errors before a server starts
         TargetSpec spec = target.single();
         try (Target t = spec.open(); RunDirectory dir = results.open("pgbench run", run.params(), System.err)) {
             dir.environment(spec.label(), Environment.capture(t));

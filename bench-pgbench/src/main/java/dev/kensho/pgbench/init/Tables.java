@@ -1,5 +1,6 @@
 package dev.kensho.pgbench.init;
 
+import dev.kensho.pgbench.PartitionMethod;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,22 +19,6 @@ public final class Tables {
 
     public static final String DROP = "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
     public static final String TRUNCATE = "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
-
-    public enum PartitionMethod {
-        NONE, RANGE, HASH;
-
-        /** --partition-method as typed: range or hash (any case), as pgbench accepts it; "none" is no method it knows. */
-        public static PartitionMethod parse(String typed) {
-            if (typed.equalsIgnoreCase("range")) return RANGE;
-            if (typed.equalsIgnoreCase("hash")) return HASH;
-            throw dev.kensho.core.KenshoException.usage(invalid(typed));
-        }
-
-        /** pgbench's words for a method it does not know. */
-        public static String invalid(String typed) {
-            return "invalid partition method, expecting \"range\" or \"hash\", got: \"" + typed + "\"";
-        }
-    }
 
     private record Ddl(String table, String small, String big, boolean fillfactor) { }
 

@@ -1,7 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import dev.kensho.core.server.Target;
-import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.QueryMode;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;

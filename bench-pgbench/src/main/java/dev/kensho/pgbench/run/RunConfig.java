@@ -1,13 +1,14 @@
 package dev.kensho.pgbench.run;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.pgbench.Engine;
+import dev.kensho.pgbench.QueryMode;
 import dev.kensho.pgbench.script.Command;
 import dev.kensho.pgbench.script.PgbenchRandom;
-import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.Variables;
-import java.math.BigDecimal;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.kensho.pgbench.script;
 
+import dev.kensho.pgbench.QueryMode;
 import dev.kensho.pgbench.script.expr.EvalException;
 import dev.kensho.pgbench.script.expr.Expr;
 import dev.kensho.pgbench.script.expr.Value;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.PartitionMethod;
 import dev.kensho.pgbench.PgbenchInit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -75,7 +76,7 @@ class PgbenchInitTest {
 
     @Test
     void partitionsForeignKeysAndServerSideGeneration(Target pg) throws Exception {
-        PgbenchInit.Result r = new PgbenchInit().scale(1).partitions(3).partitionMethod(Tables.PartitionMethod.HASH)
+        PgbenchInit.Result r = new PgbenchInit().scale(1).partitions(3).partitionMethod(PartitionMethod.HASH)
                 .foreignKeys(true).steps("dtGvp").log(null).run(pg);
         assertEquals("dtGvpf", r.initSteps());
         assertTrue(r.line().contains("server-side generate") && r.line().contains("foreign keys"), r.line());
@@ -156,14 +157,14 @@ class PgbenchInitTest {
         assertEquals("dgG", new PgbenchInit().steps("d g G").effectiveSteps());
         assertEquals("dtgp", new PgbenchInit().noVacuum(true).effectiveSteps());
         assertEquals("dtgvpf", new PgbenchInit().foreignKeys(true).effectiveSteps());
-        var none = assertThrows(KenshoException.class, () -> Tables.PartitionMethod.parse("none"));
+        var none = assertThrows(KenshoException.class, () -> PartitionMethod.parse("none"));
         assertEquals("invalid partition method, expecting \"range\" or \"hash\", got: \"none\"", none.getMessage());
         assertEquals(none.getMessage(), assertThrows(KenshoException.class,
-                () -> new PgbenchInit().partitions(2).partitionMethod(Tables.PartitionMethod.NONE).validate()).getMessage());
-        assertEquals(Tables.PartitionMethod.HASH, Tables.PartitionMethod.parse("Hash"));
+                () -> new PgbenchInit().partitions(2).partitionMethod(PartitionMethod.NONE).validate()).getMessage());
+        assertEquals(PartitionMethod.HASH, PartitionMethod.parse("Hash"));
         // pgbench's PQescapeIdentifier: always quoted, embedded quotes doubled
         assertEquals("create table pgbench_branches(bid int not null,bbalance int,filler char(88)) with (fillfactor=100) tablespace \"a \"\"b\"\"\"",
-                Tables.create(1, 100, false, 0, Tables.PartitionMethod.NONE, "a \"b\"").get(3));
+                Tables.create(1, 100, false, 0, PartitionMethod.NONE, "a \"b\"").get(3));
         assertEquals("alter table pgbench_accounts add primary key (aid) using index tablespace \"ts\"", Tables.primaryKeys("ts").get(2));
     }
 

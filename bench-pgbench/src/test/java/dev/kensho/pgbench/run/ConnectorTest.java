@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
-import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.QueryMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.Engine;
 import dev.kensho.pgbench.PgbenchRun;
-import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

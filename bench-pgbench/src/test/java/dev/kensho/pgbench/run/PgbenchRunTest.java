@@ -7,17 +7,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.LatencyDistribution;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
-import dev.kensho.core.result.LatencyDistribution;
 import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
+import dev.kensho.pgbench.Engine;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
-import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
+import dev.kensho.pgbench.RunWindow;
 import dev.kensho.pgbench.script.Script;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -35,10 +38,10 @@ import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @KenshoTarget
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -8,6 +8,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.Engine;
 import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +23,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** pgbench's --progress-timestamp, --verbose-errors and --exit-on-abort on a real server. */
 @KenshoTarget
@@ -123,7 +126,7 @@ class RunOptionsTest {
     @EnumSource(Engine.class)
     void noticesArePrintedAsPgbenchPrintsThem(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         Path script = Files.writeString(tmp.resolve("notice.sql"), "drop table if exists kensho_no_such_notice_table;\nselect 1;\n");
-        for (dev.kensho.pgbench.script.QueryMode mode : dev.kensho.pgbench.script.QueryMode.values()) {
+        for (dev.kensho.pgbench.QueryMode mode : dev.kensho.pgbench.QueryMode.values()) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             new PgbenchRun().engine(engine).mode(mode).file(script.toString()).clients(2).threads(1).transactions(3).noVacuum(true).warmup(0)
                     .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.result.Timeline;
+import dev.kensho.pgbench.Engine;
+import dev.kensho.pgbench.RunReport;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;

@@ -11,9 +11,11 @@ import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.Engine;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
-import dev.kensho.pgbench.script.QueryMode;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A managed server restarted in the middle of a run: the run finishes, counts failures, writes results. */
 @KenshoTarget

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.WireLogin;
 import dev.kensho.junit.KenshoTarget;
-import dev.kensho.pgbench.script.ClientScriptRunner;
+import dev.kensho.pgbench.QueryMode;
 import dev.kensho.pgbench.script.ClientScriptRunner.Step;
+import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.PgbenchRandom;
-import dev.kensho.pgbench.script.QueryMode;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.TransactionOutcome;
 import dev.kensho.pgbench.script.Variables;
@@ -21,9 +21,9 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** Kensho's own protocol client against a real server: every -M mode, results into variables, errors, logins. */
 @KenshoTarget

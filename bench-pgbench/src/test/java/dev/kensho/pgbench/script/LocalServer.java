@@ -1,13 +1,13 @@
 package dev.kensho.pgbench.script;
 
-import org.junit.jupiter.api.Assumptions;
-
+import dev.kensho.pgbench.QueryMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
+import org.junit.jupiter.api.Assumptions;
 
 /** The Debian PostgreSQL 15 on 127.0.0.1:5432 (database test) and its pgbench, which tests skip without. */
 final class LocalServer {

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.Engine;
 import dev.kensho.pgbench.PgbenchInit;
 import dev.kensho.pgbench.PgbenchRun;
-import dev.kensho.pgbench.run.RunReport;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -163,7 +165,7 @@ class WarmupScriptTest {
             s.execute("create trigger kensho_warm_stmt after update on kensho_warm_t for each statement execute function kensho_warm_fire()");
         }
         Script sql = Script.parse("t.sql", "\\set k random(1, 10)\nUPDATE kensho_warm_t SET v = v + 1 WHERE k = :k;\n");
-        for (dev.kensho.pgbench.run.Engine engine : dev.kensho.pgbench.run.Engine.values()) {
+        for (dev.kensho.pgbench.Engine engine : dev.kensho.pgbench.Engine.values()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             PrintStream sink = new PrintStream(out, true, StandardCharsets.UTF_8);
             RunReport r = new PgbenchRun().script(sql).clients(2).transactions(3).mode(QueryMode.PREPARED).warmup(2000).engine(engine)

@@ -1,4 +1,4 @@
-package dev.kensho.pgbench.run;
+package dev.kensho.pgbench;
 
 import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.result.LatencyDistribution;

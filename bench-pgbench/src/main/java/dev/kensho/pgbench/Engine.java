@@ -1,4 +1,4 @@
-package dev.kensho.pgbench.run;
+package dev.kensho.pgbench;
 
 import java.util.Locale;
 

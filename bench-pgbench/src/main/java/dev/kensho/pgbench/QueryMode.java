@@ -1,4 +1,4 @@
-package dev.kensho.pgbench.script;
+package dev.kensho.pgbench;
 
 import java.util.Locale;
 import java.util.Properties;

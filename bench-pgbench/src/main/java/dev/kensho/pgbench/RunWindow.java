@@ -1,4 +1,4 @@
-package dev.kensho.pgbench.run;
+package dev.kensho.pgbench;
 
 /**
  * Told when a run's measured interval begins and ends, so an observer of the server (a sweep's
