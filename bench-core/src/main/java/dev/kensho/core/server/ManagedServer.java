@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * directory and the settings file {@code kensho.conf} that postgresql.conf includes, restarts when a
  * postmaster-level value changes, and stops the server when closed (a shutdown hook covers Ctrl-C).
  */
-public final class ManagedServer extends JdbcTarget implements ServerControl {
+final class ManagedServer extends JdbcTarget implements ServerControl {
     static final String DATABASE = "kensho";
     private static final Path SETSID = Path.of("/usr/bin/setsid");
 

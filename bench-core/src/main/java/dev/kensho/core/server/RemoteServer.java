@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * --restart-command, which is the explicit permission to ALTER SYSTEM and restart. What ALTER SYSTEM
  * changed is put back when the target closes (or the JVM ends), with one more restart if needed.
  */
-public final class RemoteServer extends JdbcTarget implements ServerControl {
+final class RemoteServer extends JdbcTarget implements ServerControl {
     private final TargetKind kind;
     private final String restartCommand;
     private final Map<String, String> applied = new LinkedHashMap<>();
