@@ -667,7 +667,7 @@ public final class Driver {
         /** Admin shutdown, crash shutdown and "cannot connect now" end the session as surely as a broken socket. */
         private boolean connectionGone(TransactionOutcome out) {
             String s = out.sqlState();
-            if (s != null && (s.startsWith("08") || s.startsWith("57P"))) return true;
+            if (ClientScriptRunner.sessionEnded(s) || (s != null && s.startsWith("57P"))) return true;
             if (wireEngine) return wire == null || !wire.channel().isOpen();
             try {
                 // an ERROR (not a FATAL) the server answered came over a live session: no probe (--continue-on-error

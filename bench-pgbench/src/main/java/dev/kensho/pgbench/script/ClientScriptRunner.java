@@ -398,7 +398,7 @@ public final class ClientScriptRunner {
             status = TransactionOutcome.Status.SERIALIZATION_FAILURE;
         } else if ("40P01".equals(sqlState)) {
             status = TransactionOutcome.Status.DEADLOCK_FAILURE;
-        } else if ((sqlState != null && sqlState.startsWith("08")) || connectionLost) {
+        } else if (connectionLost || sessionEnded(sqlState)) {
             status = TransactionOutcome.Status.CONNECTION_LOST;
         } else {
             status = TransactionOutcome.Status.SQL_ERROR;
@@ -406,6 +406,15 @@ public final class ClientScriptRunner {
         outcome = new TransactionOutcome(status, scriptIndex, pc, sqlState, "client " + clientId + " script " + scriptIndex
                 + " aborted in command " + pc + " query 0: " + libpqStyle(message), txStart, slept);
         return Step.DONE;
+    }
+
+    /**
+     * A connection-exception SQLSTATE (class 08) ends the session, except 08P01: the server sends protocol_violation
+     * as a plain ERROR on a live session (a bind with the wrong number of parameters), where pgbench aborts the
+     * client; counting it as a lost connection reconnected the client after every such error and said nothing.
+     */
+    public static boolean sessionEnded(String sqlState) {
+        return sqlState != null && sqlState.startsWith("08") && !sqlState.equals("08P01");
     }
 
     /** The engine did the pending pipeline command (valid after {@link Step#PIPELINE}). */

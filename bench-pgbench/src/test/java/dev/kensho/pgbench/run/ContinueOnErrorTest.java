@@ -143,6 +143,35 @@ class ContinueOnErrorTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("division by zero"), err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * The server's protocol_violation (08P01, a bind with fewer parameters than the statement has) is an ERROR on a
+     * live session: pgbench aborts the client with it. It was taken for a lost connection (class 08): no message,
+     * a failed transaction, a reconnection after each.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aProtocolViolationErrorAbortsTheClientAndIsNoLostConnection(Engine engine, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("dollar.sql"), "\\set a 5\nselect $1;\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().engine(engine).mode(QueryMode.EXTENDED).file(script.toString()).transactions(3).noVacuum(true)
+                .warmup(0).output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertTrue(r.aborted(), String.join("\n", r.lines()));
+        assertEquals(0, r.processed() + r.failed(), String.join("\n", r.lines()));
+        assertEquals(0, r.connectionFailures());
+        assertEquals(0, r.reconnects());
+        assertTrue(said.contains("client 0 script 0 aborted in command 1 query 0: ERROR:  bind message supplies 0 parameters, "
+                + "but prepared statement \"\" requires 1"), said);
+
+        // with --continue-on-error it is an "other" failure, and the same session goes on
+        r = new PgbenchRun().engine(engine).mode(QueryMode.EXTENDED).file(script.toString()).transactions(3).noVacuum(true).warmup(0)
+                .continueOnError(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertFalse(r.aborted(), String.join("\n", r.lines()));
+        assertEquals(3, r.otherFailures(), String.join("\n", r.lines()));
+        assertEquals(0, r.connectionFailures());
+        assertEquals(0, r.reconnects());
+    }
+
     /** -r averages a command over its successful executions, as pgbench does (an error skips its END_COMMAND). */
     @ParameterizedTest
     @EnumSource(Engine.class)
