@@ -121,6 +121,23 @@ class RunOptionsTest {
         assertTrue(r.lines().contains("Run was aborted; the above results are incomplete."));
     }
 
+    /**
+     * A \sleep that runs past -T's end is slept to its end and the transaction after it finishes, as in pgbench
+     * (pgbench -T 1 of "\sleep 1500 ms; select 1": one transaction of 1.5 s per client). It was cut at the end
+     * and the shortened transaction counted: tps too high, latency too low for think-time scripts.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aSleepPastTheEndOfTheRunIsSleptInFull(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("think.sql"), "\\sleep 1500 ms\nselect 1;\n");
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(2).threads(2).seconds(1).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertEquals(2, r.processed(), String.join("\n", r.lines()));
+        assertTrue(r.latency().p50Ms() >= 1490 && r.latency().avgMs() >= 1500, String.join("\n", r.lines()));
+        assertTrue(r.benchSeconds() >= 1.5, String.join("\n", r.lines()));
+        assertTrue(r.tps() < 1.4, "two 1.5 s transactions: " + r.tps() + " tps");
+    }
+
     /** The server's notices reach stderr once per command that caused them, as libpq's default notice processor prints them. */
     @ParameterizedTest
     @EnumSource(Engine.class)
