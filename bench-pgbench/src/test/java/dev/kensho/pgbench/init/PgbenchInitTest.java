@@ -85,9 +85,11 @@ class PgbenchInitTest {
             assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
             assertTrue(count(c, "select count(*) from pgbench_accounts_2") > 30_000);
             assertEquals(5, count(c, "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'"));
+            assertAllVisible(c);
         }
         new PgbenchInit().scale(1).partitions(4).log(null).run(pg);   // range
         try (Connection c = pg.connect()) {
+            assertAllVisible(c);
             assertEquals(25_000, count(c, "select count(*) from pgbench_accounts_1"));
             assertEquals(0, count(c, "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'"));
             // as pgbench: every partition has its fillfactor set, 100 included
@@ -99,6 +101,17 @@ class PgbenchInitTest {
         try (Connection c = pg.connect()) {
             assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
         }
+    }
+
+    /**
+     * After the vacuum step every page of the accounts' partitions is all-visible, as after pgbench's (with
+     * synchronous_commit off in the init's session none was: vacuum leaves pages of an unflushed commit alone).
+     */
+    private static void assertAllVisible(Connection c) throws Exception {
+        long pages = count(c, "select sum(relpages) from pg_class where relname like 'pgbench\\_accounts\\_%' and relkind = 'r'");
+        long visible = count(c, "select sum(relallvisible) from pg_class where relname like 'pgbench\\_accounts\\_%' and relkind = 'r'");
+        assertTrue(pages > 1000, pages + " pages");
+        assertEquals(pages, visible, "all-visible pages of the accounts' partitions");
     }
 
     /**
