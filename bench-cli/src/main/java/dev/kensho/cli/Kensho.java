@@ -94,6 +94,11 @@ public final class Kensho implements Runnable {
         CommandLine cl = new CommandLine(new Kensho());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         giveVersion(cl);
+        // pgbench takes the last of a repeated option (-T 60 ... -T 120); Kensho's other commands refuse the repeat,
+        // where a second --pg-version meant as a list would otherwise be dropped unsaid
+        CommandLine pgbench = cl.getSubcommands().get("pgbench");
+        pgbench.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
+        pgbench.getSubcommands().get("init").setOverwrittenOptionsAllowed(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             // picocli says "option option '--matrix'" in some messages; users read it

@@ -130,9 +130,9 @@ public final class PgbenchInit {
 
     /** pgbench's checks of the options, before anything is opened (usage errors in its words). */
     public void validate() {
-        if (scale < 1) throw KenshoException.usage("invalid scaling factor: " + scale + " (must be at least 1)");
-        if (fillfactor < 10 || fillfactor > 100) throw KenshoException.usage("invalid fillfactor: " + fillfactor + " (must be 10..100)");
-        if (partitions < 0) throw KenshoException.usage("invalid number of partitions: " + partitions);
+        if (scale < 1) throw KenshoException.usage("-s/--scale must be in range 1..2147483647");
+        if (fillfactor < 10 || fillfactor > 100) throw KenshoException.usage("-F/--fillfactor must be in range 10..100");
+        if (partitions < 0) throw KenshoException.usage("--partitions must be in range 0..2147483647");
         if (partitionMethod == PartitionMethod.NONE && partitions > 0) throw KenshoException.usage(PartitionMethod.invalid("none"));
         if (partitionMethod != null && partitionMethod != PartitionMethod.NONE && partitions == 0) {
             throw KenshoException.usage("--partition-method requires greater than zero --partitions");

@@ -89,7 +89,8 @@ class PgbenchCommandTest {
             {"-t/--transactions must be in range 1..2147483647", "-t", "0"},
             {"-t/--transactions must be in range 1..2147483647", "-t", "-5", "-T", "2"},
             {"-T/--time must be in range 1..2147483647", "-T", "0"},
-            {"invalid scaling factor: \"0\"", "-s", "0"},
+            {"-T/--time must be in range 1..2147483647", "-T", "2", "-T", "0"},   // a repeated option: the last wins, as in pgbench
+            {"-s/--scale must be in range 1..2147483647", "-s", "0"},
             {"invalid rate limit: \"0.0\"", "-R", "0.0"},
             {"invalid rate limit: \"-5\"", "-R", "-5"},
             {"invalid latency limit: \"0\"", "-L", "0"},
@@ -126,6 +127,8 @@ class PgbenchCommandTest {
                 tmp.toString()), 2, "invalid partition method, expecting \"range\" or \"hash\", got: \"none\"");
         assertOneLineError(bench("pgbench", "init", "--partition-method", "hash", "--url", nowhere, "--results", tmp.toString()), 2,
                 "--partition-method requires greater than zero --partitions");
+        assertOneLineError(bench("pgbench", "init", "-F", "90", "-F", "5", "--url", nowhere, "--results", tmp.toString()), 2,
+                "-F/--fillfactor must be in range 10..100");
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(tmp.resolve("scripts")), left.toList(), "no run directory");
         }

@@ -38,7 +38,7 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
         if (scripts.isEmpty()) throw KenshoException.usage("no script given (use -b NAME or -f FILE)");
         range(clients, "-c/--client");
         range(threads, "-j/--jobs");
-        if (scale != null && scale <= 0) throw KenshoException.usage("invalid scaling factor: \"" + scale + "\"");
+        if (scale != null) range(scale, "-s/--scale");
         if (durationSeconds > 0 && transactionsPerClient > 0) {
             throw KenshoException.usage("specify either a number of transactions (-t) or a duration (-T), not both");
         }
@@ -63,11 +63,16 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
             throw KenshoException.usage("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
         }
         if (warmupStatements < 0) throw KenshoException.usage("invalid --warmup: \"" + warmupStatements + "\"");
-        if (!log && (aggregateInterval > 0 || samplingRate > 0 || logPrefix != null)) {
-            throw KenshoException.usage("log sampling (--sampling-rate), aggregation (--aggregate-interval) and --log-prefix are allowed only when logging transactions (-l)");
-        }
+        // pgbench 15's checks in its order and words
+        if (samplingRate > 0 && !log) throw KenshoException.usage("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
         if (aggregateInterval > 0 && samplingRate > 0) {
             throw KenshoException.usage("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+        }
+        if (aggregateInterval > 0 && !log) throw KenshoException.usage("log aggregation is allowed only when actually logging transactions");
+        if (logPrefix != null && !log) throw KenshoException.usage("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+        if (durationSeconds > 0 && aggregateInterval > durationSeconds) {
+            throw KenshoException.usage("number of seconds for aggregation (" + aggregateInterval + ") must not be higher than test duration ("
+                    + durationSeconds + ")");
         }
         if (aggregateInterval > 0 && durationSeconds > 0 && durationSeconds % aggregateInterval != 0) {
             throw KenshoException.usage("duration (" + durationSeconds + ") must be a multiple of aggregation interval (" + aggregateInterval + ")");

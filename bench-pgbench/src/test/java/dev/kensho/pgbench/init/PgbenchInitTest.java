@@ -175,6 +175,13 @@ class PgbenchInitTest {
         assertEquals(none.getMessage(), assertThrows(KenshoException.class,
                 () -> new PgbenchInit().partitions(2).partitionMethod(PartitionMethod.NONE).validate()).getMessage());
         assertEquals(PartitionMethod.HASH, PartitionMethod.parse("Hash"));
+        // pgbench 15's words (option_parse_int)
+        assertEquals("-F/--fillfactor must be in range 10..100", assertThrows(KenshoException.class,
+                () -> new PgbenchInit().fillfactor(5).validate()).getMessage());
+        assertEquals("-s/--scale must be in range 1..2147483647", assertThrows(KenshoException.class,
+                () -> new PgbenchInit().scale(0).validate()).getMessage());
+        assertEquals("--partitions must be in range 0..2147483647", assertThrows(KenshoException.class,
+                () -> new PgbenchInit().partitions(-1).validate()).getMessage());
         // pgbench's PQescapeIdentifier: always quoted, embedded quotes doubled
         assertEquals("create table pgbench_branches(bid int not null,bbalance int,filler char(88)) with (fillfactor=100) tablespace \"a \"\"b\"\"\"",
                 Tables.create(1, 100, false, 0, PartitionMethod.NONE, "a \"b\"").get(3));

@@ -67,6 +67,14 @@ class OptionChecksTest {
                 () -> run().log(true).aggregateInterval(2).seconds(5).config());
         refused("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time",
                 () -> run().log(true).aggregateInterval(1).samplingRate(0.5).config());
+        // pgbench 15's words for each, in its order (checked against the C binary)
+        refused("number of seconds for aggregation (3) must not be higher than test duration (2)",
+                () -> run().log(true).aggregateInterval(3).seconds(2).config());
+        refused("log sampling (--sampling-rate) is allowed only when logging transactions (-l)",
+                () -> run().samplingRate(0.5).aggregateInterval(2).config());
+        refused("log aggregation is allowed only when actually logging transactions", () -> run().aggregateInterval(2).logPrefix("x").config());
+        refused("log file prefix (--log-prefix) is allowed only when logging transactions (-l)", () -> run().logPrefix("x").config());
+        refused("-s/--scale must be in range 1..2147483647", () -> run().scale(0).config());
     }
 
     /** What was typed is echoed, as pgbench does: "0.0" stays "0.0", "abc" is no number. */
