@@ -85,6 +85,8 @@ public final class ParallelSweep {
             if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
             if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
             for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
+            for (int w : workers) if (workers.indexOf(w) != workers.lastIndexOf(w)) throw KenshoException.usage("--workers " + w + " is given twice");
+            SsbDatabase.checkSchema(schema);
             if (load.scale() != scale) throw new IllegalArgumentException("load options are for SF " + load.scale() + ", not " + scale);
             if (pools.isEmpty()) pools = List.of(Pool.ENOUGH);
             workers = List.copyOf(workers);

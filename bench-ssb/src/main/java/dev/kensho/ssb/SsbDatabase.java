@@ -126,9 +126,16 @@ public final class SsbDatabase {
         }
     }
 
+    /** @param schema where the tables live (null: public) */
     public SsbDatabase(Target target, String schema) {
+        checkSchema(schema);
         this.target = target;
-        this.schema = schema == null || schema.isBlank() ? "public" : schema;
+        this.schema = schema == null ? "public" : schema;
+    }
+
+    /** --schema "" loaded into public and recorded "" as the schema: refused, as a name PostgreSQL cannot have. */
+    static void checkSchema(String schema) {
+        if (schema != null && schema.isBlank()) throw KenshoException.usage("--schema must name a schema (default public)");
     }
 
     public Target target() {
@@ -163,7 +170,7 @@ public final class SsbDatabase {
     private Status status(Connection c) throws SQLException {
         if (!exists(c, META)) return new Status(false, 0, null, false, null, List.of());
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT scale, generator_version, complete, loaded_at, tables FROM " + ident(META))) {
+             ResultSet rs = s.executeQuery("SELECT scale, generator_version, complete, loaded_at, tables FROM " + own(META))) {
             if (!rs.next()) return new Status(true, 0, null, false, null, List.of());
             java.sql.Timestamp at = rs.getTimestamp(4);
             Array a = rs.getArray(5);
@@ -223,12 +230,12 @@ public final class SsbDatabase {
             long a0 = System.nanoTime();
             List<String> vacuums = new ArrayList<>();
             // VACUUM too: it sets hint bits and the visibility map once, instead of the first measured query doing it
-            for (String t : List.of("lineorder", "part", "customer", "supplier", "date")) vacuums.add("VACUUM (ANALYZE) " + ident(t));
+            for (String t : List.of("lineorder", "part", "customer", "supplier", "date")) vacuums.add("VACUUM (ANALYZE) " + own(t));
             if (opts.analyze()) parallel(opts.jobs(), vacuums);
             double analyze = (System.nanoTime() - a0) / 1e9;
             try (Statement s = c.createStatement()) {
                 s.execute("SET synchronous_commit = on"); // the load is complete once this says so
-                s.executeUpdate("UPDATE " + ident(META) + " SET complete = true, loaded_at = now()");
+                s.executeUpdate("UPDATE " + own(META) + " SET complete = true, loaded_at = now()");
             } catch (SQLException e) {
                 throw KenshoException.target("cannot update " + META + ": " + KenshoException.firstLine(e), e);
             }
@@ -280,24 +287,29 @@ public final class SsbDatabase {
                     }
                 }
             }
-            createOwned(c, name, "CREATE TABLE " + ident(name) + " AS SELECT " + String.join(", ", cols) + " FROM lineorder");
+            createOwned(c, name, "CREATE TABLE " + own(name) + " AS SELECT " + String.join(", ", cols) + " FROM " + own("lineorder"));
             try (Statement s = c.createStatement()) {
-                s.execute("VACUUM (ANALYZE) " + ident(name));
+                s.execute("VACUUM (ANALYZE) " + own(name));
             }
         } catch (SQLException e) {
             throw KenshoException.target("cannot create " + name + ": " + KenshoException.firstLine(e), e);
         }
     }
 
-    /** Drops every table Kensho created in this schema, its marker, and the schema when Kensho created it and it is now empty. */
-    public void drop() {
+    /**
+     * Drops every table Kensho created in this schema, its marker, and the schema when Kensho created it and it is now
+     * empty; returns the tables that were there to drop (one a user dropped meanwhile is not among them).
+     */
+    public List<String> drop() {
         try (Connection c = connect()) {
             Status st = status(c);
-            if (!st.present) return;
+            if (!st.present) return List.of();
             boolean ownSchema = schemaCreated(c);
+            List<String> dropped = new ArrayList<>();
+            for (String t : st.tables) if (exists(c, t)) dropped.add(t);
             dropOwn(c, st);
             try (Statement s = c.createStatement()) {
-                s.execute("DROP TABLE IF EXISTS " + ident(META));
+                s.execute("DROP TABLE IF EXISTS " + own(META));
                 if (ownSchema && !schema.equals("public")) {
                     try {
                         s.execute("DROP SCHEMA " + ident(schema)); // no CASCADE: fails unless empty, and then stays
@@ -306,6 +318,7 @@ public final class SsbDatabase {
                     }
                 }
             }
+            return dropped;
         } catch (SQLException e) {
             throw KenshoException.target("cannot drop the SSB tables in " + schema + ": " + KenshoException.firstLine(e), e);
         }
@@ -379,15 +392,15 @@ public final class SsbDatabase {
     private void createMeta(Connection c, double scale, boolean createdSchema) throws SQLException {
         try (Statement s = c.createStatement()) {
             if (!exists(c, META)) {
-                s.execute("CREATE TABLE " + ident(META) + " (scale double precision NOT NULL, generator_version text NOT NULL, "
+                s.execute("CREATE TABLE " + own(META) + " (scale double precision NOT NULL, generator_version text NOT NULL, "
                         + "loaded_at timestamptz, complete boolean NOT NULL DEFAULT false, tables text[] NOT NULL DEFAULT '{}', "
                         + "schema_created boolean NOT NULL DEFAULT false)");
             }
             createdSchema |= schemaCreated(c);
-            s.execute("ALTER TABLE " + ident(META) + " ADD COLUMN IF NOT EXISTS schema_created boolean NOT NULL DEFAULT false");
-            s.execute("DELETE FROM " + ident(META));
+            s.execute("ALTER TABLE " + own(META) + " ADD COLUMN IF NOT EXISTS schema_created boolean NOT NULL DEFAULT false");
+            s.execute("DELETE FROM " + own(META));
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ident(META)
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + own(META)
                 + " (scale, generator_version, schema_created) VALUES (?, ?, ?)")) {
             ps.setDouble(1, scale);
             ps.setString(2, GENERATOR_VERSION);
@@ -401,12 +414,12 @@ public final class SsbDatabase {
         if (!exists(c, META)) return false;
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_attribute WHERE attrelid = ?::regclass "
                 + "AND attname = 'schema_created' AND NOT attisdropped")) {
-            ps.setString(1, ident(schema) + "." + ident(META));
+            ps.setString(1, own(META));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return false; // a marker from before the column existed
             }
         }
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT bool_or(schema_created) FROM " + ident(META))) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT bool_or(schema_created) FROM " + own(META))) {
             return rs.next() && rs.getBoolean(1);
         }
     }
@@ -417,7 +430,7 @@ public final class SsbDatabase {
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             s.execute(ddl);
-            s.executeUpdate("UPDATE " + ident(META) + " SET tables = array_append(tables, " + literal(table) + ")");
+            s.executeUpdate("UPDATE " + own(META) + " SET tables = array_append(tables, " + literal(table) + ")");
             c.commit();
         } catch (SQLException e) {
             c.rollback();
@@ -431,10 +444,18 @@ public final class SsbDatabase {
         if (!st.present) return;
         try (Statement s = c.createStatement()) {
             for (String t : st.tables) {
-                s.execute("DROP TABLE IF EXISTS " + ident(t));
-                s.executeUpdate("UPDATE " + ident(META) + " SET tables = array_remove(tables, " + literal(t) + ")");
+                s.execute("DROP TABLE IF EXISTS " + own(t));
+                s.executeUpdate("UPDATE " + own(META) + " SET tables = array_remove(tables, " + literal(t) + ")");
             }
         }
+    }
+
+    /**
+     * A table of the schema, qualified: the search_path is "schema, public", so an unqualified name of a table the
+     * schema lacks (one a user dropped) would reach public's table of that name, the user's.
+     */
+    private String own(String table) {
+        return ident(schema) + "." + ident(table);
     }
 
     private List<String> allNames() {
@@ -459,7 +480,7 @@ public final class SsbDatabase {
         Map<String, Long> m = new LinkedHashMap<>();
         try (Connection c = connect(); Statement s = c.createStatement()) {
             for (String t : TABLES) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + ident(t))) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + own(t))) {
                     rs.next();
                     m.put(t, rs.getLong(1));
                 }

@@ -35,6 +35,15 @@ class ParallelSweepTest {
     }
 
     @Test
+    void aWorkerCountTwiceOrAnEmptySchemaIsRefusedBeforeAnyServerStarts() {
+        var load = new SsbDatabase.LoadOptions(0.01, 1, false, false);
+        assertEquals("--workers 2 is given twice", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(2, 0, 2),
+                List.of(), 1, List.of(), "public", load, false, false, 10_000)).getMessage());
+        assertEquals("--schema must name a schema (default public)", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01,
+                List.of(2), List.of(), 1, List.of(), "", load, false, false, 10_000)).getMessage());
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void sweepRecordsPlannedAndLaunchedWorkersPerQuery(Target pg, @TempDir Path results) throws Exception {
         SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_sweep_test");

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.ssb.gen.SsbGenerator;
 import dev.kensho.ssb.gen.SsbTable;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -103,6 +105,49 @@ class SsbLoadTest {
             }
         }
         return n;
+    }
+
+    /**
+     * Kensho's tables in a schema, a user's of the same names in public (the rest of the search_path): once the user
+     * dropped one of Kensho's, drop() and --reload went through to public and dropped the user's table.
+     */
+    @Test
+    void aTableMissingFromKenshosSchemaNeverReachesPublicsOfTheSameName(Target pg) throws Exception {
+        String name = "kensho_ssb_public_test_" + ProcessHandle.current().pid();
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name);
+            s.execute("CREATE DATABASE " + name);
+        }
+        try (Target remote = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + name).user(pg.user()).open()) {
+            try (Connection c = remote.connect(); Statement s = c.createStatement()) {
+                for (String t : List.of("part", "supplier", SsbDatabase.META)) s.execute("CREATE TABLE public." + t + " (precious int)");
+                s.execute("INSERT INTO public.part VALUES (42)");
+            }
+            SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_s2");
+            SsbDatabase.LoadOptions opts = new SsbDatabase.LoadOptions(0.01, 1, false, false);
+            db.load(opts, null);
+            try (Connection c = remote.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE kensho_ssb_s2.part");
+            }
+            db.load(new SsbDatabase.LoadOptions(0.01, 1, false, true), null);   // --reload
+            try (Connection c = remote.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE kensho_ssb_s2.supplier");
+            }
+            List<String> dropped = db.drop();
+            assertTrue(!dropped.contains("supplier") && dropped.contains("lineorder"), dropped.toString());
+            try (Connection c = remote.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT (SELECT precious FROM public.part), to_regclass('public.supplier') IS NOT NULL, "
+                         + "to_regclass('public." + SsbDatabase.META + "') IS NOT NULL, to_regnamespace('kensho_ssb_s2') IS NULL")) {
+                rs.next();
+                assertEquals(42, rs.getInt(1), "the user's public.part");
+                assertTrue(rs.getBoolean(2) && rs.getBoolean(3), "the user's public.supplier and public." + SsbDatabase.META);
+                assertTrue(rs.getBoolean(4), "Kensho's own schema, empty, is gone");
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            }
+        }
     }
 
     @Test

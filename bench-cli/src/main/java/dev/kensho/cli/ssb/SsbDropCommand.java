@@ -5,6 +5,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.ssb.SsbCache;
 import dev.kensho.ssb.SsbDatabase;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +31,9 @@ final class SsbDropCommand implements Callable<Integer> {
         try (Target t = spec.open()) {
             SsbDatabase db = new SsbDatabase(t, schema);
             SsbDatabase.Status st = db.status();
-            db.drop();
-            System.out.println(st.present() ? "dropped " + String.join(", ", st.tables()) + " and " + SsbDatabase.META + " in " + schema
-                    : "no SSB data loaded by Kensho in schema " + schema);
+            List<String> dropped = db.drop();
+            System.out.println(!st.present() ? "no SSB data loaded by Kensho in schema " + schema
+                    : "dropped " + (dropped.isEmpty() ? "" : String.join(", ", dropped) + " and ") + SsbDatabase.META + " in " + schema);
         }
         return 0;
     }
