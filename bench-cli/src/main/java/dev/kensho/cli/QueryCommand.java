@@ -41,7 +41,7 @@ final class QueryCommand implements Callable<Integer> {
     List<String> setup = new ArrayList<>();
 
     @Option(names = "--matrix", paramLabel = "NAME=V1,V2", description = "Vary a setting over values (repeatable; cells are all combinations).")
-    Map<String, String> matrix = new LinkedHashMap<>();
+    List<String> matrix = new ArrayList<>();
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "5", description = "Measured repeats per cell (default ${DEFAULT-VALUE}).")
     int repeat;
@@ -65,9 +65,17 @@ final class QueryCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<QueryMatrix.Query> queries = new ArrayList<>();
         for (int i = 0; i < sql.size(); i++) queries.add(new QueryMatrix.Query("q" + (i + 1), sql.get(i)));
+        Map<String, Path> named = new LinkedHashMap<>();
         for (Path f : files) {
+            String name = f.getFileName().toString().replaceFirst("\\.sql$", "");
+            // the name is the cell: two files of one name would mix their timings in it
+            Path before = named.putIfAbsent(name, f);
+            if (before != null) {
+                throw KenshoException.usage("-f " + f + " and -f " + before + " are both named " + name + " (a query is named after its file): rename one");
+            }
+            if (Files.isDirectory(f)) throw KenshoException.usage("-f " + f + ": is a directory, not a file holding a query");
             try {
-                queries.add(new QueryMatrix.Query(f.getFileName().toString().replaceFirst("\\.sql$", ""), Files.readString(f).strip().replaceFirst(";$", "")));
+                queries.add(new QueryMatrix.Query(name, Files.readString(f).strip().replaceFirst(";$", "")));
             } catch (IOException e) {
                 throw KenshoException.usage("-f " + f + ": cannot read (" + e.getClass().getSimpleName() + ")");
             }
@@ -77,7 +85,19 @@ final class QueryCommand implements Callable<Integer> {
         if (warmup < 0) throw KenshoException.usage("--warmup must not be negative");
         if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
         Map<String, List<String>> varied = new LinkedHashMap<>();
-        matrix.forEach((k, v) -> varied.put(k, List.of(v.split(","))));
+        for (String m : matrix) {
+            int eq = m.indexOf('=');
+            if (eq <= 0) throw KenshoException.usage("--matrix " + m + ": expected NAME=V1,V2");
+            String name = m.substring(0, eq).strip();
+            List<String> values = List.of(m.substring(eq + 1).split(","));
+            // a second --matrix of one setting replaced the first unsaid; a value twice ran a cell twice over
+            if (varied.containsKey(name)) {
+                throw KenshoException.usage("--matrix " + name + " given twice: list its values in one (--matrix " + name + "="
+                        + String.join(",", varied.get(name)) + "," + String.join(",", values) + ")");
+            }
+            if (values.stream().distinct().count() < values.size()) throw KenshoException.usage("--matrix " + m + ": a value is given twice");
+            varied.put(name, values);
+        }
         List<TargetSpec> specs = target.specs();
 
         Map<String, Object> params = new LinkedHashMap<>();

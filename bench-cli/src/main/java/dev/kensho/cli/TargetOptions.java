@@ -89,6 +89,11 @@ public final class TargetOptions {
             if (out.stream().anyMatch(t -> t.pgBin().equals(d))) throw KenshoException.usage("--pg-bin " + d + " is given twice");
             out.add(base.copy().pgBin(d));
         }
+        // one data directory holds one server: the second target found the first's files (another major's, or "in use")
+        if (keepData != null && out.size() > 1) {
+            throw KenshoException.usage("--keep-data " + keepData + " holds one server's data; it cannot serve " + out.size()
+                    + " targets (give one --pg-version or --pg-bin, or run each with a --keep-data of its own)");
+        }
         return out.isEmpty() ? List.of(base) : out;
     }
 

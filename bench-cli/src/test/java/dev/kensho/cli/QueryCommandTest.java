@@ -86,6 +86,24 @@ class QueryCommandTest {
         CommandRun warmup = CommandRun.of("query", "--url", "jdbc:postgresql://127.0.0.1:1/kensho_nowhere", "-c", "select 1",
                 "--warmup", "-1", "--results", tmp.toString());
         assertOneLineUsageError(warmup, "--warmup must not be negative");
+        String nowhere = "jdbc:postgresql://127.0.0.1:1/kensho_nowhere";
+        // a setting varied twice (the second replaced the first unsaid), a value twice, two files of one name (one cell)
+        assertOneLineUsageError(CommandRun.of("query", "--url", nowhere, "-c", "select 1", "--matrix", "work_mem=4MB", "--matrix",
+                "work_mem=8MB", "--results", tmp.toString()), "--matrix work_mem given twice: list its values in one (--matrix work_mem=4MB,8MB)");
+        assertOneLineUsageError(CommandRun.of("query", "--url", nowhere, "-c", "select 1", "--matrix", "work_mem=4MB,4MB",
+                "--results", tmp.toString()), "--matrix work_mem=4MB,4MB: a value is given twice");
+        // one --keep-data for two servers: refused before the first starts (it ran the first, then stopped at the second)
+        assertOneLineUsageError(CommandRun.of("query", "-c", "select 1", "--pg-version", "16,18", "--keep-data", tmp.resolve("kd").toString(),
+                "--results", tmp.toString()), "--keep-data " + tmp.resolve("kd") + " holds one server's data; it cannot serve 2 targets");
+        Path a = Files.createDirectories(tmp.resolve("a")).resolve("x.sql"), b = Files.createDirectories(tmp.resolve("b")).resolve("x.sql");
+        Files.writeString(a, "select 1");
+        Files.writeString(b, "select 2, 3");
+        assertOneLineUsageError(CommandRun.of("query", "--url", nowhere, "-f", a.toString(), "-f", b.toString(), "--results", tmp.toString()),
+                "-f " + b + " and -f " + a + " are both named x (a query is named after its file): rename one");
+        Files.delete(a);
+        Files.delete(b);
+        Files.delete(a.getParent());
+        Files.delete(b.getParent());
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(), left.toList(), "no run directory");
         }
