@@ -43,6 +43,7 @@ class ReportAndCompareIT {
                 "--png", "/proc/nope");
         assertEquals(2, nowhere.exitCode(), nowhere.all());
         assertTrue(nowhere.err().startsWith("bench: --png /proc/nope: cannot create it ("), nowhere.err());
+        assertTrue(!Files.exists(work.resolve("q.html")), "the --png that cannot be made stops the report before it is written");
 
         BenchJar.Result cmp = BenchJar.run(work.resolve("c"), "compare", dir.toString(), "--by", "target", "-o", work.resolve("cmp").toString());
         assertEquals(0, cmp.exitCode(), cmp.all());
@@ -61,6 +62,10 @@ class ReportAndCompareIT {
         BenchJar.Result intoDir = BenchJar.run(work.resolve("r2"), "report", dir.toString(), "-o", work.resolve("cmp").toString());
         assertEquals(0, intoDir.exitCode(), intoDir.all());
         assertTrue(Files.exists(work.resolve("cmp/report.html")));
+        // ... and so does a path ending in / that does not exist yet (it was written as a file named after it)
+        BenchJar.Result newDir = BenchJar.run(work.resolve("r3"), "report", dir.toString(), "-o", work.resolve("new-dir") + "/");
+        assertEquals(0, newDir.exitCode(), newDir.all());
+        assertTrue(Files.isRegularFile(work.resolve("new-dir/report.html")), newDir.all());
 
         // Without DIR: the newest run that measured something, not a newer one stopped before its first trial.
         Path stopped = Files.createDirectories(work.resolve("results/2999-01-01T00-00-00Z-pgbench-init"));

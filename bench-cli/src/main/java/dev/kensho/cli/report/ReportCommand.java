@@ -25,8 +25,9 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Results directory (results/<UTC timestamp>-<command>); default: the newest under ./results that has trials.")
     Path dir;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "HTML file to write, or a directory to write report.html into (default: DIR/report.html).")
-    Path out;
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "HTML file to write, or a directory to write report.html into "
+            + "(one that exists, or any path ending in /; default: DIR/report.html).")
+    String out;   // not a Path: Path.of drops the trailing / that says "a directory"
 
     @Option(names = "--png", paramLabel = "DIR", description = "Also write every chart as a PNG file into DIR.")
     Path png;
@@ -35,15 +36,30 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         Path run = dir != null ? dir : RunDirs.newest(Path.of("results"));
         RunResults results = RunDirs.read(run);
-        Path html = out == null ? run.resolve("report.html") : Files.isDirectory(out) ? out.resolve("report.html") : out;
-        Path written = HtmlReport.write(results, html);
-        System.out.println("report: " + written);
+        Path html = run.resolve("report.html");
+        if (out != null) {
+            Path o = Path.of(out);
+            boolean directory = Files.isDirectory(o) || out.endsWith("/") || out.endsWith(java.io.File.separator);
+            if (directory) {
+                try {
+                    Files.createDirectories(o);
+                } catch (java.io.IOException e) {
+                    throw KenshoException.usage("-o " + out + ": cannot create it (" + KenshoException.ioReason(e) + ")");
+                }
+            }
+            html = directory ? o.resolve("report.html") : o;
+        }
         if (png != null) {
+            // before the HTML is written: a --png that cannot be made failed after report.html was there
             try {
                 Files.createDirectories(png);
             } catch (java.io.IOException e) {
                 throw KenshoException.usage("--png " + png + ": cannot create it (" + KenshoException.ioReason(e) + ")");
             }
+        }
+        Path written = HtmlReport.write(results, html);
+        System.out.println("report: " + written);
+        if (png != null) {
             List<Figure> figures = HtmlReport.figures(results);
             int i = 0;
             for (Figure f : figures) {
