@@ -81,6 +81,13 @@ public final class ScanCrossover {
                           List<String> sharedBuffers, Path tablespaceDir, String tablespace, int repeat, Timing timing,
                           Integer parallelWorkers, int throughputMb, boolean dropOsCache, boolean rebuild) {
 
+        private static String plain(double v) {
+            return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        }
+
+        /** Cells per layout, cache and buffer size: far more than a crossover needs (the study: 100). */
+        public static final int MAX_SELECTIVITIES = 10_000;
+
         public static Builder builder() {
             return new Builder();
         }
@@ -98,6 +105,13 @@ public final class ScanCrossover {
             if (rows < 100) throw KenshoException.usage("--rows must be at least 100");
             if (!(from > 0) || to > 100 || from > to) throw KenshoException.usage("--from and --to must satisfy 0 < from <= to <= 100");
             if (!(step > 0)) throw KenshoException.usage("--step must be positive");
+            // checked before selectivities() lists them: --step 1e-8 ran out of heap making the list
+            double points = Math.floor((to - from) / step) + 1;
+            if (points > MAX_SELECTIVITIES) {
+                throw KenshoException.usage(String.format(java.util.Locale.ROOT, "--step %s gives %.0f selectivities from %s to %s: at most %d",
+                        plain(step), points, plain(from),
+                        plain(to), MAX_SELECTIVITIES));
+            }
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
             if (layouts.isEmpty()) throw KenshoException.usage("--layout: choose high, low or both");
             if (caches.isEmpty()) throw KenshoException.usage("--cache: choose cold, warm or both");

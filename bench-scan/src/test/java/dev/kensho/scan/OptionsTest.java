@@ -24,4 +24,12 @@ class OptionsTest {
         assertEquals(191, o.selectivities().size());
         assertEquals(97.5, o.selectivities().get(190));
     }
+
+    @Test
+    void aStepGivingTooManySelectivitiesIsAUsageErrorBeforeTheyAreListed() {
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> ScanCrossover.Options.builder().step(1e-8).build());
+        assertEquals("--step 0.00000001 gives 9900000001 selectivities from 1 to 100: at most 10000", e.getMessage());
+        assertEquals(9901, ScanCrossover.Options.builder().step(0.01).build().selectivities().size());   // allowed
+    }
 }
