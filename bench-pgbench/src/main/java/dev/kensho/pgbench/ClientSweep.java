@@ -135,6 +135,9 @@ public final class ClientSweep {
      */
     public void validate() {
         if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1)) throw KenshoException.usage("--clients: every count must be at least 1");
+        for (int c : clients) {
+            if (clients.indexOf(c) != clients.lastIndexOf(c)) throw KenshoException.usage("--clients " + c + " is given twice");
+        }
         if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
         if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
         if (reinitEachTrial && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");

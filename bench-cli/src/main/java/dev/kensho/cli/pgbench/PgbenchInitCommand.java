@@ -27,10 +27,10 @@ final class PgbenchInitCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
 
-    @Option(names = {"-s", "--scale"}, defaultValue = "1", description = "Scaling factor: 100 000 accounts per unit (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-s", "--scale"}, paramLabel = "SCALE", defaultValue = "1", description = "Scaling factor: 100 000 accounts per unit (default ${DEFAULT-VALUE}).")
     int scale;
 
-    @Option(names = {"-F", "--fillfactor"}, defaultValue = "100", description = "Fillfactor of branches, tellers, accounts (10..100).")
+    @Option(names = {"-F", "--fillfactor"}, paramLabel = "PERCENT", defaultValue = "100", description = "Fillfactor of branches, tellers, accounts (10..100).")
     int fillfactor;
 
     @Option(names = {"-I", "--init-steps"}, paramLabel = "STEPS",
@@ -52,7 +52,7 @@ final class PgbenchInitCommand implements Callable<Integer> {
             description = "Create the primary-key indexes in this existing tablespace (USING INDEX TABLESPACE).")
     String indexTablespace;
 
-    @Option(names = "--partitions", defaultValue = "0", description = "Partition pgbench_accounts into N partitions.")
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "0", description = "Partition pgbench_accounts into N partitions.")
     int partitions;
 
     @Option(names = "--partition-method", paramLabel = "METHOD", description = "range or hash (default range; needs --partitions).")

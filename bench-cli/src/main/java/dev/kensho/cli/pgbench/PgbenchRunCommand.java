@@ -35,14 +35,14 @@ final class PgbenchRunCommand implements Callable<Integer> {
     @Mixin ResultOptions results;
     @Mixin ScriptOptions scripts;
 
-    @Option(names = {"-c", "--client"}, defaultValue = "1", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-c", "--client"}, paramLabel = "N", defaultValue = "1", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
     int clients;
-    @Option(names = {"-j", "--jobs"}, defaultValue = "1", description = "pgbench threads: groups of clients sharing script choice, -R schedule and log (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", description = "pgbench threads: groups of clients sharing script choice, -R schedule and log (default ${DEFAULT-VALUE}).")
     int threads;
     // not given (null) is pgbench's default; a given value is checked as pgbench checks it, 0 included
-    @Option(names = {"-T", "--time"}, description = "Duration in seconds.")
+    @Option(names = {"-T", "--time"}, paramLabel = "SECONDS", description = "Duration in seconds.")
     Integer seconds;
-    @Option(names = {"-t", "--transactions"}, description = "Transactions per client (default 10 without -T).")
+    @Option(names = {"-t", "--transactions"}, paramLabel = "N", description = "Transactions per client (default 10 without -T).")
     Long transactions;
     @Option(names = {"-R", "--rate"}, paramLabel = "TPS", description = "Target rate in transactions per second (Poisson schedule; lag is reported).")
     String rate;
@@ -63,7 +63,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
     boolean noVacuum;
     @Option(names = {"-v", "--vacuum-all"}, description = "Vacuum pgbench_accounts too before the run.")
     boolean vacuumAll;
-    @Option(names = "--max-tries", defaultValue = "1", description = "Tries per transaction on serialization or deadlock failure (0: unlimited within -T/-L).")
+    @Option(names = "--max-tries", paramLabel = "N", defaultValue = "1", description = "Tries per transaction on serialization or deadlock failure (0: unlimited within -T/-L).")
     int maxTries;
     @Option(names = "--verbose-errors", description = "Print a line for every serialization or deadlock failure, retried ones included, and every error --continue-on-error goes past: "
             + "the client, command, script and error, then whether the transaction is repeated or ends failed and the try number "
@@ -83,13 +83,13 @@ final class PgbenchRunCommand implements Callable<Integer> {
     @Option(names = "--random-seed", paramLabel = "SEED", defaultValue = "${env:PGBENCH_RANDOM_SEED}",
             description = "Unsigned integer, 'time' (default) or 'rand'; without it, PGBENCH_RANDOM_SEED's value, as pgbench.")
     String randomSeed;
-    @Option(names = {"-s", "--scale"}, description = "The :scale of custom scripts (builtins read pgbench_branches), and the scale of --init.")
+    @Option(names = {"-s", "--scale"}, paramLabel = "SCALE", description = "The :scale of custom scripts (builtins read pgbench_branches), and the scale of --init.")
     Integer scale;
     @Option(names = {"-D", "--define"}, paramLabel = "NAME=VALUE", description = "Script variable (repeatable).")
     List<String> defines = new ArrayList<>();
     @Option(names = {"-l", "--log"}, description = "Write per-transaction log files pgbench_log.PID[.THREAD].")
     boolean log;
-    @Option(names = "--log-prefix", description = "Log file name prefix (default pgbench_log).")
+    @Option(names = "--log-prefix", paramLabel = "PREFIX", description = "Log file name prefix (default pgbench_log).")
     String logPrefix;
     @Option(names = "--aggregate-interval", paramLabel = "SEC", description = "Log one aggregated line per SEC seconds.")
     Integer aggregateInterval;
@@ -107,7 +107,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
                     + "then the script) and exit; 'list' lists the builtins, the studies' pgecons-read, pgecons-read-noagg and "
                     + "pgecons-update included (as -b list). Printed on stdout, so it can be saved as a -f script (pgbench uses stderr).")
     String showScript;
-    @Option(names = "--init", description = "Initialise the pgbench tables first (as 'pgbench init -s SCALE'; default scale 1).")
+    @Option(names = "--init", description = "Initialise the pgbench tables first (as 'pgbench init -s SCALE', which drops and makes anew the four "
+            + "pgbench_* tables; default scale 1).")
     boolean init;
 
     @Override

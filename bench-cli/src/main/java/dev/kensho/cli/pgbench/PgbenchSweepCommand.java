@@ -38,9 +38,9 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "clients/2", paramLabel = "EXPR",
             description = "pgbench threads per trial: a number, clients, or clients/N, clients*N, clients-N, clients+N; at least 1 (default ${DEFAULT-VALUE}).")
     String threads;
-    @Option(names = "--repeat", defaultValue = "3", description = "Trials per cell (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "3", description = "Trials per cell (default ${DEFAULT-VALUE}).")
     int repeat;
-    @Option(names = "--order", defaultValue = "random", description = "random or sequential (default ${DEFAULT-VALUE}).")
+    @Option(names = "--order", paramLabel = "random|sequential", defaultValue = "random", description = "random or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
     @Option(names = "--seed", paramLabel = "SEED",
             description = "Seed of the random trial order (default: time-based, recorded in run.json; --resume takes the run's).")
@@ -55,7 +55,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     @Option(names = {"-L", "--latency-limit"}, paramLabel = "MS", description = "Every trial counts transactions above this "
             + "latency, with -R skipping those already late (as pgbench -L); recorded as a parameter of the run and of each trial.")
     String latencyLimit;
-    @Option(names = {"-s", "--scale"}, description = "Initialise every target at this scale first (default: use the tables already there).")
+    @Option(names = {"-s", "--scale"}, paramLabel = "SCALE", description = "Initialise every target at this scale first, as pgbench init: the four pgbench_* tables "
+            + "are dropped and made anew, whoever made them (default: use the tables already there).")
     Integer scale;
     @Option(names = "--reinit-each-trial", description = "Rebuild the tables before every trial (the studies do for update scripts); needs -s.")
     boolean reinit;
@@ -69,7 +70,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     Integer warmup;
     @Option(names = {"-D", "--define"}, paramLabel = "NAME=VALUE", description = "Script variable of every trial (repeatable).")
     List<String> defines = new ArrayList<>();
-    @Option(names = "--max-tries", defaultValue = "1",
+    @Option(names = "--max-tries", paramLabel = "N", defaultValue = "1",
             description = "Tries per transaction on serialization or deadlock failure, in every trial (0: unlimited within -T).")
     int maxTries;
     @Option(names = "--random-seed", paramLabel = "SEED", defaultValue = "${env:PGBENCH_RANDOM_SEED}",

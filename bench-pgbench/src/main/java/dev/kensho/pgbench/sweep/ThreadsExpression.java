@@ -28,7 +28,12 @@ public final class ThreadsExpression {
         if (!m.matches()) {
             throw KenshoException.usage("--threads \"" + s + "\": expected a number, clients, or clients/N, clients*N, clients-N, clients+N");
         }
-        if (m.group(1) != null) return new ThreadsExpression(s, Integer.parseInt(m.group(1)), ' ', 0);
+        if (m.group(1) != null) {
+            int n = Integer.parseInt(m.group(1));
+            // as pgbench's -j 0; an expression below 1 for a small count still means one thread (clients/2 at 1 client)
+            if (n < 1) throw KenshoException.usage("--threads " + s.strip() + ": must be at least 1");
+            return new ThreadsExpression(s, n, ' ', 0);
+        }
         if (m.group(2) == null) return new ThreadsExpression(s, null, ' ', 0);
         int n = Integer.parseInt(m.group(3));
         if (m.group(2).equals("/") && n == 0) throw KenshoException.usage("--threads \"" + s + "\": division by zero");

@@ -227,5 +227,10 @@ class ClientSweepTest {
         assertEquals(15, ThreadsExpression.parse(" clients - 1 ").threadsFor(16));
         var e = assertThrows(KenshoException.class, () -> ThreadsExpression.parse("clients^2"));
         assertTrue(e.getMessage().startsWith("--threads \"clients^2\": expected"), e.getMessage());
+        // pgbench refuses -j 0; it ran with one thread
+        assertEquals("--threads 0: must be at least 1", assertThrows(KenshoException.class, () -> ThreadsExpression.parse("0")).getMessage());
+        // a client count twice ran its cell twice over, under one name
+        assertEquals("--clients 1 is given twice", assertThrows(KenshoException.class,
+                () -> new ClientSweep().clients(List.of(1, 4, 1)).validate()).getMessage());
     }
 }
