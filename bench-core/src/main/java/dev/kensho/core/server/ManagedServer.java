@@ -297,6 +297,12 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                     if (l.contains(key)) return " (server log: " + logMessage(l) + ")";
                 }
             }
+            // a check before the server's logging is set up writes "postgres: ..." with no level (max_connections=1:
+            // reserved connections must be fewer), and pg_ctl only says "Examine the log output."
+            for (int i = tail.size() - 1; i >= 0; i--) {
+                String l = tail.get(i);
+                if (l.startsWith("postgres: ")) return " (server log: " + logMessage(l) + ")";
+            }
         } catch (IOException ignored) {
             // the log is a courtesy here
         }
@@ -305,7 +311,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** A server log line without its prefix (time, pid, level): the server's words. */
     private static String logMessage(String line) {
-        return line.replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip();
+        return line.replaceFirst("^postgres: ", "").replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip();
     }
 
     /**
@@ -315,7 +321,9 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     private String rejectedSetting(Map<String, String> asked) {
         if (startMark < 0) return null;   // no start was tried: the failure came before it
         for (String l : logLinesSince(startMark)) {
-            if (!(l.contains("invalid value") || l.contains("unrecognized configuration parameter") || l.contains("outside the valid range"))) {
+            // "postgres: ..." is a check of the settings made before logging starts ("max_connections" (1) too small)
+            if (!(l.contains("invalid value") || l.contains("unrecognized configuration parameter") || l.contains("outside the valid range")
+                    || l.startsWith("postgres: "))) {
                 continue;
             }
             for (var e : asked.entrySet()) {

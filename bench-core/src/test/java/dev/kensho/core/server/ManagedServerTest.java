@@ -134,6 +134,11 @@ class ManagedServerTest {
         KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).set("work_mem", "bogus").open());
         assertEquals(KenshoException.USAGE, e.exitCode());
         assertEquals("--set work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", e.getMessage());
+        // refused by a check before the server's logging starts: no level in the log, and pg_ctl said only "Examine the log output."
+        KenshoException few = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).set("max_connections", "1").open());
+        assertEquals(KenshoException.USAGE, few.exitCode());
+        assertEquals("--set max_connections=1: \"superuser_reserved_connections\" (3) plus \"reserved_connections\" (0) must be less than "
+                + "\"max_connections\" (1)", few.getMessage());
     }
 
     @Test
