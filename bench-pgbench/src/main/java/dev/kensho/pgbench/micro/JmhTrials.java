@@ -33,6 +33,9 @@ final class JmhTrials implements OutputFormat {
     private BenchmarkParams current;
     private Cell currentCell;
     private int firstRepeat;
+    /** Repeats a cell is to have (iterations × forks) and how many it had before this run: a resumed cell stops there. */
+    private final int planned;
+    private int okBefore;
     private int measured;
     private boolean failing;
     private String failure;
@@ -46,6 +49,12 @@ final class JmhTrials implements OutputFormat {
     record Cell(String key, Map<String, Object> params, Map<String, Object> extra) { }
 
     JmhTrials(RunDirectory dir, Function<BenchmarkParams, Cell> cell, PrintStream log, boolean verbose) {
+        this(dir, cell, log, verbose, Integer.MAX_VALUE);
+    }
+
+    /** @param planned the repeats a cell is to have: a cell resumed with some of them keeps only what it lacks */
+    JmhTrials(RunDirectory dir, Function<BenchmarkParams, Cell> cell, PrintStream log, boolean verbose, int planned) {
+        this.planned = planned;
         this.dir = dir;
         this.cell = cell;
         this.log = log;
@@ -63,6 +72,7 @@ final class JmhTrials implements OutputFormat {
         currentCell = cell.apply(params);
         // a cell resumed after an interruption keeps its earlier repeats and adds to them
         firstRepeat = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key())).count();
+        okBefore = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key()) && t.ok()).count();
         measured = 0;
         failing = false;
         failure = null;
@@ -82,6 +92,12 @@ final class JmhTrials implements OutputFormat {
     public void iterationResult(BenchmarkParams params, IterationParams ip, int iteration, IterationResult r) {
         if (ip.getType() != IterationType.MEASUREMENT) return;
         double score = r.getPrimaryResult().getScore();
+        if (okBefore + measured >= planned) {
+            // a resumed cell runs JMH's whole count again; what it already had stays, and only what it lacked is added
+            if (log != null) log.printf(Locale.ROOT, "    iteration %d: %.3f %s (not kept: the cell has its %d repeats)%n", iteration, score,
+                    r.getScoreUnit(), planned);
+            return;
+        }
         // repeats count on across forks (JMH numbers each fork's iterations from 1)
         Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params())
                 .metric(unitMetric(params), score)

@@ -195,7 +195,7 @@ public final class MicroBenchmarks {
             }
             if (todo.isEmpty()) continue;
             log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
-            JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, p), log, o.verbose());
+            JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, p), log, o.verbose(), o.iterations() * Math.max(1, forks));
             ChainedOptionsBuilder jmh = new OptionsBuilder()
                     .include("^" + Pattern.quote(b.jmhName()) + "$")
                     .warmupIterations(o.warmupIterations())

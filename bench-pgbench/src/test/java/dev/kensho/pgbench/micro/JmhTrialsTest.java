@@ -15,6 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.results.AverageTimeResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.ResultRole;
 import org.openjdk.jmh.runner.IterationType;
 import org.openjdk.jmh.runner.WorkloadParams;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -47,6 +50,29 @@ class JmhTrialsTest {
         Trial t = failedTrial(List.of("<failure>", "", "org.openjdk.jmh.runner.BenchmarkException: java.sql.SQLException: boom",
                 "\tat x.y(Z.java:1)"));
         assertEquals("java.sql.SQLException: boom", reason(t));
+    }
+
+    /** A cell resumed after Ctrl-C kept its one iteration and JMH ran all five again: six repeats of a five-repeat cell. */
+    @Test
+    void aResumedCellKeepsOnlyTheRepeatsItLacked() throws Exception {
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("micro", List.of("micro"), Map.of()))) {
+            dir.append(Trial.of("benchmark=x", 0).params(Map.of("benchmark", "x")).metric("ms_per_op", 2.18).build());
+            JmhTrials trials = new JmhTrials(dir, p -> new JmhTrials.Cell("benchmark=x", Map.of("benchmark", "x"), new HashMap<>()),
+                    null, false, 5);
+            BenchmarkParams bp = params();
+            IterationParams ip = new IterationParams(IterationType.MEASUREMENT, 5, TimeValue.milliseconds(200), 1);
+            trials.startBenchmark(bp);
+            for (int i = 1; i <= 5; i++) {
+                IterationResult r = new IterationResult(bp, ip, null);
+                r.addResult(new AverageTimeResult(ResultRole.PRIMARY, "x", 1, 1_000_000L * i, TimeUnit.MILLISECONDS));
+                trials.iterationResult(bp, ip, i, r);
+            }
+            trials.endBenchmark(null);
+            List<Trial> all = dir.trials();
+            assertEquals(5, all.size(), all.toString());
+            assertEquals(List.of(0, 1, 2, 3, 4), all.stream().map(Trial::repeat).toList());
+            assertEquals(0, trials.failures());
+        }
     }
 
     private Trial failedTrial(List<String> lines) throws Exception {
