@@ -141,6 +141,7 @@ public final class ClientSweep {
         if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
         if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
         if (reinitEachTrial && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
+        if (scale != null) init().validate();   // -s 0 said "initialising at scale 0..." on a started target first
         template(maxClients()).config();
     }
 

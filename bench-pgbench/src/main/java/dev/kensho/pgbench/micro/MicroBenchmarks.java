@@ -115,6 +115,9 @@ public final class MicroBenchmarks {
             clientEncodings = List.copyOf(clientEncodings);
             if (benchmarks.isEmpty()) throw KenshoException.usage("no benchmark chosen");
             if (iterations < 1) throw KenshoException.usage("--iterations must be at least 1");
+            // before any server starts (MicroTables checks them again where the tables are made)
+            if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
+            if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
             if (warmupIterations < 0) throw KenshoException.usage("--warmup-iterations must not be negative");
             if (forks < 0) throw KenshoException.usage("--forks must not be negative");
             if (iterationTime.toMillis() < 1) throw KenshoException.usage("--iteration-time must be positive");

@@ -94,6 +94,16 @@ class MicroBenchmarksTest {
         once(Benchmark.JOIN_GROUP_COUNT);   // with JMH the same options are made
     }
 
+    @Test
+    void scaleAndWideRowsAreCheckedWithTheOptionsBeforeAnyServer() {
+        assertEquals("--scale must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
+                List.of(Benchmark.JOIN_GROUP_COUNT), 0, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0,
+                false)).getMessage());
+        assertEquals("--wide-rows must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
+                List.of(Benchmark.ONE_COLUMN), SCALE, 0, false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0,
+                false)).getMessage());
+    }
+
     /** One benchmark, one short iteration, in this JVM; tables of another scale are refused, not re-created. */
     static MicroBenchmarks.Options once(Benchmark b) {
         return new MicroBenchmarks.Options(List.of(b), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",

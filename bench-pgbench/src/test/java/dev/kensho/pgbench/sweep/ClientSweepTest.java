@@ -232,5 +232,8 @@ class ClientSweepTest {
         // a client count twice ran its cell twice over, under one name
         assertEquals("--clients 1 is given twice", assertThrows(KenshoException.class,
                 () -> new ClientSweep().clients(List.of(1, 4, 1)).validate()).getMessage());
+        // -s 0 is refused before any target starts (it said "initialising at scale 0..." on a started one first)
+        assertEquals("-s/--scale must be in range 1..2147483647", assertThrows(KenshoException.class,
+                () -> new ClientSweep().clients(List.of(1)).scale(0).validate()).getMessage());
     }
 }
