@@ -82,7 +82,8 @@ public final class ReportCommand implements Callable<Integer> {
         private RunDirs() {}
 
         static RunResults read(Path dir) {
-            if (!Files.isDirectory(dir)) throw KenshoException.usage(dir + ": no such directory");
+            if (!Files.exists(dir)) throw KenshoException.usage(dir + ": no such directory");
+            if (!Files.isDirectory(dir)) throw KenshoException.usage(dir + ": not a directory (give a run's results directory)");
             if (!Files.isRegularFile(dir.resolve(RunDirectory.RUN))) {
                 throw KenshoException.usage(dir + ": not a results directory (no " + RunDirectory.RUN + ")");
             }

@@ -55,6 +55,8 @@ public final class RunDirectory implements AutoCloseable {
     public static RunDirectory create(Path root, RunInfo info) {
         JvmShutdown.begun();   // watching from now on
         String base = STAMP.format(info.started()) + "-" + info.command().trim().replaceAll("[^A-Za-z0-9._-]+", "-");
+        // createDirectories on a file says only "already exists"
+        if (Files.exists(root) && !Files.isDirectory(root)) throw KenshoException.usage("--results " + root + ": is a file, not a directory");
         try {
             Files.createDirectories(root);
             Path dir = root.resolve(base);
@@ -75,6 +77,8 @@ public final class RunDirectory implements AutoCloseable {
     /** Reopens an interrupted run: its run.json and every complete line of trials.jsonl. */
     public static RunDirectory resume(Path dir) {
         JvmShutdown.begun();   // watching from now on
+        if (!Files.exists(dir)) throw KenshoException.usage("--resume " + dir + ": no such directory");
+        if (!Files.isDirectory(dir)) throw KenshoException.usage("--resume " + dir + ": not a directory");
         if (!Files.isRegularFile(dir.resolve(RUN))) {
             throw KenshoException.usage("--resume " + dir + ": not a results directory (no " + RUN + ")");
         }

@@ -17,6 +17,18 @@ import org.junit.jupiter.api.io.TempDir;
 class RunDirectoryTest {
     @TempDir Path root;
 
+    /** Each wrong path says what is wrong with it (a missing --resume said "no run.json", a file --results "already exists"). */
+    @Test
+    void wrongPathsSayWhatIsWrong() throws Exception {
+        Path file = Files.writeString(root.resolve("afile"), "x");
+        assertEquals("--resume " + root.resolve("nope") + ": no such directory", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.resume(root.resolve("nope"))).getMessage());
+        assertEquals("--resume " + file + ": not a directory", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.resume(file)).getMessage());
+        assertEquals("--results " + file + ": is a file, not a directory", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.create(file, RunInfo.of("x", List.of(), Map.of()))).getMessage());
+    }
+
     @Test
     void resumeSkipsFinishedTrialsAndDropsAPartialLine() throws Exception {
         List<Integer> clients = List.of(1, 4, 16);
