@@ -32,7 +32,7 @@ public final class CompareCommand implements Callable<Integer> {
     String by;
 
     @Option(names = "--metric", split = ",", paramLabel = "NAME",
-            description = "Metrics to compare and analyse (default: the charted ones: tps and latency for pgbench, "
+            description = "Metrics to compare and analyse (default: the charted ones: tps and latency for pgbench, with a sweep's CPU share (no better direction), "
                     + "the time for ssb and scan).")
     List<String> metrics = new ArrayList<>();
 
