@@ -3,41 +3,152 @@ package dev.kensho.core;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Masks credentials wherever text leaves the process: output, logs, run.json, reports. */
+/**
+ * Masks credentials wherever text leaves the process: output, logs, run.json, reports. A password may hold any
+ * character, and a URL that left a space, '@', '/', '?' or '#' in it unencoded is still quoted back (the command
+ * line, a parser's error): where a form is ambiguous more is masked rather than less.
+ */
 public final class Credentials {
-    private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&;\\s]*");
-    private static final Pattern USERINFO = Pattern.compile("(//[^/:@\\s]+:)[^@/\\s]*@");
-    /** user:password@host without the // (a host name pgjdbc took whole, in its own messages). */
-    private static final Pattern BARE_USERINFO = Pattern.compile("(?<![/\\w.-])([\\w.-]+:)[^@/\\s:]+@(?=[\\w.\\[-])");
+    private static final String MASK = "****";
+    /** password=, sslpassword=, PGPASSWORD=: any case. */
+    private static final Pattern PASSWORD_KEY = Pattern.compile("(?i)password=");
+    /** //user: (empty user too, as libpq's //:pw@host); not an IPv6 host's [::1]. */
+    private static final Pattern USERINFO_START = Pattern.compile("//[^/:@\\s\\[\\]?#]*:");
+    /** The '?' that starts a URL's parameters: key=... follows (a '?' in a password has no key= after it). */
+    private static final Pattern QUERY_START = Pattern.compile("\\?[^\\s&=?@/#]+=");
+    /** user:password@host without the // (a host name pgjdbc took whole, in its own messages); the last '@' ends it. */
+    private static final Pattern BARE_USERINFO = Pattern.compile("(?<![/\\w.-])([\\w.-]+:)[^@/\\s][^/\\s]*@(?=[\\w.\\[-])");
+    /** In free text the next argument of a command line: a password= value ends before it. */
+    private static final Pattern NEXT_OPTION = Pattern.compile("\\s+--?[A-Za-z]");
     private static final Pattern OPTION = Pattern.compile("(?i)^(--password|--pass|-W)(=)(.*)$");
 
     private Credentials() {}
 
-    /** Masks password=… parameters and user:password@ userinfo in a URL or free text. */
+    /**
+     * Masks password=… parameters and user:password@ userinfo in free text (a message, a log line, a stack trace)
+     * that may quote a URL. A space ends a URL here, except where what follows can only be the rest of a password:
+     * {@code //user:s3cr et@host} (no port before the space, an '@' after it), {@code password=se cret} (up to
+     * '&', the line's end or the next option). Use {@link #maskUrl} for a URL or an argument known whole.
+     */
     public static String mask(String text) {
-        if (text == null) return null;
-        String s = URL_PASSWORD.matcher(text).replaceAll("$1****");
-        s = USERINFO.matcher(s).replaceAll("$1****@");
-        return BARE_USERINFO.matcher(s).replaceAll("$1****@");
+        return mask(text, false);
     }
 
-    /** Masks a command line: the value after a password option, and URLs. */
+    /**
+     * Masks a URL or one command-line argument, whole: every character up to its end may be the password's. A
+     * database name with an '@' ({@code //h:5432/my@db}) is masked as user:pa/ss@host would be: more, not less.
+     */
+    public static String maskUrl(String url) {
+        return mask(url, true);
+    }
+
+    private static String mask(String text, boolean whole) {
+        if (text == null) return null;
+        String s = maskUserinfo(text, whole);
+        s = maskPasswordValues(s, whole);
+        return BARE_USERINFO.matcher(s).replaceAll("$1" + MASK + "@");
+    }
+
+    /**
+     * //user:password@host: the password runs to the last '@' before the URL's parameters, as in RemoteServer
+     * (user=name@server is a parameter's '@'); '/', '@', '#', '?' and (whole) spaces inside it included.
+     */
+    private static String maskUserinfo(String s, boolean whole) {
+        StringBuilder out = new StringBuilder(s.length());
+        Matcher m = USERINFO_START.matcher(s);
+        int done = 0;
+        while (m.find(done)) {
+            int from = m.end();
+            int tokenEnd = whole ? s.length() : end(s, from, true);
+            int at = userinfoEnd(s, from, tokenEnd);
+            // free text, a space before any '@': the rest of a password, unless the URL had ended (a path,
+            // parameters, a port and a second host)
+            if (at < 0 && !whole && !s.substring(from, tokenEnd).matches("(?s)[^/?]*[/?].*|\\d*,.*")) at = acrossSpaces(s, tokenEnd);
+            if (at < 0) {
+                out.append(s, done, from);
+                done = from;
+                continue;
+            }
+            out.append(s, done, from).append(MASK);
+            done = at;
+        }
+        return out.append(s, done, s.length()).toString();
+    }
+
+    /** The last '@' in [from, to) before the parameters, or -1. */
+    private static int userinfoEnd(String s, int from, int to) {
+        Matcher q = QUERY_START.matcher(s).region(from, to);
+        int limit = q.find() ? q.start() : to;
+        int at = s.lastIndexOf('@', limit - 1);
+        return at >= from ? at : -1;
+    }
+
+    /**
+     * Free text, //user:s3cr then a space: the password goes on to the '@' (the last) of a later word on the line,
+     * unless an option or another URL comes first ("//host:5432 as bob@corp" loses its port to the mask: more, not less).
+     */
+    private static int acrossSpaces(String s, int tokenEnd) {
+        int i = tokenEnd;
+        while (i < s.length() && s.charAt(i) != '\n' && s.charAt(i) != '\r') {
+            if (!Character.isWhitespace(s.charAt(i))) {
+                int e = end(s, i, true);
+                if (s.charAt(i) == '-' || s.substring(i, e).contains("//")) return -1;
+                int at = userinfoEnd(s, i, e);
+                if (at >= 0) return at;
+                i = e;
+            } else {
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    /** Where a word (atSpace) or a line ends. */
+    private static int end(String s, int from, boolean atSpace) {
+        int i = from;
+        while (i < s.length() && s.charAt(i) != '\n' && s.charAt(i) != '\r' && !(atSpace && Character.isWhitespace(s.charAt(i)))) i++;
+        return i;
+    }
+
+    /**
+     * password=value: pgjdbc takes the value up to the next '&', spaces included, so a URL's value runs to '&' or its
+     * end; in free text to '&', the line's end, or the next argument of a command line ("--runs 3", "-c 10").
+     */
+    private static String maskPasswordValues(String s, boolean whole) {
+        StringBuilder out = new StringBuilder(s.length());
+        Matcher m = PASSWORD_KEY.matcher(s);
+        int done = 0;
+        while (m.find(done)) {
+            int end = s.indexOf('&', m.end());
+            if (end < 0) end = s.length();
+            if (!whole) {
+                end = Math.min(end, end(s, m.end(), false));
+                Matcher next = NEXT_OPTION.matcher(s).region(m.end(), end);
+                if (next.find()) end = next.start();
+            }
+            out.append(s, done, m.end()).append(MASK);
+            done = end;
+        }
+        return out.append(s, done, s.length()).toString();
+    }
+
+    /** Masks a command line: the value after a password option, and URLs (each argument whole). */
     public static String[] maskArgs(String[] args) {
         String[] out = new String[args.length];
         boolean nextIsSecret = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (nextIsSecret) {
-                out[i] = "****";
+                out[i] = MASK;
                 nextIsSecret = false;
                 continue;
             }
             Matcher m = OPTION.matcher(a);
             if (m.matches()) {
-                out[i] = m.group(1) + "=****";
+                out[i] = m.group(1) + "=" + MASK;
             } else {
                 if (a.equalsIgnoreCase("--password")) nextIsSecret = true;
-                out[i] = mask(a);
+                out[i] = maskUrl(a);
             }
         }
         return out;

@@ -119,7 +119,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             // Only reached when the condition did not run (extension registered on a parameter alone).
             if (t instanceof String reason) throw new ParameterResolutionException(reason);
             if (t instanceof KenshoException refused) {
-                throw new ParameterResolutionException("the PostgreSQL at " + dev.kensho.core.Credentials.mask(local.get().url())
+                throw new ParameterResolutionException("the PostgreSQL at " + dev.kensho.core.Credentials.maskUrl(local.get().url())
                         + " refuses the test: " + refused.getMessage(), refused);
             }
             return borrowed(e, localKey(local.get()), ((Handle) t).target);
@@ -163,7 +163,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
                 return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
             } catch (KenshoException ex) {
                 if (!nothingAnswered(ex)) return ex;
-                return "no PostgreSQL at " + dev.kensho.core.Credentials.mask(a.url()) + " (" + ex.getMessage() + "): test skipped";
+                return "no PostgreSQL at " + dev.kensho.core.Credentials.maskUrl(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
     }

@@ -25,7 +25,7 @@ public final class Environment {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("target_kind", target.kind().label());
         m.put("target", Credentials.mask(target.describe()));
-        m.put("jdbc_url", Credentials.mask(target.jdbcUrl()));
+        m.put("jdbc_url", Credentials.maskUrl(target.jdbcUrl()));
         m.put("user", target.user());
         m.put("same_host", target.sameHost());
         m.put("server", server(target));

@@ -114,7 +114,7 @@ public final class EmbeddedBinaries {
         if (!KenshoVersion.embeddedPostgres().containsValue(build) && NOTED.add(build)) {
             ServerActions.record("PostgreSQL " + PgRelease.ofZonky(build), "binaries " + repo.coordinates(build) + (source == null
                     ? " extracted earlier into " + dir
-                    : " from " + Credentials.mask(source) + " (SHA-1 checked where the repository keeps one), extracted into " + dir));
+                    : " from " + Credentials.maskUrl(source) + " (SHA-1 checked where the repository keeps one), extracted into " + dir));
         }
         return dir.resolve("bin");
     }
@@ -149,7 +149,7 @@ public final class EmbeddedBinaries {
             remote = repo.remoteVersions();
         } catch (IOException e) {
             String found = newest(local, release);
-            String why = "cannot list zonky's PostgreSQL builds at " + Credentials.mask(repo.remote()) + ": " + ZonkyRepository.reason(e);
+            String why = "cannot list zonky's PostgreSQL builds at " + Credentials.maskUrl(repo.remote()) + ": " + ZonkyRepository.reason(e);
             if (found == null) {
                 throw new KenshoException(KenshoException.TARGET, "--pg-version " + release + ": " + why
                         + "; bench.jar carries " + carriedList() + ", and no build of " + release + " is in the local Maven repository "
@@ -216,7 +216,7 @@ public final class EmbeddedBinaries {
         try {
             if (!Files.isRegularFile(repo.localJar(build))) {
                 System.err.println("fetching PostgreSQL " + PgRelease.ofZonky(build) + " (zonky's build " + repo.coordinates(build)
-                        + ") from " + Credentials.mask(repo.remote()) + "...");
+                        + ") from " + Credentials.maskUrl(repo.remote()) + "...");
             }
             ZonkyRepository.Fetched f = repo.fetch(build, download);
             try (ZipFile zip = new ZipFile(f.jar().toFile())) {

@@ -62,7 +62,7 @@ abstract class JdbcTarget implements Target {
 
     @Override
     public String jdbcUrl() {
-        return Credentials.mask(rawUrl(database));
+        return Credentials.maskUrl(rawUrl(database));
     }
 
     private String rawUrl(String db) {

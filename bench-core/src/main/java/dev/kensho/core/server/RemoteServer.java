@@ -408,7 +408,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             } else if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
                 rest = url.substring(url.indexOf("//") + 2);   // libpq's URI, as psql and pgbench take it
             } else {
-                throw KenshoException.usage("--url must start with " + prefix + " (or libpq's postgresql://) (got " + Credentials.mask(url) + ")");
+                throw KenshoException.usage("--url must start with " + prefix + " (or libpq's postgresql://) (got " + Credentials.maskUrl(url) + ")");
             }
             String query = "";
             int q = rest.indexOf('?');
@@ -430,6 +430,15 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
         UrlParts parts = UrlParts.of(url);
+        // user:pa/ss@host or user:pa?ss@host: the authority ends at the '/' or '?' (as in libpq), the password's start
+        // read as the port and its rest as the database or a parameter, which every message would then quote; an '@'
+        // before any parameter's value is refused (a database name's is written %40)
+        int afterAuthority = url.indexOf("//") + 2 + parts.authority().length();
+        int stray = url.indexOf('@', afterAuthority), value = url.indexOf('=', afterAuthority);
+        if (!parts.authority().contains("@") && stray >= 0 && (value < 0 || stray < value)) {
+            throw KenshoException.usage("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
+                    + "an '@' in a database name %40: " + Credentials.maskUrl(url));
+        }
         String query = parts.query();
         String hostPort = parts.authority();
         String db = parts.database();
@@ -446,7 +455,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 infoUser = java.net.URLDecoder.decode(c < 0 ? info : info.substring(0, c), StandardCharsets.UTF_8);
                 if (c >= 0) infoPassword = java.net.URLDecoder.decode(info.substring(c + 1), StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
-                throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.mask(url));
+                throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.maskUrl(url));
             }
         }
         String host = hostPort;
@@ -459,7 +468,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         try {
             host = java.net.URLDecoder.decode(host, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw KenshoException.usage("--url has a bad host (a % not followed by two hex digits): " + Credentials.mask(url));
+            throw KenshoException.usage("--url has a bad host (a % not followed by two hex digits): " + Credentials.maskUrl(url));
         }
         Map<String, String> props = new LinkedHashMap<>();
         String urlUser = infoUser;
@@ -484,7 +493,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             } catch (NumberFormatException e) {
                 port = -1;
             }
-            if (port < 1 || port > 65535) throw KenshoException.usage("--url has a bad port (1 to 65535): " + Credentials.mask(url));
+            if (port < 1 || port > 65535) throw KenshoException.usage("--url has a bad port (1 to 65535): " + Credentials.maskUrl(url));
         }
         if (host.isEmpty()) host = "localhost";
         if (UnixSocketFactory.class.getName().equals(props.get("socketFactory"))) {
@@ -492,7 +501,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             Path file = Path.of(java.net.URLDecoder.decode(props.getOrDefault("socketFactoryArg", ""), StandardCharsets.UTF_8));
             String name = file.getFileName() == null ? "" : file.getFileName().toString();
             if (file.getParent() == null || !name.matches("\\.s\\.PGSQL\\.\\d+")) {
-                throw KenshoException.usage("--url: socketFactoryArg must be a socket file DIR/.s.PGSQL.PORT: " + Credentials.mask(url));
+                throw KenshoException.usage("--url: socketFactoryArg must be a socket file DIR/.s.PGSQL.PORT: " + Credentials.maskUrl(url));
             }
             host = file.getParent().toString();
             port = Integer.parseInt(name.substring(".s.PGSQL.".length()));

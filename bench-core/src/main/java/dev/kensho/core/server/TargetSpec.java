@@ -104,7 +104,8 @@ public final class TargetSpec {
      * or from a file; only libpq's host and port parameters (a socket directory) are kept of the query.
      */
     static String remoteLabel(String url) {
-        RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(url);
+        // cut from the masked URL: a password the parse would take for a port or a database (user:pa/ss@host) is gone
+        RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(dev.kensho.core.Credentials.maskUrl(url));
         String hostPort = parts.authority().substring(parts.authority().lastIndexOf('@') + 1);
         // the default port written out: db and db:5432 are one server, whichever way a command got its URL
         if (!hostPort.isEmpty() && !hostPort.matches(".*:\\d+$")) hostPort += ":5432";
@@ -112,7 +113,7 @@ public final class TargetSpec {
         for (String kv : parts.query().split("&")) {
             if (kv.startsWith("host=") || kv.startsWith("port=")) kept.append(kept.length() == 0 ? '?' : '&').append(kv);
         }
-        return dev.kensho.core.Credentials.mask(hostPort + (parts.database() == null ? "" : "/" + parts.database()) + kept);
+        return hostPort + (parts.database() == null ? "" : "/" + parts.database()) + kept;
     }
 
     /**

@@ -212,4 +212,47 @@ class RemoteServerTest {
                 () -> new TargetSpec().url("jdbc:postgresql://127.0.0.1:1/x?password=hunter2&connectTimeout=2").open());
         assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
     }
+
+    /**
+     * Passwords with a space, an '@', a '/' or a '?' in the URL: read as pgjdbc and libpq read them where they can be,
+     * and never in an error or a label where they cannot (the '/' or '?' ends the authority: the password is the port).
+     */
+    @Test
+    void aPasswordInTheUrlIsNeverInAnErrorOrALabelWhateverItHolds() {
+        assertEquals("se cret123", RemoteServer.fromUrl("jdbc:postgresql://127.0.0.1:5432/db?password=se cret123", "u", null, null)
+                .properties().getProperty("password"));
+        RemoteServer space = RemoteServer.fromUrl("jdbc:postgresql://root:s3cr et123@127.0.0.1:5432/db", null, null, null);
+        assertEquals("s3cr et123", space.properties().getProperty("password"));
+        assertEquals("root", space.user());
+        RemoteServer at = RemoteServer.fromUrl("jdbc:postgresql://root:abc@secret123@127.0.0.1:5432/db", null, null, null);
+        assertEquals("abc@secret123", at.properties().getProperty("password"));
+        assertEquals("127.0.0.1", at.host());
+        // a port read from the password's start (2024/...) would be no error of its own: the '@' after the host is
+        for (String pw : java.util.List.of("abc/secret123", "abc?secret123", "2024/Summer!", "2024?Summer!")) {
+            String url = "jdbc:postgresql://root:" + pw + "@127.0.0.1:5432/db";
+            KenshoException e = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl(url, null, null, null));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
+                    + "an '@' in a database name %40: jdbc:postgresql://root:****@127.0.0.1:5432/db", e.getMessage());
+            KenshoException opened = assertThrows(KenshoException.class, () -> new TargetSpec().url(url).open());
+            assertEquals(e.getMessage(), opened.getMessage());
+            assertEquals("remote 127.0.0.1:5432/db", new TargetSpec().url(url).label());
+        }
+        KenshoException port = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://root:s3cr et@h:99999/db", null, null, null));
+        assertEquals("--url has a bad port (1 to 65535): jdbc:postgresql://root:****@h:99999/db", port.getMessage());
+        // an '@' in a parameter's value, or a database name's written %40, is no password's
+        assertEquals("bob@srv", RemoteServer.fromUrl("jdbc:postgresql://h:5433/x?user=bob@srv", null, null, null).user());
+        assertEquals("my%40db", RemoteServer.fromUrl("jdbc:postgresql://h:5433/my%40db", "u", null, null).database());
+        KenshoException percent = assertThrows(KenshoException.class,
+                () -> RemoteServer.fromUrl("jdbc:postgresql://root:s3cr%zz et@127.0.0.1/db", null, null, null));
+        assertEquals("--url has a bad user name or password (a % not followed by two hex digits): jdbc:postgresql://root:****@127.0.0.1/db",
+                percent.getMessage());
+        KenshoException prefix = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgres://root:s3cr et@h/db?password=x y", null, null, null));
+        assertEquals("--url must start with jdbc:postgresql:// (or libpq's postgresql://) (got jdbc:postgres://root:****@h/db?password=****)",
+                prefix.getMessage());
+        for (String url : java.util.List.of("jdbc:postgresql://root:s3cr et123@127.0.0.1:5432/db", "jdbc:postgresql://root:abc@secret123@127.0.0.1:5432/db",
+                "jdbc:postgresql://127.0.0.1:5432/db?password=se cret123&sslmode=disable")) {
+            assertEquals("remote 127.0.0.1:5432/db", new TargetSpec().url(url).label());
+        }
+    }
 }

@@ -1,0 +1,96 @@
+package dev.kensho.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What is masked where a password may hold any character: each form checked as a URL alone ({@link Credentials#maskUrl}),
+ * as a command-line argument ({@link Credentials#maskArgs}), and quoted in free text, a command line joined by spaces
+ * among them ({@link Credentials#mask}); masking twice changes nothing.
+ */
+class CredentialsTest {
+    private static final String HOST = "127.0.0.1:5432/db";
+
+    /** A URL, masked alone, as an argument, and inside a joined command line whose other arguments stay. */
+    private static void masked(String url, String expected) {
+        assertEquals(expected, Credentials.maskUrl(url));
+        assertEquals(expected, Credentials.mask(url));
+        assertArrayEquals(new String[] {"run", "--url", expected, "--runs", "3"},
+                Credentials.maskArgs(new String[] {"run", "--url", url, "--runs", "3"}));
+        assertEquals("bench run --url " + expected + " --runs 3", Credentials.mask("bench run --url " + url + " --runs 3"));
+        assertEquals("cannot connect to " + expected + "\n\tat x.y(Z.java:1)", Credentials.mask("cannot connect to " + url + "\n\tat x.y(Z.java:1)"));
+        assertEquals(expected, Credentials.mask(Credentials.mask(url)));
+        assertEquals(expected, Credentials.maskUrl(Credentials.maskUrl(url)));
+    }
+
+    private static void unchanged(String text) {
+        assertEquals(text, Credentials.mask(text));
+        assertEquals(text, Credentials.maskUrl(text));
+    }
+
+    @Test
+    void aPasswordParameterRunsToTheNextAmpersandOrTheEnd() {
+        masked("jdbc:postgresql://" + HOST + "?password=hunter2", "jdbc:postgresql://" + HOST + "?password=****");
+        masked("jdbc:postgresql://" + HOST + "?password=se cret123", "jdbc:postgresql://" + HOST + "?password=****");
+        masked("jdbc:postgresql://" + HOST + "?password=se cret123&sslmode=require", "jdbc:postgresql://" + HOST + "?password=****&sslmode=require");
+        masked("jdbc:postgresql://" + HOST + "?user=u&password=a;b c#d&ssl=true", "jdbc:postgresql://" + HOST + "?user=u&password=****&ssl=true");
+        // any case, and pgjdbc's sslpassword (a client key's)
+        masked("jdbc:postgresql://" + HOST + "?PassWord=Hunter 2&sslmode=verify-full", "jdbc:postgresql://" + HOST + "?PassWord=****&sslmode=verify-full");
+        masked("jdbc:postgresql://" + HOST + "?sslkey=k.pk8&sslpassword=key pass", "jdbc:postgresql://" + HOST + "?sslkey=k.pk8&sslpassword=****");
+        masked("jdbc:postgresql://" + HOST + "?SSLPASSWORD=x&password=y z", "jdbc:postgresql://" + HOST + "?SSLPASSWORD=****&password=****");
+        // an argument is whole: what follows a space in it is the password's, even what looks like an option
+        assertEquals("--url=jdbc:postgresql://h/db?password=****", Credentials.maskArgs(new String[] {"--url=jdbc:postgresql://h/db?password=a --runs 3"})[0]);
+        // free text: up to the line's end or the next option, short or long
+        assertEquals("pgbench -h h 'postgresql://h/db?password=**** -c 10", Credentials.mask("pgbench -h h 'postgresql://h/db?password=se cret -c 10"));
+        assertEquals("password=****\nnext line", Credentials.mask("password=se cret\nnext line"));
+        assertEquals("PGPASSWORD=**** --verbose", Credentials.mask("PGPASSWORD=x y --verbose"));
+    }
+
+    @Test
+    void userinfoWithASpaceAnAtASlashOrAQuestionMark() {
+        masked("jdbc:postgresql://root:hunter2@" + HOST, "jdbc:postgresql://root:****@" + HOST);
+        masked("jdbc:postgresql://root:s3cr et123@" + HOST, "jdbc:postgresql://root:****@" + HOST);
+        // the userinfo ends at the last '@' before the host, as RemoteServer reads it
+        masked("jdbc:postgresql://root:abc@secret123@" + HOST, "jdbc:postgresql://root:****@" + HOST);
+        // a '/' ends the authority for libpq and Kensho (the password read as a port): masked all the same
+        masked("jdbc:postgresql://root:abc/secret123@" + HOST, "jdbc:postgresql://root:****@" + HOST);
+        masked("jdbc:postgresql://root:a?b@" + HOST, "jdbc:postgresql://root:****@" + HOST);
+        masked("jdbc:postgresql://root:s3cr#et^123@" + HOST + "?sslmode=require", "jdbc:postgresql://root:****@" + HOST + "?sslmode=require");
+        masked("postgresql://:s3cr et@" + HOST, "postgresql://:****@" + HOST);
+        masked("https://bob:s3cr^et123@127.0.0.1:1/repo", "https://bob:****@127.0.0.1:1/repo");
+        masked("https://bob:s3cr#et123@127.0.0.1:1/repo", "https://bob:****@127.0.0.1:1/repo");
+        // a parameter's '@' is not the userinfo's
+        masked("jdbc:postgresql://root:pw@" + HOST + "?user=bob@srv", "jdbc:postgresql://root:****@" + HOST + "?user=bob@srv");
+        // two URLs in one line: each its own
+        assertEquals("a //u:****@h1/db b //v:****@h2/db c", Credentials.mask("a //u:p 1@h1/db b //v:p@2@h2/db c"));
+        // without the //, as pgjdbc quotes a host name it took whole
+        assertEquals("cannot connect to postgres:****@db.example", Credentials.mask("cannot connect to postgres:hunter2@db.example"));
+        assertEquals("cannot connect to postgres:****@db.example:5432", Credentials.mask("cannot connect to postgres:abc@secret123@db.example:5432"));
+        assertEquals("cannot connect to postgres:****@db.example", Credentials.mask("cannot connect to postgres:a:b@db.example"));
+    }
+
+    @Test
+    void urlsWithoutCredentialsStayAsTheyAre() {
+        for (String url : List.of("jdbc:postgresql://" + HOST, "jdbc:postgresql://" + HOST + "?user=bob@srv&sslmode=require",
+                "jdbc:postgresql://[::1]:5432/db", "jdbc:postgresql://h1:5432,h2:5433/db?targetServerType=primary",
+                "jdbc:postgresql:///test?host=/var/run/postgresql&port=5433", "jdbc:postgresql://%2Fvar%2Frun%2Fpostgresql/test",
+                "jdbc:postgresql://bob@" + HOST, "https://repo1.maven.org/maven2")) {
+            unchanged(url);
+            assertEquals("cannot connect to " + url + " as bob@corp: refused", Credentials.mask("cannot connect to " + url + " as bob@corp: refused"));
+            assertArrayEquals(new String[] {"--url", url, "--user", "bob@corp"}, Credentials.maskArgs(new String[] {"--url", url, "--user", "bob@corp"}));
+        }
+        String hint = "give --url jdbc:postgresql://HOST:PORT/DB (or --pg-bin DIR) to run it: see bob@corp";
+        assertEquals(hint, Credentials.mask(hint));
+        unchanged("at dev.kensho.core.server.JdbcTarget.connect(JdbcTarget.java:120)");
+        unchanged(null);
+    }
+
+    @Test
+    void passwordOptions() {
+        assertArrayEquals(new String[] {"--password", "****", "--password=****", "-W=****", "--password-file", "/p"},
+                Credentials.maskArgs(new String[] {"--password", "se cret", "--password=x y", "-W=z", "--password-file", "/p"}));
+    }
+}
