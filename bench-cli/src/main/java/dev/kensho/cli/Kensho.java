@@ -102,7 +102,8 @@ public final class Kensho implements Runnable {
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             // picocli says "option option '--matrix'" in some messages; users read it
-            err.println("bench: " + ex.getMessage().replace("\n", " ").replace("option option", "option").strip()
+            // picocli quotes the argument it refused, a URL with its password among them
+            err.println("bench: " + dev.kensho.core.Credentials.mask(ex.getMessage().replace("\n", " ").replace("option option", "option").strip())
                     + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName(" ") + " --help')");
             err.flush();
             return KenshoException.USAGE;
@@ -125,7 +126,8 @@ public final class Kensho implements Runnable {
                 err.flush();
                 return k.exitCode();
             }
-            err.println("bench: " + ex.getClass().getSimpleName() + ": " + String.valueOf(ex.getMessage()).split("\n")[0]
+            // an exception no one expected may quote what it was given (java.net.URI quotes a whole URL)
+            err.println("bench: " + ex.getClass().getSimpleName() + ": " + dev.kensho.core.Credentials.mask(String.valueOf(ex.getMessage()).split("\n")[0])
                     + (verbose ? "" : " (run with --verbose for details)"));
             err.flush();
             return KenshoException.FAILURE;
