@@ -58,7 +58,8 @@ final class QueryCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Also capture EXPLAIN (ANALYZE, BUFFERS) once per cell.")
     boolean explain;
 
-    @Option(names = "--fetch-size", paramLabel = "ROWS", defaultValue = "10000", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", defaultValue = "0", paramLabel = "ROWS",
+            description = "Rows per fetch through a cursor; 0 (the default) runs each query in one execution, its result streamed as COPY: a cursor makes PostgreSQL run the plan without parallel workers.")
     int fetchSize;
 
     @Override
@@ -83,7 +84,7 @@ final class QueryCommand implements Callable<Integer> {
         if (queries.isEmpty()) throw KenshoException.usage("give at least one query with -c SQL or -f FILE");
         if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
         if (warmup < 0) throw KenshoException.usage("--warmup must not be negative");
-        if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
+        if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
         Map<String, List<String>> varied = new LinkedHashMap<>();
         for (String m : matrix) {
             int eq = m.indexOf('=');
@@ -107,6 +108,7 @@ final class QueryCommand implements Callable<Integer> {
         params.put("order", order.name().toLowerCase());
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("settings", target.settings());
+        params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
         int status;
         try (RunDirectory dir = results.open("query", params, System.err)) {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")

@@ -68,11 +68,11 @@ public final class ScanCrossover {
      * @param tablespace      an existing tablespace to create the tables in (remote servers)
      * @param repeat          repeats per cell; the median is reported
      * @param timing          SERVER (EXPLAIN (ANALYZE, TIMING OFF) execution time: the scans alone, the default) or
-     *                        CLIENT (every row fetched through a cursor, as psql would; adds the transfer,
+     *                        CLIENT (every row received by the client, as psql's SELECT would; adds the transfer,
      *                        which is the same for both scans and flattens the curves)
      * @param parallelWorkers max_parallel_workers_per_gather for both queries; null keeps the server's.
      *                        Default 0: one process per scan, so the curves compare access methods and not
-     *                        parallelism (a client cursor runs without workers anyway)
+     *                        parallelism
      * @param throughputMb    size of the sequential-read probe of the storage, 0 to skip
      * @param dropOsCache     drop the OS page cache for cold cells where permitted
      * @param rebuild         rebuild the tables even when a matching one exists

@@ -59,7 +59,7 @@ public final class JitMatrix {
                           int fetchSize) {
         public Options {
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
-            if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
+            if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
             if (verifications == null || verifications.isEmpty()) verifications = List.of(1, 2, 3);
             for (int v : verifications) {
                 if (v < 1 || v > 3) throw KenshoException.usage("--verification " + v + ": expected 1, 2 or 3");

@@ -82,7 +82,7 @@ public final class ParallelSweep {
                           String schema, SsbDatabase.LoadOptions load, boolean useCache, boolean fresh, int fetchSize) {
         public Options {
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
-            if (fetchSize < 1) throw KenshoException.usage("--fetch-size must be at least 1 (0 would buffer whole results)");
+            if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
             if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
             for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
             for (int w : workers) if (workers.indexOf(w) != workers.lastIndexOf(w)) throw KenshoException.usage("--workers " + w + " is given twice");

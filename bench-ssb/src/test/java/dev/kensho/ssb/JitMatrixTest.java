@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
@@ -71,7 +72,7 @@ class JitMatrixTest {
             // no SSB query costs that much at SF 0.01: JIT stays off with jit=on
             Map<String, String> costs = Map.of("jit_above_cost", "1e9");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(3), 2, List.of("q1.1"), costs, 10_000),
+            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(3), 2, List.of("q1.1"), costs, QueryTimer.DEFAULT_FETCH_SIZE),
                     new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
             long scans0 = lineorderScans(pg, db);
             m.run(db, dir);
@@ -132,7 +133,7 @@ class JitMatrixTest {
             // SF 0.1 costs less than the default thresholds: JIT everything, as the study's big tables did.
             Map<String, String> costs = Map.of("jit_above_cost", "0", "jit_inline_above_cost", "0", "jit_optimize_above_cost", "0");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(1, 2, 3), 1, List.of("q1.1", "q2.1", "q4.3"), costs, 10_000),
+            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(1, 2, 3), 1, List.of("q1.1", "q2.1", "q4.3"), costs, QueryTimer.DEFAULT_FETCH_SIZE),
                     new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
             m.run(db, dir);
             List<List<Object>> rows = m.finish(dir);

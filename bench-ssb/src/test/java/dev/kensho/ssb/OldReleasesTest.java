@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
@@ -59,7 +60,7 @@ class OldReleasesTest {
     @SuppressWarnings("unchecked")
     void workerPoolPatterns(@TempDir Path tmp) throws Exception {
         ParallelSweep.Options o = new ParallelSweep.Options(0.1, List.of(0, 2), List.of(ParallelSweep.Pool.GATHER, ParallelSweep.Pool.GATHER4),
-                1, List.of("q1.1"), "public", new SsbDatabase.LoadOptions(0.1, 1, true, false), false, false, 10_000);
+                1, List.of("q1.1"), "public", new SsbDatabase.LoadOptions(0.1, 1, true, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
         try (RunDirectory dir = run(tmp, "ssb")) {
             ParallelSweep sweep = new ParallelSweep(o, SINK, SINK);
             assertEquals("9.6", sweep.run(pg, dir), "the release's major as PostgreSQL names it (was \"9\")");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
@@ -29,7 +30,7 @@ class ParallelSweepTest {
     @Test
     void unknownQueryIsRefusedWhenTheOptionsAreMadeBeforeAnyServerStarts() {
         KenshoException e = assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(0), List.of(), 1,
-                List.of("q1.1", "q9.9"), "public", new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, 10_000));
+                List.of("q1.1", "q9.9"), "public", new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE));
         assertEquals(KenshoException.USAGE, e.exitCode());
         assertTrue(e.getMessage().startsWith("unknown SSB query q9.9"), e.getMessage());
     }
@@ -38,9 +39,9 @@ class ParallelSweepTest {
     void aWorkerCountTwiceOrAnEmptySchemaIsRefusedBeforeAnyServerStarts() {
         var load = new SsbDatabase.LoadOptions(0.01, 1, false, false);
         assertEquals("--workers 2 is given twice", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(2, 0, 2),
-                List.of(), 1, List.of(), "public", load, false, false, 10_000)).getMessage());
+                List.of(), 1, List.of(), "public", load, false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
         assertEquals("--schema must name a schema (default public)", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01,
-                List.of(2), List.of(), 1, List.of(), "", load, false, false, 10_000)).getMessage());
+                List.of(2), List.of(), 1, List.of(), "", load, false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
     }
 
     @Test
@@ -51,7 +52,7 @@ class ParallelSweepTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
             ParallelSweep.Options o = new ParallelSweep.Options(0.1, List.of(0, 2, 4), List.of(ParallelSweep.Pool.ENOUGH), 1,
-                    List.of(), db.schema(), new SsbDatabase.LoadOptions(0.1, 2, false, false), false, false, 10_000);
+                    List.of(), db.schema(), new SsbDatabase.LoadOptions(0.1, 2, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
             ParallelSweep sweep = new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
             String version = sweep.run(pg, dir);
             sweep.finish(dir, List.of(version));
@@ -98,7 +99,7 @@ class ParallelSweepTest {
                 n = Integer.parseInt(rs.getString(1)) + 1;
             }
             ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0, n), List.of(ParallelSweep.Pool.GATHER), 1,
-                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, 10_000);
+                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
             new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), System.err).run(remote, dir);
             Map<Object, String> status = new java.util.HashMap<>();
             for (Trial t : dir.trials()) if (t.params().containsKey("query")) status.put(t.params().get("workers"), t.status());
@@ -123,7 +124,7 @@ class ParallelSweepTest {
                 new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql:///test?host=/var/run/postgresql").user("postgres"));
         try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
             ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0), List.of(ParallelSweep.Pool.ENOUGH), 1,
-                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, 10_000);
+                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
             new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), System.err).run(specs, dir);
             String major = ParallelSweep.versionLabel(remote);
             List<Object> versions = dir.trials().stream().filter(t -> t.params().containsKey("query")).map(t -> t.params().get("version")).toList();

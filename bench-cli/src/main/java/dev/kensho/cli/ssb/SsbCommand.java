@@ -40,7 +40,8 @@ public final class SsbCommand implements Callable<Integer> {
     @Option(names = "--query", split = ",", paramLabel = "ID", description = "Only these queries (e.g. q1.1,q4.3; default all 13).")
     List<String> queries = new ArrayList<>();
 
-    @Option(names = "--fetch-size", defaultValue = "10000", paramLabel = "ROWS", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", defaultValue = "0", paramLabel = "ROWS",
+            description = "Rows per fetch through a cursor; 0 (the default) runs each query in one execution, its result streamed as COPY: a cursor makes PostgreSQL run the plan without parallel workers.")
     int fetchSize;
 
     @Override
@@ -59,6 +60,7 @@ public final class SsbCommand implements Callable<Integer> {
         params.put("targets", specs.stream().map(s -> s.label()).toList());
         params.put("settings", target.settings());
         params.put("schema", data.schema);
+        params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
         long t0 = System.nanoTime();
         try (RunDirectory dir = results.open("ssb", params, System.err)) {
             new ParallelSweep(o, System.out, System.err).run(specs, dir);

@@ -48,7 +48,8 @@ final class SsbJitCommand implements Callable<Integer> {
     @Option(names = "--jit-optimize-above-cost", paramLabel = "COST", description = "jit_optimize_above_cost (default: the server's).")
     String jitOptimizeAboveCost;
 
-    @Option(names = "--fetch-size", defaultValue = "10000", paramLabel = "ROWS", description = "Rows per fetch while streaming results (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fetch-size", defaultValue = "0", paramLabel = "ROWS",
+            description = "Rows per fetch through a cursor; 0 (the default) runs each query in one execution, its result streamed as COPY: a cursor makes PostgreSQL run the plan without parallel workers.")
     int fetchSize;
 
     @Override
@@ -70,6 +71,7 @@ final class SsbJitCommand implements Callable<Integer> {
             params.put("target", spec.label());
             params.put("settings", target.settings());
             params.put("schema", data.schema);
+            params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
             try (RunDirectory dir = results.open("ssb jit", params, System.err)) {
                 String version = ParallelSweep.versionLabel(cache.target());
                 dir.environment(version, Environment.capture(cache.target()));

@@ -32,7 +32,7 @@ import java.util.Map;
 public final class SelectivitySweep {
     /** How a cell's time is taken. */
     public enum Timing {
-        /** Every row fetched by the client through a cursor, as psql's SELECT * would (the study's view). */
+        /** Every row received by the client in one execution, as psql's SELECT * would (the study's view). */
         CLIENT,
         /** EXPLAIN (ANALYZE, TIMING OFF, BUFFERS): server execution time, no result transfer; adds buffer counts. */
         SERVER

@@ -1,0 +1,94 @@
+package dev.kensho.core.measure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.server.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.sql.Connection;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** What the timed run of a query is: the plan's parallel workers launched, every row received, any statement timed. */
+@KenshoTarget
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class QueryTimerTest {
+    private static final Pattern LAUNCHED = Pattern.compile("Workers Launched: (\\d+)");
+
+    @BeforeAll
+    void table(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS kensho_timer_t");
+            s.execute("CREATE TABLE kensho_timer_t AS SELECT g AS x, md5(g::text) AS t FROM generate_series(1, 200000) g");
+            s.execute("ANALYZE kensho_timer_t");
+        }
+    }
+
+    @AfterAll
+    void drop(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS kensho_timer_t");
+        }
+    }
+
+    /**
+     * The timed run itself launches the parallel workers its plan has (auto_explain says what each run did). Through
+     * a cursor (a fetch size) PostgreSQL runs the same plan with none: every parallel-query measurement timed the
+     * serial plan while the EXPLAIN beside it reported the workers.
+     */
+    @Test
+    void theTimedRunLaunchesTheParallelWorkersOfItsPlan(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; "
+                    + "SET min_parallel_table_scan_size = 0");
+            s.execute("LOAD 'auto_explain'");
+            s.execute("SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_level = notice");
+            String q = "SELECT count(*), max(t) FROM kensho_timer_t WHERE x % 7 = 0";
+            c.clearWarnings();
+            QueryTimer.Timing streamed = QueryTimer.time(c, q);
+            assertEquals(1, streamed.rows());
+            List<Integer> launched = launched(c);
+            assertEquals(1, launched.size(), launched.toString());
+            assertTrue(launched.get(0) >= 1, "the timed run launched no worker: " + launched);
+
+            c.clearWarnings();
+            QueryTimer.Timing cursor = QueryTimer.time(c, q, 100);
+            assertEquals(1, cursor.rows());
+            assertEquals(List.of(0), launched(c), "a cursor's plan runs without workers");
+            c.clearWarnings();
+        }
+    }
+
+    private static List<Integer> launched(Connection c) throws Exception {
+        List<Integer> out = new ArrayList<>();
+        for (SQLWarning w = c.getWarnings(); w != null; w = w.getNextWarning()) {
+            Matcher m = LAUNCHED.matcher(String.valueOf(w.getMessage()));
+            while (m.find()) out.add(Integer.parseInt(m.group(1)));
+        }
+        return out;
+    }
+
+    @Test
+    void everyRowIsReceivedWhateverTheStatement(Target pg) throws Exception {
+        try (Connection c = pg.connect()) {
+            // a trailing comment, a semicolon: still one COPY (the comment would swallow ") TO STDOUT" on one line)
+            QueryTimer.Timing t = QueryTimer.time(c, "SELECT x, t FROM kensho_timer_t WHERE x <= 1000 -- the first thousand\n;");
+            assertEquals(1000, t.rows());
+            assertTrue(t.bytes() >= 1000 * 33, "bytes " + t.bytes());
+            assertTrue(t.firstRowNanos() <= t.elapsedNanos());
+            assertEquals(3, QueryTimer.time(c, "/* c */ (VALUES (1), (2), (3))").rows());
+            assertEquals(1000, QueryTimer.time(c, "SELECT x FROM kensho_timer_t WHERE x <= 1000", 64).rows(), "through a cursor");
+            // what COPY cannot wrap runs plainly
+            assertEquals(1, QueryTimer.time(c, "SHOW work_mem").rows());
+            assertEquals(10, QueryTimer.time(c, "UPDATE kensho_timer_t SET t = t WHERE x <= 10").rows(), "an update's row count");
+        }
+    }
+}
