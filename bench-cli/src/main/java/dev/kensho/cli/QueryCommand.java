@@ -49,7 +49,8 @@ final class QueryCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Unrecorded runs of each cell before its first repeat (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--order", paramLabel = "random|sequential", defaultValue = "random", description = "Trial order: random or sequential (default ${DEFAULT-VALUE}).")
+    @Option(names = "--order", paramLabel = "random|rounds|sequential", defaultValue = "random",
+            description = "Trial order: random (all trials shuffled), rounds (every cell once per round, each round shuffled) or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
 
     @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the random trial order (default: time-based, recorded in run.json).")

@@ -74,7 +74,7 @@ class QueryCommandTest {
     @Test
     void optionAndMatrixMistakesAreOneLineUsageErrors(Target pg, @TempDir Path tmp) throws Exception {
         String[][] cases = {
-            {"--fetch-size must be at least 1", "--fetch-size", "-1"},
+            {"--fetch-size must not be negative", "--fetch-size", "-1"},
             {"--matrix nosuch_guc: unrecognized configuration parameter", "--matrix", "nosuch_guc=1,2"},
             {"--matrix work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", "--matrix", "work_mem=4MB,bogus"},
             {"--matrix work_mem=: invalid value for parameter \"work_mem\": \"\"", "--matrix", "work_mem="},

@@ -68,6 +68,7 @@ public final class ClientSweep {
     private String trialPrefix = "";
     private PrintStream err = System.err;
     private PgbenchInit initTemplate;
+    private Integer fillfactor;
 
     /** --clients 1,4,16,…: one cell per count. */
     public ClientSweep clients(List<Integer> c) { clients = List.copyOf(c); return this; }
@@ -99,6 +100,8 @@ public final class ClientSweep {
     public ClientSweep reinitEachTrial(boolean b) { reinitEachTrial = b; return this; }
     /** Initialisation options (fillfactor, partitions…) used with {@link #scale}; its scale is overridden. */
     public ClientSweep init(PgbenchInit template) { initTemplate = template; return this; }
+    /** -F: the fillfactor of the tables -s makes (the studies' update sweeps: 80, room for HOT updates); needs -s. */
+    public ClientSweep fillfactor(Integer percent) { fillfactor = percent; return this; }
     /** --no-prewarm: skip pg_prewarm of pgbench_accounts before each trial. */
     public ClientSweep prewarm(boolean b) { prewarm = b; return this; }
     /** -n: no pgbench vacuum before each trial. */
@@ -141,6 +144,7 @@ public final class ClientSweep {
         if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
         if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
         if (reinitEachTrial && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
+        if (fillfactor != null && scale == null) throw KenshoException.usage("-F needs -s SCALE (the fillfactor is the init's)");
         if (scale != null) init().validate();   // -s 0 said "initialising at scale 0..." on a started target first
         template(maxClients()).config();
     }
@@ -192,6 +196,7 @@ public final class ClientSweep {
         p.put("latency_limit_ms", latencyLimitMs);
         p.put("reinit_each_trial", reinitEachTrial);
         p.put("scale", scale);
+        if (fillfactor != null) p.put("fillfactor", fillfactor);   // absent when not given: earlier runs resume as they were
         p.put("prewarm", prewarm);
         p.put("vacuum", !noVacuum);
         p.put("warmup", warmup);
@@ -277,6 +282,7 @@ public final class ClientSweep {
 
     private PgbenchInit init() {
         PgbenchInit i = initTemplate == null ? new PgbenchInit() : initTemplate.copy();
+        if (fillfactor != null) i.fillfactor(fillfactor);
         return i.scale(scale == null ? 1 : scale).quiet(true).log(null);
     }
 

@@ -40,7 +40,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     String threads;
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "3", description = "Trials per cell (default ${DEFAULT-VALUE}).")
     int repeat;
-    @Option(names = "--order", paramLabel = "random|sequential", defaultValue = "random", description = "random or sequential (default ${DEFAULT-VALUE}).")
+    @Option(names = "--order", paramLabel = "random|rounds|sequential", defaultValue = "random", description = "random (all trials shuffled), rounds (every cell once per round, each round shuffled: the 2024 study's "
+            + "\"random order, 3 times\") or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
     @Option(names = "--seed", paramLabel = "SEED",
             description = "Seed of the random trial order (default: time-based, recorded in run.json; --resume takes the run's).")
@@ -58,6 +59,9 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     @Option(names = {"-s", "--scale"}, paramLabel = "SCALE", description = "Initialise every target at this scale first, as pgbench init: the four pgbench_* tables "
             + "are dropped and made anew, whoever made them (default: use the tables already there).")
     Integer scale;
+    @Option(names = {"-F", "--fillfactor"}, paramLabel = "PERCENT", description = "Fillfactor of the tables -s makes (10..100; "
+            + "the studies' update sweeps: 80); needs -s.")
+    Integer fillfactor;
     @Option(names = "--reinit-each-trial", description = "Rebuild the tables before every trial (the studies do for update scripts); needs -s.")
     boolean reinit;
     @Option(names = "--no-prewarm", description = "Skip pg_prewarm of pgbench_accounts before each trial.")
@@ -95,7 +99,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         long orderSeed = seed != null ? seed
                 : results.recorded("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(orderSeed)
-                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
+                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         sweep.warmup(warmup != null ? warmup
                 : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
         sweep.maxTries(maxTries).randomSeed(randomSeed).progress(progress);

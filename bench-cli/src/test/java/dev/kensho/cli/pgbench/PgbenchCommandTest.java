@@ -115,6 +115,8 @@ class PgbenchCommandTest {
             {"invalid number of maximum tries: \"-1\"", "-S", "--max-tries", "-1"},
             {"could not open file \"/nonexistent.sql\": No such file or directory", "-f", "/nonexistent.sql"},
             {"--pg-version selects an embedded server; it cannot be combined with --url", "-S", "--pg-version", "16,17"},
+            {"-F needs -s SCALE (the fillfactor is the init's)", "-S", "-F", "80"},
+            {"-F/--fillfactor must be in range 10..100", "-S", "-s", "1", "-F", "5"},
         };
         for (String[] c : sweepCases) {
             List<String> a = new ArrayList<>(List.of("pgbench", "sweep", "--clients", "1", "--url", nowhere, "--results", tmp.toString()));

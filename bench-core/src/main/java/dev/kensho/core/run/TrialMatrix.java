@@ -10,14 +10,18 @@ import java.util.Random;
 import java.util.function.Function;
 
 /**
- * Cells × repeats, run in sequential or random order (the 2024 PGECons study randomises trial order
- * so drift over time does not line up with one version or client count). The order is a pure
- * function of the seed, so --resume replays the same plan and skips the finished trials.
+ * Cells × repeats, run in sequential, random or rounds order (the 2024 PGECons study randomises trial order so drift
+ * over time does not line up with one version or client count: "16 patterns in random order, 3 times", rounds).
+ * The order is a pure function of the seed, so --resume replays the same plan and skips the finished trials.
  *
  * @param <C> the cell type (a record of the parameters the matrix varies)
  */
 public final class TrialMatrix<C> {
-    public enum Order { SEQUENTIAL, RANDOM }
+    /**
+     * SEQUENTIAL: every cell in turn, then again; RANDOM: all trials shuffled together (a cell's repeats may come
+     * close in time); ROUNDS: every cell once per round, each round shuffled, so repeat r is round r, a block.
+     */
+    public enum Order { SEQUENTIAL, RANDOM, ROUNDS }
 
     /** One planned measurement. */
     public record Planned<C>(C cell, String key, int repeat) { }
@@ -55,6 +59,13 @@ public final class TrialMatrix<C> {
         if (order == Order.SEQUENTIAL) {
             // repeat-major like the studies' scripts: every cell once, then again
             for (int r = 0; r < repeats; r++) for (C c : cells) p.add(new Planned<>(c, key.apply(c), r));
+        } else if (order == Order.ROUNDS) {
+            Random random = new Random(seed);
+            for (int r = 0; r < repeats; r++) {
+                List<C> round = new ArrayList<>(cells);
+                Collections.shuffle(round, random);
+                for (C c : round) p.add(new Planned<>(c, key.apply(c), r));
+            }
         } else {
             for (C c : cells) for (int r = 0; r < repeats; r++) p.add(new Planned<>(c, key.apply(c), r));
             Collections.shuffle(p, new Random(seed));

@@ -174,6 +174,21 @@ class RunDirectoryTest {
         assertEquals(a, b);
         var seq = new TrialMatrix<>(List.of(1, 2), String::valueOf, 2, TrialMatrix.Order.SEQUENTIAL, 7).plan();
         assertEquals(List.of("1#0", "2#0", "1#1", "2#1"), seq.stream().map(p -> p.key() + "#" + p.repeat()).toList());
+        // rounds: every cell once per round, in an order of its own; repeat r is round r
+        List<Integer> cells = java.util.stream.IntStream.rangeClosed(1, 16).boxed().toList();
+        var rounds = new TrialMatrix<>(cells, String::valueOf, 3, TrialMatrix.Order.ROUNDS, 7).plan();
+        assertEquals(48, rounds.size());
+        java.util.Set<List<String>> orders = new java.util.HashSet<>();
+        for (int r = 0; r < 3; r++) {
+            var round = rounds.subList(16 * r, 16 * (r + 1));
+            final int rr = r;
+            assertTrue(round.stream().allMatch(p -> p.repeat() == rr), round.toString());
+            assertEquals(16, round.stream().map(p -> p.cell()).distinct().count(), round.toString());
+            orders.add(round.stream().map(p -> p.key()).toList());
+        }
+        assertEquals(3, orders.size(), "each round shuffled anew: " + orders);
+        assertTrue(!orders.contains(cells.stream().map(String::valueOf).toList()), "not the given order");
+        assertEquals(rounds, new TrialMatrix<>(cells, String::valueOf, 3, TrialMatrix.Order.ROUNDS, 7).plan(), "a function of the seed");
     }
 
     @Test

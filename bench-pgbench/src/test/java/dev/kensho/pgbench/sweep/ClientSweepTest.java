@@ -91,10 +91,12 @@ class ClientSweepTest {
     void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(2)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("simple-update")
-                    .scale(1).reinitEachTrial(true).log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                    .scale(1).reinitEachTrial(true).fillfactor(80)
+                    .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
                     .run(Map.of("embedded", pg), dir);
             List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
             assertEquals(2, trials.size());
+            assertEquals(80, dir.info().parameters().get("fillfactor"), dir.info().parameters().toString());
             for (Trial t : trials) {
                 assertTrue(t.ok() && t.metric("init_s") > 0, t.toString());
                 assertTrue(String.valueOf(t.extra().get("init")).startsWith("done in "), t.extra().toString());
@@ -109,6 +111,12 @@ class ClientSweepTest {
             rs.next();
             assertTrue(rs.getLong(3) > 0);
             assertEquals(rs.getLong(2), rs.getLong(1));
+        }
+        // -F 80, as the studies' update sweeps: the rebuilt tables have it
+        try (var c = pg.connect(); var s = c.createStatement();
+             var rs = s.executeQuery("select reloptions::text from pg_class where relname = 'pgbench_accounts'")) {
+            rs.next();
+            assertEquals("{fillfactor=80}", rs.getString(1));
         }
     }
 
