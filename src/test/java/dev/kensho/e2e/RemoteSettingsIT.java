@@ -127,7 +127,8 @@ class RemoteSettingsIT {
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             Process p = BenchJar.start(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT pg_sleep(60)", "--repeat", "1",
                     "--warmup", "0");
-            String running = "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'";
+            // the timed run streams its result as COPY (query) TO STDOUT: that is the statement the server shows
+            String running = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY (SELECT pg_sleep(60)%' AND state = 'active'";
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
             while (count(pg, running) == 0) {
                 assertTrue(p.isAlive() && System.nanoTime() < deadline, "the query never started: " + Files.readString(work.resolve("stderr.txt")));
