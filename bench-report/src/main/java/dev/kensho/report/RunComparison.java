@@ -49,10 +49,15 @@ public final class RunComparison {
      *                   for pgbench, the time for ssb and scan), or every metric when none is charted
      * @param allMetrics with empty metrics: ratios for every metric all groups have (analyses stay on
      *                   the charted ones)
+     * @param baseline   the by value whose group the others are compared with (null: the first run's first value)
      */
-    public record Options(String by, List<String> metrics, boolean allMetrics) {
+    public record Options(String by, List<String> metrics, boolean allMetrics, String baseline) {
         public Options {
             metrics = metrics == null ? List.of() : List.copyOf(metrics);
+        }
+
+        public Options(String by, List<String> metrics, boolean allMetrics) {
+            this(by, metrics, allMetrics, null);
         }
 
         public Options(String by, List<String> metrics) {
@@ -244,7 +249,21 @@ public final class RunComparison {
         Set<String> compared = new LinkedHashSet<>();
         kept.forEach(ts -> ts.forEach(t -> compared.addAll(t.params().keySet())));
         compared.stream().filter(p -> !p.equals(by)).forEach(keyParams::add);
+        // a parameter that names the by value one to one (micro's query "encoding SJIS" beside client_encoding SJIS)
+        // is a label of the group, not a cell: kept in the key, no cell of one group would match another's
+        List<String> labels = keyParams.stream().filter(p -> followsBy(kept, p)).toList();
+        if (!labels.isEmpty()) {
+            keyParams.removeAll(labels);
+            notes.add("matched without " + String.join(", ", labels) + " (one value per " + by + ")");
+        }
         buildGroups(kept);
+        if (options.baseline() != null) {
+            Group base = groups.stream().filter(g -> g.value() != null && Cells.text(g.value()).equals(options.baseline())).findFirst()
+                    .orElseThrow(() -> KenshoException.usage("--baseline " + options.baseline() + ": no group has it (the groups: "
+                            + groups.stream().map(Group::label).toList() + ")"));
+            groups.remove(base);
+            groups.add(0, base);
+        }
         if (groups.size() < 2) {
             throw KenshoException.usage("compare: only one group to compare (" + (groups.isEmpty() ? "no ok trials" : groups.get(0).label())
                     + "); give two results directories or --by a parameter that varies");
@@ -326,6 +345,20 @@ public final class RunComparison {
 
     private static List<String> numericMetrics(Trial t) {
         return t.metrics().entrySet().stream().filter(e -> e.getValue() instanceof Number).map(Map.Entry::getKey).toList();
+    }
+
+    /** Whether p and by determine each other in every trial that has both, over at least two values of by. */
+    private boolean followsBy(List<List<Trial>> kept, String p) {
+        if (by == null) return false;
+        Map<Object, Object> pOfBy = new LinkedHashMap<>(), byOfP = new LinkedHashMap<>();
+        for (List<Trial> ts : kept) {
+            for (Trial t : ts) {
+                if (!t.params().containsKey(by) || !t.params().containsKey(p)) continue;
+                Object b = Cells.normal(t.params().get(by)), v = Cells.normal(t.params().get(p));
+                if (!Objects.equals(pOfBy.computeIfAbsent(b, x -> v), v) || !Objects.equals(byOfP.computeIfAbsent(v, x -> b), b)) return false;
+            }
+        }
+        return pOfBy.size() >= 2;
     }
 
     private void buildGroups(List<List<Trial>> kept) {

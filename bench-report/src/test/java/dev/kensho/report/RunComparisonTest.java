@@ -69,6 +69,25 @@ class RunComparisonTest {
         assertTrue(text.contains("geometric mean ratio tps 17: 1.016 (1 better, 1 no significant difference, 1 worse of 3 cells)"), text);
     }
 
+    /**
+     * Study 002's conversion cost against no conversion: by client_encoding with none as the baseline. The micro
+     * cells' query names the encoding ("encoding SJIS"): it follows the compared value and is matched without, where
+     * it kept every cell of one group from meeting the other's ("no cell was measured in both").
+     */
+    @Test
+    void byAParameterWhoseLabelFollowsIt() throws Exception {
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.micro(tmp)), new RunComparison.Options("client_encoding", List.of("ms"), false, "none"));
+        assertEquals(List.of("none", "SJIS"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertTrue(cmp.notes().contains("matched without query (one value per client_encoding)"), cmp.notes().toString());
+        assertEquals(2, cmp.rows().size(), cmp.rows().toString());   // one per target
+        for (RunComparison.Row r : cmp.rows()) {
+            assertEquals("none", r.baseline());
+            assertEquals(r.cell().contains("embedded-17") ? 99.0 / 71 : 98.0 / 70, r.ratio(), 1e-9, r.toString());
+        }
+        assertThrows(KenshoException.class, () -> RunComparison.of(List.of(SampleRuns.micro(tmp.resolve("b"))),
+                new RunComparison.Options("client_encoding", List.of("ms"), false, "EUC_JP")));
+    }
+
     @Test
     void twoDirectoriesOneVersionEach() {
         RunResults a = SampleRuns.pgbenchSingle(tmp, 0);

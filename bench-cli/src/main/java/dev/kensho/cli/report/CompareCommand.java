@@ -31,6 +31,11 @@ public final class CompareCommand implements Callable<Integer> {
                     + "Cells without it (an SSB run's load) are left out.")
     String by;
 
+    @Option(names = "--baseline", paramLabel = "VALUE",
+            description = "The --by value the other groups are compared with (default: the first run's first value), e.g. "
+                    + "--by client_encoding --baseline none for study 002's conversion cost against no conversion.")
+    String baseline;
+
     @Option(names = "--metric", split = ",", paramLabel = "NAME",
             description = "Metrics to compare and analyse (default: the charted ones: tps and latency for pgbench, with a sweep's CPU share (no better direction), "
                     + "the time for ssb and scan).")
@@ -53,7 +58,7 @@ public final class CompareCommand implements Callable<Integer> {
         for (String m : metrics) {
             if (!known.contains(m)) throw KenshoException.usage("--metric " + m + ": no trial has it (they have " + String.join(", ", known) + ")");
         }
-        RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics, allMetrics));
+        RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics, allMetrics, baseline));
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
         return 0;
