@@ -119,12 +119,12 @@ class PgbenchRunTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void sameSeedSameValuesPerClient(Engine engine, Target pg) throws Exception {
+    void sameSeedSameValuesPerClient(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_seed_probe");
             s.execute("create table kensho_seed_probe(run int, client int, v bigint)");
         }
-        Path script = Files.createTempFile("seed", ".sql");
+        Path script = tmp.resolve("seed.sql");
         Files.writeString(script, "\\set v random(1, 1000000000)\ninsert into kensho_seed_probe values (:run, :client_id, :v);\n");
         for (int run = 1; run <= 2; run++) {
             new PgbenchRun().engine(engine).file(script.toString()).clients(3).threads(2).transactions(5).randomSeed("5432").define("run=" + run)
@@ -146,8 +146,8 @@ class PgbenchRunTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void serializationFailuresAreRetriedAndCountedDetailed(Engine engine, Target pg) throws Exception {
-        Path script = Files.createTempFile("ser", ".sql");
+    void serializationFailuresAreRetriedAndCountedDetailed(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path script = tmp.resolve("ser.sql");
         Files.writeString(script, "begin isolation level repeatable read;\nselect bbalance from pgbench_branches where bid = 1;\n"
                 + "select pg_sleep(0.005);\nupdate pgbench_branches set bbalance = bbalance + 1 where bid = 1;\nend;\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -273,12 +273,12 @@ class PgbenchRunTest {
     /** -M prepared names server-side statements (pg_prepared_statements sees them); simple and extended do not. */
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void queryModesReachTheServerAsPgbenchSendsThem(Engine engine, Target pg) throws Exception {
+    void queryModesReachTheServerAsPgbenchSendsThem(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table if exists kensho_mode_probe");
             s.execute("create table kensho_mode_probe(mode int, prepared int)");
         }
-        Path script = Files.createTempFile("mode", ".sql");
+        Path script = tmp.resolve("mode.sql");   // a @TempDir: createTempFile left one in /tmp per run
         Files.writeString(script, "select count(*) as n from pg_prepared_statements \\gset\n"
                 + "insert into kensho_mode_probe values (:m, :n);\n");
         for (QueryMode m : QueryMode.values()) {
@@ -382,9 +382,9 @@ class PgbenchRunTest {
      */
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void runsOverAUnixSocket(Engine engine, @LocalPostgres(url = "jdbc:postgresql:///test?host=/var/run/postgresql") Target local)
-            throws Exception {
-        Path script = Files.createTempFile("unix", ".sql");
+    void runsOverAUnixSocket(Engine engine, @LocalPostgres(url = "jdbc:postgresql:///test?host=/var/run/postgresql") Target local,
+                             @TempDir Path tmp) throws Exception {
+        Path script = tmp.resolve("unix.sql");
         Files.writeString(script, "select (inet_server_addr() is null)::int as unix \\gset\n\\set check 1 / :unix\n");
         for (QueryMode m : QueryMode.values()) {
             for (boolean connectEach : new boolean[] {false, true}) {
