@@ -279,7 +279,7 @@ public final class SsbDatabase {
             List<String> cols = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ?::regclass "
                     + "AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
-                ps.setString(1, ident(schema) + ".lineorder");
+                ps.setString(1, own("lineorder"));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         String col = rs.getString(1);
@@ -334,7 +334,7 @@ public final class SsbDatabase {
     public Prewarm.Result prewarm(List<String> tables, PrintStream err, RunDirectory dir) {
         try (Connection c = connect()) {
             List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
-            Prewarm.Result r = Prewarm.tables(c, mine.stream().map(t -> ident(schema) + "." + ident(t)).toList());
+            Prewarm.Result r = Prewarm.tables(c, mine.stream().map(this::own).toList());
             if (r.createdExtension()) {
                 String note = "created extension pg_prewarm in schema public of database " + target.database()
                         + " to prewarm the SSB tables (DROP EXTENSION pg_prewarm removes it)";
