@@ -29,6 +29,10 @@ public final class Environment {
         m.put("user", target.user());
         m.put("same_host", target.sameHost());
         m.put("server", server(target));
+        if (!target.sameHost()) {
+            Map<String, Object> host = serverHost(target);
+            if (!host.isEmpty()) m.put("server_host", host);
+        }
         m.put("kensho_settings", target.control().applied());
         m.put("client", client());
         return m;
@@ -60,6 +64,29 @@ public final class Environment {
             }
             m.put("non_default_settings", nonDefault);
         } catch (SQLException e) {
+            m.put("error", Credentials.mask(e.getMessage()));
+        }
+        return m;
+    }
+
+    /**
+     * The CPUs, memory and kernel of a server on another host, read through the server where its role may
+     * read server files (see {@link ProcFiles}); empty where it may not. The studies list the database
+     * host's machine next to their results.
+     */
+    public static Map<String, Object> serverHost(Target target) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        try (Connection c = target.connect()) {
+            ProcFiles files = ProcFiles.throughServer(c).files();
+            if (files == null) return m;
+            m.put("cpus", HostSampler.cpu(files.read("/proc/stat")).perCpu().keySet().stream().filter(k -> !k.equals("cpu")).count());
+            String model = HostSampler.cpuModel(files.read("/proc/cpuinfo"));
+            if (model != null) m.put("cpu_model", model);
+            Long mem = HostSampler.memory(files.read("/proc/meminfo")).get("MemTotal");
+            if (mem != null) m.put("memory_bytes", mem * 1024);
+            String version = files.read("/proc/version").strip();
+            m.put("kernel", version.indexOf(" (") > 0 ? version.substring(0, version.indexOf(" (")) : version);
+        } catch (SQLException | java.io.IOException e) {
             m.put("error", Credentials.mask(e.getMessage()));
         }
         return m;

@@ -21,22 +21,27 @@ public final class HostSampler {
         static final String[] STATES = {"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"};
     }
 
-    public static boolean available() {
-        return Files.isReadable(Path.of("/proc/stat"));
+    public static CpuTimes cpu() {
+        try {
+            return cpu(Files.readString(Path.of("/proc/stat")));
+        } catch (IOException e) {
+            return new CpuTimes(Map.of());   // not Linux: no CPU split
+        }
     }
 
-    public static CpuTimes cpu() {
+    /** Parses /proc/stat's "cpu" lines. */
+    public static CpuTimes cpu(String procStat) {
         Map<String, long[]> m = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
-                if (!line.startsWith("cpu")) continue;
-                String[] f = line.trim().split("\\s+");
-                long[] v = new long[CpuTimes.STATES.length];
+        for (String line : procStat.split("\n")) {
+            if (!line.startsWith("cpu")) continue;
+            String[] f = line.trim().split("\\s+");
+            long[] v = new long[CpuTimes.STATES.length];
+            try {
                 for (int i = 0; i < v.length && i + 1 < f.length; i++) v[i] = Long.parseLong(f[i + 1]);
-                m.put(f[0], v);
+            } catch (NumberFormatException e) {
+                continue;
             }
-        } catch (IOException | NumberFormatException e) {
-            // not Linux: no CPU split
+            m.put(f[0], v);
         }
         return new CpuTimes(m);
     }
@@ -59,27 +64,81 @@ public final class HostSampler {
 
     /** MemTotal, MemAvailable, Cached, … in kB. */
     public static Map<String, Long> memory() {
-        Map<String, Long> m = new LinkedHashMap<>();
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                String[] f = line.split(":\\s+");
-                if (f.length < 2) continue;
-                String[] v = f[1].trim().split("\\s+");
-                m.put(f[0], Long.parseLong(v[0]));
+            return memory(Files.readString(Path.of("/proc/meminfo")));
+        } catch (IOException e) {
+            return Map.of();   // not Linux
+        }
+    }
+
+    /** Parses /proc/meminfo (kB). */
+    public static Map<String, Long> memory(String meminfo) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (String line : meminfo.split("\n")) {
+            String[] f = line.split(":\\s+");
+            if (f.length < 2) continue;
+            try {
+                m.put(f[0], Long.parseLong(f[1].trim().split("\\s+")[0]));
+            } catch (NumberFormatException e) {
+                // a line that is not "Name: value kB"
             }
-        } catch (IOException | NumberFormatException e) {
-            // not Linux
+        }
+        return m;
+    }
+
+    /**
+     * /proc/diskstats counters of the given devices (whole disks: /sys/block's names, not partitions, so no
+     * I/O is counted twice): reads, sectors read, writes, sectors written, milliseconds spent doing I/O.
+     * A sector here is always 512 bytes, whatever the device's own.
+     */
+    public static Map<String, long[]> disks(String diskstats, java.util.Collection<String> devices) {
+        Map<String, long[]> m = new LinkedHashMap<>();
+        for (String line : diskstats.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 13 || !devices.contains(f[2])) continue;
+            try {
+                m.put(f[2], new long[] {Long.parseLong(f[3]), Long.parseLong(f[5]), Long.parseLong(f[7]), Long.parseLong(f[9]),
+                        Long.parseLong(f[12])});
+            } catch (NumberFormatException e) {
+                // a line of another layout
+            }
+        }
+        return m;
+    }
+
+    /** /proc/net/dev counters per interface: bytes received, packets received, bytes sent, packets sent. */
+    public static Map<String, long[]> network(String netDev) {
+        Map<String, long[]> m = new LinkedHashMap<>();
+        for (String line : netDev.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon < 0) continue;
+            String[] f = line.substring(colon + 1).trim().split("\\s+");
+            if (f.length < 10) continue;
+            try {
+                m.put(line.substring(0, colon).trim(), new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]),
+                        Long.parseLong(f[8]), Long.parseLong(f[9])});
+            } catch (NumberFormatException e) {
+                // the two header lines have no colon; anything else unreadable is left out
+            }
         }
         return m;
     }
 
     static String cpuModel() {
         try {
-            List<String> lines = Files.exists(Path.of("/proc/cpuinfo")) ? Files.readAllLines(Path.of("/proc/cpuinfo")) : new ArrayList<>();
-            for (String l : lines) if (l.startsWith("model name")) return l.substring(l.indexOf(':') + 1).trim();
+            if (Files.exists(Path.of("/proc/cpuinfo"))) {
+                String model = cpuModel(Files.readString(Path.of("/proc/cpuinfo")));
+                if (model != null) return model;
+            }
         } catch (IOException e) {
             // unknown
         }
         return System.getProperty("os.arch");
+    }
+
+    /** The first "model name" of a /proc/cpuinfo, or null (ARM's cpuinfo has none). */
+    static String cpuModel(String cpuinfo) {
+        for (String l : cpuinfo.split("\n")) if (l.startsWith("model name")) return l.substring(l.indexOf(':') + 1).trim();
+        return null;
     }
 }

@@ -17,6 +17,8 @@ public record Timeline(Map<String, List<Double>> columns) {
     /** Where a trial keeps it. */
     public static final String KEY = "timeline";
     public static final String T = "t_s";
+    /** Where a trial keeps its server host second by second (CPUs, disks, network; see core.env.HostTimeline). */
+    public static final String HOST = "host_timeline";
 
     public Timeline {
         Map<String, List<Double>> copy = new LinkedHashMap<>();
@@ -35,7 +37,12 @@ public record Timeline(Map<String, List<Double>> columns) {
 
     /** The trial's timeline, or null when it has none (older runs, other commands). */
     public static Timeline of(Trial t) {
-        Object v = t.extra() == null ? null : t.extra().get(KEY);
+        return of(t, KEY);
+    }
+
+    /** A timeline the trial keeps under another key (the host's, {@code host_timeline}), or null. */
+    public static Timeline of(Trial t, String key) {
+        Object v = t.extra() == null ? null : t.extra().get(key);
         if (!(v instanceof Map<?, ?> m) || !(m.get(T) instanceof List<?>)) return null;
         Map<String, List<Double>> cols = new LinkedHashMap<>();
         for (var e : m.entrySet()) {
