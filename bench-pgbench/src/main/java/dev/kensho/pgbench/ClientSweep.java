@@ -2,6 +2,7 @@ package dev.kensho.pgbench;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
+import dev.kensho.core.env.HostTimeline;
 import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
@@ -67,6 +68,8 @@ public final class ClientSweep {
     /** "[3/12]   ": the trial under way, for its progress lines. */
     private String trialPrefix = "";
     private PrintStream err = System.err;
+    /** Targets whose host could not be observed, said once each. */
+    private final java.util.Set<String> hostUnseen = new java.util.HashSet<>();
     private PgbenchInit initTemplate;
     private Integer fillfactor;
 
@@ -353,6 +356,13 @@ public final class ClientSweep {
         ex.put("pg_stat_database_delta", seen.databaseDelta());
         if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
         if (!seen.memoryKb().isEmpty()) ex.put("memory_kb", seen.memoryKb());
+        ex.put("host", seen.host());
+        if (seen.host().get("unavailable") != null && hostUnseen.add(cell.target())) {
+            String note = cell.target() + ": the server host's CPUs, disks and network are not recorded: " + seen.host().get("unavailable");
+            err.println(note);
+            dir.note(note);
+        }
+        if (seen.hostTimeline() != null && seen.hostTimeline().size() > 0) ex.put(HostTimeline.KEY, seen.hostTimeline().columns());
         if (seen.error() != null) ex.put("sampler_error", seen.error());
         String errors = runErr.text().lines().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
         if (errors != null) ex.put("errors", errors);

@@ -1,6 +1,9 @@
 package dev.kensho.pgbench.sweep;
 
 import dev.kensho.core.env.HostSampler;
+import dev.kensho.core.env.HostTimeline;
+import dev.kensho.core.env.ProcFiles;
+import dev.kensho.core.result.Timeline;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.RunWindow;
@@ -18,9 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  * What the server did during one trial's measured run, as the studies observe it: pg_stat_activity
  * wait events sampled every 100 ms into a profile (share of client-backend samples per
  * "type:event"; an active backend without a wait event is counted as "CPU"), pg_stat_database
- * deltas, and when the server shares this host the CPU split per core and memory from /proc. It is
+ * deltas, and the server host's CPU split per core, memory, and second by second its CPUs, disks and
+ * network ({@link HostTimeline}). The host is read from /proc when the server shares this host, else
+ * through the server (pg_read_file, where the role may); neither, and the observation says why. It is
  * the run's {@link RunWindow}: connecting, vacuum and the client's warm-up are not observed. Uses
- * one connection of its own.
+ * one connection of its own, and a second one to read a remote host's files.
  */
 public final class TrialSampler implements RunWindow, AutoCloseable {
     private static final long PERIOD_NANOS = 100_000_000L;
@@ -30,7 +35,12 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             "temp_bytes", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "deadlocks"};
 
     private final Connection conn;
-    private final boolean sameHost;
+    /** The server host's /proc, or null with the reason in hostUnavailable. */
+    private final ProcFiles host;
+    private final Connection hostConn;
+    private final String hostUnavailable;
+    private HostTimeline hostTimeline;
+    private Timeline hostSeries;
     /** pg_stat_activity's condition for a client backend on this server (see ClientBackends). */
     private final String clients;
     private final Map<String, Long> waits = new TreeMap<>();
@@ -48,7 +58,21 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public TrialSampler(Target target) throws SQLException {
         this.conn = target.connect();
         this.clients = ClientBackends.condition(ServerVersion.of(conn));
-        this.sameHost = target.sameHost() && HostSampler.available();
+        if (target.sameHost()) {
+            this.hostConn = null;
+            this.host = ProcFiles.local().orElse(null);
+            this.hostUnavailable = host == null ? "this host has no /proc" : null;
+        } else {
+            Connection hc = target.connect();
+            ProcFiles.Reading r = ProcFiles.throughServer(hc);
+            if (r.files() == null) {
+                hc.close();
+                hc = null;
+            }
+            this.hostConn = hc;
+            this.host = r.files();
+            this.hostUnavailable = r.unavailable() == null ? null : "the server runs on another host and its files cannot be read: " + r.unavailable();
+        }
     }
 
     /** Takes the "before" snapshots and starts sampling wait events: the run's clock starts next. */
@@ -59,7 +83,11 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         } catch (SQLException e) {
             error = e.getMessage();
         }
-        if (sameHost) cpuBefore = HostSampler.cpu();
+        if (host != null) {
+            cpuBefore = hostCpu();
+            hostTimeline = new HostTimeline(host);
+            hostTimeline.start();
+        }
         openedNanos = System.nanoTime();
         thread = new Thread(this::loop, "kensho-wait-sampler");
         thread.setDaemon(true);
@@ -71,7 +99,11 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public void closed() {
         stop = true;
         closedNanos = System.nanoTime();
-        if (sameHost && cpuBefore != null) cpu = HostSampler.split(cpuBefore, HostSampler.cpu());
+        if (hostTimeline != null) hostSeries = hostTimeline.stop();
+        if (cpuBefore != null) {
+            HostSampler.CpuTimes after = hostCpu();
+            if (after != null) cpu = HostSampler.split(cpuBefore, after);
+        }
         try {
             if (thread != null) thread.join(2000);
         } catch (InterruptedException e) {
@@ -105,6 +137,14 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 }
                 LockSupport.parkNanos(10_000_000L);
             }
+        }
+    }
+
+    private HostSampler.CpuTimes hostCpu() {
+        try {
+            return HostSampler.cpu(host.read("/proc/stat"));
+        } catch (java.io.IOException e) {
+            return null;
         }
     }
 
@@ -147,7 +187,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     /** What was observed; stops sampling. */
     public record Observation(Map<String, Object> waitProfile, Map<String, Long> databaseDelta,
-                              Map<String, Map<String, Double>> cpu, Map<String, Long> memoryKb, String error) {
+                              Map<String, Map<String, Double>> cpu, Map<String, Long> memoryKb, String error,
+                              Timeline hostTimeline, Map<String, Object> host) {
 
         /** Numbers worth a median: database deltas and the all-core CPU split. */
         public Map<String, Number> metrics() {
@@ -175,18 +216,34 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                     .forEach(e -> share.put(e.getKey(), backendSamples == 0 ? 0 : Math.round(1e5 * e.getValue() / backendSamples) / 1e3));
             profile.put("percent", share);
         }
-        Map<String, Long> mem = sameHost ? HostSampler.memory() : Map.of();
+        Map<String, Long> mem = Map.of();
+        if (host != null) {
+            try {
+                mem = HostSampler.memory(host.read("/proc/meminfo"));
+            } catch (java.io.IOException e) {
+                // left out
+            }
+        }
         Map<String, Long> memory = new LinkedHashMap<>();
         for (String k : new String[] {"MemTotal", "MemAvailable", "MemFree", "Cached", "Buffers", "Dirty", "Shmem"}) {
             if (mem.containsKey(k)) memory.put(k, mem.get(k));
         }
-        return new Observation(profile, delta, cpu, memory, error);
+        Map<String, Object> about = new LinkedHashMap<>();
+        if (host == null) {
+            about.put("unavailable", hostUnavailable);
+        } else {
+            about.put("source", host.source());
+            if (hostTimeline != null && hostTimeline.error() != null) about.put("error", hostTimeline.error());
+        }
+        return new Observation(profile, delta, cpu, memory, error, hostSeries, about);
     }
 
     @Override
     public void close() {
         stop = true;
+        if (hostTimeline != null && hostSeries == null) hostSeries = hostTimeline.stop();
         try {
+            if (hostConn != null) hostConn.close();
             conn.close();
         } catch (SQLException ignored) {
             // nothing to keep

@@ -59,7 +59,15 @@ class ClientSweepTest {
                         + " transactions and " + samples + " samples of the sampler's own");
                 assertEquals(2.0, ((Number) waits.get("seconds")).doubleValue(), 0.5, waits.toString());
                 assertTrue(((Number) waits.get("backend_samples")).longValue() > 0, waits.toString());
-                if (v17.sameHost()) assertTrue(t.metric("cpu_user_pct") != null, t.metrics().toString());
+                if (v17.sameHost()) {
+                    assertTrue(t.metric("cpu_user_pct") != null, t.metrics().toString());
+                    // the host second by second (study 001's per-CPU %soft): two 1 s intervals and the rest of a 2 s run
+                    @SuppressWarnings("unchecked")
+                    Map<String, List<Number>> host = (Map<String, List<Number>>) t.extra().get("host_timeline");
+                    assertTrue(host != null && host.get("t_s").size() >= 2 && host.get("cpu.idle").size() == host.get("t_s").size()
+                            && host.containsKey("cpu0.usr"), String.valueOf(host));
+                    assertEquals(Map.of("source", "this host"), t.extra().get("host"));
+                }
                 int clients = ((Number) t.params().get("clients")).intValue();
                 assertEquals(Math.max(1, clients / 2), ((Number) t.params().get("threads")).intValue());
                 assertTrue(((Number) t.extra().get("prewarm_blocks")).longValue() > 0, t.extra().toString());

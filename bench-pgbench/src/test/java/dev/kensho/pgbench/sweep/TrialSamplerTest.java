@@ -1,0 +1,58 @@
+package dev.kensho.pgbench.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.env.HostSampler;
+import dev.kensho.core.result.Timeline;
+import dev.kensho.core.server.Target;
+import dev.kensho.junit.KenshoTarget;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The server host observed from afar: a server taken for one on another host is read through itself. */
+@KenshoTarget
+class TrialSamplerTest {
+
+    @Test
+    void serverOnAnotherHostIsReadThroughTheServer(Target pg) throws Exception {
+        Target remote = elsewhere(pg);
+        try (TrialSampler s = new TrialSampler(remote)) {
+            s.opened();
+            Thread.sleep(2300);
+            s.closed();
+            TrialSampler.Observation o = s.observation();
+            assertEquals(Map.of("source", "the server's host, through pg_read_file()"), o.host());
+            Timeline t = o.hostTimeline();
+            assertTrue(t != null && t.size() == 3 && t.column("cpu.idle").size() == 3, String.valueOf(t));
+            assertTrue(o.cpu().containsKey("cpu") && o.memoryKb().containsKey("MemTotal"), o.toString());
+            assertNull(o.error());
+        }
+        // the run's environment names the server host's machine (here this one, read through the server)
+        Map<String, Object> host = Environment.serverHost(remote);
+        long cpus = HostSampler.cpu(Files.readString(Path.of("/proc/stat"))).perCpu().size() - 1;
+        assertEquals(cpus, ((Number) host.get("cpus")).longValue(), host.toString());
+        assertEquals(HostSampler.memory().get("MemTotal") * 1024, ((Number) host.get("memory_bytes")).longValue(), host.toString());
+        assertTrue(String.valueOf(host.get("kernel")).startsWith("Linux version "), host.toString());
+        assertFalse(host.containsKey("error"), host.toString());
+    }
+
+    /** The same server, but sameHost() says no, as for a server on another machine. */
+    private static Target elsewhere(Target pg) {
+        return (Target) Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class}, (p, m, args) -> {
+            if (m.getName().equals("sameHost")) return false;
+            try {
+                return m.invoke(pg, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+    }
+}
