@@ -48,6 +48,7 @@ public final class HtmlReport {
         all.addAll(LatencyPercentiles.figures(run.trials()));
         all.addAll(WaitEvents.figures(run.trials()));
         all.addAll(Timelines.figures(run.trials()));
+        all.addAll(HostTimelines.figures(run.trials()));
         all.removeIf(f -> !f.drawn());   // the report says why there is no chart
         return all;
     }
@@ -117,6 +118,15 @@ public final class HtmlReport {
             if (timelines.size() > 4) b.append("<details><summary>").append(timelines.size()).append(" cells</summary>\n");
             figures(b, timelines, ids);
             if (timelines.size() > 4) b.append("</details>\n");
+        }
+        List<Figure> host = HostTimelines.figures(run.trials());
+        if (!host.isEmpty()) {
+            b.append("<h2 id=\"host\">Server host over time</h2>\n<p class=\"sub\">The server's host second by second during "
+                    + "each cell's first repeat, as mpstat -P ALL 1 and sar -d / sar -n DEV show it: the CPU split of all CPUs, "
+                    + "softirq per CPU, and disk and network kB/s. A CPU state, disk or interface that stayed at 0 is left out.</p>\n");
+            if (host.size() > 6) b.append("<details><summary>").append(host.size()).append(" charts</summary>\n");
+            figures(b, host, ids);
+            if (host.size() > 6) b.append("</details>\n");
         }
         reductions.forEach(b::append);
         b.append(speedups(cells));

@@ -440,6 +440,52 @@ class HtmlReportTest {
                 .map(m -> m.group(1)).distinct().count());
     }
 
+    /**
+     * A sweep whose trials kept the server host second by second: per cell, from its first repeat, the CPU split,
+     * softirq per CPU (the CPUs that carried it named, as study 001 found eight of 32) and disk and network traffic.
+     */
+    @Test
+    void serverHostOverTime() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("bench", "pgbench", "sweep"), Map.of()))) {
+            for (int c : new int[] {1, 4}) {
+                for (int r = 0; r < 2; r++) {
+                    Timeline.Builder b = new Timeline.Builder();
+                    for (int t = 1; t <= 3; t++) {
+                        b.interval(t).put("cpu.usr", 60).put("cpu.sys", 20).put("cpu.soft", 2.5).put("cpu.idle", 17.5);
+                        for (int cpu = 0; cpu < 4; cpu++) {
+                            // repeat 2 has its softirq on cpu0: the charts show repeat 1's
+                            double soft = cpu == (r == 0 ? 3 : 0) ? 10 : 0;
+                            b.put("cpu" + cpu + ".usr", 60).put("cpu" + cpu + ".sys", 20).put("cpu" + cpu + ".soft", soft)
+                                    .put("cpu" + cpu + ".idle", 20 - soft);
+                        }
+                        b.put("disk.vda.read_kB_s", 0).put("disk.vda.write_kB_s", 1000 * t).put("disk.vda.iops", 50).put("disk.vda.util_pct", 30)
+                                .put("net.eth0.rx_kB_s", 100).put("net.eth0.tx_kB_s", 900).put("net.eth0.rx_packets_s", 2000)
+                                .put("net.eth0.tx_packets_s", 1500);
+                    }
+                    Trial.Builder t = Trial.of("clients=" + c, r).param("clients", c).metric("tps", 100.0 * c);
+                    // the 1-client cell was recorded without its host (a remote server whose files could not be read)
+                    if (c == 4) t.extra(Timeline.HOST, b.build().columns()).extra("host", Map.of("source", "this host"));
+                    rd.append(t.build());
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        assertSelfContained(html);
+        String host = html.substring(html.indexOf("<h2 id=\"host\">"));
+        host = host.substring(0, host.indexOf("<h2", 5));
+        assertEquals(3, count(host, "<svg"), "CPU split, softirq per CPU, disks and network, for the one cell that kept its host");
+        assertTrue(host.contains("Host CPU, all CPUs, % of time — clients=4 (repeat 1)"), host);
+        assertTrue(host.contains("read from this host; busy 82.5 % on average (100 − idle)"), host);
+        assertTrue(host.contains("softirq 2.50 % on average per CPU; more than twice that on 1 of 4 CPUs: cpu3 10.0 %"), host);
+        assertTrue(host.contains("means over the run: vda busy 30.0 % of the time; eth0 2000 packets/s received, 1500 sent"), host);
+        int title = host.indexOf("Host disks and network");
+        String io = host.substring(host.lastIndexOf("<svg", title), host.indexOf("</svg>", title));
+        assertTrue(io.contains(">disk vda write<") && io.contains(">net eth0 tx<"), "a line per device and direction");
+        assertFalse(html.contains("clients=1 (repeat"), "no host charts for a cell without them");
+    }
+
     /** A single pgbench run: no "vs clients" line through one point; its distribution and timeline are its charts. */
     @Test
     void singleRunGetsItsDistributionAndTimelineOnly() {

@@ -1,0 +1,137 @@
+package dev.kensho.report;
+
+import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.Timeline;
+import dev.kensho.core.result.Trial;
+import dev.kensho.report.chart.Cells;
+import dev.kensho.report.chart.TimeChart;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The server host second by second during a cell's first repeat, as the studies showed mpstat and sar
+ * next to TPS: the CPU split of all CPUs, softirq per CPU (study 001 found it on eight of 32 CPUs only,
+ * where irqbalance had put the disk and network interrupts), and disk and network traffic. One repeat,
+ * not a mean: a mean would smear a CPU's spikes into its neighbours'.
+ */
+public final class HostTimelines {
+    private HostTimelines() {}
+
+    private static final String[] STATES = {"usr", "sys", "iowait", "irq", "soft", "steal"};
+
+    public static List<Figure> figures(List<Trial> trials) {
+        Cells cells = new Cells(trials);
+        Map<String, List<Trial>> byCell = LatencyPercentiles.byCell(trials);
+        List<String> varying = new ArrayList<>(cells.varying());
+        if (varying.contains("clients")) varying.removeAll(cells.determinedBy("clients", varying));
+        List<Figure> out = new ArrayList<>();
+        for (var g : cells.groupBy(varying, cells.ok()).entrySet()) {
+            CellSummary c = g.getValue().get(0);
+            Optional<Trial> first = byCell.get(c.cell()).stream().filter(Trial::ok).sorted(Comparator.comparingInt(Trial::repeat))
+                    .filter(t -> Timeline.of(t, Timeline.HOST) != null && Timeline.of(t, Timeline.HOST).size() > 0).findFirst();
+            if (first.isEmpty()) continue;
+            Timeline tl = Timeline.of(first.get(), Timeline.HOST);
+            String of = (varying.isEmpty() ? "" : " — " + Cells.label(c.params(), varying)) + " (repeat " + (first.get().repeat() + 1) + ")";
+            String source = source(first.get());
+
+            Map<String, List<double[]>> split = new LinkedHashMap<>();
+            for (String st : STATES) if (!tl.column("cpu." + st).isEmpty()) split.put(st, points(tl, "cpu." + st));
+            double busy = mean(tl, "cpu.idle");
+            String title = "Host CPU, all CPUs, % of time" + of;
+            out.add(new Figure(title, TimeChart.build(title, "%", split), List.of(String.format(Locale.ROOT,
+                    "%s; busy %.1f %% on average (100 − idle)", source, Double.isNaN(busy) ? Double.NaN : 100 - busy))));
+
+            List<String> cpus = cpus(tl);
+            if (cpus.stream().anyMatch(cpu -> !tl.column(cpu + ".soft").isEmpty())) {
+                Map<String, List<double[]>> soft = new LinkedHashMap<>();
+                for (String cpu : cpus) soft.put(cpu, points(tl, cpu + ".soft"));
+                title = "softirq per CPU, % of time" + of;
+                out.add(new Figure(title, TimeChart.build(title, "%soft", soft), List.of(softNote(tl, cpus))));
+            }
+
+            Map<String, List<double[]>> io = new LinkedHashMap<>();
+            for (String col : tl.columns().keySet()) {
+                if (!col.endsWith("_kB_s")) continue;
+                // disk.vda.write_kB_s → "vda write", net.eth0.rx_kB_s → "eth0 rx"
+                String dev = col.substring(col.indexOf('.') + 1, col.lastIndexOf('.'));
+                String what = col.substring(col.lastIndexOf('.') + 1, col.length() - "_kB_s".length());
+                io.put((col.startsWith("disk.") ? "disk " : "net ") + dev + " " + what, points(tl, col));
+            }
+            if (!io.isEmpty()) {
+                title = "Host disks and network, kB/s" + of;
+                out.add(new Figure(title, TimeChart.build(title, "kB/s", io), List.of(ioNote(tl))));
+            }
+        }
+        return out;
+    }
+
+    private static String source(Trial t) {
+        Object h = t.extra().get("host");
+        Object s = h instanceof Map<?, ?> m ? m.get("source") : null;
+        return "read from " + (s == null ? "this host" : s);
+    }
+
+    /** cpu0, cpu1, … in number order (cpu10 after cpu9). */
+    private static List<String> cpus(Timeline tl) {
+        return tl.columns().keySet().stream().filter(k -> k.matches("cpu\\d+\\.idle")).map(k -> k.substring(0, k.indexOf('.')))
+                .sorted(Comparator.comparingInt(k -> Integer.parseInt(k.substring(3)))).toList();
+    }
+
+    /** Which CPUs carried the softirq load: those at more than twice the mean of all. */
+    private static String softNote(Timeline tl, List<String> cpus) {
+        double all = 0;
+        Map<String, Double> mean = new LinkedHashMap<>();
+        for (String cpu : cpus) {
+            double m = mean(tl, cpu + ".soft");
+            mean.put(cpu, Double.isNaN(m) ? 0 : m);
+            all += mean.get(cpu);
+        }
+        all /= Math.max(1, cpus.size());
+        double avg = all;
+        List<String> high = mean.entrySet().stream().filter(e -> e.getValue() > 2 * avg && e.getValue() >= 0.5)
+                .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue())).toList();
+        return String.format(Locale.ROOT, "softirq %.2f %% on average per CPU", avg)
+                + (high.isEmpty() ? "; no CPU carried more than twice that" : "; more than twice that on " + high.size() + " of "
+                + cpus.size() + " CPUs: " + String.join(", ", high));
+    }
+
+    private static String ioNote(Timeline tl) {
+        List<String> parts = new ArrayList<>();
+        for (String col : tl.columns().keySet()) {
+            if (col.endsWith(".util_pct")) {
+                parts.add(String.format(Locale.ROOT, "%s busy %.1f %% of the time", col.substring(5, col.lastIndexOf('.')), mean(tl, col)));
+            } else if (col.endsWith("_packets_s") && col.contains(".rx_")) {
+                String dev = col.substring(4, col.lastIndexOf('.'));
+                parts.add(String.format(Locale.ROOT, "%s %.0f packets/s received, %.0f sent", dev, mean(tl, col),
+                        mean(tl, "net." + dev + ".tx_packets_s")));
+            }
+        }
+        return parts.isEmpty() ? "means over the run" : "means over the run: " + String.join("; ", parts);
+    }
+
+    private static List<double[]> points(Timeline tl, String col) {
+        List<Double> t = tl.column(Timeline.T), v = tl.column(col);
+        List<double[]> p = new ArrayList<>();
+        for (int i = 0; i < t.size() && i < v.size(); i++) if (!v.get(i).isNaN()) p.add(new double[] {t.get(i), v.get(i)});
+        return p;
+    }
+
+    /** Mean over the intervals weighted by their length (the last one is usually shorter). */
+    private static double mean(Timeline tl, String col) {
+        List<Double> t = tl.column(Timeline.T), v = tl.column(col);
+        double sum = 0, span = 0, prev = 0;
+        for (int i = 0; i < t.size() && i < v.size(); i++) {
+            double len = t.get(i) - prev;
+            prev = t.get(i);
+            if (v.get(i).isNaN()) continue;
+            sum += v.get(i) * len;
+            span += len;
+        }
+        return span == 0 ? Double.NaN : sum / span;
+    }
+}
