@@ -86,20 +86,7 @@ final class QueryCommand implements Callable<Integer> {
         if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
         if (warmup < 0) throw KenshoException.usage("--warmup must not be negative");
         if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
-        Map<String, List<String>> varied = new LinkedHashMap<>();
-        for (String m : matrix) {
-            int eq = m.indexOf('=');
-            if (eq <= 0) throw KenshoException.usage("--matrix " + m + ": expected NAME=V1,V2");
-            String name = m.substring(0, eq).strip();
-            List<String> values = List.of(m.substring(eq + 1).split(","));
-            // a second --matrix of one setting replaced the first unsaid; a value twice ran a cell twice over
-            if (varied.containsKey(name)) {
-                throw KenshoException.usage("--matrix " + name + " given twice: list its values in one (--matrix " + name + "="
-                        + String.join(",", varied.get(name)) + "," + String.join(",", values) + ")");
-            }
-            if (values.stream().distinct().count() < values.size()) throw KenshoException.usage("--matrix " + m + ": a value is given twice");
-            varied.put(name, values);
-        }
+        Map<String, List<String>> varied = QueryMatrix.settings(matrix);
         List<TargetSpec> specs = target.specs();
 
         Map<String, Object> params = new LinkedHashMap<>();

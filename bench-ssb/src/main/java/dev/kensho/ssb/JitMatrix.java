@@ -7,6 +7,7 @@ import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.run.QueryMatrix;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
@@ -29,7 +30,8 @@ import java.util.Map;
  * and double precision, 3 — the 13 SSB queries. Reports the reduction rate
  * 100 × (t_off − t_on) / t_off (none, with a warning, where jit=on compiled nothing) and, from an
  * EXPLAIN (ANALYZE) after a warm-up run, the JIT functions and Generation / Inlining / Optimization /
- * Emission times.
+ * Emission times. With a settings matrix (6.6.3.3: work_mem 1, 2, 4 GB × maintenance_work_mem 8, 16, 32 GB, to
+ * see whether a low reduction rate depends on them) every verification runs under each combination in turn.
  */
 public final class JitMatrix {
     /** Said (one line) when the server cannot JIT; names the options that point Kensho elsewhere. */
@@ -54,9 +56,14 @@ public final class JitMatrix {
      * @param queries       SSB query ids for verification 3 (empty: all 13)
      * @param costs         jit_above_cost, jit_inline_above_cost, jit_optimize_above_cost as given (absent: server's)
      * @param fetchSize     rows per fetch while streaming
+     * @param matrix        settings to vary (name → values, see {@link QueryMatrix#settings}); every combination is run
      */
     public record Options(List<Integer> verifications, int repeat, List<String> queries, Map<String, String> costs,
-                          int fetchSize) {
+                          int fetchSize, Map<String, List<String>> matrix) {
+        public Options(List<Integer> verifications, int repeat, List<String> queries, Map<String, String> costs, int fetchSize) {
+            this(verifications, repeat, queries, costs, fetchSize, Map.of());
+        }
+
         public Options {
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
             if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
@@ -79,6 +86,20 @@ public final class JitMatrix {
                     throw KenshoException.usage("--" + name.replace('_', '-') + " " + value + ": expected a number >= -1 (-1 disables)");
                 }
             });
+            Map<String, List<String>> m = new LinkedHashMap<>();
+            for (var e : (matrix == null ? Map.<String, List<String>>of() : matrix).entrySet()) {
+                String name = e.getKey();
+                // jit is what each cell compares; the study ran every query without parallel workers
+                if (name.equals("jit") || name.equals("max_parallel_workers_per_gather")) {
+                    throw KenshoException.usage("--matrix " + name + ": ssb jit sets " + name + " itself (jit off and on in every cell, "
+                            + "max_parallel_workers_per_gather 0)");
+                }
+                if (costs.containsKey(name)) {
+                    throw KenshoException.usage("--matrix " + name + " and --" + name.replace('_', '-') + ": give its values in one of them");
+                }
+                m.put(name, List.copyOf(e.getValue()));
+            }
+            matrix = java.util.Collections.unmodifiableMap(m);
         }
     }
 
@@ -145,14 +166,62 @@ public final class JitMatrix {
             for (String v : VARIANTS) db.ensureVariant(v);
         }
         List<Item> items = items(opts.verifications(), opts.queries());
-        Map<String, String> want = new LinkedHashMap<>();
-        want.put("max_parallel_workers_per_gather", "0");
-        want.putAll(opts.costs());
-        SettingsOutcome o = t.control().apply(want);
-        if (!o.ok()) throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
-        db.prewarm(tables(opts.verifications()), err, dir);
         if (!dir.info().notes().contains(PROCEDURE)) dir.note(PROCEDURE);
-        measure(db, items, dir);
+        List<Map<String, String>> combos = QueryMatrix.combinations(opts.matrix());
+        for (int i = 0; i < combos.size(); i++) {
+            Map<String, String> combo = combos.get(i);
+            if (finished(items, combo, dir)) continue;   // --resume: no restart for settings nothing is left to run under
+            Map<String, String> want = new LinkedHashMap<>();
+            want.put("max_parallel_workers_per_gather", "0");
+            want.putAll(opts.costs());
+            want.putAll(combo);
+            if (!combo.isEmpty()) err.printf("ssb jit: %s (%d/%d)%n", label(combo), i + 1, combos.size());
+            SettingsOutcome o = t.control().apply(want);
+            if (!o.ok()) {
+                // a value of the matrix this server refuses skips its cells; a refused fixed setting stops the run
+                if (combo.isEmpty() || !combo.keySet().containsAll(o.refused().keySet())) {
+                    throw KenshoException.usage("cannot apply the JIT settings: " + o.refusalReason());
+                }
+                String why = "cannot apply " + label(combo) + ": " + o.refusalReason();
+                err.println("ssb jit: " + why + " (its cells are skipped)");
+                skip(items, combo, why, dir);
+                continue;
+            }
+            // after a restart (a postmaster-level setting in the matrix) the cache is cold again
+            db.prewarm(tables(opts.verifications()), err, dir);
+            measure(db, items, combo, dir);
+        }
+    }
+
+    /** "work_mem=1GB maintenance_work_mem=8GB". */
+    static String label(Map<String, String> combo) {
+        return combo.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
+    }
+
+    private boolean finished(List<Item> items, Map<String, String> combo, RunDirectory dir) {
+        for (int r = 0; r < opts.repeat(); r++) {
+            for (Item it : items) {
+                for (String jit : List.of("off", "on")) if (!dir.isFinished(key(it, jit, combo), r)) return false;
+            }
+        }
+        return true;
+    }
+
+    private void skip(List<Item> items, Map<String, String> combo, String why, RunDirectory dir) {
+        for (int r = 0; r < opts.repeat(); r++) {
+            for (Item it : items) {
+                for (String jit : List.of("off", "on")) {
+                    if (dir.isFinished(key(it, jit, combo), r)) continue;
+                    dir.append(builder(it, jit, combo, r).skipped(why).build());
+                }
+            }
+        }
+    }
+
+    private static Trial.Builder builder(Item it, String jit, Map<String, String> combo, int repeat) {
+        Trial.Builder b = Trial.of(key(it, jit, combo), repeat).param("verification", it.verification()).param("query", it.id());
+        combo.forEach(b::param);
+        return b.param("jit", jit);
     }
 
     /** What each query goes through, noted in run.json. */
@@ -164,8 +233,10 @@ public final class JitMatrix {
     /** Why a jit=on cell that compiled nothing gets no reduction rate. */
     public static final String NOT_TRIGGERED = "JIT not triggered; lower --jit-above-cost";
 
-    static String key(Item it, String jit) {
-        return "v" + it.verification() + ";query=" + it.id() + ";jit=" + jit;
+    static String key(Item it, String jit, Map<String, String> combo) {
+        StringBuilder k = new StringBuilder("v").append(it.verification()).append(";query=").append(it.id()).append(";jit=").append(jit);
+        combo.forEach((name, value) -> k.append(';').append(name).append('=').append(value));
+        return k.toString();
     }
 
     /**
@@ -174,7 +245,7 @@ public final class JitMatrix {
      * warm-up run and the EXPLAINs, so no timed run is the first execution of its query (cold caches, LLVM loading
      * into the backend).
      */
-    private void measure(SsbDatabase db, List<Item> items, RunDirectory dir) throws InterruptedException {
+    private void measure(SsbDatabase db, List<Item> items, Map<String, String> combo, RunDirectory dir) throws InterruptedException {
         Map<Item, Map<String, Plan>> plans = new HashMap<>();
         Connection conn = null;
         try {
@@ -182,11 +253,11 @@ public final class JitMatrix {
                 List<String> order = r % 2 == 0 ? List.of("off", "on") : List.of("on", "off");
                 for (Item it : items) {
                     int repeat = r;
-                    if (order.stream().allMatch(jit -> dir.isFinished(key(it, jit), repeat))) continue;
+                    if (order.stream().allMatch(jit -> dir.isFinished(key(it, jit, combo), repeat))) continue;
                     String failure = null;
                     try {
                         if (conn == null) conn = db.connect();
-                        if (!plans.containsKey(it)) plans.put(it, prepare(conn, it, dir));
+                        if (!plans.containsKey(it)) plans.put(it, prepare(conn, it, combo, dir));
                     } catch (SQLException | RuntimeException e) {
                         failure = reason(e);
                         conn = dropIfBroken(conn, plans);
@@ -194,9 +265,8 @@ public final class JitMatrix {
                     for (int pos = 0; pos < 2; pos++) {
                         if (Thread.interrupted()) throw new InterruptedException();
                         String jit = order.get(pos);
-                        if (dir.isFinished(key(it, jit), r)) continue;
-                        Trial.Builder b = Trial.of(key(it, jit), r).param("verification", it.verification())
-                                .param("query", it.id()).param("jit", jit)
+                        if (dir.isFinished(key(it, jit, combo), r)) continue;
+                        Trial.Builder b = builder(it, jit, combo, r)
                                 .extra("pair_order", String.join(",", order)).extra("position", pos + 1);
                         Trial trial;
                         if (failure != null) {
@@ -246,20 +316,22 @@ public final class JitMatrix {
     }
 
     /** The warm-up run and the EXPLAIN (ANALYZE) of both jit values; warns when jit=on compiles nothing. */
-    private Map<String, Plan> prepare(Connection c, Item it, RunDirectory dir) throws SQLException {
+    private Map<String, Plan> prepare(Connection c, Item it, Map<String, String> combo, RunDirectory dir) throws SQLException {
         setJit(c, "on");
         QueryTimer.time(c, it.sql(), opts.fetchSize());
         Map<String, Plan> m = new HashMap<>();
         for (String jit : List.of("off", "on")) {
             setJit(c, jit);
             ExplainResult plan = Explain.analyze(c, it.sql());
-            String file = "plans/jit-" + jit + "/v" + it.verification() + "-" + it.id().replaceAll("[^A-Za-z0-9.]+", "_") + ".json";
+            String under = combo.isEmpty() ? "" : "/" + label(combo).replace(' ', ',').replaceAll("[^A-Za-z0-9.=,_-]+", "_");
+            String file = "plans/jit-" + jit + under + "/v" + it.verification() + "-" + it.id().replaceAll("[^A-Za-z0-9.]+", "_") + ".json";
             dir.writeJson(file, plan.json());
             String warning = null;
             if (jit.equals("on") && (plan.jit() == null || plan.jit().functions() == 0)) {
                 warning = "JIT not triggered (plan cost " + cost(plan) + ", jit_above_cost " + setting(c, "jit_above_cost")
                         + "); lower --jit-above-cost";
-                err.printf("ssb jit: warning: v%d %s: %s (no reduction rate for it)%n", it.verification(), it.id(), warning);
+                err.printf("ssb jit: warning: v%d %s%s: %s (no reduction rate for it)%n", it.verification(), it.id(),
+                        combo.isEmpty() ? "" : " (" + label(combo) + ")", warning);
             }
             m.put(jit, new Plan(plan, file, warning));
         }
@@ -304,32 +376,54 @@ public final class JitMatrix {
     }
 
     /** summary.csv: one row per cell (query × jit), as CellSummary.write, with the reduction rate on the jit=on row. */
-    public static final List<String> HEADER = List.of("verification", "query", "jit", "n", "status", "seconds_median",
-            "seconds_min", "seconds_max", "rows", "jit_functions", "jit_generation_ms", "jit_inlining_ms", "jit_optimization_ms",
-            "jit_emission_ms", "jit_total_ms", "reduction_pct", "reason");
+    public static final List<String> HEADER = header(List.of());
     private static final List<String> JIT_METRICS = List.of("jit_functions", "jit_generation_ms", "jit_inlining_ms",
             "jit_optimization_ms", "jit_emission_ms", "jit_total_ms");
+    private static final List<String> FIXED = List.of("verification", "query", "jit");
+
+    /** summary.csv's columns with a matrix's settings after query. */
+    public static List<String> header(List<String> settings) {
+        List<String> h = new ArrayList<>(List.of("verification", "query"));
+        h.addAll(settings);
+        h.addAll(List.of("jit", "n", "status", "seconds_median", "seconds_min", "seconds_max", "rows", "jit_functions",
+                "jit_generation_ms", "jit_inlining_ms", "jit_optimization_ms", "jit_emission_ms", "jit_total_ms", "reduction_pct", "reason"));
+        return List.copyOf(h);
+    }
+
+    /** The matrix settings the trials were measured under, in their order: every parameter but the fixed three. */
+    static List<String> settings(List<Trial> trials) {
+        java.util.LinkedHashSet<String> s = new java.util.LinkedHashSet<>();
+        for (Trial t : trials) for (String p : t.params().keySet()) if (!FIXED.contains(p)) s.add(p);
+        return List.copyOf(s);
+    }
 
     /**
-     * Rows of summary.csv: per cell median/min/max seconds, the JIT facts (one EXPLAIN per cell, see JIT_FROM), and on
-     * the jit=on row the reduction rate 100 × (median off − median on) / median off; none where JIT compiled nothing.
+     * Rows of summary.csv ({@link #header} of {@link #settings}): per cell median/min/max seconds, the JIT facts (one
+     * EXPLAIN per cell, see JIT_FROM), and on the jit=on row the reduction rate 100 × (median off − median on) /
+     * median off; none where JIT compiled nothing.
      */
     public static List<List<Object>> summary(List<Trial> trials) {
-        List<CellSummary> cells = CellSummary.of(trials.stream().filter(t -> t.params().containsKey("jit")).toList());
+        List<Trial> jitTrials = trials.stream().filter(t -> t.params().containsKey("jit")).toList();
+        List<String> settings = settings(jitTrials);
+        List<String> columns = new ArrayList<>(List.of("verification", "query"));
+        columns.addAll(settings);
+        columns.add("jit");
+        List<CellSummary> cells = CellSummary.of(jitTrials);
         Map<String, CellSummary> off = new HashMap<>();
-        for (CellSummary c : cells) if ("off".equals(c.params().get("jit"))) off.put(pairKey(c), c);
+        for (CellSummary c : cells) if ("off".equals(c.params().get("jit"))) off.put(pairKey(c, settings), c);
         Map<String, String> warnings = new HashMap<>();
         for (Trial t : trials) if (t.extra().get("warning") != null) warnings.put(t.cell(), t.extra().get("warning").toString());
         List<List<Object>> rows = new ArrayList<>();
         for (CellSummary c : cells) {
             boolean on = "on".equals(c.params().get("jit"));
-            List<Object> r = ParallelSweep.timedCell(c, List.of("verification", "query", "jit"));
+            List<Object> r = ParallelSweep.timedCell(c, columns);
             for (String m : JIT_METRICS) r.add(c.median().get(m));
             String reason = c.reason();
             Double reduction = null;
             if (on && c.n() > 0) {
                 Double tOn = c.median().get("seconds");
-                Double tOff = off.containsKey(pairKey(c)) ? off.get(pairKey(c)).median().get("seconds") : null;
+                CellSummary pair = off.get(pairKey(c, settings));
+                Double tOff = pair == null ? null : pair.median().get("seconds");
                 if (c.median().getOrDefault("jit_functions", 0.0) == 0) {
                     reason = join(warnings.getOrDefault(c.cell(), NOT_TRIGGERED), reason);
                 } else if (tOff != null && tOn != null && tOff > 0) {
@@ -343,32 +437,51 @@ public final class JitMatrix {
         return rows;
     }
 
-    private static String pairKey(CellSummary c) {
-        return c.params().get("verification") + "|" + c.params().get("query");
+    private static String pairKey(CellSummary c, List<String> settings) {
+        StringBuilder k = new StringBuilder().append(c.params().get("verification")).append('|').append(c.params().get("query"));
+        for (String s : settings) k.append('|').append(c.params().get(s));
+        return k.toString();
     }
 
     private static String join(String a, String b) {
         return b == null || b.isEmpty() ? a : a + "; " + b;
     }
 
-    /** summary.csv and the table on stdout (a line per query, off and on side by side). */
+    /** summary.csv and the table on stdout (a line per query, off and on side by side; a block per matrix combination). */
     public List<List<Object>> finish(RunDirectory dir) {
-        List<List<Object>> rows = summary(dir.trials());
-        dir.writeSummary(HEADER, rows);
-        Map<String, List<Object>> on = new HashMap<>();
-        for (List<Object> r : rows) if ("on".equals(r.get(2))) on.put(r.get(0) + "|" + r.get(1), r);
+        List<Trial> trials = dir.trials();
+        List<List<Object>> rows = summary(trials);
+        List<String> settings = settings(trials.stream().filter(t -> t.params().containsKey("jit")).toList());
+        List<String> h = header(settings);
+        dir.writeSummary(h, rows);
+        int v = h.indexOf("verification"), q = h.indexOf("query"), jit = h.indexOf("jit"), med = h.indexOf("seconds_median");
+        int fn = h.indexOf("jit_functions"), red = h.indexOf("reduction_pct"), why = h.indexOf("reason");
+        Map<List<Object>, List<Object>> on = new HashMap<>();
+        for (List<Object> r : rows) if ("on".equals(r.get(jit))) on.put(pair(r, jit), r);
         out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", "v", "query", "jit_off_s", "jit_on_s", "reduction",
                 "functions", "gen_ms", "inline_ms", "opt_ms", "emit_ms");
+        List<Object> combo = null;
         for (List<Object> a : rows) {
-            if (!"off".equals(a.get(2))) continue;
-            List<Object> b = on.getOrDefault(a.get(0) + "|" + a.get(1), Collections.nCopies(HEADER.size(), null));
-            String note = join(text(b.get(16)), text(a.get(16)));
-            out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(0), a.get(1), f3(a.get(5)), f3(b.get(5)),
-                    b.get(15) instanceof Double d ? String.format("%.1f%%", d) : "", b.get(9) instanceof Double d ? d.intValue() : "",
-                    f1(b.get(10)), f1(b.get(11)), f1(b.get(12)), f1(b.get(13)), note.isEmpty() ? "" : "  (" + note + ")");
+            if (!"off".equals(a.get(jit))) continue;
+            if (!settings.isEmpty() && !a.subList(q + 1, jit).equals(combo)) {
+                combo = a.subList(q + 1, jit);
+                List<String> parts = new ArrayList<>();
+                for (int i = 0; i < settings.size(); i++) parts.add(settings.get(i) + "=" + combo.get(i));
+                out.println(String.join(" ", parts) + ":");
+            }
+            List<Object> b = on.getOrDefault(pair(a, jit), Collections.nCopies(h.size(), null));
+            String note = join(text(b.get(why)), text(a.get(why)));
+            out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), f3(a.get(med)), f3(b.get(med)),
+                    b.get(red) instanceof Double d ? String.format("%.1f%%", d) : "", b.get(fn) instanceof Double d ? d.intValue() : "",
+                    f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");
         }
         out.println("JIT functions and times: " + JIT_FROM + " (plans/jit-on/); off and on alternate which runs first, repeat by repeat.");
         return rows;
+    }
+
+    /** A row's cell without its jit value: the pair it belongs to. */
+    private static List<Object> pair(List<Object> row, int jit) {
+        return new ArrayList<>(row.subList(0, jit));
     }
 
     private static String text(Object o) {

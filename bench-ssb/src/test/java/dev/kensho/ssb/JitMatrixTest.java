@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,66 @@ class JitMatrixTest {
         } finally {
             db.drop();
         }
+    }
+
+    /**
+     * Study 6.6.3.3's settings matrix: every query under each combination. Varying jit_above_cost shows that each
+     * combination's settings were in force: JIT compiles under 0 and not under 1e9. A second run on the same
+     * directory (--resume) finds every cell done and changes no setting.
+     */
+    @Test
+    void settingsMatrixRunsEveryCombinationUnderItsSettings(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_jitmatrix_test_" + ProcessHandle.current().pid());
+        db.drop();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb jit", List.of("test"), Map.of()))) {
+            ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.01, 1, false, false), dir, "15", System.err);
+            Map<String, List<String>> matrix = new LinkedHashMap<>();
+            matrix.put("jit_above_cost", List.of("0", "1e9"));
+            matrix.put("work_mem", List.of("4MB", "8MB"));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(3), 1, List.of("q1.1"), Map.of(), 0, matrix),
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            m.run(db, dir);
+            String log = err.toString(StandardCharsets.UTF_8);
+            assertTrue(log.contains("ssb jit: jit_above_cost=0 work_mem=4MB (1/4)") && log.contains("ssb jit: jit_above_cost=1e9 work_mem=8MB (4/4)"), log);
+            List<Trial> trials = dir.trials().stream().filter(t -> t.params().containsKey("jit")).toList();
+            assertEquals(8, trials.size(), log);
+            assertEquals("v3;query=q1.1;jit=off;jit_above_cost=0;work_mem=4MB", trials.get(0).cell());
+            List<List<Object>> rows = m.finish(dir);
+            List<String> h = JitMatrix.header(List.of("jit_above_cost", "work_mem"));
+            assertEquals(h, List.of(Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY)).get(0).split(",")));
+            assertEquals(8, rows.size());
+            int cost = h.indexOf("jit_above_cost"), jit = h.indexOf("jit"), fn = h.indexOf("jit_functions"), red = h.indexOf("reduction_pct");
+            for (List<Object> r : rows) {
+                assertEquals("ok", r.get(h.indexOf("status")), r.toString());
+                if (!r.get(jit).equals("on")) continue;
+                if (r.get(cost).equals("0")) {
+                    assertTrue((Double) r.get(fn) >= 1 && r.get(red) != null, "JIT under jit_above_cost=0: " + r);
+                } else {
+                    assertEquals(0.0, r.get(fn), "no JIT under jit_above_cost=1e9: " + r);
+                    assertNull(r.get(red), r.toString());
+                }
+            }
+            assertTrue(Files.isRegularFile(dir.path().resolve("plans/jit-on/jit_above_cost=1e9,work_mem=8MB/v3-q1.1.json")));
+            String table = out.toString(StandardCharsets.UTF_8);
+            assertTrue(table.contains("jit_above_cost=0 work_mem=8MB:\n3   q1.1"), table);
+
+            ByteArrayOutputStream again = new ByteArrayOutputStream();
+            new JitMatrix(new JitMatrix.Options(List.of(3), 1, List.of("q1.1"), Map.of(), 0, matrix),
+                    new PrintStream(OutputStream.nullOutputStream()), new PrintStream(again, true, StandardCharsets.UTF_8)).run(db, dir);
+            assertEquals(8, dir.trials().stream().filter(t -> t.params().containsKey("jit")).count());
+            assertFalse(again.toString(StandardCharsets.UTF_8).contains("jit_above_cost="), again.toString(StandardCharsets.UTF_8));
+        } finally {
+            db.drop();
+        }
+    }
+
+    @Test
+    void matrixOfWhatTheStudyFixesIsRefused() {
+        assertUsage("--matrix jit: ssb jit sets jit itself", () -> new JitMatrix.Options(List.of(3), 1, List.of(), Map.of(), 0,
+                Map.of("jit", List.of("on", "off"))));
+        assertUsage("--matrix jit_above_cost and --jit-above-cost: give its values in one of them", () -> new JitMatrix.Options(
+                List.of(3), 1, List.of(), Map.of("jit_above_cost", "0"), 0, Map.of("jit_above_cost", List.of("0", "10"))));
     }
 
     private static long lineorderScans(Target pg, SsbDatabase db) throws Exception {

@@ -4,6 +4,7 @@ import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.run.QueryMatrix;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.ssb.JitMatrix;
 import dev.kensho.ssb.ParallelSweep;
@@ -48,6 +49,11 @@ final class SsbJitCommand implements Callable<Integer> {
     @Option(names = "--jit-optimize-above-cost", paramLabel = "COST", description = "jit_optimize_above_cost (default: the server's).")
     String jitOptimizeAboveCost;
 
+    @Option(names = "--matrix", paramLabel = "NAME=V1,V2",
+            description = "Run everything under each combination of these settings' values (repeatable; the first varies slowest), "
+                    + "as study 6.6.3.3 varied work_mem 1,2,4GB x maintenance_work_mem 8,16,32GB. A value a server refuses skips its cells.")
+    List<String> matrix = new ArrayList<>();
+
     @Option(names = "--fetch-size", defaultValue = "0", paramLabel = "ROWS",
             description = "Rows per fetch through a cursor; 0 (the default) runs each query in one execution, its result streamed as COPY: a cursor makes PostgreSQL run the plan without parallel workers.")
     int fetchSize;
@@ -58,7 +64,8 @@ final class SsbJitCommand implements Callable<Integer> {
         if (jitAboveCost != null) costs.put("jit_above_cost", jitAboveCost);
         if (jitInlineAboveCost != null) costs.put("jit_inline_above_cost", jitInlineAboveCost);
         if (jitOptimizeAboveCost != null) costs.put("jit_optimize_above_cost", jitOptimizeAboveCost);
-        JitMatrix m = new JitMatrix(new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize), System.out, System.err);
+        Map<String, List<String>> varied = QueryMatrix.settings(matrix);
+        JitMatrix m = new JitMatrix(new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize, varied), System.out, System.err);
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
@@ -68,6 +75,7 @@ final class SsbJitCommand implements Callable<Integer> {
             params.put("verifications", verifications);
             params.put("repeat", repeat);
             params.put("costs", costs);
+            if (!varied.isEmpty()) params.put("matrix", varied);
             params.put("target", spec.label());
             params.put("settings", target.settings());
             params.put("schema", data.schema);

@@ -35,6 +35,47 @@ public final class QueryMatrix {
         }
     }
 
+    /**
+     * The settings of {@code --matrix NAME=V1,V2} options, in their order (the first varies slowest). Refused: no
+     * name, an empty value, a setting given twice (a second --matrix of it replaced the first unsaid) and a value
+     * given twice (it ran a cell twice over).
+     */
+    public static Map<String, List<String>> settings(List<String> matrixOptions) {
+        Map<String, List<String>> varied = new LinkedHashMap<>();
+        for (String m : matrixOptions) {
+            int eq = m.indexOf('=');
+            if (eq <= 0 || m.substring(0, eq).isBlank()) throw KenshoException.usage("--matrix " + m + ": expected NAME=V1,V2");
+            String name = m.substring(0, eq).strip();
+            List<String> values = List.of(m.substring(eq + 1).split(",", -1)).stream().map(String::strip).toList();
+            if (values.contains("")) throw KenshoException.usage("--matrix " + m + ": an empty value (expected NAME=V1,V2)");
+            if (varied.containsKey(name)) {
+                throw KenshoException.usage("--matrix " + name + " given twice: list its values in one (--matrix " + name + "="
+                        + String.join(",", varied.get(name)) + "," + String.join(",", values) + ")");
+            }
+            if (values.stream().distinct().count() < values.size()) throw KenshoException.usage("--matrix " + m + ": a value is given twice");
+            varied.put(name, values);
+        }
+        return varied;
+    }
+
+    /** Every combination of the settings' values, the first setting varying slowest; one empty map without any. */
+    public static List<Map<String, String>> combinations(Map<String, List<String>> varied) {
+        List<Map<String, String>> out = new ArrayList<>();
+        out.add(new LinkedHashMap<>());
+        for (var e : varied.entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : out) {
+                for (String v : e.getValue()) {
+                    Map<String, String> m = new LinkedHashMap<>(partial);
+                    m.put(e.getKey(), v);
+                    next.add(m);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+
     private final List<Query> queries;
     private final Map<String, List<String>> varied;
     private final int repeats;
@@ -60,20 +101,7 @@ public final class QueryMatrix {
 
     /** Every combination of the varied settings (cartesian product, in option order). */
     public List<Map<String, String>> combinations() {
-        List<Map<String, String>> out = new ArrayList<>();
-        out.add(new LinkedHashMap<>());
-        for (var e : varied.entrySet()) {
-            List<Map<String, String>> next = new ArrayList<>();
-            for (Map<String, String> base : out) {
-                for (String v : e.getValue()) {
-                    Map<String, String> m = new LinkedHashMap<>(base);
-                    m.put(e.getKey(), v);
-                    next.add(m);
-                }
-            }
-            out = next;
-        }
-        return out;
+        return combinations(varied);
     }
 
     public List<Cell> cells(String targetLabel) {
