@@ -37,7 +37,7 @@ public final class QueryMatrix {
 
     /**
      * The settings of {@code --matrix NAME=V1,V2} options, in their order (the first varies slowest). Refused: no
-     * name, an empty value, a setting given twice (a second --matrix of it replaced the first unsaid) and a value
+     * name, a setting given twice (a second --matrix of it replaced the first unsaid) and a value
      * given twice (it ran a cell twice over).
      */
     public static Map<String, List<String>> settings(List<String> matrixOptions) {
@@ -46,8 +46,8 @@ public final class QueryMatrix {
             int eq = m.indexOf('=');
             if (eq <= 0 || m.substring(0, eq).isBlank()) throw KenshoException.usage("--matrix " + m + ": expected NAME=V1,V2");
             String name = m.substring(0, eq).strip();
-            List<String> values = List.of(m.substring(eq + 1).split(",", -1)).stream().map(String::strip).toList();
-            if (values.contains("")) throw KenshoException.usage("--matrix " + m + ": an empty value (expected NAME=V1,V2)");
+            // an empty value is the server's to judge: "" is a value of some settings (default_tablespace)
+            List<String> values = List.of(m.substring(eq + 1).split(","));
             if (varied.containsKey(name)) {
                 throw KenshoException.usage("--matrix " + name + " given twice: list its values in one (--matrix " + name + "="
                         + String.join(",", varied.get(name)) + "," + String.join(",", values) + ")");
