@@ -4,7 +4,6 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
-import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.QueryMatrix;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
@@ -125,7 +124,7 @@ final class QueryCommand implements Callable<Integer> {
                 }
             }
             CellSummary.write(dir, List.of("ms", "rows"));
-            printSummary(dir.trials());
+            printSummary(CellSummary.inPlannedOrder(dir));
             status = ResultOptions.exitStatus(dir, System.err);
             System.err.println("results: " + dir.path());
             // one version may lack a value the others take; one that no target takes is a mistake on the command line
@@ -135,8 +134,8 @@ final class QueryCommand implements Callable<Integer> {
         return status;
     }
 
-    private static void printSummary(List<Trial> trials) {
-        List<CellSummary> cells = CellSummary.of(trials);
+    /** The cells as summary.csv lists them. */
+    private static void printSummary(List<CellSummary> cells) {
         // the cell column fits the longest cell (remote targets and matrices make long ones)
         int w = Math.max(4, cells.stream().mapToInt(c -> c.cell().length()).max().orElse(0));
         System.out.printf("%-" + w + "s %5s %12s %12s %12s %10s%n", "cell", "n", "median ms", "min ms", "max ms", "rows");

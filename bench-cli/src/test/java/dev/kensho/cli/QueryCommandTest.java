@@ -146,4 +146,28 @@ class QueryCommandTest {
         assertTrue(errors.get(0).startsWith("bench: " + start), r.err());
         assertFalse(r.err().contains("cannot connect"), r.err());
     }
+
+    /** The printed table lists the cells as summary.csv does (targets, then the values as given), not as they ran. */
+    @Test
+    void thePrintedTableKeepsThePlannedOrderOfCellsThatRanShuffled(Target pg, @TempDir Path tmp) throws Exception {
+        CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", "-c", "select 2", "-c", "select 3",
+                "--matrix", "work_mem=4MB,64MB", "--order", "random", "--seed", "7"));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        List<String> printed = r.out().lines().skip(1).map(l -> l.substring(l.indexOf(";query=") + 1))
+                .map(l -> l.substring(0, l.indexOf(' '))).toList();
+        List<String> ran = r.err().lines().filter(l -> l.matches("\\[\\d+/6] .*"))
+                .map(l -> l.replaceAll("^\\[\\d+/6] (q\\d) \\{work_mem=(\\w+)}.*", "query=$1;work_mem=$2")).toList();
+        List<String> planned = List.of("query=q1;work_mem=4MB", "query=q2;work_mem=4MB", "query=q3;work_mem=4MB",
+                "query=q1;work_mem=64MB", "query=q2;work_mem=64MB", "query=q3;work_mem=64MB");
+        assertEquals(planned.size(), ran.size(), r.err());
+        assertFalse(ran.equals(planned), "seed 7 must shuffle the trials for this test to say anything: " + ran);
+        assertEquals(planned, printed, r.out());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        List<String> csv = Files.readAllLines(run.resolve("summary.csv")).stream().skip(1)
+                .map(l -> l.split(",")).map(f -> "query=" + f[1] + ";work_mem=" + f[2]).toList();
+        assertEquals(planned, csv);
+    }
 }

@@ -58,13 +58,21 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
         return out;
     }
 
-    /** summary.csv: params, n, status, then median/min/max of each metric (in the order metrics lists them). */
-    public static void write(RunDirectory dir, List<String> metrics) {
+    /**
+     * The run's cells in the order the command planned them, not the random order they ran in; unplanned ones
+     * after them: summary.csv's rows, and the table a command prints beside it.
+     */
+    public static List<CellSummary> inPlannedOrder(RunDirectory dir) {
         List<CellSummary> cells = new ArrayList<>(of(dir.trials()));
-        // rows in the order the command planned its cells, not the random order they ran in; unplanned ones after them
         Map<String, Integer> planned = new java.util.HashMap<>();
         for (String cell : dir.plannedCells()) planned.putIfAbsent(cell, planned.size());
         cells.sort(java.util.Comparator.comparingInt(c -> planned.getOrDefault(c.cell(), Integer.MAX_VALUE)));
+        return cells;
+    }
+
+    /** summary.csv: params, n, status, then median/min/max of each metric (in the order metrics lists them). */
+    public static void write(RunDirectory dir, List<String> metrics) {
+        List<CellSummary> cells = inPlannedOrder(dir);
         Set<String> paramNames = new LinkedHashSet<>();
         cells.forEach(c -> paramNames.addAll(c.params().keySet()));
         List<String> metricNames = metrics;
