@@ -41,10 +41,11 @@ public final class HostTimelines {
 
             Map<String, List<double[]>> split = new LinkedHashMap<>();
             for (String st : STATES) if (!tl.column("cpu." + st).isEmpty()) split.put(st, points(tl, "cpu." + st));
-            double busy = mean(tl, "cpu.idle");
+            double busy = mean(tl, "cpu.idle"), memory = mean(tl, "mem.used_MB");
             String title = "Host CPU, all CPUs, % of time" + of;
             out.add(new Figure(title, TimeChart.build(title, "%", split), List.of(String.format(Locale.ROOT,
-                    "%s; busy %.1f %% on average (100 − idle)", source, Double.isNaN(busy) ? Double.NaN : 100 - busy))));
+                    "%s; busy %.1f %% on average (100 − idle)%s", source, Double.isNaN(busy) ? Double.NaN : 100 - busy,
+                    Double.isNaN(memory) ? "" : String.format(Locale.ROOT, "; memory in use %.0f MB on average (MemTotal − MemAvailable)", memory)))));
 
             List<String> cpus = cpus(tl);
             if (cpus.stream().anyMatch(cpu -> !tl.column(cpu + ".soft").isEmpty())) {

@@ -461,7 +461,7 @@ class HtmlReportTest {
                         }
                         b.put("disk.vda.read_kB_s", 0).put("disk.vda.write_kB_s", 1000 * t).put("disk.vda.iops", 50).put("disk.vda.util_pct", 30)
                                 .put("net.eth0.rx_kB_s", 100).put("net.eth0.tx_kB_s", 900).put("net.eth0.rx_packets_s", 2000)
-                                .put("net.eth0.tx_packets_s", 1500);
+                                .put("net.eth0.tx_packets_s", 1500).put("mem.used_MB", 1000 + 100 * t);
                     }
                     Trial.Builder t = Trial.of("clients=" + c, r).param("clients", c).metric("tps", 100.0 * c);
                     // the 1-client cell was recorded without its host (a remote server whose files could not be read)
@@ -477,7 +477,7 @@ class HtmlReportTest {
         host = host.substring(0, host.indexOf("<h2", 5));
         assertEquals(3, count(host, "<svg"), "CPU split, softirq per CPU, disks and network, for the one cell that kept its host");
         assertTrue(host.contains("Host CPU, all CPUs, % of time — clients=4 (repeat 1)"), host);
-        assertTrue(host.contains("read from this host; busy 82.5 % on average (100 − idle)"), host);
+        assertTrue(host.contains("read from this host; busy 82.5 % on average (100 − idle); memory in use 1200 MB on average"), host);
         assertTrue(host.contains("softirq 2.50 % on average per CPU; more than twice that on 1 of 4 CPUs: cpu3 10.0 %"), host);
         assertTrue(host.contains("means over the run: vda busy 30.0 % of the time; eth0 2000 packets/s received, 1500 sent"), host);
         int title = host.indexOf("Host disks and network");

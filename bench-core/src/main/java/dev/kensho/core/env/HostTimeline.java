@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Columns: {@code cpu.usr} (all CPUs), {@code cpu3.soft}, {@code disk.vda.read_kB_s},
  * {@code disk.vda.write_kB_s}, {@code disk.vda.util_pct}, {@code net.eth0.rx_kB_s},
- * {@code net.eth0.tx_kB_s}, {@code net.eth0.rx_packets_s}, {@code net.eth0.tx_packets_s}.
+ * {@code net.eth0.tx_kB_s}, {@code net.eth0.rx_packets_s}, {@code net.eth0.tx_packets_s}, {@code mem.used_MB}.
  */
 public final class HostTimeline {
     /** Where a trial keeps it. */
@@ -26,6 +26,8 @@ public final class HostTimeline {
     /** mpstat's names, in its order; user includes nice (and guest, as /proc/stat counts it). */
     static final String[] CPU_STATES = {"usr", "sys", "iowait", "irq", "soft", "steal", "idle"};
     private static final long PERIOD_NANOS = 1_000_000_000L;
+    /** Memory in use at the end of each interval, MB: MemTotal − MemAvailable. */
+    public static final String MEMORY_USED = "mem.used_MB";
 
     private final ProcFiles files;
     private final Timeline.Builder series = new Timeline.Builder();
@@ -139,11 +141,14 @@ public final class HostTimeline {
             series.put(p + "rx_packets_s", round((a[1] - b[1]) / seconds, 1));
             series.put(p + "tx_packets_s", round((a[3] - b[3]) / seconds, 1));
         }
+        Long total = now.mem.get("MemTotal"), available = now.mem.get("MemAvailable");
+        // sar -r's kbmemused as the kernel now counts it: what is not available to a new program
+        if (total != null && available != null) series.put(MEMORY_USED, round((total - available) / 1024.0, 1));
         last = now;
         return true;
     }
 
-    private record Snapshot(long nanos, HostSampler.CpuTimes cpu, Map<String, long[]> disks, Map<String, long[]> net) {}
+    private record Snapshot(long nanos, HostSampler.CpuTimes cpu, Map<String, long[]> disks, Map<String, long[]> net, Map<String, Long> mem) {}
 
     private Snapshot snapshot() {
         try {
@@ -151,7 +156,7 @@ public final class HostTimeline {
             HostSampler.CpuTimes cpu = HostSampler.cpu(files.read("/proc/stat"));
             Map<String, long[]> d = disks.isEmpty() ? Map.of() : HostSampler.disks(files.read("/proc/diskstats"), disks);
             Map<String, long[]> n = HostSampler.network(files.read("/proc/net/dev"));
-            return new Snapshot(t, cpu, d, n);
+            return new Snapshot(t, cpu, d, n, HostSampler.memory(files.read("/proc/meminfo")));
         } catch (IOException | RuntimeException e) {
             error = e.getMessage();
             return null;

@@ -117,6 +117,8 @@ class HostTimelineTest {
         assertEquals(1.0, ts.get(0), 0.2, ts.toString());
         assertEquals(2.0, ts.get(1), 0.2, ts.toString());
         assertEquals(2.5, ts.get(2), 0.2, ts.toString());
+        assertEquals(3, t.column(HostTimeline.MEMORY_USED).size(), t.columns().keySet().toString());
+        assertTrue(t.column(HostTimeline.MEMORY_USED).stream().allMatch(mb -> mb > 0), t.column(HostTimeline.MEMORY_USED).toString());
         // /proc/stat's CPUs, which in a container may be more than the JVM may use
         List<String> cpus = t.columns().keySet().stream().filter(k -> k.matches("cpu\\d*\\.idle")).map(k -> k.substring(0, k.indexOf('.'))).toList();
         assertTrue(cpus.contains("cpu") && cpus.size() >= 2, t.columns().keySet().toString());

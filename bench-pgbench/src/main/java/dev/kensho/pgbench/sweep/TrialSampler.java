@@ -200,6 +200,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                     if (all.containsKey(st)) m.put("cpu_" + st + "_pct", all.get(st));
                 }
             }
+            // the host's memory in use, averaged over the run's seconds (study 001 charts it per version and clients)
+            java.util.List<Double> used = hostTimeline == null ? java.util.List.of() : hostTimeline.column(HostTimeline.MEMORY_USED);
+            double mean = used.stream().filter(v -> !v.isNaN()).mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+            if (!Double.isNaN(mean)) m.put("mem_used_mb", Math.round(mean * 10) / 10.0);
             return m;
         }
     }

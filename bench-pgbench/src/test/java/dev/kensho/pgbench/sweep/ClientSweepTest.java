@@ -67,6 +67,7 @@ class ClientSweepTest {
                     assertTrue(host != null && host.get("t_s").size() >= 2 && host.get("cpu.idle").size() == host.get("t_s").size()
                             && host.containsKey("cpu0.usr"), String.valueOf(host));
                     assertEquals(Map.of("source", "this host"), t.extra().get("host"));
+                    assertTrue(t.metric("mem_used_mb") > 0, t.metrics().toString());
                 }
                 int clients = ((Number) t.params().get("clients")).intValue();
                 assertEquals(Math.max(1, clients / 2), ((Number) t.params().get("threads")).intValue());

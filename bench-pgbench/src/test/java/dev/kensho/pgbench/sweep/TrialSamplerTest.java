@@ -34,6 +34,11 @@ class TrialSamplerTest {
             assertTrue(t != null && t.size() == 3 && t.column("cpu.idle").size() == 3, String.valueOf(t));
             assertTrue(o.cpu().containsKey("cpu") && o.memoryKb().containsKey("MemTotal"), o.toString());
             assertNull(o.error());
+            // memory in use, the mean of its three seconds, as MemTotal − MemAvailable
+            double used = ((Number) o.metrics().get("mem_used_mb")).doubleValue();
+            double mean = t.column("mem.used_MB").stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            assertEquals(mean, used, 0.1);
+            assertTrue(used > 0 && used < HostSampler.memory().get("MemTotal") / 1024.0, o.metrics().toString());
         }
         // the run's environment names the server host's machine (here this one, read through the server)
         Map<String, Object> host = Environment.serverHost(remote);
