@@ -23,8 +23,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * }
  * </pre>
  *
- * <p>The servers are shared: a setting one test applies ({@code pg.control().apply(...)}) holds for
- * the tests after it until changed back. The pools a test makes ({@code pg.pool(n)}) close when it
+ * <p>The servers are shared: a setting one test applies ({@code pg.control().apply(...)}) holds until the
+ * test ends; then the value it had before is applied back (for a constructor's or {@code @BeforeAll}'s
+ * Target, when the class ends). The pools a test makes ({@code pg.pool(n)}) close when it
  * ends (a constructor's or {@code @BeforeAll}'s when the class ends); closing a Target it was given
  * closes only those, and the server stops when the test plan ends. A target that cannot be had here skips the test with the
  * reason instead of failing it.
