@@ -42,7 +42,11 @@ final class Style {
             default -> null;
         };
         String words = String.join(" ", unit == null ? w : java.util.Arrays.copyOf(w, w.length - 1)).replace("tps", "TPS");
-        return unit == null || words.isEmpty() ? words : words + " (" + unit + ")";
+        if (words.isEmpty()) {
+            // a bare unit (query's and micro's "ms") is a time: the axis was left without a label
+            return unit.equals("%") ? "share (%)" : unit.endsWith("s") ? "time (" + unit + ")" : unit;
+        }
+        return unit == null ? words : words + " (" + unit + ")";
     }
 
     static Paint paint(int i) {

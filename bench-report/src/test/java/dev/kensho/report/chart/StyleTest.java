@@ -11,6 +11,10 @@ class StyleTest {
         assertEquals("selectivity (%)", Style.axis("selectivity_pct"));
         assertEquals("TPS", Style.axis("tps"));
         assertEquals("clients", Style.axis("clients"));
+        assertEquals("time (ms)", Style.axis("ms"));
+        assertEquals("time (s)", Style.axis("s"));
+        assertEquals("share (%)", Style.axis("pct"));
+        assertEquals("MB", Style.axis("mb"));
         assertEquals("reduction % (positive = faster with JIT)", Style.axis("reduction % (positive = faster with JIT)"));
     }
 }
