@@ -212,6 +212,12 @@ public final class RunComparison {
 
     public static RunComparison of(List<RunResults> runs, Options options) {
         if (runs.isEmpty()) throw KenshoException.usage("compare: no results directories given");
+        for (RunResults r : runs) {
+            // its run.json alone made the first run's header (every metric the others had) and left it out unsaid
+            if (r.trials().isEmpty()) {
+                throw KenshoException.usage("compare: " + r.directory() + " has no finished trial (the run stopped before its first)");
+            }
+        }
         return new RunComparison(runs, options);
     }
 
@@ -291,10 +297,31 @@ public final class RunComparison {
         for (String m : metrics) {
             if (!common.contains(m)) warnings.add("metric " + m + " is missing in some group");
         }
+        leaveOutUnmeasured();
         this.factor = factor();
         compare();
         compareLatency();
         analyse();
+    }
+
+    /**
+     * Cells in which no group measured a compared metric (an SSB run's load, beside its queries' seconds) have nothing
+     * to compare; kept, such a cell lacks the swept parameter, which took the chart away and gave the analyses a scope
+     * without data ("no ANOVA").
+     */
+    private void leaveOutUnmeasured() {
+        Set<String> left = new java.util.TreeSet<>();
+        for (String key : new ArrayList<>(keys.keySet())) {
+            if (groups.stream().anyMatch(g -> metrics.stream().anyMatch(m -> values(g, key, m).length > 0))) continue;
+            keys.remove(key);
+            for (Map<String, List<Trial>> byKey : cells.values()) {
+                List<Trial> ts = byKey.remove(key);
+                if (ts != null) ts.forEach(t -> left.add(t.cell()));
+            }
+        }
+        if (left.isEmpty()) return;
+        keyParams.removeIf(p -> keys.values().stream().noneMatch(k -> k.containsKey(p)));
+        notes.add("left out, none of " + String.join(", ", metrics) + " measured: " + String.join(", ", left));
     }
 
     /**
@@ -467,6 +494,8 @@ public final class RunComparison {
                     boolean spread = a.length >= 2 && b.length >= 2 && (StatUtils.variance(a) > 0 || StatUtils.variance(b) > 0);
                     raw.add(spread ? welch.tTest(a, b) : Double.NaN);
                 }
+                String unmatched = g.label() + " has no cell that matches one of " + base.label() + "'s" + mismatch(base, g);
+                if (tested.isEmpty() && !warnings.contains(unmatched)) warnings.add(unmatched);   // once, not per metric
                 double[] adjusted = TwoWayAnova.holm(raw.stream().filter(x -> !Double.isNaN(x)).mapToDouble(Double::doubleValue).toArray());
                 int next = 0;
                 for (int i = 0; i < tested.size(); i++) {
@@ -481,7 +510,26 @@ public final class RunComparison {
             }
             byCell.values().forEach(rows::addAll);
         }
-        if (rows.isEmpty()) warnings.add("no cell was measured in both the baseline and another group");
+    }
+
+    /** ": duration_s is 3 there, 2 in A" for each parameter whose values in g's cells and base's have none in common. */
+    private String mismatch(Group base, Group g) {
+        List<String> out = new ArrayList<>();
+        for (String p : keyParams) {
+            Set<String> a = paramValues(base, p), b = paramValues(g, p);
+            if (a.isEmpty() && b.isEmpty() || a.stream().anyMatch(b::contains)) continue;
+            out.add(p + " is " + (b.isEmpty() ? "not a parameter" : String.join(", ", b)) + " there, "
+                    + (a.isEmpty() ? "not one of " + base.label() + "'s" : String.join(", ", a) + " in " + base.label()));
+        }
+        return out.isEmpty() ? "" : ": " + String.join("; ", out);
+    }
+
+    private Set<String> paramValues(Group g, String p) {
+        Set<String> out = new java.util.TreeSet<>(Cells.ORDER);
+        cells.get(g).keySet().forEach(k -> {
+            if (keys.get(k).containsKey(p)) out.add(Cells.text(keys.get(k).get(p)));
+        });
+        return out;
     }
 
     /** The swept parameter: "clients" when present, else the numeric key parameter with most values. */
@@ -588,6 +636,8 @@ public final class RunComparison {
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
         for (String m : metrics) {
             for (Group g : groups.subList(1, groups.size())) {
+                // a group without a matched cell has no mean ratio, and says so in a warning
+                if (rows.stream().noneMatch(r -> r.metric().equals(m) && r.group().equals(g.label()))) continue;
                 // a ratio to a median of 0 (or of 0) has no logarithm: such cells stay in the table only
                 double mean = rows.stream().filter(r -> r.metric().equals(m) && r.group().equals(g.label()))
                         .mapToDouble(Row::ratio).filter(r -> r > 0 && Double.isFinite(r)).map(Math::log).average().orElse(Double.NaN);

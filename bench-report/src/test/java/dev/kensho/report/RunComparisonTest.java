@@ -195,6 +195,67 @@ class RunComparisonTest {
         assertTrue(cmp.text().contains("note: left out, without workers: load;version=17"), cmp.text());
     }
 
+    /**
+     * Two SSB runs by version, one of which loaded its data: the load has a version but none of the compared metrics.
+     * Kept as a cell, it took the comparison's chart away (a cell without workers), gave the analyses a scope without
+     * data ("seconds: no ANOVA") and compare.csv three columns empty in every row.
+     */
+    @Test
+    void ssbRunThatLoadedComparesItsQueriesOnly() throws Exception {
+        RunResults loaded = SampleRuns.ssbWorkers(tmp.resolve("a"), "16", true);
+        RunResults cached = SampleRuns.ssbWorkers(tmp.resolve("b"), "17", false);
+        RunComparison cmp = RunComparison.of(List.of(loaded, cached));
+        assertEquals(List.of("16", "17"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertEquals(List.of(), cmp.warnings());
+        assertEquals(List.of("left out, none of seconds measured: load;version=16"), cmp.notes());
+        assertEquals(4, cmp.rows().size(), cmp.rows().toString());
+        assertEquals(2, cmp.analyses().size(), "one per query");
+        List<Path> files = cmp.write(tmp.resolve("out"));
+        assertTrue(Files.readString(files.get(0)).contains("<svg"), "seconds vs workers chart");
+        assertTrue(Files.readString(files.get(1)).startsWith("pool,workers,query,metric,"), Files.readString(files.get(1)));
+    }
+
+    /**
+     * A run at -T 3 on 18 against a sweep at -T 2 over 16 and 17: no cell matches. It was said once, as "no cell was
+     * measured in both", beside a "geometric mean ratio tps 16: – ( of 0 cells)" line per metric and group; now per
+     * group, with the parameter that differs.
+     */
+    @Test
+    void groupsWithoutAMatchedCellSayWhichParameterDiffers() throws Exception {
+        List<RunResults> runs = new java.util.ArrayList<>();
+        for (List<String> versions : List.of(List.of("18"), List.of("16", "17"))) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(versions.get(0)), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+                for (String v : versions) {
+                    for (int r = 0; r < 2; r++) {
+                        rd.append(Trial.of("clients=1;version=" + v, r).param("version", v).param("clients", 1)
+                                .param("duration_s", v.equals("18") ? 3 : 2).metric("tps", 1000.0 + r).build());
+                    }
+                }
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison cmp = RunComparison.of(runs);
+        assertEquals(List.of("18", "16", "17"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        assertEquals(List.of(), cmp.rows());
+        assertEquals(List.of("16 has no cell that matches one of 18's: duration_s is 2 there, 3 in 18",
+                "17 has no cell that matches one of 18's: duration_s is 2 there, 3 in 18",
+                // the factors by name ("levels of B without every level of A" read as the runs B and A)
+                "tps: no ANOVA: levels of duration_s without every level of group dropped: [2, 3]; needs at least two levels of each factor"),
+                cmp.warnings());
+        assertFalse(cmp.text().contains("geometric mean ratio"), cmp.text());
+    }
+
+    /** A run stopped before its first trial (run.json alone) is no group of the comparison, and no silent one either. */
+    @Test
+    void runWithoutTrialsIsRefused() throws Exception {
+        RunResults empty;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("e"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+            empty = RunDirectory.read(rd.path());
+        }
+        KenshoException e = assertThrows(KenshoException.class, () -> RunComparison.of(List.of(empty, SampleRuns.pgbenchSweep(tmp))));
+        assertEquals("compare: " + empty.directory() + " has no finished trial (the run stopped before its first)", e.getMessage());
+    }
+
     /** Two single pgbench runs chart nothing, yet the default is what --help says: tps and latency. */
     @Test
     void twoPgbenchRunsCompareTpsAndLatencyByDefault() {

@@ -176,19 +176,26 @@ final class SampleRuns {
      * step=load, without workers or query), then Q1.1 (2 s, 1 s) and Q2.1 (4 s, 3 s) ± 0.1 per repeat.
      */
     static RunResults ssbWorkersWithLoad(Path root) {
+        return ssbWorkers(root, "17", true);
+    }
+
+    /** The same on another version, with or without the load (a run that found the data loaded has none). */
+    static RunResults ssbWorkers(Path root, String version, boolean load) {
         try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("ssb", List.of("bench", "ssb", "--workers", "0,2"), Map.of()))) {
-            rd.append(Trial.of("load;version=17", 0).param("step", "load").param("version", "17").param("scale", 1.0).param("jobs", 2)
-                    .metric("rows", 6_000_000L).metric("generate_cpu_seconds", 20.0).metric("copy_seconds", 30.0)
-                    .metric("index_seconds", 5.0).metric("analyze_seconds", 2.0).metric("total_seconds", 40.0)
-                    .metric("rows_per_second", 200_000.0).build());
+            if (load) {
+                rd.append(Trial.of("load;version=" + version, 0).param("step", "load").param("version", version).param("scale", 1.0)
+                        .param("jobs", 2).metric("rows", 6_000_000L).metric("generate_cpu_seconds", 20.0).metric("copy_seconds", 30.0)
+                        .metric("index_seconds", 5.0).metric("analyze_seconds", 2.0).metric("total_seconds", 40.0)
+                        .metric("rows_per_second", 200_000.0).build());
+            }
             double[][] seconds = {{2, 1}, {4, 3}};
             String[] queries = {"Q1.1", "Q2.1"};
             for (int w = 0; w < 2; w++) {
                 for (int q = 0; q < 2; q++) {
                     for (int r = 0; r < 3; r++) {
                         int workers = w * 2;
-                        rd.append(Trial.of("version=17;pool=default;workers=" + workers + ";query=" + queries[q], r)
-                                .param("version", "17").param("pool", "default").param("workers", workers).param("query", queries[q])
+                        rd.append(Trial.of("version=" + version + ";pool=default;workers=" + workers + ";query=" + queries[q], r)
+                                .param("version", version).param("pool", "default").param("workers", workers).param("query", queries[q])
                                 .metric("seconds", seconds[q][w] + (r - 1) * 0.1).metric("rows", 1000 * (q + 1))
                                 .metric("workers_planned", workers).metric("workers_launched", workers).metric("explain_ms", 10.0).build());
                     }

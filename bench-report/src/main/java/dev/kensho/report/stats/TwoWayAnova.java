@@ -293,8 +293,11 @@ public final class TwoWayAnova {
         Table table(String nameA, String nameB, double[] response, Object unused) {
             int n = response.length;
             String inter = nameA + ":" + nameB;
+            // the factors by name: compare letters its runs A, B, …, which these are not
+            List<String> named = warnings.stream().map(x -> x.replace("levels of B without every level of A",
+                    "levels of " + nameB + " without every level of " + nameA)).toList();
             if (problem != null) {
-                List<String> w = new ArrayList<>(warnings);
+                List<String> w = new ArrayList<>(named);
                 w.add(problem);
                 return new Table(nameA, nameB, List.of(), n, false, w);
             }
@@ -327,7 +330,7 @@ public final class TwoWayAnova {
                 terms.add(new Term(names[t], ss, df, ms, f, p));
             }
             terms.add(new Term("Residuals", rssFull, dfe, mse, Double.NaN, Double.NaN));
-            return new Table(nameA, nameB, terms, n, balanced(), List.copyOf(warnings));
+            return new Table(nameA, nameB, terms, n, balanced(), named);
         }
 
         private static double[] effect(int level, int levels) {
