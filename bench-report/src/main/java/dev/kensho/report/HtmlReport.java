@@ -63,6 +63,7 @@ public final class HtmlReport {
                 .append(esc(run.info().started() == null ? "?" : DateTimeFormatter.ISO_INSTANT.format(run.info().started().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))))
                 .append(" · ").append(run.trials().size()).append(" trials in ").append(cells.summaries().size())
                 .append(" cells (").append(ok).append(" with results)</p>\n");
+        unfinished(run).ifPresent(u -> b.append("<p class=\"warnings\">").append(esc(u)).append("</p>\n"));
 
         List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
         b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n")
@@ -162,6 +163,32 @@ public final class HtmlReport {
         if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
                 .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    /**
+     * Why the run holds fewer results than it asked for, where it does: no trial at all, or cells with fewer trials than
+     * its repeat parameter. Nothing in the results says a run was cut short, and a median of 1 of 3 repeats reads as
+     * one of 3.
+     */
+    public static java.util.Optional<String> unfinished(RunResults run) {
+        if (run.trials().isEmpty()) {
+            return java.util.Optional.of("No trial finished: the run stopped before its first measurement.");
+        }
+        Map<String, Object> params = run.info().parameters() == null ? Map.of() : run.info().parameters();
+        Object asked = params.get("repeat");
+        if (asked == null && params.get("options") instanceof Map<?, ?> options) asked = options.get("repeat");   // bench scan's
+        if (!(asked instanceof Number n) || n.intValue() < 2) return java.util.Optional.empty();
+        List<String> charted = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
+        Map<String, List<Trial>> byCell = run.trials().stream()
+                .collect(Collectors.groupingBy(Trial::cell, LinkedHashMap::new, Collectors.toList()));
+        // a cell without the charted metrics (an SSB run's load) is not one the repeats apply to
+        List<List<Trial>> measured = byCell.values().stream().filter(ts -> ts.stream()
+                .anyMatch(t -> t.ok() && (charted.isEmpty() || charted.stream().anyMatch(m -> t.metric(m) != null)))).toList();
+        long shorter = measured.stream().filter(ts -> ts.size() < n.intValue()).count();
+        if (shorter == 0) return java.util.Optional.empty();
+        return java.util.Optional.of("Unfinished: " + shorter + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
+                + " fewer trials than the " + n.intValue() + " repeats asked for (their n below), as an interrupted run leaves them "
+                + "(--resume " + run.directory() + " runs the rest); cells it never reached are not listed.");
     }
 
     /** An argument as a shell takes it back: the command line can be copied and run again. */

@@ -33,6 +33,29 @@ class HtmlReportTest {
         assertFalse(html.contains("@import"), "CSS import in the page");
     }
 
+    /**
+     * Nothing in the results says a run was cut short: the report compares each cell's trials with the repeats asked
+     * for, and says when no trial finished, where it showed an empty table.
+     */
+    @Test
+    void interruptedAndEmptyRunsSaySo() throws Exception {
+        assertFalse(HtmlReport.render(SampleRuns.pgbenchSweep(tmp.resolve("full"))).contains("Unfinished"), "every cell has its 3 repeats");
+        RunResults cut;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("cut"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
+            for (int r = 0; r < 3; r++) rd.append(Trial.of("clients=1", r).param("clients", 1).metric("tps", 1000.0 + r).build());
+            rd.append(Trial.of("clients=4", 0).param("clients", 4).metric("tps", 3000.0).build());
+            cut = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(cut);
+        assertTrue(html.contains("<p class=\"warnings\">Unfinished: 1 of 2 cells have fewer trials than the 3 repeats asked for"), html);
+        assertTrue(html.contains("--resume " + cut.directory()), html);
+        RunResults none;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("none"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
+            none = RunDirectory.read(rd.path());
+        }
+        assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement."));
+    }
+
     static int count(String s, String what) {
         Matcher m = Pattern.compile(Pattern.quote(what)).matcher(s);
         int n = 0;

@@ -59,6 +59,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Path written = HtmlReport.write(results, html);
         System.out.println("report: " + written);
+        HtmlReport.unfinished(results).ifPresent(u -> System.err.println("report: " + u));
         if (png != null) {
             List<Figure> figures = HtmlReport.figures(results);
             int i = 0;
