@@ -3,6 +3,7 @@ package dev.kensho.cli.report;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunResults;
 import dev.kensho.report.RunComparison;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,16 @@ public final class CompareCommand implements Callable<Integer> {
             if (!known.contains(m)) throw KenshoException.usage("--metric " + m + ": no trial has it (they have " + String.join(", ", known) + ")");
         }
         RunComparison cmp = RunComparison.of(runs, new RunComparison.Options(by, metrics, allMetrics, baseline));
+        // before the table: an -o that cannot be written failed after it, as if the comparison had
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw KenshoException.usage("-o " + out + ": not a directory (compare writes compare.html and compare.csv into it)");
+        }
+        try {
+            Files.createDirectories(out);
+        } catch (java.io.IOException e) {
+            throw KenshoException.usage("-o " + out + ": cannot create it (" + KenshoException.ioReason(e) + ")");
+        }
+        if (!Files.isWritable(out)) throw KenshoException.usage("-o " + out + ": not writable");
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
         return 0;

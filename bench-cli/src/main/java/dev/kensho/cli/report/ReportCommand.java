@@ -102,7 +102,8 @@ public final class ReportCommand implements Callable<Integer> {
                         .sorted(java.util.Comparator.comparing((Path p) -> p.getFileName().toString()).reversed())
                         .toList();
             } catch (java.io.IOException e) {
-                throw KenshoException.usage("no results directory under " + root + " (" + e.getMessage() + "); give DIR");
+                throw KenshoException.usage(Files.isDirectory(root) ? "cannot list " + root + " (" + KenshoException.ioReason(e) + "); give DIR"
+                        : "no " + root + " directory to find the newest run in; give DIR");
             }
             if (runs.isEmpty()) throw KenshoException.usage("no results directory under " + root + "; give DIR");
             for (int i = 0; i < runs.size(); i++) {

@@ -1,0 +1,67 @@
+package dev.kensho.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.cli.CommandRun;
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareCommandTest {
+    @TempDir
+    Path tmp;
+
+    /** A sweep over versions 16 and 17, clients 1 and 4, 2 repeats, as a results directory. */
+    private Path sweep() {
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("results"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 2)))) {
+            for (String v : List.of("16", "17")) {
+                for (int c : new int[] {1, 4}) {
+                    for (int r = 0; r < 2; r++) {
+                        rd.append(Trial.of("clients=" + c + ";version=" + v, r).param("version", v).param("clients", c)
+                                .metric("tps", 1000.0 * c + r + (v.equals("17") ? 50 : 0)).metric("latency_avg_ms", 1.0 / c).build());
+                    }
+                }
+            }
+            return rd.path();
+        }
+    }
+
+    /** An -o compare cannot write into fails before the table, not after it as if the comparison had been made. */
+    @Test
+    void unwritableOutFailsBeforeTheTable() throws Exception {
+        Path run = sweep();
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        CommandRun onFile = CommandRun.of("compare", run.toString(), "-o", file.toString());
+        assertEquals(2, onFile.exit(), onFile.err());
+        assertEquals("", onFile.out());
+        assertEquals("bench: -o " + file + ": not a directory (compare writes compare.html and compare.csv into it)\n", onFile.err());
+
+        CommandRun under = CommandRun.of("compare", run.toString(), "-o", file.resolve("sub").toString());
+        assertEquals(2, under.exit(), under.err());
+        assertEquals("", under.out());
+        assertTrue(under.err().startsWith("bench: -o " + file.resolve("sub") + ": cannot create it ("), under.err());
+
+        CommandRun ok = CommandRun.of("compare", run.toString(), "-o", tmp.resolve("new/dir").toString());
+        assertEquals(0, ok.exit(), ok.err());
+        assertTrue(ok.out().startsWith("Comparing 16 | 17 (by version)"), ok.out());
+        assertTrue(Files.isRegularFile(tmp.resolve("new/dir/compare.csv")));
+    }
+
+    /** bench report without DIR where there is no ./results: said as such, not as the I/O exception's bare path. */
+    @Test
+    void newestWithoutAResultsDirectory() {
+        KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(KenshoException.class,
+                () -> ReportCommand.RunDirs.newest(tmp.resolve("results")));
+        assertEquals("no " + tmp.resolve("results") + " directory to find the newest run in; give DIR", e.getMessage());
+        assertFalse(e.getMessage().contains("(" + tmp.resolve("results") + ")"));
+    }
+}
