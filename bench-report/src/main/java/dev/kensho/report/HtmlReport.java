@@ -540,6 +540,9 @@ public final class HtmlReport {
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
             Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return abs;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // createDirectories met a file where a directory of the path should be: "already exists" named neither
+            throw KenshoException.usage("cannot write " + out + ": " + e.getFile() + " is not a directory");
         } catch (IOException e) {
             throw KenshoException.usage("cannot write " + out + ": " + KenshoException.ioReason(e));
         }

@@ -56,6 +56,15 @@ class HtmlReportTest {
         assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement."));
     }
 
+    /** A file where the output's directory should be is named, where the message said only "already exists". */
+    @Test
+    void writeUnderAFileNamesIt() throws Exception {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> HtmlReport.writeString(file.resolve("report.html"), "<p>"));
+        assertEquals("cannot write " + file.resolve("report.html") + ": " + file + " is not a directory", e.getMessage());
+    }
+
     static int count(String s, String what) {
         Matcher m = Pattern.compile(Pattern.quote(what)).matcher(s);
         int n = 0;
