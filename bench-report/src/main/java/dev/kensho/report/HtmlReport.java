@@ -486,6 +486,7 @@ public final class HtmlReport {
     }
 
     private static String value(String key, Object v, int depth) {
+        if (v == null) return "<i>not set</i>";   // an option not given (pgbench's -R): "null" read as a value
         if (v instanceof Map<?, ?> m) {
             if (m.isEmpty()) return "<i>none</i>";
             String t = mapTable(m, depth + 1);

@@ -56,6 +56,19 @@ class HtmlReportTest {
         assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement."));
     }
 
+    /** An option the run was not given is recorded as null: shown as not set, where the report printed "null". */
+    @Test
+    void unsetParametersReadAsNotSet() throws Exception {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        params.put("rate", null);
+        params.put("repeat", 1);
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("n"), RunInfo.of("pgbench sweep", List.of("bench"), params))) {
+            rd.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 1000.0).build());
+            String html = HtmlReport.render(RunDirectory.read(rd.path()));
+            assertTrue(html.contains("<tr><th>rate</th><td><i>not set</i></td></tr>"), html);
+        }
+    }
+
     /** A file where the output's directory should be is named, where the message said only "already exists". */
     @Test
     void writeUnderAFileNamesIt() throws Exception {
