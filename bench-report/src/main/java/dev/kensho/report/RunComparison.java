@@ -159,7 +159,16 @@ public final class RunComparison {
             + "not the cell-mean contrasts";
     static final String VERDICT = "Welch's t-test, p Holm-adjusted over the metric's cells, at α = " + ALPHA;
     static final String MANN_WHITNEY_LEFT_OUT = "Mann–Whitney left out: with these few repeats even fully separated "
-            + "samples could not reach α (3 against 3: p ≥ 0.1)";
+            + "samples could not reach α";
+
+    /** Why the Mann–Whitney column is left out, with the most repeats any row had ("2 against 2: p ≥ 0.33"). */
+    private String mannWhitneyLeftOut() {
+        Row most = rows.stream().filter(r -> Math.min(r.baselineN(), r.n()) >= 1)
+                .min(java.util.Comparator.comparingDouble((Row r) -> smallestRankSumP(r.baselineN(), r.n()))).orElse(null);
+        if (most == null) return MANN_WHITNEY_LEFT_OUT;
+        return MANN_WHITNEY_LEFT_OUT + " (" + most.baselineN() + " against " + most.n() + ": p ≥ "
+                + Cells.text(Math.floor(smallestRankSumP(most.baselineN(), most.n()) * 100) / 100) + ")";
+    }
 
     /** Whether any row's Mann–Whitney test could reach α; else its column would only say "not testable". */
     private boolean mannWhitneyShown() {
@@ -671,7 +680,7 @@ public final class RunComparison {
         b.append("Better: ").append(metrics.stream().map(m -> m + " " + Better.of(m).text()).collect(Collectors.joining("; ")))
                 .append(". Verdict: ").append(VERDICT).append(".\n");
         boolean mw = mannWhitneyShown();
-        if (!mw && !rows.isEmpty()) b.append(MANN_WHITNEY_LEFT_OUT).append(".\n");
+        if (!mw && !rows.isEmpty()) b.append(mannWhitneyLeftOut()).append(".\n");
         lines.add(mw ? new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "p M-W", "n", "verdict"}
                 : new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "n", "verdict"});
         for (Row r : rows) {
@@ -894,7 +903,7 @@ public final class RunComparison {
             if (mw) header.add("p Mann–Whitney");
             header.addAll(List.of("n", "verdict"));
             b.append(Html.table(header, out));
-            if (!mw && !out.isEmpty()) b.append("<p class=\"sub\">").append(MANN_WHITNEY_LEFT_OUT).append(".</p>\n");
+            if (!mw && !out.isEmpty()) b.append("<p class=\"sub\">").append(esc(mannWhitneyLeftOut())).append(".</p>\n");
             geometricMeanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Geometric mean ratio ").append(esc(g))
                     .append(": <b>").append(esc(Html.ratio(v))).append("</b> (").append(esc(verdicts(m, g))).append(")</p>\n"));
             List<Analysis> mine = analyses.stream().filter(a -> a.metric().equals(m)).toList();
