@@ -163,9 +163,9 @@ public final class RunComparison {
 
     /** Why the Mann–Whitney column is left out, with the most repeats any row had ("2 against 2: p ≥ 0.33"). */
     private String mannWhitneyLeftOut() {
-        Row most = rows.stream().filter(r -> Math.min(r.baselineN(), r.n()) >= 1)
+        Row most = rows.stream().filter(r -> Math.min(r.baselineN(), r.n()) >= 2)
                 .min(java.util.Comparator.comparingDouble((Row r) -> smallestRankSumP(r.baselineN(), r.n()))).orElse(null);
-        if (most == null) return MANN_WHITNEY_LEFT_OUT;
+        if (most == null) return null;   // one value a side: every row says "not testable (n=1)" already
         return MANN_WHITNEY_LEFT_OUT + " (" + most.baselineN() + " against " + most.n() + ": p ≥ "
                 + Cells.text(Math.floor(smallestRankSumP(most.baselineN(), most.n()) * 100) / 100) + ")";
     }
@@ -530,6 +530,10 @@ public final class RunComparison {
             out.add(p + " is " + (b.isEmpty() ? "not a parameter" : String.join(", ", b)) + " there, "
                     + (a.isEmpty() ? "not one of " + base.label() + "'s" : String.join(", ", a) + " in " + base.label()));
         }
+        if (out.size() == 1 && !out.get(0).contains("not a parameter")) {
+            // two runs of one setting each (pgbench run -M simple, then -M prepared): that setting is the comparison
+            out.set(0, out.get(0) + " (--by " + out.get(0).substring(0, out.get(0).indexOf(' ')) + " compares them)");
+        }
         return out.isEmpty() ? "" : ": " + String.join("; ", out);
     }
 
@@ -680,7 +684,7 @@ public final class RunComparison {
         b.append("Better: ").append(metrics.stream().map(m -> m + " " + Better.of(m).text()).collect(Collectors.joining("; ")))
                 .append(". Verdict: ").append(VERDICT).append(".\n");
         boolean mw = mannWhitneyShown();
-        if (!mw && !rows.isEmpty()) b.append(mannWhitneyLeftOut()).append(".\n");
+        if (!mw && mannWhitneyLeftOut() != null) b.append(mannWhitneyLeftOut()).append(".\n");
         lines.add(mw ? new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "p M-W", "n", "verdict"}
                 : new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "n", "verdict"});
         for (Row r : rows) {
@@ -903,7 +907,9 @@ public final class RunComparison {
             if (mw) header.add("p Mann–Whitney");
             header.addAll(List.of("n", "verdict"));
             b.append(Html.table(header, out));
-            if (!mw && !out.isEmpty()) b.append("<p class=\"sub\">").append(esc(mannWhitneyLeftOut())).append(".</p>\n");
+            if (!mw && !out.isEmpty() && mannWhitneyLeftOut() != null) {
+                b.append("<p class=\"sub\">").append(esc(mannWhitneyLeftOut())).append(".</p>\n");
+            }
             geometricMeanRatios().getOrDefault(m, Map.of()).forEach((g, v) -> b.append("<p>Geometric mean ratio ").append(esc(g))
                     .append(": <b>").append(esc(Html.ratio(v))).append("</b> (").append(esc(verdicts(m, g))).append(")</p>\n"));
             List<Analysis> mine = analyses.stream().filter(a -> a.metric().equals(m)).toList();

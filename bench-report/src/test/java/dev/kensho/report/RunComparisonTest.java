@@ -237,12 +237,37 @@ class RunComparisonTest {
         RunComparison cmp = RunComparison.of(runs);
         assertEquals(List.of("18", "16", "17"), cmp.groups().stream().map(RunComparison.Group::label).toList());
         assertEquals(List.of(), cmp.rows());
-        assertEquals(List.of("16 has no cell that matches one of 18's: duration_s is 2 there, 3 in 18",
-                "17 has no cell that matches one of 18's: duration_s is 2 there, 3 in 18",
+        assertEquals(List.of("16 has no cell that matches one of 18's: duration_s is 2 there, 3 in 18 (--by duration_s compares them)",
+                "17 has no cell that matches one of 18's: duration_s is 2 there, 3 in 18 (--by duration_s compares them)",
                 // the factors by name ("levels of B without every level of A" read as the runs B and A)
                 "tps: no ANOVA: levels of duration_s without every level of group dropped: [2, 3]; needs at least two levels of each factor"),
                 cmp.warnings());
         assertFalse(cmp.text().contains("geometric mean ratio"), cmp.text());
+    }
+
+    /**
+     * pgbench run -M simple, then -M prepared, one trial each: by default the runs are the groups and nothing matches,
+     * which the warning says with the way out; --by mode compares them, where every row is "not testable (n=1)" and no
+     * "Mann–Whitney left out (1 against 1: p ≥ 1)" line adds to it.
+     */
+    @Test
+    void twoRunsOfOneSettingEach() throws Exception {
+        List<RunResults> runs = new java.util.ArrayList<>();
+        for (String mode : List.of("simple", "prepared")) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(mode), RunInfo.of("pgbench run", List.of("bench"), Map.of()))) {
+                rd.environment("default", Map.of("server", Map.of("server_version", "17.2")));
+                rd.append(Trial.of("clients=2", 0).param("clients", 2).param("mode", mode).metric("tps", mode.equals("simple") ? 1000.0 : 1200.0)
+                        .metric("latency_avg_ms", 2.0).build());
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison byRun = RunComparison.of(runs);
+        assertTrue(byRun.warnings().contains("B has no cell that matches one of A's: mode is prepared there, simple in A (--by mode compares them)"),
+                byRun.warnings().toString());
+        RunComparison byMode = RunComparison.of(runs, new RunComparison.Options("mode", List.of()));
+        assertEquals(1.2, byMode.rows().get(0).ratio(), 1e-12);
+        assertEquals("not testable (n=1)", byMode.rows().get(0).verdict());
+        assertFalse(byMode.text().contains("Mann–Whitney"), byMode.text());
     }
 
     /** A run stopped before its first trial (run.json alone) is no group of the comparison, and no silent one either. */
