@@ -570,6 +570,8 @@ public final class RunComparison {
             scopes.computeIfAbsent(scope, x -> new ArrayList<>()).add(key);
         }
         for (String m : analysed) {
+            // no group met the baseline in a cell: the warning says why, a "no ANOVA" per metric only repeated it
+            if (rows.stream().noneMatch(r -> r.metric().equals(m)) && !warnings.isEmpty()) continue;
             for (var scope : scopes.entrySet()) {
                 List<TwoWayAnova.Observation> obs = new ArrayList<>();
                 List<double[]> cellsOfDesign = new ArrayList<>();
