@@ -27,6 +27,8 @@ import picocli.CommandLine.Option;
                 "Study setting: bench micro (the default: all benchmarks, scale 10, 100 000 wide rows, every column)",
                 "Exit status 1 when a benchmark failed (see summary.csv)."})
 final class MicroCommand implements Callable<Integer> {
+    private static final List<String> SUMMARY_METRICS = List.of("ms");
+
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
 
@@ -89,6 +91,7 @@ final class MicroCommand implements Callable<Integer> {
         System.err.printf("about %d min%s%n", Math.max(1, o.estimate().toMinutes()), specs.size() > 1 ? " per target, " + specs.size() + " targets" : "");
         int failed = 0;
         try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
             for (TargetSpec spec : specs) {
                 try (Target t = spec.open()) {
                     String label = label(spec, t);
@@ -98,7 +101,7 @@ final class MicroCommand implements Callable<Integer> {
                     failed += r.failed();
                 }
             }
-            CellSummary.write(dir, List.of("ms"));
+            CellSummary.write(dir, SUMMARY_METRICS);
             MicroBenchmarks.report(dir.trials()).forEach(System.out::println);
             if (failed > 0) System.err.println(failed + (failed == 1 ? " cell" : " cells") + " failed; the reasons are in summary.csv");
             System.err.println("results: " + dir.path());

@@ -27,6 +27,8 @@ import picocli.CommandLine.Option;
                 "Example: bench query -c \"SELECT count(*) FROM t\" --matrix jit=on,off --repeat 5 --url jdbc:postgresql://127.0.0.1/test",
                 "Exit status 1 when a trial failed (the server rejected a query; see summary.csv)."})
 final class QueryCommand implements Callable<Integer> {
+    private static final List<String> SUMMARY_METRICS = List.of("ms", "rows");
+
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
 
@@ -101,6 +103,7 @@ final class QueryCommand implements Callable<Integer> {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
                     ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
             dir.parameter("seed", s);
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
             QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
             Map<String, Integer> rejectedBy = new LinkedHashMap<>();
             for (TargetSpec spec : specs) {
@@ -123,7 +126,7 @@ final class QueryCommand implements Callable<Integer> {
                     m.run(t, label, dir, new ConsoleProgress<>(p -> p.cell().query().name() + " " + p.cell().settings()));
                 }
             }
-            CellSummary.write(dir, List.of("ms", "rows"));
+            CellSummary.write(dir, SUMMARY_METRICS);
             printSummary(CellSummary.inPlannedOrder(dir));
             status = ResultOptions.exitStatus(dir, System.err);
             System.err.println("results: " + dir.path());

@@ -228,6 +228,7 @@ public final class ClientSweep {
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
         TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, seed);
+        dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
         matrix.run(dir, p -> trial(targets.get(p.cell().target()), p, dir), new TrialMatrix.Listener<>() {
             @Override
             public void starting(TrialMatrix.Planned<Cell> p, int index, int total) {
@@ -247,7 +248,6 @@ public final class ClientSweep {
                 } else {
                     err.printf(Locale.ROOT, "[%d/%d]   %s: %s%n", index, total, t.status(), t.extra().get("reason"));
                 }
-                CellSummary.write(dir, SUMMARY_METRICS);
             }
 
             @Override

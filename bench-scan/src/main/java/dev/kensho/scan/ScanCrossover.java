@@ -47,6 +47,7 @@ import java.util.Optional;
  */
 public final class ScanCrossover {
     public static final String COMMAND = "scan";
+    private static final List<String> SUMMARY_METRICS = List.of("time_ms", "rows");
     private static final long MB = 1L << 20;
 
     private ScanCrossover() {}
@@ -356,11 +357,12 @@ public final class ScanCrossover {
                 }
             }
         }
+        dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
         try {
             sweep.run(dir, cells, options.repeat(), progress);
         } finally {
             dir.environment("target", Environment.capture(target));
-            CellSummary.write(dir, List.of("time_ms", "rows"));
+            CellSummary.write(dir, SUMMARY_METRICS);
         }
 
         List<Trial> trials = dir.trials();

@@ -59,6 +59,7 @@ public final class IndexBuild {
 
     public void run(SsbDatabase db, RunDirectory dir) {
         Target t = db.target();
+        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials())));
         Map<Integer, Long> distinct = new HashMap<>();
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             if (db.exists(c, INDEX)) {
@@ -189,8 +190,21 @@ public final class IndexBuild {
             "seconds_median", "seconds_min", "seconds_max", "index_bytes", "status", "reason");
 
     public List<List<Object>> finish(RunDirectory dir) {
+        List<List<Object>> rows = summary(dir.trials());
+        dir.writeSummary(HEADER, rows);
+        out.printf("%8s %7s %12s %10s  %s%n", "workers", "columns", "distinct", "median_s", "key");
+        for (List<Object> r : rows) {
+            out.printf("%8s %7s %12s %10s  %s%s%n", r.get(0), r.get(1), r.get(3),
+                    r.get(5) instanceof Double d ? String.format("%.3f", d) : "", r.get(2),
+                    "ok".equals(r.get(9)) ? "" : "  (" + r.get(9) + ": " + r.get(10) + ")");
+        }
+        return rows;
+    }
+
+    /** summary.csv's rows: one per index build cell (maintenance workers × columns). */
+    static List<List<Object>> summary(List<Trial> trials) {
         List<List<Object>> rows = new ArrayList<>();
-        for (CellSummary c : CellSummary.of(dir.trials())) {
+        for (CellSummary c : CellSummary.of(trials)) {
             if (!c.cell().startsWith("index-build;")) continue;
             List<Object> r = new ArrayList<>();
             r.add(c.params().get("maintenance_workers"));
@@ -205,13 +219,6 @@ public final class IndexBuild {
             r.add(c.status());
             r.add(c.reason());
             rows.add(r);
-        }
-        dir.writeSummary(HEADER, rows);
-        out.printf("%8s %7s %12s %10s  %s%n", "workers", "columns", "distinct", "median_s", "key");
-        for (List<Object> r : rows) {
-            out.printf("%8s %7s %12s %10s  %s%s%n", r.get(0), r.get(1), r.get(3),
-                    r.get(5) instanceof Double d ? String.format("%.3f", d) : "", r.get(2),
-                    "ok".equals(r.get(9)) ? "" : "  (" + r.get(9) + ": " + r.get(10) + ")");
         }
         return rows;
     }

@@ -167,6 +167,7 @@ public final class JitMatrix {
         }
         List<Item> items = items(opts.verifications(), opts.queries());
         if (!dir.info().notes().contains(PROCEDURE)) dir.note(PROCEDURE);
+        dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
         List<Map<String, String>> combos = QueryMatrix.combinations(opts.matrix());
         for (int i = 0; i < combos.size(); i++) {
             Map<String, String> combo = combos.get(i);
@@ -450,10 +451,9 @@ public final class JitMatrix {
     /** summary.csv and the table on stdout (a line per query, off and on side by side; a block per matrix combination). */
     public List<List<Object>> finish(RunDirectory dir) {
         List<Trial> trials = dir.trials();
-        List<List<Object>> rows = summary(trials);
+        List<List<Object>> rows = writeSummary(dir);
         List<String> settings = settings(trials.stream().filter(t -> t.params().containsKey("jit")).toList());
         List<String> h = header(settings);
-        dir.writeSummary(h, rows);
         int v = h.indexOf("verification"), q = h.indexOf("query"), jit = h.indexOf("jit"), med = h.indexOf("seconds_median");
         int fn = h.indexOf("jit_functions"), red = h.indexOf("reduction_pct"), why = h.indexOf("reason");
         Map<List<Object>, List<Object>> on = new HashMap<>();
@@ -476,6 +476,14 @@ public final class JitMatrix {
                     f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");
         }
         out.println("JIT functions and times: " + JIT_FROM + " (plans/jit-on/); off and on alternate which runs first, repeat by repeat.");
+        return rows;
+    }
+
+    /** Writes summary.csv from the trials so far, with the matrix's settings as columns; returns its rows. */
+    private static List<List<Object>> writeSummary(RunDirectory dir) {
+        List<Trial> trials = dir.trials();
+        List<List<Object>> rows = summary(trials);
+        dir.writeSummary(header(settings(trials.stream().filter(t -> t.params().containsKey("jit")).toList())), rows);
         return rows;
     }
 

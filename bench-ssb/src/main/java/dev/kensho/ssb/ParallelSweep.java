@@ -143,6 +143,8 @@ public final class ParallelSweep {
         dir.environment(version, Environment.capture(t));
         SsbDatabase db = new SsbDatabase(t, opts.schema());
         ensureLoaded(db, opts.load(), dir, version, err);
+        // the versions so far in the order they ran (finish() is given them all): the first is the ratios' base
+        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
         measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
         return version;
     }
@@ -359,6 +361,11 @@ public final class ParallelSweep {
             rows.add(r);
         }
         return rows;
+    }
+
+    private static List<String> versionsRun(List<Trial> trials) {
+        return trials.stream().filter(t -> t.params().containsKey("query")).map(t -> String.valueOf(t.params().get("version")))
+                .distinct().toList();
     }
 
     /** The start of a query cell's summary row: its parameters, n, status, median/min/max seconds and the rows returned. */

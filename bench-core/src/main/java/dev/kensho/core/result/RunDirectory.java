@@ -41,6 +41,8 @@ public final class RunDirectory implements AutoCloseable {
     /** The cells in the order a command planned them (see {@link #plannedCells}), whatever order they ran in. */
     private final Set<String> planned = new java.util.LinkedHashSet<>();
     private final FileChannel out;
+    /** Rewrites summary.csv from the trials; null until the command says how (see {@link #summarizeAfterEachTrial}). */
+    private java.util.function.Consumer<RunDirectory> summary;
 
     private RunDirectory(Path dir, RunInfo info, List<Trial> existing) throws IOException {
         this.dir = dir;
@@ -200,6 +202,15 @@ public final class RunDirectory implements AutoCloseable {
             throw new UncheckedIOException("cannot append to " + dir.resolve(TRIALS), e);
         }
         record(t);
+        if (summary != null) summary.accept(this);
+    }
+
+    /**
+     * How the command makes summary.csv: from now on it is rewritten after every appended trial, so a run that
+     * Ctrl-C or SIGKILL ends has the summary of what it finished (a command's own last write may never come).
+     */
+    public synchronized void summarizeAfterEachTrial(java.util.function.Consumer<RunDirectory> writer) {
+        this.summary = writer;
     }
 
     private void record(Trial t) {

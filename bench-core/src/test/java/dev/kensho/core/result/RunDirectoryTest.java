@@ -70,6 +70,20 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    /** A run stopped before its command's last summary write still has the summary of every trial it finished. */
+    @Test
+    void summaryFollowsEveryAppendedTrial() throws Exception {
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of("ms")));
+            dir.append(Trial.of("q=1", 0).param("q", 1).metric("ms", 5.0).build());
+            assertEquals("q,n,status,ms_median,ms_min,ms_max,reason\n1,1,ok,5,5,5,\n", Files.readString(dir.path().resolve(RunDirectory.SUMMARY)));
+            dir.append(Trial.of("q=1", 1).param("q", 1).metric("ms", 7.0).build());
+            dir.append(Trial.of("q=2", 0).param("q", 2).metric("ms", 9.0).build());
+            assertEquals("q,n,status,ms_median,ms_min,ms_max,reason\n1,2,ok,6,5,7,\n2,1,ok,9,9,9,\n",
+                    Files.readString(dir.path().resolve(RunDirectory.SUMMARY)));
+        }
+    }
+
     /** Stopped between trials (the file ends in a newline): resuming keeps every line, the next trial goes after them. */
     @Test
     void resumeAfterACleanStopKeepsTheLastTrial() throws Exception {
