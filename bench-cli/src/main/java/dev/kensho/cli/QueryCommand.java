@@ -80,7 +80,7 @@ final class QueryCommand implements Callable<Integer> {
             try {
                 queries.add(new QueryMatrix.Query(name, Files.readString(f).strip().replaceFirst(";$", "")));
             } catch (IOException e) {
-                throw KenshoException.usage("-f " + f + ": cannot read (" + e.getClass().getSimpleName() + ")");
+                throw KenshoException.usage("-f " + f + ": cannot read (" + KenshoException.ioReason(e) + ")");
             }
         }
         if (queries.isEmpty()) throw KenshoException.usage("give at least one query with -c SQL or -f FILE");

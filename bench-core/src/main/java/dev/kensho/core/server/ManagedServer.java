@@ -109,6 +109,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         } catch (IOException | RuntimeException e) {
             if (keepDir != null) release(keepDir.toAbsolutePath(), inUse);
             if (e instanceof RuntimeException r) throw r;
+            if (keepDir != null) throw KenshoException.usage("--keep-data " + keepDir + ": cannot use it (" + KenshoException.ioReason((IOException) e) + ")");
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory: " + e.getMessage(), e);
         }
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());

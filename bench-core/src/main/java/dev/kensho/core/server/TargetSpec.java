@@ -129,6 +129,10 @@ public final class TargetSpec {
         if (keepData != null && (url != null || testcontainers)) {
             throw KenshoException.usage("--keep-data applies to managed servers (embedded or --pg-bin) only");
         }
+        // a file there is the user's path mistake (createDirectories would say only "FileAlreadyExistsException")
+        if (keepData != null && java.nio.file.Files.exists(keepData) && !java.nio.file.Files.isDirectory(keepData)) {
+            throw KenshoException.usage("--keep-data " + keepData + ": is a file, not a directory");
+        }
     }
 
     public Target open() {

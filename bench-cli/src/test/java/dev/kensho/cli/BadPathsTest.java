@@ -1,0 +1,29 @@
+package dev.kensho.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A path given wrong is one line naming the option and what is wrong with the path, exit 2, before any server starts. */
+class BadPathsTest {
+    @TempDir Path tmp;
+
+    @Test
+    void aMissingQueryFileSaysSoInWords() {
+        Path missing = tmp.resolve("q.sql");
+        CommandRun r = CommandRun.of("query", "-f", missing.toString(), "--results", tmp.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: -f " + missing + ": cannot read (no such file or directory)\n", r.err());
+    }
+
+    @Test
+    void keepDataThatIsAFileIsAUsageError() throws Exception {
+        Path file = Files.writeString(tmp.resolve("afile"), "x");
+        CommandRun r = CommandRun.of("env", "--keep-data", file.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --keep-data " + file + ": is a file, not a directory\n", r.err());
+    }
+}
