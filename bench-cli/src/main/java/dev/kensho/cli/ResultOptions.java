@@ -43,7 +43,12 @@ public final class ResultOptions {
         RunDirectory dir;
         if (resume != null) {
             dir = RunDirectory.resume(resume);
-            checkSameRun(dir, command, parameters);
+            try {
+                checkSameRun(dir, command, parameters);
+            } catch (RuntimeException e) {
+                dir.close();   // lets go of the run: a resume with the right options may follow in this JVM
+                throw e;
+            }
             err.println("resuming " + dir.path() + " (" + dir.trials().size() + " trials already recorded)");
         } else {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));

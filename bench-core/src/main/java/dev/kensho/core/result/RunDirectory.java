@@ -44,13 +44,31 @@ public final class RunDirectory implements AutoCloseable {
     /** Rewrites summary.csv from the trials; null until the command says how (see {@link #summarizeAfterEachTrial}). */
     private java.util.function.Consumer<RunDirectory> summary;
 
-    private RunDirectory(Path dir, RunInfo info, List<Trial> existing) throws IOException {
+    private RunDirectory(Path dir, RunInfo info, List<Trial> existing, boolean resuming) throws IOException {
         this.dir = dir;
         this.info = info;
         // run.json before trials.jsonl: a kill in between leaves a directory report and --resume can read
         if (!Files.exists(dir.resolve(RUN))) writeInfo();
+        this.out = FileChannel.open(dir.resolve(TRIALS), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        // one writer at a time: a second --resume of a run that is still going would run its missing trials twice.
+        // The lock goes with the process (SIGKILL included); this channel is the only one the run opens on the file,
+        // as closing another would drop the lock.
+        if (!locked(out)) {
+            out.close();
+            throw KenshoException.usage((resuming ? "--resume " : "") + dir + ": another Kensho process is writing to this run "
+                    + "(the run itself, or another --resume of it); wait for it to end");
+        }
+        if (resuming) truncatePartialLine(out);
+        out.position(out.size());
         for (Trial t : existing) record(t);
-        this.out = FileChannel.open(dir.resolve(TRIALS), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    private static boolean locked(FileChannel ch) throws IOException {
+        try {
+            return ch.tryLock() != null;
+        } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
+            return false;
+        }
     }
 
     /** Creates results/&lt;stamp&gt;-&lt;command&gt; under root (a suffix keeps two runs in one second apart). */
@@ -70,7 +88,7 @@ public final class RunDirectory implements AutoCloseable {
                     dir = root.resolve(base + "-" + i);
                 }
             }
-            return new RunDirectory(dir, info, List.of());
+            return new RunDirectory(dir, info, List.of(), false);
         } catch (IOException e) {
             throw KenshoException.usage("--results " + root + ": cannot create a run directory there (" + KenshoException.ioReason(e) + ")");
         }
@@ -87,8 +105,7 @@ public final class RunDirectory implements AutoCloseable {
         try {
             RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
             List<Trial> existing = readTrials(dir.resolve(TRIALS));
-            truncatePartialLine(dir.resolve(TRIALS));
-            return new RunDirectory(dir, info, existing);
+            return new RunDirectory(dir, info, existing, true);
         } catch (IOException e) {
             throw KenshoException.usage("--resume " + dir + ": cannot read it (" + KenshoException.firstLine(e.getMessage()) + ")");
         }
@@ -122,23 +139,20 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     /** A SIGKILL during write can leave a line without its newline; cut it so appends stay valid JSONL. */
-    private static void truncatePartialLine(Path file) throws IOException {
-        if (!Files.exists(file)) return;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = ch.size();
-            if (size == 0) return;
-            ByteBuffer b = ByteBuffer.allocate(1);
-            ch.read(b, size - 1);
-            if (b.get(0) == '\n') return;
-            long pos = size - 1;
-            while (pos > 0) {
-                b.clear();
-                ch.read(b, pos - 1);
-                if (b.get(0) == '\n') break;
-                pos--;
-            }
-            ch.truncate(pos);
+    private static void truncatePartialLine(FileChannel ch) throws IOException {
+        long size = ch.size();
+        if (size == 0) return;
+        ByteBuffer b = ByteBuffer.allocate(1);
+        ch.read(b, size - 1);
+        if (b.get(0) == '\n') return;
+        long pos = size - 1;
+        while (pos > 0) {
+            b.clear();
+            ch.read(b, pos - 1);
+            if (b.get(0) == '\n') break;
+            pos--;
         }
+        ch.truncate(pos);
     }
 
     /** Opens the run in dir for reading only (reports, comparisons). */

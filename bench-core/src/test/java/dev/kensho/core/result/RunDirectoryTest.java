@@ -70,6 +70,27 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    /** Two writers of one run would both run its missing trials: a --resume of a run still being written is refused. */
+    @Test
+    void aRunIsWrittenByOneProcessAtATime() throws Exception {
+        Path path;
+        try (RunDirectory first = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            path = first.path();
+            first.append(Trial.of("q=1", 0).metric("ms", 5.0).build());
+            dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                    () -> RunDirectory.resume(path));
+            assertEquals("--resume " + path + ": another Kensho process is writing to this run (the run itself, or another --resume of it); "
+                    + "wait for it to end", e.getMessage());
+            assertEquals(dev.kensho.core.KenshoException.USAGE, e.exitCode());
+            first.append(Trial.of("q=1", 1).metric("ms", 6.0).build());   // the refused resume took nothing from the writer
+        }
+        try (RunDirectory again = RunDirectory.resume(path)) {
+            assertEquals(2, again.trials().size());
+            again.append(Trial.of("q=1", 2).metric("ms", 7.0).build());
+        }
+        assertEquals(3, RunDirectory.readTrials(path.resolve(RunDirectory.TRIALS)).size());
+    }
+
     /** A run stopped before its command's last summary write still has the summary of every trial it finished. */
     @Test
     void summaryFollowsEveryAppendedTrial() throws Exception {
