@@ -22,12 +22,14 @@ import picocli.CommandLine.Option;
 /** bench pgbench sweep: the PGECons fixed-point observation over client counts, repeats and versions. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Run one script at each client count on each target (e.g. --pg-version 16,17), every cell repeated, in random "
-                + "or sequential order. Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with "
+                + "order, by rounds or sequentially (--order). Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with "
                 + "--reinit-each-trial). During each trial: pg_stat_activity wait events every 100 ms, pg_stat_database deltas, "
                 + "and for a server on this host the CPU split per core and memory. summary.csv: median, min, max per cell.",
-                "Study 004: bench pgbench sweep -S --clients 1,2,4,8,16,32,64,128,256,512 --threads clients/2 --repeat 3 --duration 60 -s 100 --pg-version 16,17",
-                "Study 004 (updates): bench pgbench sweep -N --reinit-each-trial -s 100 --clients 1,2,4,8,16,32,64,128,256,512 --repeat 3 --duration 60",
-                "Study 001: bench pgbench sweep -b pgecons-read --clients 1,4,16,32,64,128,256,512,1024 --set max_connections=1100 --repeat 3 --duration 300 -s 100"})
+                "Study 001 (read): bench pgbench sweep -b pgecons-read --clients 1,4,8,16,32,64,128,256 --threads clients/2 --repeat 3 "
+                        + "--order rounds -T 300 -n -s 2000 --pg-version 16.6,17.2 --set max_connections=2000 ...",
+                "Study 004 (2005 article): bench pgbench sweep -S --clients 1,2,4,8,16,32,64,128,256,512 --threads 1 --engine wire "
+                        + "--repeat 3 -T 60 -s 1 --set max_connections=1000 --set shared_buffers=100000",
+                "Every study's full command, its postgresql.conf as --set: README.md, 'bench pgbench'."})
 final class PgbenchSweepCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
