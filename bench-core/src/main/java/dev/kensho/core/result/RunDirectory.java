@@ -213,7 +213,8 @@ public final class RunDirectory implements AutoCloseable {
             while (b.hasRemaining()) out.write(b);
             out.force(false);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + dir.resolve(TRIALS), e);
+            // a full disk: one line saying so (the trials before this one are whole; --resume cuts a half-written one)
+            throw new KenshoException(KenshoException.FAILURE, "cannot append to " + dir.resolve(TRIALS) + ": " + KenshoException.ioReason(e), e);
         }
         record(t);
         if (summary != null) summary.accept(this);
@@ -272,14 +273,19 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     public void writeAtomically(String name, String content) {
+        Path target = dir.resolve(name);
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
-            Path target = dir.resolve(name);
             Files.createDirectories(target.getParent());
-            Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + name, e);
+            try {
+                Files.deleteIfExists(tmp);   // the earlier version of the file stays as it was
+            } catch (IOException ignored) {
+                // the message below says what matters
+            }
+            throw new KenshoException(KenshoException.FAILURE, "cannot write " + target + ": " + KenshoException.ioReason(e), e);
         }
     }
 

@@ -70,6 +70,22 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    /** A file that cannot be written (a full disk) is one line with the reason, and leaves no .tmp beside it. */
+    @Test
+    void aFailedWriteSaysWhyAndLeavesNoTemporaryFile() throws Exception {
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            Path summary = dir.path().resolve(RunDirectory.SUMMARY);
+            Files.createDirectories(summary.resolve("in-the-way"));
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of("ms")));
+            dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                    () -> dir.append(Trial.of("q=1", 0).metric("ms", 5.0).build()));
+            assertEquals("cannot write " + summary + ": Is a directory", e.getMessage());
+            assertEquals(dev.kensho.core.KenshoException.FAILURE, e.exitCode());
+            assertFalse(Files.exists(dir.path().resolve(RunDirectory.SUMMARY + ".tmp")));
+            assertEquals(1, RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).size(), "the trial itself was kept");
+        }
+    }
+
     /** Two writers of one run would both run its missing trials: a --resume of a run still being written is refused. */
     @Test
     void aRunIsWrittenByOneProcessAtATime() throws Exception {
