@@ -264,9 +264,17 @@ public final class PgbenchRun {
         if (dir != null) {
             Map<String, Object> p = params();
             p.put("scale", r.scale());
-            String cell = "clients=" + p.get("clients") + ";threads=" + p.get("threads") + ";script=" + p.get("script") + ";mode=" + p.get("mode");
-            dir.append(r.trial(cell, 0, p));
+            dir.append(r.trial(cell(p), 0, p));
         }
         return r;
+    }
+
+    /** True when dir holds this run's trial already (a --resume of a run that finished has nothing left to run). */
+    public boolean recordedIn(RunDirectory dir) {
+        return dir.isFinished(cell(params()), 0);
+    }
+
+    private static String cell(Map<String, Object> p) {
+        return "clients=" + p.get("clients") + ";threads=" + p.get("threads") + ";script=" + p.get("script") + ";mode=" + p.get("mode");
     }
 }

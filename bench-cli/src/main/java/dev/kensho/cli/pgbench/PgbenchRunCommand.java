@@ -142,6 +142,11 @@ final class PgbenchRunCommand implements Callable<Integer> {
         run.validate();   // option errors before a server starts
         TargetSpec spec = target.single();
         try (Target t = spec.open(); RunDirectory dir = results.open("pgbench run", run.params(), System.err)) {
+            if (run.recordedIn(dir)) {
+                // one trial per run: resuming it again would add a second measurement of the same cell and repeat
+                System.err.println("pgbench run: its trial is already in " + dir.path() + "; nothing left to resume");
+                return 0;
+            }
             dir.environment(spec.label(), Environment.capture(t));
             if (init) new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
             RunReport r = run.runAndRecord(t, dir);

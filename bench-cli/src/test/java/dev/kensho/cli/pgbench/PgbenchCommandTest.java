@@ -163,6 +163,24 @@ class PgbenchCommandTest {
         }
     }
 
+    /** A run is one trial: --resume of a run that finished runs nothing (it measured the run again, summary.csv n=2). */
+    @Test
+    void resumingAFinishedRunRunsNothing(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        CommandRun first = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0").toArray(String[]::new));
+        assertEquals(0, first.exit(), first.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        CommandRun again = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--resume", run.toString())
+                .toArray(String[]::new));
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.err().contains("pgbench run: its trial is already in " + run + "; nothing left to resume"), again.err());
+        assertEquals("", again.out(), "no second report");
+        assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
+    }
+
     /** The studies' two typo'd quotes run, saying how they were read; the same mistakes elsewhere stay errors. */
     @Test
     void studyTyposRunAsQuotedAndOtherTyposAreOneLineErrors(Target pg, @TempDir Path tmp) throws Exception {
