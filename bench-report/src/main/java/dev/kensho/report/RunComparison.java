@@ -104,7 +104,19 @@ public final class RunComparison {
      */
     public record Row(String cell, Map<String, Object> params, String metric, String baseline, String group,
                       double baselineMedian, double median, double ratio, int baselineN, int n, double welchP,
-                      double welchHolmP, double mannWhitneyP, String verdict) {
+                      double welchHolmP, double mannWhitneyP, String verdict, double ratioLow, double ratioHigh) {
+        /**
+         * The 95 % confidence interval of the ratio of the means (group / baseline), Fieller's, with Welch's degrees of
+         * freedom: it leaves out 1 exactly where Welch's p (before Holm) is below 0.05. Per cell, not adjusted for the
+         * other cells. "–" where a side has one value or no variance; "unbounded" where the baseline's mean is not
+         * clearly away from 0.
+         */
+        public String intervalText() {
+            if (Double.isNaN(ratioLow)) return "–";
+            if (Double.isInfinite(ratioHigh)) return "unbounded";
+            return "[" + Html.ratio(ratioLow) + ".." + Html.ratio(ratioHigh) + "]";
+        }
+
         /** Welch's p, or why there is none: with one value in a group there is no variance to test against. */
         public String welchText() {
             return pText(welchP);
@@ -129,6 +141,27 @@ public final class RunComparison {
             if (Math.min(baselineN, n) < 2) return "not testable (n=" + Math.min(baselineN, n) + ")";
             return smallestRankSumP(baselineN, n) > ALPHA ? "not testable (n=" + baselineN + "/" + n + ")" : Html.p(mannWhitneyP);
         }
+    }
+
+    /**
+     * Fieller's 95 % interval for mean(b) / mean(a) with Welch–Satterthwaite degrees of freedom: the ratios r with
+     * (mean b − r·mean a)² ≤ t² (var b/nb + r² var a/na). At r = 1 that is Welch's test, so the interval holds 1
+     * exactly where Welch does not reject. {NaN, NaN} without two values a side or without variance;
+     * {-∞, +∞} where the baseline's mean is within its own interval of 0 (no bounded interval exists).
+     */
+    static double[] fieller(double[] a, double[] b) {
+        if (a.length < 2 || b.length < 2) return new double[] {Double.NaN, Double.NaN};
+        double ma = StatUtils.mean(a), mb = StatUtils.mean(b);
+        double va = StatUtils.variance(a) / a.length, vb = StatUtils.variance(b) / b.length;
+        if (va + vb == 0) return new double[] {Double.NaN, Double.NaN};
+        double df = (va + vb) * (va + vb) / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
+        double t = new org.apache.commons.math3.distribution.TDistribution(df).inverseCumulativeProbability(0.975);
+        double t2 = t * t;
+        double qa = ma * ma - t2 * va;   // > 0: the baseline mean is clearly away from 0
+        if (qa <= 0) return new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+        double disc = ma * ma * mb * mb - qa * (mb * mb - t2 * vb);
+        double root = Math.sqrt(Math.max(0, disc));
+        return new double[] {(ma * mb - root) / qa, (ma * mb + root) / qa};
     }
 
     /** The exact two-sided Mann–Whitney p of two fully separated samples, 2/C(a+b, a): 0.1 for 3 against 3. */
@@ -158,6 +191,8 @@ public final class RunComparison {
     static final String VARIANCES_DIFFER = " — variances differ: read the ART rows and ART-C contrasts (as study 001 does), "
             + "not the cell-mean contrasts";
     static final String VERDICT = "Welch's t-test, p Holm-adjusted over the metric's cells, at α = " + ALPHA;
+    static final String INTERVAL = "95% CI: of the ratio of the means, Fieller's with Welch's degrees of freedom, per cell "
+            + "(it leaves out 1 where p Welch < 0.05)";
     static final String MANN_WHITNEY_LEFT_OUT = "Mann–Whitney left out: with these few repeats even fully separated "
             + "samples could not reach α";
 
@@ -512,9 +547,10 @@ public final class RunComparison {
                     double[] a = values(base, key, m), b = values(g, key, m);
                     double p = raw.get(i), holm = Double.isNaN(p) ? Double.NaN : adjusted[next++];
                     double ma = Stats.median(a), mb = Stats.median(b);
+                    double[] ci = fieller(a, b);
                     byCell.computeIfAbsent(tested.get(i), x -> new ArrayList<>()).add(new Row(cellLabel(key), keys.get(key), m,
                             base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p, holm, RankSumTest.test(b, a).p(),
-                            verdict(a, b, holm, Better.of(m))));
+                            verdict(a, b, holm, Better.of(m)), ci[0], ci[1]));
                 }
             }
             byCell.values().forEach(rows::addAll);
@@ -684,14 +720,14 @@ public final class RunComparison {
         legend().forEach(x -> b.append("  ").append(x).append('\n'));
         List<String[]> lines = new ArrayList<>();
         b.append("Better: ").append(metrics.stream().map(m -> m + " " + Better.of(m).text()).collect(Collectors.joining("; ")))
-                .append(". Verdict: ").append(VERDICT).append(".\n");
+                .append(". Verdict: ").append(VERDICT).append(".\n").append(INTERVAL).append(".\n");
         boolean mw = mannWhitneyShown();
         if (!mw && mannWhitneyLeftOut() != null) b.append(mannWhitneyLeftOut()).append(".\n");
-        lines.add(mw ? new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "p M-W", "n", "verdict"}
-                : new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "p Welch", "p Holm", "n", "verdict"});
+        lines.add(mw ? new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "95% CI", "p Welch", "p Holm", "p M-W", "n", "verdict"}
+                : new String[] {"cell", "metric", "group", "baseline", "median", "ratio", "95% CI", "p Welch", "p Holm", "n", "verdict"});
         for (Row r : rows) {
             List<String> l = new ArrayList<>(List.of(r.cell(), r.metric(), r.group(), num(r.baselineMedian()), num(r.median()),
-                    Html.ratio(r.ratio()), r.welchText(), r.holmText()));
+                    Html.ratio(r.ratio()), r.intervalText(), r.welchText(), r.holmText()));
             if (mw) l.add(r.mannWhitneyText());
             l.add(r.baselineN() + "/" + r.n());
             l.add(r.verdict());
@@ -806,14 +842,14 @@ public final class RunComparison {
     public String csv() {
         StringBuilder b = new StringBuilder();
         List<String> header = new ArrayList<>(keyParams);
-        header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "baseline_n", "n",
+        header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "ratio_ci_low", "ratio_ci_high", "baseline_n", "n",
                 "welch_p", "welch_p_holm", "mann_whitney_p", "better", "alpha", "verdict"));
         b.append(header.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
         for (Row r : rows) {
             List<String> cellsOut = new ArrayList<>();
             for (String p : keyParams) cellsOut.add(r.params().containsKey(p) ? Cells.text(r.params().get(p)) : "");
             cellsOut.addAll(List.of(r.metric(), r.baseline(), r.group(), plain(r.baselineMedian()), plain(r.median()),
-                    plain(r.ratio()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()), plain(r.mannWhitneyP()),
+                    plain(r.ratio()), plain(r.ratioLow()), plain(r.ratioHigh()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()), plain(r.mannWhitneyP()),
                     Better.of(r.metric()) == Better.UNKNOWN ? "" : Better.of(r.metric()).name().toLowerCase(Locale.ROOT),
                     String.valueOf(ALPHA), r.verdict()));
             b.append(cellsOut.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
@@ -889,23 +925,24 @@ public final class RunComparison {
         int fig = 0;
         for (String m : metrics) {
             b.append("<h" + h + ">").append(esc(m)).append("</h" + h + ">\n<p class=\"sub\">").append(esc(Better.of(m).text()))
-                    .append("; verdict: ").append(VERDICT).append("</p>\n");   // plain text, no markup in it
+                    .append("; verdict: ").append(VERDICT).append("; ").append(esc(INTERVAL)).append("</p>\n");
             Figure f = charts ? chart(m) : null;
             if (f != null) b.append("<figure>").append(f.svg("cmp" + (++fig))).append("</figure>\n");
             List<List<String>> out = new ArrayList<>();
             boolean mw = mannWhitneyShown();
             for (Row r : rows) {
                 if (!r.metric().equals(m)) continue;
-                boolean sig = r.welchHolmP() < ALPHA;
+                // marked where the verdict names a direction: not where means and medians disagree
+                boolean sig = r.welchHolmP() < ALPHA && !r.verdict().startsWith("no clear direction");
                 List<String> row = new ArrayList<>(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian()))), n(esc(num(r.median()))),
                         n((sig ? "<span class=\"sig\">" : "") + esc(Html.ratio(r.ratio())) + (sig ? "</span>" : "")),
-                        n(esc(r.welchText())), n(esc(r.holmText()))));
+                        n(esc(r.intervalText())), n(esc(r.welchText())), n(esc(r.holmText()))));
                 if (mw) row.add(n(esc(r.mannWhitneyText())));
                 row.add(n(r.baselineN() + "/" + r.n()));
                 row.add(esc(r.verdict()));
                 out.add(row);
             }
-            List<String> header = new ArrayList<>(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "p Welch", "p Holm"));
+            List<String> header = new ArrayList<>(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "95 % CI", "p Welch", "p Holm"));
             if (mw) header.add("p Mann–Whitney");
             header.addAll(List.of("n", "verdict"));
             b.append(Html.table(header, out));

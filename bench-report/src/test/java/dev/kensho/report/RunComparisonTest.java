@@ -44,7 +44,8 @@ class RunComparisonTest {
         assertFalse(svg.contains("threads"), "threads follows clients: not a series");
         assertTrue(html.contains("Geometric mean ratio 17: <b>1.016</b> (1 better, 1 no significant difference, 1 worse of 3 cells)"), html);
         assertTrue(html.contains("<p class=\"sub\">higher is better; verdict: Welch's t-test, p Holm-adjusted over the metric's cells, "
-                + "at α = 0.05</p>"), html);
+                + "at α = 0.05; 95% CI: of the ratio of the means, Fieller&#39;s with Welch&#39;s degrees of freedom, per cell (it leaves out 1 "
+                + "where p Welch &lt; 0.05)</p>"), html);
         // Holm over the 3 cells: 0.0080 is the second smallest p, × 2 = 0.0161 (R: p.adjust(c(0.003602, 0.054787, 0.008050), "holm"));
         // 3 repeats a side: Mann–Whitney cannot go below p = 0.1, so it is no test at α = 0.05 and its column is left out
         assertTrue(html.contains("<td class=\"num\">0.0080</td><td class=\"num\">0.0161</td><td class=\"num\">3/3</td><td>worse</td>"),
@@ -55,11 +56,20 @@ class RunComparisonTest {
         assertTrue(html.contains("26.835"), "interaction F");
         String csv = Files.readString(files.get(1));
         List<String> lines = csv.lines().toList();
-        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,baseline_n,n,welch_p,welch_p_holm,"
-                + "mann_whitney_p,better,alpha,verdict", lines.get(0));
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,3,3,0.00804989")
-                && l.contains(",0.0160997")
+        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,ratio_ci_low,ratio_ci_high,baseline_n,n,"
+                + "welch_p,welch_p_holm,mann_whitney_p,better,alpha,verdict", lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,")
+                && l.contains(",3,3,0.00804989") && l.contains(",0.0160997")
                 && l.endsWith(",0.1,higher,0.05,worse")), csv);
+        // Fieller's interval of the ratio of means holds 1 exactly where Welch's p (unadjusted) is 0.05 or more
+        for (RunComparison.Row r : cmp.rows()) {
+            if (Double.isNaN(r.welchP())) continue;
+            assertEquals(r.welchP() >= 0.05, r.ratioLow() <= 1 && 1 <= r.ratioHigh(), r.toString());
+            assertTrue(r.ratioLow() < r.ratioHigh(), r.toString());
+        }
+        assertTrue(cmp.rows().stream().anyMatch(r -> r.welchP() < 0.05) && cmp.rows().stream().anyMatch(r -> r.welchP() >= 0.05),
+                "both kinds of cell in the sample");
+        assertTrue(html.contains("<th>95 % CI</th>"), html);
         // the skipped 64-client cell (only in 17, and skipped) is not compared
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("64,")));
         String text = cmp.text();
