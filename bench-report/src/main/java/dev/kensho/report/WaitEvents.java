@@ -34,6 +34,12 @@ public final class WaitEvents {
             if (!p.isEmpty()) profile.put(c.cell(), p);
         }
         if (profile.isEmpty()) return List.of();
+        List<String> merged = sameNames(profile);
+        // one order and one colour per event across the charts (a chart per version): side by side they line up
+        Map<String, Double> overall = new HashMap<>();
+        profile.values().forEach(p -> p.forEach((k, v) -> overall.merge(k, v, Double::sum)));
+        List<String> ranked = overall.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()
+                .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).toList();
         List<CellSummary> with = cells.ok().stream().filter(c -> profile.containsKey(c.cell())).toList();
         List<String> varying = new ArrayList<>(cells.varying());
         String x = varying.contains("clients") ? "clients" : null;
@@ -52,8 +58,9 @@ public final class WaitEvents {
                 shares.put(x == null ? Cells.label(c.params(), varying) : Cells.text(Cells.param(c, x)), p);
                 p.forEach((k, v) -> total.merge(k, v, Double::sum));
             }
-            List<String> named = total.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+            List<String> top = total.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                     .limit(total.size() > NAMED + 1 ? NAMED : NAMED + 1).map(Map.Entry::getKey).toList();
+            List<String> named = ranked.stream().filter(top::contains).toList();
             List<String> parts = new ArrayList<>(named);
             if (total.size() > named.size()) {
                 parts.add("other");
@@ -75,9 +82,38 @@ public final class WaitEvents {
                         .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue()))
                         .reduce((a, b) -> a + ", " + b).orElse("no samples"));
             }
-            out.add(new Figure(title, StackedShareChart.build(title, x == null ? "cell" : x, shares, parts), notes));
+            notes.addAll(merged);
+            List<Integer> colours = parts.stream().map(p -> p.equals("other") ? -1 : ranked.indexOf(p)).toList();
+            out.add(new Figure(title, StackedShareChart.build(title, x == null ? "cell" : x, shares, parts, colours), notes));
         }
         return out;
+    }
+
+    /**
+     * PostgreSQL 17 renamed wait events by case alone (IO:WALSync became IO:WalSync): a run across versions would show
+     * one wait as two. Such names are merged under the spelling most cells use (in place, in every profile); returns a
+     * note per merge.
+     */
+    static List<String> sameNames(Map<String, Map<String, Double>> profile) {
+        Map<String, Map<String, Integer>> spellings = new java.util.TreeMap<>();
+        for (Map<String, Double> p : profile.values()) {
+            for (String k : p.keySet()) spellings.computeIfAbsent(k.toLowerCase(Locale.ROOT), x -> new java.util.TreeMap<>()).merge(k, 1, Integer::sum);
+        }
+        List<String> notes = new ArrayList<>();
+        for (Map<String, Integer> s : spellings.values()) {
+            if (s.size() < 2) continue;
+            String shown = s.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                    .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder()))).orElseThrow().getKey();
+            for (Map<String, Double> p : profile.values()) {
+                for (String other : s.keySet()) {
+                    if (other.equals(shown) || !p.containsKey(other)) continue;
+                    p.merge(shown, p.remove(other), Double::sum);
+                }
+            }
+            notes.add(shown + " includes " + String.join(", ", s.keySet().stream().filter(k -> !k.equals(shown)).toList())
+                    + ": one wait event, its name spelled otherwise in another PostgreSQL version");
+        }
+        return notes;
     }
 
     /** The cell's profile: each event's share averaged over its repeats that have one. */

@@ -21,6 +21,15 @@ public final class StackedShareChart {
      * @param parts  the parts in stacking order (bottom first)
      */
     public static JFreeChart build(String title, String categoryLabel, Map<String, Map<String, Double>> shares, List<String> parts) {
+        return build(title, categoryLabel, shares, parts, java.util.stream.IntStream.range(0, parts.size()).boxed().toList());
+    }
+
+    /**
+     * With the palette colour of each part given (-1: a grey for a remainder such as "other"), so that one part has
+     * one colour in every chart of a report.
+     */
+    public static JFreeChart build(String title, String categoryLabel, Map<String, Map<String, Double>> shares, List<String> parts,
+                                   List<Integer> colours) {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         for (String part : parts) {
             for (var c : shares.entrySet()) data.addValue(c.getValue().getOrDefault(part, 0.0), part, c.getKey());
@@ -34,7 +43,7 @@ public final class StackedShareChart {
         r.setShadowVisible(false);
         r.setDrawBarOutline(false);
         r.setMaximumBarWidth(0.12);
-        for (int i = 0; i < parts.size(); i++) r.setSeriesPaint(i, Style.paint(i));
+        for (int i = 0; i < parts.size(); i++) r.setSeriesPaint(i, colours.get(i) < 0 ? Style.REST : Style.paint(colours.get(i)));
         CategoryPlot plot = new CategoryPlot(data, x, y, r);
         plot.setOrientation(PlotOrientation.VERTICAL);
         plot.setRangeGridlinePaint(Style.GRID);

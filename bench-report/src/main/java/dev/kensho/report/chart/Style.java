@@ -49,6 +49,9 @@ final class Style {
         return unit == null ? words : words + " (" + unit + ")";
     }
 
+    /** For a remainder ("other"): no palette colour, so it never looks like a named series. */
+    static final Color REST = new Color(0xBBBBBB);
+
     static Paint paint(int i) {
         return PALETTE[i % PALETTE.length];
     }

@@ -1,0 +1,52 @@
+package dev.kensho.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.Trial;
+import java.awt.Paint;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jfree.chart.plot.CategoryPlot;
+import org.junit.jupiter.api.Test;
+
+/** Wait-event charts of two versions read side by side: one name and one colour per event. */
+class WaitEventsTest {
+
+    @Test
+    void eventsRenamedByCaseAreOneAndKeepTheirColourAcrossCharts() {
+        List<Trial> trials = new ArrayList<>();
+        // 17 spells IO:WALSync as IO:WalSync; and each version has its own busiest event
+        for (int clients : new int[] {1, 4}) {
+            trials.add(trial("16", clients, Map.of("IO:WALSync", 55.0, "Client:ClientRead", 35.0, "CPU", 10.0)));
+            trials.add(trial("17", clients, Map.of("Client:ClientRead", 50.0, "CPU", 30.0, "IO:WalSync", 20.0)));
+        }
+        List<Figure> figures = WaitEvents.figures(trials);
+        assertEquals(2, figures.size());
+        Map<String, Paint> colour = new LinkedHashMap<>();
+        for (Figure f : figures) {
+            CategoryPlot plot = f.chart().getCategoryPlot();
+            List<?> events = plot.getDataset().getRowKeys();
+            // the spelling most cells used, here a tie: the first in order, in both charts
+            assertEquals(List.of("Client:ClientRead", "IO:WALSync", "CPU"), events, f.title());
+            for (int i = 0; i < events.size(); i++) {
+                Paint p = plot.getRenderer().getSeriesPaint(i);
+                Paint before = colour.putIfAbsent((String) events.get(i), p);
+                if (before != null) assertEquals(before, p, events.get(i) + " in " + f.title());
+            }
+            assertTrue(f.notes().contains("IO:WALSync includes IO:WalSync: one wait event, its name spelled otherwise in another "
+                    + "PostgreSQL version"), f.notes().toString());
+            assertFalse(String.join(" ", f.notes()).contains("IO:WalSync "), f.notes().toString());
+        }
+        assertTrue(figures.get(1).notes().get(0).contains("IO:WALSync 20.0 %"), figures.get(1).notes().toString());
+        assertEquals(3, colour.values().stream().distinct().count(), "three events, three colours");
+    }
+
+    private static Trial trial(String version, int clients, Map<String, Double> percent) {
+        return Trial.of("clients=" + clients + ";version=" + version, 0).param("version", version).param("clients", clients).metric("tps", 100.0)
+                .extra(WaitEvents.KEY, Map.of("samples", 20, "percent", percent)).build();
+    }
+}
