@@ -1,9 +1,7 @@
 package dev.kensho.report;
 
-import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
-import dev.kensho.report.chart.Cells;
 import dev.kensho.report.chart.TimeChart;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,18 +23,13 @@ public final class HostTimelines {
     private static final String[] STATES = {"usr", "sys", "iowait", "irq", "soft", "steal"};
 
     public static List<Figure> figures(List<Trial> trials) {
-        Cells cells = new Cells(trials);
-        Map<String, List<Trial>> byCell = LatencyPercentiles.byCell(trials);
-        List<String> varying = new ArrayList<>(cells.varying());
-        if (varying.contains("clients")) varying.removeAll(cells.determinedBy("clients", varying));
         List<Figure> out = new ArrayList<>();
-        for (var g : cells.groupBy(varying, cells.ok()).entrySet()) {
-            CellSummary c = g.getValue().get(0);
-            Optional<Trial> first = byCell.get(c.cell()).stream().filter(Trial::ok).sorted(Comparator.comparingInt(Trial::repeat))
+        for (Timelines.TitledCell tc : Timelines.titledCells(trials)) {
+            Optional<Trial> first = tc.ok().stream()
                     .filter(t -> Timeline.of(t, Timeline.HOST) != null && Timeline.of(t, Timeline.HOST).size() > 0).findFirst();
             if (first.isEmpty()) continue;
             Timeline tl = Timeline.of(first.get(), Timeline.HOST);
-            String of = (varying.isEmpty() ? "" : " — " + Cells.label(c.params(), varying)) + " (repeat " + (first.get().repeat() + 1) + ")";
+            String of = tc.label() + " (repeat " + (first.get().repeat() + 1) + ")";
             String source = source(first.get());
 
             Map<String, List<double[]>> split = new LinkedHashMap<>();

@@ -19,19 +19,33 @@ import java.util.Map;
 public final class Timelines {
     private Timelines() {}
 
-    public static List<Figure> figures(List<Trial> trials) {
+    /**
+     * A cell with its finished trials in repeat order, and what names it in a title (" — version=17, clients=4"; ""
+     * when nothing varies), for charts drawn per cell.
+     */
+    record TitledCell(CellSummary cell, List<Trial> ok, String label) {}
+
+    static List<TitledCell> titledCells(List<Trial> trials) {
         Cells cells = new Cells(trials);
         Map<String, List<Trial>> byCell = LatencyPercentiles.byCell(trials);
         List<String> varying = new ArrayList<>(cells.varying());
         // threads = clients/2 says nothing new in a title
         if (varying.contains("clients")) varying.removeAll(cells.determinedBy("clients", varying));
-        List<Figure> out = new ArrayList<>();
+        List<TitledCell> out = new ArrayList<>();
         for (var g : cells.groupBy(varying, cells.ok()).entrySet()) {
             CellSummary c = g.getValue().get(0);
+            List<Trial> ok = byCell.get(c.cell()).stream().filter(Trial::ok).sorted(Comparator.comparingInt(Trial::repeat)).toList();
+            out.add(new TitledCell(c, ok, varying.isEmpty() ? "" : " — " + Cells.label(c.params(), varying)));
+        }
+        return out;
+    }
+
+    public static List<Figure> figures(List<Trial> trials) {
+        List<Figure> out = new ArrayList<>();
+        for (TitledCell tc : titledCells(trials)) {
             Map<String, List<double[]>> lines = new LinkedHashMap<>();
             List<String> notes = new ArrayList<>();
-            List<Trial> ok = byCell.get(c.cell()).stream().filter(Trial::ok).sorted(Comparator.comparingInt(Trial::repeat)).toList();
-            for (Trial t : ok) {
+            for (Trial t : tc.ok()) {
                 Timeline tl = Timeline.of(t);
                 if (tl == null || tl.size() == 0) continue;
                 List<double[]> points = new ArrayList<>();
@@ -48,7 +62,7 @@ public final class Timelines {
                         failed(tl)));
             }
             if (lines.isEmpty()) continue;
-            String title = "TPS per second" + (varying.isEmpty() ? "" : " — " + Cells.label(c.params(), varying));
+            String title = "TPS per second" + tc.label();
             out.add(new Figure(title, TimeChart.build(title, "tps", lines), notes));
         }
         return out;
