@@ -124,7 +124,8 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
             Map<String, String> now = target.control().applied();
             Map<String, String> back = new LinkedHashMap<>();
             before.forEach((name, value) -> {
-                if (!value.equals(now.get(name))) back.put(name, value);
+                // absent from applied() before and after: the change was refused, nothing to put back
+                if (now.containsKey(name) && !value.equals(now.get(name))) back.put(name, value);
             });
             before.clear();
             if (back.isEmpty()) return;
