@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Side by side on this machine: ssb-dbgen (`TZ=UTC dbgen -s SF`, single-threaded, all five tables in one process)
 # vs Kensho's generator (dev.kensho.ssb.gen.GenerateFiles = what `bench ssb gen -s SF --out DIR` runs), run
-# alternately RUNS times each into fresh empty directories. Prints every wall time, the medians and the ratio
+# alternately RUNS times each into fresh empty directories (who goes first alternates: ABBA). Prints every wall time, the medians and the ratio
 # kensho/dbgen (goal at SF 1: <= 0.5), and checks that both tools' five .tbl files have identical md5s, and at
 # SF 1 / 0.1 that they equal the reference digests of ../shared/ssb-reference/tables-sf*.txt.
 #
 # usage: bench/ssb-gen-vs-dbgen.sh [DBGEN_BINARY] [SF=1] [RUNS=3]
 #   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here);
-#                 default /tmp/ssb-dbgen/build/dbgen when that exists. Its dists.dss is taken from the binary's
-#                 directory or its parent (CMake build dir), or from $DBGEN_DISTS.
+#                 default /tmp/ssb-dbgen/build/dbgen, which these commands build (a C compiler and CMake):
+#                   git clone https://github.com/eyalroz/ssb-dbgen /tmp/ssb-dbgen && git -C /tmp/ssb-dbgen checkout ae1e254
+#                   cmake -S /tmp/ssb-dbgen -B /tmp/ssb-dbgen/build && cmake --build /tmp/ssb-dbgen/build
+#                 Its dists.dss is taken from the binary's directory or its parent (CMake build dir), or from $DBGEN_DISTS.
 # env: THREADS      generator threads (default: nproc)
 #      KENSHO_CP    classpath for the generator (default: bench.jar at the repository root, else
 #                   bench-cli/target/bench.jar, else bench-ssb/target/classes from ./mvnw -B -q -o -pl bench-ssb compile);
@@ -23,7 +25,7 @@ die() { echo "ssb-gen-vs-dbgen: $*" >&2; exit 2; }
 DBGEN=${1:-/tmp/ssb-dbgen/build/dbgen}
 SF=${2:-1}
 RUNS=${3:-3}
-[ -x "$DBGEN" ] && [ -f "$DBGEN" ] || die "not an executable file: $DBGEN (pass the dbgen binary as first argument)"
+[ -x "$DBGEN" ] && [ -f "$DBGEN" ] || die "no dbgen at $DBGEN: build eyalroz/ssb-dbgen @ ae1e254 as the header of $0 shows, or pass its binary as first argument"
 DBGEN=$(readlink -f "$DBGEN")
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
 [[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SF must be a positive number, got '$SF'"
@@ -56,7 +58,7 @@ for i in "${!CP_PARTS[@]}"; do
   cp -r "${CP_PARTS[$i]}" "$WORK/cp/$i"
   PRIVATE_CP="${PRIVATE_CP:+$PRIVATE_CP:}$WORK/cp/$i"
 done
-KENSHO_CP=$PRIVATE_CP
+KENSHO_SRC=$KENSHO_CP; KENSHO_CP=$PRIVATE_CP
 
 TABLES="part supplier customer date lineorder"
 # Primary reference digests (eyalroz/ssb-dbgen ae1e254, TZ=UTC, one process), from ../shared/ssb-reference/.
@@ -83,9 +85,12 @@ run_kensho() {
 
 declare -a T_DBGEN T_KENSHO
 FAIL=0
-echo "SF $SF, $RUNS runs each, alternating; generator threads: $THREADS; $(nproc) cores; scratch $WORK"
+echo "SF $SF, $RUNS runs each, alternating; generator threads: $THREADS; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); scratch $WORK"
+echo "dbgen: $DBGEN   java: $("$JAVA" -version 2>&1 | head -1)   kensho: $KENSHO_SRC (a private copy)"
 for i in $(seq 1 "$RUNS"); do
-  for tool in dbgen kensho; do
+  # who goes first alternates (ABBA), so a drifting machine load, or the previous run's dirty pages, favours neither
+  order="dbgen kensho"; [ $((i % 2)) = 1 ] || order="kensho dbgen"
+  for tool in $order; do
     out="$WORK/$tool"
     rm -rf "$out"; mkdir -p "$out"; sync
     t0=$(now); "run_$tool" "$out"; t1=$(now)
@@ -111,6 +116,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[
 MD=$(median "${T_DBGEN[@]}")
 MK=$(median "${T_KENSHO[@]}")
 RATIO=$(echo "$MK / $MD" | bc -l)
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'median  dbgen %.2f s   kensho %.2f s   ratio kensho/dbgen %.3f (goal <= 0.5)\n' "$MD" "$MK" "$RATIO"
 echo "md5 per table (kensho):"; sed 's/^/  /' "$WORK/kensho.md5"
 if [ "$FAIL" -ne 0 ]; then echo "RESULT: digests DIFFER"; exit 1; fi
