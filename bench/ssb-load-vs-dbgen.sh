@@ -9,9 +9,12 @@
 # dbgen ends every row with '|', which COPY rejects as an extra column; so that the pipeline needs no stripping
 # step (which would only slow it down), its tables get one extra trailing text column.
 #
-# usage: bench/ssb-load-vs-dbgen.sh DBGEN_BINARY [SF=1] [RUNS=3]
+# usage: bench/ssb-load-vs-dbgen.sh [DBGEN_BINARY] [SF=1] [RUNS=3]
 #   DBGEN_BINARY  dbgen built from eyalroz/ssb-dbgen @ ae1e254 (built by you under /tmp; never committed here);
-#                 default /tmp/ssb-dbgen/build/dbgen when that exists. dists.dss from its directory (or its parent), or $DBGEN_DISTS.
+#                 default /tmp/ssb-dbgen/build/dbgen, which these commands build (a C compiler and CMake):
+#                   git clone https://github.com/eyalroz/ssb-dbgen /tmp/ssb-dbgen && git -C /tmp/ssb-dbgen checkout ae1e254
+#                   cmake -S /tmp/ssb-dbgen -B /tmp/ssb-dbgen/build && cmake --build /tmp/ssb-dbgen/build
+#                 dists.dss from its directory (or its parent), or $DBGEN_DISTS.
 # env: PGHOST/PGPORT/PGUSER  server (default 127.0.0.1, 5432, postgres); it must accept psql and JDBC without a prompt
 #      DB        database used (default kensho_ssb_bench; created when missing and then dropped at the end)
 #      JOBS      --jobs for Kensho (default: nproc)
@@ -21,14 +24,14 @@ set -euo pipefail
 
 die() { echo "ssb-load-vs-dbgen: $*" >&2; exit 2; }
 
-DBGEN_ARG=${1:-}
-if [ -z "$DBGEN_ARG" ] && [ -x /tmp/ssb-dbgen/build/dbgen ]; then DBGEN_ARG=/tmp/ssb-dbgen/build/dbgen; fi
-[ -n "$DBGEN_ARG" ] || die "usage: $0 DBGEN_BINARY [SF=1] [RUNS=3]"
-DBGEN=$(readlink -f "$DBGEN_ARG") || die "no such file: $DBGEN_ARG"
-[ -x "$DBGEN" ] || die "not an executable: $DBGEN"
+[ $# -le 3 ] || die "usage: $0 [DBGEN_BINARY] [SF=1] [RUNS=3]"
+DBGEN=${1:-/tmp/ssb-dbgen/build/dbgen}
+[ -x "$DBGEN" ] && [ -f "$DBGEN" ] || die "no dbgen at $DBGEN: build eyalroz/ssb-dbgen @ ae1e254 as the header of $0 shows, or pass its binary as first argument"
+DBGEN=$(readlink -f "$DBGEN")
 SF=${2:-1}
 RUNS=${3:-3}
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
+[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SF must be a positive number, got '$SF'"
 DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
 [ -f "$DISTS" ] || [ -n "${DBGEN_DISTS:-}" ] || DISTS=$(dirname "$(dirname "$DBGEN")")/dists.dss  # CMake build dir
 [ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
@@ -42,19 +45,31 @@ command -v psql > /dev/null || die "psql not found"
 
 CREATED_DB=0
 OWN_WORK=0
+COPY_PIDS=()
 if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/ssb-load-vs-dbgen.XXXXXX); OWN_WORK=1; fi
+# On any exit (a failure, Ctrl-C): no psql left waiting on a pipe, and none of this script's tables left behind.
 cleanup() {
+  local p
+  for p in "${COPY_PIDS[@]}"; do kill "$p" 2> /dev/null || true; done
+  for p in "${COPY_PIDS[@]}"; do wait "$p" 2> /dev/null || true; done
+  if [ "$CREATED_DB" = 1 ]; then
+    psql -q -d postgres -c "DROP DATABASE IF EXISTS \"$DB\"" > /dev/null 2>&1 || true
+  elif [ "$STARTED" = 1 ]; then
+    psql -q -d "$DB" -c "DROP SCHEMA IF EXISTS kensho_bench_dbgen CASCADE" > /dev/null 2>&1 || true
+    $KENSHO ssb drop --url "$URL" -U "$PGUSER" --schema kensho_bench_load > /dev/null 2>&1 || true
+  fi
   if [ "$OWN_WORK" = 1 ]; then rm -rf "$WORK"; else rm -rf "$WORK/pipes" "$WORK/bench.jar" "$WORK/results"; fi
-  if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB" > /dev/null 2>&1 || true; fi
 }
+STARTED=0
 trap cleanup EXIT
 mkdir -p "$WORK"
 # a private copy: a rebuild of bench.jar during the run must not change or break what is measured
 if [ -z "${KENSHO:-}" ]; then cp "$ROOT/bench.jar" "$WORK/bench.jar"; KENSHO="java -jar $WORK/bench.jar"; fi
 if ! psql -qAt -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
-  psql -q -d postgres -c "CREATE DATABASE $DB" > /dev/null; CREATED_DB=1
+  psql -q -d postgres -c "CREATE DATABASE \"$DB\"" > /dev/null; CREATED_DB=1
 fi
 URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
+STARTED=1
 TABLES="part supplier customer date lineorder"
 SCHEMA_SQL="$ROOT/bench-ssb/src/main/resources/dev/kensho/ssb/schema.sql"
 
@@ -73,13 +88,14 @@ now() { date +%s.%N; }
 run_dbgen() {
   local d="$WORK/pipes"; rm -rf "$d"; mkdir -p "$d"
   for t in $TABLES; do mkfifo "$d/$t.tbl"; done
-  local pids=()
+  COPY_PIDS=()
   for t in $TABLES; do
     psql -q -d "$DB" -v ON_ERROR_STOP=1 -c "\\copy kensho_bench_dbgen.\"$t\" FROM '$d/$t.tbl' (DELIMITER '|')" > /dev/null &
-    pids+=($!)
+    COPY_PIDS+=($!)
   done
   (cd "$d" && TZ=UTC "$DBGEN" -s "$SF" -b "$DISTS" -f > "$WORK/dbgen.log" 2>&1) || { cat "$WORK/dbgen.log" >&2; die "dbgen failed"; }
-  for p in "${pids[@]}"; do wait "$p" || die "psql \\copy failed"; done
+  for p in "${COPY_PIDS[@]}"; do wait "$p" || die "psql \\copy failed"; done
+  COPY_PIDS=()
 }
 
 run_kensho() {
@@ -102,6 +118,7 @@ SETTINGS=$(psql -qAt -d "$DB" -c "SELECT string_agg(name || '=' || current_setti
   WHERE name IN ('wal_level', 'max_wal_senders', 'fsync', 'full_page_writes', 'synchronous_commit', 'wal_buffers',
                  'max_wal_size', 'shared_buffers', 'checkpoint_timeout', 'autovacuum', 'wal_compression')")
 echo "server settings (both tools): $SETTINGS"
+echo "server $(psql -qAt -d "$DB" -c 'SHOW server_version')   $(psql --version)   java: $(java -version 2>&1 | head -1)   dbgen: $DBGEN"
 echo "sessions: psql \\copy one COPY per table in its own transaction, server defaults;" \
   "Kensho one COPY per chunk, synchronous_commit=off in its COPY sessions"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -128,7 +145,6 @@ for i in $(seq 1 "$RUNS"); do
   printf 'run %d  ratio kensho/dbgen %.3f\n' "$i" "${R_PAIR[-1]}"
   [ "$A" = "$B" ] || { echo "MISMATCH dbgen [$A] vs kensho [$B]"; FAIL=1; }
 done
-$KENSHO ssb drop --url "$URL" -U "$PGUSER" --schema kensho_bench_load > /dev/null 2>&1 || true
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
