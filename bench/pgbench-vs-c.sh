@@ -5,8 +5,10 @@
 #   2. select-only -M prepared at c=1,4,8 and tpcb-like -M prepared at c=4 (-j = min(c, 2) for both tools, -T DURATION,
 #      pgbench's default vacuum before each run): TPS medians and ratio bench/pgbench. Goals: >= 1.0 and >= 0.97.
 #      Where c > 2, each round also runs pgbench -j c, Kensho's thread model (SAME_MODEL=0 skips it; see below).
-# The database is initialised once at SCALE (by the init comparison) and shared by all runs. Only the four
-# pgbench_* tables are ever dropped.
+# The database is initialised once at SCALE (by the init comparison) and shared by all runs. By default it is a
+# database of the script's own, created and at the end (or on Ctrl-C) dropped. In a DB you name, init drops and
+# makes anew the four pgbench_* tables, as pgbench -i does, and nothing else; the script drops them at the end
+# only when they were not there before it began.
 #
 # Within a round the runs rotate through the positions (ABBA with two), so a drifting load on the shared machine,
 # or what one run leaves to the next, favours no tool.
@@ -17,12 +19,15 @@
 # interval spans the goal: more rounds are needed to tell).
 #
 # usage: bench/pgbench-vs-c.sh [ROUNDS=2]
-# env: HOST (127.0.0.1) PORT (5432) DB (test) PGUSER (postgres)   the server both tools measure; a HOST starting
+# env: HOST (127.0.0.1) PORT (5432) PGUSER (postgres)   the server both tools measure; a HOST starting
 #                   with / is the server's Unix-socket directory (e.g. /var/run/postgresql), for both tools
-#      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench)
-#      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar")
+#      DB          database (default kensho_pgbench_vs_c, created and then dropped; see above)
+#      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench); psql is taken from its directory, else PATH
+#      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar", a private copy of it)
 #      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1 with ENGINE=pgjdbc, else 0)
 #      TPCB (1)    0 skips the tpcb-like comparison
+#      WARMUP (5 s) an unmeasured C pgbench run of each comparison's workload before its first round, so that the
+#                  first measured run does not meet cold buffers (0 skips it; Kensho warms its own JIT in every run)
 #      ENGINE      bench's --engine: pgjdbc (a thread per client, the default) or wire (pgbench's thread model)
 #      WORK        scratch directory for bench's results (default: a new mktemp -d, removed at exit)
 set -euo pipefail
@@ -34,21 +39,50 @@ ROUNDS=${1:-2}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-5432}
-DB=${DB:-test}
+DB=${DB:-kensho_pgbench_vs_c}
 PGUSER=${PGUSER:-postgres}
 PGBENCH=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
-BENCH=${BENCH:-java -jar $ROOT/bench.jar}
 SCALE=${SCALE:-10}
 DURATION=${DURATION:-20}
 CLIENTS=${CLIENTS:-1 4 8}
 TPCB=${TPCB:-1}
+WARMUP=${WARMUP:-5}
+[[ "$WARMUP" =~ ^[0-9]+$ ]] || die "WARMUP must be a number of seconds, got '$WARMUP'"
 ENGINE=${ENGINE:-pgjdbc}
 case "$ENGINE" in pgjdbc|wire) ;; *) die "ENGINE must be pgjdbc or wire, got '$ENGINE'" ;; esac
 [ -x "$PGBENCH" ] || die "no C pgbench at $PGBENCH (set PGBENCH)"
-if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-vs-c.XXXXXX); trap 'rm -rf "$WORK"' EXIT; fi
-mkdir -p "$WORK"
-
+PSQL=$(dirname "$PGBENCH")/psql
+[ -x "$PSQL" ] || PSQL=$(command -v psql) || die "no psql beside $PGBENCH or on PATH"
 C_CONN=(-h "$HOST" -p "$PORT" -U "$PGUSER")
+sql() { "$PSQL" "${C_CONN[@]}" -X -qAt -v ON_ERROR_STOP=1 "$@"; }
+
+OWN_WORK=0 CREATED_DB=0 OWN_TABLES=0
+# On any exit (the end, a failure, Ctrl-C): the scratch directory and what the script created go.
+cleanup() {
+  if [ "$CREATED_DB" = 1 ]; then sql -d postgres -c "DROP DATABASE IF EXISTS \"$DB\"" > /dev/null 2>&1 || true
+  elif [ "$OWN_TABLES" = 1 ]; then
+    sql -d "$DB" -c "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers" > /dev/null 2>&1 || true
+  fi
+  if [ "$OWN_WORK" = 1 ]; then rm -rf "$WORK"; else rm -f "$WORK/bench.jar"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-vs-c.XXXXXX); OWN_WORK=1; fi
+mkdir -p "$WORK"
+# a private copy: a rebuild of bench.jar during the run must not change or break what is measured
+if [ -z "${BENCH:-}" ]; then
+  [ -f "$ROOT/bench.jar" ] || die "bench.jar not built (./mvnw -B -q -o package -DskipTests, or set BENCH)"
+  cp "$ROOT/bench.jar" "$WORK/bench.jar"; BENCH="java -jar $WORK/bench.jar"
+fi
+SERVER=$(sql -d postgres -c "SHOW server_version") || die "cannot reach the server at $HOST:$PORT as $PGUSER"
+if [ -z "$(sql -d postgres -v db="$DB" <<< "SELECT 1 FROM pg_database WHERE datname = :'db'")" ]; then
+  sql -d postgres -c "CREATE DATABASE \"$DB\"" > /dev/null || die "cannot create database $DB"
+  CREATED_DB=1
+elif [ "$(sql -d "$DB" -c "SELECT coalesce(to_regclass('pgbench_accounts'), to_regclass('pgbench_branches'),
+           to_regclass('pgbench_history'), to_regclass('pgbench_tellers')) IS NULL")" = t ]; then
+  OWN_TABLES=1
+fi
+
 if [[ "$HOST" == /* ]]; then K_URL="jdbc:postgresql:///$DB?host=$HOST&port=$PORT"; else K_URL="jdbc:postgresql://$HOST:$PORT/$DB"; fi
 K_CONN=(--url "$K_URL" -U "$PGUSER" --results "$WORK/results")
 $BENCH pgbench --help > /dev/null 2>&1 || die "'$BENCH pgbench' does not run (build: ./mvnw -B -q -o package -pl bench-cli -DskipTests, or set BENCH)"
@@ -75,7 +109,9 @@ interval() {  # stdin: one ratio per line; $1 goal, $2 ge|le
       if (n < 2) { printf "geometric mean %.3f (one round: no interval)", exp(m); exit }
       for (i = 1; i <= n; i++) v += (l[i] - m) ^ 2
       split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
-      df = n - 1; q = df <= 30 ? t[df] : (df <= 60 ? 2.000 : 1.980)
+      # beyond 30 degrees of freedom, the Cornish-Fisher expansion of t around z (within 0.001 there)
+      z = 1.959964; df = n - 1
+      q = df <= 30 ? t[df] : z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2)
       h = q * sqrt(v / df / n); lo = exp(m - h); hi = exp(m + h)
       if (dir == "ge") verdict = lo >= goal ? "met" : (hi < goal ? "missed" : "undecided")
       else verdict = hi <= goal ? "met" : (lo > goal ? "missed" : "undecided")
@@ -83,8 +119,8 @@ interval() {  # stdin: one ratio per line; $1 goal, $2 ge|le
     }'
 }
 
-echo "server $HOST:$PORT/$DB as $PGUSER; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds, alternating"
-echo "C: $($PGBENCH --version)   bench: $BENCH (--engine $ENGINE)"
+echo "server $HOST:$PORT/$DB as $PGUSER (PostgreSQL $SERVER); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds, alternating"
+echo "C: $($PGBENCH --version)   bench: $BENCH (--engine $ENGINE), $($BENCH --version 2>&1 | head -1), $(java -version 2>&1 | head -1)"
 declare -a SUMMARY
 
 # ---- init
@@ -117,6 +153,9 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
   local same=$(( SAME_MODEL == 1 && nc > nj ))
   local -a TC TK TS PAIRS SPAIRS
   local c k s
+  if [ "$WARMUP" -gt 0 ]; then
+    "$PGBENCH" "$@" -c "$nc" -j "$nj" -T "$WARMUP" "${C_CONN[@]}" "$DB" > /dev/null 2>&1 || die "pgbench warm-up $* failed"
+  fi
   for i in $(seq 1 "$ROUNDS"); do
     # The runs of a round rotate through the positions (with two runs: ABBA), so neither a drifting machine nor
     # what the previous run left behind (dirty pages, a checkpoint, autovacuum) favours one tool.
@@ -156,6 +195,7 @@ done
 if [ "$TPCB" = 1 ]; then compare "tpcb-like -M prepared c=4 j=2" 0.97 4 2 -b tpcb-like -M prepared; fi
 
 echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "medians over $ROUNDS rounds (ratio = bench / pgbench: of the medians; per round: median [min..max] of each round's"
 echo "ratio, their geometric mean with its 95 % confidence interval, and whether that interval clears the goal):"
 printf '  %s\n' "${SUMMARY[@]}"
