@@ -186,15 +186,18 @@ RUN=(java -Xmx${HEAP_MB}m ${JAVA_OPTS:-} "-Xlog:gc:file=$WORK/gc.log:uptime:file
 } > "$WORK/params"
 
 echo "$(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); target: $TARGET; logs in $WORK"
+echo "$(java -version 2>&1 | head -1); $(java -jar "$WORK/bench.jar" --version 2>&1 | head -1)"
 echo "running: ${RUN[*]}" | sed -E 's/(password=)[^& ]*/\1***/I'
 
 # Every output line of the JVM is stamped with seconds since launch (run.log) and shown as it comes.
 mkfifo "$WORK/out.fifo"
 JPID=""; SAMPLERS=()
 stop() {
-  [ -z "$JPID" ] || kill -TERM "$JPID" 2>/dev/null || true   # the JVM's shutdown hook stops the embedded server
+  if [ -n "$JPID" ]; then   # the JVM's shutdown hook stops the embedded server: wait for it
+    kill -TERM "$JPID" 2>/dev/null || true; wait "$JPID" 2>/dev/null || true
+  fi
   for p in "${SAMPLERS[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -f "$WORK/out.fifo"
+  rm -f "$WORK/out.fifo" "$WORK/bench.jar"   # the logs stay; the 80 MB copy need not
 }
 trap 'stop; exit 130' INT TERM
 trap 'stop' EXIT
