@@ -154,7 +154,7 @@ for v in DURATION CLIENTS JOBS SCALE PROGRESS SAMPLE HEAP_MB CEILING_MB; do
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
 done
 [[ "$SLOPE_MAX" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "SLOPE_MAX must be a number of MB/min, got '$SLOPE_MAX'"
-[ -f "$ROOT/bench.jar" ] || die "bench.jar not built (./mvnw -B -q -o package -DskipTests)"
+[ -f "$ROOT/bench.jar" ] || die "bench.jar not built (./mvnw -q -DskipTests package)"
 command -v jstat > /dev/null || die "jstat not found (a JDK, not a JRE, is needed for the samples)"
 
 if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-driver-heap.XXXXXX); fi

@@ -71,7 +71,7 @@ if [ -z "${WORK:-}" ]; then WORK=$(mktemp -d /tmp/pgbench-vs-c.XXXXXX); OWN_WORK
 mkdir -p "$WORK"
 # a private copy: a rebuild of bench.jar during the run must not change or break what is measured
 if [ -z "${BENCH:-}" ]; then
-  [ -f "$ROOT/bench.jar" ] || die "bench.jar not built (./mvnw -B -q -o package -DskipTests, or set BENCH)"
+  [ -f "$ROOT/bench.jar" ] || die "bench.jar not built (./mvnw -q -DskipTests package, or set BENCH)"
   cp "$ROOT/bench.jar" "$WORK/bench.jar"; BENCH="java -jar $WORK/bench.jar"
 fi
 SERVER=$(sql -d postgres -c "SHOW server_version") || die "cannot reach the server at $HOST:$PORT as $PGUSER"
@@ -85,7 +85,7 @@ fi
 
 if [[ "$HOST" == /* ]]; then K_URL="jdbc:postgresql:///$DB?host=$HOST&port=$PORT"; else K_URL="jdbc:postgresql://$HOST:$PORT/$DB"; fi
 K_CONN=(--url "$K_URL" -U "$PGUSER" --results "$WORK/results")
-$BENCH pgbench --help > /dev/null 2>&1 || die "'$BENCH pgbench' does not run (build: ./mvnw -B -q -o package -pl bench-cli -DskipTests, or set BENCH)"
+$BENCH pgbench --help > /dev/null 2>&1 || die "'$BENCH pgbench' does not run (build: ./mvnw -q -DskipTests package, or set BENCH)"
 
 now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }

@@ -13,7 +13,7 @@
 #                 Its dists.dss is taken from the binary's directory or its parent (CMake build dir), or from $DBGEN_DISTS.
 # env: THREADS      generator threads (default: nproc)
 #      KENSHO_CP    classpath for the generator (default: bench.jar at the repository root, else
-#                   bench-cli/target/bench.jar, else bench-ssb/target/classes from ./mvnw -B -q -o -pl bench-ssb compile);
+#                   bench-cli/target/bench.jar, else bench-ssb/target/classes from ./mvnw -q -pl bench-ssb -am compile);
 #                   copied privately first, so a rebuild during the run cannot change or break what is measured
 #      WORK         scratch directory (default: a new mktemp -d, removed at exit); needs ~1.3 GB at SF 1
 #      JAVA         java binary (default: java)
@@ -40,7 +40,7 @@ if [ -z "${KENSHO_CP:-}" ]; then
     if [ -e "$c" ]; then KENSHO_CP=$c; break; fi
   done
 fi
-[ -n "${KENSHO_CP:-}" ] && [ -e "${KENSHO_CP%%:*}" ] || die "generator classes not found (./mvnw -B -q -o -pl bench-ssb compile)"
+[ -n "${KENSHO_CP:-}" ] && [ -e "${KENSHO_CP%%:*}" ] || die "generator classes not found (./mvnw -q -DskipTests package, or ./mvnw -q -pl bench-ssb -am compile)"
 JAVA=${JAVA:-java}
 THREADS=${THREADS:-$(nproc)}
 

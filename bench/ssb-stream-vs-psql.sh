@@ -20,7 +20,7 @@ RUNS=${2:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 DB=${DB:-kensho_ssb_bench}
-[ -f "$ROOT/bench.jar" ] || [ -n "${KENSHO:-}" ] || die "bench.jar not built (./mvnw -B -q -o package -pl bench-cli -DskipTests)"
+[ -f "$ROOT/bench.jar" ] || [ -n "${KENSHO:-}" ] || die "bench.jar not built (./mvnw -q -DskipTests package)"
 command -v psql > /dev/null || die "psql not found"
 WORK=$(mktemp -d /tmp/ssb-stream-vs-psql.XXXXXX)
 CREATED_DB=0
