@@ -131,6 +131,8 @@ for i in $(seq 1 "$ROUNDS"); do
   # ABBA: who goes first alternates, so a drifting machine load favours neither tool
   if [ $((i % 2)) -eq 1 ]; then c_init; k_init; else k_init; c_init; fi
   IC+=("$(echo "$c" | done_in)"); IK+=("$(echo "$k" | done_in)")
+  [ -n "${IC[-1]}" ] || die "no 'done in' line in pgbench -i's output: $c"
+  [ -n "${IK[-1]}" ] || die "no 'done in' line in bench pgbench init's output: $k"
   WC+=("$wc"); WK+=("$wk")
   printf 'init round %d: pgbench %s s (wall %.2f)   bench %s s (wall %.2f)\n' "$i" "${IC[-1]}" "${WC[-1]}" "${IK[-1]}" "${WK[-1]}"
 done
@@ -170,9 +172,12 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
       esac
     done
     TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")
+    [ -n "${TC[-1]}" ] || die "no 'tps = ' line in pgbench's output: $c"
+    [ -n "${TK[-1]}" ] || die "no 'tps = ' line in bench's output: $k"
     PAIRS+=("${TK[-1]}" "${TC[-1]}")
     if [ "$same" = 1 ]; then
-      TS+=("$(echo "$s" | tps_of)"); SPAIRS+=("${TK[-1]}" "${TS[-1]}")
+      TS+=("$(echo "$s" | tps_of)"); [ -n "${TS[-1]}" ] || die "no 'tps = ' line in pgbench's output: $s"
+      SPAIRS+=("${TK[-1]}" "${TS[-1]}")
       printf '%s round %d: pgbench %s tps   bench %s tps   pgbench -j %d %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}" "$nc" "${TS[-1]}"
     else
       printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
