@@ -21,7 +21,7 @@
 # usage: bench/pgbench-vs-c.sh [ROUNDS=2]
 # env: HOST (127.0.0.1) PORT (5432) PGUSER (postgres)   the server both tools measure; a HOST starting
 #                   with / is the server's Unix-socket directory (e.g. /var/run/postgresql), for both tools
-#      DB          database (default kensho_pgbench_vs_c, created and then dropped; see above)
+#      DB          database (default kensho_pgbench_vs_c); one that does not exist is created and at the end dropped
 #      PGBENCH     C pgbench (default /usr/lib/postgresql/15/bin/pgbench); psql is taken from its directory, else PATH
 #      BENCH       command that runs bench.jar (default "java -jar <repo>/bench.jar", a private copy of it)
 #      SCALE (10)  DURATION (20 s per run)  CLIENTS ("1 4 8")  SAME_MODEL (1 with ENGINE=pgjdbc, else 0)
