@@ -48,6 +48,9 @@ CLIENTS=${CLIENTS:-1 4 8}
 TPCB=${TPCB:-1}
 WARMUP=${WARMUP:-5}
 [[ "$WARMUP" =~ ^[0-9]+$ ]] || die "WARMUP must be a number of seconds, got '$WARMUP'"
+[[ "$DURATION" =~ ^[1-9][0-9]*$ ]] || die "DURATION must be a positive number of seconds, got '$DURATION'"
+[[ "$SCALE" =~ ^[1-9][0-9]*$ ]] || die "SCALE must be a positive integer, got '$SCALE'"
+for c in $CLIENTS; do [[ "$c" =~ ^[1-9][0-9]*$ ]] || die "CLIENTS must be positive integers, got '$CLIENTS'"; done
 ENGINE=${ENGINE:-pgjdbc}
 case "$ENGINE" in pgjdbc|wire) ;; *) die "ENGINE must be pgjdbc or wire, got '$ENGINE'" ;; esac
 [ -x "$PGBENCH" ] || die "no C pgbench at $PGBENCH (set PGBENCH)"
@@ -120,7 +123,7 @@ interval() {  # stdin: one ratio per line; $1 goal, $2 ge|le
 }
 
 echo "server $HOST:$PORT/$DB as $PGUSER (PostgreSQL $SERVER); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds, alternating"
-echo "C: $($PGBENCH --version)   bench: $BENCH (--engine $ENGINE), $($BENCH --version 2>&1 | head -1), $(java -version 2>&1 | head -1)"
+echo "C: $("$PGBENCH" --version)   bench: $BENCH (--engine $ENGINE), $($BENCH --version 2>&1 | head -1), $(java -version 2>&1 | head -1)"
 declare -a SUMMARY
 
 # ---- init
