@@ -49,11 +49,13 @@ class QueryCommandTest {
         try (Stream<Path> dirs = Files.list(tmp)) {
             run = dirs.findFirst().orElseThrow();
         }
-        for (Trial t : RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS))) {
-            if (!t.ok()) {
-                assertEquals("q1", t.params().get("query"), "a failed trial keeps its cell's parameters");
-                assertFalse(String.valueOf(t.extra().get("reason")).contains("\n"), t.extra().toString());
-            }
+        List<Trial> trials = RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS));
+        List<Trial> failed = trials.stream().filter(t -> !t.ok()).toList();
+        assertEquals(4, trials.size(), "every trial is in trials.jsonl, the failed ones too: " + trials);
+        assertEquals(2, failed.size(), trials.toString());
+        for (Trial t : failed) {
+            assertEquals("q1", t.params().get("query"), "a failed trial keeps its cell's parameters");
+            assertFalse(String.valueOf(t.extra().get("reason")).contains("\n"), t.extra().toString());
         }
 
         CommandRun ok = CommandRun.of(args(pg, tmp, "-c", "select 1"));
