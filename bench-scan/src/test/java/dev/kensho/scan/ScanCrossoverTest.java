@@ -2,7 +2,6 @@ package dev.kensho.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
@@ -77,7 +76,8 @@ class ScanCrossoverTest {
         // A resumed finished run measures nothing again and reuses the tables.
         ScanCrossover.Result again = ScanCrossover.resume(pg, r.directory(), null);
         assertEquals(trials.size(), RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS)).size());
+        assertEquals(2, again.layouts().size(), again.layouts().toString());
         assertTrue(again.layouts().stream().allMatch(LayoutFacts::reused));
-        assertNotNull(again.crossovers());
+        assertEquals(r.crossovers(), again.crossovers(), "the same trials give the same crossovers");
     }
 }
