@@ -56,7 +56,10 @@ class MicroCommandTest {
             assertFalse(r.out().contains("password"), r.out());
             assertFalse((r.out() + r.err()).contains(secret), r.out() + r.err());
             try (Stream<Path> files = Files.walk(tmp)) {
-                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                List<Path> written = files.filter(Files::isRegularFile).toList();
+                assertTrue(written.stream().map(f -> f.getFileName().toString()).toList().containsAll(List.of("run.json", "trials.jsonl")),
+                        "the results the password must not be in: " + written);
+                for (Path f : written) {
                     assertFalse(Files.readString(f).contains(secret), f + " holds the password");
                 }
             }
