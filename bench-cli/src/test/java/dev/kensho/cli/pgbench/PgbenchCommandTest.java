@@ -58,6 +58,9 @@ class PgbenchCommandTest {
                 assertEquals(c, r.out());
             }
         }
+        // pgbench 15's --show-script=select as it printed it: checked where no C pgbench is installed too
+        assertEquals("-- select-only: <builtin: select only>\n\\set aid random(1, 100000 * :scale)\n"
+                + "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\n", bench("pgbench", "run", "--show-script", "select").out());
         CommandRun read = bench("pgbench", "run", "--show-script", "pgecons-read");
         assertEquals(0, read.exit(), read.err());
         assertTrue(read.out().startsWith("-- pgecons-read: <builtin: pgecons-read>\n\\set naccounts 100000 * :scale\n"), read.out());
