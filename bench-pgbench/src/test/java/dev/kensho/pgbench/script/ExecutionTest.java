@@ -68,6 +68,17 @@ class ExecutionTest {
         }
     }
 
+    /** Waits until the backend pid waits for a lock (a row another session holds), as pg_stat_activity says. */
+    static void awaitLockWait(long pid) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        try (Connection c = connect(QueryMode.SIMPLE)) {
+            while (scalar(c, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid + " AND wait_event_type = 'Lock'") == 0) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("backend " + pid + " never waited for a lock");
+                Thread.sleep(10);
+            }
+        }
+    }
+
     static ClientScriptRunner runner(List<Script> scripts, QueryMode mode, List<String> debug, String... defines)
             throws ScriptException {
         Variables v = new Variables();
@@ -228,13 +239,14 @@ class ExecutionTest {
         List<String> debug = new ArrayList<>();
         try (Connection a = connect(QueryMode.PREPARED); Connection b = connect(QueryMode.SIMPLE)) {
             ClientScriptRunner r = runner(List.of(s), QueryMode.PREPARED, debug);
+            long aPid = scalar(a, "SELECT pg_backend_pid()");
             b.setAutoCommit(false);
             try (Statement st = b.createStatement()) {
                 st.execute("UPDATE ser SET v = v + 100 WHERE id = 1");
             }
             Thread committer = new Thread(() -> {
                 try {
-                    Thread.sleep(300);
+                    awaitLockWait(aPid);   // the client's snapshot is taken and its UPDATE waits for b's row
                     b.commit();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -257,11 +269,12 @@ class ExecutionTest {
 
     @Test
     void deadlockIsRetryable() throws Exception {
-        // The runner's client locks row 1 and waits for row 2; 150 ms later the other session waits for row 1.
+        // The runner's client locks row 1 and waits for row 2; then the other session waits for row 1.
         // The runner's deadlock check (after 1 s) then finds the cycle, so it is the victim (the other's is 10 s).
         Script s = Script.parse("dl", "SET deadlock_timeout = '1s';\nBEGIN;\nUPDATE ser SET v = v + 1 WHERE id = 1;\n"
                 + "UPDATE ser SET v = v + 1 WHERE id = 2;\nEND;\n");
         try (Connection a = connect(QueryMode.EXTENDED); Connection b = connect(QueryMode.SIMPLE)) {
+            long aPid = scalar(a, "SELECT pg_backend_pid()");
             b.setAutoCommit(false);
             try (Statement st = b.createStatement()) {
                 st.execute("SET deadlock_timeout = '10s'");
@@ -269,7 +282,7 @@ class ExecutionTest {
             }
             Thread other = new Thread(() -> {
                 try (Statement st = b.createStatement()) {
-                    Thread.sleep(150);
+                    awaitLockWait(aPid);   // not a fixed delay: a loaded machine may start the client later
                     st.execute("UPDATE ser SET v = v + 1 WHERE id = 1");
                     b.commit();
                 } catch (Exception e) {
