@@ -95,10 +95,20 @@ class PgbenchRandomTest {
     @Test
     void doublesAreIn01AndPoissonIsNonNegative() {
         PgbenchRandom r = new PgbenchRandom(7);
+        double sumD = 0, sumP = 0, sumP2 = 0;
         for (int i = 0; i < 10_000; i++) {
             double d = r.nextDouble();
             assertTrue(d >= 0 && d < 1);
-            assertTrue(r.nextPoisson(1000.0) >= 0);
+            long p = r.nextPoisson(1000.0);
+            assertTrue(p >= 0);
+            sumD += d;
+            sumP += p;
+            sumP2 += (double) p * p;
         }
+        // -R's schedule: pgbench's exponential delays (mean and standard deviation both the center), not a fixed step
+        double meanP = sumP / 10_000, sdP = Math.sqrt(sumP2 / 10_000 - meanP * meanP);
+        assertEquals(0.5, sumD / 10_000, 0.02);
+        assertEquals(1000, meanP, 50);
+        assertEquals(1000, sdP, 100);
     }
 }
