@@ -57,7 +57,11 @@ class ColdCacheTest {
                 assertTrue(t.metric("shared_read_blocks") > 0, t.cell() + " read nothing from disk: " + t.metrics());
             }
             assertTrue(postmasterStart(pg) != startBefore, "the server was restarted");
-            assertEquals(canDrop ? null : r.osCache(), r.osCache());
+            // the run says why it could not drop the OS cache (null when it could), as each cold trial says
+            for (Trial t : trials) {
+                assertEquals(canDrop ? "server restarted, OS page cache dropped" : "server-cold only: " + r.osCache(), t.extra().get("cold"), t.cell());
+            }
+            assertEquals(canDrop, r.osCache() == null, String.valueOf(r.osCache()));
             assertEquals(2, r.crossovers().size());
 
             // A cell whose plan is not the intended one is recorded as invalid, with the plan it got.
