@@ -76,6 +76,23 @@ class QueryTimerTest {
         return out;
     }
 
+    /** The time measured is the statement's, from execute to its last row, on every path: a query that sleeps takes that long. */
+    @Test
+    void theTimeCoversTheStatementToItsLastRow(Target pg) throws Exception {
+        try (Connection c = pg.connect()) {
+            // streamed as COPY, then through a cursor: four rows, each 0.1 s after the one before, each of 100 kB so that
+            // the server sends it at once (not at the end, from its output buffer)
+            for (int fetchSize : new int[] {QueryTimer.DEFAULT_FETCH_SIZE, 1}) {
+                QueryTimer.Timing t = QueryTimer.time(c, "SELECT g, repeat('x', 100000), pg_sleep(0.1) FROM generate_series(1, 4) g", fetchSize);
+                assertEquals(4, t.rows());
+                assertTrue(t.millis() >= 400 && t.seconds() >= 0.4, "fetch size " + fetchSize + ": " + t.millis() + " ms");
+            }
+            // a statement without rows, which COPY cannot wrap
+            QueryTimer.Timing plain = QueryTimer.time(c, "DO $$ BEGIN PERFORM pg_sleep(0.4); END $$");
+            assertTrue(plain.millis() >= 400, plain.millis() + " ms");
+        }
+    }
+
     @Test
     void everyRowIsReceivedWhateverTheStatement(Target pg) throws Exception {
         try (Connection c = pg.connect()) {
