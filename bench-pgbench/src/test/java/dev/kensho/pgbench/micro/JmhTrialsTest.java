@@ -56,7 +56,7 @@ class JmhTrialsTest {
     @Test
     void aResumedCellKeepsOnlyTheRepeatsItLacked() throws Exception {
         try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("micro", List.of("micro"), Map.of()))) {
-            dir.append(Trial.of("benchmark=x", 0).params(Map.of("benchmark", "x")).metric("ms_per_op", 2.18).build());
+            dir.append(Trial.of("benchmark=x", 0).params(Map.of("benchmark", "x")).metric("ms", 2.18).build());
             JmhTrials trials = new JmhTrials(dir, p -> new JmhTrials.Cell("benchmark=x", Map.of("benchmark", "x"), new HashMap<>()),
                     null, false, 5);
             BenchmarkParams bp = params();
@@ -71,6 +71,8 @@ class JmhTrialsTest {
             List<Trial> all = dir.trials();
             assertEquals(5, all.size(), all.toString());
             assertEquals(List.of(0, 1, 2, 3, 4), all.stream().map(Trial::repeat).toList());
+            // the kept repeat, then JMH's first four iterations (1..4 ms an operation), in the benchmark's unit
+            assertEquals(List.of(2.18, 1.0, 2.0, 3.0, 4.0), all.stream().map(t -> t.metric("ms")).toList());
             assertEquals(0, trials.failures());
         }
     }
