@@ -167,7 +167,7 @@ class PgbenchRunTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void transactionLogAggregatedAndSampled(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
-        new PgbenchRun().engine(engine).selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
+        RunReport logged = new PgbenchRun().engine(engine).selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         List<Path> files;
         try (Stream<Path> s = Files.list(tmp)) {
@@ -181,6 +181,18 @@ class PgbenchRunTest {
         assertEquals(20, lines.size());
         assertTrue(lines.stream().allMatch(x -> x.matches("0 \\d+ \\d+ 0 \\d{10} \\d{1,6}")), lines.toString());
         assertTrue(lines.get(0).startsWith("0 1 "), lines.get(0));
+        // the logged latencies (µs) are the run's: over both files their mean is the report's average, to within rounding
+        double sumUs = 0;
+        int count = 0;
+        for (Path f : files) {
+            for (String x : Files.readAllLines(f)) {
+                sumUs += Long.parseLong(x.split(" ")[2]);
+                count++;
+            }
+        }
+        assertEquals(40, count);
+        double avgUs = logged.latency().avgMs() * 1000;
+        assertEquals(avgUs, sumUs / count, 1 + avgUs * 0.005, String.join("\n", logged.lines()));
 
         Path agg = tmp.resolve("agg");
         Files.createDirectories(agg);
