@@ -115,6 +115,10 @@ class PgbenchRunTest {
         assertEquals(r.processed(), h.getTotalCount());
         assertEquals(r.latency().p99Ms(), h.getValueAtPercentile(99) / 1000.0, 1e-9);
         assertEquals(tl.variationPercent("tps"), trials.get(0).metric("tps_cv_pct"), 0.01);
+        // each second's average latency, weighted by its transactions, is the run's
+        double weighted = 0;
+        for (int i = 0; i < tl.size(); i++) weighted += tl.column("latency_avg_ms").get(i) * tl.column("transactions").get(i);
+        assertEquals(r.latency().avgMs(), weighted / r.processed(), 0.002 + r.latency().avgMs() * 0.005, tl.toString());
         // the headline tps: every transaction over the measured seconds (where the timeline ends), as pgbench divides
         assertEquals(r.processed() / tl.column(Timeline.T).get(tl.size() - 1), r.tps(), r.tps() * 0.01, report + tl);
     }
