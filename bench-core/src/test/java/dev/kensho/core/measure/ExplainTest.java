@@ -29,6 +29,8 @@ class ExplainTest {
             assertTrue(r.workersLaunched() >= 0 && r.workersLaunched() <= 2);
             assertTrue(r.executionMs() > 0);
             assertNull(r.jit(), "embedded binaries have no JIT");
+            // the execution time is the server's "Execution Time": a statement that sleeps 0.2 s took at least that
+            assertTrue(Explain.analyze(c, "SELECT pg_sleep(0.2)").executionMs() >= 200);
             Prewarm.Result p = Prewarm.tables(c, java.util.List.of("explain_t"));
             assertTrue(p.blocks() > 0);
             s.execute("DROP TABLE explain_t");
