@@ -110,21 +110,26 @@ class HostTimelineTest {
         return t;
     }
 
-    /** Two whole seconds and the short rest; each interval's CPU shares add up to 100 %. */
+    /**
+     * About a second each and the rest to the stop (2.5 s); each interval's CPU shares add up to 100 %. On a loaded
+     * machine a sample comes late, and one more late than a second is skipped, not made up: two or three intervals.
+     */
     private static void checkSeries(Timeline t) {
         List<Double> ts = t.column(Timeline.T);
-        assertEquals(3, ts.size(), ts.toString());
-        assertEquals(1.0, ts.get(0), 0.2, ts.toString());
-        assertEquals(2.0, ts.get(1), 0.2, ts.toString());
-        assertEquals(2.5, ts.get(2), 0.2, ts.toString());
-        assertEquals(3, t.column(HostTimeline.MEMORY_USED).size(), t.columns().keySet().toString());
+        assertTrue(ts.size() == 2 || ts.size() == 3, ts.toString());
+        assertTrue(ts.get(0) >= 0.99, "never before its second: " + ts);
+        for (int i = 1; i < ts.size(); i++) assertTrue(ts.get(i) - ts.get(i - 1) >= 0.25, "no sliver: " + ts);
+        // the rest is sampled unless it is under a quarter of a second
+        assertTrue(ts.get(ts.size() - 1) >= 2.25 && ts.get(ts.size() - 1) < 4, "the last ends near the stop: " + ts);
+        int n = ts.size();
+        assertEquals(n, t.column(HostTimeline.MEMORY_USED).size(), t.columns().keySet().toString());
         assertTrue(t.column(HostTimeline.MEMORY_USED).stream().allMatch(mb -> mb > 0), t.column(HostTimeline.MEMORY_USED).toString());
         // /proc/stat's CPUs, which in a container may be more than the JVM may use
         List<String> cpus = t.columns().keySet().stream().filter(k -> k.matches("cpu\\d*\\.idle")).map(k -> k.substring(0, k.indexOf('.'))).toList();
         assertTrue(cpus.contains("cpu") && cpus.size() >= 2, t.columns().keySet().toString());
         for (String cpu : cpus) {
-            assertEquals(3, t.column(cpu + ".idle").size(), cpu + " in " + t.columns().keySet());
-            for (int i = 0; i < 3; i++) {
+            assertEquals(n, t.column(cpu + ".idle").size(), cpu + " in " + t.columns().keySet());
+            for (int i = 0; i < n; i++) {
                 double sum = 0;
                 for (String st : HostTimeline.CPU_STATES) {
                     List<Double> c = t.column(cpu + "." + st);

@@ -31,7 +31,8 @@ class TrialSamplerTest {
             TrialSampler.Observation o = s.observation();
             assertEquals(Map.of("source", "the server's host, through pg_read_file()"), o.host());
             Timeline t = o.hostTimeline();
-            assertTrue(t != null && t.size() == 3 && t.column("cpu.idle").size() == 3, String.valueOf(t));
+            // 2.3 s: two seconds and the rest, or on a loaded machine a late second skipped
+            assertTrue(t != null && (t.size() == 2 || t.size() == 3) && t.column("cpu.idle").size() == t.size(), String.valueOf(t));
             assertTrue(o.cpu().containsKey("cpu") && o.memoryKb().containsKey("MemTotal"), o.toString());
             assertNull(o.error());
             // memory in use, the mean of its three seconds, as MemTotal − MemAvailable
