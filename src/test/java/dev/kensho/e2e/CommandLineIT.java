@@ -87,8 +87,7 @@ class CommandLineIT {
             s.execute("CREATE ROLE pwuser LOGIN PASSWORD 'right-secret-1'");
             Path hba = pg.control().dataDirectory().orElseThrow().resolve("pg_hba.conf");
             Files.writeString(hba, "host all pwuser 127.0.0.1/32 scram-sha-256\n" + Files.readString(hba));
-            s.execute("SELECT pg_reload_conf()");
-            Thread.sleep(300);
+            dev.kensho.core.server.ConfReload.reloadAndWait(pg);
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
 
             Path wrong = work.resolve("wrong.pw");

@@ -40,9 +40,8 @@ class MicroCommandTest {
             s.execute("create role " + role + " login password '" + secret + "'");
             s.execute("create database " + role + " owner " + role);
             Files.writeString(hba, "host all " + role + " 127.0.0.1/32 scram-sha-256\n" + hbaBefore);
-            s.execute("select pg_reload_conf()");
-            Thread.sleep(300);
         }
+        dev.kensho.core.server.ConfReload.reloadAndWait(pg);
         String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + role;
         try {
             assertThrows(KenshoException.class, () -> new TargetSpec().url(url).user(role).open().close(), "the role needs its password");

@@ -140,8 +140,7 @@ class WireConnectionTest {
                 lines.append("host all ").append(r[0]).append(" 127.0.0.1/32 ").append(r[2]).append('\n');
             }
             java.nio.file.Files.writeString(hba, lines + before);
-            s.execute("select pg_reload_conf()");
-            Thread.sleep(300);
+            dev.kensho.core.server.ConfReload.reloadAndWait(pg);
             WireLogin base = pg.wireLogin();
             for (String[] r : roles) {
                 WireLogin good = new WireLogin("127.0.0.1", base.port(), base.database(), r[0], "sEcret-" + r[0], Map.of(), "prefer");

@@ -69,10 +69,9 @@ class WireEngineTlsTest {
             s.execute("ALTER SYSTEM SET ssl_cert_file = '" + cert + "'");
             s.execute("ALTER SYSTEM SET ssl_key_file = '" + key + "'");
             s.execute("ALTER SYSTEM SET ssl = on");
-            s.execute("SELECT pg_reload_conf()");
         }
         try {
-            Thread.sleep(300);
+            dev.kensho.core.server.ConfReload.reloadAndWait(pg);
             try (Connection c = pg.connect(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT current_setting('ssl')")) {
                 rs.next();
