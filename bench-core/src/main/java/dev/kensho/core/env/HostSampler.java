@@ -21,14 +21,6 @@ public final class HostSampler {
         static final String[] STATES = {"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"};
     }
 
-    public static CpuTimes cpu() {
-        try {
-            return cpu(Files.readString(Path.of("/proc/stat")));
-        } catch (IOException e) {
-            return new CpuTimes(Map.of());   // not Linux: no CPU split
-        }
-    }
-
     /** Parses /proc/stat's "cpu" lines. */
     public static CpuTimes cpu(String procStat) {
         Map<String, long[]> m = new LinkedHashMap<>();
