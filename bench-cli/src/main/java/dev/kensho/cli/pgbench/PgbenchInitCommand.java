@@ -78,6 +78,12 @@ final class PgbenchInitCommand implements Callable<Integer> {
         params.put("steps", effective);
         params.put("target", spec.label());
         try (Target t = spec.open(); RunDirectory dir = results.open("pgbench init", params, System.err)) {
+            if (!dir.trials().isEmpty()) {
+                // an init records its trial only when it finished: doing it again would rebuild the tables the
+                // run already made (and perhaps a later run measured), and add a second trial of the same cell
+                System.err.println("pgbench init: its trial is already in " + dir.path() + "; nothing left to resume");
+                return 0;
+            }
             dir.environment(spec.label(), Environment.capture(t));
             init.run(t, dir, dir.trials().size());
             CellSummary.write(dir, List.of("seconds"));

@@ -1,6 +1,7 @@
 package dev.kensho.cli.pgbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -181,6 +182,30 @@ class PgbenchCommandTest {
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.err().contains("pgbench run: its trial is already in " + run + "; nothing left to resume"), again.err());
         assertEquals("", again.out(), "no second report");
+        assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
+    }
+
+    /** An init is one trial too: --resume of one that finished leaves the tables as they are (it dropped and rebuilt them). */
+    @Test
+    void resumingAFinishedInitRunsNothing(Target pg, @TempDir Path tmp) throws Exception {
+        CommandRun first = bench(at(pg, tmp, "pgbench", "init", "-s", "1", "-q").toArray(String[]::new));
+        assertEquals(0, first.exit(), first.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("update pgbench_branches set bbalance = 42 where bid = 1");
+        }
+        CommandRun again = bench(at(pg, tmp, "pgbench", "init", "-s", "1", "-q", "--resume", run.toString()).toArray(String[]::new));
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.err().contains("pgbench init: its trial is already in " + run + "; nothing left to resume"), again.err());
+        assertFalse(again.err().contains("done in"), again.err());
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("select bbalance from pgbench_branches where bid = 1")) {
+            assertTrue(rs.next());
+            assertEquals(42, rs.getInt(1), "the tables were not made again");
+        }
         assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
     }
 
