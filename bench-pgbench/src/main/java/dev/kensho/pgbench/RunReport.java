@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
  * The outcome of one pgbench run: pgbench's report lines, HdrHistogram percentiles, and the same
  * numbers as a trial, with the run second by second ({@link Timeline}) and every latency
  * ({@link LatencyDistribution}). Latency is always measured per transaction (pgbench derives its average from
- * the run time unless -P, -R or -L is given); {@link #lines()} says so.
+ * the run time unless -P, -R or -L is given); {@link #lines()} says so. {@code driverCpuSeconds} is the CPU time this
+ * JVM used while the clock ran (NaN where the JVM cannot tell): on a server sharing the host, CPU the server lacked.
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
@@ -25,7 +26,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
-                        int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed) {
+                        int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
+                        double driverCpuSeconds) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
@@ -106,6 +108,13 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         l.add(engine == Engine.WIRE
                 ? "(engine: wire; each thread waited on its clients' connections at once, as pgbench's threads do)"
                 : "(engine: pgjdbc; each client ran on a thread of its own with a pgjdbc connection)");
+        // pgbench prints nothing like it; on a shared host it says how much of the machine the client took
+        if (driverCpuSeconds >= 0 && benchSeconds > 0) {
+            long ended = processed + failed;
+            l.add(f("(this driver's process used %.2f CPU-seconds while the clock ran: %.0f%% of one CPU%s; CPU a server on this host did not have)",
+                    driverCpuSeconds, 100 * driverCpuSeconds / benchSeconds,
+                    ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : ""));
+        }
         if (warmupPerClient > 0) {
             l.add("(before the clock started each client ran " + warmupPerClient
                     + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
@@ -174,6 +183,11 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         }
         m.put(connectPerTransaction ? "avg_connection_ms" : "initial_connection_ms", connectionMs);
         m.put("seconds", benchSeconds);
+        if (driverCpuSeconds >= 0 && benchSeconds > 0) {
+            m.put("driver_cpu_pct", Math.round(1000 * driverCpuSeconds / benchSeconds) / 10.0);
+            long ended = processed + failed;
+            if (ended > 0) m.put("driver_cpu_us_per_tx", Math.round(1e7 * driverCpuSeconds / ended) / 10.0);
+        }
         // how steady the run was: a checkpoint or vacuum stall shows here before it shows in the mean
         double cv = timeline.variationPercent("tps");
         if (!Double.isNaN(cv)) m.put("tps_cv_pct", Math.round(cv * 100) / 100.0);

@@ -317,6 +317,7 @@ public final class Driver {
         double initialConnMs = 0;
         for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
         initialConnMs /= groups.length;
+        long cpuAtStart = processCpuNanos();
         startNanos = System.nanoTime();
         startEpochMicros = System.currentTimeMillis() * 1000;
         for (Group g : groups) {
@@ -329,6 +330,7 @@ public final class Driver {
         ticker.start();
         go.countDown();
         for (Thread t : ts) t.join();
+        long cpuAtEnd = processCpuNanos();
         window.closed();
         long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
         for (Group g : groups) if (g.log != null) g.log.finish(startEpochMicros + (System.nanoTime() - startNanos) / 1000);
@@ -369,7 +371,16 @@ public final class Driver {
                 LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
-                wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed);
+                wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed,
+                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9);
+    }
+
+    /** CPU time of this whole JVM (clients, GC, the JIT, the samplers), or -1 where the platform does not give it. */
+    private static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /**

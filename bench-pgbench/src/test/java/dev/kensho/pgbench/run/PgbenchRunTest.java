@@ -57,6 +57,27 @@ class PgbenchRunTest {
         return new PrintStream(b, true, StandardCharsets.UTF_8);
     }
 
+    /**
+     * The driver's CPU while the clock ran follows what its clients do: one that only computes keeps a CPU busy, one
+     * that sleeps leaves it idle (both figures from the same process counter, so a constant would fail one of them).
+     */
+    @Test
+    void driverCpuFollowsWhatTheClientsDo(Target pg, @TempDir Path tmp) throws Exception {
+        Path busy = Files.writeString(tmp.resolve("busy.sql"), "\\set x hash(random(1, 1000000))\n".repeat(200));
+        Path idle = Files.writeString(tmp.resolve("idle.sql"), "\\sleep 50 ms\n");
+        RunReport b = new PgbenchRun().file(busy.toString()).seconds(2).noVacuum(true).output(null, null).run(pg);
+        RunReport i = new PgbenchRun().file(idle.toString()).seconds(2).noVacuum(true).warmup(0).output(null, null).run(pg);
+        double busyPct = b.metrics().get("driver_cpu_pct").doubleValue();
+        double idlePct = i.metrics().get("driver_cpu_pct").doubleValue();
+        assertTrue(busyPct >= 20 && busyPct <= 100.0 * Runtime.getRuntime().availableProcessors() + 5, "busy: " + busyPct);
+        assertTrue(idlePct < busyPct / 5, "idle " + idlePct + " vs busy " + busyPct);
+        // per transaction: a sleeping transaction costs less CPU than 200 hash() calls; both are over 0
+        double busyUs = b.metrics().get("driver_cpu_us_per_tx").doubleValue();
+        assertTrue(busyUs > 0 && Math.abs(busyUs * b.processed() / 1e6 - b.driverCpuSeconds()) < 0.01, busyUs + " us");
+        String said = String.format(java.util.Locale.ROOT, "(this driver's process used %.2f CPU-seconds while the clock ran: ", b.driverCpuSeconds());
+        assertTrue(b.lines().stream().anyMatch(l -> l.startsWith(said)), String.join("\n", b.lines()));
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void selectOnlyPreparedWithProgressPerStatementAndResults(Engine engine, Target pg, @TempDir Path tmp) throws Exception {

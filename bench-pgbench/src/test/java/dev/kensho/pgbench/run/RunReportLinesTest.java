@@ -63,7 +63,7 @@ class RunReportLinesTest {
         RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0, false, 0,
                 21786, 0, 0, 13001, 0.05, 20000, lat(18355, 0.098, 0.379, 5), lat(18355, 0.052, 0.01, 7.755), false,
                 3.498, bench, 9193.142131, false, scripts, false, false, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
-                new Histogram(3), 5);
+                new Histogram(3), 5, Double.NaN);
         List<String> ours = r.lines().stream()
                 .filter(l -> !l.startsWith("(") && !l.startsWith("latency percentiles"))
                 .map(l -> l.startsWith(" - ") ? l.replaceAll("tps = \\d+\\.\\d+", "tps = T") : l)
