@@ -4,6 +4,8 @@
 #      work without process start-up; wall times including JVM start-up are printed too). Goal: ratio <= 0.8.
 #   2. select-only -M prepared at c=1,4,8 and tpcb-like -M prepared at c=4 (-j = min(c, 2) for both tools, -T DURATION,
 #      pgbench's default vacuum before each run): TPS medians and ratio bench/pgbench. Goals: >= 1.0 and >= 0.97.
+#      Also each client's CPU per transaction (pgbench's from bash's `times`, bench's as it reports it): the two
+#      share the machine with the server, so a client's CPU is the server's loss.
 #      Where c > 2, each round also runs pgbench -j c, Kensho's thread model (SAME_MODEL=0 skips it; see below).
 # The database is initialised once at SCALE (by the init comparison) and shared by all runs. By default it is a
 # database of the script's own, created and at the end (or on Ctrl-C) dropped. In a DB you name, init drops and
@@ -94,6 +96,14 @@ now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 done_in() { sed -n 's/^done in \([0-9.]*\) s.*/\1/p' | tail -1; }
 tps_of() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -1; }
+# client CPU per transaction in microseconds: pgbench's from `times` after it, bench's from the line it prints (the
+# measured interval only; the JVM's start-up and warm-up are left out)
+c_us_of() { awk '/^number of transactions actually processed:/ { split($6, p, "/"); n = p[1] }
+                 /^[0-9]+m[0-9.]+s [0-9]+m[0-9.]+s$/ { last = $0 }
+                 END { split(last, t, " "); cpu = 0
+                       for (i = 1; i <= 2; i++) { split(t[i], a, "m"); sub("s", "", a[2]); cpu += a[1] * 60 + a[2] }
+                       if (n > 0) printf "%.2f", cpu * 1e6 / n }'; }
+k_us_of() { sed -n 's/.* CPU-seconds while the clock ran: .*, \([0-9.]*\) us per transaction.*/\1/p' | tail -1; }
 ratios() {  # $1 goal, $2 "ge" or "le", then pairs "k c": median [min..max] of k/c, then the 95 % interval and a verdict
   local goal=$1 dir=$2; shift 2
   local -a R; local k c
@@ -151,12 +161,13 @@ SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f, per round
 # thread model costs on this machine from what Kensho's own code costs.
 # With ENGINE=wire Kensho has pgbench's own model, and the comparison is off unless asked for.
 if [ "$ENGINE" = wire ]; then SAME_MODEL=${SAME_MODEL:-0}; else SAME_MODEL=${SAME_MODEL:-1}; fi
-cpgbench() { "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 || { echo "pgbench $* failed" >&2; return 1; }; }
+# pgbench's run, then its CPU (bash's `times`: the children's user and system time, start-up and connecting included)
+cpgbench() { ( "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 && times ) || { echo "pgbench $* failed" >&2; return 1; }; }
 kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { echo "bench pgbench run $* failed" >&2; return 1; }; }
 compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common pgbench options
   local label=$1 goal=$2 nc=$3 nj=$4; shift 4
   local same=$(( SAME_MODEL == 1 && nc > nj ))
-  local -a TC TK TS PAIRS SPAIRS
+  local -a TC TK TS PAIRS SPAIRS UC UK
   local c k s
   if [ "$WARMUP" -gt 0 ]; then
     "$PGBENCH" "$@" -c "$nc" -j "$nj" -T "$WARMUP" "${C_CONN[@]}" "$DB" > /dev/null 2>&1 || die "pgbench warm-up $* failed"
@@ -178,6 +189,7 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
     [ -n "${TC[-1]}" ] || die "no 'tps = ' line in pgbench's output: $c"
     [ -n "${TK[-1]}" ] || die "no 'tps = ' line in bench's output: $k"
     PAIRS+=("${TK[-1]}" "${TC[-1]}")
+    UC+=("$(echo "$c" | c_us_of)"); UK+=("$(echo "$k" | k_us_of)")
     if [ "$same" = 1 ]; then
       TS+=("$(echo "$s" | tps_of)"); [ -n "${TS[-1]}" ] || die "no 'tps = ' line in pgbench's output: $s"
       SPAIRS+=("${TK[-1]}" "${TS[-1]}")
@@ -190,6 +202,12 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
   mc=$(median "${TC[@]}"); mk=$(median "${TK[@]}")
   SUMMARY+=("$(printf '%-34s pgbench %9.1f tps bench %9.1f tps ratio %.3f, per round %s (goal >= %s)' \
     "$label" "$mc" "$mk" "$(echo "$mk / $mc" | bc -l)" "$(ratios "$goal" ge "${PAIRS[@]}")" "$goal")")
+  # on a machine both share with the server, the client CPU a transaction costs is the server's loss: the steadier
+  # comparison of the two drivers where the tps ratios are undecided
+  if [ -n "${UC[*]// /}" ] && [ -n "${UK[*]// /}" ]; then
+    local uc uk; uc=$(median "${UC[@]}"); uk=$(median "${UK[@]}")
+    SUMMARY+=("$(printf '%-34s pgbench %6.2f us   bench %6.2f us   ratio %.3f' "  client CPU per transaction" "$uc" "$uk" "$(echo "$uk / $uc" | bc -l)")")
+  fi
   if [ "$same" = 1 ]; then
     local ms; ms=$(median "${TS[@]}")
     SUMMARY+=("$(printf '%-34s pgbench %9.1f tps  (one thread per client, as Kensho): ratio %.3f, per round %s' \
