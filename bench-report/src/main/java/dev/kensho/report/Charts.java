@@ -68,6 +68,9 @@ public final class Charts {
                     .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "CPU vs clients")));
             first(cells, List.of("mem_used_mb", "memory_used_mb", "mem_used_bytes"), "mem")
                     .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "Memory vs clients")));
+            // the client's own share: where it nears a CPU per driver thread, the sweep measured the client, not the server
+            metric(cells, "driver_cpu_pct").ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
+                    "Driver CPU vs clients (% of one CPU)")));
         } else if (cmd.startsWith("ssb jit") && cells.params().contains("query") && varying.contains("jit") && time.isPresent()) {
             // one chart per verification (and version…): its queries, jit off and on side by side
             List<String> facets = without(varying, "query", "jit");
