@@ -56,13 +56,27 @@ final class Style {
         return PALETTE[i % PALETTE.length];
     }
 
+    /** Dash patterns for the second, third and fourth rounds of the palette. */
+    private static final float[][] DASHES = {{7f, 4f}, {2f, 3f}, {9f, 3f, 2f, 3f}};
+
+    /**
+     * Series i's line: solid for the first eight, then dashed, dotted, dash-dotted, so that a ninth line (study 001's
+     * ninth client count, a host's ninth disk) is not drawn exactly as the first.
+     */
+    static BasicStroke stroke(int i, BasicStroke base) {
+        int round = i / PALETTE.length;
+        if (round == 0) return base;
+        return new BasicStroke(base.getLineWidth(), BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f,
+                DASHES[(round - 1) % DASHES.length], 0f);
+    }
+
     /** Lines only, one SVG path each (not an element per segment: a sweep's report holds dozens of these charts). */
     static JFreeChart lines(String title, XYDataset data, ValueAxis x, ValueAxis y, BasicStroke stroke) {
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
         r.setDrawSeriesLineAsPath(true);
         for (int i = 0; i < data.getSeriesCount(); i++) {
             r.setSeriesPaint(i, paint(i));
-            r.setSeriesStroke(i, stroke);
+            r.setSeriesStroke(i, stroke(i, stroke));
         }
         XYPlot plot = new XYPlot(data, x, y, r);
         plot.setDomainGridlinePaint(GRID);
