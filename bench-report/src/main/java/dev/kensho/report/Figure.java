@@ -36,10 +36,25 @@ public record Figure(String title, JFreeChart chart, List<String> notes) {
     public String svg(String id) {
         SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
         g2.setDefsKeyPrefix(id + "-");
+        // JFreeSVG writes every coordinate as a full double (61.517459869384766): a hundredth of a pixel is finer than any
+        // screen, and a sweep's report of dozens of 300-second charts was three times the size for those digits
+        g2.setGeomDoubleConverter(Figure::hundredths);
         chart.draw(g2, new java.awt.geom.Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
         String svg = g2.getSVGElement(id, false, new ViewBox(0, 0, WIDTH, HEIGHT), null, null);
         // inline SVG in HTML needs no namespace declarations; dropping them keeps the file free of URLs
         return svg.replaceAll(" xmlns(:\\w+)?=(['\"])[^'\"]*\\2", "");
+    }
+
+    /** A coordinate rounded to 0.01, without trailing zeros ("61.52", "290.7", "40"). */
+    static String hundredths(double v) {
+        if (!Double.isFinite(v) || Math.abs(v) > 1e12) return String.valueOf(v);
+        long r = Math.round(v * 100);
+        String sign = r < 0 ? "-" : "";
+        r = Math.abs(r);
+        long whole = r / 100, frac = r % 100;
+        if (frac == 0) return sign + whole;
+        if (frac % 10 == 0) return sign + whole + "." + frac / 10;
+        return sign + whole + "." + (frac < 10 ? "0" : "") + frac;
     }
 
     public void png(Path file) {

@@ -42,10 +42,8 @@ public final class HostTimelines {
 
             List<String> cpus = cpus(tl);
             if (cpus.stream().anyMatch(cpu -> !tl.column(cpu + ".soft").isEmpty())) {
-                Map<String, List<double[]>> soft = new LinkedHashMap<>();
-                for (String cpu : cpus) soft.put(cpu, points(tl, cpu + ".soft"));
                 title = "softirq per CPU, % of time" + of;
-                out.add(new Figure(title, TimeChart.build(title, "%soft", soft), List.of(softNote(tl, cpus))));
+                out.add(new Figure(title, softChart(title, tl, cpus), List.of(softNote(tl, cpus))));
             }
 
             Map<String, List<double[]>> io = new LinkedHashMap<>();
@@ -62,6 +60,44 @@ public final class HostTimelines {
             }
         }
         return out;
+    }
+
+    /** Lines a chart can tell apart: eight colours. */
+    static final int NAMED_CPUS = 8;
+
+    /**
+     * A line per CPU where there are few; on a larger host (study 001's 32 CPUs: 32 lines in eight colours were a
+     * tangle, cpu0 drawn as cpu8) the CPUs with the most softirq, in number order, and the others' mean in grey.
+     */
+    private static org.jfree.chart.JFreeChart softChart(String title, Timeline tl, List<String> cpus) {
+        Map<String, List<double[]>> soft = new LinkedHashMap<>();
+        if (cpus.size() <= NAMED_CPUS) {
+            for (String cpu : cpus) soft.put(cpu, points(tl, cpu + ".soft"));
+            return TimeChart.build(title, "%soft", soft);
+        }
+        List<String> busiest = cpus.stream().filter(cpu -> !tl.column(cpu + ".soft").isEmpty()).sorted(Comparator.comparingDouble((String cpu) -> {
+            double m = mean(tl, cpu + ".soft");
+            return Double.isNaN(m) ? 0 : -m;
+        })).limit(NAMED_CPUS).toList();
+        List<String> others = cpus.stream().filter(cpu -> !busiest.contains(cpu)).toList();
+        for (String cpu : cpus) if (busiest.contains(cpu)) soft.put(cpu, points(tl, cpu + ".soft"));
+        String rest = "mean of the other " + others.size() + " CPUs";
+        List<Double> t = tl.column(Timeline.T);
+        List<double[]> mean = new ArrayList<>();
+        for (int i = 0; i < t.size(); i++) {
+            double sum = 0;
+            int n = 0;
+            for (String cpu : others) {
+                List<Double> v = tl.column(cpu + ".soft");
+                // a CPU whose softirq stayed 0 has no column: it counts as 0
+                double x = i < v.size() && !v.get(i).isNaN() ? v.get(i) : 0;
+                sum += x;
+                n++;
+            }
+            mean.add(new double[] {t.get(i), sum / n});
+        }
+        soft.put(rest, mean);
+        return TimeChart.build(title, "%soft", soft, rest);
     }
 
     private static String source(Trial t) {

@@ -531,6 +531,47 @@ class HtmlReportTest {
         assertFalse(html.contains("clients=1 (repeat"), "no host charts for a cell without them");
     }
 
+    /**
+     * Study 001's host: 32 CPUs, softirq on eight of them (cpu0–cpu7 here), 300 seconds. A line per CPU drew 32 lines
+     * in eight colours (cpu0 and cpu8 alike); the chart names the eight busiest and draws the others' mean in grey.
+     * Its coordinates are hundredths of a pixel, where JFreeSVG wrote 17 digits each.
+     */
+    @Test
+    void softirqOfAThirtyTwoCpuHostNamesTheBusiestAndAveragesTheRest() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("bench", "pgbench", "sweep"), Map.of()))) {
+            Timeline.Builder b = new Timeline.Builder();
+            for (int t = 1; t <= 300; t++) {
+                b.interval(t).put("cpu.usr", 60).put("cpu.soft", 3.25).put("cpu.idle", 36.75);
+                for (int cpu = 0; cpu < 32; cpu++) {
+                    // eight CPUs carry the interrupts (12 %, and cpu7 the least of them at 5 %); the others 1 % on odd
+                    // seconds, 0 on even ones: their mean is 1 % then 0
+                    double soft = cpu < 7 ? 12 : cpu == 7 ? 5 : t % 2 == 1 ? 1 : 0;
+                    // cpu9 never had one: a state that stayed 0 is left out of the timeline
+                    if (cpu != 9) b.put("cpu" + cpu + ".soft", soft);
+                    b.put("cpu" + cpu + ".usr", 60).put("cpu" + cpu + ".idle", 40 - soft);
+                }
+            }
+            rd.append(Trial.of("clients=1024", 0).param("clients", 1024).metric("tps", 1000)
+                    .extra(Timeline.HOST, b.build().columns()).build());
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        int title = html.indexOf("softirq per CPU, % of time");
+        String svg = html.substring(html.lastIndexOf("<svg", title), html.indexOf("</svg>", title));
+        for (int cpu = 0; cpu < 8; cpu++) assertTrue(svg.contains(">cpu" + cpu + "<"), "cpu" + cpu + " named");
+        assertFalse(svg.contains(">cpu8<") || svg.contains(">cpu31<"), "the quiet CPUs are not lines of their own");
+        assertTrue(svg.contains(">mean of the other 24 CPUs<"), svg);
+        assertTrue(svg.contains("rgb(187,187,187)") || svg.contains("#bbbbbb"), "the rest in grey");
+        // a line of 300 seconds is a path of 299 segments
+        assertEquals(9, Pattern.compile("d='M[^']*'").matcher(svg).results().filter(m -> count(m.group(), "L") == 299).count(),
+                "8 CPUs and the mean, a line each");
+        // the mean line runs between 0 and the 1 % of the odd seconds: 24 CPUs at 1 % or 0 (cpu9's missing column as 0)
+        assertTrue(html.contains("softirq 3.14 % on average per CPU; more than twice that on 7 of 32 CPUs"), html);
+        Matcher digits = Pattern.compile("\\d\\.\\d{3,}").matcher(svg.replaceAll("(?s)<text.*?</text>", ""));
+        assertFalse(digits.find(), () -> "a coordinate finer than 0.01 px: " + digits.group());
+    }
+
     /** A single pgbench run: no "vs clients" line through one point; its distribution and timeline are its charts. */
     @Test
     void singleRunGetsItsDistributionAndTimelineOnly() {

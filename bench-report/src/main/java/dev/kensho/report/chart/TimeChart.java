@@ -13,6 +13,11 @@ public final class TimeChart {
 
     /** series label → (seconds, value) pairs in time order. */
     public static JFreeChart build(String title, String yLabel, Map<String, List<double[]>> series) {
+        return build(title, yLabel, series, null);
+    }
+
+    /** As above; the series labelled rest (a remainder, "mean of the other 24 CPUs") is grey, never a palette colour. */
+    public static JFreeChart build(String title, String yLabel, Map<String, List<double[]>> series, String rest) {
         XYSeriesCollection data = new XYSeriesCollection();
         for (var e : series.entrySet()) {
             XYSeries s = new XYSeries(e.getKey(), false, true);
@@ -25,6 +30,9 @@ public final class TimeChart {
         NumberAxis y = new NumberAxis(Style.axis(yLabel));
         y.setAutoRangeIncludesZero(true);
         // hundreds of points per line: lines only
-        return Style.lines(title, data, x, y, new java.awt.BasicStroke(1.5f));
+        JFreeChart chart = Style.lines(title, data, x, y, new java.awt.BasicStroke(1.5f));
+        int r = rest == null ? -1 : data.getSeriesIndex(rest);
+        if (r >= 0) chart.getXYPlot().getRenderer().setSeriesPaint(r, Style.REST);
+        return chart;
     }
 }
