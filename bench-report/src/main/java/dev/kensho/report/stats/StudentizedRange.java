@@ -55,19 +55,33 @@ public final class StudentizedRange {
         return sum;
     }
 
-    /** P(range of k standard normals ≤ w). */
-    static double rangeCdf(double w, int k) {
+    // rangeCdf's nodes z over [-8.5, 8.5] do not depend on w: z, Φ(z) and the weight times φ(z) are computed once (a
+    // bench compare of two study-001 sweeps asks for hundreds of p values, 0.05 s each when Φ(z) was recomputed per call)
+    private static final double[] Z = new double[PANELS * NODE.length];
+    private static final double[] CDF_Z = new double[Z.length];
+    private static final double[] WEIGHTED_DENSITY = new double[Z.length];
+
+    static {
         double lo = -8.5, hi = 8.5;
         double h = (hi - lo) / PANELS;
-        double sum = 0;
         for (int p = 0; p < PANELS; p++) {
             double mid = lo + (p + 0.5) * h;
             for (int i = 0; i < NODE.length; i++) {
-                double z = mid + NODE[i] * h / 2;
-                double inside = normalCdf(z) - normalCdf(z - w);
-                if (inside <= 0) continue;
-                sum += WEIGHT[i] * h / 2 * Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI) * Math.pow(inside, k - 1);
+                int j = p * NODE.length + i;
+                Z[j] = mid + NODE[i] * h / 2;
+                CDF_Z[j] = normalCdf(Z[j]);
+                WEIGHTED_DENSITY[j] = WEIGHT[i] * h / 2 * Math.exp(-Z[j] * Z[j] / 2) / Math.sqrt(2 * Math.PI);
             }
+        }
+    }
+
+    /** P(range of k standard normals ≤ w). */
+    static double rangeCdf(double w, int k) {
+        double sum = 0;
+        for (int j = 0; j < Z.length; j++) {
+            double inside = CDF_Z[j] - normalCdf(Z[j] - w);
+            if (inside <= 0) continue;
+            sum += WEIGHTED_DENSITY[j] * Math.pow(inside, k - 1);
         }
         return Math.min(1, k * sum);
     }
