@@ -22,28 +22,48 @@ public final class HostTimelines {
 
     private static final String[] STATES = {"usr", "sys", "iowait", "irq", "soft", "steal"};
 
+    /**
+     * A cell's host charts.
+     *
+     * @param label   what names the cell and its repeat ("target=embedded-17, clients=1024 (repeat 1)")
+     * @param figures its CPU split, softirq per CPU and disk and network charts, those it has data for
+     * @param cpu     busy and memory, the means over the run
+     * @param softirq its mean per CPU and the CPUs that carried more than twice that; null without softirq
+     * @param io      the disks' utilisation and the interfaces' packets, means; null without disk or network
+     */
+    public record Cell(String label, List<Figure> figures, String cpu, String softirq, String io) {}
+
     public static List<Figure> figures(List<Trial> trials) {
-        List<Figure> out = new ArrayList<>();
+        return cells(trials).stream().flatMap(c -> c.figures().stream()).toList();
+    }
+
+    /** Per cell that kept its host, the charts of its first repeat that did. */
+    public static List<Cell> cells(List<Trial> trials) {
+        List<Cell> cells = new ArrayList<>();
         for (Timelines.TitledCell tc : Timelines.titledCells(trials)) {
+            List<Figure> out = new ArrayList<>();
             Optional<Trial> first = tc.ok().stream()
                     .filter(t -> Timeline.of(t, Timeline.HOST) != null && Timeline.of(t, Timeline.HOST).size() > 0).findFirst();
             if (first.isEmpty()) continue;
             Timeline tl = Timeline.of(first.get(), Timeline.HOST);
-            String of = tc.label() + " (repeat " + (first.get().repeat() + 1) + ")";
+            String repeat = " (repeat " + (first.get().repeat() + 1) + ")";
+            String of = tc.label() + repeat;
             String source = source(first.get());
 
             Map<String, List<double[]>> split = new LinkedHashMap<>();
             for (String st : STATES) if (!tl.column("cpu." + st).isEmpty()) split.put(st, points(tl, "cpu." + st));
             double busy = mean(tl, "cpu.idle"), memory = mean(tl, "mem.used_MB");
             String title = "Host CPU, all CPUs, % of time" + of;
-            out.add(new Figure(title, TimeChart.build(title, "%", split), List.of(String.format(Locale.ROOT,
-                    "%s; busy %.1f %% on average (100 − idle)%s", source, Double.isNaN(busy) ? Double.NaN : 100 - busy,
-                    Double.isNaN(memory) ? "" : String.format(Locale.ROOT, "; memory in use %.0f MB on average (MemTotal − MemAvailable)", memory)))));
+            String cpuNote = String.format(Locale.ROOT, "busy %.1f %% on average (100 − idle)%s", Double.isNaN(busy) ? Double.NaN : 100 - busy,
+                    Double.isNaN(memory) ? "" : String.format(Locale.ROOT, "; memory in use %.0f MB on average (MemTotal − MemAvailable)", memory));
+            out.add(new Figure(title, TimeChart.build(title, "%", split), List.of(source + "; " + cpuNote)));
+            String softNote = null, ioNote = null;
 
             List<String> cpus = cpus(tl);
             if (cpus.stream().anyMatch(cpu -> !tl.column(cpu + ".soft").isEmpty())) {
                 title = "softirq per CPU, % of time" + of;
-                out.add(new Figure(title, softChart(title, tl, cpus), List.of(softNote(tl, cpus))));
+                softNote = softNote(tl, cpus);
+                out.add(new Figure(title, softChart(title, tl, cpus), List.of(softNote)));
             }
 
             Map<String, List<double[]>> io = new LinkedHashMap<>();
@@ -56,10 +76,13 @@ public final class HostTimelines {
             }
             if (!io.isEmpty()) {
                 title = "Host disks and network, kB/s" + of;
-                out.add(new Figure(title, TimeChart.build(title, "kB/s", io), List.of(ioNote(tl))));
+                ioNote = ioNote(tl);
+                out.add(new Figure(title, TimeChart.build(title, "kB/s", io), List.of(ioNote)));
             }
+            cells.add(new Cell((tc.label().isEmpty() ? "the run" : tc.label().substring(" — ".length())) + repeat, out, cpuNote,
+                    softNote, ioNote));
         }
-        return out;
+        return cells;
     }
 
     /** Lines a chart can tell apart: eight colours. */

@@ -120,14 +120,28 @@ public final class HtmlReport {
             figures(b, timelines, ids);
             if (timelines.size() > 4) b.append("</details>\n");
         }
-        List<Figure> host = HostTimelines.figures(run.trials());
+        List<HostTimelines.Cell> host = HostTimelines.cells(run.trials());
         if (!host.isEmpty()) {
             b.append("<h2 id=\"host\">Server host over time</h2>\n<p class=\"sub\">The server's host second by second during "
                     + "each cell's first repeat, as mpstat -P ALL 1 and sar -d / sar -n DEV show it: the CPU split of all CPUs, "
                     + "softirq per CPU, and disk and network kB/s. A CPU state, disk or interface that stayed at 0 is left out.</p>\n");
-            if (host.size() > 6) b.append("<details><summary>").append(host.size()).append(" charts</summary>\n");
-            figures(b, host, ids);
-            if (host.size() > 6) b.append("</details>\n");
+            if (host.size() <= 2) {
+                figures(b, host.stream().flatMap(c -> c.figures().stream()).toList(), ids);
+            } else {
+                // a sweep's 18 cells drew 54 charts in one fold: their means side by side, each cell's charts a fold of its own
+                List<List<String>> rows = new ArrayList<>();
+                for (HostTimelines.Cell c : host) {
+                    rows.add(List.of(esc(c.label()), esc(c.cpu()), c.softirq() == null ? "–" : esc(c.softirq()),
+                            c.io() == null ? "–" : esc(c.io().replaceFirst("^means over the run(: )?", ""))));
+                }
+                b.append(Html.table(List.of("cell", "CPU", "softirq", "disks and network"), rows));
+                for (HostTimelines.Cell c : host) {
+                    b.append("<details><summary>").append(esc(c.label())).append(": ").append(c.figures().size())
+                            .append(c.figures().size() == 1 ? " chart" : " charts").append("</summary>\n");
+                    figures(b, c.figures(), ids);
+                    b.append("</details>\n");
+                }
+            }
         }
         reductions.forEach(b::append);
         b.append(speedups(cells));

@@ -532,6 +532,42 @@ class HtmlReportTest {
     }
 
     /**
+     * A sweep's cells each keep their host: 18 cells drew 54 charts in one fold, to be scrolled through for the one
+     * cell wanted. The means stand in a table, a row per cell, and each cell's charts fold out on their own.
+     */
+    @Test
+    void hostOfManyCellsIsATableWithEachCellsChartsFolded() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("bench", "pgbench", "sweep"), Map.of()))) {
+            for (int c : new int[] {1, 4, 16}) {
+                Timeline.Builder b = new Timeline.Builder();
+                for (int t = 1; t <= 3; t++) {
+                    b.interval(t).put("cpu.usr", 5 * c).put("cpu.idle", 100 - 5 * c);
+                    for (int cpu = 0; cpu < 2; cpu++) b.put("cpu" + cpu + ".usr", 5 * c).put("cpu" + cpu + ".idle", 100 - 5 * c);
+                    // only 16 clients keep a disk busy; nothing else had softirq or traffic
+                    if (c == 16) b.put("disk.vda.write_kB_s", 1000).put("disk.vda.util_pct", 40);
+                }
+                rd.append(Trial.of("clients=" + c, 0).param("clients", c).metric("tps", 100.0 * c)
+                        .extra(Timeline.HOST, b.build().columns()).build());
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String host = html.substring(html.indexOf("<h2 id=\"host\">"));
+        host = host.substring(0, host.indexOf("<h2", 5));
+        String table = host.substring(host.indexOf("<table>"), host.indexOf("</table>"));
+        assertTrue(table.contains("<td>clients=1 (repeat 1)</td><td>busy 5.0 % on average (100 − idle)</td><td>–</td><td>–</td>"), table);
+        assertTrue(table.contains("<td>clients=16 (repeat 1)</td><td>busy 80.0 % on average (100 − idle)</td><td>–</td>"
+                + "<td>vda busy 40.0 % of the time</td>"), table);
+        assertEquals(0, count(table, "<svg"));
+        assertEquals(3, count(host, "<details>"), "a fold per cell");
+        assertTrue(host.contains("<details><summary>clients=4 (repeat 1): 1 chart</summary>"), host);
+        String sixteen = host.substring(host.indexOf("<summary>clients=16 (repeat 1)"));
+        assertEquals(2, count(sixteen.substring(0, sixteen.indexOf("</details>")), "<svg"), "CPU split, disks and network");
+        assertEquals(4, count(host, "<svg"));
+    }
+
+    /**
      * Study 001's host: 32 CPUs, softirq on eight of them (cpu0–cpu7 here), 300 seconds. A line per CPU drew 32 lines
      * in eight colours (cpu0 and cpu8 alike); the chart names the eight busiest and draws the others' mean in grey.
      * Its coordinates are hundredths of a pixel, where JFreeSVG wrote 17 digits each.
