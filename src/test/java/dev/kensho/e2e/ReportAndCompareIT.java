@@ -14,6 +14,28 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportAndCompareIT {
     @TempDir Path work;
 
+    /**
+     * An OutOfMemoryError passed picocli's handlers and the JVM printed its stack trace, with no word of the heap. A
+     * 64 MB trial line under a 32 MB heap: one line saying how much there was and how to give more, exit 1.
+     */
+    @Test
+    void outOfMemoryIsOneLineNamingTheHeap() throws Exception {
+        Path dir = Files.createDirectories(work.resolve("big"));
+        Files.writeString(dir.resolve("run.json"), "{\"command\":\"pgbench sweep\",\"commandLine\":[\"pgbench\",\"sweep\"],\"parameters\":{}}");
+        try (var w = Files.newBufferedWriter(dir.resolve("trials.jsonl"))) {
+            w.write("{\"cell\":\"clients=1\",\"repeat\":0,\"params\":{\"clients\":1},\"metrics\":{\"tps\":1.0},\"extra\":{\"filler\":\"");
+            char[] kb = new char[1024];
+            java.util.Arrays.fill(kb, 'x');
+            for (int i = 0; i < 64 * 1024; i++) w.write(kb);
+            w.write("\"},\"status\":\"ok\"}\n");
+        }
+        BenchJar.Result r = BenchJar.run(work.resolve("r"), java.util.Map.of("JDK_JAVA_OPTIONS", "-Xmx32m"), "report", dir.toString());
+        assertEquals(1, r.exitCode(), r.all());
+        assertTrue(r.err().startsWith("bench: out of memory (Java heap space; the JVM's heap is at most "), r.err());
+        assertTrue(r.err().contains(" MB): give it more, as in java -Xmx1024m -jar bench.jar ..."), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
     @Test
     void reportAndCompareTwoVersions() throws Exception {
         BenchJar.Result run = BenchJar.run(work, "query", "--pg-version", "16,17", "-c", "SELECT count(*) FROM generate_series(1, 200000)",

@@ -78,6 +78,13 @@ public final class Kensho implements Runnable {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // an Error passes picocli's handlers: it ended as a stack trace without a word of what to do
+            if (verbose) e.printStackTrace();
+            long mb = Runtime.getRuntime().maxMemory() >> 20;
+            System.err.println("bench: out of memory (" + e.getMessage() + "; the JVM's heap is at most " + mb + " MB): give it more, "
+                    + "as in java -Xmx" + Math.max(1024, 2 * mb) + "m -jar bench.jar ...");
+            return KenshoException.FAILURE;
         } finally {
             activeRun = null;
             createdRun = null;
