@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -124,7 +125,7 @@ public final class RunDirectory implements AutoCloseable {
                 if (line.isBlank()) continue;
                 last = lineNo;
                 try {
-                    list.add(Json.MAPPER.readValue(line, Trial.class));
+                    list.add(compactTimelines(Json.MAPPER.readValue(line, Trial.class)));
                 } catch (IOException e) {
                     bad.add(lineNo + "\t" + KenshoException.firstLine(e));
                 }
@@ -136,6 +137,21 @@ public final class RunDirectory implements AutoCloseable {
             if (n != last) System.err.println("warning: " + file + ":" + n + ": not a trial, skipped (" + b.substring(b.indexOf('\t') + 1) + ")");
         }
         return list;
+    }
+
+    /** The trial with its timelines' columns held as doubles (a study's run is mostly host timeline: {@link DoubleColumn}). */
+    private static Trial compactTimelines(Trial t) {
+        if (t.extra() == null || (!(t.extra().get(Timeline.KEY) instanceof Map<?, ?>) && !(t.extra().get(Timeline.HOST) instanceof Map<?, ?>))) {
+            return t;
+        }
+        Map<String, Object> extra = new java.util.LinkedHashMap<>(t.extra());
+        for (String key : List.of(Timeline.KEY, Timeline.HOST)) {
+            if (!(extra.get(key) instanceof Map<?, ?> columns)) continue;
+            Map<Object, Object> compact = new java.util.LinkedHashMap<>();
+            columns.forEach((k, v) -> compact.put(k, v instanceof List<?> l ? DoubleColumn.of(l) : v));
+            extra.put(key, compact);
+        }
+        return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, t.status(), t.finished());
     }
 
     /** A SIGKILL during write can leave a line without its newline; cut it so appends stay valid JSONL. */
