@@ -27,11 +27,13 @@ public final class HostTimelines {
      *
      * @param label   what names the cell and its repeat ("target=embedded-17, clients=1024 (repeat 1)")
      * @param figures its CPU split, softirq per CPU and disk and network charts, those it has data for
-     * @param cpu     busy and memory, the means over the run
-     * @param softirq its mean per CPU and the CPUs that carried more than twice that; null without softirq
-     * @param io      the disks' utilisation and the interfaces' packets, means; null without disk or network
+     * @param means   the run's means for a table of the cells, column → value ("busy %" → "82.6"), what the cell has
      */
-    public record Cell(String label, List<Figure> figures, String cpu, String softirq, String io) {}
+    public record Cell(String label, List<Figure> figures, Map<String, String> means) {}
+
+    /** The means' columns, in the table's order. */
+    public static final List<String> MEAN_COLUMNS = List.of("busy %", "memory in use MB", "softirq % per CPU",
+            "CPUs with over twice that, %", "disks busy %", "network packets/s received / sent");
 
     public static List<Figure> figures(List<Trial> trials) {
         return cells(trials).stream().flatMap(c -> c.figures().stream()).toList();
@@ -57,13 +59,14 @@ public final class HostTimelines {
             String cpuNote = String.format(Locale.ROOT, "busy %.1f %% on average (100 − idle)%s", Double.isNaN(busy) ? Double.NaN : 100 - busy,
                     Double.isNaN(memory) ? "" : String.format(Locale.ROOT, "; memory in use %.0f MB on average (MemTotal − MemAvailable)", memory));
             out.add(new Figure(title, TimeChart.build(title, "%", split), List.of(source + "; " + cpuNote)));
-            String softNote = null, ioNote = null;
+            Map<String, String> means = new LinkedHashMap<>();
+            if (!Double.isNaN(busy)) means.put(MEAN_COLUMNS.get(0), String.format(Locale.ROOT, "%.1f", 100 - busy));
+            if (!Double.isNaN(memory)) means.put(MEAN_COLUMNS.get(1), String.format(Locale.ROOT, "%.0f", memory));
 
             List<String> cpus = cpus(tl);
             if (cpus.stream().anyMatch(cpu -> !tl.column(cpu + ".soft").isEmpty())) {
                 title = "softirq per CPU, % of time" + of;
-                softNote = softNote(tl, cpus);
-                out.add(new Figure(title, softChart(title, tl, cpus), List.of(softNote)));
+                out.add(new Figure(title, softChart(title, tl, cpus), List.of(softNote(tl, cpus, means))));
             }
 
             Map<String, List<double[]>> io = new LinkedHashMap<>();
@@ -76,11 +79,9 @@ public final class HostTimelines {
             }
             if (!io.isEmpty()) {
                 title = "Host disks and network, kB/s" + of;
-                ioNote = ioNote(tl);
-                out.add(new Figure(title, TimeChart.build(title, "kB/s", io), List.of(ioNote)));
+                out.add(new Figure(title, TimeChart.build(title, "kB/s", io), List.of(ioNote(tl, means))));
             }
-            cells.add(new Cell((tc.label().isEmpty() ? "the run" : tc.label().substring(" — ".length())) + repeat, out, cpuNote,
-                    softNote, ioNote));
+            cells.add(new Cell((tc.label().isEmpty() ? "the run" : tc.label().substring(" — ".length())) + repeat, out, means));
         }
         return cells;
     }
@@ -136,7 +137,7 @@ public final class HostTimelines {
     }
 
     /** Which CPUs carried the softirq load: those at more than twice the mean of all. */
-    private static String softNote(Timeline tl, List<String> cpus) {
+    private static String softNote(Timeline tl, List<String> cpus, Map<String, String> means) {
         double all = 0;
         Map<String, Double> mean = new LinkedHashMap<>();
         for (String cpu : cpus) {
@@ -148,22 +149,28 @@ public final class HostTimelines {
         double avg = all;
         List<String> high = mean.entrySet().stream().filter(e -> e.getValue() > 2 * avg && e.getValue() >= 0.5)
                 .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue())).toList();
+        means.put(MEAN_COLUMNS.get(2), String.format(Locale.ROOT, "%.2f", avg));
+        means.put(MEAN_COLUMNS.get(3), high.isEmpty() ? "none" : high.size() + " of " + cpus.size() + ": " + String.join(", ", high).replace(" %", ""));
         return String.format(Locale.ROOT, "softirq %.2f %% on average per CPU", avg)
                 + (high.isEmpty() ? "; no CPU carried more than twice that" : "; more than twice that on " + high.size() + " of "
                 + cpus.size() + " CPUs: " + String.join(", ", high));
     }
 
-    private static String ioNote(Timeline tl) {
-        List<String> parts = new ArrayList<>();
+    private static String ioNote(Timeline tl, Map<String, String> means) {
+        List<String> parts = new ArrayList<>(), disks = new ArrayList<>(), nets = new ArrayList<>();
         for (String col : tl.columns().keySet()) {
             if (col.endsWith(".util_pct")) {
                 parts.add(String.format(Locale.ROOT, "%s busy %.1f %% of the time", col.substring(5, col.lastIndexOf('.')), mean(tl, col)));
+                disks.add(String.format(Locale.ROOT, "%s %.1f", col.substring(5, col.lastIndexOf('.')), mean(tl, col)));
             } else if (col.endsWith("_packets_s") && col.contains(".rx_")) {
                 String dev = col.substring(4, col.lastIndexOf('.'));
                 parts.add(String.format(Locale.ROOT, "%s %.0f packets/s received, %.0f sent", dev, mean(tl, col),
                         mean(tl, "net." + dev + ".tx_packets_s")));
+                nets.add(String.format(Locale.ROOT, "%s %.0f / %.0f", dev, mean(tl, col), mean(tl, "net." + dev + ".tx_packets_s")));
             }
         }
+        if (!disks.isEmpty()) means.put(MEAN_COLUMNS.get(4), String.join(", ", disks));
+        if (!nets.isEmpty()) means.put(MEAN_COLUMNS.get(5), String.join(", ", nets));
         return parts.isEmpty() ? "means over the run" : "means over the run: " + String.join("; ", parts);
     }
 

@@ -129,12 +129,22 @@ public final class HtmlReport {
                 figures(b, host.stream().flatMap(c -> c.figures().stream()).toList(), ids);
             } else {
                 // a sweep's 18 cells drew 54 charts in one fold: their means side by side, each cell's charts a fold of its own
+                List<String> columns = HostTimelines.MEAN_COLUMNS.stream()
+                        .filter(k -> host.stream().anyMatch(c -> c.means().containsKey(k))).toList();
                 List<List<String>> rows = new ArrayList<>();
                 for (HostTimelines.Cell c : host) {
-                    rows.add(List.of(esc(c.label()), esc(c.cpu()), c.softirq() == null ? "–" : esc(c.softirq()),
-                            c.io() == null ? "–" : esc(c.io().replaceFirst("^means over the run(: )?", ""))));
+                    List<String> r = new ArrayList<>(List.of(esc(c.label())));
+                    // the first three are single numbers, the others lists of CPUs or devices
+                    for (String k : columns) {
+                        String v = esc(c.means().getOrDefault(k, "–"));
+                        r.add(HostTimelines.MEAN_COLUMNS.indexOf(k) < 3 ? n(v) : v);
+                    }
+                    rows.add(r);
                 }
-                b.append(Html.table(List.of("cell", "CPU", "softirq", "disks and network"), rows));
+                List<String> header = new ArrayList<>(List.of("cell"));
+                header.addAll(columns);
+                b.append("<p class=\"sub\">Means over each cell's first repeat; the charts of a cell fold out below the table.</p>\n")
+                        .append(Html.table(header, rows));
                 for (HostTimelines.Cell c : host) {
                     b.append("<details><summary>").append(esc(c.label())).append(": ").append(c.figures().size())
                             .append(c.figures().size() == 1 ? " chart" : " charts").append("</summary>\n");

@@ -556,9 +556,10 @@ class HtmlReportTest {
         String host = html.substring(html.indexOf("<h2 id=\"host\">"));
         host = host.substring(0, host.indexOf("<h2", 5));
         String table = host.substring(host.indexOf("<table>"), host.indexOf("</table>"));
-        assertTrue(table.contains("<td>clients=1 (repeat 1)</td><td>busy 5.0 % on average (100 − idle)</td><td>–</td><td>–</td>"), table);
-        assertTrue(table.contains("<td>clients=16 (repeat 1)</td><td>busy 80.0 % on average (100 − idle)</td><td>–</td>"
-                + "<td>vda busy 40.0 % of the time</td>"), table);
+        // columns for what some cell has: busy, and disks from the 16 clients' cell; no memory, softirq or network
+        assertTrue(table.contains("<th>cell</th><th>busy %</th><th>disks busy %</th></tr>"), table);
+        assertTrue(table.contains("<td>clients=1 (repeat 1)</td><td class=\"num\">5.0</td><td>–</td>"), table);
+        assertTrue(table.contains("<td>clients=16 (repeat 1)</td><td class=\"num\">80.0</td><td>vda 40.0</td>"), table);
         assertEquals(0, count(table, "<svg"));
         assertEquals(3, count(host, "<details>"), "a fold per cell");
         assertTrue(host.contains("<details><summary>clients=4 (repeat 1): 1 chart</summary>"), host);
