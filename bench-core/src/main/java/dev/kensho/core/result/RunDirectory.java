@@ -232,7 +232,8 @@ public final class RunDirectory implements AutoCloseable {
             // a full disk: one line saying so (the trials before this one are whole; --resume cuts a half-written one)
             throw new KenshoException(KenshoException.FAILURE, "cannot append to " + dir.resolve(TRIALS) + ": " + KenshoException.ioReason(e), e);
         }
-        record(t);
+        // kept for summary.csv and --resume: a 300 s sweep trial's timelines as doubles, not boxed (DoubleColumn)
+        record(compactTimelines(t));
         if (summary != null) summary.accept(this);
     }
 

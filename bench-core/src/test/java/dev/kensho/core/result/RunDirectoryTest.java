@@ -44,13 +44,17 @@ class RunDirectoryTest {
         try (RunDirectory rd = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of(), Map.of()))) {
             rd.append(written);
             path = rd.path();
+            // and so does a running sweep hold the trials it has appended
+            Object held = ((Map<?, ?>) rd.trials().get(0).extra().get(Timeline.HOST)).get("cpu31.soft");
+            assertTrue(held instanceof DoubleColumn, "held as " + held.getClass());
+            assertEquals(written, rd.trials().get(0));
         }
         String line = Files.readAllLines(path.resolve(RunDirectory.TRIALS)).get(0);
         Trial read = RunDirectory.readTrials(path.resolve(RunDirectory.TRIALS)).get(0);
         assertEquals(List.of(0.5, 12.25), Timeline.of(read, Timeline.HOST).column("cpu31.soft"));
         assertEquals(List.of(95.5, 104.5), Timeline.of(read).column("tps"));
         Object column = ((Map<?, ?>) read.extra().get(Timeline.HOST)).get("cpu31.soft");
-        assertFalse(column instanceof ArrayList, "a list of boxed Doubles: " + column.getClass());
+        assertTrue(column instanceof DoubleColumn, "a list of boxed Doubles: " + column.getClass());
         assertEquals(List.of("vda", "eth0"), ((Map<?, ?>) read.extra().get(Timeline.HOST)).get("devices"), "a list of other values as it was");
         assertEquals(line, Json.MAPPER.writeValueAsString(read));
     }
