@@ -30,7 +30,8 @@ import java.util.Map;
 /**
  * The PGECons fixed-point observation: one script at each client count, on one or more targets
  * (e.g. embedded 16 and 17), every cell repeated, in random or sequential order. Before each trial:
- * CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with --reinit-each-trial). During
+ * CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with --reinit-each-trial; a role that may do neither
+ * runs without, said once and kept in each trial). During
  * each trial the server is sampled ({@link TrialSampler}). Every repeat is kept in trials.jsonl;
  * summary.csv gives per cell the median, min and max.
  *
@@ -70,6 +71,9 @@ public final class ClientSweep {
     private PrintStream err = System.err;
     /** Targets whose host could not be observed, said once each. */
     private final java.util.Set<String> hostUnseen = new java.util.HashSet<>();
+    /** "target;checkpoint" or "target;prewarm": what the target's role may not do, and the server's reason. */
+    private final Map<String, String> refused = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
     private PgbenchInit initTemplate;
     private Integer fillfactor;
 
@@ -313,8 +317,21 @@ public final class ClientSweep {
             extra.extra("init", r.line()).metric("init_s", r.totalSeconds());
         }
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
-            s.execute("CHECKPOINT");
-            if (prewarm) {
+            String noCheckpoint = refused.get(cell.target() + ";checkpoint");
+            if (noCheckpoint == null) {
+                try {
+                    s.execute("CHECKPOINT");
+                } catch (SQLException e) {
+                    if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) throw e;
+                    noCheckpoint = KenshoException.firstLine(e) + " (" + checkpointGrant(c) + ")";
+                    refusedOnce(cell.target(), "checkpoint", noCheckpoint, "no CHECKPOINT before the trials: " + noCheckpoint, dir);
+                }
+            }
+            // the trial says it ran without the checkpoint the method asks for, so its numbers are read for what they are
+            if (noCheckpoint != null) extra.extra("checkpoint_skipped", noCheckpoint);
+            String noPrewarm = refused.get(cell.target() + ";prewarm");
+            if (prewarm && noPrewarm != null) extra.extra("prewarm_error", noPrewarm);
+            if (prewarm && noPrewarm == null) {
                 boolean created = false;
                 try {
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
@@ -322,6 +339,10 @@ public final class ClientSweep {
                     extra.extra("prewarm_blocks", pr.blocks());
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
+                    if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) || "58P01".equals(e.getSQLState())) {
+                        refusedOnce(cell.target(), "prewarm", KenshoException.firstLine(e), "pgbench_accounts is not prewarmed before the trials: "
+                                + KenshoException.firstLine(e) + "; --no-prewarm runs without it", dir);
+                    }
                 }
                 if (created) {
                     // the sweep changed the target's database: say so where the user and the results will see it
@@ -369,6 +390,24 @@ public final class ClientSweep {
         String status = report.aborted() ? "failed" : "ok";
         if (report.aborted()) ex.put("reason", "run aborted: " + (errors == null ? "see report" : errors.lines().findFirst().orElse("")));
         return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.finished());
+    }
+
+    /**
+     * A preparation the target's role may not do (CHECKPOINT, pg_prewarm): said once per target on the log and in
+     * run.json's notes, then not tried again (each refusal would be an ERROR in the server's log).
+     */
+    private void refusedOnce(String target, String what, String reason, String message, RunDirectory dir) {
+        if (refused.putIfAbsent(target + ";" + what, reason) != null) return;
+        String note = target + ": " + message;
+        err.println(note);
+        dir.note(note);
+    }
+
+    /** Who may CHECKPOINT: pg_checkpoint's members from 15 on, before that only a superuser. */
+    private static String checkpointGrant(Connection c) throws SQLException {
+        String user = c.getMetaData().getUserName();
+        return c.getMetaData().getDatabaseMajorVersion() >= 15 ? "GRANT pg_checkpoint TO " + user + " allows it"
+                : "only a superuser may before PostgreSQL 15";
     }
 
     /** A trial run's stderr: kept whole for the trial's errors; its progress lines passed on to the sweep's log as they come. */

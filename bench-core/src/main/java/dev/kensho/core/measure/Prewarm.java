@@ -31,9 +31,31 @@ public final class Prewarm {
             try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm'")) {
                 if (rs.next()) return false;
             }
-            s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
+            try {
+                s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
+            } catch (SQLException e) {
+                throw unavailable(c, e);
+            }
             return true;
         }
+    }
+
+    /**
+     * Why pg_prewarm cannot be had, in one line that says what would give it: the server's "permission denied to create
+     * extension" names neither the database nor the remedy (pg_prewarm is not a trusted extension: only a superuser
+     * creates it). The SQLSTATE is kept, so callers can tell a missing right (42501) from a failure.
+     */
+    private static SQLException unavailable(Connection c, SQLException e) throws SQLException {
+        String where = "database " + c.getCatalog();
+        if ("42501".equals(e.getSQLState())) {
+            return new SQLException("pg_prewarm is not installed in " + where + " and role " + c.getMetaData().getUserName()
+                    + " may not create it (a superuser can: CREATE EXTENSION pg_prewarm)", e.getSQLState(), e);
+        }
+        if ("58P01".equals(e.getSQLState())) {
+            return new SQLException("pg_prewarm is not installed in " + where + " and the server lacks it (PostgreSQL's contrib modules)",
+                    e.getSQLState(), e);
+        }
+        return e;
     }
 
     /** Every table, index, materialized view and TOAST relation of a schema. */

@@ -1,0 +1,73 @@
+package dev.kensho.pgbench.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.RunInfo;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.server.PlainRole;
+import dev.kensho.core.server.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.LocalPostgres;
+import dev.kensho.pgbench.ClientSweep;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A sweep as a role that owns its database and nothing more, as production-like hosts give a benchmark tool. */
+@KenshoTarget
+class PlainRoleSweepTest {
+
+    /**
+     * CHECKPOINT needs a superuser or pg_checkpoint, and pg_prewarm (not a trusted extension) a superuser to create: each
+     * refusal is said once, with what would allow it, and kept in every trial it concerns; the trials themselves run.
+     */
+    @Test
+    void refusedCheckpointAndPrewarmAreSaidOnceAndTheTrialsRun(@LocalPostgres Target pg, @TempDir Path tmp) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "sweep")) {
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+                new ClientSweep().clients(List.of(1)).repeats(3).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("select-only")
+                        .scale(1).warmup(0).log(new PrintStream(log, true, StandardCharsets.UTF_8))
+                        .run(Map.of("remote", role.target()), dir);
+                String said = log.toString(StandardCharsets.UTF_8);
+                List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+                assertEquals(3, trials.size(), said);
+                for (Trial t : trials) {
+                    assertTrue(t.ok() && t.metric("tps") > 0, t + "\n" + said);
+                    assertEquals("ERROR: must be superuser or have privileges of pg_checkpoint to do CHECKPOINT (GRANT pg_checkpoint TO "
+                            + role.name() + " allows it)", t.extra().get("checkpoint_skipped"));
+                    assertEquals("pg_prewarm is not installed in database " + role.name() + " and role " + role.name()
+                            + " may not create it (a superuser can: CREATE EXTENSION pg_prewarm)", t.extra().get("prewarm_error"));
+                    assertNull(t.extra().get("prewarm_blocks"), t.extra().toString());
+                }
+                assertEquals(1, said.lines().filter(l -> l.startsWith("remote: no CHECKPOINT before the trials: ")).count(), said);
+                assertEquals(1, said.lines().filter(l -> l.startsWith("remote: pgbench_accounts is not prewarmed before the trials: ")).count(), said);
+                String run = Files.readString(dir.path().resolve(RunDirectory.RUN));
+                assertTrue(run.contains("no CHECKPOINT before the trials") && run.contains("is not prewarmed"), run);
+            }
+            // granted pg_checkpoint and given pg_prewarm by a superuser, the same role does both, and says nothing
+            role.asSuperuser("GRANT pg_checkpoint TO " + role.name());
+            role.asSuperuser("CREATE EXTENSION pg_prewarm");
+            ByteArrayOutputStream grantedLog = new ByteArrayOutputStream();
+            try (RunDirectory dir = RunDirectory.create(tmp.resolve("granted"), RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+                new ClientSweep().clients(List.of(1)).repeats(1).seconds(1).builtin("select-only").warmup(0)
+                        .log(new PrintStream(grantedLog, true, StandardCharsets.UTF_8)).run(Map.of("remote", role.target()), dir);
+                Trial t = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0);
+                assertTrue(t.ok(), t.toString());
+                assertNull(t.extra().get("checkpoint_skipped"), t.extra().toString());
+                assertTrue(((Number) t.extra().get("prewarm_blocks")).longValue() > 0, t.extra().toString());
+                assertTrue(grantedLog.toString(StandardCharsets.UTF_8).lines().noneMatch(l -> l.startsWith("remote: ")), grantedLog.toString(StandardCharsets.UTF_8));
+            }
+        }
+    }
+}
