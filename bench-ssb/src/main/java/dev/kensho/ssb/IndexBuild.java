@@ -166,7 +166,7 @@ public final class IndexBuild {
 
     private Trial build(SsbDatabase db, String cols, Trial.Builder b) {
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
-            Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder"));
+            if (db.canPrewarm()) Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder"));
             double secs = createMarked(db, c, cols);
             long pages;
             try (ResultSet rs = s.executeQuery("SELECT pg_relation_size(" + SsbDatabase.literal(qualified(db)) + "::regclass)")) {

@@ -43,6 +43,8 @@ public final class SsbDatabase {
 
     private final Target target;
     private final String schema;
+    /** Why pg_prewarm cannot be had here (the role may not create it, the server lacks it), once known: said once. */
+    private String noPrewarm;
 
     /**
      * Refuses (usage error) a scale factor the loaded data would not match: dbgen truncates one of 1 or more to its
@@ -324,14 +326,23 @@ public final class SsbDatabase {
         }
     }
 
+    /** False once {@link #prewarm} found that pg_prewarm cannot be had here: a caller prewarming on its own skips it too. */
+    public boolean canPrewarm() {
+        return noPrewarm == null;
+    }
+
     /**
      * Loads the given tables with their indexes and TOAST into shared buffers, but only those Kensho created here
      * (listed in kensho_ssb_meta): other tables of the schema are not Kensho's to read or to evict buffers for.
-     * Creates pg_prewarm (in public) when the database lacks it, and says so on err and as a note in dir.
+     * Creates pg_prewarm (in public) when the database lacks it, and says so on err and as a note in dir. Where the
+     * role may not create it (only a superuser may) or the server lacks it, nothing is prewarmed: said once, on err and
+     * in dir's notes, and the run goes on ({@link #canPrewarm} says so from then on).
      *
      * @param dir the run to note the extension in, or null
+     * @return what was read; no relation where pg_prewarm cannot be had
      */
     public Prewarm.Result prewarm(List<String> tables, PrintStream err, RunDirectory dir) {
+        if (noPrewarm != null) return new Prewarm.Result(0, 0, false);
         try (Connection c = connect()) {
             List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
             Prewarm.Result r = Prewarm.tables(c, mine.stream().map(this::own).toList());
@@ -345,6 +356,14 @@ public final class SsbDatabase {
                     r.relations(), r.blocks());
             return r;
         } catch (SQLException e) {
+            if ("42501".equals(e.getSQLState()) || "58P01".equals(e.getSQLState())) {
+                noPrewarm = KenshoException.firstLine(e);
+                String note = "the SSB tables are not prewarmed (what a run reads comes from the OS cache or disk until it is in shared buffers): "
+                        + noPrewarm;
+                err.println("ssb: " + note);
+                if (dir != null) dir.note(note);
+                return new Prewarm.Result(0, 0, false);
+            }
             throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);
         }
     }
