@@ -2,6 +2,7 @@ package dev.kensho.scan;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
+import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
@@ -256,6 +257,7 @@ public final class ScanCrossover {
         options.validate();
         dir.parameter("options", options);
         checkTarget(target, options);
+        if (options.caches().contains(CacheState.WARM)) requirePrewarm(target, dir);
         boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
         if (options.caches().contains(CacheState.COLD) && !coldRuns) {
             dir.note("cold cells skipped: Kensho may not restart " + target.describe() + " (no --restart-command)");
@@ -420,6 +422,22 @@ public final class ScanCrossover {
         }
         if (options.sharedBuffers().stream().anyMatch(s -> !s.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE))) {
             throw KenshoException.usage("--shared-buffers needs a restart: use a managed server, or give --restart-command");
+        }
+    }
+
+    /**
+     * A warm cell is one pg_prewarm filled shared buffers for: where the role may not create the extension (only a
+     * superuser may) or the server lacks it, no warm cell can be measured, said once before any table is built.
+     */
+    private static void requirePrewarm(Target target, RunDirectory dir) {
+        try (Connection c = target.connect()) {
+            if (Prewarm.ensureExtension(c)) {
+                // a change to the user's database (a remote one too): it goes on record
+                dir.note("created extension pg_prewarm in schema public of database " + target.database()
+                        + " to prewarm the scan table (DROP EXTENSION pg_prewarm removes it)");
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("--cache warm prewarms the tables: " + KenshoException.firstLine(e), e);
         }
     }
 

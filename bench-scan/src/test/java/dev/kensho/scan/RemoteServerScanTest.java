@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.PlainRole;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
@@ -21,6 +22,30 @@ import org.junit.jupiter.api.io.TempDir;
 /** A server Kensho may not restart (the machine's PostgreSQL 15 as --url): warm only, shared_buffers untouched. */
 @KenshoTarget
 class RemoteServerScanTest {
+
+    /**
+     * A role that may not create pg_prewarm (only a superuser may) can measure no warm cell: one line before any table is
+     * built, where every cell used to fail after the load; given the extension, the same role runs.
+     */
+    @Test
+    void warmCellsWithoutPgPrewarmAreRefusedBeforeTheLoad(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "scan")) {
+            ScanCrossover.Options warm = ScanCrossover.Options.builder().rows(2_000).step(50).caches(List.of(CacheState.WARM)).build();
+            KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.run(role.target(), warm, results, List.of("scan"), null));
+            assertEquals(KenshoException.TARGET, e.exitCode());
+            assertEquals("--cache warm prewarms the tables: pg_prewarm is not installed in database " + role.name() + " and role " + role.name()
+                    + " may not create it (a superuser can: CREATE EXTENSION pg_prewarm)", e.getMessage());
+            try (Connection c = role.target().connect(); var rs = c.createStatement().executeQuery(
+                    "SELECT count(*) FROM pg_class WHERE relname IN ('scan_high', 'scan_low')")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "no table was built");
+            }
+            role.asSuperuser("CREATE EXTENSION pg_prewarm");
+            ScanCrossover.Result r = ScanCrossover.run(role.target(), warm, results, List.of("scan"), null);
+            assertEquals(0, r.failed());
+            assertEquals(0, r.invalid());
+        }
+    }
 
     @Test
     void remoteServersRunWarmOnly(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
