@@ -14,4 +14,14 @@ public final class ClientBackends {
     public static String condition(ServerVersion v) {
         return v.atLeast(10) ? "backend_type = 'client backend'" : "client_port IS NOT NULL";
     }
+
+    /**
+     * The rows that may hold a connection slot, as a role without pg_read_all_stats sees them: another role's backend
+     * shows it no backend_type or client_port, only its database and "&lt;insufficient privilege&gt;" as its query. Such a
+     * row in a database is counted as a client (it may be an autovacuum or parallel worker: a few too many, where
+     * leaving them all out counted a full server as free).
+     */
+    public static String slotCondition(ServerVersion v) {
+        return "(" + condition(v) + " OR (query = '<insufficient privilege>' AND datname IS NOT NULL))";
+    }
 }

@@ -1272,7 +1272,7 @@ public final class Driver {
      * @param extraOpen whether those are open already (the server then counts them among the backends in use)
      */
     public static void checkConnections(Connection c, int clients, int extra, boolean extraOpen, String clientsOption) throws SQLException {
-        String clientRows = ClientBackends.condition(ServerVersion.of(c));
+        String clientRows = ClientBackends.slotCondition(ServerVersion.of(c));
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
                         + "(SELECT count(*) FROM pg_stat_activity WHERE " + clientRows + "), "
