@@ -4,6 +4,7 @@ import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.Engine;
 import dev.kensho.pgbench.QueryMode;
@@ -259,14 +260,63 @@ public final class PgbenchRun {
      */
     public RunReport runAndRecord(Target target, RunDirectory dir) {
         if (dir != null && dir.info().environment().isEmpty()) dir.environment(Credentials.mask(target.describe()), Environment.capture(target));
-        RunReport r = run(target);
+        PrintStream given = err;
+        FirstError first = new FirstError(given);
+        err = new PrintStream(first, true, java.nio.charset.StandardCharsets.UTF_8);
+        RunReport r;
+        try {
+            r = run(target);
+        } finally {
+            err.flush();
+            err = given;
+        }
         r.lines().forEach(out::println);
         if (dir != null) {
             Map<String, Object> p = params();
             p.put("scale", r.scale());
-            dir.append(r.trial(cell(p), 0, p));
+            Trial t = r.trial(cell(p), 0, p);
+            if (r.aborted()) {
+                // as the sweep records it, and as the exit status says: an aborted run is no measurement of its cell
+                Map<String, Object> extra = new LinkedHashMap<>(t.extra());
+                extra.put("reason", "run aborted: " + (first.line() == null ? "a client stopped on an error" : first.line()));
+                t = new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "failed", t.finished());
+            }
+            dir.append(t);
         }
         return r;
+    }
+
+    /** The errors stream passed through, its first "error: " line (a client's abort) kept for the trial's reason. */
+    private static final class FirstError extends java.io.OutputStream {
+        private final PrintStream to;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        private volatile String first;
+
+        FirstError(PrintStream to) {
+            this.to = to;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            to.write(b);
+            if (first != null) return;
+            if (b != '\n') {
+                line.write(b);
+                return;
+            }
+            String l = line.toString(java.nio.charset.StandardCharsets.UTF_8);
+            line.reset();
+            if (l.startsWith("error: ")) first = l.substring("error: ".length());
+        }
+
+        @Override
+        public synchronized void flush() {
+            to.flush();
+        }
+
+        String line() {
+            return first;
+        }
     }
 
     /** True when dir holds this run's trial already (a --resume of a run that finished has nothing left to run). */
