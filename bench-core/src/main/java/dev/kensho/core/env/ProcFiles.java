@@ -46,7 +46,20 @@ public abstract class ProcFiles {
             if (!stat.startsWith("cpu")) return new Reading(null, "the server's /proc/stat reads empty");
             return new Reading(p, null);
         } catch (IOException e) {
-            return new Reading(null, e.getMessage());
+            return new Reading(null, e.getMessage() + who(c, e));
+        }
+    }
+
+    /** For a refusal, who may read the files: the server's "permission denied for function pg_read_file" says not. */
+    private static String who(Connection c, IOException e) {
+        if (!(e.getCause() instanceof SQLException q) || !"42501".equals(q.getSQLState())) return "";
+        try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_user")) {
+            rs.next();
+            return c.getMetaData().getDatabaseMajorVersion() >= 11
+                    ? " (a superuser or a member of pg_read_server_files may: GRANT pg_read_server_files TO " + rs.getString(1) + ")"
+                    : " (only a superuser may before PostgreSQL 11)";
+        } catch (SQLException gone) {
+            return "";
         }
     }
 
