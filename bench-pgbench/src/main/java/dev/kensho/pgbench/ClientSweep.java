@@ -383,6 +383,11 @@ public final class ClientSweep {
             err.println(note);
             dir.note(note);
         }
+        if (seen.waitProfile().containsKey(TrialSampler.BACKENDS)) {
+            refusedOnce(cell.target(), "waits", "own backends only", "the wait-event profile counts " + target.user()
+                    + "'s backends only, pg_stat_activity hiding other roles' from it (GRANT pg_read_all_stats TO " + target.user()
+                    + " shows them)", dir);
+        }
         if (seen.hostTimeline() != null && seen.hostTimeline().size() > 0) ex.put(HostTimeline.KEY, seen.hostTimeline().columns());
         if (seen.error() != null) ex.put("sampler_error", seen.error());
         String errors = runErr.text().lines().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);

@@ -43,6 +43,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private Timeline hostSeries;
     /** pg_stat_activity's condition for a client backend on this server (see ClientBackends). */
     private final String clients;
+    /** The role sees only its own backends in pg_stat_activity: the profile is of those (the run's clients among them). */
+    private final boolean ownBackendsOnly;
+    /** The wait profile's key saying whose backends it counts, where not every one's. */
+    public static final String BACKENDS = "backends";
     private final Map<String, Long> waits = new TreeMap<>();
     private long samples;
     private long backendSamples;
@@ -58,6 +62,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public TrialSampler(Target target) throws SQLException {
         this.conn = target.connect();
         this.clients = ClientBackends.condition(ServerVersion.of(conn));
+        this.ownBackendsOnly = !seesEveryBackend(conn);
         if (target.sameHost()) {
             this.hostConn = null;
             this.host = ProcFiles.local().orElse(null);
@@ -72,6 +77,18 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             this.hostConn = hc;
             this.host = r.files();
             this.hostUnavailable = r.unavailable() == null ? null : "the server runs on another host and its files cannot be read: " + r.unavailable();
+        }
+    }
+
+    /**
+     * Whether pg_stat_activity shows this role every backend: a superuser's or pg_read_all_stats' member's does (10 on);
+     * to others it hides other roles' backends (no backend_type, state or wait event).
+     */
+    private static boolean seesEveryBackend(Connection c) throws SQLException {
+        String readAllStats = ServerVersion.of(c).atLeast(10) ? " OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')" : "";
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT rolsuper" + readAllStats + " FROM pg_roles WHERE rolname = current_user")) {
+            return rs.next() && rs.getBoolean(1);
         }
     }
 
@@ -214,6 +231,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         synchronized (this) {
             profile.put("samples", samples);
             profile.put("backend_samples", backendSamples);
+            if (ownBackendsOnly) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
             Map<String, Double> share = new LinkedHashMap<>();
             waits.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))

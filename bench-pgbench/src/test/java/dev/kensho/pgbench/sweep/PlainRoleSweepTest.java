@@ -49,15 +49,21 @@ class PlainRoleSweepTest {
                     assertEquals("pg_prewarm is not installed in database " + role.name() + " and role " + role.name()
                             + " may not create it (a superuser can: CREATE EXTENSION pg_prewarm)", t.extra().get("prewarm_error"));
                     assertNull(t.extra().get("prewarm_blocks"), t.extra().toString());
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
+                    assertEquals("the role's own only (pg_stat_activity hides other roles' from it)", waits.get("backends"), waits.toString());
                 }
                 assertEquals(1, said.lines().filter(l -> l.startsWith("remote: no CHECKPOINT before the trials: ")).count(), said);
                 assertEquals(1, said.lines().filter(l -> l.startsWith("remote: pgbench_accounts is not prewarmed before the trials: ")).count(), said);
+                assertEquals(1, said.lines().filter(l -> l.equals("remote: the wait-event profile counts " + role.name() + "'s backends only,"
+                        + " pg_stat_activity hiding other roles' from it (GRANT pg_read_all_stats TO " + role.name() + " shows them)")).count(), said);
                 String run = Files.readString(dir.path().resolve(RunDirectory.RUN));
                 assertTrue(run.contains("no CHECKPOINT before the trials") && run.contains("is not prewarmed"), run);
             }
-            // granted pg_checkpoint and given pg_prewarm by a superuser, the same role does both, and says nothing
+            // granted pg_checkpoint and given pg_prewarm and pg_read_all_stats by a superuser, the same role does all, and says nothing
             role.asSuperuser("GRANT pg_checkpoint TO " + role.name());
             role.asSuperuser("CREATE EXTENSION pg_prewarm");
+            role.asSuperuser("GRANT pg_read_all_stats TO " + role.name());
             ByteArrayOutputStream grantedLog = new ByteArrayOutputStream();
             try (RunDirectory dir = RunDirectory.create(tmp.resolve("granted"), RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
                 new ClientSweep().clients(List.of(1)).repeats(1).seconds(1).builtin("select-only").warmup(0)
@@ -66,6 +72,7 @@ class PlainRoleSweepTest {
                 assertTrue(t.ok(), t.toString());
                 assertNull(t.extra().get("checkpoint_skipped"), t.extra().toString());
                 assertTrue(((Number) t.extra().get("prewarm_blocks")).longValue() > 0, t.extra().toString());
+                assertNull(((Map<?, ?>) t.extra().get("wait_events")).get("backends"), t.extra().toString());
                 assertTrue(grantedLog.toString(StandardCharsets.UTF_8).lines().noneMatch(l -> l.startsWith("remote: ")), grantedLog.toString(StandardCharsets.UTF_8));
             }
         }
