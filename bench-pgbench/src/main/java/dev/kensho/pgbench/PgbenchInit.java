@@ -144,8 +144,21 @@ public final class PgbenchInit {
         try (Connection c = target.connect()) {
             return run(c);
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e), e);
+            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e) + hint(e, target), e);
         }
+    }
+
+    private static final java.util.regex.Pattern SCHEMA_DENIED = java.util.regex.Pattern.compile("permission denied for schema (\\S+)");
+
+    /**
+     * What would allow a create the server refused for want of the right: since PostgreSQL 15 a role may no longer
+     * create tables in public by default (only the database owner may), and the server's error does not say so.
+     */
+    private static String hint(SQLException e, Target target) {
+        java.util.regex.Matcher m = SCHEMA_DENIED.matcher(String.valueOf(e.getMessage()));
+        if (!"42501".equals(e.getSQLState()) || !m.find()) return "";
+        return " (role " + target.user() + " may not create tables in schema " + m.group(1) + ": GRANT CREATE ON SCHEMA " + m.group(1)
+                + " TO " + target.user() + ", or use a database the role owns)";
     }
 
     /** Runs the steps and appends the result as a trial. */
