@@ -10,6 +10,7 @@ import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
 import java.io.PrintStream;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -62,6 +63,7 @@ public final class IndexBuild {
         dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials())));
         Map<Integer, Long> distinct = new HashMap<>();
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            requireOwner(db, c);
             if (db.exists(c, INDEX)) {
                 if (!leftByKensho(db, c)) {
                     throw KenshoException.usage("index " + INDEX + " already exists in schema " + db.schema()
@@ -161,6 +163,23 @@ public final class IndexBuild {
             throw e;
         } finally {
             if (!c.isClosed()) c.setAutoCommit(auto);
+        }
+    }
+
+    /**
+     * CREATE INDEX needs lineorder's owner (or a member of its role): a role that may only read it, in a database
+     * someone else loaded, is told so once, where every build failed on it.
+     */
+    private static void requireOwner(SsbDatabase db, Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_get_userbyid(relowner), current_user, pg_has_role(current_user, relowner, 'USAGE') "
+                + "FROM pg_class WHERE oid = to_regclass(?)")) {
+            ps.setString(1, SsbDatabase.ident(db.schema()) + ".lineorder");
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getBoolean(3)) return;
+                throw KenshoException.target("ssb index-build creates indexes on " + db.schema() + ".lineorder, which only its owner "
+                        + rs.getString(1) + " may, not " + rs.getString(2) + ": run it as " + rs.getString(1)
+                        + ", or load the SSB into a database or schema of " + rs.getString(2) + "'s own (ssb load)", null);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.kensho.ssb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.measure.QueryTimer;
@@ -8,7 +9,9 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.PlainRole;
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import java.io.ByteArrayOutputStream;
@@ -49,6 +52,26 @@ class PlainRoleSsbTest {
                 for (Trial t : builds) assertTrue(t.ok(), t.toString() + "\n" + err);
                 saidOnce(err, role);
                 assertTrue(Files.readString(dir.path().resolve(RunDirectory.RUN)).contains("the SSB tables are not prewarmed"));
+            }
+        }
+    }
+
+    /** A role that may only read lineorder (someone else loaded it) cannot index it: one line, before any build, naming the owner. */
+    @Test
+    void indexBuildOnSomeoneElsesLineorderIsRefusedOnce(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "ssb_reader");
+             Target admin = new TargetSpec().url(role.target().jdbcUrl()).user(pg.user()).open()) {
+            new SsbDatabase(admin, "public").load(new SsbDatabase.LoadOptions(0.01, 1, false, false), null);
+            role.asSuperuser("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role.name());
+            SsbDatabase db = new SsbDatabase(role.target(), "public");
+            try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb index-build", List.of("test"), Map.of()))) {
+                IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2), 2, 1, "64MB"), new PrintStream(OutputStream.nullOutputStream()),
+                        new PrintStream(OutputStream.nullOutputStream()));
+                KenshoException e = assertThrows(KenshoException.class, () -> ib.run(db, dir));
+                assertEquals(KenshoException.TARGET, e.exitCode());
+                assertEquals("ssb index-build creates indexes on public.lineorder, which only its owner " + pg.user() + " may, not " + role.name()
+                        + ": run it as " + pg.user() + ", or load the SSB into a database or schema of " + role.name() + "'s own (ssb load)", e.getMessage());
+                assertEquals(List.of(), dir.trials());
             }
         }
     }
