@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,8 +64,32 @@ public final class Environment {
                 }
             }
             m.put("non_default_settings", nonDefault);
+            Map<String, Object> role = role(s);
+            m.put("role", role);
+            if (!Boolean.TRUE.equals(role.get("superuser")) && !((List<?>) role.get("privileges_of")).contains("pg_read_all_settings")) {
+                // pg_settings leaves them out for this role: their absence above says nothing about their values
+                m.put("settings_hidden", "settings only a superuser or pg_read_all_settings may read (shared_preload_libraries, "
+                        + "data_directory, ...) are not listed");
+            }
         } catch (SQLException e) {
             m.put("error", Credentials.mask(e.getMessage()));
+        }
+        return m;
+    }
+
+    /**
+     * The role Kensho runs as and the predefined roles whose privileges it has: what it could observe and do
+     * (CHECKPOINT, pg_read_file, other roles' pg_stat_activity rows, every setting) follows from them.
+     */
+    private static Map<String, Object> role(Statement s) throws SQLException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        try (ResultSet rs = s.executeQuery("SELECT current_user, rolsuper, ARRAY(SELECT p.rolname::text FROM pg_roles p "
+                + "WHERE p.rolname IN ('pg_monitor', 'pg_read_all_settings', 'pg_read_all_stats', 'pg_read_server_files', 'pg_checkpoint') "
+                + "AND pg_has_role(current_user, p.oid, 'USAGE') ORDER BY 1) FROM pg_roles WHERE rolname = current_user")) {
+            rs.next();
+            m.put("name", rs.getString(1));
+            m.put("superuser", rs.getBoolean(2));
+            m.put("privileges_of", rs.getBoolean(2) ? List.of() : List.of((String[]) rs.getArray(3).getArray()));
         }
         return m;
     }

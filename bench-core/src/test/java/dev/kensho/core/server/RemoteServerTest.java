@@ -57,6 +57,28 @@ class RemoteServerTest {
         assertTrue(e.getMessage().startsWith("--set max_connections: needs a postmaster-level change"), e.getMessage());
     }
 
+    /**
+     * What a run records about its target says what the role may: a plain role's pg_settings leaves out the settings only
+     * a superuser or pg_read_all_settings reads, and their absence must not read as their being at the default.
+     */
+    @Test
+    void theEnvironmentNamesTheRoleAndWhatItCannotSee(@LocalPostgres Target pg) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "env")) {
+            Map<String, Object> plain = dev.kensho.core.env.Environment.server(role.target());
+            assertEquals(Map.of("name", role.name(), "superuser", false, "privileges_of", java.util.List.of()), plain.get("role"), plain.toString());
+            assertTrue(String.valueOf(plain.get("settings_hidden")).startsWith("settings only a superuser or pg_read_all_settings may read"),
+                    plain.toString());
+            role.asSuperuser("GRANT pg_monitor TO " + role.name());
+            Map<String, Object> monitor = dev.kensho.core.env.Environment.server(role.target());
+            assertEquals(java.util.List.of("pg_monitor", "pg_read_all_settings", "pg_read_all_stats"),
+                    ((Map<?, ?>) monitor.get("role")).get("privileges_of"), monitor.toString());
+            assertFalse(monitor.containsKey("settings_hidden"), monitor.toString());
+            Map<String, Object> superuser = dev.kensho.core.env.Environment.server(pg);
+            assertEquals(true, ((Map<?, ?>) superuser.get("role")).get("superuser"), superuser.toString());
+            assertFalse(superuser.containsKey("settings_hidden"), superuser.toString());
+        }
+    }
+
     @Test
     void aRoleThatDoesNotExistIsSaidSoNotAsAFailedPassword(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,
