@@ -160,9 +160,14 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 session.put(name, e.getValue());
             } else if (SettingValue.same(now.vartype, now.setting, now.unit, e.getValue())) {
                 // nothing to change: the server already has this value, however it is written
-            } else if (restartCommand != null && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
+            } else if (restartCommand != null && superuser && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
                 systemWide.put(name, e.getValue());
                 if (ctx.equals("postmaster")) restartNeeded = true; else reloadNeeded = true;
+            } else if (restartCommand != null && (ctx.equals("sighup") || ctx.equals("postmaster"))) {
+                // ALTER SYSTEM, and reading pg_file_settings to put the old entry back, are a superuser's: refused
+                // before any change, where the server's "permission denied for view pg_file_settings" named neither
+                refused.put(name, "needs a " + ctx + "-level change, which --restart-command makes with ALTER SYSTEM: only a superuser may,"
+                        + " and " + user() + " is not one");
             } else {
                 refused.put(name, "needs a " + ctx + "-level change on a remote server; Kensho does not reconfigure it"
                         + (ctx.equals("superuser") ? " (not a superuser)" : " without --restart-command"));

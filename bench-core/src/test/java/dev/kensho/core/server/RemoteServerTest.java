@@ -79,6 +79,26 @@ class RemoteServerTest {
         }
     }
 
+    /**
+     * --restart-command permits ALTER SYSTEM, which only a superuser may run: a plain role's postmaster-level --set is
+     * refused before anything is tried, saying so, where the run stopped on "permission denied for view pg_file_settings".
+     */
+    @Test
+    void restartCommandDoesNotMakeAPlainRoleReconfigure(@LocalPostgres Target pg) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "alter");
+             Target t = new TargetSpec().url(role.target().jdbcUrl()).user(role.name()).restartCommand("exit 1").open()) {
+            SettingsOutcome o = t.control().apply(Map.of("shared_buffers", (showInt(pg, "shared_buffers") + 1) + ""));
+            assertFalse(o.ok(), o.toString());
+            assertEquals("needs a postmaster-level change, which --restart-command makes with ALTER SYSTEM: only a superuser may, and "
+                    + role.name() + " is not one", o.refused().get("shared_buffers"));
+            assertTrue(o.actions().isEmpty(), o.toString());
+            KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().url(role.target().jdbcUrl()).user(role.name())
+                    .restartCommand("exit 1").set("shared_buffers", (showInt(pg, "shared_buffers") + 1) + "").open());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("--set shared_buffers: needs a postmaster-level change, which --restart-command makes"), e.getMessage());
+        }
+    }
+
     @Test
     void aRoleThatDoesNotExistIsSaidSoNotAsAFailedPassword(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,
