@@ -1349,6 +1349,13 @@ public final class Driver {
     private void vacuumStep(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
+            // as libpq prints notices: a role that does not own the tables is told "skipping ... only table or database
+            // owner can vacuum it", and without it "starting vacuum...end." read as a vacuum done
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                String severity = w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null
+                        ? p.getServerErrorMessage().getSeverity() : "WARNING";
+                cfg.err().println(severity + ":  " + w.getMessage());
+            }
         } catch (SQLException e) {
             cfg.err().println("error: ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
         }

@@ -50,4 +50,24 @@ class PlainRoleRunTest {
             }
         }
     }
+
+    /** pgbench's vacuum of tables the role does not own: the server's "skipping" warnings are shown, as libpq shows them. */
+    @Test
+    void aVacuumOfSomeoneElsesTablesSaysItSkippedThem(@LocalPostgres Target pg) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "vacuum");
+             Target admin = new dev.kensho.core.server.TargetSpec().url(role.target().jdbcUrl()).user(pg.user()).open()) {
+            new dev.kensho.pgbench.PgbenchInit().scale(1).log(null).run(admin);
+            role.asSuperuser("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role.name());
+            // a database owner may vacuum every table in it: the database too is someone else's
+            role.asSuperuser("ALTER DATABASE " + role.name() + " OWNER TO " + pg.user());
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            new PgbenchRun().builtin("select-only").clients(1).seconds(1).warmup(0)
+                    .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(role.target());
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertTrue(said.contains("WARNING:  skipping \"pgbench_branches\" --- only table or database owner can vacuum it"), said);
+            assertTrue(said.contains("WARNING:  skipping \"pgbench_tellers\" --- only table or database owner can vacuum it"), said);
+            assertTrue(said.contains("permission denied for table pgbench_history (ignoring this error and continuing anyway)"), said);
+        }
+    }
 }
