@@ -390,8 +390,18 @@ public final class ClientSweep {
         }
         if (seen.hostTimeline() != null && seen.hostTimeline().size() > 0) ex.put(HostTimeline.KEY, seen.hostTimeline().columns());
         if (seen.error() != null) ex.put("sampler_error", seen.error());
-        String errors = runErr.text().lines().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
+        // "starting vacuum..." is printed without its end of line: what the server said first follows it on that line
+        List<String> said = runErr.text().lines().map(l -> l.startsWith("starting vacuum") && l.contains("...") ? l.substring(l.indexOf("...") + 3) : l)
+                .toList();
+        String errors = said.stream().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
         if (errors != null) ex.put("errors", errors);
+        // the server's warnings, e.g. pgbench's vacuum skipping tables the role does not own: the trial ran unvacuumed
+        String warnings = said.stream().filter(l -> l.startsWith("WARNING:")).reduce((a, b) -> a + "\n" + b).orElse(null);
+        if (warnings != null) {
+            ex.put("warnings", warnings);
+            refusedOnce(cell.target(), "warnings", "warned", "the server warned (kept in each trial as warnings): "
+                    + warnings.lines().findFirst().orElse(""), dir);
+        }
         String status = report.aborted() ? "failed" : "ok";
         if (report.aborted()) ex.put("reason", "run aborted: " + (errors == null ? "see report" : errors.lines().findFirst().orElse("")));
         return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.finished());

@@ -77,4 +77,35 @@ class PlainRoleSweepTest {
             }
         }
     }
+
+    /**
+     * A role that may only read the pgbench tables of a database it does not own: pgbench's vacuum before each trial skips
+     * them with a warning, which was dropped; each trial keeps it, and the run says it once.
+     */
+    @Test
+    void aVacuumSkippedForWantOfOwnershipIsKeptInEachTrial(@LocalPostgres Target pg, @TempDir Path tmp) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "sweep_reader");
+             Target admin = new dev.kensho.core.server.TargetSpec().url(role.target().jdbcUrl()).user(pg.user()).open()) {
+            new dev.kensho.pgbench.PgbenchInit().scale(1).log(null).run(admin);
+            role.asSuperuser("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role.name());
+            role.asSuperuser("ALTER DATABASE " + role.name() + " OWNER TO " + pg.user());
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+                new ClientSweep().clients(List.of(1)).repeats(2).seconds(1).builtin("select-only").warmup(0).prewarm(false)
+                        .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("remote", role.target()), dir);
+                String said = log.toString(StandardCharsets.UTF_8);
+                List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+                assertEquals(2, trials.size(), said);
+                for (Trial t : trials) {
+                    assertTrue(t.ok(), t.toString());
+                    assertEquals("WARNING:  skipping \"pgbench_branches\" --- only table or database owner can vacuum it\n"
+                            + "WARNING:  skipping \"pgbench_tellers\" --- only table or database owner can vacuum it", t.extra().get("warnings"));
+                    assertEquals("error: ERROR:  permission denied for table pgbench_history (ignoring this error and continuing anyway)",
+                            t.extra().get("errors"));
+                }
+                assertEquals(1, said.lines().filter(l -> l.equals("remote: the server warned (kept in each trial as warnings): "
+                        + "WARNING:  skipping \"pgbench_branches\" --- only table or database owner can vacuum it")).count(), said);
+            }
+        }
+    }
 }
