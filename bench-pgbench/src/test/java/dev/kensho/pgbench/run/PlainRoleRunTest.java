@@ -65,8 +65,9 @@ class PlainRoleRunTest {
                     .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
                     .run(role.target());
             String said = err.toString(StandardCharsets.UTF_8);
-            assertTrue(said.contains("WARNING:  skipping \"pgbench_branches\" --- only table or database owner can vacuum it"), said);
-            assertTrue(said.contains("WARNING:  skipping \"pgbench_tellers\" --- only table or database owner can vacuum it"), said);
+            // PostgreSQL 15's words ("skipping ... only table or database owner can vacuum it"; 16 words it otherwise)
+            assertTrue(said.lines().anyMatch(l -> l.contains("WARNING:  ") && l.contains("\"pgbench_branches\"")), said);
+            assertTrue(said.lines().anyMatch(l -> l.startsWith("WARNING:  ") && l.contains("\"pgbench_tellers\"")), said);
             assertTrue(said.contains("permission denied for table pgbench_history (ignoring this error and continuing anyway)"), said);
         }
     }

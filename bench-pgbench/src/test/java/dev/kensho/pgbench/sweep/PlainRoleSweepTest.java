@@ -100,13 +100,16 @@ class PlainRoleSweepTest {
                 assertEquals(2, trials.size(), said);
                 for (Trial t : trials) {
                     assertTrue(t.ok(), t.toString());
-                    assertEquals("WARNING:  skipping \"pgbench_branches\" --- only table or database owner can vacuum it\n"
-                            + "WARNING:  skipping \"pgbench_tellers\" --- only table or database owner can vacuum it", t.extra().get("warnings"));
+                    // PostgreSQL 15's words ("skipping ... only table or database owner can vacuum it"; 16 words it otherwise)
+                    List<String> warnings = String.valueOf(t.extra().get("warnings")).lines().toList();
+                    assertEquals(2, warnings.size(), warnings.toString());
+                    assertTrue(warnings.get(0).startsWith("WARNING:  ") && warnings.get(0).contains("\"pgbench_branches\""), warnings.toString());
+                    assertTrue(warnings.get(1).startsWith("WARNING:  ") && warnings.get(1).contains("\"pgbench_tellers\""), warnings.toString());
                     assertEquals("error: ERROR:  permission denied for table pgbench_history (ignoring this error and continuing anyway)",
                             t.extra().get("errors"));
                 }
-                assertEquals(1, said.lines().filter(l -> l.equals("remote: the server warned (kept in each trial as warnings): "
-                        + "WARNING:  skipping \"pgbench_branches\" --- only table or database owner can vacuum it")).count(), said);
+                assertEquals(1, said.lines().filter(l -> l.startsWith("remote: the server warned (kept in each trial as warnings): WARNING:  ")
+                        && l.contains("\"pgbench_branches\"")).count(), said);
             }
         }
     }
