@@ -63,9 +63,14 @@ class KillAndResumeIT {
         String[] args = {"query", "-c", "SELECT pg_sleep(0.2)", "--repeat", "40", "--warmup", "0"};
         Process p = BenchJar.start(work, args);
         Path trials = waitForTrials(p, work.resolve("results"), 3);
+        Path instance = instanceOf(p.pid());
         p.destroy();   // SIGTERM, as Ctrl-C: the hooks stop the server while a trial is still running
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(143, p.exitValue(), Files.readString(work.resolve("stderr.txt")));
+        // the run removed its server's files as it ended (its watchdog, had it been left, would in 3 s: allow 10)
+        long gone = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Files.exists(instance) && System.nanoTime() < gone) Thread.sleep(100);
+        assertTrue(!Files.exists(instance), instance + " left behind");
         assertTrue(Files.readString(work.resolve("stderr.txt")).contains("bench: interrupted; finished trials are kept in"));
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 3 && kept.size() < 40, "kept " + kept.size());

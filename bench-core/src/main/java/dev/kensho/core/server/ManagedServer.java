@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +45,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     private final Map<String, String> settings = new LinkedHashMap<>();
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Thread shutdownHook = new Thread(this::jvmEnding, "kensho-server-stop");
+    /** Held while the server is stopped and its instance removed: by close() or the shutdown hook, one at a time. */
+    private final Object ending = new Object();
     private volatile boolean running;
     /**
      * Set as Kensho first starts (or clears a stale pid of) its data directory: before that, a postmaster.pid in it
@@ -464,8 +465,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     private void jvmEnding() {
         JvmShutdown.begin();
-        stopQuietly();
-        if (!keep) deleteTree(instance);   // all of it now, not half by a close() the halt cuts short
+        synchronized (ending) {
+            stopQuietly();
+            if (!keep) deleteTree(instance);   // all of it now, not half by a close() the halt cuts short
+        }
     }
 
     private void stopQuietly() {
@@ -687,22 +690,45 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     public void close() {
         if (watchdog != null) watchdog.destroy();
         closePools();
-        stopQuietly();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException ignored) {
-            // already shutting down
+        // after a Ctrl-C the command's thread comes here while the hook stops the server: interleaved, each one's
+        // deleting tripped over the other's (or over pg_ctl's output file) and the halt cut the rest short
+        synchronized (ending) {
+            stopQuietly();
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
+            if (!keep) deleteTree(instance);
         }
-        if (!keep) deleteTree(instance);
         release(instance, inUse);
     }
 
+    /** Removes dir and everything in it, going on past files that vanish or resist meanwhile (a walk would stop). */
     static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try {
+            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                    file.toFile().delete();
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                    file.toFile().delete();   // gone meanwhile, or unreadable: what can go, goes
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) {
+                    d.toFile().delete();
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
         } catch (IOException | UncheckedIOException ignored) {
-            // files vanishing meanwhile (another process reaping) are fine; leftovers are reaped next start
+            // leftovers are reaped next start
         }
     }
 
