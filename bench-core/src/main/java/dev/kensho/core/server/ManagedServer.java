@@ -434,7 +434,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         started = true;
         startMark = logSize();
         // A kept data directory may carry a stale pid file from a killed run.
-        if (Files.exists(data.resolve("postmaster.pid"))) stopQuietly();
+        if (Files.exists(data.resolve("postmaster.pid"))) clearStalePidFile();
         exec(cmd("pg_ctl", "-D", data.toString(), "-l", instance.resolve("server.log").toString(), "-w", "-t", "120", "start"),
                 "starting PostgreSQL", 180);
         running = true;
@@ -445,6 +445,38 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         } catch (SQLException e) {
             throw translate(e, "postgres");
         }
+    }
+
+    /**
+     * A kept directory's postmaster.pid left by a run its watchdog could not clean up after: the server it names, if
+     * it still runs there, is stopped; a file naming any other process (its number taken since, e.g. after a reboot,
+     * perhaps by another run's server) is removed, since pg_ctl stop would signal that process and wait two minutes.
+     */
+    private void clearStalePidFile() {
+        Path pidFile = data.resolve("postmaster.pid");
+        long pid;
+        try {
+            pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+        } catch (IOException | RuntimeException e) {
+            pid = -1;   // empty or cut short: no server wrote it completely
+        }
+        Optional<ProcessHandle> process = pid > 0 ? ProcessHandle.of(pid).filter(ProcessHandle::isAlive) : Optional.empty();
+        Boolean running = process.map(h -> isPostmasterOf(h, data)).orElse(false);
+        if (running == null) {
+            throw KenshoException.usage(pidFile + " names process " + pid + ", which may be a server running in " + data
+                    + "; stop it, or remove the file if it is not");
+        }
+        if (running) {
+            stopQuietly();
+            did("stopped the server a killed run left running in " + data);
+            return;
+        }
+        try {
+            Files.deleteIfExists(pidFile);
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot remove the stale " + pidFile + ": " + e.getMessage(), e);
+        }
+        did("removed a stale postmaster.pid (process " + pid + " is no server of " + data + ")");
     }
 
     private void ensureDatabase() {

@@ -278,4 +278,37 @@ class ManagedServerTest {
             ManagedServer.deleteTree(dir);
         }
     }
+
+    /**
+     * A kept directory whose pid file outlived its server (a machine that rebooted): the pid it names may belong to
+     * any process of the server's user by now, even another run's server. pg_ctl stop would signal it; Kensho
+     * removes the stale file and starts.
+     */
+    @Test
+    void aStalePidFileInAKeptDirectoryIsRemovedNotSignalled() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        java.util.List<String> sleep = new java.util.ArrayList<>(ServerUser.commandPrefix());
+        sleep.addAll(java.util.List.of("sleep", "60"));
+        Process other = null;
+        try {
+            try (Target pg = new TargetSpec().keepData(dir).open()) {
+                assertTrue(pg.port() > 0);
+            }
+            other = new ProcessBuilder(sleep).start();   // as the server's user: pg_ctl could signal it
+            long otherPid = other.descendants().findFirst().map(ProcessHandle::pid).orElse(other.pid());
+            Files.writeString(dir.resolve("data/postmaster.pid"), otherPid + "\n" + dir.resolve("data") + "\n");
+            try (Target pg = new TargetSpec().keepData(dir).open(); Connection c = pg.connect()) {
+                assertTrue(c.isValid(2));
+                assertTrue(ProcessHandle.of(otherPid).map(ProcessHandle::isAlive).orElse(false), "Kensho signalled process " + otherPid);
+                assertTrue(pg.control().actions().contains("removed a stale postmaster.pid (process " + otherPid + " is no server of "
+                        + dir.resolve("data") + ")"), pg.control().actions().toString());
+            }
+        } finally {
+            if (other != null) {
+                other.descendants().forEach(ProcessHandle::destroyForcibly);
+                other.destroyForcibly();
+            }
+            ManagedServer.deleteTree(dir);
+        }
+    }
 }
