@@ -593,16 +593,20 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 }
             } catch (KenshoException e) {
                 String rejected = running ? null : rejectedSetting(wanted);
+                boolean wasDown = !running;
                 // A value the server rejects must not leave a server that cannot start.
                 settings.clear();
                 settings.putAll(before);
                 writeConf();
-                if (!running) {
+                if (wasDown) {
                     startServer();
                     sessionChanged();   // the pools' connections went with the failed restart
                 } else {
                     reload();
                 }
+                // run.json's notes tell what the server went through, a failed restart among it
+                did("could not " + String.join(", ", actions) + ": " + (rejected != null ? rejected : e.getMessage())
+                        + (wasDown ? "; started PostgreSQL again with the settings before" : "; put back the settings before"));
                 if (rejected != null) throw KenshoException.usage(rejected);
                 throw e;
             }

@@ -82,6 +82,10 @@ class ManagedServerTest {
             KenshoException bad = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("shared_buffers", "lots")));
             assertTrue(bad.getMessage().contains("shared_buffers"), bad.getMessage());
             assertEquals("13", show(pg, "max_worker_processes"));
+            // the failed restart and the start after it are in what Kensho did (run.json's notes)
+            String failed = pg.control().actions().get(pg.control().actions().size() - 1);
+            assertTrue(failed.startsWith("could not set shared_buffers (default) → lots (restart): shared_buffers=lots: ")
+                    && failed.endsWith("; started PostgreSQL again with the settings before"), failed);
 
             // The same for a reloaded setting, in the server's words; the bad value must not stay in
             // kensho.conf, where it would stop every later restart.
