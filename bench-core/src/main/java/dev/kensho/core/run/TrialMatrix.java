@@ -6,6 +6,7 @@ import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 
@@ -98,10 +99,10 @@ public final class TrialMatrix<C> {
                 throw e;
             } catch (dev.kensho.core.KenshoException e) {
                 if (e.exitCode() == dev.kensho.core.KenshoException.USAGE) throw e;
-                t = Trial.of(p.key(), p.repeat()).failed(e.getMessage()).build();
+                t = Trial.of(p.key(), p.repeat()).params(paramsOf(p.key())).failed(e.getMessage()).build();
             } catch (Exception e) {
                 // one line: the reason is a CSV cell and a progress line (a server error's "Position: 8" follows a newline)
-                t = Trial.of(p.key(), p.repeat()).failed(e.getClass().getSimpleName() + ": "
+                t = Trial.of(p.key(), p.repeat()).params(paramsOf(p.key())).failed(e.getClass().getSimpleName() + ": "
                         + dev.kensho.core.KenshoException.firstLine(e)).build();
             }
             // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and
@@ -110,5 +111,20 @@ public final class TrialMatrix<C> {
             dir.append(t);
             listener.finished(p, t, index, plan.size());
         }
+    }
+
+    /**
+     * A cell's parameters read back from its key (name=value;name=value) for a trial whose body failed before it named
+     * them (a settings change the server refused): else summary.csv's row of that cell has empty parameter columns.
+     * None for a key of another form.
+     */
+    static Map<String, Object> paramsOf(String key) {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        for (String part : key.split(";")) {
+            int eq = part.indexOf('=');
+            if (eq <= 0) return Map.of();
+            params.put(part.substring(0, eq), part.substring(eq + 1));
+        }
+        return params;
     }
 }

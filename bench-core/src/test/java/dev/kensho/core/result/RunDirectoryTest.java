@@ -248,6 +248,27 @@ class RunDirectoryTest {
         assertEquals("b,1,ok,5,5,5,", csv.get(2));
     }
 
+    /** A cell whose body failed before it named its parameters (a settings change refused) keeps them in summary.csv. */
+    @Test
+    void aCellThatFailedBeforeItsTrialNamedItsParametersStillHasThem() throws Exception {
+        TrialMatrix<String> m = new TrialMatrix<>(List.of("4MB", "200GB"), v -> "target=embedded-18;shared_buffers=" + v, 1,
+                TrialMatrix.Order.SEQUENTIAL, 0);
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+            m.run(dir, p -> {
+                if (p.cell().equals("200GB")) {
+                    throw new dev.kensho.core.KenshoException(dev.kensho.core.KenshoException.TARGET, "starting PostgreSQL failed", null);
+                }
+                return Trial.of(p.key(), p.repeat()).param("target", "embedded-18").param("shared_buffers", p.cell()).metric("ms", 1.0).build();
+            }, new TrialMatrix.Listener<>() { });
+            CellSummary.write(dir, List.of("ms"));
+        }
+        List<String> csv = Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY));
+        assertEquals("target,shared_buffers,n,status,ms_median,ms_min,ms_max,reason", csv.get(0));
+        assertEquals("embedded-18,200GB,0,failed,,,,starting PostgreSQL failed", csv.get(2));
+    }
+
     @Test
     void randomOrderIsReproducibleFromTheSeed() {
         var a = new TrialMatrix<>(List.of(1, 2, 3, 4), String::valueOf, 3, TrialMatrix.Order.RANDOM, 7).plan();
