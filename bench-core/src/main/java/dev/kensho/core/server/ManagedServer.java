@@ -491,24 +491,59 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void stopServer() {
-        exec(cmd("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "-t", "120", "stop"), "stopping PostgreSQL", 180);
+        stopServer(false);
+    }
+
+    /**
+     * Stops the server: a fast shutdown (with its checkpoint) unless immediate is asked (data about to be deleted have
+     * nothing to keep) or the server crashed since it started. PostgreSQL 18 asked for a fast shutdown during crash
+     * recovery never finishes it (its startup process ends, the postmaster waits on): where a fast shutdown does not
+     * finish, an immediate one follows.
+     */
+    private void stopServer(boolean immediate) {
+        String crash = crashSinceStart();
+        if (crash != null) did("the server crashed (server log: " + crash + "); stopped with -m immediate");
+        if (!immediate && crash == null) {
+            try {
+                exec(cmd("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "-t", "120", "stop"), "stopping PostgreSQL", 180);
+                running = false;
+                return;
+            } catch (KenshoException e) {
+                if (!Files.exists(data.resolve("postmaster.pid"))) throw e;
+                did("a fast shutdown did not finish (" + e.getMessage() + "); stopped with -m immediate");
+            }
+        }
+        exec(cmd("pg_ctl", "-D", data.toString(), "-m", "immediate", "-w", "-t", "60", "stop"), "stopping PostgreSQL", 90);
         running = false;
+    }
+
+    /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
+    private String crashSinceStart() {
+        if (startMark < 0) return null;
+        for (String l : logLinesSince(startMark)) {
+            if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) return logMessage(l);
+        }
+        return null;
     }
 
     private void jvmEnding() {
         JvmShutdown.begin();
         synchronized (ending) {
-            stopQuietly();
-            if (!keep) deleteTree(instance);   // all of it now, not half by a close() the halt cuts short
+            // all of it now, not half by a close() the halt cuts short; a server still running keeps its directory
+            // (deleted, nothing could stop it): the watchdog, or a later start's reaping, stops it
+            if (stopQuietly() && !keep) deleteTree(instance);
         }
     }
 
-    private void stopQuietly() {
-        if (!started) return;
+    /** True when no server of Kensho's runs here any more (or never did). */
+    private boolean stopQuietly() {
+        if (!started) return true;
         try {
-            if (Files.exists(data.resolve("postmaster.pid"))) stopServer();
-        } catch (RuntimeException ignored) {
-            // best effort on the way out
+            // a non-kept instance's data go with the server: no shutdown checkpoint to wait for
+            if (Files.exists(data.resolve("postmaster.pid"))) stopServer(!keep);
+            return true;
+        } catch (RuntimeException e) {
+            return !Files.exists(data.resolve("postmaster.pid"));   // best effort on the way out
         }
     }
 
@@ -724,18 +759,19 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void close() {
-        if (watchdog != null) watchdog.destroy();
         closePools();
         // after a Ctrl-C the command's thread comes here while the hook stops the server: interleaved, each one's
         // deleting tripped over the other's (or over pg_ctl's output file) and the halt cut the rest short
         synchronized (ending) {
-            stopQuietly();
+            boolean stopped = stopQuietly();
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException ignored) {
                 // already shutting down
             }
-            if (!keep) deleteTree(instance);
+            // a server that would not stop keeps its directory and its watchdog, which stops it once this JVM ends
+            if (stopped && watchdog != null) watchdog.destroy();
+            if (stopped && !keep) deleteTree(instance);
         }
         release(instance, inUse);
     }

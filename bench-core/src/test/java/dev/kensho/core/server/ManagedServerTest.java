@@ -315,4 +315,41 @@ class ManagedServerTest {
             ManagedServer.deleteTree(dir);
         }
     }
+
+    /**
+     * A server process killed (kill -9 of a backend): the postmaster resets and recovers, and PostgreSQL 18 never
+     * finishes a fast shutdown asked for during that recovery. Closing must still stop it, remove its directory and
+     * say what happened, not wait two minutes and leave a server running whose directory it deleted.
+     */
+    @Test
+    void aCrashedServerIsStoppedAndSaidSo() throws Exception {
+        Target pg = new TargetSpec().open();
+        java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+        java.nio.file.Path instance = data.getParent();
+        long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        try {
+            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT pg_backend_pid()")) {
+                rs.next();
+                assertTrue(ProcessHandle.of(rs.getLong(1)).orElseThrow().destroyForcibly());
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!Files.readString(instance.resolve("server.log")).contains("was terminated by signal 9")) {
+                assertTrue(System.nanoTime() < deadline, "the postmaster never noticed its backend's end");
+                Thread.sleep(20);
+            }
+            long closing = System.nanoTime();
+            pg.close();
+            long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - closing);
+            // pg_ctl saw the pid file go: the process itself ends a moment later
+            ProcessHandle.of(postmaster).ifPresent(h -> h.onExit().completeOnTimeout(h, 10, java.util.concurrent.TimeUnit.SECONDS).join());
+            assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false), "postgres " + postmaster + " left running; "
+                    + pg.control().actions());
+            assertFalse(Files.exists(instance), instance + " left behind");
+            assertTrue(seconds < 60, "closing took " + seconds + " s");
+            assertTrue(pg.control().actions().stream().anyMatch(a -> a.startsWith("the server crashed (server log: client backend (PID ")
+                    && a.endsWith(") was terminated by signal 9: Killed); stopped with -m immediate")), pg.control().actions().toString());
+        } finally {
+            ProcessHandle.of(postmaster).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
 }
