@@ -262,7 +262,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             }
             String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
-                throw new KenshoException(KenshoException.TARGET, what + " failed: " + lastLines(text) + serverLogTail());
+                throw new KenshoException(KenshoException.TARGET, what + " failed: " + failureReason(text) + serverLogTail());
             }
             return text;
         } catch (IOException e) {
@@ -281,8 +281,19 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         }
     }
 
-    private static String lastLines(String text) {
+    /**
+     * The line of a tool's output that says why it failed: the server's last FATAL, PANIC or ERROR (initdb's bootstrap
+     * "could not write to file ...: No space left on device"), else the last line that is not initdb's cleanup note.
+     */
+    static String failureReason(String text) {
         String[] lines = text.strip().split("\n");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            if (lines[i].matches(".*\\b(FATAL|PANIC|ERROR):.*")) return logMessage(lines[i]);
+        }
+        for (int i = lines.length - 1; i >= 0; i--) {
+            String l = lines[i].strip();
+            if (!l.isEmpty() && !l.startsWith("initdb: removing") && !l.startsWith("initdb: data directory")) return l;
+        }
         return lines.length == 0 ? "" : lines[lines.length - 1];
     }
 
@@ -313,7 +324,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** A server log line without its prefix (time, pid, level): the server's words. */
     private static String logMessage(String line) {
-        return line.replaceFirst("^postgres: ", "").replaceFirst("^.*?(LOG|FATAL|ERROR):\\s*", "").strip();
+        return line.replaceFirst("^postgres: ", "").replaceFirst("^.*?(LOG|FATAL|PANIC|ERROR):\\s*", "").strip();
     }
 
     /**

@@ -352,4 +352,18 @@ class ManagedServerTest {
             ProcessHandle.of(postmaster).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
+
+    /** initdb on a full disk ends with its cleanup note; the error named that note, not the full disk. */
+    @Test
+    void aFailedToolIsReportedByTheLineThatSaysWhy() {
+        String initdb = "running bootstrap script ... ok\n"
+                + "performing post-bootstrap initialization ... 2026-11-26 18:36:01.464 UTC [22663] FATAL:  could not write to file"
+                + " \"base/4/3456_vm\": No space left on device\n"
+                + "2026-11-26 18:36:01.464 UTC [22663] STATEMENT:  CREATE DATABASE template0 IS_TEMPLATE = true\n\t\n"
+                + "child process exited with exit code 1\n"
+                + "initdb: removing data directory \"/data\"\n";
+        assertEquals("could not write to file \"base/4/3456_vm\": No space left on device", ManagedServer.failureReason(initdb));
+        assertEquals("pg_ctl: could not start server", ManagedServer.failureReason("waiting for server to start.... stopped waiting\n"
+                + "pg_ctl: could not start server\n"));
+    }
 }
