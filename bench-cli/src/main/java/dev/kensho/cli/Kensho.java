@@ -129,7 +129,9 @@ public final class Kensho implements Runnable {
             if (t instanceof KenshoException k) {
                 // a usage or target error found once the run directory existed must leave nothing behind either
                 if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);
-                err.println("bench: " + k.getMessage());
+                // a lost connection ("An I/O error occurred while sending to the backend") is explained by the crash
+                String crash = dev.kensho.core.server.ServerActions.lastCrash().map(c -> " (" + c + ")").orElse("");
+                err.println("bench: " + k.getMessage() + crash);
                 err.flush();
                 return k.exitCode();
             }

@@ -73,6 +73,18 @@ class QueryCommandTest {
     }
 
     /** Bad numbers and a matrix the server cannot take are usage errors before any cell runs, naming the option. */
+    /** A statement that crashes the server (its backend killed): the error line says the server crashed, and why. */
+    @Test
+    void aServerCrashIsNamedInTheErrorLine(@TempDir Path tmp) {
+        CommandRun r = CommandRun.of("query", "-c", "select 1", "--setup", "COPY (SELECT 1) TO PROGRAM 'kill -9 $PPID'",
+                "--repeat", "1", "--warmup", "0", "--results", tmp.toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        List<String> err = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
+        assertEquals(1, err.size(), r.err());
+        assertTrue(err.get(0).matches("bench: --setup COPY .*: .* \\(embedded at 127\\.0\\.0\\.1:\\d+ crashed \\(server log: client backend"
+                + " \\(PID \\d+\\) was terminated by signal 9: Killed\\)\\)"), err.get(0));
+    }
+
     @Test
     void optionAndMatrixMistakesAreOneLineUsageErrors(Target pg, @TempDir Path tmp) throws Exception {
         String[][] cases = {

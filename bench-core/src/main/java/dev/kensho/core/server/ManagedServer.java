@@ -513,7 +513,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private void stopServer(boolean immediate) {
         String crash = crashSinceStart();
-        if (crash != null) did("the server crashed (server log: " + crash + "); stopped with -m immediate");
+        if (crash != null) {
+            did("the server crashed (server log: " + crash + "); stopped with -m immediate");
+            ServerActions.crashed(kind.label() + " at 127.0.0.1:" + port(), crash);
+        }
         if (!immediate && crash == null) {
             try {
                 exec(cmd("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "-t", "120", "stop"), "stopping PostgreSQL", 180);
@@ -531,10 +534,15 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
     private String crashSinceStart() {
         if (startMark < 0) return null;
+        String panic = null;
         for (String l : logLinesSince(startMark)) {
-            if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) return logMessage(l);
+            if (l.contains(" PANIC: ") && panic == null) panic = logMessage(l);   // why it aborted (a full disk)
+            if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) {
+                return logMessage(l) + (panic == null ? "" : ", after PANIC: " + panic);
+            }
         }
-        return null;
+        // the client saw its connection end at the PANIC, a moment before the postmaster logs the process's end
+        return panic == null ? null : "PANIC: " + panic;
     }
 
     private void jvmEnding() {

@@ -15,6 +15,8 @@ public final class ServerActions {
     private static final int KEEP = 10_000;
     private static final List<String> SINCE_START = new ArrayList<>();
     private static Consumer<String> sink;
+    /** The last server crash since {@link #start()}: an error that followed it is explained by it. */
+    private static String crash;
 
     private ServerActions() {}
 
@@ -22,6 +24,17 @@ public final class ServerActions {
     public static synchronized void start() {
         SINCE_START.clear();
         sink = null;
+        crash = null;
+    }
+
+    /** A managed server's crash (the server log's words), for the command's error line. */
+    static synchronized void crashed(String target, String why) {
+        crash = target + " crashed (server log: " + why + ")";
+    }
+
+    /** The last crash of a server this command ran, if any: a lost connection's error says little without it. */
+    public static synchronized java.util.Optional<String> lastCrash() {
+        return java.util.Optional.ofNullable(crash);
     }
 
     /** Sends every action since {@link #start()} to sink, then each new one as it happens. */
