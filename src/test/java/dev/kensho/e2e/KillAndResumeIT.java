@@ -41,11 +41,12 @@ class KillAndResumeIT {
         assertTrue(kept.size() >= 6 && kept.size() < 20, "kept " + kept.size() + "; stderr: " + Files.readString(work.resolve("stderr.txt")));
 
         Path runDir = trials.getParent();
-        // the command's own summary write at the end never came: the one after the last kept trial is there
+        // the command's own summary write at the end never came: the one after the last kept trial is there, or the
+        // one before it where the kill fell between that trial's append and the summary's rewrite
         List<String> rows = Files.readAllLines(runDir.resolve(RunDirectory.SUMMARY));
         int n = List.of(rows.get(0).split(",")).indexOf("n");
         int summarized = rows.stream().skip(1).mapToInt(row -> Integer.parseInt(row.split(",")[n])).sum();
-        assertEquals(kept.size(), summarized, String.join("\n", rows));
+        assertTrue(summarized == kept.size() || summarized == kept.size() - 1, kept.size() + " kept; " + String.join("\n", rows));
         BenchJar.Result r = BenchJar.run(work.resolve("resume"), "query", "--resume", runDir.toString(), "-c", "SELECT pg_sleep(0.25)",
                 "-c", "SELECT 1", "--repeat", "10", "--warmup", "0", "--seed", "11");
         assertEquals(0, r.exitCode(), r.all());
