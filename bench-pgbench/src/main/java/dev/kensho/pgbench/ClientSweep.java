@@ -402,8 +402,9 @@ public final class ClientSweep {
             refusedOnce(cell.target(), "warnings", "warned", "the server warned (kept in each trial as warnings): "
                     + warnings.lines().findFirst().orElse(""), dir);
         }
-        String status = report.aborted() ? "failed" : "ok";
-        if (report.aborted()) ex.put("reason", "run aborted: " + (errors == null ? "see report" : errors.lines().findFirst().orElse("")));
+        String unmeasured = report.unmeasured(errors == null ? null : errors.lines().findFirst().orElse(null));
+        String status = unmeasured != null ? "failed" : "ok";
+        if (unmeasured != null) ex.put("reason", unmeasured);
         return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.finished());
     }
 

@@ -275,10 +275,11 @@ public final class PgbenchRun {
             Map<String, Object> p = params();
             p.put("scale", r.scale());
             Trial t = r.trial(cell(p), 0, p);
-            if (r.aborted()) {
-                // as the sweep records it, and as the exit status says: an aborted run is no measurement of its cell
+            String unmeasured = r.unmeasured(first.line());
+            if (unmeasured != null) {
+                // as the sweep records it, and as the exit status says: no measurement of its cell
                 Map<String, Object> extra = new LinkedHashMap<>(t.extra());
-                extra.put("reason", "run aborted: " + (first.line() == null ? "a client stopped on an error" : first.line()));
+                extra.put("reason", unmeasured);
                 t = new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "failed", t.finished());
             }
             dir.append(t);

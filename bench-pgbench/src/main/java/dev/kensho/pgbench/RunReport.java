@@ -163,6 +163,20 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         return l;
     }
 
+    /**
+     * Why the run is no measurement of its cell: its clients aborted, or every transaction that ended failed (a lost
+     * server, a serialization failure every time); null when some succeeded. pgbench reports a 0 tps then; as a
+     * trial it would be a median's worth of nothing, so it is recorded as failed and the command exits 1.
+     */
+    public String unmeasured(String firstError) {
+        if (aborted) return "run aborted: " + (firstError == null ? "a client stopped on an error" : firstError);
+        if (processed == 0 && failed > 0) {
+            return "no transaction succeeded: all " + failed + " failed" + (connectionFailures > 0 ? ", " + connectionFailures
+                    + " of them on a lost connection" : "") + (firstError == null ? "" : " (" + firstError + ")");
+        }
+        return null;
+    }
+
     /** The metrics a trial records (medians are taken over these). */
     public Map<String, Number> metrics() {
         Map<String, Number> m = new LinkedHashMap<>();

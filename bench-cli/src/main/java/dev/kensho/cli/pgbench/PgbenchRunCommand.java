@@ -151,7 +151,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
             if (init) new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
             RunReport r = run.runAndRecord(t, dir);
             CellSummary.write(dir, List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed"));
-            return r.aborted() ? KenshoException.FAILURE : 0;
+            // as pgbench's exit status 2 for aborted clients; also a run in which every transaction failed measured nothing
+            return r.unmeasured(null) != null ? KenshoException.FAILURE : 0;
         }
     }
 

@@ -185,6 +185,28 @@ class PgbenchCommandTest {
         assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
     }
 
+    /**
+     * A run in which every transaction failed (a serialization failure every time, not retried) is no measurement: its
+     * trial is failed with the reason and the command exits 1, where it exited 0 with a trial of 0 tps.
+     */
+    @Test
+    void aRunWhoseEveryTransactionFailedExitsOne(Target pg, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("fails.sql"),
+                "DO $$ BEGIN RAISE EXCEPTION 'always' USING ERRCODE = '40001'; END $$;\n");
+        Path results = tmp.resolve("results");
+        CommandRun r = bench(at(pg, results, "pgbench", "run", "-n", "-t", "3", "--warmup", "0", "-f", script.toString()).toArray(String[]::new));
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.out().contains("number of failed transactions: 3 (100.000%)"), r.out());
+        Path run;
+        try (Stream<Path> dirs = Files.list(results)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        var trials = dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl"));
+        assertEquals(1, trials.size());
+        assertEquals("failed", trials.get(0).status());
+        assertEquals("no transaction succeeded: all 3 failed", trials.get(0).extra().get("reason"));
+    }
+
     /** An init is one trial too: --resume of one that finished leaves the tables as they are (it dropped and rebuilt them). */
     @Test
     void resumingAFinishedInitRunsNothing(Target pg, @TempDir Path tmp) throws Exception {
