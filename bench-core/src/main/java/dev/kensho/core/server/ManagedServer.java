@@ -133,6 +133,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             // the settings a server starts with are the command line's --set (TargetSpec.set)
             if (rejected != null) throw KenshoException.usage("--set " + rejected);
             if (portTaken && !lastTry) return null;
+            // a valid value the machine cannot give (shared_buffers beyond its memory): the settings are the lead
+            if (!initialSettings.isEmpty() && e instanceof KenshoException k && k.getMessage().startsWith("starting PostgreSQL failed")) {
+                throw new KenshoException(k.exitCode(), k.getMessage() + "; it was started with " + initialSettings.entrySet().stream()
+                        .map(x -> x.getKey() + "=" + x.getValue()).collect(java.util.stream.Collectors.joining(", ")), k);
+            }
             throw e;
         }
         return s;
@@ -262,7 +267,12 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             }
             String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
-                throw new KenshoException(KenshoException.TARGET, what + " failed: " + failureReason(text) + serverLogTail());
+                String reason = failureReason(text), log = serverLogTail();
+                // pg_ctl's "Examine the log output." says nothing once the log's line is quoted beside it
+                if (!log.isEmpty() && reason.startsWith("Examine the log output")) {
+                    throw new KenshoException(KenshoException.TARGET, what + " failed" + log);
+                }
+                throw new KenshoException(KenshoException.TARGET, what + " failed: " + reason + log);
             }
             return text;
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;
@@ -143,6 +144,22 @@ class ManagedServerTest {
         assertEquals(KenshoException.USAGE, few.exitCode());
         assertEquals("--set max_connections=1: \"superuser_reserved_connections\" (3) plus \"reserved_connections\" (0) must be less than "
                 + "\"max_connections\" (1)", few.getMessage());
+    }
+
+    /**
+     * A valid value the machine cannot give (4 TB of shared memory) stops the start: the line names the settings the
+     * server was started with and the server log's reason, without pg_ctl's "Examine the log output."
+     */
+    @Test
+    void aStartTheMachineCannotGiveNamesTheSettings() throws Exception {
+        // with overcommit_memory=1 the kernel would map the 4 TB and the server start
+        assumeTrue(!"1".equals(Files.readString(java.nio.file.Path.of("/proc/sys/vm/overcommit_memory")).strip()),
+                "the kernel maps any size (vm.overcommit_memory=1)");
+        KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).set("shared_buffers", "4TB").open());
+        assertEquals(KenshoException.TARGET, e.exitCode());
+        assertTrue(e.getMessage().startsWith("starting PostgreSQL failed (server log: could not map anonymous shared memory"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("; it was started with shared_buffers=4TB"), e.getMessage());
+        assertFalse(e.getMessage().contains("Examine the log output"), e.getMessage());
     }
 
     @Test
