@@ -74,9 +74,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      * them; otherwise the instance lives under KenshoHome/instances and is deleted on close.
      */
     public static ManagedServer start(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings) {
+        if (!Files.isDirectory(bin)) {
+            throw KenshoException.usage("--pg-bin " + bin + ": " + (Files.exists(bin) ? "not a directory" : "no such directory")
+                    + " (give the bin directory of an installed PostgreSQL, e.g. /usr/lib/postgresql/15/bin)");
+        }
         for (String tool : List.of("initdb", "pg_ctl", "postgres")) {
             if (!Files.isExecutable(bin.resolve(tool))) {
-                throw KenshoException.usage("--pg-bin " + bin + " has no executable " + tool);
+                throw KenshoException.usage("--pg-bin " + bin + " is not a PostgreSQL bin directory: it has no executable " + tool);
             }
         }
         reapOrphans();

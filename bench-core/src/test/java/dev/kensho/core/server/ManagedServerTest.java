@@ -162,6 +162,20 @@ class ManagedServerTest {
         assertFalse(e.getMessage().contains("Examine the log output"), e.getMessage());
     }
 
+    /** --pg-bin that is no directory, or not PostgreSQL's: one line saying which (a missing one read 'has no executable initdb'). */
+    @Test
+    void aPgBinThatIsNotPostgresSaysWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        KenshoException missing = assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(tmp.resolve("nowhere")).open());
+        assertEquals(KenshoException.USAGE, missing.exitCode());
+        assertEquals("--pg-bin " + tmp.resolve("nowhere") + ": no such directory (give the bin directory of an installed PostgreSQL, "
+                + "e.g. /usr/lib/postgresql/15/bin)", missing.getMessage());
+        java.nio.file.Path file = Files.writeString(tmp.resolve("file"), "");
+        assertTrue(assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(file).open()).getMessage()
+                .startsWith("--pg-bin " + file + ": not a directory"));
+        assertEquals("--pg-bin " + tmp + " is not a PostgreSQL bin directory: it has no executable initdb",
+                assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(tmp).open()).getMessage());
+    }
+
     @Test
     void keepDataReusesTheDatabase() throws Exception {
         var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
