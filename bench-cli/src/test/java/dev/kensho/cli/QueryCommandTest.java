@@ -85,6 +85,27 @@ class QueryCommandTest {
                 + " \\(PID \\d+\\) was terminated by signal 9: Killed\\)\\)"), err.get(0));
     }
 
+    /**
+     * A query that crashes the server fails its own trial only: the next cell waits while the server recovers (it
+     * failed at once with "the database system is in recovery mode"), and says how long, in its trial and run.json.
+     */
+    @Test
+    void theCellAfterACrashWaitsForTheServerToRecover(@TempDir Path tmp) throws Exception {
+        CommandRun r = CommandRun.of("query", "-c", "COPY (SELECT 1) TO PROGRAM 'kill -9 $PPID'", "-c", "select 1", "--order", "sequential",
+                "--repeat", "1", "--warmup", "0", "--results", tmp.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        List<Trial> trials = RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS));
+        assertEquals(List.of("q1", "q2"), trials.stream().map(t -> t.params().get("query")).toList());
+        assertFalse(trials.get(0).ok(), "the crashing query failed: " + trials.get(0));
+        assertTrue(trials.get(1).ok(), "the query after it ran once the server was back: " + trials.get(1));
+        assertTrue(((Number) trials.get(1).extra().get("waited_for_server_s")).doubleValue() > 0, trials.get(1).extra().toString());
+        assertTrue(Files.readString(run.resolve("run.json")).contains("s for the server to accept connections (it was restarting or recovering)"));
+    }
+
     @Test
     void optionAndMatrixMistakesAreOneLineUsageErrors(Target pg, @TempDir Path tmp) throws Exception {
         String[][] cases = {

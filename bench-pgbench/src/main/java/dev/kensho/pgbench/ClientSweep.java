@@ -74,6 +74,8 @@ public final class ClientSweep {
     /** "target;checkpoint" or "target;prewarm": what the target's role may not do, and the server's reason. */
     private final Map<String, String> refused = new java.util.concurrent.ConcurrentHashMap<>();
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    /** How long a trial waits for a server that is restarting or recovering (a crash recovery takes seconds). */
+    private static final java.time.Duration SERVER_COMEBACK = java.time.Duration.ofSeconds(60);
     private PgbenchInit initTemplate;
     private Integer fillfactor;
 
@@ -312,6 +314,15 @@ public final class ClientSweep {
     private Trial trial(Target target, TrialMatrix.Planned<Cell> p, RunDirectory dir) throws SQLException {
         Cell cell = p.cell();
         Trial.Builder extra = Trial.of(p.key(), p.repeat());
+        // a server that crashed in an earlier trial (1024 clients, the OOM killer) is back in a second or two
+        double waited = target.awaitAccepting(SERVER_COMEBACK);
+        if (waited > 0) {
+            String note = cell.target() + ": waited " + String.format(Locale.ROOT, "%.1f", waited)
+                    + " s for the server to accept connections (it was restarting or recovering) before " + p.key() + " #" + p.repeat();
+            err.println(note);
+            dir.note(note);
+            extra.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
+        }
         if (reinitEachTrial) {
             PgbenchInit.Result r = init().run(target);
             extra.extra("init", r.line()).metric("init_s", r.totalSeconds());

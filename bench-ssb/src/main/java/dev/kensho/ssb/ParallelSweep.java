@@ -32,6 +32,9 @@ import java.util.Map;
  * Planned / Launched of every Gather node.
  */
 public final class ParallelSweep {
+    /** How long a query waits for a server that is restarting or recovering (a crash recovery takes seconds). */
+    private static final java.time.Duration SERVER_COMEBACK = java.time.Duration.ofSeconds(60);
+
 
     /**
      * How max_worker_processes / max_parallel_workers relate to the per-gather workers N.
@@ -273,7 +276,24 @@ public final class ParallelSweep {
                 Trial.Builder b = Trial.of(p.key(), p.repeat()).param("version", version).param("pool", pool.label())
                         .param("workers", n).param("query", q.id());
                 if (skip != null) return b.skipped(skip).build();
-                if (conn[0] == null) conn[0] = db.connect();
+                if (conn[0] != null && !conn[0].isValid(5)) {
+                    // the server crashed under an earlier query (its connection went with it): a new one once it is back
+                    try {
+                        conn[0].close();
+                    } catch (SQLException ignored) {
+                        // already broken
+                    }
+                    conn[0] = null;
+                }
+                if (conn[0] == null) {
+                    double waited = db.target().awaitAccepting(SERVER_COMEBACK);
+                    if (waited > 0) {
+                        b.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
+                        dir.note("version " + version + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)
+                                + " s for the server to accept connections (it was restarting or recovering) before " + p.key());
+                    }
+                    conn[0] = db.connect();
+                }
                 ExplainResult plan = plans.get(q.id());
                 if (plan == null) {
                     // EXPLAIN ANALYZE first: it warms the query and records what the planner and executor did.

@@ -22,6 +22,9 @@ import java.util.Map;
  * skipped cells with the reason; a query the server rejects is a failed trial with the error's first line.
  */
 public final class QueryMatrix {
+    /** How long a cell waits for a server that is restarting or recovering (a crash recovery takes seconds). */
+    private static final java.time.Duration SERVER_COMEBACK = java.time.Duration.ofSeconds(60);
+
 
     /** One query to time. */
     public record Query(String name, String sql) { }
@@ -189,6 +192,17 @@ public final class QueryMatrix {
             for (var s : cell.settings().entrySet()) {
                 String why = rejectedOn.getOrDefault(targetLabel, Map.of()).get(s.getKey() + "=" + s.getValue());
                 if (why != null) return t.skipped(s.getKey() + "=" + s.getValue() + ": " + why).build();
+            }
+            try {
+                // a server that crashed under an earlier cell is back in seconds: its cells are not lost in milliseconds each
+                double waited = target.awaitAccepting(SERVER_COMEBACK);
+                if (waited > 0) {
+                    t.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
+                    dir.note(targetLabel + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)
+                            + " s for the server to accept connections (it was restarting or recovering) before " + p.key());
+                }
+            } catch (SQLException e) {
+                return t.failed(KenshoException.firstLine(e)).build();
             }
             if (!cell.settings().isEmpty()) {
                 SettingsOutcome o = target.control().apply(cell.settings());

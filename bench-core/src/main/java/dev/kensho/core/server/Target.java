@@ -59,6 +59,40 @@ public interface Target extends AutoCloseable {
     /** True when the server runs on this host, so /proc and the page cache describe it. */
     boolean sameHost();
 
+    /**
+     * Waits, up to {@code max}, until the server accepts connections again. After a crash (a killed backend, the
+     * kernel's OOM killer at a thousand clients) PostgreSQL restarts itself and answers "the database system is in
+     * recovery mode" (SQLSTATE 57P03) meanwhile; a managed server's postmaster also refuses connections while it
+     * restarts. A matrix that went on at once would record its next trials as failures in milliseconds each.
+     * Returns the seconds waited, 0 when the first connection was accepted; any other failure, or still none after
+     * {@code max}, is thrown as {@link #connect()} throws it.
+     */
+    default double awaitAccepting(java.time.Duration max) throws SQLException {
+        long start = System.nanoTime(), deadline = start + max.toNanos();
+        for (int attempt = 0; ; attempt++) {
+            try (Connection c = connect()) {
+                return attempt == 0 ? 0 : (System.nanoTime() - start) / 1e9;
+            } catch (SQLException | RuntimeException e) {
+                if (!comingBack(e, kind().managed()) || System.nanoTime() > deadline) throw e;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
+            if (Thread.currentThread().isInterrupted()) throw new SQLException("interrupted while waiting for the server");
+        }
+    }
+
+    /**
+     * A failure that a restarting server gives: 57P03 (starting up, in recovery), 57P01/57P02 (a connection caught by
+     * the shutdown or the crash reset), and where Kensho runs the server, a refused or cut connection.
+     */
+    private static boolean comingBack(Throwable e, boolean managed) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String state = t instanceof SQLException s ? String.valueOf(s.getSQLState()) : "";
+            if (state.equals("57P03") || state.equals("57P02") || state.equals("57P01")) return true;
+            if (managed && (t instanceof java.net.ConnectException || state.equals("08001") || state.equals("08006"))) return true;
+        }
+        return false;
+    }
+
     /** server_version_num, e.g. 170006. */
     int serverVersionNum();
 
