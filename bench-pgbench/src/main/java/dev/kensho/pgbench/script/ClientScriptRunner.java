@@ -288,6 +288,9 @@ public final class ClientScriptRunner {
     // \gset looks at the last result only: kept until the command completes
     private int lastTuples;
     private String[] lastNames, lastRow;
+    // results the pending command has had so far: pgbench numbers them ("query N") in its \gset/\aset errors
+    private int results;
+    private int lastResult;
 
     /** Starts script {@code script} with the client's random state as it is (a new transaction). */
     public Step begin(int script) {
@@ -345,12 +348,14 @@ public final class ClientScriptRunner {
     /** One result of the pending command that has rows (a SELECT): its column names, row count and last row (text, null as ""). */
     public void rows(String[] names, int tuples, String[] lastRow) throws EvalException {
         Command cmd = cmds.get(pc);
+        int query = results++;
         if (cmd.store == Command.Store.ASET) {
-            if (tuples > 0) storeRow(cmd, names, lastRow);
+            if (tuples > 0) storeRow(cmd, names, lastRow, query);
         } else {
             lastTuples = tuples;
             lastNames = names;
             this.lastRow = lastRow;
+            lastResult = query;
         }
     }
 
@@ -359,6 +364,7 @@ public final class ClientScriptRunner {
         lastTuples = 0;
         lastNames = null;
         lastRow = null;
+        lastResult = results++;
     }
 
     /**
@@ -374,9 +380,9 @@ public final class ClientScriptRunner {
                 int got = Math.max(lastTuples, 0);
                 if (got != 1) {
                     throw new EvalException("client " + clientId + " script " + scriptIndex + " command " + pc
-                            + " query 0: expected one row, got " + got);
+                            + " query " + lastResult + ": expected one row, got " + got);
                 }
-                storeRow(cmd, lastNames, lastRow);
+                storeRow(cmd, lastNames, lastRow, lastResult);
             }
         } catch (EvalException e) {
             return metaFailure(cmd, e);
@@ -384,6 +390,8 @@ public final class ClientScriptRunner {
             lastTuples = -1;
             lastNames = null;
             lastRow = null;
+            results = 0;
+            lastResult = 0;
         }
         endCommand();
         pc++;
@@ -479,6 +487,8 @@ public final class ClientScriptRunner {
                     case SQL -> {
                         if (!inPipeline) {
                             lastTuples = -1;
+                            results = 0;
+                            lastResult = 0;
                             return Step.SQL;
                         }
                         if (cmd.store != Command.Store.NONE) {
@@ -505,7 +515,8 @@ public final class ClientScriptRunner {
                     case SET -> {
                         Value v = cmd.expr.evaluate(context);
                         if (!vars.put(cmd.variable, v)) {
-                            throw new EvalException("set: invalid variable name: \"" + cmd.variable + "\"");
+                            return metaFailure(cmd, new EvalException("set: invalid variable name: \"" + cmd.variable + "\""),
+                                    "assignment of meta-command failed");
                         }
                         endCommand();
                         pc++;
@@ -560,11 +571,20 @@ public final class ClientScriptRunner {
     }
 
     private Step metaFailure(Command cmd, EvalException e) {
+        return metaFailure(cmd, e, switch (cmd.kind) {
+            case SET, IF, ELIF -> "evaluation of meta-command failed";
+            case SQL -> null;   // storing \gset/\aset results: pgbench says only what went wrong
+            default -> "execution of meta-command failed";
+        });
+    }
+
+    /** pgbench's commandFailed after the error itself; {@code what} null: the error alone, as pgbench prints it. */
+    private Step metaFailure(Command cmd, EvalException e, String what) {
         int here = pc;
         endCommand();
         outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, here, null,
-                e.getMessage() + "; client " + clientId + " aborted in command " + here + " ("
-                        + metaName(cmd) + ") of script " + scriptIndex + "; execution of meta-command failed",
+                what == null ? e.getMessage() : e.getMessage() + "; client " + clientId + " aborted in command " + here
+                        + " (" + metaName(cmd) + ") of script " + scriptIndex + "; " + what,
                 txStart, slept);
         return Step.DONE;
     }
@@ -834,12 +854,13 @@ public final class ClientScriptRunner {
         }
     }
 
-    private void storeRow(Command cmd, String[] names, String[] row) throws EvalException {
+    private void storeRow(Command cmd, String[] names, String[] row, int query) throws EvalException {
         for (int i = 0; i < names.length; i++) {
             String name = cmd.storePrefix + names[i];
             if (!vars.putText(name, row[i])) {
-                throw new EvalException("client " + clientId + " script " + scriptIndex + " command " + pc
-                        + " query 0: error storing into variable " + name);
+                String store = cmd.store.name().toLowerCase(java.util.Locale.ROOT);
+                throw new EvalException(store + ": invalid variable name: \"" + name + "\"; client " + clientId + " script "
+                        + scriptIndex + " command " + pc + " query " + query + ": error storing into variable " + name);
             }
         }
     }

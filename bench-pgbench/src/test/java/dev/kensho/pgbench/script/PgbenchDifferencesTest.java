@@ -1,0 +1,133 @@
+package dev.kensho.pgbench.script;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kensho.pgbench.QueryMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Scripts where Kensho and the C pgbench 15 once differed (found by running random scripts through both): what
+ * pgbench 15 prints for each with {@code -n -t 1 --random-seed=5432}, its debug() and NOTICE lines and, when the
+ * client aborts, its error lines joined by "; ". Kensho must print the same; where the C binary and the server are
+ * on this machine, the expectations are checked against pgbench itself too.
+ */
+class PgbenchDifferencesTest {
+    @TempDir
+    Path dir;
+
+    /** {@code outcome}: "OK", or the abort's message. */
+    record Case(String name, String script, List<String> stderr, String outcome) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Case ok(String name, String script, String... stderr) {
+        return new Case(name, script, List.of(stderr), "OK");
+    }
+
+    static Case aborts(String name, String script, String message) {
+        return new Case(name, script, List.of(), message);
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                aborts("set evaluation fails", "\\set i 9223372036854775807 + 1\n",
+                        "bigint add out of range; client 0 aborted in command 0 (set) of script 0; evaluation of meta-command failed"),
+                aborts("set assignment fails", "\\set 1x 1\n",
+                        "set: invalid variable name: \"1x\"; client 0 aborted in command 0 (set) of script 0; assignment of meta-command failed"),
+                aborts("sleep fails", "\\sleep :nosuch us\n",
+                        "sleep: undefined variable \"nosuch\"; client 0 aborted in command 0 (sleep) of script 0; execution of meta-command failed"),
+                aborts("setshell fails", "\\setshell x printf \"\"\n",
+                        "printf: could not read result of shell command; client 0 aborted in command 0 (setshell) of script 0; execution of meta-command failed"),
+                aborts("if fails", "\\if 1/0\n\\endif\n",
+                        "division by zero; client 0 aborted in command 0 (if) of script 0; evaluation of meta-command failed"),
+                aborts("gset without a row", "SELECT 1 AS a WHERE false \\gset\n",
+                        "client 0 script 0 command 0 query 0: expected one row, got 0"),
+                aborts("gset names the compound query's result", "SELECT 2 AS a \\; SELECT 3 AS b \\; SELECT 1 \\gset\n",
+                        "gset: invalid variable name: \"?column?\"; client 0 script 0 command 0 query 2: error storing into variable ?column?"),
+                aborts("gset without a row in a compound query", "SELECT 2 AS a \\; SELECT 1 AS b WHERE false \\gset\n",
+                        "client 0 script 0 command 0 query 1: expected one row, got 0"),
+                aborts("aset invalid name", "SELECT 1 AS a \\; SELECT 1 AS \"a b\" \\aset\n",
+                        "aset: invalid variable name: \"a b\"; client 0 script 0 command 0 query 1: error storing into variable a b"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void kenshoPrintsWhatPgbench15Prints(Case c) throws Exception {
+        assertEquals(expected(c), kensho(c.script));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void pgbench15PrintsTheseLines(Case c) throws Exception {
+        LocalServer.assumePgbench();
+        assertEquals(expected(c), pgbench(c.script));
+    }
+
+    private static List<String> expected(Case c) {
+        List<String> out = new ArrayList<>(c.stderr);
+        out.add(c.outcome);
+        return out;
+    }
+
+    private static ClientScriptRunner runner(Script s, List<String> stderr) throws ScriptException {
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(5432, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 5432, seeds.defaultSeed());
+        return new ClientScriptRunner(List.of(s), 0, v, seeds.clients()[0], QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults().withStderr(stderr::add).withSleeper(n -> { }));
+    }
+
+    private static List<String> kensho(String text) throws Exception {
+        Script s = Script.parse("s.sql", text);
+        List<String> out = new ArrayList<>();
+        ClientScriptRunner r = runner(s, out);
+        TransactionOutcome o;
+        if (r.hasSql(0)) {
+            LocalServer.assumeReachable();
+            try (Connection c = LocalServer.connect(QueryMode.SIMPLE)) {
+                o = r.runScript(c, 0);
+            }
+        } else {
+            o = r.runScript(null, 0);
+        }
+        out.add(o.ok() ? "OK" : o.message());
+        return out;
+    }
+
+    /** The C pgbench's debug() and NOTICE lines, then "OK" or its error lines joined by "; ". */
+    private List<String> pgbench(String text) throws Exception {
+        Path f = dir.resolve("s.sql");
+        Files.writeString(f, text);
+        Process p = new ProcessBuilder(LocalServer.PGBENCH.toString(), "-h", "127.0.0.1", "-p", "5432", "-U", "postgres",
+                "-n", "-t", "1", "--random-seed=5432", "-f", f.toString(), "test").start();
+        p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        int status = p.waitFor();
+        List<String> out = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        for (String l : err.split("\n")) {
+            if (l.startsWith("debug(") || l.startsWith("NOTICE:")) {
+                out.add(l);
+            } else if (l.contains("Run was aborted") || l.isEmpty() || l.startsWith("pgbench: setting random seed")) {
+                continue;
+            } else if (l.startsWith("pgbench: error: ")) {
+                errors.add(l.substring("pgbench: error: ".length()));
+            } else {
+                errors.add(l);   // a continuation line of a message (a shell's output)
+            }
+        }
+        out.add(status == 0 ? "OK" : String.join("; ", errors));
+        return out;
+    }
+}
