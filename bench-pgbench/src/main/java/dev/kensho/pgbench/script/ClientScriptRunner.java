@@ -284,6 +284,8 @@ public final class ClientScriptRunner {
     private long commandStart;
     private boolean sessionInTransaction;
     private boolean inPipeline;
+    // the \elif at pc was reached from a false \if or \elif: its condition decides (else its branch ran before it)
+    private boolean elifToEvaluate;
     private TransactionOutcome outcome;
     // \gset looks at the last result only: kept until the command completes
     private int lastTuples;
@@ -311,6 +313,7 @@ public final class ClientScriptRunner {
         outcome = null;
         sessionInTransaction = false;
         inPipeline = false;   // a failed try's pipeline was ended by the engine (results read to the last Sync)
+        elifToEvaluate = false;
         pc = 0;
         return advance();
     }
@@ -480,7 +483,6 @@ public final class ClientScriptRunner {
         boolean timed = options.timeCommands();
         while (pc < cmds.size()) {
             Command cmd = cmds.get(pc);
-            int here = pc;
             commandStart = timed ? System.nanoTime() : 0;
             try {
                 switch (cmd.kind) {
@@ -522,12 +524,22 @@ public final class ClientScriptRunner {
                         pc++;
                     }
                     case IF -> {
-                        int to = cmd.expr.evaluate(context).truth() ? pc + 1 : nextBranch(cmds, cmd);
-                        pc = here;
+                        boolean holds = cmd.expr.evaluate(context).truth();
                         endCommand();
-                        pc = to;
+                        pc = holds ? pc + 1 : nextBranch(cmd);
                     }
-                    case ELIF, ELSE -> {
+                    case ELIF -> {
+                        if (elifToEvaluate) {
+                            elifToEvaluate = false;
+                            boolean holds = cmd.expr.evaluate(context).truth();
+                            endCommand();
+                            pc = holds ? pc + 1 : nextBranch(cmd);
+                        } else {
+                            endCommand();   // the end of a branch that ran
+                            pc = cmd.endif + 1;
+                        }
+                    }
+                    case ELSE -> {
                         endCommand();
                         pc = cmd.endif + 1;
                     }
@@ -547,7 +559,6 @@ public final class ClientScriptRunner {
                     }
                 }
             } catch (EvalException e) {
-                pc = here;   // an \elif's condition failed: pgbench names the \if
                 return metaFailure(cmd, e);
             }
         }
@@ -612,21 +623,18 @@ public final class ClientScriptRunner {
                 : c.kind.name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Index to continue at when the \if or \elif at {@code from} is false: evaluates following \elif's. */
-    private int nextBranch(List<Command> cmds, Command from) throws EvalException {
-        int t = from.next;
-        while (true) {
-            Command b = cmds.get(t);
-            if (b.kind == Command.Kind.ELIF) {
-                pc = t;
-                if (b.expr.evaluate(context).truth()) {
-                    return t + 1;
-                }
-                t = b.next;
-            } else {
-                return t + 1;
-            }
+    /**
+     * Index to continue at when the \if or \elif {@code from} is false. As in pgbench, the next \elif is then a
+     * command of its own (its condition's debug(), error and -r time are its own); an \else or \endif reached by
+     * skipping runs nothing: the commands after it follow.
+     */
+    private int nextBranch(Command from) {
+        Command b = cmds.get(from.next);
+        if (b.kind == Command.Kind.ELIF) {
+            elifToEvaluate = true;
+            return from.next;
         }
+        return from.next + 1;
     }
 
     private long sleepMicros(Command cmd) throws EvalException {

@@ -1,5 +1,6 @@
 package dev.kensho.pgbench.script;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kensho.pgbench.QueryMode;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -51,6 +53,12 @@ class PgbenchDifferencesTest {
                         "printf: could not read result of shell command; client 0 aborted in command 0 (setshell) of script 0; execution of meta-command failed"),
                 aborts("if fails", "\\if 1/0\n\\endif\n",
                         "division by zero; client 0 aborted in command 0 (if) of script 0; evaluation of meta-command failed"),
+                aborts("elif fails as its own command", "\\if false\n\\elif false\n\\elif 1/0\n\\endif\n",
+                        "division by zero; client 0 aborted in command 2 (elif) of script 0; evaluation of meta-command failed"),
+                ok("elif conditions print as their commands",
+                        "\\if debug(0)\n\\set a debug(1)\n\\elif debug(0)\n\\elif debug(2)\n\\set b debug(3)\n\\else\n\\set c debug(4)\n\\endif\n",
+                        "debug(script=0,command=1): int 0", "debug(script=0,command=3): int 0",
+                        "debug(script=0,command=4): int 2", "debug(script=0,command=5): int 3"),
                 aborts("gset without a row", "SELECT 1 AS a WHERE false \\gset\n",
                         "client 0 script 0 command 0 query 0: expected one row, got 0"),
                 aborts("gset names the compound query's result", "SELECT 2 AS a \\; SELECT 3 AS b \\; SELECT 1 \\gset\n",
@@ -72,6 +80,18 @@ class PgbenchDifferencesTest {
     void pgbench15PrintsTheseLines(Case c) throws Exception {
         LocalServer.assumePgbench();
         assertEquals(expected(c), pgbench(c.script));
+    }
+
+    /**
+     * pgbench -r averages a command over its executions: a false \if's \elif runs as a command of its own (its time
+     * is not the \if's), while an \else or \endif reached by skipping runs nothing and counts nothing.
+     */
+    @Test
+    void elifReachedFromAFalseBranchCountsAsItsOwnCommand() throws Exception {
+        Script s = Script.parse("s.sql", "\\if false\n\\elif false\n\\elif true\n\\endif\n\\if false\n\\else\n\\endif\n");
+        ClientScriptRunner r = runner(s, new ArrayList<>());
+        assertEquals(true, r.runScript(null, 0).ok());
+        assertArrayEquals(new long[] {1, 1, 1, 1, 1, 0, 1}, r.commandCounts(0));
     }
 
     private static List<String> expected(Case c) {
