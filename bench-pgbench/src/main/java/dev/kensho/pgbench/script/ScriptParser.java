@@ -440,8 +440,8 @@ final class ScriptParser {
             char c = src.charAt(pos);
             if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b) {
                 pos++;
-            } else if (c == '\\' && pos + 1 < n && src.charAt(pos + 1) == '\n') {
-                pos += 2;
+            } else if (ExprParser.continuation(src, pos, n) > 0) {
+                pos += ExprParser.continuation(src, pos, n);
             } else {
                 break;
             }

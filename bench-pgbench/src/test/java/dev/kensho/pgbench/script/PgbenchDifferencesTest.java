@@ -66,7 +66,8 @@ class PgbenchDifferencesTest {
                 aborts("gset without a row in a compound query", "SELECT 2 AS a \\; SELECT 1 AS b WHERE false \\gset\n",
                         "client 0 script 0 command 0 query 1: expected one row, got 0"),
                 aborts("aset invalid name", "SELECT 1 AS a \\; SELECT 1 AS \"a b\" \\aset\n",
-                        "aset: invalid variable name: \"a b\"; client 0 script 0 command 0 query 1: error storing into variable a b"));
+                        "aset: invalid variable name: \"a b\"; client 0 script 0 command 0 query 1: error storing into variable a b"),
+                ok("continuation with CR LF", "\\set x 1 \\\r\n + 2\r\n\\set r debug(:x)\r\n", "debug(script=0,command=2): int 3"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -8,7 +8,7 @@ import java.util.Locale;
  * Lexer and parser for pgbench's expression language (exprscan.l, exprparse.y): same tokens, same
  * precedences (lowest first: OR, AND, NOT, IS/ISNULL/NOTNULL, comparisons, bitwise, + -, * / %, unary),
  * same constant overflow and function arity errors. An expression ends at an unescaped newline;
- * backslash-newline continues it.
+ * backslash-newline (or backslash-CR-LF) continues it.
  */
 public final class ExprParser {
     private enum K {
@@ -117,13 +117,22 @@ public final class ExprParser {
         tok = lex();
     }
 
+    /** exprscan.l's continuation, {@code \\\r?\n}: its length at {@code at}, or 0. */
+    public static int continuation(String src, int at, int limit) {
+        if (at + 1 < limit && src.charAt(at) == '\\') {
+            if (src.charAt(at + 1) == '\n') return 2;
+            if (src.charAt(at + 1) == '\r' && at + 2 < limit && src.charAt(at + 2) == '\n') return 3;
+        }
+        return 0;
+    }
+
     private Tok lex() throws ExprSyntaxException {
         while (pos < limit) {
             char c = src.charAt(pos);
             if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b) {
                 pos++;
-            } else if (c == '\\' && pos + 1 < limit && src.charAt(pos + 1) == '\n') {
-                pos += 2;
+            } else if (c == '\\' && continuation(src, pos, limit) > 0) {
+                pos += continuation(src, pos, limit);
             } else {
                 break;
             }
