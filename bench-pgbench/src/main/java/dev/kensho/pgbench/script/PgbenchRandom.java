@@ -81,7 +81,7 @@ public final class PgbenchRandom {
         double cut = Math.exp(-parameter);
         double uniform = 1.0 - nextDouble();
         double rand = -Math.log(cut + (1.0 - cut) * uniform) / parameter;
-        return min + (long) ((max - min + 1) * rand);
+        return min + int64((max - min + 1) * rand);
     }
 
     /** pgbench getGaussianRand: Box-Muller on two values in (0, 1], rejecting results outside [-parameter, parameter). */
@@ -93,7 +93,16 @@ public final class PgbenchRandom {
             stdev = Math.sqrt(-2.0 * Math.log(rand1)) * Math.sin(2.0 * Math.PI * rand2);
         } while (stdev < -parameter || stdev >= parameter);
         double rand = (stdev + parameter) / (parameter * 2.0);
-        return min + (long) ((max - min + 1) * rand);
+        return min + int64((max - min + 1) * rand);
+    }
+
+    /**
+     * C's {@code (int64)} of a double as x86-64 computes it (cvttsd2si): NaN and values beyond the range give
+     * INT64_MIN where Java's cast gives 0 or saturates. A NaN or infinite gaussian/exponential parameter passes
+     * pgbench's checks and makes rand NaN, so pgbench 15 returns min + INT64_MIN; so does this.
+     */
+    static long int64(double d) {
+        return Double.isNaN(d) || d >= 0x1p63 || d < -0x1p63 ? Long.MIN_VALUE : (long) d;
     }
 
     /** pgbench getZipfianRand: the iterative rejection method (s in [1.001, 1000] checked by the caller). */
