@@ -653,7 +653,8 @@ public final class ClientScriptRunner {
         } else {
             usec = Variables.atoi(arg);
         }
-        return (long) usec * cmd.sleepUnitMicros;
+        // pgbench multiplies in its int: beyond 2147483647 us (about 35 minutes) the product wraps as there
+        return (long) (usec * (int) cmd.sleepUnitMicros);
     }
 
     /**

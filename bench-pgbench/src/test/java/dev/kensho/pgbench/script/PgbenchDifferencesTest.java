@@ -101,6 +101,36 @@ class PgbenchDifferencesTest {
         assertArrayEquals(new long[] {1, 1, 1, 1, 1, 0, 1}, r.commandCounts(0));
     }
 
+    /** pgbench computes a sleep in its int: 55297704 s is 55297704000000 us, which wraps to 64000 us. */
+    @Test
+    void sleepWrapsAsPgbenchsInt() throws Exception {
+        String text = "\\set s 55297704\n\\sleep :s s\n";
+        List<Long> slept = new ArrayList<>();
+        PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(5432, 1, 1);
+        Variables v = new Variables();
+        v.standard(1, 0, 5432, seeds.defaultSeed());
+        ClientScriptRunner r = new ClientScriptRunner(List.of(Script.parse("s.sql", text)), 0, v, seeds.clients()[0],
+                QueryMode.SIMPLE, ClientScriptRunner.Options.defaults().withSleeper(slept::add));
+        assertEquals(true, r.runScript(null, 0).ok());
+        assertEquals(List.of(64_000_000L), slept);
+        LocalServer.assumePgbench();
+        Path f = dir.resolve("s.sql");
+        Files.writeString(f, text);
+        Process p = new ProcessBuilder(LocalServer.PGBENCH.toString(), "-h", "127.0.0.1", "-p", "5432", "-U", "postgres",
+                "-n", "-t", "1", "-f", f.toString(), "test").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("out.txt").toFile()).start();
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroy();
+            throw new AssertionError("pgbench still sleeps after 60 s");
+        }
+        String out = Files.readString(dir.resolve("out.txt"));
+        assertEquals(0, p.exitValue(), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("latency average = ([0-9.]+) ms").matcher(out);
+        assertEquals(true, m.find(), out);
+        double ms = Double.parseDouble(m.group(1));
+        assertEquals(true, ms >= 60 && ms < 1000, out);
+    }
+
     private static List<String> expected(Case c) {
         List<String> out = new ArrayList<>(c.stderr);
         out.add(c.outcome);
