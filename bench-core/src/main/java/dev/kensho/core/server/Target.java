@@ -65,7 +65,8 @@ public interface Target extends AutoCloseable {
      * recovery mode" (SQLSTATE 57P03) meanwhile; a managed server's postmaster also refuses connections while it
      * restarts. A matrix that went on at once would record its next trials as failures in milliseconds each.
      * Returns the seconds waited, 0 when the first connection was accepted; any other failure, or still none after
-     * {@code max}, is thrown as {@link #connect()} throws it.
+     * {@code max}, is thrown as {@link #connect()} throws it: a server that refuses connections because it is down
+     * (a remote one, or a managed one whose postmaster is gone) fails at once.
      */
     default double awaitAccepting(java.time.Duration max) throws SQLException {
         long start = System.nanoTime(), deadline = start + max.toNanos();
@@ -73,7 +74,7 @@ public interface Target extends AutoCloseable {
             try (Connection c = connect()) {
                 return attempt == 0 ? 0 : (System.nanoTime() - start) / 1e9;
             } catch (SQLException | RuntimeException e) {
-                if (!comingBack(e, kind().managed()) || System.nanoTime() > deadline) throw e;
+                if (!comingBack(e, kind().managed() && postmasterRuns(control().dataDirectory())) || System.nanoTime() > deadline) throw e;
             }
             java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
             if (Thread.currentThread().isInterrupted()) throw new SQLException("interrupted while waiting for the server");
@@ -82,15 +83,31 @@ public interface Target extends AutoCloseable {
 
     /**
      * A failure that a restarting server gives: 57P03 (starting up, in recovery), 57P01/57P02 (a connection caught by
-     * the shutdown or the crash reset), and where Kensho runs the server, a refused or cut connection.
+     * the shutdown or the crash reset), and where Kensho runs the server and its postmaster still runs, a refused or
+     * cut connection.
      */
-    private static boolean comingBack(Throwable e, boolean managed) {
+    private static boolean comingBack(Throwable e, boolean ownPostmasterRuns) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String state = t instanceof SQLException s ? String.valueOf(s.getSQLState()) : "";
             if (state.equals("57P03") || state.equals("57P02") || state.equals("57P01")) return true;
-            if (managed && (t instanceof java.net.ConnectException || state.equals("08001") || state.equals("08006"))) return true;
+            if (ownPostmasterRuns && (t instanceof java.net.ConnectException || state.equals("08001") || state.equals("08006"))) return true;
         }
         return false;
+    }
+
+    /**
+     * Whether the postmaster named by the data directory's postmaster.pid still runs. A crash of a backend leaves it
+     * running and restarting the server; a killed postmaster (its pid file stays) restarts nothing, so a refused
+     * connection then is no reason to wait.
+     */
+    private static boolean postmasterRuns(java.util.Optional<java.nio.file.Path> data) {
+        if (data.isEmpty()) return false;
+        try {
+            java.util.List<String> pidFile = java.nio.file.Files.readAllLines(data.get().resolve("postmaster.pid"));
+            return !pidFile.isEmpty() && ProcessHandle.of(Long.parseLong(pidFile.get(0).strip())).map(ProcessHandle::isAlive).orElse(false);
+        } catch (java.io.IOException | NumberFormatException e) {
+            return false;   // no pid file (a stopped server) or one cut short
+        }
     }
 
     /** server_version_num, e.g. 170006. */

@@ -384,6 +384,36 @@ class ManagedServerTest {
         }
     }
 
+    /**
+     * A managed server whose postmaster was killed (not one of its backends) restarts nothing: waiting for it to accept
+     * connections fails at once, where it waited the whole 60 s before each later trial.
+     */
+    @Test
+    void awaitingAServerWhosePostmasterIsGoneFailsAtOnce() throws Exception {
+        Target pg = new TargetSpec().open();
+        java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+        java.nio.file.Path instance = data.getParent();
+        long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        try {
+            assertEquals(0, pg.awaitAccepting(java.time.Duration.ofSeconds(60)), "a running server is accepted at once");
+            ProcessHandle h = ProcessHandle.of(postmaster).orElseThrow();
+            assertTrue(h.destroyForcibly());
+            h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            long start = System.nanoTime();
+            Exception e = assertThrows(Exception.class, () -> pg.awaitAccepting(java.time.Duration.ofSeconds(60)));
+            assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
+            long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertTrue(seconds < 10, "waited " + seconds + " s for a server that cannot come back");
+        } finally {
+            try {
+                pg.close();
+            } catch (RuntimeException e) {
+                // pg_ctl stop has no postmaster to signal
+            }
+            ManagedServer.deleteTree(instance);
+        }
+    }
+
     /** initdb on a full disk ends with its cleanup note; the error named that note, not the full disk. */
     @Test
     void aFailedToolIsReportedByTheLineThatSaysWhy() {
