@@ -101,27 +101,6 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         if (connectPerTransaction) l.add(f("average connection time = %.3f ms", connectionMs));
         else l.add(f("initial connection time = %.3f ms", connectionMs));
         l.add(f("tps = %f (%s)", tps, connectPerTransaction ? "including reconnection times" : "without initial connection time"));
-        l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
-                latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
-        l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
-                + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
-        l.add(engine == Engine.WIRE
-                ? "(engine: wire; each thread waited on its clients' connections at once, as pgbench's threads do)"
-                : "(engine: pgjdbc; each client ran on a thread of its own with a pgjdbc connection)");
-        // pgbench prints nothing like it; on a shared host it says how much of the machine the client took
-        if (driverCpuSeconds >= 0 && benchSeconds > 0) {
-            long ended = processed + failed;
-            l.add(f("(this driver's process used %.2f CPU-seconds while the clock ran: %.0f%% of one CPU%s; CPU a server on this host did not have)",
-                    driverCpuSeconds, 100 * driverCpuSeconds / benchSeconds,
-                    ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : ""));
-        }
-        if (warmupPerClient > 0) {
-            l.add("(before the clock started each client ran " + warmupPerClient
-                    + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
-                    + " same variables, or by the same write made to write no row) and waited for the compilers to finish; then the"
-                    + " JVM's young generation was written once, so that the clients' allocations do not fault in fresh memory"
-                    + " while the clock runs; --warmup 0 does neither)");
-        }
         boolean many = scripts.size() > 1;
         for (int i = 0; i < scripts.size(); i++) {
             ScriptReport s = scripts.get(i);
@@ -158,6 +137,29 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                             : f("   %11.3f  %10d  %10d  %s", c.avgMs(), c.failures(), c.retries(), c.text()));
                 }
             }
+        }
+        // Kensho's own lines after all of pgbench's (its per-script and per-statement lines included), so a reader
+        // of pgbench's output finds its lines in pgbench's order; the abort line stays last, as pgbench's stderr line
+        l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
+                latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
+        l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
+                + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
+        l.add(engine == Engine.WIRE
+                ? "(engine: wire; each thread waited on its clients' connections at once, as pgbench's threads do)"
+                : "(engine: pgjdbc; each client ran on a thread of its own with a pgjdbc connection)");
+        // pgbench prints nothing like it; on a shared host it says how much of the machine the client took
+        if (driverCpuSeconds >= 0 && benchSeconds > 0) {
+            long ended = processed + failed;
+            l.add(f("(this driver's process used %.2f CPU-seconds while the clock ran: %.0f%% of one CPU%s; CPU a server on this host did not have)",
+                    driverCpuSeconds, 100 * driverCpuSeconds / benchSeconds,
+                    ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : ""));
+        }
+        if (warmupPerClient > 0) {
+            l.add("(before the clock started each client ran " + warmupPerClient
+                    + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
+                    + " same variables, or by the same write made to write no row) and waited for the compilers to finish; then the"
+                    + " JVM's young generation was written once, so that the clients' allocations do not fault in fresh memory"
+                    + " while the clock runs; --warmup 0 does neither)");
         }
         if (aborted) l.add("Run was aborted; the above results are incomplete.");
         return l;

@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.result.Timeline;
@@ -69,5 +70,26 @@ class RunReportLinesTest {
                 .map(l -> l.startsWith(" - ") ? l.replaceAll("tps = \\d+\\.\\d+", "tps = T") : l)
                 .toList();
         assertEquals(PGBENCH, ours);
+    }
+
+    /**
+     * Kensho's own lines (percentiles, the parenthesised notes, the driver's CPU) come after all of pgbench's, its
+     * per-script lines included: they stood between pgbench's tps line and its "SQL script 1:" block.
+     */
+    @Test
+    void kenshosLinesFollowAllOfPgbenchs() {
+        List<RunReport.ScriptReport> scripts = List.of(
+                new RunReport.ScriptReport("a.sql", 1, 4, 4591, 0, 4981, 0, 0, 0, 0, 0, lat(4591, 0.094, 0.353, 5), List.of()),
+                new RunReport.ScriptReport("b.sql", 3, 4, 13764, 0, 16805, 0, 0, 0, 0, 0, lat(13764, 0.099, 0.388, 5), List.of()));
+        RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0, false, 0,
+                21786, 0, 0, 13001, 0.05, 20000, lat(18355, 0.098, 0.379, 5), lat(18355, 0.052, 0.01, 7.755), false,
+                3.498, 18355 / 9193.142131, 9193.142131, false, scripts, false, false, 0, 50, Engine.PGJDBC, new Timeline(Map.of()),
+                new Histogram(3), 5, 1.5);
+        List<String> lines = r.lines().stream().map(l -> l.startsWith(" - ") ? l.replaceAll("tps = \\d+\\.\\d+", "tps = T") : l).toList();
+        assertEquals(PGBENCH, lines.subList(0, PGBENCH.size()), String.join("\n", lines));
+        List<String> kenshos = lines.subList(PGBENCH.size(), lines.size());
+        assertEquals(5, kenshos.size(), String.join("\n", kenshos));
+        assertTrue(kenshos.get(0).startsWith("latency percentiles: "), kenshos.get(0));
+        assertTrue(kenshos.subList(1, kenshos.size()).stream().allMatch(l -> l.startsWith("(")), String.join("\n", kenshos));
     }
 }
