@@ -126,8 +126,12 @@ public final class Environment {
         }
         m.put("cpus", Runtime.getRuntime().availableProcessors());
         m.put("cpu_model", HostSampler.cpuModel());
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            m.put("memory_bytes", os.getTotalMemorySize());
+        try {
+            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+                m.put("memory_bytes", os.getTotalMemorySize());
+            }
+        } catch (NoClassDefFoundError e) {
+            // a runtime without the jdk.management module (a jlink'ed one): the memory goes unrecorded
         }
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));

@@ -375,10 +375,17 @@ public final class Driver {
                 cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9);
     }
 
-    /** CPU time of this whole JVM (clients, GC, the JIT, the samplers), or -1 where the platform does not give it. */
-    private static long processCpuNanos() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
+    /**
+     * CPU time of this whole JVM (clients, GC, the JIT, the samplers), or -1 where the platform does not give it: a
+     * runtime without the jdk.management module (a jlink'ed one) has no com.sun.management, and naming it throws.
+     */
+    static long processCpuNanos() {
+        try {
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+                return os.getProcessCpuTime();
+            }
+        } catch (NoClassDefFoundError e) {
+            // no jdk.management: the report goes without the driver's CPU line
         }
         return -1;
     }
