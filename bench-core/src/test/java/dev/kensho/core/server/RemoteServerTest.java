@@ -297,4 +297,52 @@ class RemoteServerTest {
             assertEquals("remote 127.0.0.1:5432/db", new TargetSpec().url(url).label());
         }
     }
+
+    /**
+     * A remote server that is down (its port refuses) is no server restarting: waiting for it fails at once, where a
+     * crashed one in recovery is waited for. Reached through a relay to the local server, closed to take it down.
+     */
+    @Test
+    void awaitingARemoteServerThatIsDownFailsAtOnce(@LocalPostgres Target pg) throws Exception {
+        java.util.List<java.net.Socket> open = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.net.ServerSocket relay = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(() -> {
+            try {
+                while (true) {
+                    java.net.Socket in = relay.accept(), out = new java.net.Socket("127.0.0.1", 5432);
+                    open.add(in);
+                    open.add(out);
+                    for (java.net.Socket[] pair : new java.net.Socket[][] {{in, out}, {out, in}}) {
+                        Thread pump = new Thread(() -> {
+                            try {
+                                pair[0].getInputStream().transferTo(pair[1].getOutputStream());
+                            } catch (java.io.IOException e) {
+                                // the relay closed
+                            }
+                        });
+                        pump.setDaemon(true);
+                        pump.start();
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // the relay closed
+            }
+        });
+        acceptor.setDaemon(true);
+        acceptor.start();
+        try (Target t = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + relay.getLocalPort() + "/test").user("postgres").open()) {
+            assertEquals(0, t.awaitAccepting(java.time.Duration.ofSeconds(60)), "an accepting server is not waited for");
+            relay.close();
+            synchronized (open) {
+                for (java.net.Socket s : open) s.close();
+            }
+            long start = System.nanoTime();
+            Exception e = assertThrows(Exception.class, () -> t.awaitAccepting(java.time.Duration.ofSeconds(60)));
+            long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
+            assertTrue(seconds < 5, "waited " + seconds + " s for a server that is down");
+        } finally {
+            relay.close();
+        }
+    }
 }
