@@ -192,7 +192,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         m.put("skipped", skipped);
         m.put("retries", retries);
         m.put("late", late);
-        latency.metrics("latency_").forEach(m::put);
+        // none processed (a rate-limited run whose every transaction was skipped): no latency, not a latency of 0 in the medians
+        if (latency.count() > 0) latency.metrics("latency_").forEach(m::put);
         if (rate > 0) {
             m.put("lag_avg_ms", lag.avgMs());
             m.put("lag_max_ms", lag.maxMs());

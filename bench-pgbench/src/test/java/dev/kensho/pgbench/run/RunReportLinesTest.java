@@ -92,4 +92,22 @@ class RunReportLinesTest {
         assertTrue(kenshos.get(0).startsWith("latency percentiles: "), kenshos.get(0));
         assertTrue(kenshos.subList(1, kenshos.size()).stream().allMatch(l -> l.startsWith("(")), String.join("\n", kenshos));
     }
+
+    /**
+     * A rate-limited run whose every transaction was skipped (-R with -L beyond the server's reach) is a finding, 0
+     * tps, not a failure; but it measured no latency, which it recorded as 0 ms into the cell's medians.
+     */
+    @Test
+    void aRunWithEveryTransactionSkippedHasNoLatency() {
+        List<RunReport.ScriptReport> scripts = List.of(
+                new RunReport.ScriptReport("a.sql", 1, 1, 0, 0, 400, 0, 0, 0, 0, 0, lat(0, 0, 0, 0), List.of()));
+        RunReport r = new RunReport("a.sql", 1, null, 0, "simple", 1, 1, 1, 2, 0, 0, 0, 0, 0, 0, false, 0,
+                400, 0, 0, 0, 0.05, 200, lat(0, 0, 0, 0), lat(0, 0, 0, 0), false,
+                3.5, 2.0, 0, false, scripts, false, false, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
+                new Histogram(3), 5, Double.NaN);
+        assertEquals(null, r.unmeasured(null));
+        assertEquals(0.0, r.metrics().get("tps").doubleValue());
+        assertEquals(400L, r.metrics().get("skipped").longValue());
+        assertTrue(r.metrics().keySet().stream().noneMatch(k -> k.startsWith("latency_")), r.metrics().toString());
+    }
 }
