@@ -74,8 +74,6 @@ public final class ClientSweep {
     /** "target;checkpoint" or "target;prewarm": what the target's role may not do, and the server's reason. */
     private final Map<String, String> refused = new java.util.concurrent.ConcurrentHashMap<>();
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
-    /** How long a trial waits for a server that is restarting or recovering (a crash recovery takes seconds). */
-    private static final java.time.Duration SERVER_COMEBACK = java.time.Duration.ofSeconds(60);
     private PgbenchInit initTemplate;
     private Integer fillfactor;
 
@@ -248,8 +246,11 @@ public final class ClientSweep {
                 if (t.ok()) {
                     Double cv = t.metric("tps_cv_pct");
                     // how steady the trial was: a stall (checkpoint, autovacuum) shows here before it shows in the medians
-                    err.printf(Locale.ROOT, "[%d/%d]   tps %.1f, latency avg %.3f ms, p99 %.3f ms, failed %d%s%n", index, total,
-                            t.metric("tps"), t.metric("latency_avg_ms"), t.metric("latency_p99_ms"), t.metric("failed").longValue(),
+                    // a run whose every transaction was skipped (-R with -L out of reach) has no latency to print
+                    String latency = t.metric("latency_avg_ms") == null ? "no latency (no transaction processed)"
+                            : String.format(Locale.ROOT, "latency avg %.3f ms, p99 %.3f ms", t.metric("latency_avg_ms"), t.metric("latency_p99_ms"));
+                    err.printf(Locale.ROOT, "[%d/%d]   tps %.1f, %s, failed %d%s%n", index, total,
+                            t.metric("tps"), latency, t.metric("failed").longValue(),
                             cv == null ? "" : String.format(Locale.ROOT, ", tps per second varied %.1f %%", cv));
                 } else {
                     err.printf(Locale.ROOT, "[%d/%d]   %s: %s%n", index, total, t.status(), t.extra().get("reason"));
@@ -315,7 +316,7 @@ public final class ClientSweep {
         Cell cell = p.cell();
         Trial.Builder extra = Trial.of(p.key(), p.repeat());
         // a server that crashed in an earlier trial (1024 clients, the OOM killer) is back in a second or two
-        double waited = target.awaitAccepting(SERVER_COMEBACK);
+        double waited = target.awaitAccepting(Target.RECOVERY_WAIT);
         if (waited > 0) {
             String note = cell.target() + ": waited " + String.format(Locale.ROOT, "%.1f", waited)
                     + " s for the server to accept connections (it was restarting or recovering) before " + p.key() + " #" + p.repeat();

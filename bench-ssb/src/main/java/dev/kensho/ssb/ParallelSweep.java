@@ -32,8 +32,6 @@ import java.util.Map;
  * Planned / Launched of every Gather node.
  */
 public final class ParallelSweep {
-    /** How long a query waits for a server that is restarting or recovering (a crash recovery takes seconds). */
-    private static final java.time.Duration SERVER_COMEBACK = java.time.Duration.ofSeconds(60);
 
 
     /**
@@ -286,7 +284,7 @@ public final class ParallelSweep {
                     conn[0] = null;
                 }
                 if (conn[0] == null) {
-                    double waited = db.target().awaitAccepting(SERVER_COMEBACK);
+                    double waited = db.target().awaitAccepting(dev.kensho.core.server.Target.RECOVERY_WAIT);
                     if (waited > 0) {
                         b.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
                         dir.note("version " + version + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)

@@ -22,8 +22,6 @@ import java.util.Map;
  * skipped cells with the reason; a query the server rejects is a failed trial with the error's first line.
  */
 public final class QueryMatrix {
-    /** How long a cell waits for a server that is restarting or recovering (a crash recovery takes seconds). */
-    private static final java.time.Duration SERVER_COMEBACK = java.time.Duration.ofSeconds(60);
 
 
     /** One query to time. */
@@ -195,7 +193,7 @@ public final class QueryMatrix {
             }
             try {
                 // a server that crashed under an earlier cell is back in seconds: its cells are not lost in milliseconds each
-                double waited = target.awaitAccepting(SERVER_COMEBACK);
+                double waited = target.awaitAccepting(Target.RECOVERY_WAIT);
                 if (waited > 0) {
                     t.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
                     dir.note(targetLabel + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)

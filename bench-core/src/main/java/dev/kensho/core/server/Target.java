@@ -59,6 +59,9 @@ public interface Target extends AutoCloseable {
     /** True when the server runs on this host, so /proc and the page cache describe it. */
     boolean sameHost();
 
+    /** How long Kensho's matrices wait for a server that is restarting or recovering: a crash recovery takes seconds. */
+    java.time.Duration RECOVERY_WAIT = java.time.Duration.ofSeconds(60);
+
     /**
      * Waits, up to {@code max}, until the server accepts connections again. After a crash (a killed backend, the
      * kernel's OOM killer at a thousand clients) PostgreSQL restarts itself and answers "the database system is in
