@@ -336,6 +336,15 @@ class RemoteServerTest {
             synchronized (open) {
                 for (java.net.Socket s : open) s.close();
             }
+            // the freed port may be taken at once by another process of a parallel build (seen once in a full verify):
+            // then there is no down server to test against, and the test says so instead of failing
+            boolean taken;
+            try (java.net.Socket probe = new java.net.Socket("127.0.0.1", relay.getLocalPort())) {
+                taken = true;
+            } catch (java.net.ConnectException refused) {
+                taken = false;
+            }
+            org.junit.jupiter.api.Assumptions.assumeFalse(taken, "port " + relay.getLocalPort() + " was taken by another process once freed");
             long start = System.nanoTime();
             Exception e = assertThrows(Exception.class, () -> t.awaitAccepting(java.time.Duration.ofSeconds(60)));
             long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
