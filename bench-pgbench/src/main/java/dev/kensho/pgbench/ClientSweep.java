@@ -316,14 +316,8 @@ public final class ClientSweep {
         Cell cell = p.cell();
         Trial.Builder extra = Trial.of(p.key(), p.repeat());
         // a server that crashed in an earlier trial (1024 clients, the OOM killer) is back in a second or two
-        double waited = target.awaitAccepting(Target.RECOVERY_WAIT);
-        if (waited > 0) {
-            String note = cell.target() + ": waited " + String.format(Locale.ROOT, "%.1f", waited)
-                    + " s for the server to accept connections (it was restarting or recovering) before " + p.key() + " #" + p.repeat();
-            err.println(note);
-            dir.note(note);
-            extra.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
-        }
+        String waited = TrialMatrix.awaitServer(target, cell.target(), p.key() + " #" + p.repeat(), extra, dir);
+        if (waited != null) err.println(waited);
         if (reinitEachTrial) {
             PgbenchInit.Result r = init().run(target);
             extra.extra("init", r.line()).metric("init_s", r.totalSeconds());

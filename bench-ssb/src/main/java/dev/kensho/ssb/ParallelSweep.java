@@ -284,12 +284,7 @@ public final class ParallelSweep {
                     conn[0] = null;
                 }
                 if (conn[0] == null) {
-                    double waited = db.target().awaitAccepting(dev.kensho.core.server.Target.RECOVERY_WAIT);
-                    if (waited > 0) {
-                        b.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
-                        dir.note("version " + version + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)
-                                + " s for the server to accept connections (it was restarting or recovering) before " + p.key());
-                    }
+                    TrialMatrix.awaitServer(db.target(), "version " + version, p.key(), b, dir);
                     conn[0] = db.connect();
                 }
                 ExplainResult plan = plans.get(q.id());

@@ -193,12 +193,7 @@ public final class QueryMatrix {
             }
             try {
                 // a server that crashed under an earlier cell is back in seconds: its cells are not lost in milliseconds each
-                double waited = target.awaitAccepting(Target.RECOVERY_WAIT);
-                if (waited > 0) {
-                    t.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
-                    dir.note(targetLabel + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)
-                            + " s for the server to accept connections (it was restarting or recovering) before " + p.key());
-                }
+                TrialMatrix.awaitServer(target, targetLabel, p.key(), t, dir);
             } catch (SQLException e) {
                 return t.failed(KenshoException.firstLine(e)).build();
             }

@@ -2,6 +2,7 @@ package dev.kensho.core.run;
 
 import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.server.Target;
 import dev.kensho.core.result.Trial;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -126,5 +127,21 @@ public final class TrialMatrix<C> {
             params.put(part.substring(0, eq), part.substring(eq + 1));
         }
         return params;
+    }
+
+    /**
+     * Waits for a server that is restarting or recovering after a crash ({@link Target#awaitAccepting}, up to
+     * {@link Target#RECOVERY_WAIT}) before a trial; when it had to wait, records it in the trial
+     * ({@code waited_for_server_s}) and as a note of the run, and returns the note (else null).
+     */
+    public static String awaitServer(Target target, String who, String before, Trial.Builder trial, RunDirectory dir)
+            throws java.sql.SQLException {
+        double waited = target.awaitAccepting(Target.RECOVERY_WAIT);
+        if (waited <= 0) return null;
+        String note = who + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)
+                + " s for the server to accept connections (it was restarting or recovering) before " + before;
+        trial.extra("waited_for_server_s", Math.round(waited * 10) / 10.0);
+        dir.note(note);
+        return note;
     }
 }
