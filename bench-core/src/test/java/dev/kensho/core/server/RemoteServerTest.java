@@ -333,18 +333,20 @@ class RemoteServerTest {
         try (Target t = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + relay.getLocalPort() + "/test").user("postgres").open()) {
             assertEquals(0, t.awaitAccepting(java.time.Duration.ofSeconds(60)), "an accepting server is not waited for");
             relay.close();
+            // the acceptor may still be relaying a connection it took as the relay closed: it ends first, then its sockets
+            acceptor.join(5000);
             synchronized (open) {
                 for (java.net.Socket s : open) s.close();
             }
-            // the freed port may be taken at once by another process of a parallel build (seen once in a full verify):
-            // then there is no down server to test against, and the test says so instead of failing
+            // something answered on the freed port in two full verifies (not in isolated runs; cause not found): then
+            // there is no down server to test against, and the test says so instead of failing
             boolean taken;
             try (java.net.Socket probe = new java.net.Socket("127.0.0.1", relay.getLocalPort())) {
                 taken = true;
             } catch (java.net.ConnectException refused) {
                 taken = false;
             }
-            org.junit.jupiter.api.Assumptions.assumeFalse(taken, "port " + relay.getLocalPort() + " was taken by another process once freed");
+            org.junit.jupiter.api.Assumptions.assumeFalse(taken, "something still answers on port " + relay.getLocalPort() + " once the relay closed");
             long start = System.nanoTime();
             Exception e = assertThrows(Exception.class, () -> t.awaitAccepting(java.time.Duration.ofSeconds(60)));
             long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
