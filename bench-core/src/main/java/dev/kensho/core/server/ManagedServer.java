@@ -527,6 +527,12 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private void stopServer(boolean immediate) {
         String crash = crashSinceStart();
+        // a command that failed on its killed backend comes here at once: on a loaded machine the postmaster may not
+        // have logged the crash yet; a server that refuses a new connection is resetting, so its log line is awaited
+        for (long until = System.nanoTime() + 3_000_000_000L; crash == null && System.nanoTime() < until && !acceptsConnections(); ) {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+            crash = crashSinceStart();
+        }
         if (crash != null) {
             did("the server crashed (server log: " + crash + "); stopped with -m immediate");
             ServerActions.crashed(kind.label() + " at 127.0.0.1:" + port(), crash);
@@ -546,6 +552,14 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
+    private boolean acceptsConnections() {
+        try (Connection c = connect("postgres")) {
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private String crashSinceStart() {
         if (startMark < 0) return null;
         String panic = null;
