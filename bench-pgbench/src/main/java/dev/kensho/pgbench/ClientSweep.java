@@ -387,7 +387,7 @@ public final class ClientSweep {
         if (seen.host().get("unavailable") != null && hostUnseen.add(cell.target())) {
             String note = cell.target() + ": the server host's CPUs, disks and network are not recorded: " + seen.host().get("unavailable");
             err.println(note);
-            dir.note(note);
+            dir.noteOnce(note);
         }
         if (seen.waitProfile().containsKey(TrialSampler.BACKENDS)) {
             refusedOnce(cell.target(), "waits", "own backends only", "the wait-event profile counts " + target.user()
@@ -422,7 +422,7 @@ public final class ClientSweep {
         if (refused.putIfAbsent(target + ";" + what, reason) != null) return;
         String note = target + ": " + message;
         err.println(note);
-        dir.note(note);
+        dir.noteOnce(note);
     }
 
     /** Who may CHECKPOINT: pg_checkpoint's members from 15 on, before that only a superuser. */

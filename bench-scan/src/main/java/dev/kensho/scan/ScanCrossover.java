@@ -260,7 +260,7 @@ public final class ScanCrossover {
         if (options.caches().contains(CacheState.WARM)) requirePrewarm(target, dir);
         boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
         if (options.caches().contains(CacheState.COLD) && !coldRuns) {
-            dir.note("cold cells skipped: Kensho may not restart " + target.describe() + " (no --restart-command)");
+            dir.noteOnce("cold cells skipped: Kensho may not restart " + target.describe() + " (no --restart-command)");
             say(progress, "cold cells skipped: " + SelectivitySweep.NO_RESTART);
         }
         List<String> sbWanted = options.sharedBuffers().isEmpty()
@@ -304,7 +304,7 @@ public final class ScanCrossover {
             List<String> absent = study.keySet().stream().filter(k -> !applied.containsKey(k)).toList();
             String note = "scan: PostgreSQL " + ServerVersion.of(target).release() + " has no " + String.join(", ", absent)
                     + " (settings of later releases, for plans it cannot make): not set";
-            if (!dir.info().notes().contains(note)) dir.note(note);
+            dir.noteOnce(note);
         }
     }
 

@@ -166,7 +166,7 @@ public final class JitMatrix {
             for (String v : VARIANTS) db.ensureVariant(v);
         }
         List<Item> items = items(opts.verifications(), opts.queries());
-        if (!dir.info().notes().contains(PROCEDURE)) dir.note(PROCEDURE);
+        dir.noteOnce(PROCEDURE);
         dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
         List<Map<String, String>> combos = QueryMatrix.combinations(opts.matrix());
         for (int i = 0; i < combos.size(); i++) {

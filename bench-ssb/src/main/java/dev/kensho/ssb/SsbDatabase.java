@@ -361,7 +361,7 @@ public final class SsbDatabase {
                 String note = "the SSB tables are not prewarmed (what a run reads comes from the OS cache or disk until it is in shared buffers): "
                         + noPrewarm;
                 err.println("ssb: " + note);
-                if (dir != null) dir.note(note);
+                if (dir != null) dir.noteOnce(note);
                 return new Prewarm.Result(0, 0, false);
             }
             throw KenshoException.target("pg_prewarm failed: " + KenshoException.firstLine(e), e);

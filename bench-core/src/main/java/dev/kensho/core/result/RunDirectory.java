@@ -209,6 +209,14 @@ public final class RunDirectory implements AutoCloseable {
         writeInfo();
     }
 
+    /**
+     * Adds a note unless run.json has it already: for a state ("the role may not CHECKPOINT"), which a run resumed
+     * with --resume finds again and would otherwise note twice; an event (a restart, a wait) takes {@link #note}.
+     */
+    public synchronized void noteOnce(String line) {
+        if (!info.notes().contains(line)) note(line);
+    }
+
     public synchronized void environment(String label, Object facts) {
         info.environment().put(label, facts);
         writeInfo();

@@ -35,7 +35,9 @@ class PlainRoleSweepTest {
     void refusedCheckpointAndPrewarmAreSaidOnceAndTheTrialsRun(@LocalPostgres Target pg, @TempDir Path tmp) throws Exception {
         try (PlainRole role = PlainRole.create(pg, "sweep")) {
             ByteArrayOutputStream log = new ByteArrayOutputStream();
+            Path first;
             try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+                first = dir.path();
                 new ClientSweep().clients(List.of(1)).repeats(3).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("select-only")
                         .scale(1).warmup(0).log(new PrintStream(log, true, StandardCharsets.UTF_8))
                         .run(Map.of("remote", role.target()), dir);
@@ -61,6 +63,19 @@ class PlainRoleSweepTest {
                         + " pg_stat_activity hiding other roles' from it (GRANT pg_read_all_stats TO " + role.name() + " shows them)")).count(), said);
                 String run = Files.readString(dir.path().resolve(RunDirectory.RUN));
                 assertTrue(run.contains("no CHECKPOINT before the trials") && run.contains("is not prewarmed"), run);
+            }
+            // resumed for a fourth repeat, the sweep meets the same refusals: said again to this process's user, but
+            // run.json, which had them, does not note them twice
+            ByteArrayOutputStream resumedLog = new ByteArrayOutputStream();
+            try (RunDirectory dir = RunDirectory.resume(first)) {
+                new ClientSweep().clients(List.of(1)).repeats(4).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("select-only")
+                        .warmup(0).log(new PrintStream(resumedLog, true, StandardCharsets.UTF_8)).run(Map.of("remote", role.target()), dir);
+                String said = resumedLog.toString(StandardCharsets.UTF_8);
+                assertEquals(4, RunDirectory.readTrials(first.resolve(RunDirectory.TRIALS)).size(), said);
+                assertEquals(1, said.lines().filter(l -> l.startsWith("remote: no CHECKPOINT before the trials: ")).count(), said);
+                List<String> notes = RunDirectory.info(first).notes();
+                assertEquals(1, notes.stream().filter(n -> n.startsWith("remote: no CHECKPOINT before the trials: ")).count(), notes.toString());
+                assertEquals(1, notes.stream().filter(n -> n.startsWith("remote: pgbench_accounts is not prewarmed before the trials: ")).count(), notes.toString());
             }
             // granted pg_checkpoint and given pg_prewarm and pg_read_all_stats by a superuser, the same role does all, and says nothing
             role.asSuperuser("GRANT pg_checkpoint TO " + role.name());
