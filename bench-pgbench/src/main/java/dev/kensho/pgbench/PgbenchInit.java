@@ -168,6 +168,14 @@ public final class PgbenchInit {
         return r;
     }
 
+    /**
+     * The session advisory lock an initialisation holds on its database. Two at once (two test classes loading the
+     * shared server under JUnit's parallel execution, two commands) dropped and created the same tables under each
+     * other and failed on a catalog race ("duplicate key value violates unique constraint pg_type_typname_nsp_index")
+     * that named neither; the second now stops at once, saying why.
+     */
+    static final long INIT_LOCK = 0x4b656e73686f4931L;   // "KenshoI1"
+
     /** Runs the steps on an open connection (left in autocommit). */
     public Result run(Connection c) throws SQLException {
         validate();
@@ -176,6 +184,30 @@ public final class PgbenchInit {
         ServerVersion version = ServerVersion.of(c);
         checkServer(version, todo, method);
         c.setAutoCommit(true);
+        if (!advisoryLock(c, "pg_try_advisory_lock")) {
+            throw new KenshoException(KenshoException.FAILURE, "another pgbench init is loading the pgbench tables of database \""
+                    + c.getCatalog() + "\" now; run one at a time (under JUnit's parallel execution, mark the tests that load"
+                    + " tables into the shared server @ChangesServer)", null);
+        }
+        try {
+            return runSteps(c, todo, method);
+        } finally {
+            try {
+                advisoryLock(c, "pg_advisory_unlock");
+            } catch (SQLException gone) {
+                // the connection broke: its session, and the lock with it, is gone
+            }
+        }
+    }
+
+    private static boolean advisoryLock(Connection c, String function) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("select " + function + "(" + INIT_LOCK + ")")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    private Result runSteps(Connection c, String todo, PartitionMethod method) throws SQLException {
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
                 + "where pg_size_bytes(current_setting('maintenance_work_mem')) < 256 * 1024 * 1024");
         Map<String, Double> times = new LinkedHashMap<>();

@@ -162,6 +162,38 @@ class PgbenchInitTest {
         }
     }
 
+    /**
+     * A second initialisation of the same database while one runs (two test classes loading the shared server under
+     * JUnit's parallel execution) stops at once and says why, and the first completes: the two used to drop and create
+     * the tables under each other and fail on "duplicate key value violates unique constraint pg_type_typname_nsp_index".
+     */
+    @Test
+    void aSecondInitWhileOneRunsStopsAndSaysWhy(Target pg) throws Exception {
+        List<Object> second = new ArrayList<>();
+        PrintStream startsAnother = new PrintStream(java.io.OutputStream.nullOutputStream()) {
+            @Override
+            public void println(String line) {
+                if (!line.startsWith("generating data") || !second.isEmpty()) return;
+                try {
+                    second.add(new PgbenchInit().scale(1).log(null).run(pg).line());
+                } catch (KenshoException e) {
+                    second.add(e);
+                }
+            }
+        };
+        new PgbenchInit().scale(2).log(startsAnother).run(pg);
+        assertEquals(1, second.size());
+        assertTrue(second.get(0) instanceof KenshoException, "the second init ran beside the first: " + second.get(0));
+        assertEquals("another pgbench init is loading the pgbench tables of database \"" + pg.database() + "\" now; run one at a time"
+                + " (under JUnit's parallel execution, mark the tests that load tables into the shared server @ChangesServer)",
+                ((KenshoException) second.get(0)).getMessage());
+        try (Connection c = pg.connect()) {
+            assertEquals(200_000, count(c, "select count(*) from pgbench_accounts"));
+        }
+        // the lock went with the first: the next init runs
+        new PgbenchInit().scale(1).log(null).run(pg);
+    }
+
     @Test
     void rejectsBadOptionsWithOneLine() {
         var e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dtx").effectiveSteps());
