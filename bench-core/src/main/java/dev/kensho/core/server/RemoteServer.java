@@ -155,7 +155,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             String ctx = now == null ? null : now.context;
             if (ctx == null) {
                 refused.put(name, "unknown setting");
-            } else if (ctx.equals("user") || (ctx.equals("superuser") && superuser)) {
+            } else if (ctx.equals("user") || ctx.equals("backend") || ((ctx.equals("superuser") || ctx.equals("superuser-backend")) && superuser)) {
+                // backend-level ones too: the session settings travel in the startup packet, where a backend takes them
                 if (!e.getValue().equals(session.get(name))) actions.add("session SET " + name + " = " + e.getValue());
                 session.put(name, e.getValue());
             } else if (SettingValue.same(now.vartype, now.setting, now.unit, e.getValue())) {
@@ -168,9 +169,12 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 // before any change, where the server's "permission denied for view pg_file_settings" named neither
                 refused.put(name, "needs a " + ctx + "-level change, which --restart-command makes with ALTER SYSTEM: only a superuser may,"
                         + " and " + user() + " is not one");
+            } else if (ctx.equals("internal")) {
+                // no restart command changes it: said as a managed server says it, not as a permission to give
+                refused.put(name, "fixed when the server was built or initialised (context internal)");
             } else {
                 refused.put(name, "needs a " + ctx + "-level change on a remote server; Kensho does not reconfigure it"
-                        + (ctx.equals("superuser") ? " (not a superuser)" : " without --restart-command"));
+                        + (ctx.startsWith("superuser") ? " (not a superuser)" : " without --restart-command"));
             }
         }
         if (!systemWide.isEmpty()) {

@@ -16,8 +16,11 @@ public interface ServerControl {
     /**
      * Brings the server to these settings for the next measurement. Managed servers write them to
      * postgresql.conf and reload, restarting only when a postmaster-level value changed. Remote
-     * servers get session-level SET for user-context settings; anything else is refused with a
-     * reason (the measurement should then be skipped) unless a restart command was given.
+     * servers get them per session, on every new connection, where the context allows (user, backend; superuser ones as
+     * a superuser); anything else is refused with a reason in the outcome (the measurement should then be skipped) unless
+     * a restart command was given. A value the server rejects ({@code work_mem=lots}) is not a refusal but an error:
+     * it throws a {@link dev.kensho.core.KenshoException} with the server's words, and the server keeps the values
+     * it had.
      */
     SettingsOutcome apply(Map<String, String> settings);
 

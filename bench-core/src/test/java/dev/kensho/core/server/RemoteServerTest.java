@@ -38,6 +38,23 @@ class RemoteServerTest {
         assertThrows(KenshoException.class, () -> pg.control().restart());
     }
 
+    /**
+     * A backend-level setting goes with each new connection as the user-level ones do (the startup packet is where a
+     * backend takes it); an internal one is refused as fixed, not as wanting a --restart-command that cannot change it.
+     */
+    @Test
+    void backendSettingsPerConnectionAndInternalOnesFixed(@LocalPostgres Target pg) throws Exception {
+        SettingsOutcome o = pg.control().apply(Map.of("log_disconnections", "on", "ignore_system_indexes", "on"));
+        assertTrue(o.ok(), o.toString());
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
+                "SELECT current_setting('log_disconnections') || ',' || current_setting('ignore_system_indexes')")) {
+            rs.next();
+            assertEquals("on,on", rs.getString(1));
+        }
+        SettingsOutcome fixed = pg.control().apply(Map.of("block_size", "16384"));
+        assertEquals(Map.of("block_size", "fixed when the server was built or initialised (context internal)"), fixed.refused());
+    }
+
     /** A postmaster-level value the server already runs with needs no permission, however it is written. */
     @Test
     void aValueTheServerAlreadyHasIsApplied(@LocalPostgres Target pg) throws Exception {
