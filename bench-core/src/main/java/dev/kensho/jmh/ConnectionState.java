@@ -14,13 +14,16 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 @State(Scope.Thread)
 public class ConnectionState {
+    /** This thread's connection, with the settings the target was given. */
     public Connection connection;
 
+    /** Connects to the trial's server. */
     @Setup(Level.Trial)
     public void open(TargetState server) throws SQLException {
         connection = server.target.connect();
     }
 
+    /** Closes the connection. */
     @TearDown(Level.Trial)
     public void close() throws SQLException {
         if (connection != null) connection.close();

@@ -25,8 +25,10 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 @State(Scope.Benchmark)
 public class TargetState {
+    /** The server, open from the trial's setup to its teardown. */
     public Target target;
 
+    /** Opens the server the system properties name (the embedded one by default). */
     @Setup(Level.Trial)
     public void open() {
         open(System.getProperties());
@@ -36,6 +38,7 @@ public class TargetState {
         target = spec(p).open();
     }
 
+    /** Closes it: a server Kensho started stops. */
     @TearDown(Level.Trial)
     public void close() {
         if (target != null) target.close();

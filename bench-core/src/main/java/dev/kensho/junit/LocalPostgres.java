@@ -14,6 +14,8 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
 public @interface LocalPostgres {
+    /** The server and database; another database of the machine's server, e.g. one the suite made for itself. */
     String url() default "jdbc:postgresql://127.0.0.1:5432/test";
+    /** The role to connect as. */
     String user() default "postgres";
 }

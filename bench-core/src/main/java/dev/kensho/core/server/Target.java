@@ -10,6 +10,7 @@ import javax.sql.DataSource;
  */
 public interface Target extends AutoCloseable {
 
+    /** Embedded, local binaries, remote or container: what Kensho may do to the server follows from it. */
     TargetKind kind();
 
     /** One line for humans and results: kind, version, URL with credentials masked. */
@@ -18,6 +19,7 @@ public interface Target extends AutoCloseable {
     /** JDBC URL without credentials. */
     String jdbcUrl();
 
+    /** The role Kensho connects as. */
     String user();
 
     /** The database measurements run in. */
@@ -26,6 +28,7 @@ public interface Target extends AutoCloseable {
     /** Host and port as a client such as the C pgbench or psql needs them. */
     String host();
 
+    /** The server's port (for a Unix socket, the number in its file name). */
     int port();
 
     /**

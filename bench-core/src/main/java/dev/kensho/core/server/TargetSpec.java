@@ -28,24 +28,40 @@ public final class TargetSpec {
     public TargetSpec pgVersion(Integer major) { this.pgVersion = major == null ? null : PgRelease.major(major); return this; }
     /** An embedded server of a major ("17", "9.6") or one minor release ("16.6"), as --pg-version takes it. */
     public TargetSpec pgVersion(String release) { this.pgVersion = release == null ? null : PgRelease.parse(release); return this; }
+    /** An embedded server of this release (see {@link PgRelease#parse}). */
     public TargetSpec pgVersion(PgRelease release) { this.pgVersion = release; return this; }
+    /** A server run from the PostgreSQL binaries in this directory (initdb, pg_ctl, postgres), as --pg-bin. */
     public TargetSpec pgBin(Path dir) { this.pgBin = dir; return this; }
+    /** A server Kensho does not run (--url): never restarted or reconfigured without {@link #restartCommand}. */
     public TargetSpec url(String jdbcUrl) { this.url = jdbcUrl; return this; }
+    /** The role a remote target connects as (--user); null: the URL's, else the operating-system user's name. */
     public TargetSpec user(String user) { this.user = user; return this; }
+    /** A file holding the remote role's password (--password-file); read at {@link #open()}, never stored or printed. */
     public TargetSpec passwordFile(Path file) { this.passwordFile = file; return this; }
+    /** A Testcontainers server (needs org.testcontainers:postgresql and Docker); null image: the default. */
     public TargetSpec testcontainers(String image) { this.testcontainers = true; this.testcontainersImage = image; return this; }
+    /** A server setting every measurement needs (--set); {@link #open()} fails where the server refuses it. */
     public TargetSpec set(String name, String value) { this.settings.put(name, value); return this; }
+    /** Several settings, as {@link #set} each. */
     public TargetSpec settings(Map<String, String> s) { this.settings.putAll(s); return this; }
+    /** Keeps a managed server's data directory here after it stops (--keep-data). */
     public TargetSpec keepData(Path dir) { this.keepData = dir; return this; }
+    /** The command that restarts a remote server (--restart-command): the permission to ALTER SYSTEM and restart it. */
     public TargetSpec restartCommand(String command) { this.restartCommand = command; return this; }
 
     /** The release asked for, or null for the default (the newest bench.jar carries). */
     public PgRelease pgVersion() { return pgVersion; }
+    /** The settings given with {@link #set}. */
     public Map<String, String> settings() { return Map.copyOf(settings); }
+    /** The remote URL, or null. */
     public String url() { return url; }
+    /** The password file, or null. */
     public Path passwordFile() { return passwordFile; }
+    /** Whether open() connects to a server Kensho does not run (a URL or a container). */
     public boolean isRemote() { return url != null || testcontainers; }
+    /** Where a managed server's data stays, or null. */
     public Path keepData() { return keepData; }
+    /** The binaries' directory of a --pg-bin target, or null. */
     public Path pgBin() { return pgBin; }
 
     /** The kind of target open() will start or connect to. */
@@ -76,6 +92,7 @@ public final class TargetSpec {
         return EmbeddedBinaries.build(pgVersion == null ? PgRelease.major(KenshoVersion.newestEmbeddedMajor()) : pgVersion);
     }
 
+    /** An independent copy. */
     public TargetSpec copy() {
         TargetSpec t = new TargetSpec();
         t.pgVersion = pgVersion;
@@ -135,6 +152,7 @@ public final class TargetSpec {
         }
     }
 
+    /** Starts the server, or connects to it, as the spec says; close the Target to stop one Kensho started. */
     public Target open() {
         validate();
         if (url != null) {
