@@ -261,6 +261,14 @@ public final class RunComparison {
             if (r.trials().isEmpty()) {
                 throw KenshoException.usage("compare: " + r.directory() + " has no finished trial (the run stopped before its first)");
             }
+            // left out, it left one group and the error asked for the two directories it was given
+            if (r.trials().stream().noneMatch(Trial::ok)) {
+                Trial last = r.trials().get(r.trials().size() - 1);
+                String counts = r.trials().stream().collect(Collectors.groupingBy(Trial::status, java.util.TreeMap::new, Collectors.counting()))
+                        .entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "));
+                throw KenshoException.usage("compare: " + r.directory() + " has no trial that finished ok (" + counts + "; the last: "
+                        + last.extra().getOrDefault("reason", last.status()) + ")");
+            }
         }
         return new RunComparison(runs, options);
     }
@@ -281,17 +289,23 @@ public final class RunComparison {
             throw KenshoException.usage("compare: no trial has the parameter '" + options.by() + "' (parameters: " + params + ")");
         }
         List<List<Trial>> kept = new ArrayList<>();
+        List<List<Trial>> notOk = new ArrayList<>();
         Set<String> without = new java.util.TreeSet<>();
         for (RunResults r : runs) {
             // an SSB run's load (step=load) has no workers: split off, it made a group of its own with nothing to compare
             boolean splits = by != null && r.trials().stream().anyMatch(t -> t.params().containsKey(by));
             List<Trial> ts = new ArrayList<>();
+            List<Trial> failed = new ArrayList<>();
             for (Trial t : r.trials()) {
-                if (!t.ok()) continue;
+                if (!t.ok()) {
+                    if (!splits || t.params().containsKey(by)) failed.add(t);
+                    continue;
+                }
                 if (splits && !t.params().containsKey(by)) without.add(t.cell());
                 else ts.add(t);
             }
             kept.add(ts);
+            notOk.add(failed);
         }
         if (!without.isEmpty()) {
             notes.add("left out, without " + by + ": " + String.join(", ", without));
@@ -343,6 +357,7 @@ public final class RunComparison {
         }
         leaveOutUnmeasured();
         this.factor = factor();
+        sayUnmatched(notOk);
         compare();
         compareLatency();
         analyse();
@@ -366,6 +381,51 @@ public final class RunComparison {
         if (left.isEmpty()) return;
         keyParams.removeIf(p -> keys.values().stream().noneMatch(k -> k.containsKey(p)));
         notes.add("left out, none of " + String.join(", ", metrics) + " measured: " + String.join(", ", left));
+    }
+
+    /**
+     * Cells one group measured and the baseline did not, or the other way round, have no row: the ratio table and its
+     * geometric mean silently stood on fewer cells. Where the group's repeats of the cell all failed (a version that
+     * refuses 256 clients) that is a warning with the reason; where its run did not have the cell, a note.
+     */
+    private void sayUnmatched(List<List<Trial>> notOk) {
+        Group base = groups.get(0);
+        List<String> order = orderedKeys();
+        for (Group g : groups.subList(1, groups.size())) {
+            Set<String> shared = new LinkedHashSet<>(cells.get(g).keySet());
+            shared.retainAll(cells.get(base).keySet());
+            if (shared.isEmpty()) continue;   // the warning that no cell matches names the parameter that differs
+            List<String> onlyBase = new ArrayList<>(), onlyGroup = new ArrayList<>();
+            for (String key : order) {
+                boolean inBase = cells.get(base).containsKey(key), inGroup = cells.get(g).containsKey(key);
+                if (inBase == inGroup) continue;
+                Group lacking = inBase ? g : base;
+                Trial failed = notOkIn(lacking, key, notOk);
+                if (failed != null) {
+                    warnings.add(cellLabel(key) + " not compared: every repeat of " + lacking.label() + " " + failed.status() + ": "
+                            + failed.extra().getOrDefault("reason", ""));
+                } else {
+                    (inBase ? onlyBase : onlyGroup).add(cellLabel(key));
+                }
+            }
+            List<String> parts = new ArrayList<>();
+            if (!onlyBase.isEmpty()) parts.add("only in " + base.label() + ": " + String.join("; ", onlyBase));
+            if (!onlyGroup.isEmpty()) parts.add("only in " + g.label() + ": " + String.join("; ", onlyGroup));
+            if (!parts.isEmpty()) notes.add("not compared, " + String.join(", ", parts));
+        }
+    }
+
+    /** The last of g's trials in the cell that did not finish ok, or null. */
+    private Trial notOkIn(Group g, String key, List<List<Trial>> notOk) {
+        Trial last = null;
+        for (Trial t : notOk.get(g.run())) {
+            Object v = by == null ? null : Cells.normal(t.params().get(by));
+            if (!Objects.equals(v, g.value())) continue;
+            Map<String, Object> k = new LinkedHashMap<>();
+            for (String p : keyParams) if (t.params().containsKey(p)) k.put(p, Cells.normal(t.params().get(p)));
+            if (keyText(k).equals(key)) last = t;
+        }
+        return last;
     }
 
     /**

@@ -289,6 +289,50 @@ class RunComparisonTest {
         assertEquals("compare: " + empty.directory() + " has no finished trial (the run stopped before its first)", e.getMessage());
     }
 
+    /** A run whose every trial failed left one group, and the error asked for the two directories it had been given. */
+    @Test
+    void runWithoutAnOkTrialIsRefusedByName() throws Exception {
+        RunResults failed;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("f"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+            for (int r = 0; r < 2; r++) {
+                rd.append(Trial.of("clients=1", r).param("clients", 1).failed("FATAL: sorry, too many clients already").build());
+            }
+            failed = RunDirectory.read(rd.path());
+        }
+        KenshoException e = assertThrows(KenshoException.class,
+                () -> RunComparison.of(List.of(SampleRuns.pgbenchSingle(tmp, 0), failed)));
+        assertEquals("compare: " + failed.directory() + " has no trial that finished ok (2 failed; the last: "
+                + "FATAL: sorry, too many clients already)", e.getMessage());
+    }
+
+    /**
+     * 17 failed every repeat at 16 clients and ran 64 that 16 did not: neither cell has a row, and the geometric mean
+     * stands on 2 cells; the output says why, where it said nothing and the failure of 17 went unseen.
+     */
+    @Test
+    void cellsOfOneGroupOnlyAreNamed() throws Exception {
+        RunResults v17;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("17"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+            for (int c : new int[] {1, 4, 16, 64}) {
+                for (int r = 0; r < 3; r++) {
+                    Trial.Builder t = Trial.of("clients=" + c, r).param("clients", c).param("threads", Math.max(1, c / 2))
+                            .param("script", "select-only");
+                    rd.append(c == 16 ? t.failed("FATAL: sorry, too many clients already").build()
+                            : t.metric("tps", 1000.0 * c + r).metric("latency_avg_ms", 1.0 + r).build());
+                }
+            }
+            v17 = RunDirectory.read(rd.path());
+        }
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.pgbenchSingle(tmp, 0), v17));
+        assertEquals(List.of("clients=1", "clients=4"), cmp.rows().stream().filter(r -> r.metric().equals("tps")).map(RunComparison.Row::cell).toList());
+        assertEquals(List.of("clients=16 not compared: every repeat of B failed: FATAL: sorry, too many clients already"), cmp.warnings());
+        assertTrue(cmp.notes().contains("not compared, only in B: clients=64"), cmp.notes().toString());
+        String text = cmp.text();
+        assertTrue(text.contains("warning: clients=16 not compared: every repeat of B failed"), text);
+        assertTrue(text.contains("note: not compared, only in B: clients=64"), text);
+        assertTrue(cmp.html().contains("clients=16 not compared: every repeat of B failed"), cmp.html());
+    }
+
     /** Two single pgbench runs chart nothing, yet the default is what --help says: tps and latency. */
     @Test
     void twoPgbenchRunsCompareTpsAndLatencyByDefault() {
