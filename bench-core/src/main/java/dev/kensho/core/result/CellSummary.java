@@ -36,7 +36,9 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
             Set<String> metrics = new LinkedHashSet<>();
             ok.forEach(t -> metrics.addAll(t.metrics().keySet()));
             for (String m : metrics) {
-                double[] v = ok.stream().map(t -> t.metric(m)).filter(x -> x != null).mapToDouble(Double::doubleValue).sorted().toArray();
+                // NaN or ∞ is stored as a string, which reads back as no value: the summary from memory leaves it out too
+                double[] v = ok.stream().map(t -> t.metric(m)).filter(x -> x != null && Double.isFinite(x))
+                        .mapToDouble(Double::doubleValue).sorted().toArray();
                 if (v.length == 0) continue;
                 med.put(m, Stats.median(v));
                 lo.put(m, v[0]);

@@ -31,6 +31,28 @@ class CellSummaryTest {
     }
 
     /** A cell no repeat of which finished: the last repeat's status and reason, no numbers. */
+    /**
+     * A metric that came out NaN or infinite in one repeat (a ratio over an empty interval): trials.jsonl keeps it as
+     * the string "NaN", which reads back as no value, so the report had median 2 of 1 and 3 while summary.csv, made
+     * from the trials in memory, had the same median beside a max of NaN (an empty cell). Both now leave it out.
+     */
+    @Test
+    void aNonFiniteMetricCountsAsMissingAsItDoesOnceRead() throws Exception {
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dir.append(Trial.of("c", 0).metric("x", 1.0).build());
+            dir.append(Trial.of("c", 1).metric("x", Double.NaN).build());
+            dir.append(Trial.of("c", 2).metric("x", 3.0).build());
+            dir.append(Trial.of("c", 3).metric("x", Double.POSITIVE_INFINITY).build());
+            CellSummary inMemory = CellSummary.of(dir.trials()).get(0);
+            CellSummary read = CellSummary.of(RunDirectory.read(dir.path()).trials()).get(0);
+            assertEquals(Map.of("x", 2.0), inMemory.median());
+            assertEquals(Map.of("x", 1.0), inMemory.min());
+            assertEquals(Map.of("x", 3.0), inMemory.max());
+            assertEquals(read.median(), inMemory.median());
+            assertEquals(read.max(), inMemory.max());
+        }
+    }
+
     @Test
     void skippedCellSaysWhy() {
         List<CellSummary> s = CellSummary.of(List.of(
