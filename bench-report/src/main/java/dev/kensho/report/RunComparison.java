@@ -155,6 +155,8 @@ public final class RunComparison {
         double va = StatUtils.variance(a) / a.length, vb = StatUtils.variance(b) / b.length;
         if (va + vb == 0) return new double[] {Double.NaN, Double.NaN};
         double df = (va + vb) * (va + vb) / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
+        // variances past 1e154 square to ∞ (or below 1e-154 to 0): df is NaN, and the t quantile threw out of compare
+        if (!(df > 0) || Double.isInfinite(df)) return new double[] {Double.NaN, Double.NaN};
         double t = new org.apache.commons.math3.distribution.TDistribution(df).inverseCumulativeProbability(0.975);
         double t2 = t * t;
         double qa = ma * ma - t2 * va;   // > 0: the baseline mean is clearly away from 0

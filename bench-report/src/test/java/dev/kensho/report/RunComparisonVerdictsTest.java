@@ -53,6 +53,21 @@ class RunComparisonVerdictsTest {
         return RunComparison.of(List.of(run), new RunComparison.Options("version", METRICS));
     }
 
+    /**
+     * Fieller's interval by hand for a = 10, 12, 14 and b = 20, 23, 26: means 12 and 23, variances of the means 4/3 and 3,
+     * Welch's df = (13/3)² / ((4/3)²/2 + 3²/2) = 3.4845, t(0.975) = 2.9462 (SciPy: t.ppf(0.975, 3.4845)); the roots of
+     * (144 − t²·4/3) r² − 2·12·23 r + 529 − 3t² = 0 are 1.3454 and 2.8229. Values whose variance squares past the
+     * doubles' range leave df NaN: no interval, where the t quantile threw an exception out of compare.
+     */
+    @Test
+    void fiellersIntervalAndValuesPastTheDoublesRange() {
+        double[] ci = RunComparison.fieller(new double[] {10, 12, 14}, new double[] {20, 23, 26});
+        assertEquals(1.3454, ci[0], 5e-4);
+        assertEquals(2.8229, ci[1], 5e-4);
+        double[] huge = RunComparison.fieller(new double[] {1e300, 1.1e300, 0.9e300}, new double[] {1.2e300, 1.3e300, 1.25e300});
+        assertTrue(Double.isNaN(huge[0]) && Double.isNaN(huge[1]), java.util.Arrays.toString(huge));
+    }
+
     @Test
     void verdictsFollowTheMetricsDirection() {
         RunComparison cmp = compare();
