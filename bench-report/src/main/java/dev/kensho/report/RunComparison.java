@@ -331,8 +331,19 @@ public final class RunComparison {
             groups.add(0, base);
         }
         if (groups.size() < 2) {
+            // a sweep of 16 and 17 whose 17 failed every trial: by did vary, and the way out named was no way out
+            Map<Object, Trial> failedOnly = new LinkedHashMap<>();
+            for (List<Trial> ts : notOk) {
+                for (Trial t : ts) {
+                    Object v = by == null ? null : Cells.normal(t.params().get(by));
+                    if (v != null && groups.stream().noneMatch(g -> Objects.equals(g.value(), v))) failedOnly.put(v, t);
+                }
+            }
+            String why = failedOnly.entrySet().stream().map(e -> "every trial of " + by + " " + Cells.text(e.getKey()) + " "
+                    + e.getValue().status() + " (the last: " + e.getValue().extra().getOrDefault("reason", "") + ")")
+                    .collect(Collectors.joining("; "));
             throw KenshoException.usage("compare: only one group to compare (" + (groups.isEmpty() ? "no ok trials" : groups.get(0).label())
-                    + "); give two results directories or --by a parameter that varies");
+                    + "); " + (why.isEmpty() ? "give two results directories or --by a parameter that varies" : why));
         }
         Set<String> common = null;
         for (Group g : groups) {

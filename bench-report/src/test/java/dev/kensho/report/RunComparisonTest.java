@@ -305,6 +305,24 @@ class RunComparisonTest {
                 + "FATAL: sorry, too many clients already)", e.getMessage());
     }
 
+    /** A sweep of 16 and 17 whose 17 failed every trial: the error said to give --by a parameter that varies, which version did. */
+    @Test
+    void aVersionWhoseEveryTrialFailedIsNamed() throws Exception {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("s"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+            for (String v : List.of("16", "17")) {
+                for (int r = 0; r < 2; r++) {
+                    Trial.Builder t = Trial.of("clients=1;version=" + v, r).param("version", v).param("clients", 1);
+                    rd.append(v.equals("17") ? t.failed("could not start the server: initdb failed").build() : t.metric("tps", 100.0 + r).build());
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        KenshoException e = assertThrows(KenshoException.class, () -> RunComparison.of(List.of(run)));
+        assertEquals("compare: only one group to compare (16); every trial of version 17 failed (the last: could not start the server: "
+                + "initdb failed)", e.getMessage());
+    }
+
     /**
      * 17 failed every repeat at 16 clients and ran 64 that 16 did not: neither cell has a row, and the geometric mean
      * stands on 2 cells; the output says why, where it said nothing and the failure of 17 went unseen.
