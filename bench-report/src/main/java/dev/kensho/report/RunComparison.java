@@ -979,7 +979,9 @@ public final class RunComparison {
         b.append("<p class=\"sub\">Welch: two-sided t-test without equal variances; its p, Holm-adjusted over the metric's "
                 + "cells (one family per metric and group), gives the verdict at α = " + ALPHA
                 + " (better or worse by the metric's direction; higher or lower when it has none). Mann–Whitney: exact when there "
-                + "are no ties; not testable where even fully separated samples could not reach α (3 repeats per side: p ≥ 0.1). "
+                + "are no ties and both sides have fewer than 50 values (as R's wilcox.test), else the normal approximation with "
+                + "tie and continuity corrections; not adjusted for the other cells and not read by the verdict; not testable where "
+                + "even fully separated samples could not reach α (3 repeats per side: p ≥ 0.1). "
                 + "Geometric mean ratio: exp of the mean log ratio over the cells. ANOVA: fixed effects, Type III sums of squares; "
                 + "ART: aligned rank transform per effect. Contrasts: difference of cell means with the ANOVA's residual "
                 + "variance, Holm-adjusted; ART-C: difference of mean ranks, Tukey-adjusted over all cell means (study 001's "

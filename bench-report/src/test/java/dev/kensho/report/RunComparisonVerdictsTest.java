@@ -129,6 +129,10 @@ class RunComparisonVerdictsTest {
         String html = cmp.html();
         assertTrue(html.contains("p Mann–Whitney"), "Mann–Whitney column in the report");
         assertFalse(html.contains(RunComparison.MANN_WHITNEY_LEFT_OUT));
+        // its p is neither Holm-adjusted nor the verdict's; with 50 a side it is approximate even without ties
+        assertTrue(html.contains("exact when there are no ties and both sides have fewer than 50 values (as R's wilcox.test), "
+                + "else the normal approximation with tie and continuity corrections; not adjusted for the other cells and not "
+                + "read by the verdict"), html);
     }
 
     /** Groups named by their version need no legend of run letters; the report marks the ratios whose Holm p is below α. */
