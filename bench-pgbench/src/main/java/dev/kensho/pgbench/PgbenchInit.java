@@ -190,7 +190,7 @@ public final class PgbenchInit {
                     + " tables into the shared server @ChangesServer)", null);
         }
         try {
-            return runSteps(c, todo, method);
+            return runSteps(c, todo, method, version);
         } finally {
             try {
                 advisoryLock(c, "pg_advisory_unlock");
@@ -207,7 +207,7 @@ public final class PgbenchInit {
         }
     }
 
-    private Result runSteps(Connection c, String todo, PartitionMethod method) throws SQLException {
+    private Result runSteps(Connection c, String todo, PartitionMethod method, ServerVersion version) throws SQLException {
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
                 + "where pg_size_bytes(current_setting('maintenance_work_mem')) < 256 * 1024 * 1024");
         Map<String, Double> times = new LinkedHashMap<>();
@@ -225,7 +225,7 @@ public final class PgbenchInit {
                 case 't' -> {
                     name = "create tables";
                     say("creating tables...");
-                    List<String> ddl = Tables.create(scale, fillfactor, unlogged, partitions, method, tablespace);
+                    List<String> ddl = Tables.create(scale, fillfactor, unlogged, partitions, method, tablespace, !version.atLeast(18));
                     for (int i = 0; i < ddl.size(); i++) {
                         if (i == 4) say("creating " + partitions + " partitions...");
                         exec(c, ddl.get(i));
