@@ -68,7 +68,8 @@ final class TxLog implements AutoCloseable {
         if (result == null) line.append(latencyUs);
         else line.append(result);
         line.append(' ').append(script).append(' ').append(epochMicros / 1_000_000).append(' ').append(epochMicros % 1_000_000);
-        if (rate) line.append(' ').append(lagUs);
+        // pgbench computes the lag of a successful transaction only: 0 for a skipped or failed one
+        if (rate) line.append(' ').append(result == null ? lagUs : 0);
         if (showRetries) line.append(' ').append(tries - 1);
         line.append('\n');
         write(line);

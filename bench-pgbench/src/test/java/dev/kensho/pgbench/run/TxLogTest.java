@@ -36,9 +36,12 @@ class TxLogTest {
         try (TxLog log = new TxLog(all, true, true, true, true, false, 0)) {
             log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 56, 3, null);
             log.transaction(2, 9, 0, "skipped", 0, 1_700_000_000_999_999L, 2500, 1, null);
+            log.transaction(1, 4, 5100, "serialization", 0, 1_700_000_001_000_000L, 1934, 2, "serialization");
         }
-        // -R adds the lag, --max-tries the retries (tries - 1)
-        assertEquals(List.of("3 7 1234 1 1700000000 123456 56 2", "2 9 skipped 0 1700000000 999999 2500 0"), lines(all));
+        // -R adds the lag, --max-tries the retries (tries - 1); pgbench computes the lag of successful transactions
+        // only and writes 0 for a skipped or failed one (Kensho wrote a failed transaction's real lag)
+        assertEquals(List.of("3 7 1234 1 1700000000 123456 56 2", "2 9 skipped 0 1700000000 999999 0 0",
+                "1 4 serialization 0 1700000001 0 0 1"), lines(all));
     }
 
     @Test
