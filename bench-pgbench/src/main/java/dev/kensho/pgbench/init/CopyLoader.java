@@ -2,7 +2,9 @@ package dev.kensho.pgbench.init;
 
 import java.io.PrintStream;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Locale;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -48,8 +50,14 @@ public final class CopyLoader {
      */
     public void load(Connection c, Table t, int scale, boolean freeze, boolean quiet, PrintStream log) throws SQLException {
         long total = t.perScale * scale;
-        // the column types decide the binary widths: aid is bigint from pgbench's 32-bit threshold on
-        boolean bigAid = t == Table.ACCOUNTS && scale >= Tables.SCALE_32BIT_THRESHOLD;
+        // the table's column decides aid's binary width, not this scale: -I g fills tables made at another scale
+        // (bigint from pgbench's 32-bit threshold on), as pgbench's text COPY does
+        boolean bigAid = t == Table.ACCOUNTS && bigintAid(c);
+        if (t == Table.ACCOUNTS && !bigAid && total > Integer.MAX_VALUE) {
+            // pgbench's COPY fails at this row, after two billion others
+            throw new SQLException("value \"" + (Integer.MAX_VALUE + 1L) + "\" is out of range for type integer"
+                    + " (pgbench_accounts.aid, made at a scale under " + Tables.SCALE_32BIT_THRESHOLD + ")", "22003");
+        }
         String sql = "copy " + t.name + " from stdin with (format binary" + (freeze ? ", freeze on" : "") + ")";
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         long start = System.nanoTime();
@@ -107,6 +115,14 @@ public final class CopyLoader {
                     // the original failure is what the user needs
                 }
             }
+        }
+    }
+
+    private static boolean bigintAid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select atttypid = 'bigint'::regtype from pg_attribute"
+                     + " where attrelid = to_regclass('pgbench_accounts') and attname = 'aid'")) {
+            return rs.next() && rs.getBoolean(1);
         }
     }
 

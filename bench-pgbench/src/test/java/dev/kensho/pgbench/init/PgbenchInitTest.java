@@ -137,6 +137,32 @@ class PgbenchInitTest {
         new PgbenchInit().scale(1).log(null).run(pg);   // logged again for the other tests
     }
 
+    /**
+     * -I g fills the tables that are there, as pgbench's text COPY does: the binary COPY wrote aid in the width the
+     * init's own scale implies, so tables made at scale 20000 (bigint aid) and filled at scale 1 failed with the
+     * server's "insufficient data left in message", and int tables filled at scale 20000 (whose aids still fit) too.
+     */
+    @Test
+    void clientSideGenerationWritesAidInTheWidthOfTheTablesColumn(Target pg) throws Exception {
+        new PgbenchInit().scale(Tables.SCALE_32BIT_THRESHOLD).steps("dt").log(null).run(pg);
+        new PgbenchInit().scale(1).steps("gv").log(null).run(pg);
+        try (Connection c = pg.connect()) {
+            assertEquals("bigint", text(c, "select format_type(atttypid, atttypmod) from pg_attribute "
+                    + "where attrelid = 'pgbench_accounts'::regclass and attname = 'aid'"));
+            assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
+            assertEquals(100_000, count(c, "select max(aid) from pgbench_accounts"));
+            assertEquals(1, count(c, "select bid from pgbench_accounts where aid = 100000"));
+        }
+        new PgbenchInit().scale(1).log(null).run(pg);   // int aid again for the other tests
+        // int aid and more accounts than it holds: refused before the accounts' COPY (pgbench fails two billion rows in)
+        var e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(21_475).steps("g").log(null).run(pg));
+        assertEquals("pgbench init failed: value \"2147483648\" is out of range for type integer (pgbench_accounts.aid, made at a"
+                + " scale under 20000)", e.getMessage());
+        try (Connection c = pg.connect()) {
+            assertEquals(1, count(c, "select count(*) from pgbench_branches"));
+        }
+    }
+
     static String text(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
