@@ -296,7 +296,8 @@ public final class PgbenchInit {
             boolean v14 = ServerVersion.of(c).atLeast(14);
             CopyLoader loader = new CopyLoader();
             for (CopyLoader.Table t : List.of(CopyLoader.Table.BRANCHES, CopyLoader.Table.TELLERS, CopyLoader.Table.ACCOUNTS)) {
-                // as pgbench 16/17: FREEZE for ordinary tables only, asked of the table (-I g may meet one partitioned earlier)
+                // as pgbench 17: all three by COPY, FREEZE for ordinary tables only, asked of the table (-I g may meet one
+                // partitioned earlier); 15 and 16 INSERT branches and tellers: the same rows, not frozen
                 loader.load(c, t, scale, v14 && ordinaryTable(c, t.tableName()), quiet, log);
             }
             c.commit();

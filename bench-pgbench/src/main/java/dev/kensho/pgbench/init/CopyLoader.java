@@ -45,7 +45,7 @@ public final class CopyLoader {
 
     /**
      * Loads rows 1..scale×perScale of one table. With freeze, the table must have been created or
-     * truncated in the current transaction (pgbench 16/17 use FREEZE on v14+ for ordinary tables,
+     * truncated in the current transaction (pgbench 17 uses FREEZE on v14+ for ordinary tables,
      * not for a partitioned accounts table).
      */
     public void load(Connection c, Table t, int scale, boolean freeze, boolean quiet, PrintStream log) throws SQLException {
