@@ -670,7 +670,8 @@ public final class Driver {
                     kind = "failed";
                 }
             }
-            log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, (start - scheduled) / 1000, kind, tries);
+            // lag 0, as pgbench's processXactStats measures latency and lag of successful transactions only
+            log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, 0, kind, tries);
             return true;
         }
 

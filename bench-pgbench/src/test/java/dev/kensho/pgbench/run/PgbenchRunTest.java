@@ -189,6 +189,33 @@ class PgbenchRunTest {
         assertTrue(l.contains("statement latencies in milliseconds, failures and retries:"), String.join("\n", l));
     }
 
+    /**
+     * With -R each -l line has a lag field, and pgbench 15 writes 0 there for a failed transaction (processXactStats
+     * measures latency and lag of successful ones only). The scripts take 20 ms at a 5 ms schedule, so every
+     * transaction after the first starts late: the successful ones' lag shows it, the failed ones' must not.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void failedTransactionsLogNoLag(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path fail = tmp.resolve("fail.sql");
+        Path ok = tmp.resolve("ok.sql");
+        Files.writeString(fail, "\\sleep 20 ms\nDO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '40001'; END $$;\n");
+        Files.writeString(ok, "\\sleep 20 ms\nSELECT 1;\n");
+        Path logs = tmp.resolve("logs");
+        Files.createDirectories(logs);
+        new PgbenchRun().engine(engine).file(fail + "@1").file(ok + "@1").randomSeed("5").clients(1).transactions(16).rate(200)
+                .log(true).logDirectory(logs).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        List<String> lines = Files.readAllLines(logs.resolve("pgbench_log." + ProcessHandle.current().pid()));
+        assertEquals(16, lines.size(), lines.toString());
+        // client transaction_no time script_no time_epoch time_us schedule_lag
+        List<String[]> failed = lines.stream().map(l -> l.split(" ")).filter(f -> f[2].equals("failed")).toList();
+        List<String[]> succeeded = lines.stream().map(l -> l.split(" ")).filter(f -> !f[2].equals("failed")).toList();
+        assertTrue(failed.size() >= 2 && succeeded.size() >= 2, lines.toString());
+        assertTrue(failed.stream().allMatch(f -> f.length == 7 && f[6].equals("0")), lines.toString());
+        assertTrue(succeeded.stream().filter(f -> !f[1].equals("1")).allMatch(f -> Long.parseLong(f[6]) > 1000), lines.toString());
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void transactionLogAggregatedAndSampled(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
