@@ -16,7 +16,8 @@ import java.nio.file.Path;
  * {@code interval_start num_transactions sum_latency sum_latency_2 min_latency max_latency sum_lag sum_lag_2
  * min_lag max_lag skipped retried retries serialization_failures deadlock_failures} (lag only with -R, skipped
  * only with -L, retries only with --max-tries, failures only with --failures-detailed; 0 otherwise). With
- * --continue-on-error a 16th, other_sql_failures, as pgbench 19 writes it.
+ * --continue-on-error a 16th, other_sql_failures, as pgbench 19 writes it. The first interval begins at the whole
+ * second the run started in.
  * Transactions are numbered from 1 per client, as pgbench counts them before logging. The clients of one thread share it, hence the synchronized writes.
  */
 final class TxLog implements AutoCloseable {
@@ -75,14 +76,17 @@ final class TxLog implements AutoCloseable {
         write(line);
     }
 
-    /** Intervals count from the run's start, as pgbench's do (not from whole seconds). */
+    /**
+     * The first interval starts at the run's start rounded down to a whole second, the next ones every interval
+     * after it, as pgbench's (14 on): the logged start is a whole second, so the interval must begin there.
+     */
     synchronized void begin(long epochMicros) {
-        aggStart = epochMicros;
+        aggStart = epochMicros / 1_000_000 * 1_000_000;
     }
 
     /** Writes every interval that ended by now (pgbench prints empty ones too). */
     private void flushUntil(long epochMicros) {
-        if (aggStart < 0) aggStart = epochMicros;
+        if (aggStart < 0) begin(epochMicros);
         while (aggStart + aggregateMicros <= epochMicros) {
             flushAgg();
             aggStart += aggregateMicros;

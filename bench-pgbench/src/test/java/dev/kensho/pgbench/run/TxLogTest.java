@@ -11,8 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The -l file's fields for given transactions, the expected lines worked out by hand from pgbench 15's doLog and
  * accumStats (src/bin/pgbench/pgbench.c): per transaction "%d %lld %.0f %d %lld %lld" [lag] [tries - 1]; per
- * interval the 15 fields, an interval ending when start + interval <= now, empty intervals printed, the last
- * partial one not.
+ * interval the 15 fields, the first beginning at the whole second the run started in, an interval ending when
+ * start + interval <= now, empty intervals printed, the last partial one not.
  */
 class TxLogTest {
     @TempDir
@@ -67,6 +67,26 @@ class TxLogTest {
                 "1002 0 0 0 0 0 0 0 0 0 1 1 2 1 0",
                 "1004 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
                 "1006 0 0 0 0 0 0 0 0 0 0 0 0 0 0"), lines(f));
+    }
+
+    /**
+     * pgbench 14+ starts the first interval at the whole second the run started in (its threadRun rounds the start
+     * down), so a line's logged start is when its interval began: a run starting at 1000.4 s has [1000,1001) first.
+     */
+    @Test
+    void intervalsBeginAtTheWholeSecondTheRunStartedIn() throws Exception {
+        Path f = dir.resolve("aligned");
+        try (TxLog log = new TxLog(f, false, false, false, false, false, 1)) {
+            log.begin(1_000_400_000L);
+            log.transaction(0, 1, 100, null, 0, 1_000_900_000L, 0, 1, null);
+            log.transaction(0, 2, 200, null, 0, 1_001_200_000L, 0, 1, null);
+            log.transaction(0, 3, 400, null, 0, 1_002_300_000L, 0, 1, null);
+            log.finish(1_002_500_000L);
+        }
+        // [1002,1003) is open at 1002.5 s: not printed
+        assertEquals(List.of(
+                "1000 1 100 10000 100 100 0 0 0 0 0 0 0 0 0",
+                "1001 1 200 40000 200 200 0 0 0 0 0 0 0 0 0"), lines(f));
     }
 
     @Test
