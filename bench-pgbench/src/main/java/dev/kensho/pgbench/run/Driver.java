@@ -333,7 +333,12 @@ public final class Driver {
         long cpuAtEnd = processCpuNanos();
         window.closed();
         long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
-        for (Group g : groups) if (g.log != null) g.log.finish(startEpochMicros + (System.nanoTime() - startNanos) / 1000);
+        for (Group g : groups) {
+            if (g.log == null) continue;
+            // as pgbench's thread, whose log ends when its own clients have: an interval that ends later is not its to write
+            long groupEnd = clients.stream().filter(c -> c.group == g).mapToLong(c -> c.finishedAt).max().orElse(end);
+            g.log.finish(startEpochMicros + (groupEnd - startNanos) / 1000);
+        }
         Timeline timeline = ticker.finish(end);
         if (abortedBy.get() >= 0) {
             // pgbench 17+ exits at once without a report: "Run was aborted due to an error in thread N"

@@ -216,6 +216,28 @@ class PgbenchRunTest {
         assertTrue(succeeded.stream().filter(f -> !f[1].equals("1")).allMatch(f -> Long.parseLong(f[6]) > 1000), lines.toString());
     }
 
+    /**
+     * A -j thread's aggregate log ends when its own clients do, as pgbench's: with -t, thread 0's client is done at
+     * once and its interval, open then, is not written, though thread 1's client sleeps past the interval's end.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aThreadsAggregateLogEndsWithItsOwnClients(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path script = tmp.resolve("late.sql");
+        Files.writeString(script, "\\set s :client_id * 2500\n\\sleep :s ms\nSELECT 1;\n");
+        Path logs = tmp.resolve("logs");
+        Files.createDirectories(logs);
+        new PgbenchRun().engine(engine).file(script.toString()).clients(2).threads(2).transactions(1).log(true).aggregateInterval(2)
+                .logDirectory(logs).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        long pid = ProcessHandle.current().pid();
+        // thread 0 ended within its first interval (the run's start second + 2 s): no line
+        assertEquals(List.of(), Files.readAllLines(logs.resolve("pgbench_log." + pid)));
+        // thread 1's client ended 2.5 s in: its first interval ended empty before
+        List<String> late = Files.readAllLines(logs.resolve("pgbench_log." + pid + ".1"));
+        assertTrue(!late.isEmpty() && late.get(0).matches("\\d{10} 0 0 0 0 0 0 0 0 0 0 0 0 0 0"), late.toString());
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void transactionLogAggregatedAndSampled(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
