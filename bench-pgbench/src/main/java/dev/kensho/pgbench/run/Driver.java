@@ -319,7 +319,7 @@ public final class Driver {
         initialConnMs /= groups.length;
         long cpuAtStart = processCpuNanos();
         startNanos = System.nanoTime();
-        startEpochMicros = System.currentTimeMillis() * 1000;
+        startEpochMicros = TxLog.nowEpochMicros();
         for (Group g : groups) {
             g.trigger = startNanos;
             if (g.log != null) g.log.begin(startEpochMicros);

@@ -51,6 +51,12 @@ final class TxLog implements AutoCloseable {
         resetAgg();
     }
 
+    /** The wall clock in µs, as pgbench's log stamps it (currentTimeMillis would put every stamp up to 1 ms early). */
+    static long nowEpochMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    }
+
     static Path path(Path dir, String prefix, long pid, int thread) {
         return dir.resolve(prefix + "." + pid + (thread == 0 ? "" : "." + thread));
     }

@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,24 @@ class TxLogTest {
         // only and writes 0 for a skipped or failed one (Kensho wrote a failed transaction's real lag)
         assertEquals(List.of("3 7 1234 1 1700000000 123456 56 2", "2 9 skipped 0 1700000000 999999 0 0",
                 "1 4 serialization 0 1700000001 0 0 1"), lines(all));
+    }
+
+    /**
+     * The log's clock has pgbench's µs precision: a clock read in whole ms (every reading a multiple of 1000) would
+     * stamp every line of a run the same fraction of a ms early.
+     */
+    @Test
+    void theClockHasMicrosecondPrecision() throws Exception {
+        boolean subMillisecond = false;
+        for (int i = 0; i < 50 && !subMillisecond; i++) {
+            long before = System.currentTimeMillis();
+            long us = TxLog.nowEpochMicros();
+            long after = System.currentTimeMillis();
+            assertTrue(us >= before * 1000 && us < (after + 1) * 1000, before + " " + us + " " + after);
+            subMillisecond = us % 1000 != 0;
+            Thread.sleep(0, 137_000);
+        }
+        assertTrue(subMillisecond, "50 readings, all whole milliseconds");
     }
 
     @Test
