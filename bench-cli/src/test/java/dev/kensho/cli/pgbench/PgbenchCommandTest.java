@@ -140,7 +140,7 @@ class PgbenchCommandTest {
         }
     }
 
-    /** A run that cannot start on this server (no tables, too many clients) is a one-line error that leaves no run directory. */
+    /** A run that cannot start on this server (no tables, too many clients, no -l file) is a one-line error that leaves no run directory. */
     @Test
     void aRunThatCannotStartLeavesNoRunDirectory(Target pg, @TempDir Path tmp) throws Exception {
         new PgbenchInit().scale(1).log(null).run(pg);
@@ -162,6 +162,10 @@ class PgbenchCommandTest {
             }
         }
         assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "-c", "5000").toArray(String[]::new)), 2, "5000 clients need ");
+        // a -l file that cannot be made: pgbench's words (it was "UncheckedIOException: ...: PATH", exit 1, a run directory left)
+        Path prefix = tmp.resolve("missing").resolve("log");
+        assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0", "-l", "--log-prefix", prefix.toString())
+                .toArray(String[]::new)), 2, "could not open logfile \"" + prefix + "." + ProcessHandle.current().pid() + "\": No such file or directory");
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(), left.toList(), "no run directory");
         }

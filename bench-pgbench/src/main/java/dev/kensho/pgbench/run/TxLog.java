@@ -1,5 +1,6 @@
 package dev.kensho.pgbench.run;
 
+import dev.kensho.core.KenshoException;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +41,9 @@ final class TxLog implements AutoCloseable {
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not open logfile " + file + ": " + e.getMessage(), e);
+            // pgbench's words, the system's reason capitalised as strerror writes it (NIO's message is the path again)
+            String reason = KenshoException.ioReason(e);
+            throw KenshoException.usage("could not open logfile \"" + file + "\": " + Character.toUpperCase(reason.charAt(0)) + reason.substring(1));
         }
         this.rate = rate;
         this.latencyLimit = latencyLimit;
