@@ -147,8 +147,9 @@ final class TxLog implements AutoCloseable {
         resetAgg();
     }
 
+    /** C's %.0f: the double's exact value rounded (Java's %.0f pads its shortest digits with zeros past 2^53). */
     private static String fmt(double d) {
-        return String.format(java.util.Locale.ROOT, "%.0f", d);
+        return new java.math.BigDecimal(d).setScale(0, java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     private void resetAgg() {

@@ -108,6 +108,25 @@ class TxLogTest {
                 "1001 1 200 40000 200 200 0 0 0 0 0 0 0 0 0"), lines(f));
     }
 
+    /**
+     * Sums past 2^53 as C's %.0f writes them, the double's exact value: latencies and lags of 20 and 39 minutes (an
+     * overloaded -R run's lag grows that long) square to ~10^18, where Java's %.0f pads its shortest digits with zeros.
+     */
+    @Test
+    void largeSumsAsCPrintsThem() throws Exception {
+        Path f = dir.resolve("large");
+        long s = 1_000_000_000L;
+        try (TxLog log = new TxLog(f, true, false, false, false, false, 1)) {
+            log.begin(s);
+            log.transaction(0, 1, 1_234_567_891L, null, 0, s + 100_000, 1_234_567_891L, 1, null);
+            log.transaction(0, 2, 2_345_678_901L, null, 0, s + 200_000, 2_345_678_901L, 1, null);
+            log.finish(s + 1_000_000);
+        }
+        // printf("%.0f", 1234567891.0 * 1234567891.0 + 2345678901.0 * 2345678901.0) in C: 7026367384084756480
+        assertEquals(List.of("1000 2 3580246792 7026367384084756480 1234567891 2345678901 3580246792 7026367384084756480 "
+                + "1234567891 2345678901 0 0 0 0 0"), lines(f));
+    }
+
     @Test
     void aggregatedFieldsOfOptionsNotInUseAreZero() throws Exception {
         Path f = dir.resolve("agg0");
