@@ -7,6 +7,7 @@ import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;
+import dev.kensho.pgbench.script.expr.CFormat;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -14,7 +15,6 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -268,9 +268,9 @@ public final class PgbenchInit {
             double secs = (System.nanoTime() - t0) / 1e9;
             times.merge(name, secs, Double::sum);
             total += secs;
-            stats.append(stats.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f s", name, secs));
+            stats.append(stats.length() == 0 ? "" : ", ").append(CFormat.printf("%s %.2f s", name, secs));
         }
-        Result r = new Result(scale, todo, times, total, String.format(Locale.ROOT, "done in %.2f s (%s).", total, stats));
+        Result r = new Result(scale, todo, times, total, CFormat.printf("done in %.2f s (%s).", total, stats));
         say(r.line());
         return r;
     }

@@ -4,10 +4,10 @@ import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.result.LatencyDistribution;
 import dev.kensho.core.result.Timeline;
 import dev.kensho.core.result.Trial;
+import dev.kensho.pgbench.script.expr.CFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -37,8 +37,9 @@ public record RunReport(String transactionType, int scale, String partitionMetho
     /** One command of a script for -r: average latency over its executions and the failures it caused. */
     public record CommandReport(String text, double avgMs, long failures, long retries) { }
 
+    /** C's printf, as pgbench prints: a double's %f rounded as C rounds it (see {@link CFormat#printf}). */
     private static String f(String fmt, Object... a) {
-        return String.format(Locale.ROOT, fmt, a);
+        return CFormat.printf(fmt, a);
     }
 
     private double pct(long n, long of) {

@@ -19,6 +19,7 @@ import dev.kensho.pgbench.script.ScriptException;
 import dev.kensho.pgbench.script.TransactionOutcome;
 import dev.kensho.pgbench.script.Variables;
 import dev.kensho.pgbench.script.WarmupScript;
+import dev.kensho.pgbench.script.expr.CFormat;
 import dev.kensho.pgbench.script.expr.Expr;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
@@ -761,7 +762,7 @@ public final class Driver {
                     .append(" (try ").append(tries);
             if (cfg.maxTries() != 0) sb.append('/').append(cfg.maxTries());
             if (cfg.latencyLimitMs() > 0) {
-                sb.append(String.format(Locale.ROOT, ", %.3f%% of the maximum time of tries was used",
+                sb.append(CFormat.printf(", %.3f%% of the maximum time of tries was used",
                         100.0 * (System.nanoTime() - scheduledNanos) / (cfg.latencyLimitMs() * 1e6)));
             }
             cfg.err().println(sb.append(')'));
@@ -1256,12 +1257,12 @@ public final class Driver {
             double stddev = n == 0 ? 0 : Math.sqrt(Math.max(0, progressSum2 / n - mean * mean));
             // --progress-timestamp: the Unix epoch time at ms precision, as pgbench
             String when = cfg.progressTimestamp()
-                    ? String.format(Locale.ROOT, "%.3f", (startEpochMicros + t * 1_000_000) / 1e6)
-                    : String.format(Locale.ROOT, "%.1f", (double) t);
-            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+                    ? CFormat.printf("%.3f", (startEpochMicros + t * 1_000_000) / 1e6)
+                    : CFormat.printf("%.1f", (double) t);
+            StringBuilder sb = new StringBuilder(CFormat.printf("progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
                     when, n / every, mean / 1000, stddev / 1000, progressFailed));
             if (cfg.rate() > 0) {
-                sb.append(String.format(Locale.ROOT, ", lag %.3f ms", progressLagCount == 0 ? 0 : progressLagSum / progressLagCount / 1000));
+                sb.append(CFormat.printf(", lag %.3f ms", progressLagCount == 0 ? 0 : progressLagSum / progressLagCount / 1000));
                 if (cfg.latencyLimitMs() > 0) sb.append(", ").append(progressSkipped).append(" skipped");
             }
             if (cfg.maxTries() != 1) sb.append(", ").append(progressRetried).append(" retried, ").append(progressRetries).append(" retries");

@@ -94,6 +94,27 @@ class RunReportLinesTest {
     }
 
     /**
+     * Numbers at a rounding tie as C's printf writes them (pgbench's snprintf hands %f to it): a weight of 1 in 16 is
+     * 6.25 %, a failure in 1600 transactions 0.0625 %, both exact doubles, rounded to even; Java's Formatter rounded
+     * them up (6.3 %, 0.063 %).
+     */
+    @Test
+    void tiesRoundAsPgbenchsPrintf() {
+        List<RunReport.ScriptReport> scripts = List.of(
+                new RunReport.ScriptReport("a.sql", 1, 16, 100, 0, 0, 0, 0, 0, 0, 0, lat(100, 0.0625, 0.01, 1), List.of()),
+                new RunReport.ScriptReport("b.sql", 15, 16, 1499, 1, 0, 1, 0, 0, 0, 0, lat(1499, 0.0625, 0.01, 1), List.of()));
+        RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 16, 1, 1, 0, 100, 1599, 1, 1, 0, 0, false, 0,
+                0, 0, 0, 0, 0, 0, lat(1599, 0.0625, 0.01, 1), lat(0, 0, 0, 0), false,
+                2.0, 1.0, 1599, false, scripts, false, false, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
+                new Histogram(3), 5, Double.NaN);
+        List<String> l = r.lines();
+        assertTrue(l.contains("number of failed transactions: 1 (0.062%)"), String.join("\n", l));
+        assertTrue(l.contains("latency average = 0.062 ms"), String.join("\n", l));
+        assertTrue(l.contains(" - weight: 1 (targets 6.2% of total)"), String.join("\n", l));
+        assertTrue(l.contains(" - weight: 15 (targets 93.8% of total)"), String.join("\n", l));
+    }
+
+    /**
      * A rate-limited run whose every transaction was skipped (-R with -L beyond the server's reach) is a finding, 0
      * tps, not a failure; but it measured no latency, which it recorded as 0 ms into the cell's medians.
      */
