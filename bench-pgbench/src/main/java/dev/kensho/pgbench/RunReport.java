@@ -98,9 +98,13 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         if (latencyLimitMs > 0) {
             l.add(f("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)", latencyLimitMs, late, processed, pct(late, processed)));
         }
-        l.add(f("latency average = %.3f ms", latency.avgMs()));
-        l.add(f("latency stddev = %.3f ms", latency.stddevMs()));
-        if (rate > 0) l.add(f("rate limit schedule lag: avg %.3f (max %.3f) ms", lag.avgMs(), lag.maxMs()));
+        // as pgbench's printSimpleStats: no latency where no transaction succeeded (every one skipped), and its lag
+        // average is then 0/0, printed as NaN
+        if (latency.count() > 0) {
+            l.add(f("latency average = %.3f ms", latency.avgMs()));
+            l.add(f("latency stddev = %.3f ms", latency.stddevMs()));
+        }
+        if (rate > 0) l.add(f("rate limit schedule lag: avg %.3f (max %.3f) ms", processed > 0 ? lag.avgMs() : Double.NaN, lag.maxMs()));
         if (connectPerTransaction) l.add(f("average connection time = %.3f ms", connectionMs));
         else l.add(f("initial connection time = %.3f ms", connectionMs));
         l.add(f("tps = %f (%s)", tps, connectPerTransaction ? "including reconnection times" : "without initial connection time"));
@@ -143,8 +147,10 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         }
         // Kensho's own lines after all of pgbench's (its per-script and per-statement lines included), so a reader
         // of pgbench's output finds its lines in pgbench's order; the abort line stays last, as pgbench's stderr line
-        l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
-                latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
+        if (latency.count() > 0) {
+            l.add(f("latency percentiles: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms",
+                    latency.p50Ms(), latency.p90Ms(), latency.p99Ms(), latency.p999Ms(), latency.maxMs()));
+        }
         l.add("(latency is measured for every transaction, from its " + (rate > 0 ? "scheduled" : "actual")
                 + " start to its end, into an HdrHistogram; pgbench derives its average from the run time unless -P, -R or -L is given)");
         l.add(engine == Engine.WIRE

@@ -130,5 +130,11 @@ class RunReportLinesTest {
         assertEquals(0.0, r.metrics().get("tps").doubleValue());
         assertEquals(400L, r.metrics().get("skipped").longValue());
         assertTrue(r.metrics().keySet().stream().noneMatch(k -> k.startsWith("latency_")), r.metrics().toString());
+        // nor does the report print one, as pgbench's printSimpleStats; its lag average is 0/0, which pgbench prints as NaN
+        List<String> l = r.lines();
+        assertTrue(l.stream().noneMatch(x -> x.startsWith("latency average") || x.startsWith("latency stddev")), String.join("\n", l));
+        assertTrue(l.contains("number of transactions skipped: 400 (100.000%)"), String.join("\n", l));
+        assertTrue(l.contains("number of transactions above the 0.1 ms latency limit: 0/0 (0.000%)"), String.join("\n", l));
+        assertTrue(l.contains("rate limit schedule lag: avg NaN (max 0.000) ms"), String.join("\n", l));
     }
 }
