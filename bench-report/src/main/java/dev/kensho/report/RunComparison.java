@@ -192,7 +192,7 @@ public final class RunComparison {
     /** Where Levene rejects equal variances, the cell-mean contrasts' pooled variance is the assumption that failed. */
     static final String VARIANCES_DIFFER = " — variances differ: read the ART rows and ART-C contrasts (as study 001 does), "
             + "not the cell-mean contrasts";
-    static final String VERDICT = "Welch's t-test, p Holm-adjusted over the metric's cells, at α = " + ALPHA;
+    static final String VERDICT = "Welch's t-test, p Holm-adjusted over the metric's cells within each group (one family per metric and group), at α = " + ALPHA;
     static final String INTERVAL = "95% CI: of the ratio of the means, Fieller's with Welch's degrees of freedom, per cell "
             + "(it leaves out 1 where p Welch < 0.05)";
     static final String MANN_WHITNEY_LEFT_OUT = "Mann–Whitney left out: with these few repeats even fully separated "

@@ -43,7 +43,7 @@ class RunComparisonTest {
         assertTrue(svg.contains(">16<") && svg.contains(">17<"), "legend names both versions");
         assertFalse(svg.contains("threads"), "threads follows clients: not a series");
         assertTrue(html.contains("Geometric mean ratio 17: <b>1.016</b> (1 better, 1 no significant difference, 1 worse of 3 cells)"), html);
-        assertTrue(html.contains("<p class=\"sub\">higher is better; verdict: Welch's t-test, p Holm-adjusted over the metric's cells, "
+        assertTrue(html.contains("<p class=\"sub\">higher is better; verdict: Welch's t-test, p Holm-adjusted over the metric's cells within each group (one family per metric and group), "
                 + "at α = 0.05; 95% CI: of the ratio of the means, Fieller&#39;s with Welch&#39;s degrees of freedom, per cell (it leaves out 1 "
                 + "where p Welch &lt; 0.05)</p>"), html);
         // Holm over the 3 cells: 0.0080 is the second smallest p, × 2 = 0.0161 (R: p.adjust(c(0.003602, 0.054787, 0.008050), "holm"));
@@ -75,7 +75,7 @@ class RunComparisonTest {
         String text = cmp.text();
         assertTrue(text.contains("clients=4"), text);
         assertTrue(text.contains("1.050"), text);
-        assertTrue(text.contains("Better: tps higher is better; latency_avg_ms lower is better. Verdict: Welch's t-test, p Holm-adjusted over the metric's cells, at α = 0.05."), text);
+        assertTrue(text.contains("Better: tps higher is better; latency_avg_ms lower is better. Verdict: Welch's t-test, p Holm-adjusted over the metric's cells within each group (one family per metric and group), at α = 0.05."), text);
         assertTrue(text.contains("geometric mean ratio tps 17: 1.016 (1 better, 1 no significant difference, 1 worse of 3 cells)"), text);
     }
 
