@@ -182,10 +182,12 @@ public final class ScanCrossover {
      * @param skipped     trials skipped, with the reason (cold cells on a server Kensho may not restart, a refused shared_buffers)
      * @param osCache     null when cold cells dropped the OS cache, else why they are "server-cold only"
      * @param storage     the sequential-read probe of the tables' storage
+     * @param partlyWarm  shared_buffers values whose warm cells could not hold a layout's table and index, with the
+     *                    sizes (empty when every warm cell was wholly in shared buffers)
      */
     public record Result(Path directory, List<LayoutFacts> layouts, List<Crossover> crossovers, List<Check> checks,
                          int cells, int invalid, int failed, int skipped, String osCache, Map<String, Object> storage,
-                         double from, double to) {
+                         double from, double to, Map<String, String> partlyWarm) {
 
         /** Lines for the console: layouts, crossovers, checks. */
         public List<String> report() {
@@ -202,6 +204,7 @@ public final class ScanCrossover {
             if (osCache != null && crossovers.stream().anyMatch(c -> c.cache() == CacheState.COLD)) {
                 out.add("cold cells are server-cold only: " + osCache);
             }
+            partlyWarm.forEach((sb, detail) -> out.add(partlyWarmLine(sb, detail)));
             for (Crossover c : crossovers) {
                 out.add(String.format(Locale.ROOT, "crossover %-4s %-4s shared_buffers %-8s %s%s", c.layout().label(), c.cache().label(),
                         c.sharedBuffers(), c.describe(from, to), c.caveat()));
@@ -373,11 +376,28 @@ public final class ScanCrossover {
         int invalid = (int) trials.stream().filter(t -> "invalid".equals(t.status())).count();
         int failed = (int) trials.stream().filter(t -> "failed".equals(t.status())).count();
         int skipped = (int) trials.stream().filter(t -> "skipped".equals(t.status())).count();
+        Map<String, String> partlyWarm = partlyWarm(trials);
+        partlyWarm.forEach((sb, detail) -> dir.noteOnce("scan: " + partlyWarmLine(sb, detail)));
         Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, failed, skipped, osCache, storage,
-                options.from(), options.to());
+                options.from(), options.to(), partlyWarm);
         dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
-        record(dir, crossovers, checks, options.from(), options.to());
+        record(dir, crossovers, checks, options.from(), options.to(), partlyWarm);
         return r;
+    }
+
+    /** Per shared_buffers value, the largest table and index its warm cells could not hold (see SelectivitySweep.PARTLY_WARM). */
+    static Map<String, String> partlyWarm(List<Trial> trials) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Trial t : trials) {
+            Object detail = t.extra().get(SelectivitySweep.PARTLY_WARM);
+            if (detail != null) out.merge(String.valueOf(t.params().get("shared_buffers")), String.valueOf(detail), (a, b) -> a);
+        }
+        return out;
+    }
+
+    private static String partlyWarmLine(String sb, String detail) {
+        return "warm cells with shared_buffers " + sb + " are partly cold: " + detail + ", so pg_prewarm cannot hold them and "
+                + "part of every scan reads from outside shared buffers (the study sized shared_buffers to hold the table)";
     }
 
     /** run.json parameters holding the findings (see {@link #record}). */
@@ -388,14 +408,17 @@ public final class ScanCrossover {
      * The crossovers and checks in run.json as the console words them: the report reads run.json and the trials only,
      * and its own interpolation knows neither the fitted lines nor the study's expectations.
      */
-    static void record(RunDirectory dir, List<Crossover> crossovers, List<Check> checks, double from, double to) {
+    static void record(RunDirectory dir, List<Crossover> crossovers, List<Check> checks, double from, double to,
+                       Map<String, String> partlyWarm) {
         List<Map<String, Object>> xs = new ArrayList<>();
         for (Crossover c : crossovers) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("shared_buffers", c.sharedBuffers());
             m.put("cache", c.cache().label());
             m.put("layout", c.layout().label());
-            m.put("crossover", c.describe(from, to) + c.caveat());
+            String partly = c.cache() == CacheState.WARM && partlyWarm.containsKey(c.sharedBuffers())
+                    ? " (warm cells partly cold: " + partlyWarm.get(c.sharedBuffers()) + ")" : "";
+            m.put("crossover", c.describe(from, to) + c.caveat() + partly);
             xs.add(m);
         }
         List<Map<String, Object>> ks = new ArrayList<>();

@@ -31,7 +31,7 @@ class ScanReportTest {
         List<Check> checks = CrossoverFinder.check(List.of(noisy, clean), 1, 40);
         Path dir;
         try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of(ScanCrossover.COMMAND, List.of("bench", "scan"), Map.of()))) {
-            ScanCrossover.record(rd, List.of(noisy, clean), checks, 1, 40);
+            ScanCrossover.record(rd, List.of(noisy, clean), checks, 1, 40, Map.of());
             dir = rd.path();
         }
         Map<String, Object> p = RunDirectory.read(dir).info().parameters();

@@ -41,6 +41,11 @@ public final class SelectivitySweep {
     public static final String SERVER_VALUE = "server";
     /** Why a cold cell is skipped on a server Kensho may not restart. */
     public static final String NO_RESTART = "the server may not be restarted (no --restart-command)";
+    /**
+     * A warm trial's extra when its table and index exceed shared_buffers: pg_prewarm could not hold them, so part of the
+     * scan reads from outside shared buffers (the OS cache or the disk), as in the study's small-cache case.
+     */
+    public static final String PARTLY_WARM = "partly_warm";
 
     private final Target target;
     private final long rows;
@@ -109,6 +114,11 @@ public final class SelectivitySweep {
             if (cell.cache() == CacheState.WARM) {
                 Prewarm.Result r = Prewarm.tables(c, List.of(table));
                 b.extra("prewarmed_blocks", r.blocks());
+                // pg_prewarm reads every block whatever shared_buffers holds: the excess evicts the first ones read
+                long buffers = sharedBufferBlocks(c);
+                if (r.blocks() > buffers) {
+                    b.extra(PARTLY_WARM, "table and index " + r.blocks() + " blocks, shared_buffers " + buffers + " blocks");
+                }
                 // a change to the user's database (a remote one too): it goes on record
                 if (r.createdExtension() && notes != null) {
                     notes.note("created extension pg_prewarm in schema public of database " + target.database()
@@ -144,6 +154,15 @@ public final class SelectivitySweep {
             Map<String, Object> extra = new LinkedHashMap<>(t.extra());
             extra.put("reason", wrong);
             return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "invalid", Instant.now());
+        }
+    }
+
+    /** shared_buffers in blocks, as the server runs. */
+    private static long sharedBufferBlocks(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT setting::bigint FROM pg_settings WHERE name = 'shared_buffers'")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
