@@ -24,7 +24,7 @@ public final class PageCache {
      *
      * @param dropped       true when the kernel accepted the request
      * @param reason        why not, when not dropped
-     * @param cachedKbBefore droppable file pages cached before (/proc/meminfo Cached − Shmem − Mapped; -1 unknown)
+     * @param cachedKbBefore file pages cached before (/proc/meminfo Active(file) + Inactive(file); -1 unknown)
      * @param cachedKbAfter  and after: a real drop makes it fall
      */
     public record Drop(boolean dropped, String reason, long cachedKbBefore, long cachedKbAfter) { }
@@ -63,22 +63,21 @@ public final class PageCache {
     }
 
     /**
-     * Droppable file pages, conservatively: "Cached" minus "Shmem" (shared memory such as
-     * shared_buffers) and "Mapped" (pages mapped by running programs); neither can be dropped.
+     * File pages in the page cache: the kernel's file LRU lists, Active(file) + Inactive(file). Shared memory such as
+     * shared_buffers is on the anonymous lists, so it is not counted; "Cached − Shmem − Mapped" counted a mapped
+     * shared_buffers twice (it is in both), came out below zero and recorded 0 before every drop.
      */
     static long cachedKb() {
-        long cached = -1;
-        long shmem = 0;
-        long mapped = 0;
+        long active = -1;
+        long inactive = -1;
         try {
             for (String line : Files.readAllLines(MEMINFO)) {
-                if (line.startsWith("Cached:")) cached = Long.parseLong(line.replaceAll("[^0-9]", ""));
-                if (line.startsWith("Shmem:")) shmem = Long.parseLong(line.replaceAll("[^0-9]", ""));
-                if (line.startsWith("Mapped:")) mapped = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                if (line.startsWith("Active(file):")) active = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                if (line.startsWith("Inactive(file):")) inactive = Long.parseLong(line.replaceAll("[^0-9]", ""));
             }
         } catch (IOException | NumberFormatException e) {
             // not Linux
         }
-        return cached < 0 ? -1 : Math.max(0, cached - shmem - mapped);
+        return active < 0 || inactive < 0 ? -1 : active + inactive;
     }
 }

@@ -1,0 +1,43 @@
+package dev.kensho.scan.cache;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A cold cell's os_cached_kb_before/after are the evidence that the drop emptied the page cache of the table's pages. */
+class PageCacheTest {
+    private static final int FILE_MB = 64;
+
+    @Test
+    void aDropRecordsTheFilePagesItRemoved(@TempDir Path dir) throws Exception {
+        String unavailable = PageCache.unavailableReason();
+        assumeTrue(unavailable == null, "the OS page cache cannot be dropped here: " + unavailable);
+        // a table's worth of file pages, read through the page cache as PostgreSQL reads its files
+        Path file = dir.resolve("pages");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer mb = ByteBuffer.allocate(1 << 20);
+            for (int i = 0; i < FILE_MB; i++) {
+                mb.clear();
+                while (mb.hasRemaining()) ch.write(mb);
+            }
+            ch.force(true);
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        PageCache.Drop d = PageCache.drop();
+        assertTrue(d.dropped(), d.reason());
+        // Cached − Shmem − Mapped counted a mapped shared_buffers twice and recorded 0 before the drop
+        assertTrue(d.cachedKbBefore() >= FILE_MB * 1024L, "before the drop: " + d.cachedKbBefore() + " kB");
+        assertTrue(d.cachedKbBefore() - d.cachedKbAfter() >= FILE_MB * 1024L * 3 / 4,
+                "the drop removed " + d.cachedKbBefore() + " → " + d.cachedKbAfter() + " kB");
+    }
+}
