@@ -339,9 +339,15 @@ public final class ScanCrossover {
         storage.put("tablespace", tablespace == null ? "pg_default" : tablespace);
         dir.environment("storage", storage);
 
+        // "large" depends on the server's current value: a resumed run keeps what it resolved, the keys of its cells
         List<String> sbs = new ArrayList<>();
-        for (String s : sbWanted) sbs.add(resolveSharedBuffers(target, s, facts));
-        dir.parameter("shared_buffers_resolved", sbs);
+        Object resolved = dir.info().parameters().get(SHARED_BUFFERS_RESOLVED);
+        if (resolved instanceof List<?> l && l.size() == sbWanted.size()) {
+            l.forEach(v -> sbs.add(String.valueOf(v)));
+        } else {
+            for (String s : sbWanted) sbs.add(resolveSharedBuffers(target, s, facts));
+        }
+        dir.parameter(SHARED_BUFFERS_RESOLVED, sbs);
         recordSessionSettings(target, options, dir);
 
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
@@ -399,6 +405,9 @@ public final class ScanCrossover {
         return "warm cells with shared_buffers " + sb + " are partly cold: " + detail + ", so pg_prewarm cannot hold them and "
                 + "part of every scan reads from outside shared buffers (the study sized shared_buffers to hold the table)";
     }
+
+    /** run.json parameter: the shared_buffers of each sweep, as "large"/"small" resolved when the run began. */
+    static final String SHARED_BUFFERS_RESOLVED = "shared_buffers_resolved";
 
     /** run.json parameters holding the findings (see {@link #record}). */
     public static final String CROSSOVERS = "crossovers";
