@@ -105,8 +105,8 @@ public final class ScanCrossover {
 
         void validate() {
             if (rows < 100) throw KenshoException.usage("--rows must be at least 100");
-            if (!(from > 0) || to > 100 || from > to) throw KenshoException.usage("--from and --to must satisfy 0 < from <= to <= 100");
-            if (!(step > 0)) throw KenshoException.usage("--step must be positive");
+            if (!(from > 0) || !(to <= 100) || from > to) throw KenshoException.usage("--from and --to must satisfy 0 < from <= to <= 100");
+            if (!(step > 0) || !Double.isFinite(step)) throw KenshoException.usage("--step must be a positive number");
             // checked before selectivities() lists them: --step 1e-8 ran out of heap making the list
             double points = Math.floor((to - from) / step) + 1;
             if (points > MAX_SELECTIVITIES) {
@@ -115,6 +115,7 @@ public final class ScanCrossover {
                         plain(to), MAX_SELECTIVITIES));
             }
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+            if (throughputMb < 0) throw KenshoException.usage("--throughput-mb must be >= 0 (0 skips the probe)");
             if (layouts.isEmpty()) throw KenshoException.usage("--layout: choose high, low or both");
             if (caches.isEmpty()) throw KenshoException.usage("--cache: choose cold, warm or both");
             if (tablespaceDir != null && tablespace != null) throw KenshoException.usage("choose one of --tablespace-dir and --tablespace");

@@ -32,4 +32,17 @@ class OptionsTest {
         assertEquals("--step 0.00000001 gives 9900000001 selectivities from 1 to 100: at most 10000", e.getMessage());
         assertEquals(9901, ScanCrossover.Options.builder().step(0.01).build().selectivities().size());   // allowed
     }
+
+    /** --to NaN and --step Infinity passed the range checks (every comparison with NaN is false) and failed after the load. */
+    @Test
+    void nonFiniteSelectivitiesAreUsageErrors() {
+        for (var b : List.of(ScanCrossover.Options.builder().to(Double.NaN), ScanCrossover.Options.builder().step(Double.POSITIVE_INFINITY),
+                ScanCrossover.Options.builder().from(Double.NaN), ScanCrossover.Options.builder().to(Double.POSITIVE_INFINITY))) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, b::build);
+            assertEquals(dev.kensho.core.KenshoException.USAGE, e.exitCode());
+        }
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> ScanCrossover.Options.builder().throughputMb(-5).build());
+        assertEquals("--throughput-mb must be >= 0 (0 skips the probe)", e.getMessage());
+    }
 }
