@@ -387,7 +387,7 @@ public final class ScanCrossover {
         partlyWarm.forEach((sb, detail) -> dir.noteOnce("scan: " + partlyWarmLine(sb, detail)));
         Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, failed, skipped, osCache, storage,
                 options.from(), options.to(), partlyWarm);
-        dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts));
+        dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts, "partly_warm", partlyWarm));
         record(dir, crossovers, checks, options.from(), options.to(), partlyWarm);
         return r;
     }

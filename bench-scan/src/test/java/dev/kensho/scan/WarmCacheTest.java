@@ -44,6 +44,7 @@ class WarmCacheTest {
             assertEquals(List.of("16MB"), List.copyOf(r.partlyWarm().keySet()));
             assertTrue(r.report().stream().anyMatch(l -> l.startsWith("warm cells with shared_buffers 16MB are partly cold: table and index 3")),
                     r.report().toString());
+            assertTrue(Files.readString(r.directory().resolve("crossover.json")).matches("(?s).*\"partly_warm\" ?: ?\\{\\s*\"16MB\" ?: ?\"table and index.*"));
             String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
             assertTrue(run.contains("warm cells with shared_buffers 16MB are partly cold"), run);
             // one selectivity makes no crossover; the 16MB one still says its warm cells were not
