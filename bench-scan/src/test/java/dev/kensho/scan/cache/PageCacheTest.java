@@ -40,4 +40,31 @@ class PageCacheTest {
         assertTrue(d.cachedKbBefore() - d.cachedKbAfter() >= FILE_MB * 1024L * 3 / 4,
                 "the drop removed " + d.cachedKbBefore() + " → " + d.cachedKbAfter() + " kB");
     }
+
+    /**
+     * Pages a running program maps stay through a drop: with 320 MB of them and little else cached, a working drop must
+     * not be taken for a sandbox's no-op (that would make every later cold cell server-cold only).
+     */
+    @Test
+    void mappedFilesThatStayDoNotMakeAWorkingDropLookRefused(@TempDir Path dir) throws Exception {
+        String unavailable = PageCache.unavailableReason();
+        assumeTrue(unavailable == null, "the OS page cache cannot be dropped here: " + unavailable);
+        Path file = dir.resolve("mapped");
+        long size = 320L << 20;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer mb = ByteBuffer.allocate(1 << 20);
+            for (long i = 0; i < size; i += mb.capacity()) {
+                mb.clear();
+                while (mb.hasRemaining()) ch.write(mb);
+            }
+            ch.force(true);
+            java.nio.MappedByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            mapped.load();
+            PageCache.unavailableReason();   // drops what else was cached: the mapped pages are most of what stays
+            PageCache.Drop d = PageCache.drop();
+            assertTrue(d.dropped(), d.reason());
+            assertTrue(d.cachedKbAfter() >= size / 1024 * 3 / 4, "the mapped pages stayed: " + d);
+            assertTrue(mapped.get(0) == 0);   // keeps the mapping alive up to here
+        }
+    }
 }
