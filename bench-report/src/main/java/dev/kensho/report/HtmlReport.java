@@ -182,11 +182,26 @@ public final class HtmlReport {
         b.append("<h2 id=\"notes\">Notes</h2>\n");
         // trials skipped for a setting are no note of the run's: they are listed under Skipped and failed
         if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts or server changes.</p>\n");
-        else b.append("<ul>\n").append(notes.stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
+        else b.append("<ul>\n").append(inARow(notes).stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
         long bad = run.trials().stream().filter(t -> !t.ok()).count();
         if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
                 .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    /**
+     * Notes with a repeated one said once, with its count: a cold scan at the study's size restarts the server before
+     * each of its 400 cells, and the list read as 400 identical lines.
+     */
+    static List<String> inARow(List<String> notes) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < notes.size(); ) {
+            int j = i;
+            while (j < notes.size() && notes.get(j).equals(notes.get(i))) j++;
+            out.add(j - i == 1 ? notes.get(i) : notes.get(i) + " (" + (j - i) + " times in a row)");
+            i = j;
+        }
+        return out;
     }
 
     /**

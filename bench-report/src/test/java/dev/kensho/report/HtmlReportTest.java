@@ -56,6 +56,24 @@ class HtmlReportTest {
         assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement."));
     }
 
+    /** A note repeated in a row (a restart before each cold cell) is listed once with its count, others as they were. */
+    @Test
+    void notesRepeatedInARowAreListedOnce() throws Exception {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("notes"), RunInfo.of("scan", List.of("bench"), Map.of()))) {
+            rd.note("the server's OS cache is dropped before each cold cell");
+            for (int i = 0; i < 400; i++) rd.note("embedded at 127.0.0.1:5555: restarted");
+            rd.note("the server's OS cache is dropped before each cold cell");
+            rd.append(Trial.of("cell", 0).param("x", 1).metric("ms", 1.0).build());
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String notes = html.substring(html.indexOf("<h2 id=\"notes\">"));
+        assertEquals(3, notes.split("<li>", -1).length - 1, notes);
+        assertTrue(notes.contains("<li>embedded at 127.0.0.1:5555: restarted (400 times in a row)</li>"), notes);
+        assertEquals(2, notes.split("OS cache is dropped", -1).length - 1, notes);
+    }
+
     /** An option the run was not given is recorded as null: shown as not set, where the report printed "null". */
     @Test
     void unsetParametersReadAsNotSet() throws Exception {
