@@ -38,6 +38,7 @@ final class JmhTrials implements OutputFormat {
     private int okBefore;
     private int measured;
     private boolean failing;
+    private boolean settled;
     private String failure;
     private int failures;
     /** A fork that died before it could report (a bad JVM option, an agent): its exit code and telling lines. */
@@ -74,6 +75,7 @@ final class JmhTrials implements OutputFormat {
         firstRepeat = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key())).count();
         okBefore = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key()) && t.ok()).count();
         measured = 0;
+        settled = false;
         failing = false;
         failure = null;
         forkExit = null;
@@ -120,18 +122,29 @@ final class JmhTrials implements OutputFormat {
         current = null;
     }
 
-    /** A benchmark that ended without a measured iteration failed: record why. */
+    /**
+     * A benchmark that threw, whose fork died, or that ended without a measured iteration failed: record why. JMH
+     * stops a benchmark at its first exception, so the iterations before it stay repeats and the failure follows them.
+     */
     private void settle() {
-        if (current == null || measured > 0) return;
+        if (current == null || settled) return;
+        settled = true;
+        boolean broke = failing || forkExit != null;
+        if (measured > 0 && !broke) return;
         String reason = failure != null ? failure
                 : forkExit != null ? "the JMH fork failed (exit code " + forkExit + ")" + forkDetail()
+                : broke ? "the benchmark failed; --verbose shows JMH's output"
                 : "JMH reported no measured iteration";
-        Trial.Builder b = Trial.of(currentCell.key(), firstRepeat).params(currentCell.params());
+        Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params());
         currentCell.extra().forEach(b::extra);
         dir.append(b.failed(reason).build());
         failures++;
         if (log != null) log.println("    failed: " + reason);
-        measured = -1;
+    }
+
+    /** Whether the current benchmark threw (JMH printed its failure). */
+    boolean failing() {
+        return current != null && failing;
     }
 
     @Override

@@ -199,28 +199,36 @@ public final class MicroBenchmarks {
             if (todo.isEmpty()) continue;
             log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
             JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, p), log, o.verbose(), o.iterations() * Math.max(1, forks));
-            ChainedOptionsBuilder jmh = new OptionsBuilder()
-                    .include("^" + Pattern.quote(b.jmhName()) + "$")
-                    .warmupIterations(o.warmupIterations())
-                    .warmupTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
-                    .measurementIterations(o.iterations())
-                    .measurementTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
-                    .forks(forks)
-                    .shouldFailOnError(false);
-            if (b.param != null) jmh.param(b.param, todo.toArray(String[]::new));
-            if (!inProcess) {
-                jmh.jvmArgs(forkJvmArgs(ManagementFactory.getRuntimeMXBean().getInputArguments(), System.getenv()).toArray(String[]::new));
-                List<String> args = new ArrayList<>();
-                props.forEach((k, v) -> args.add("-D" + k + "=" + v));
-                jmh.jvmArgsAppend(args.toArray(String[]::new));
-            }
-            Map<String, String> saved = inProcess ? setSystemProperties(inProcessProps) : Map.of();
-            try {
-                new Runner(jmh.build(), trials).run();
-            } catch (RunnerException e) {
-                throw new KenshoException(KenshoException.FAILURE, "JMH could not run " + b.label + ": " + KenshoException.firstLine(e), e);
-            } finally {
-                if (inProcess) restoreSystemProperties(saved);
+            // In this JVM one JMH run per value: JMH 1.37's in-VM runner throws IndexOutOfBoundsException when a
+            // benchmark throws after a measured iteration, which would end the values after it too.
+            List<List<String>> runs = inProcess && b.param != null ? todo.stream().map(List::of).toList() : List.of(todo);
+            for (List<String> values : runs) {
+                ChainedOptionsBuilder jmh = new OptionsBuilder()
+                        .include("^" + Pattern.quote(b.jmhName()) + "$")
+                        .warmupIterations(o.warmupIterations())
+                        .warmupTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
+                        .measurementIterations(o.iterations())
+                        .measurementTime(TimeValue.milliseconds(o.iterationTime().toMillis()))
+                        .forks(forks)
+                        .shouldFailOnError(false);
+                if (b.param != null) jmh.param(b.param, values.toArray(String[]::new));
+                if (!inProcess) {
+                    jmh.jvmArgs(forkJvmArgs(ManagementFactory.getRuntimeMXBean().getInputArguments(), System.getenv()).toArray(String[]::new));
+                    List<String> args = new ArrayList<>();
+                    props.forEach((k, v) -> args.add("-D" + k + "=" + v));
+                    jmh.jvmArgsAppend(args.toArray(String[]::new));
+                }
+                Map<String, String> saved = inProcess ? setSystemProperties(inProcessProps) : Map.of();
+                try {
+                    new Runner(jmh.build(), trials).run();
+                } catch (RunnerException e) {
+                    throw new KenshoException(KenshoException.FAILURE, "JMH could not run " + b.label + ": " + KenshoException.firstLine(e), e);
+                } catch (IndexOutOfBoundsException e) {
+                    if (!trials.failing()) throw e;
+                    trials.endRun(List.of());   // the failure JMH printed before it tripped over its own results
+                } finally {
+                    if (inProcess) restoreSystemProperties(saved);
+                }
             }
             failed += trials.failures();
         }

@@ -52,6 +52,34 @@ class JmhTrialsTest {
         assertEquals("java.sql.SQLException: boom", reason(t));
     }
 
+    /**
+     * JMH stops a benchmark at its first exception, after the iterations that finished: those stay repeats, and the
+     * cell also gets a failed trial with the reason, so the run counts it as failed (exit 1) and summary.csv says why.
+     */
+    @Test
+    void aBenchmarkThatThrewAfterSomeIterationsKeepsThemAndIsAFailedCell() throws Exception {
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("micro", List.of("micro"), Map.of()))) {
+            JmhTrials trials = new JmhTrials(dir, p -> new JmhTrials.Cell("benchmark=x", Map.of("benchmark", "x"), new HashMap<>()),
+                    null, false, 5);
+            BenchmarkParams bp = params();
+            IterationParams ip = new IterationParams(IterationType.MEASUREMENT, 5, TimeValue.milliseconds(200), 1);
+            trials.startBenchmark(bp);
+            for (int i = 1; i <= 2; i++) {
+                IterationResult r = new IterationResult(bp, ip, null);
+                r.addResult(new AverageTimeResult(ResultRole.PRIMARY, "x", 1, 1_000_000L * i, TimeUnit.MILLISECONDS));
+                trials.iterationResult(bp, ip, i, r);
+            }
+            List.of("<failure>", "", "org.openjdk.jmh.runner.BenchmarkException: org.postgresql.util.PSQLException: "
+                    + "This connection has been closed.", "\tat x.y(Z.java:1)").forEach(trials::println);
+            trials.endBenchmark(null);
+            List<Trial> all = dir.trials();
+            assertEquals(List.of("ok", "ok", "failed"), all.stream().map(Trial::status).toList(), all.toString());
+            assertEquals(List.of(0, 1, 2), all.stream().map(Trial::repeat).toList());
+            assertEquals("org.postgresql.util.PSQLException: This connection has been closed.", reason(all.get(2)));
+            assertEquals(1, trials.failures());
+        }
+    }
+
     /** A cell resumed after Ctrl-C kept its one iteration and JMH ran all five again: six repeats of a five-repeat cell. */
     @Test
     void aResumedCellKeepsOnlyTheRepeatsItLacked() throws Exception {

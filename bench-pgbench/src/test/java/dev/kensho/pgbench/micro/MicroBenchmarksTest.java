@@ -239,6 +239,46 @@ class MicroBenchmarksTest {
         }
     }
 
+    /**
+     * The server ends the benchmark's connection after its first iteration: what finished stays, the cell failed, and
+     * the next value still runs (in this JVM JMH itself trips over a benchmark that threw after an iteration).
+     */
+    @Test
+    void aBenchmarkThatFailsMidRunIsAFailedCellKeepingItsFinishedIterations(Target pg, @TempDir Path tmp) throws Exception {
+        MicroBenchmarks.Options o = new MicroBenchmarks.Options(List.of(Benchmark.ENCODING), SCALE, WIDE_ROWS, true, List.of(0),
+                List.of("none", "SJIS"), "EUC_JP", 0, 30, Duration.ofMillis(100), 0, false);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = dir(tmp)) {
+            Thread killer = new Thread(() -> {
+                try {
+                    while (dir.trials().isEmpty()) Thread.sleep(10);
+                    try (Connection c = pg.connect(database(pg)); Statement s = c.createStatement()) {
+                        s.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() "
+                                + "and pid <> pg_backend_pid() and query = '" + EncodingConversion.SQL + "'");
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            killer.setDaemon(true);
+            killer.start();
+            MicroBenchmarks.Result r = MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir,
+                    new PrintStream(log, true, StandardCharsets.UTF_8));
+            killer.join(10_000);
+            assertEquals(1, r.failed(), log.toString(StandardCharsets.UTF_8));
+            List<Trial> trials = dir.trials().stream().filter(t -> t.cell().endsWith("client_encoding=none")).toList();
+            assertTrue(trials.size() < 30, "the cell stopped at the error: " + trials.size());
+            Trial last = trials.get(trials.size() - 1);
+            assertEquals("failed", last.status());
+            assertTrue(trials.subList(0, trials.size() - 1).stream().allMatch(Trial::ok), trials.toString());
+            String reason = String.valueOf(last.extra().get("reason"));
+            assertFalse(reason.isBlank() || reason.contains("\n"), reason);
+            CellSummary cell = CellSummary.of(trials).get(0);
+            assertTrue(cell.reason().startsWith("1 of " + trials.size() + " repeats failed"), cell.reason());
+            assertEquals(30, dir.trials().stream().filter(t -> t.cell().endsWith("client_encoding=SJIS") && t.ok()).count());
+        }
+    }
+
     @Test
     void aResumedRunSkipsFinishedCellsAndRetriesFailedOnes(Target pg, @TempDir Path tmp) {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
