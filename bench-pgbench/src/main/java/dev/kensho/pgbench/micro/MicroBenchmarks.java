@@ -24,7 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
@@ -191,14 +191,28 @@ public final class MicroBenchmarks {
         if (urlPassword) inProcessProps.put("kensho.url", spec.url());
         int forks = inProcess ? 0 : o.forks();
         int failed = 0;
+        // A SQL_ASCII database sends its bytes as they are whatever client_encoding says: no conversion to measure.
+        boolean convertsNothing = "SQL_ASCII".equals(facts.serverEncoding());
         for (Benchmark b : o.benchmarks()) {
             List<String> todo = new ArrayList<>();
             for (String v : o.values(b)) {
-                if (!finished(dir, cellKey(label, b, v), o.iterations() * Math.max(1, forks))) todo.add(v);
+                if (finished(dir, cellKey(label, b, v), o.iterations() * Math.max(1, forks))) continue;
+                if (b == Benchmark.ENCODING && convertsNothing && !"none".equals(v)) {
+                    String reason = "the database's encoding is SQL_ASCII: the server converts nothing to client_encoding " + v;
+                    log.println("warning: " + b.label + " " + v + " skipped: " + reason);
+                    JmhTrials.Cell c = cell(label, b, facts, v, Mode.AverageTime.shortLabel(), forks);
+                    Trial.Builder t = Trial.of(c.key(), (int) dir.trials().stream().filter(x -> x.cell().equals(c.key())).count())
+                            .params(c.params());
+                    c.extra().forEach(t::extra);
+                    dir.append(t.skipped(reason).build());
+                    continue;
+                }
+                todo.add(v);
             }
             if (todo.isEmpty()) continue;
             log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
-            JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, p), log, o.verbose(), o.iterations() * Math.max(1, forks));
+            JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, b.param == null ? null : p.getParam(b.param),
+                    p.getMode().shortLabel(), p.getForks()), log, o.verbose(), o.iterations() * Math.max(1, forks));
             // In this JVM one JMH run per value: JMH 1.37's in-VM runner throws IndexOutOfBoundsException when a
             // benchmark throws after a measured iteration, which would end the values after it too.
             List<List<String>> runs = inProcess && b.param != null ? todo.stream().map(List::of).toList() : List.of(todo);
@@ -299,8 +313,7 @@ public final class MicroBenchmarks {
         return key + ";" + (b == Benchmark.ENCODING ? "client_encoding" : "column") + "=" + value;
     }
 
-    private static JmhTrials.Cell cell(String label, Benchmark b, MicroTables.Facts facts, BenchmarkParams p) {
-        String value = b.param == null ? null : p.getParam(b.param);
+    private static JmhTrials.Cell cell(String label, Benchmark b, MicroTables.Facts facts, String value, String jmhMode, int forks) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("target", label);
         params.put("benchmark", b.label);
@@ -324,8 +337,8 @@ public final class MicroBenchmarks {
         // the SQL follows from benchmark and column: a fact of the trial, not a parameter to compare by
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("sql", b.sql(value));
-        extra.put("jmh_mode", p.getMode().shortLabel());
-        extra.put("forks", p.getForks());
+        extra.put("jmh_mode", jmhMode);
+        extra.put("forks", forks);
         return new JmhTrials.Cell(cellKey(label, b, value), params, extra);
     }
 

@@ -294,6 +294,34 @@ class MicroBenchmarksTest {
         }
     }
 
+    /** A SQL_ASCII database converts nothing: its encoding cells would time no conversion under a conversion's name. */
+    @Test
+    void aSqlAsciiDatabaseSkipsTheConversionCellsWithTheReason(Target pg, @TempDir Path tmp) throws Exception {
+        String db = "kensho_micro_sql_ascii";
+        try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("drop database if exists " + db + " with (force)");
+            s.execute("create database " + db + " encoding 'SQL_ASCII' lc_collate 'C' lc_ctype 'C' template template0");
+        }
+        TargetSpec spec = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + db).user(pg.user());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (Target remote = spec.open(); RunDirectory dir = dir(tmp)) {
+            MicroBenchmarks.Result r = MicroBenchmarks.run(spec, remote, "ascii", small(List.of(Benchmark.ENCODING), List.of("none", "SJIS")),
+                    dir, new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertEquals(0, r.failed(), log.toString(StandardCharsets.UTF_8));
+            Map<String, CellSummary> cells = CellSummary.of(dir.trials()).stream().collect(Collectors.toMap(CellSummary::cell, c -> c));
+            assertEquals("ok", cells.get("target=ascii;benchmark=encoding;client_encoding=none").status());
+            CellSummary sjis = cells.get("target=ascii;benchmark=encoding;client_encoding=SJIS");
+            assertEquals("skipped", sjis.status());
+            assertEquals("the database's encoding is SQL_ASCII: the server converts nothing to client_encoding SJIS", sjis.reason());
+            assertEquals("SQL_ASCII", sjis.params().get("server_encoding"));
+            assertTrue(log.toString(StandardCharsets.UTF_8).contains("warning: encoding SJIS skipped: "), log.toString(StandardCharsets.UTF_8));
+        } finally {
+            try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+                s.execute("drop database if exists " + db + " with (force)");
+            }
+        }
+    }
+
     /** A user's database (a remote target): only the tables the chosen benchmarks read are made or checked. */
     @Test
     void onlyTheTablesTheChosenBenchmarksReadAreMade(Target pg, @TempDir Path tmp) throws Exception {
