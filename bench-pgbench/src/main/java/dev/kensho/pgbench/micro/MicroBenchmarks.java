@@ -300,8 +300,10 @@ public final class MicroBenchmarks {
             if (!c.status().equals("ok")) {
                 lines.add(String.format(Locale.ROOT, cell + " %4s %s", c.cell(), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
             } else {
-                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f", c.cell(), c.n(), c.median().get("ms"),
-                        c.min().get("ms"), c.max().get("ms")));
+                // an ok cell whose benchmark then threw says so beside its numbers
+                String note = c.reason() == null || c.reason().isEmpty() ? "" : "  (" + KenshoException.firstLine(c.reason()) + ")";
+                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f%s", c.cell(), c.n(), c.median().get("ms"),
+                        c.min().get("ms"), c.max().get("ms"), note));
             }
         }
         return lines;

@@ -387,6 +387,20 @@ class MicroBenchmarksTest {
         assertTrue(lines.get(2).endsWith("failed: ERROR: invalid value for parameter \"client_encoding\""), lines.get(2));
     }
 
+    /** A cell whose benchmark threw after some iterations has numbers, and the report says they stop at an error. */
+    @Test
+    void theReportNamesTheFailureOfACellThatAlsoHasNumbers() {
+        String cell = "target=embedded-18;benchmark=encoding;client_encoding=none";
+        List<Trial> trials = List.of(
+                Trial.of(cell, 0).param("target", "x").metric("ms", 12.5).build(),
+                Trial.of(cell, 1).param("target", "x").failed("org.postgresql.util.PSQLException: This connection has been closed.").build());
+        List<String> lines = MicroBenchmarks.report(trials);
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(lines.get(1).startsWith(cell + "    1      12.500"), lines.get(1));
+        assertTrue(lines.get(1).endsWith("  (1 of 2 repeats failed: org.postgresql.util.PSQLException: This connection has been closed.)"),
+                lines.get(1));
+    }
+
     @Test
     void optionsRefuseWhatCannotRun() {
         assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), 1, 10, false,
