@@ -117,6 +117,48 @@ class ResultOptionsTest {
         assertTrue(otherSet.err().contains("that run had settings {}"), otherSet.err());
     }
 
+    /**
+     * A load is one trial: --resume of an ssb load that finished loads nothing (it was refused as a load twice, exit 2,
+     * or with --reload replaced the data and added a second trial), nor does a resumed ssb --reload that loaded already;
+     * ssb load records --schema, so a resume with another is refused.
+     */
+    @Test
+    void resumingAFinishedSsbLoadLoadsNothingAgain(Target pg) throws Exception {
+        String[] target = {"--url", "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database(), "-U", pg.user(),
+                "--results", results.toString()};
+        String schema = "kensho_resume_load";
+        try {
+            String[] load = {"ssb", "load", "-s", "0.01", "--schema", schema};
+            CommandRun first = CommandRun.of(concat(load, target));
+            assertEquals(0, first.exit(), first.err());
+            Path run = newest();
+            String[] resume = {"--resume", run.toString()};
+            CommandRun otherSchema = CommandRun.of(concat(concat(new String[] {"ssb", "load", "-s", "0.01", "--schema", "kensho_resume_b"},
+                    target), resume));
+            assertEquals(2, otherSchema.exit(), otherSchema.err());
+            assertTrue(otherSchema.err().contains("that run had schema \"" + schema + "\""), otherSchema.err());
+            for (String[] again : new String[][] {resume, {"--resume", run.toString(), "--reload"}}) {
+                CommandRun r = CommandRun.of(concat(concat(load, target), again));
+                assertEquals(0, r.exit(), r.err());
+                assertTrue(r.err().contains("ssb load: its trial is already in " + run + "; nothing left to resume"), r.err());
+                assertTrue(!r.out().contains("loaded SSB"), r.out());
+            }
+            assertEquals(1, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "one load");
+
+            String[] ssb = {"ssb", "-s", "0.01", "--schema", schema, "--workers", "0", "--repeat", "1", "--query", "q1.1", "--reload"};
+            CommandRun sweep = CommandRun.of(concat(ssb, target));
+            assertEquals(0, sweep.exit(), sweep.err());
+            Path sweepRun = newest();
+            CommandRun resumed = CommandRun.of(concat(concat(ssb, target), new String[] {"--resume", sweepRun.toString()}));
+            assertEquals(0, resumed.exit(), resumed.err());
+            assertTrue(resumed.err().contains("ssb: using "), resumed.err());
+            assertEquals(1, RunDirectory.readTrials(sweepRun.resolve(RunDirectory.TRIALS)).stream()
+                    .filter(t -> t.cell().startsWith("load;")).count(), "the resumed run did not load again");
+        } finally {
+            CommandRun.of(concat(new String[] {"ssb", "drop", "--schema", schema}, java.util.Arrays.copyOf(target, 4)));
+        }
+    }
+
     /** The run directory the last command made: the one not seen before (names within a second differ only by a suffix). */
     private Path newest() throws java.io.IOException {
         try (var d = Files.list(results)) {

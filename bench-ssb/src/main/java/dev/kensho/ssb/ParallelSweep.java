@@ -162,7 +162,8 @@ public final class ParallelSweep {
     public static SsbDatabase.LoadReport ensureLoaded(SsbDatabase db, SsbDatabase.LoadOptions lo, RunDirectory dir,
                                                      String version, PrintStream err) {
         SsbDatabase.Status st = db.status();
-        if (st.usable(lo.scale()) && !lo.reload()) {
+        // --reload replaces the data once per run: a --resume of a run that loaded already keeps what it measured on
+        if (st.usable(lo.scale()) && (!lo.reload() || (dir != null && loadedIn(dir, version)))) {
             err.println("ssb: using " + st.describe() + " in schema " + db.schema());
             return null;
         }
@@ -174,9 +175,18 @@ public final class ParallelSweep {
         return r;
     }
 
+    /** True when dir holds a finished load of this version (a --resume of the run must not load again). */
+    public static boolean loadedIn(RunDirectory dir, String version) {
+        return dir.isFinished(loadCell(version), 0);
+    }
+
+    private static String loadCell(String version) {
+        return "load;version=" + version;
+    }
+
     /** The load as a trial: generate (client CPU), copy, keys, analyze and total seconds. */
     public static Trial loadTrial(SsbDatabase.LoadReport r, String version, RunDirectory dir) {
-        String cell = "load;version=" + version;
+        String cell = loadCell(version);
         int repeat = (int) dir.trials().stream().filter(t -> t.cell().equals(cell)).count();
         Trial.Builder b = Trial.of(cell, repeat).param("step", "load").param("version", version).param("scale", r.scale())
                 .param("jobs", r.jobs());

@@ -42,8 +42,20 @@ final class SsbLoadCommand implements Callable<Integer> {
         params.put("analyze", lo.analyze());
         params.put("variants", variants);
         params.put("target", spec.label());
-        try (RunDirectory dir = results.open("ssb load", params, System.err);
-             SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
+        params.put("schema", data.schema);
+        try (RunDirectory dir = results.open("ssb load", params, System.err)) {
+            if (ParallelSweep.loadedIn(dir, spec.label())) {
+                // a load records its trial when it finished: another would replace the data (or, without --reload, be
+                // refused as a load twice) and add a second trial of the same cell
+                System.err.println("ssb load: its trial is already in " + dir.path() + "; nothing left to resume");
+                return 0;
+            }
+            return load(dir, spec, lo);
+        }
+    }
+
+    private int load(RunDirectory dir, TargetSpec spec, SsbDatabase.LoadOptions lo) throws Exception {
+        try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             dir.environment(spec.label(), Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
             SsbDatabase.LoadReport r = db.load(lo, System.err);
