@@ -45,11 +45,13 @@ public final class RunDirectory implements AutoCloseable {
     /** Rewrites summary.csv from the trials; null until the command says how (see {@link #summarizeAfterEachTrial}). */
     private java.util.function.Consumer<RunDirectory> summary;
 
-    private RunDirectory(Path dir, RunInfo info, List<Trial> existing, boolean resuming) throws IOException {
+    /** A new run's directory with its info, or (info null) a run to resume, read once this process holds it. */
+    private RunDirectory(Path dir, RunInfo info) throws IOException {
+        boolean resuming = info == null;
         this.dir = dir;
         this.info = info;
         // run.json before trials.jsonl: a kill in between leaves a directory report and --resume can read
-        if (!Files.exists(dir.resolve(RUN))) writeInfo();
+        if (!resuming && !Files.exists(dir.resolve(RUN))) writeInfo();
         this.out = FileChannel.open(dir.resolve(TRIALS), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         // one writer at a time: a second --resume of a run that is still going would run its missing trials twice.
         // The lock goes with the process (SIGKILL included); this channel is the only one the run opens on the file,
@@ -59,9 +61,19 @@ public final class RunDirectory implements AutoCloseable {
             throw KenshoException.usage((resuming ? "--resume " : "") + dir + ": another Kensho process is writing to this run "
                     + "(the run itself, or another --resume of it); wait for it to end");
         }
-        if (resuming) truncatePartialLine(out);
+        if (resuming) {
+            // read as its one writer, after the cut: a line a full disk cut just before its newline is whole JSON, and
+            // read before the cut it counted as finished while the file no longer held it
+            try {
+                truncatePartialLine(out);
+                this.info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+                for (Trial t : readTrials(dir.resolve(TRIALS))) record(t);
+            } catch (IOException | RuntimeException e) {
+                out.close();
+                throw e;
+            }
+        }
         out.position(out.size());
-        for (Trial t : existing) record(t);
     }
 
     private static boolean locked(FileChannel ch) throws IOException {
@@ -89,7 +101,7 @@ public final class RunDirectory implements AutoCloseable {
                     dir = root.resolve(base + "-" + i);
                 }
             }
-            return new RunDirectory(dir, info, List.of(), false);
+            return new RunDirectory(dir, info);
         } catch (IOException e) {
             throw KenshoException.usage("--results " + root + ": cannot create a run directory there (" + KenshoException.ioReason(e) + ")");
         }
@@ -104,11 +116,15 @@ public final class RunDirectory implements AutoCloseable {
             throw KenshoException.usage("--resume " + dir + ": not a results directory (no " + RUN + ")");
         }
         try {
-            RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
-            List<Trial> existing = readTrials(dir.resolve(TRIALS));
-            return new RunDirectory(dir, info, existing, true);
+            Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);   // a foreign run.json is refused before anything is made
         } catch (IOException e) {
             throw KenshoException.usage("--resume " + dir + ": cannot read it (" + KenshoException.firstLine(e.getMessage()) + ")");
+        }
+        try {
+            return new RunDirectory(dir, null);
+        } catch (IOException e) {
+            // a read-only file system said "cannot read it"
+            throw KenshoException.usage("--resume " + dir + ": cannot write to it (" + KenshoException.ioReason(e) + ")");
         }
     }
 

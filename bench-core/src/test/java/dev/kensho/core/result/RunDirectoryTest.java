@@ -183,6 +183,42 @@ class RunDirectoryTest {
         assertTrue(Files.readString(dirPath.resolve(RunDirectory.TRIALS)).startsWith("{\"cell\":\"a\",\"repeat\":0"));
     }
 
+    /**
+     * A full disk can cut a trial's write just before its newline: the line is whole JSON, yet resuming cuts it from the
+     * file as partial. It was still read as finished (the resume skipped it, its summary counted it), so the run ended with
+     * that repeat in neither trials.jsonl nor a later report; now it is not taken, and the resume runs it again.
+     */
+    @Test
+    void aLastTrialThatLostOnlyItsNewlineIsRunAgain() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+            dir.append(Trial.of("a", 0).metric("ms", 1.0).build());
+        }
+        String cut = Json.MAPPER.writeValueAsString(Trial.of("a", 1).metric("ms", 2.0).build());
+        Files.writeString(dirPath.resolve(RunDirectory.TRIALS), cut, StandardOpenOption.APPEND);
+        try (RunDirectory dir = RunDirectory.resume(dirPath)) {
+            assertFalse(dir.isFinished("a", 1), "the cut line is not a finished trial");
+            assertEquals(RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS)), dir.trials(), "what the resume holds is what the file holds");
+            dir.append(Trial.of("a", 1).metric("ms", 3.0).build());
+        }
+        assertEquals(List.of(0, 1), RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS)).stream().map(Trial::repeat).toList());
+    }
+
+    /** A run whose trials.jsonl cannot be opened to append (a read-only file system) says that, where it said "cannot read it". */
+    @Test
+    void aRunThatCannotBeAppendedToSaysSo() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+        }
+        Files.delete(dirPath.resolve(RunDirectory.TRIALS));
+        Files.createDirectory(dirPath.resolve(RunDirectory.TRIALS));
+        dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> RunDirectory.resume(dirPath));
+        assertEquals("--resume " + dirPath + ": cannot write to it (Is a directory)", e.getMessage());
+    }
+
     /** Runs started in the same second get -2, -3 (by the stamp and command), and run.json keeps what was added. */
     @Test
     void sameSecondRunsAndRunJsonRoundTrip() throws Exception {
