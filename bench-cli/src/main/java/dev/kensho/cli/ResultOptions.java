@@ -87,12 +87,34 @@ public final class ResultOptions {
         for (var e : parameters.entrySet()) {
             // a key the run did not record (an older Kensho) cannot be compared; one recorded as null (not given) can
             if (!dir.info().parameters().containsKey(e.getKey())) continue;
-            Object was = dir.info().parameters().get(e.getKey());
-            if (!asJson(was).equals(asJson(e.getValue()))) {
-                throw KenshoException.usage("--resume " + dir.path() + ": that run had " + e.getKey() + " " + asJson(was)
-                        + ", this command line " + asJson(e.getValue()) + "; resume with the run's own options");
+            com.fasterxml.jackson.databind.JsonNode was = asJson(dir.info().parameters().get(e.getKey()));
+            com.fasterxml.jackson.databind.JsonNode now = asJson(e.getValue());
+            if (!was.equals(now)) {
+                // an object of options (scan's) names the member that differs: the whole of it twice hid which
+                String name = e.getKey();
+                while (was.isObject() && now.isObject() && fieldNames(was).equals(fieldNames(now))) {
+                    String field = null;
+                    for (String f : fieldNames(was)) {
+                        if (!was.get(f).equals(now.get(f))) {
+                            field = f;
+                            break;
+                        }
+                    }
+                    name += "." + field;
+                    was = was.get(field);
+                    now = now.get(field);
+                }
+                throw KenshoException.usage("--resume " + dir.path() + ": that run had " + name + " " + was
+                        + ", this command line " + now + "; resume with the run's own options");
             }
         }
+    }
+
+    /** An object's member names in its order; equal to another's whatever the order (a Map.of's differs from run to run). */
+    private static java.util.Set<String> fieldNames(com.fasterxml.jackson.databind.JsonNode object) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     /** A value as run.json holds it, so a number or list read back compares equal to the one given. */

@@ -30,7 +30,7 @@ class ResultOptionsTest {
         CommandRun other = CommandRun.of(concat(new String[] {"query", "-c", "SELECT 1", "--matrix", "work_mem=4MB,16MB", "--repeat", "1",
                 "--resume", run.toString()}, target));
         assertEquals(2, other.exit(), other.err());
-        assertTrue(other.err().contains("that run had matrix {\"work_mem\":[\"4MB\",\"8MB\"]}"), other.err());
+        assertTrue(other.err().contains("that run had matrix.work_mem [\"4MB\",\"8MB\"], this command line [\"4MB\",\"16MB\"]"), other.err());
 
         CommandRun ssb = CommandRun.of("ssb", "-s", "0.01", "--resume", run.toString());
         assertEquals(2, ssb.exit(), ssb.err());
@@ -112,9 +112,16 @@ class ResultOptionsTest {
                 "--iteration-time", "50ms", "--forks", "0"};
         CommandRun first = CommandRun.of(concat(micro, target));
         assertEquals(0, first.exit(), first.err());
-        CommandRun otherSet = CommandRun.of(concat(concat(micro, target), new String[] {"--set", "jit=off", "--resume", newest().toString()}));
+        Path microRun = newest();
+        CommandRun otherSet = CommandRun.of(concat(concat(micro, target), new String[] {"--set", "jit=off", "--resume", microRun.toString()}));
         assertEquals(2, otherSet.exit(), otherSet.err());
         assertTrue(otherSet.err().contains("that run had settings {}"), otherSet.err());
+        // an object of options names the member that differs (scan's options were printed whole, twice, in 630 characters)
+        String[] fewer = micro.clone();
+        fewer[java.util.Arrays.asList(micro).indexOf("--iterations") + 1] = "2";
+        CommandRun otherJmh = CommandRun.of(concat(concat(fewer, target), new String[] {"--resume", microRun.toString()}));
+        assertEquals(2, otherJmh.exit(), otherJmh.err());
+        assertTrue(otherJmh.err().contains("that run had jmh.iterations 1, this command line 2; resume with the run's own options"), otherJmh.err());
     }
 
     /**
