@@ -101,9 +101,24 @@ public final class RunDirectory implements AutoCloseable {
                     dir = root.resolve(base + "-" + i);
                 }
             }
-            return new RunDirectory(dir, info);
+            try {
+                return new RunDirectory(dir, info);
+            } catch (IOException | RuntimeException e) {
+                removeUnstarted(dir);   // a full disk left an empty run directory (or a run.json without trials.jsonl)
+                throw e;
+            }
         } catch (IOException e) {
             throw KenshoException.usage("--results " + root + ": cannot create a run directory there (" + KenshoException.ioReason(e) + ")");
+        }
+    }
+
+    /** Deletes a run directory this process just made and could not start: what RunDirectory itself wrote, then it. */
+    private static void removeUnstarted(Path dir) {
+        try {
+            for (String own : List.of(RUN + ".tmp", RUN, TRIALS)) Files.deleteIfExists(dir.resolve(own));
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // the error being thrown says what matters
         }
     }
 

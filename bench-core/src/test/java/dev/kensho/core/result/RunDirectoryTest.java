@@ -29,6 +29,24 @@ class RunDirectoryTest {
                 dev.kensho.core.KenshoException.class, () -> RunDirectory.create(file, RunInfo.of("x", List.of(), Map.of()))).getMessage());
     }
 
+    /** A run whose run.json cannot be written (a full disk) says why and leaves no empty run directory behind. */
+    @Test
+    void aRunThatCannotWriteItsRunJsonLeavesNoDirectory() throws Exception {
+        RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                () -> RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of("p", new Unwritable()))));
+        assertTrue(e.getMessage().contains("no room"), e.getMessage());
+        try (var left = Files.list(root)) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
+    /** A parameter that fails as it is written, as run.json's write fails on a full disk. */
+    static final class Unwritable {
+        public String getValue() {
+            throw new IllegalStateException("no room");
+        }
+    }
+
     /**
      * Timelines are most of a study's trials.jsonl (a 32-CPU host's 200 columns of 300 seconds per trial): read back,
      * their columns are held as doubles, where Jackson's lists of Doubles took 20 bytes a value and a 216-trial sweep did
