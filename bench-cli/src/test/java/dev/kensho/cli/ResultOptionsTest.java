@@ -144,6 +144,7 @@ class ResultOptionsTest {
                     target), resume));
             assertEquals(2, otherSchema.exit(), otherSchema.err());
             assertTrue(otherSchema.err().contains("that run had schema \"" + schema + "\""), otherSchema.err());
+            Files.delete(run.resolve(RunDirectory.SUMMARY));   // killed between its trial and its summary
             for (String[] again : new String[][] {resume, {"--resume", run.toString(), "--reload"}}) {
                 CommandRun r = CommandRun.of(concat(concat(load, target), again));
                 assertEquals(0, r.exit(), r.err());
@@ -151,6 +152,7 @@ class ResultOptionsTest {
                 assertTrue(!r.out().contains("loaded SSB"), r.out());
             }
             assertEquals(1, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "one load");
+            assertTrue(Files.readString(run.resolve(RunDirectory.SUMMARY)).contains(",1,ok,"), "the summary of its one load");
 
             String[] ssb = {"ssb", "-s", "0.01", "--schema", schema, "--workers", "0", "--repeat", "1", "--query", "q1.1", "--reload"};
             CommandRun sweep = CommandRun.of(concat(ssb, target));

@@ -78,7 +78,10 @@ final class PgbenchInitCommand implements Callable<Integer> {
         params.put("steps", effective);
         params.put("target", spec.label());
         try (Target t = spec.open(); RunDirectory dir = results.open("pgbench init", params, System.err)) {
+            // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of("seconds")));
             if (!dir.trials().isEmpty()) {
+                CellSummary.write(dir, List.of("seconds"));
                 // an init records its trial only when it finished: doing it again would rebuild the tables the
                 // run already made (and perhaps a later run measured), and add a second trial of the same cell
                 System.err.println("pgbench init: its trial is already in " + dir.path() + "; nothing left to resume");

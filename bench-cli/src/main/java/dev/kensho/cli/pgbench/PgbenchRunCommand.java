@@ -142,7 +142,11 @@ final class PgbenchRunCommand implements Callable<Integer> {
         run.validate();   // option errors before a server starts
         TargetSpec spec = target.single();
         try (Target t = spec.open(); RunDirectory dir = results.open("pgbench run", run.params(), System.err)) {
+            List<String> metrics = List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed");
+            // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, metrics));
             if (run.recordedIn(dir)) {
+                CellSummary.write(dir, metrics);
                 // one trial per run: resuming it again would add a second measurement of the same cell and repeat
                 System.err.println("pgbench run: its trial is already in " + dir.path() + "; nothing left to resume");
                 return 0;
@@ -150,7 +154,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
             dir.environment(spec.label(), Environment.capture(t));
             if (init) new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
             RunReport r = run.runAndRecord(t, dir);
-            CellSummary.write(dir, List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed"));
+            CellSummary.write(dir, metrics);
             // as pgbench's exit status 2 for aborted clients; also a run in which every transaction failed measured nothing
             return r.unmeasured(null) != null ? KenshoException.FAILURE : 0;
         }

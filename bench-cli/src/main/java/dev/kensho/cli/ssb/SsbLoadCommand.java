@@ -44,7 +44,10 @@ final class SsbLoadCommand implements Callable<Integer> {
         params.put("target", spec.label());
         params.put("schema", data.schema);
         try (RunDirectory dir = results.open("ssb load", params, System.err)) {
+            // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of()));
             if (ParallelSweep.loadedIn(dir, spec.label())) {
+                CellSummary.write(dir, List.of());
                 // a load records its trial when it finished: another would replace the data (or, without --reload, be
                 // refused as a load twice) and add a second trial of the same cell
                 System.err.println("ssb load: its trial is already in " + dir.path() + "; nothing left to resume");

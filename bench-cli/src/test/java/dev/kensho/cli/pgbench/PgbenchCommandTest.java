@@ -181,11 +181,13 @@ class PgbenchCommandTest {
         try (Stream<Path> dirs = Files.list(tmp)) {
             run = dirs.findFirst().orElseThrow();
         }
+        Files.delete(run.resolve("summary.csv"));   // killed between its trial and its summary
         CommandRun again = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--resume", run.toString())
                 .toArray(String[]::new));
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.err().contains("pgbench run: its trial is already in " + run + "; nothing left to resume"), again.err());
         assertEquals("", again.out(), "no second report");
+        assertTrue(Files.readString(run.resolve("summary.csv")).contains(",1,ok,"), "the summary of its one trial");
         assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
     }
 
@@ -223,10 +225,12 @@ class PgbenchCommandTest {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("update pgbench_branches set bbalance = 42 where bid = 1");
         }
+        Files.delete(run.resolve("summary.csv"));   // killed between its trial and its summary
         CommandRun again = bench(at(pg, tmp, "pgbench", "init", "-s", "1", "-q", "--resume", run.toString()).toArray(String[]::new));
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.err().contains("pgbench init: its trial is already in " + run + "; nothing left to resume"), again.err());
         assertFalse(again.err().contains("done in"), again.err());
+        assertTrue(Files.readString(run.resolve("summary.csv")).contains(",1,ok,"), "the summary of its one trial");
         try (Connection c = pg.connect(); Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery("select bbalance from pgbench_branches where bid = 1")) {
             assertTrue(rs.next());
