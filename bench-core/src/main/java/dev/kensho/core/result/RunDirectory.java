@@ -67,7 +67,17 @@ public final class RunDirectory implements AutoCloseable {
             try {
                 truncatePartialLine(out);
                 this.info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
-                for (Trial t : readTrials(dir.resolve(TRIALS))) record(t);
+                // through the locked channel: closing any other descriptor of the file would drop the process's lock
+                out.position(0);
+                java.io.InputStream unclosed = new java.io.FilterInputStream(java.nio.channels.Channels.newInputStream(out)) {
+                    @Override
+                    public void close() {
+                        // the channel stays open, and with it the lock
+                    }
+                };
+                try (BufferedReader r = new BufferedReader(new java.io.InputStreamReader(unclosed, StandardCharsets.UTF_8))) {
+                    for (Trial t : readTrials(r, dir.resolve(TRIALS))) record(t);
+                }
             } catch (IOException | RuntimeException e) {
                 out.close();
                 throw e;
@@ -145,21 +155,25 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Every complete trial in a trials.jsonl; a line cut short by a crash is ignored. */
     public static List<Trial> readTrials(Path file) throws IOException {
+        if (!Files.exists(file)) return new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return readTrials(r, file);
+        }
+    }
+
+    private static List<Trial> readTrials(BufferedReader r, Path file) throws IOException {
         List<Trial> list = new ArrayList<>();
-        if (!Files.exists(file)) return list;
         List<String> bad = new ArrayList<>();
         int lineNo = 0, last = 0;
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                lineNo++;
-                if (line.isBlank()) continue;
-                last = lineNo;
-                try {
-                    list.add(compactTimelines(Json.MAPPER.readValue(line, Trial.class)));
-                } catch (IOException e) {
-                    bad.add(lineNo + "\t" + KenshoException.firstLine(e));
-                }
+        String line;
+        while ((line = r.readLine()) != null) {
+            lineNo++;
+            if (line.isBlank()) continue;
+            last = lineNo;
+            try {
+                list.add(compactTimelines(Json.MAPPER.readValue(line, Trial.class)));
+            } catch (IOException e) {
+                bad.add(lineNo + "\t" + KenshoException.firstLine(e));
             }
         }
         // the last line may be partial (killed mid-write) and is skipped quietly; one before it was damaged since

@@ -223,6 +223,38 @@ class RunDirectoryTest {
         assertEquals(List.of(0, 1), RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS)).stream().map(Trial::repeat).toList());
     }
 
+    /**
+     * The lock is the operating system's, per process, and closing any descriptor of the file lets it go: a resume that
+     * read trials.jsonl through a stream of its own after taking it was no lock at all, and two resumes ran at once.
+     */
+    @Test
+    void aResumedRunIsLockedAgainstAnotherProcess() throws Exception {
+        Path path;
+        try (RunDirectory first = RunDirectory.create(root, RunInfo.of("query", List.of("x"), Map.of()))) {
+            path = first.path();
+            first.append(Trial.of("q=1", 0).metric("ms", 5.0).build());
+        }
+        Path trials = path.resolve(RunDirectory.TRIALS);
+        try (RunDirectory again = RunDirectory.resume(path)) {
+            assertEquals(1, again.trials().size());
+            assertEquals("held", lockFromAnotherProcess(trials));
+        }
+        assertEquals("free", lockFromAnotherProcess(trials), "the probe tells a free file too");
+    }
+
+    /** Tries the lock from another JVM: "held" or "free". */
+    private String lockFromAnotherProcess(Path file) throws Exception {
+        Path probe = root.resolve("LockProbe.java");
+        Files.writeString(probe, "public class LockProbe { public static void main(String[] a) throws Exception {"
+                + " try (var ch = java.nio.channels.FileChannel.open(java.nio.file.Path.of(a[0]), java.nio.file.StandardOpenOption.WRITE)) {"
+                + " System.out.print(ch.tryLock() == null ? \"held\" : \"free\"); } } }");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), probe.toString(), file.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the probe ended");
+        return said;
+    }
+
     /** A run whose trials.jsonl cannot be opened to append (a read-only file system) says that, where it said "cannot read it". */
     @Test
     void aRunThatCannotBeAppendedToSaysSo() throws Exception {
