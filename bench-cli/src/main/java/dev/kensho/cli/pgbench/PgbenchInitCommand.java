@@ -77,7 +77,9 @@ final class PgbenchInitCommand implements Callable<Integer> {
         params.put("scale", scale);
         params.put("steps", effective);
         params.put("target", spec.label());
-        try (Target t = spec.open(); RunDirectory dir = results.open("pgbench init", params, System.err)) {
+        params.put("settings", target.settings());
+        // the run directory first: a --resume refused is refused before a server starts
+        try (RunDirectory dir = results.open("pgbench init", params, System.err); Target t = spec.open()) {
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of("seconds")));
             if (!dir.trials().isEmpty()) {

@@ -17,8 +17,10 @@ import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.script.ScriptException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -141,7 +143,12 @@ final class PgbenchRunCommand implements Callable<Integer> {
         for (String d : defines) run.define(d);
         run.validate();   // option errors before a server starts
         TargetSpec spec = target.single();
-        try (Target t = spec.open(); RunDirectory dir = results.open("pgbench run", run.params(), System.err)) {
+        Map<String, Object> params = new LinkedHashMap<>(run.params());
+        // what --resume compares: a run resumed on another server or with other settings is another run
+        params.put("target", spec.label());
+        params.put("settings", target.settings());
+        // the run directory first: a --resume refused is refused before a server starts
+        try (RunDirectory dir = results.open("pgbench run", params, System.err); Target t = spec.open()) {
             List<String> metrics = List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed");
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, metrics));

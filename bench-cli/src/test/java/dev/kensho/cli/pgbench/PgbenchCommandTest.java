@@ -192,6 +192,27 @@ class PgbenchCommandTest {
     }
 
     /**
+     * A run resumed on another server is another run: pgbench run did not record its target (nor --set), so a resume
+     * elsewhere was taken, and it opened that target (starting a server) before any check of the run.
+     */
+    @Test
+    void aRunIsNotResumedOnAnotherTarget(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        CommandRun first = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0").toArray(String[]::new));
+        assertEquals(0, first.exit(), first.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        CommandRun elsewhere = bench("pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--url",
+                "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/kensho_no_such_database", "-U", pg.user(), "--resume", run.toString());
+        assertOneLineError(elsewhere, 2, "--resume " + run + ": that run had target \"remote ");
+        CommandRun otherSet = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--set", "work_mem=8MB",
+                "--resume", run.toString()).toArray(String[]::new));
+        assertOneLineError(otherSet, 2, "--resume " + run + ": that run had settings {}");
+    }
+
+    /**
      * A run in which every transaction failed (a serialization failure every time, not retried) is no measurement: its
      * trial is failed with the reason and the command exits 1, where it exited 0 with a trial of 0 tps.
      */
