@@ -72,7 +72,8 @@ class KillAndResumeIT {
         long gone = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (Files.exists(instance) && System.nanoTime() < gone) Thread.sleep(100);
         assertTrue(!Files.exists(instance), instance + " left behind");
-        assertTrue(Files.readString(work.resolve("stderr.txt")).contains("bench: interrupted; finished trials are kept in"));
+        String said = Files.readString(work.resolve("stderr.txt"));
+        assertTrue(said.matches("(?s).*bench: interrupted; finished trials are kept in (\\S+) \\(--resume \\1 runs any trials that are left\\)\n.*"), said);
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 3 && kept.size() < 40, "kept " + kept.size());
         // the trial the server's stop cut short is not a failure of the workload: it is not kept, and resume runs it

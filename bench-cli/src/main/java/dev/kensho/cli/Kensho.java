@@ -72,7 +72,7 @@ public final class Kensho implements Runnable {
                 // not removed here: the command's thread still writes to it until the JVM halts
                 System.err.println("bench: interrupted before any trial finished; " + run + " holds no results");
             } else if (run != null) {
-                System.err.println("bench: interrupted; finished trials are kept in " + run + " (continue with --resume " + run + ")");
+                System.err.println("bench: interrupted; finished trials are kept in " + run + " (--resume " + run + " runs any trials that are left)");
             }
         }, "kensho-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);
