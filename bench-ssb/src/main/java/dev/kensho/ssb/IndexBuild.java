@@ -113,7 +113,7 @@ public final class IndexBuild {
                         dir.append(b.skipped(cannot != null ? cannot : o.refusalReason()).build());
                         continue;
                     }
-                    dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k))));
+                    dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k)), parallelBuilds));
                 }
             }
         }
@@ -146,11 +146,17 @@ public final class IndexBuild {
      * before the commit (Ctrl-C, SIGKILL) leaves no index at all. Returns the seconds to the commit.
      */
     static double createMarked(SsbDatabase db, Connection c, String cols) throws SQLException {
+        return createMarked(db, c, cols, new ArrayList<>());
+    }
+
+    /** As above, adding the server's messages about the CREATE INDEX (its notices, DEBUG and LOG lines) to messages. */
+    static double createMarked(SsbDatabase db, Connection c, String cols, List<String> messages) throws SQLException {
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             long t0 = System.nanoTime();
             s.execute("CREATE INDEX " + SsbDatabase.ident(INDEX) + " ON " + SsbDatabase.ident(db.schema()) + ".lineorder (" + cols + ")");
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) messages.add(w.getMessage());
             s.execute("COMMENT ON INDEX " + qualified(db) + " IS " + SsbDatabase.literal(MARK));
             c.commit();
             return (System.nanoTime() - t0) / 1e9;
@@ -183,10 +189,30 @@ public final class IndexBuild {
         }
     }
 
-    private Trial build(SsbDatabase db, String cols, Trial.Builder b) {
+    private Trial build(SsbDatabase db, String cols, Trial.Builder b, boolean parallelBuilds) {
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             if (db.canPrewarm()) Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder"));
-            double secs = createMarked(db, c, cols);
+            boolean leaderSorts = false;
+            if (parallelBuilds) {
+                // the planner's request (DEBUG1) and the sorts that ran (trace_sort's LOG lines), sent to this session only
+                s.execute("SET client_min_messages = debug1");
+                s.execute("SET trace_sort = on");
+                try (ResultSet rs = s.executeQuery("SELECT current_setting('parallel_leader_participation')::bool")) {
+                    rs.next();
+                    leaderSorts = rs.getBoolean(1);
+                }
+            }
+            List<String> messages = new ArrayList<>();
+            double secs = createMarked(db, c, cols, messages);
+            if (parallelBuilds) {
+                s.execute("RESET client_min_messages");
+                s.execute("RESET trace_sort");
+                BuildWorkers w = BuildWorkers.of(messages, leaderSorts);
+                if (w.planned() != null) b.metric("workers_planned", w.planned());
+                if (w.launched() != null) b.metric("workers_launched", w.launched());
+            } else {
+                b.metric("workers_planned", 0).metric("workers_launched", 0);
+            }
             long pages;
             try (ResultSet rs = s.executeQuery("SELECT pg_relation_size(" + SsbDatabase.literal(qualified(db)) + "::regclass)")) {
                 rs.next();
@@ -205,17 +231,51 @@ public final class IndexBuild {
         }
     }
 
+    /**
+     * The workers a build asked for and those that sorted, from the server's messages: index.c's DEBUG1 "building index
+     * ... with request for N parallel workers" (or "serially"), and trace_sort's "performsort of worker K starting" per
+     * participant sort, the leader's among them where it participates (a build whose workers all failed to start is
+     * serial, worker -1 only). Null where the messages are missing.
+     */
+    record BuildWorkers(Integer planned, Integer launched) {
+        private static final java.util.regex.Pattern REQUEST = java.util.regex.Pattern.compile("with request for (\\d+) parallel workers");
+        private static final java.util.regex.Pattern SORT = java.util.regex.Pattern.compile("performsort of worker (\\d+) starting");
+
+        static BuildWorkers of(List<String> messages, boolean leaderSorts) {
+            Integer planned = null;
+            java.util.Set<String> sorts = new java.util.HashSet<>();
+            boolean traced = false;
+            for (String m : messages) {
+                if (m == null) continue;
+                var r = REQUEST.matcher(m);
+                if (r.find()) planned = Integer.parseInt(r.group(1));
+                else if (m.startsWith("building index") && m.endsWith("serially")) planned = 0;
+                if (m.contains("performsort of worker")) traced = true;
+                var w = SORT.matcher(m);
+                if (w.find()) sorts.add(w.group(1));
+            }
+            Integer launched = planned == null ? null : planned == 0 ? Integer.valueOf(0)
+                    : traced ? Integer.valueOf(Math.max(0, sorts.size() - (leaderSorts ? 1 : 0))) : null;
+            return new BuildWorkers(planned, launched);
+        }
+    }
+
     public static final List<String> HEADER = List.of("maintenance_workers", "columns", "key", "distinct_keys", "n",
-            "seconds_median", "seconds_min", "seconds_max", "index_bytes", "status", "reason");
+            "seconds_median", "seconds_min", "seconds_max", "index_bytes", "workers_planned", "workers_launched", "status", "reason");
 
     public List<List<Object>> finish(RunDirectory dir) {
         List<List<Object>> rows = summary(dir.trials());
         dir.writeSummary(HEADER, rows);
-        out.printf("%8s %7s %12s %10s  %s%n", "workers", "columns", "distinct", "median_s", "key");
+        int status = HEADER.indexOf("status"), planned = HEADER.indexOf("workers_planned");
+        out.printf("%8s %7s %12s %10s %8s %8s  %s%n", "workers", "columns", "distinct", "median_s", "planned", "launched", "key");
         for (List<Object> r : rows) {
-            out.printf("%8s %7s %12s %10s  %s%s%n", r.get(0), r.get(1), r.get(3),
-                    r.get(5) instanceof Double d ? String.format("%.3f", d) : "", r.get(2),
-                    "ok".equals(r.get(9)) ? "" : "  (" + r.get(9) + ": " + r.get(10) + ")");
+            // the build's label is the setting; what ran is the planner's request (capped by the table's size) and its launch
+            String fewer = r.get(planned) instanceof Integer p && r.get(0) instanceof Number w && p < w.intValue()
+                    ? "  (planned fewer than " + w + ")" : "";
+            if (r.get(planned + 1) instanceof Integer l && r.get(planned) instanceof Integer p && l < p) fewer += "  (launched fewer than planned)";
+            out.printf("%8s %7s %12s %10s %8s %8s  %s%s%s%n", r.get(0), r.get(1), r.get(3),
+                    r.get(5) instanceof Double d ? String.format("%.3f", d) : "", text(r.get(planned)), text(r.get(planned + 1)), r.get(2),
+                    fewer, "ok".equals(r.get(status)) ? "" : "  (" + r.get(status) + ": " + r.get(status + 1) + ")");
         }
         return rows;
     }
@@ -235,10 +295,16 @@ public final class IndexBuild {
             r.add(c.min().get("seconds"));
             r.add(c.max().get("seconds"));
             r.add(c.median().get("index_bytes") == null ? null : c.median().get("index_bytes").longValue());
+            r.add(c.median().get("workers_planned") == null ? null : c.median().get("workers_planned").intValue());
+            r.add(c.median().get("workers_launched") == null ? null : c.median().get("workers_launched").intValue());
             r.add(c.status());
             r.add(c.reason());
             rows.add(r);
         }
         return rows;
+    }
+
+    private static String text(Object o) {
+        return o == null ? "" : o.toString();
     }
 }

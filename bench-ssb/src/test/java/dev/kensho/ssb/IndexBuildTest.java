@@ -40,12 +40,12 @@ class IndexBuildTest {
                     s.execute("DROP EXTENSION IF EXISTS pg_prewarm");
                 }
             }
-            IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()), System.err);
+            IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2, 4), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()), System.err);
             ib.run(db, dir);
             List<List<Object>> rows = ib.finish(dir);
-            assertEquals(8, rows.size());
+            assertEquals(12, rows.size());
             List<Trial> trials = dir.trials();
-            assertEquals(8, trials.size());
+            assertEquals(12, trials.size());
             long lines = db.rowCounts().get("lineorder");
             long orders = new dev.kensho.ssb.gen.SsbGenerator(0.1).units(dev.kensho.ssb.gen.SsbTable.LINEORDER);
             for (Trial t : trials) {
@@ -56,6 +56,10 @@ class IndexBuildTest {
                 // orderkey alone (and with its customer) is one key per order; adding partkey makes lines distinct
                 if (k <= 2) assertEquals(orders, distinct, t.cell());
                 else assertTrue(distinct > orders && distinct <= lines, t.cell() + " " + distinct);
+                // what ran, not only the setting: lineorder at SF 0.1 (about 60 MB) gets at most 2 workers from the planner
+                int w = (Integer) t.params().get("maintenance_workers");
+                assertEquals(Math.min(w, 2), t.metric("workers_planned").intValue(), t.cell());
+                assertEquals(Math.min(w, 2), t.metric("workers_launched").intValue(), t.cell());
             }
             try (Connection c = db.connect(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_indexes WHERE schemaname = 'kensho_ssb_index_test'")) {
