@@ -116,6 +116,38 @@ class JitMatrixTest {
     }
 
     /**
+     * Every plan of the study inlined and optimized (its costs were in the millions); a JIT under a lower
+     * jit_above_cost alone does neither, and is another measurement: it keeps its reduction rate, and the row and
+     * stderr say what it lacked and which options give it.
+     */
+    @Test
+    void jitWithoutInliningOrOptimizationIsSaidOnItsRow(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_jitpartial_test_" + ProcessHandle.current().pid());
+        db.drop();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb jit", List.of("test"), Map.of()))) {
+            ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.01, 1, false, false), dir, "15", System.err);
+            Map<String, String> costs = Map.of("jit_above_cost", "0", "jit_inline_above_cost", "1e9", "jit_optimize_above_cost", "1e9");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(3), 1, List.of("q1.1"), costs, QueryTimer.DEFAULT_FETCH_SIZE),
+                    new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+            m.run(db, dir);
+            String said = "JIT without inlining (jit_inline_above_cost 1e+09) or optimization (jit_optimize_above_cost 1e+09) at plan cost ";
+            String log = err.toString(StandardCharsets.UTF_8);
+            assertTrue(log.contains("ssb jit: warning: v3 q1.1: " + said), log);
+            List<List<Object>> rows = m.finish(dir);
+            List<String> h = JitMatrix.HEADER;
+            List<Object> on = rows.get(1);
+            assertEquals("on", on.get(h.indexOf("jit")));
+            assertTrue((Double) on.get(h.indexOf("jit_functions")) >= 1, on.toString());
+            assertNotNull(on.get(h.indexOf("reduction_pct")), "JIT ran: its reduction rate is measured: " + on);
+            String reason = (String) on.get(h.indexOf("reason"));
+            assertTrue(reason.startsWith(said) && reason.endsWith("lower --jit-inline-above-cost and --jit-optimize-above-cost"), reason);
+        } finally {
+            db.drop();
+        }
+    }
+
+    /**
      * Study 6.6.3.3's settings matrix: every query under each combination. Varying jit_above_cost shows that each
      * combination's settings were in force: JIT compiles under 0 and not under 1e9. A second run on the same
      * directory (--resume) finds every cell done and changes no setting.
