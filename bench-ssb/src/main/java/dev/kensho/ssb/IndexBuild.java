@@ -44,7 +44,26 @@ public final class IndexBuild {
             for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--maintenance-workers " + w + ": expected 0..1024");
             if (maxColumns < 1 || maxColumns > 4) throw KenshoException.usage("--columns must be 1..4");
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+            // refused here, not by the server after it started and loaded the data
+            if (maintenanceWorkMem != null && kilobytes(maintenanceWorkMem) < 64) {
+                throw KenshoException.usage("--maintenance-work-mem " + maintenanceWorkMem
+                        + ": expected a size of at least 64kB, as PostgreSQL writes it (1GB, 512MB, 65536kB; no unit: kB)");
+            }
             workers = List.copyOf(workers);
+        }
+
+        /** A memory size as postgresql.conf takes it, in kB; -1 where it is not one. */
+        static double kilobytes(String size) {
+            var m = java.util.regex.Pattern.compile("\\s*([0-9]*\\.?[0-9]+)\\s*(B|kB|MB|GB|TB)?\\s*").matcher(size);
+            if (!m.matches()) return -1;
+            double v = Double.parseDouble(m.group(1));
+            return switch (m.group(2) == null ? "kB" : m.group(2)) {
+                case "B" -> v / 1024;
+                case "MB" -> v * 1024;
+                case "GB" -> v * 1024 * 1024;
+                case "TB" -> v * 1024 * 1024 * 1024;
+                default -> v;
+            };
         }
     }
 

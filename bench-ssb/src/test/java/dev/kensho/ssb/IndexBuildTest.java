@@ -28,6 +28,17 @@ import org.junit.jupiter.api.io.TempDir;
 @KenshoTarget
 class IndexBuildTest {
 
+    /** A maintenance_work_mem the server would refuse is refused before any server starts or data load. */
+    @Test
+    void badMaintenanceWorkMemIsRefusedBeforeTheRun() {
+        for (String bad : List.of("lots", "10kB", "1 GiB", "-1", "")) {
+            KenshoException e = assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(0), 1, 1, bad), bad);
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("--maintenance-work-mem " + bad + ": expected a size of at least 64kB"), e.getMessage());
+        }
+        for (String good : List.of("1GB", "512MB", "65536", "64kB", "1.5GB")) new IndexBuild.Options(List.of(0), 1, 1, good);
+    }
+
     @Test
     void buildsEachCompositeIndexAndDropsIt(Target pg, @TempDir Path results) throws Exception {
         SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_index_test");
