@@ -2,6 +2,7 @@ package dev.kensho.cli.ssb;
 
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.ssb.ParallelSweep;
 import java.util.ArrayList;
@@ -48,6 +49,13 @@ public final class SsbCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<ParallelSweep.Pool> p = new ArrayList<>();
         for (String s : pools) p.add(ParallelSweep.Pool.parse(s));
+        Map<String, String> own = new LinkedHashMap<>();
+        own.put("max_parallel_workers_per_gather", "from --workers");
+        if (p.stream().anyMatch(x -> x != ParallelSweep.Pool.ENOUGH)) {
+            own.put("max_worker_processes", "from --workers and --worker-pool");
+            own.put("max_parallel_workers", "from --workers and --worker-pool");
+        }
+        refuseOwnSettings("bench ssb", target.settings(), own);
         ParallelSweep.Options o = new ParallelSweep.Options(data.scale, workers, p, repeat, queries, data.schema, data.load(),
                 !data.noCache, data.fresh, fetchSize);
         var specs = target.specs();
@@ -66,6 +74,17 @@ public final class SsbCommand implements Callable<Integer> {
             new ParallelSweep(o, System.out, System.err).run(specs, dir);
             System.err.printf("results: %s (%.1f s)%n", dir.path(), (System.nanoTime() - t0) / 1e9);
             return ResultOptions.exitStatus(dir, System.err);
+        }
+    }
+
+    /**
+     * A --set of a setting the command sets itself in every cell would be overridden there while run.json recorded it
+     * among the run's settings: refused, naming where its values go (owner: setting → "from OPTION").
+     */
+    static void refuseOwnSettings(String command, Map<String, String> settings, Map<String, String> owner) {
+        for (String name : settings.keySet()) {
+            String from = owner.get(name.strip().toLowerCase(java.util.Locale.ROOT));
+            if (from != null) throw KenshoException.usage("--set " + name + ": " + command + " sets it itself " + from + "; give its values there");
         }
     }
 }

@@ -45,6 +45,9 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         IndexBuild ib = new IndexBuild(new IndexBuild.Options(workers, columns, repeat, maintenanceWorkMem), System.out, System.err);
+        SsbCommand.refuseOwnSettings("ssb index-build", target.settings(), Map.of(
+                "max_parallel_maintenance_workers", "from --maintenance-workers",
+                "maintenance_work_mem", "from --maintenance-work-mem (default 1GB)"));
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
         int maxW = workers.stream().mapToInt(Integer::intValue).max().orElse(0);

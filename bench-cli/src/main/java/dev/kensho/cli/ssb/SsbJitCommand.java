@@ -65,6 +65,12 @@ final class SsbJitCommand implements Callable<Integer> {
         if (jitInlineAboveCost != null) costs.put("jit_inline_above_cost", jitInlineAboveCost);
         if (jitOptimizeAboveCost != null) costs.put("jit_optimize_above_cost", jitOptimizeAboveCost);
         Map<String, List<String>> varied = QueryMatrix.settings(matrix);
+        Map<String, String> own = new LinkedHashMap<>();
+        own.put("jit", "(off and on in every cell)");
+        own.put("max_parallel_workers_per_gather", "(0 in every cell, as the study)");
+        costs.keySet().forEach(n -> own.put(n, "from --" + n.replace('_', '-')));
+        varied.keySet().forEach(n -> own.put(n.strip().toLowerCase(java.util.Locale.ROOT), "from --matrix " + n));
+        SsbCommand.refuseOwnSettings("ssb jit", target.settings(), own);
         JitMatrix m = new JitMatrix(new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize, varied), System.out, System.err);
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();

@@ -41,6 +41,36 @@ class SsbCommandTest {
         assertTrue(s.err().contains("must be a whole number"), s.err());
     }
 
+    /**
+     * A --set of what the command sets in every cell was overridden there, silently, while run.json listed it among the
+     * run's settings (README's "give their proportion with --set" for maintenance_work_mem ran index-build at 1GB):
+     * refused in one line before connecting (nothing listens on port 1: exit 2, not 3).
+     */
+    @Test
+    void aSetOfWhatTheCommandVariesIsRefused(@TempDir Path results) {
+        String url = "jdbc:postgresql://127.0.0.1:1/x";
+        String[][] cases = {
+                {"ssb", "--set", "max_parallel_workers_per_gather=4", "--workers", "2"},
+                {"ssb", "--set", "max_worker_processes=20", "--worker-pool", "gather"},
+                {"ssb", "jit", "--set", "jit=off"},
+                {"ssb", "jit", "--set", "max_parallel_workers_per_gather=2"},
+                {"ssb", "jit", "--set", "jit_above_cost=0", "--jit-above-cost", "10"},
+                {"ssb", "jit", "--set", "work_mem=1GB", "--matrix", "work_mem=1GB,2GB"},
+                {"ssb", "index-build", "--set", "maintenance_work_mem=20GB"},
+                {"ssb", "index-build", "--set", "max_parallel_maintenance_workers=4"}};
+        for (String[] c : cases) {
+            String[] args = Stream.concat(Stream.of(c), Stream.of("--url", url, "--results", results.toString())).toArray(String[]::new);
+            CommandRun r = bench(args);
+            String name = c[java.util.Arrays.asList(c).indexOf("--set") + 1].split("=")[0];
+            assertEquals(2, r.exit(), String.join(" ", c) + ": " + r.err());
+            assertTrue(r.err().strip().startsWith("bench: --set " + name + ": ") && r.err().contains("sets it itself"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+        }
+        // what the command leaves alone stays the user's: a pool-less sweep only raises max_worker_processes when too low
+        CommandRun kept = bench("ssb", "--set", "max_worker_processes=20", "--url", url, "--results", results.toString());
+        assertEquals(3, kept.exit(), kept.err());
+    }
+
     @Test
     void genWritesTheFiveTables(@TempDir Path out) throws Exception {
         CommandRun r = bench("ssb", "gen", "-s", "0.01", "--out", out.toString(), "--threads", "2");
