@@ -167,6 +167,12 @@ public final class JitMatrix {
         }
         List<Item> items = items(opts.verifications(), opts.queries());
         dir.noteOnce(PROCEDURE);
+        // verifications 1 and 2 read lineorder alone; the SSB queries join the date table, which shrinks below SF 1
+        String small = opts.verifications().contains(3) ? SsbDatabase.smallScaleWarning(db.status().scale()) : null;
+        if (small != null && !dir.info().notes().contains(small)) {
+            err.println("ssb jit: warning: " + small);
+            dir.noteOnce(small);
+        }
         dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
         List<Map<String, String>> combos = QueryMatrix.combinations(opts.matrix());
         for (int i = 0; i < combos.size(); i++) {

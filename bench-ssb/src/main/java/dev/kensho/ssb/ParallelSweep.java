@@ -141,6 +141,11 @@ public final class ParallelSweep {
 
     private String run(Target t, RunDirectory dir, String version) throws InterruptedException {
         err.println("ssb: " + t.describe());
+        String small = SsbDatabase.smallScaleWarning(opts.scale());
+        if (small != null && !dir.info().notes().contains(small)) {
+            err.println("ssb: warning: " + small);
+            dir.noteOnce(small);
+        }
         dir.environment(version, Environment.capture(t));
         SsbDatabase db = new SsbDatabase(t, opts.schema());
         ensureLoaded(db, opts.load(), dir, version, err);
