@@ -429,8 +429,12 @@ public final class ParallelSweep {
                 out.printf("%-8s %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(14));
                 continue;
             }
+            // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
+            String fewer = r.get(10) instanceof Integer p && r.get(11) instanceof Integer l && l < p ? "launched fewer than planned" : "";
+            String ratio = !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13));
             out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
-                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13)));
+                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer)
+                            .filter(x -> !x.isEmpty()).toList()));
         }
     }
 }
