@@ -273,6 +273,8 @@ public final class HtmlReport {
     private static String workers(Cells cells, List<Trial> trials) {
         if (!cells.metrics().contains("workers_planned") || !cells.metrics().contains("workers_launched")) return "";
         List<String> varying = cells.varying();
+        // the setting a cell's label gives: ssb's per-Gather workers, or index-build's max_parallel_maintenance_workers
+        String setting = !cells.params().contains("workers") && cells.params().contains("maintenance_workers") ? "maintenance_workers" : "workers";
         List<List<String>> rows = new ArrayList<>(), fewer = new ArrayList<>();
         for (CellSummary c : cells.ok()) {
             Double planned = c.median().get("workers_planned"), launched = c.median().get("workers_launched");
@@ -285,7 +287,7 @@ public final class HtmlReport {
                 row.add(n(esc(num(launched))));
                 rows.add(row);
             }
-            double requested = Cells.number(c.params().get("workers"));
+            double requested = Cells.number(c.params().get(setting));
             double most = mostPlannedPerGather(trials, c.cell(), planned);
             if (requested > 0 && most < requested) {
                 r.add(n(esc(num(most))));
@@ -298,14 +300,15 @@ public final class HtmlReport {
                 ? "<p>Every cell launched the workers its plan asked for.</p>\n"
                 : "<p>" + rows.size() + " cells launched fewer workers than planned (medians over the repeats):</p>\n"
                         + Html.table(header, rows));
-        if (!cells.params().contains("workers") || !cells.numeric("workers")) return out;
+        if (!cells.params().contains(setting) || !cells.numeric(setting)) return out;
         List<String> fewerHeader = new ArrayList<>(varying);
-        fewerHeader.add("workers planned (most per Gather)");
+        fewerHeader.add(setting.equals("workers") ? "workers planned (most per Gather)" : "workers planned");
         return out + (fewer.isEmpty()
-                ? "<p>Every cell's plan asked for the workers its <code>workers</code> setting allows.</p>\n"
-                : "<p>" + fewer.size() + " cells planned fewer workers than their <code>workers</code> setting requested (the planner "
-                        + "plans fewer for a small table, none where it chose no parallel plan): they did not run with the "
-                        + "workers their label says.</p>\n" + Html.table(fewerHeader, fewer));
+                ? "<p>Every cell's plan asked for the workers its <code>" + setting + "</code> setting allows.</p>\n"
+                : "<p>" + fewer.size() + " cells planned fewer workers than their <code>" + setting + "</code> setting requested (the planner "
+                        + "plans fewer for a small table" + (setting.equals("workers") ? ", none where it chose no parallel plan"
+                        : " or maintenance_work_mem") + "): they did not run with the workers their label says.</p>\n"
+                        + Html.table(fewerHeader, fewer));
     }
 
     /**

@@ -303,6 +303,26 @@ class HtmlReportTest {
         assertFalse(html.contains("<tr><td>gather</td><td>2</td><td>Q2.1</td><td class=\"num\">2</td></tr>"), "2 of 2 is what was asked");
     }
 
+    /**
+     * ssb index-build records the workers each build planned and launched: a build labelled by a
+     * max_parallel_maintenance_workers the planner did not grant (a small table) is listed as ssb's queries are.
+     */
+    @Test
+    void indexBuildsPlannedBelowTheirMaintenanceWorkersAreListed() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb index-build", List.of("bench", "ssb", "index-build"), Map.of()))) {
+            for (int w : new int[] {0, 2, 4}) {
+                rd.append(Trial.of("index-build;workers=" + w + ";columns=1", 0).param("maintenance_workers", w).param("columns", 1)
+                        .param("key", "lo_orderkey").metric("seconds", 1.0 / (1 + Math.min(w, 2))).metric("distinct_keys", 150_000L)
+                        .metric("workers_planned", (long) Math.min(w, 2)).metric("workers_launched", (long) Math.min(w, 2)).build());
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("<p>1 cells planned fewer workers than their <code>maintenance_workers</code> setting requested"), html);
+        assertTrue(html.contains("<tr><td>4</td><td class=\"num\">2</td></tr>"), html);
+    }
+
     static void assertInOrder(String s, String... parts) {
         int at = -1;
         for (String p : parts) {
