@@ -28,6 +28,27 @@ import org.junit.jupiter.api.io.TempDir;
 @KenshoTarget
 class IndexBuildTest {
 
+    /**
+     * The server's words for a build: index.c's request, then trace_sort's participant sorts (the leader's among them
+     * where it participates). Two workers asked for and one started: 2 planned, 1 launched; none started: the build ran
+     * serially (worker -1 only), 0 launched; without trace_sort's lines the launch is unknown.
+     */
+    @Test
+    void workersAreReadFromTheServersMessages() {
+        String request = "building index \"kensho_ssb_index_build\" on table \"lineorder\" with request for 2 parallel workers";
+        List<String> oneOfTwo = List.of(request, "begin index sort: unique = f, workMem = 349525, randomAccess = f",
+                "performsort of worker 0 starting: CPU: user: 0.03 s", "performsort of worker 1 starting: CPU: user: 0.01 s",
+                "performsort of worker -1 starting: CPU: user: 0.00 s");
+        assertEquals(new IndexBuild.BuildWorkers(2, 1), IndexBuild.BuildWorkers.of(oneOfTwo, true));
+        assertEquals(new IndexBuild.BuildWorkers(2, 2), IndexBuild.BuildWorkers.of(oneOfTwo, false));
+        assertEquals(new IndexBuild.BuildWorkers(2, 0), IndexBuild.BuildWorkers.of(List.of(request,
+                "performsort of worker -1 starting: CPU: user: 0.00 s"), true));
+        assertEquals(new IndexBuild.BuildWorkers(2, null), IndexBuild.BuildWorkers.of(List.of(request), true));
+        assertEquals(new IndexBuild.BuildWorkers(0, 0), IndexBuild.BuildWorkers.of(List.of(
+                "building index \"kensho_ssb_index_build\" on table \"lineorder\" serially"), true));
+        assertEquals(new IndexBuild.BuildWorkers(null, null), IndexBuild.BuildWorkers.of(List.of(), true));
+    }
+
     /** A maintenance_work_mem the server would refuse is refused before any server starts or data load. */
     @Test
     void badMaintenanceWorkMemIsRefusedBeforeTheRun() {
