@@ -215,7 +215,11 @@ public final class IndexBuild {
             if (parallelBuilds) {
                 // the planner's request (DEBUG1) and the sorts that ran (trace_sort's LOG lines), sent to this session only
                 s.execute("SET client_min_messages = debug1");
-                s.execute("SET trace_sort = on");
+                try {
+                    s.execute("SET trace_sort = on");
+                } catch (SQLException noTraceSort) {
+                    // a server built without TRACE_SORT (before 18 a build option): the launch goes unrecorded, the build on
+                }
                 try (ResultSet rs = s.executeQuery("SELECT current_setting('parallel_leader_participation')::bool")) {
                     rs.next();
                     leaderSorts = rs.getBoolean(1);
@@ -225,7 +229,6 @@ public final class IndexBuild {
             double secs = createMarked(db, c, cols, messages);
             if (parallelBuilds) {
                 s.execute("RESET client_min_messages");
-                s.execute("RESET trace_sort");
                 BuildWorkers w = BuildWorkers.of(messages, leaderSorts);
                 if (w.planned() != null) b.metric("workers_planned", w.planned());
                 if (w.launched() != null) b.metric("workers_launched", w.launched());
