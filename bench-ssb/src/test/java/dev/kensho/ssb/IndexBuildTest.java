@@ -93,6 +93,16 @@ class IndexBuildTest {
                 assertEquals(Math.min(w, 2), t.metric("workers_planned").intValue(), t.cell());
                 assertEquals(Math.min(w, 2), t.metric("workers_launched").intValue(), t.cell());
             }
+            // --resume with one more worker count: the counts the finished builds recorded are not taken again
+            ByteArrayOutputStream again = new ByteArrayOutputStream();
+            IndexBuild more = new IndexBuild(new IndexBuild.Options(List.of(0, 2, 4, 6), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()),
+                    new PrintStream(again, true, StandardCharsets.UTF_8));
+            more.run(db, dir);
+            assertEquals(16, dir.trials().size());
+            assertTrue(again.toString(StandardCharsets.UTF_8).lines().noneMatch(l -> l.contains(" distinct (")), again.toString(StandardCharsets.UTF_8));
+            for (Trial t : dir.trials().subList(12, 16)) {
+                assertEquals(trials.get((Integer) t.params().get("columns") - 1).metric("distinct_keys"), t.metric("distinct_keys"), t.cell());
+            }
             try (Connection c = db.connect(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_indexes WHERE schemaname = 'kensho_ssb_index_test'")) {
                 rs.next();
