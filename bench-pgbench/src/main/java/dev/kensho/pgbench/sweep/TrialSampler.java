@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * What the server did during one trial's measured run, as the studies observe it: pg_stat_activity
  * wait events sampled every 100 ms into a profile (share of client-backend samples per
- * "type:event"; an active backend without a wait event is counted as "CPU"), pg_stat_database
+ * "type:event" of the backends that connected after the sampler, the run's; an active backend without a wait
+ * event is counted as "CPU"), pg_stat_database
  * deltas, and the server host's CPU split per core, memory, and second by second its CPUs, disks and
  * network ({@link HostTimeline}). The host is read from /proc when the server shares this host, else
  * through the server (pg_read_file, where the role may); neither, and the observation says why. It is
@@ -33,6 +34,12 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private static final long EXIT_WAIT_NANOS = 3_000_000_000L;
     private static final String[] DB_COLUMNS = {"xact_commit", "xact_rollback", "blks_read", "blks_hit", "temp_files",
             "temp_bytes", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "deadlocks"};
+
+    /**
+     * The run's backends: those that connected after this sampler, which opens before the run's clients. Sessions already
+     * in the database (a psql left open, a pool) are not the run's: idle in ClientRead, they made the profile theirs.
+     */
+    private static final String RUN_BACKENDS = "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())";
 
     private final Connection conn;
     /** The server host's /proc, or null with the reason in hostUnavailable. */
@@ -147,8 +154,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         try (Statement s = conn.createStatement()) {
             while (true) {
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
-                        + "AND pid <> pg_backend_pid() AND datname = current_database() "
-                        + "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())")) {
+                        + "AND pid <> pg_backend_pid() AND datname = current_database() " + RUN_BACKENDS)) {
                     rs.next();
                     if (rs.getLong(1) == 0 || System.nanoTime() > giveUp) return;
                 }
@@ -167,7 +173,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     private void loop() {
         String sql = "SELECT coalesce(wait_event_type || ':' || wait_event, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Idle:' || coalesce(state, '') END) "
-                + "FROM pg_stat_activity WHERE " + clients + " AND pid <> pg_backend_pid() AND datname = current_database()";
+                + "FROM pg_stat_activity WHERE " + clients + " AND pid <> pg_backend_pid() AND datname = current_database() "
+                + RUN_BACKENDS;
         long next = System.nanoTime();
         try (Statement s = conn.createStatement()) {
             while (!stop) {

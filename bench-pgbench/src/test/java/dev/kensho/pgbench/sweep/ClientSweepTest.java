@@ -234,6 +234,28 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * The wait-event profile is of the run's clients: sessions that were in the database before the trial (a psql left
+     * open, a pool, a monitoring agent) sit idle in ClientRead and, counted, made most of the profile theirs.
+     */
+    @Test
+    void waitProfileCountsTheRunsClientsNotOtherSessions(Target pg, @TempDir Path tmp) throws Exception {
+        List<java.sql.Connection> idle = new java.util.ArrayList<>();
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            for (int i = 0; i < 6; i++) idle.add(pg.connect());
+            new ClientSweep().clients(List.of(2)).threads("1").repeats(1).seconds(2).builtin("select-only").scale(1).warmup(0)
+                    .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
+            Trial t = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
+            long samples = ((Number) waits.get("samples")).longValue(), backends = ((Number) waits.get("backend_samples")).longValue();
+            // two clients per sample at most (one as they connect or leave), not the six idle sessions besides
+            assertTrue(samples >= 10 && backends <= 2 * samples && backends >= samples, waits.toString());
+        } finally {
+            for (java.sql.Connection c : idle) c.close();
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));
