@@ -29,15 +29,24 @@ public final class ThreadsExpression {
             throw KenshoException.usage("--threads \"" + s + "\": expected a number, clients, or clients/N, clients*N, clients-N, clients+N");
         }
         if (m.group(1) != null) {
-            int n = Integer.parseInt(m.group(1));
+            int n = number(m.group(1), "--threads " + s.strip() + ": must be at most " + Integer.MAX_VALUE);
             // as pgbench's -j 0; an expression below 1 for a small count still means one thread (clients/2 at 1 client)
             if (n < 1) throw KenshoException.usage("--threads " + s.strip() + ": must be at least 1");
             return new ThreadsExpression(s, n, ' ', 0);
         }
         if (m.group(2) == null) return new ThreadsExpression(s, null, ' ', 0);
-        int n = Integer.parseInt(m.group(3));
+        int n = number(m.group(3), "--threads \"" + s + "\": " + m.group(3) + " must be at most " + Integer.MAX_VALUE);
         if (m.group(2).equals("/") && n == 0) throw KenshoException.usage("--threads \"" + s + "\": division by zero");
         return new ThreadsExpression(s, null, m.group(2).charAt(0), n);
+    }
+
+    /** The digits as an int; past int a usage error (the pattern admits any number of digits). */
+    private static int number(String digits, String tooLarge) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw KenshoException.usage(tooLarge);
+        }
     }
 
     public int threadsFor(int clients) {

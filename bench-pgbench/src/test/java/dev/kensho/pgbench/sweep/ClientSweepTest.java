@@ -268,6 +268,12 @@ class ClientSweepTest {
         assertTrue(e.getMessage().startsWith("--threads \"clients^2\": expected"), e.getMessage());
         // pgbench refuses -j 0; it ran with one thread
         assertEquals("--threads 0: must be at least 1", assertThrows(KenshoException.class, () -> ThreadsExpression.parse("0")).getMessage());
+        // a number past int was Java's NumberFormatException (exit 1), not a usage error
+        assertEquals("--threads 99999999999: must be at most 2147483647",
+                assertThrows(KenshoException.class, () -> ThreadsExpression.parse("99999999999")).getMessage());
+        var tooLarge = assertThrows(KenshoException.class, () -> ThreadsExpression.parse("clients*99999999999"));
+        assertEquals(KenshoException.USAGE, tooLarge.exitCode());
+        assertEquals("--threads \"clients*99999999999\": 99999999999 must be at most 2147483647", tooLarge.getMessage());
         // a client count twice ran its cell twice over, under one name
         assertEquals("--clients 1 is given twice", assertThrows(KenshoException.class,
                 () -> new ClientSweep().clients(List.of(1, 4, 1)).validate()).getMessage());
