@@ -21,12 +21,12 @@ import java.util.concurrent.locks.LockSupport;
  * What the server did during one trial's measured run, as the studies observe it: pg_stat_activity
  * wait events sampled every 100 ms into a profile (share of client-backend samples per
  * "type:event" of the backends that connected after the sampler, the run's; an active backend without a wait
- * event is counted as "CPU"), pg_stat_database
- * deltas, and the server host's CPU split per core, memory, and second by second its CPUs, disks and
- * network ({@link HostTimeline}). The host is read from /proc when the server shares this host, else
- * through the server (pg_read_file, where the role may); neither, and the observation says why. It is
- * the run's {@link RunWindow}: connecting, vacuum and the client's warm-up are not observed. Uses
- * one connection of its own, and a second one to read a remote host's files.
+ * event is counted as "CPU"), pg_stat_database deltas (xact_commit less the sampler's own queries), and the
+ * server host's CPU split per core, memory, and second by second its CPUs, disks and network
+ * ({@link HostTimeline}). The host is read from /proc when the server shares this host, else through the
+ * server (pg_read_file, where the role may); neither, and the observation says why. It is the run's
+ * {@link RunWindow}: connecting, vacuum and the client's warm-up are not observed. Uses one connection of
+ * its own, and a second one to read a remote host's files.
  */
 public final class TrialSampler implements RunWindow, AutoCloseable {
     private static final long PERIOD_NANOS = 100_000_000L;
@@ -42,6 +42,15 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private static final String RUN_BACKENDS = "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())";
 
     private final Connection conn;
+    /**
+     * Statements this sampler ran on conn, each a transaction of its own: its commits are in pg_stat_database's count
+     * too (ten a second), and are taken out of the delta, which is the run's.
+     */
+    private final java.util.concurrent.atomic.AtomicLong statements = new java.util.concurrent.atomic.AtomicLong();
+    /** The statement count at the "before" snapshot's read. */
+    private long statementsBefore;
+    /** PostgreSQL 15+: a backend's counts can be flushed on request, so the sampler's own are all in or all out. */
+    private final boolean forceFlush;
     /** The server host's /proc, or null with the reason in hostUnavailable. */
     private final ProcFiles host;
     private final Connection hostConn;
@@ -69,6 +78,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public TrialSampler(Target target) throws SQLException {
         this.conn = target.connect();
         this.clients = ClientBackends.condition(ServerVersion.of(conn));
+        this.forceFlush = ServerVersion.of(conn).atLeast(15);
         this.ownBackendsOnly = !seesEveryBackend(conn);
         if (target.sameHost()) {
             this.hostConn = null;
@@ -104,6 +114,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public void opened() {
         try {
             dbBefore = database();
+            statementsBefore = statements.get();
         } catch (SQLException e) {
             error = e.getMessage();
         }
@@ -139,6 +150,9 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             Map<String, Long> after = database();
             Map<String, Long> d = new LinkedHashMap<>();
             after.forEach((k, v) -> d.put(k, v - dbBefore.getOrDefault(k, 0L)));
+            // the "before" read's own commit and every later statement's up to the "after" read
+            long own = statements.get() - statementsBefore;
+            d.computeIfPresent("xact_commit", (k, v) -> Math.max(0, v - own));
             delta = d;
         } catch (SQLException e) {
             if (error == null) error = e.getMessage();
@@ -153,6 +167,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         long giveUp = System.nanoTime() + EXIT_WAIT_NANOS;
         try (Statement s = conn.createStatement()) {
             while (true) {
+                statements.incrementAndGet();
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
                         + "AND pid <> pg_backend_pid() AND datname = current_database() " + RUN_BACKENDS)) {
                     rs.next();
@@ -178,6 +193,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         long next = System.nanoTime();
         try (Statement s = conn.createStatement()) {
             while (!stop) {
+                statements.incrementAndGet();
                 try (ResultSet rs = s.executeQuery(sql)) {
                     synchronized (this) {
                         samples++;
@@ -200,7 +216,15 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private Map<String, Long> database() throws SQLException {
         Map<String, Long> m = new LinkedHashMap<>();
         try (Statement s = conn.createStatement()) {
+            statements.incrementAndGet();
             s.execute("SELECT pg_stat_clear_snapshot()");
+            if (forceFlush) {
+                // the sampler's own pending counts land now, not in the next snapshot's window (or after it); a backend
+                // with no table's counts pending flushes nothing, its commits included, hence the read of pg_database
+                statements.incrementAndGet();
+                s.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()");
+            }
+            statements.incrementAndGet();
             try (ResultSet rs = s.executeQuery("SELECT " + String.join(", ", DB_COLUMNS)
                     + " FROM pg_stat_database WHERE datname = current_database()")) {
                 if (rs.next()) for (int i = 0; i < DB_COLUMNS.length; i++) m.put(DB_COLUMNS[i], rs.getLong(i + 1));
