@@ -266,10 +266,13 @@ public final class ClientSweep {
         CellSummary.write(dir, SUMMARY_METRICS);
     }
 
-    /** The largest client count plus the trial's sampler must fit in the connections the target has free. */
+    /**
+     * The largest client count plus the trial's sampler must fit in the connections the target has free: the sampler's
+     * two for a server on another host (the second reads its host's files), whether or not its role may read them.
+     */
     private void checkConnections(String label, Target t) {
         try (Connection c = t.connect()) {
-            Driver.checkConnections(c, maxClients(), 1, false, "--clients");
+            Driver.checkConnections(c, maxClients(), t.sameHost() ? 1 : 2, false, "--clients");
         } catch (KenshoException e) {
             throw new KenshoException(e.exitCode(), label + ": " + e.getMessage(), e);
         } catch (SQLException e) {
@@ -365,7 +368,7 @@ public final class ClientSweep {
         RunReport report;
         TrialSampler.Observation seen;
         try (TrialSampler sampler = new TrialSampler(target)) {
-            report = run.run(target, 1, sampler);
+            report = run.run(target, sampler.connections(), sampler);
             seen = sampler.observation();
         }
         Map<String, Object> params = new LinkedHashMap<>();

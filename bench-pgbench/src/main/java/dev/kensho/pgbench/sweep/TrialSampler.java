@@ -97,6 +97,11 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         }
     }
 
+    /** The connections this sampler holds: one, and a second to read a remote host's files. */
+    public int connections() {
+        return hostConn == null ? 1 : 2;
+    }
+
     /**
      * Whether pg_stat_activity shows this role every backend: a superuser's or pg_read_all_stats' member's does (10 on);
      * to others it hides other roles' backends (no backend_type, state or wait event).

@@ -279,6 +279,44 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * A server on another host is observed through a second connection of the sampler's (its /proc, read through the
+     * server): the check before the first trial counted one, so a count that fit it failed the first trial's own check.
+     */
+    @Test
+    void aServerOnAnotherHostIsCheckedForTheSamplersTwoConnections(Target pg, @TempDir Path tmp) throws Exception {
+        Target remote = (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
+                (proxy, m, args) -> {
+                    if (m.getName().equals("sameHost")) return false;
+                    try {
+                        return m.invoke(pg, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        List<java.sql.Connection> idle = new java.util.ArrayList<>();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            int free;
+            try (var c = pg.connect(); var s = c.createStatement(); var rs = s.executeQuery("SELECT current_setting('max_connections')::int"
+                    + " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")) {
+                rs.next();
+                free = rs.getInt(1) + 1;   // this connection's slot is free once it closes
+            }
+            // leave 6 connections free: 5 clients, the sampler's two
+            for (int i = 0; i < free - 6; i++) idle.add(pg.connect());
+            var e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(List.of(5)).threads("1").repeats(1).seconds(1)
+                    .builtin("select-only").scale(1).warmup(0).log(new PrintStream(log, true, StandardCharsets.UTF_8))
+                    .run(Map.of("elsewhere", remote), dir));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("elsewhere: 5 clients need 7 connections but the server has only 6 free"), e.getMessage());
+            assertEquals(0, dir.trials().size(), "no trial ran");
+            assertEquals(0, log.size(), "nothing initialised: " + log);
+        } finally {
+            for (java.sql.Connection c : idle) c.close();
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));
