@@ -168,6 +168,39 @@ class ResultOptionsTest {
         }
     }
 
+    /**
+     * ssb load --variants records its load's trial before it builds the JIT study's lineorder_n/_r/_d: a run killed
+     * while it built them was "nothing left to resume", and the JIT study later found them missing. A resume builds
+     * the missing ones.
+     */
+    @Test
+    void resumingALoadKilledWhileItBuiltTheVariantsBuildsThem(Target pg) throws Exception {
+        String[] target = {"--url", "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database(), "-U", pg.user(),
+                "--results", results.toString()};
+        String schema = "kensho_resume_variants";
+        try {
+            String[] load = {"ssb", "load", "-s", "0.01", "--schema", schema, "--variants"};
+            CommandRun first = CommandRun.of(concat(load, target));
+            assertEquals(0, first.exit(), first.err());
+            Path run = newest();
+            // as if killed after lineorder_r: lineorder_d was never made (its creation and its listing are one transaction)
+            try (java.sql.Connection c = pg.connect(); java.sql.Statement st = c.createStatement()) {
+                st.execute("DROP TABLE " + schema + ".lineorder_d");
+                st.execute("UPDATE " + schema + ".kensho_ssb_meta SET tables = array_remove(tables, 'lineorder_d')");
+            }
+            CommandRun resumed = CommandRun.of(concat(concat(load, target), new String[] {"--resume", run.toString()}));
+            assertEquals(0, resumed.exit(), resumed.err());
+            assertTrue(resumed.err().contains("variants lineorder_n/_r/_d: "), resumed.err());
+            try (java.sql.Connection c = pg.connect(); java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery("SELECT count(*) = (SELECT count(*) FROM " + schema + ".lineorder) FROM " + schema + ".lineorder_d")) {
+                assertTrue(rs.next() && rs.getBoolean(1), "lineorder_d built whole");
+            }
+            assertEquals(1, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "one load, not loaded again");
+        } finally {
+            CommandRun.of(concat(new String[] {"ssb", "drop", "--schema", schema}, java.util.Arrays.copyOf(target, 4)));
+        }
+    }
+
     /** The run directory the last command made: the one not seen before (names within a second differ only by a suffix). */
     private Path newest() throws java.io.IOException {
         try (var d = Files.list(results)) {

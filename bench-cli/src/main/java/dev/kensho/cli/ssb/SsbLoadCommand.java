@@ -47,6 +47,13 @@ final class SsbLoadCommand implements Callable<Integer> {
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of()));
             if (ParallelSweep.loadedIn(dir, spec.label())) {
+                // the load's trial is recorded before the variants are built: a run killed while it built them left
+                // them missing, and the resume said "nothing left"; the missing ones are built now (each whole or not at all)
+                if (variants) {
+                    try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, false, System.err)) {
+                        buildVariants(new SsbDatabase(cache.target(), data.schema));
+                    }
+                }
                 CellSummary.write(dir, List.of());
                 // a load records its trial when it finished: another would replace the data (or, without --reload, be
                 // refused as a load twice) and add a second trial of the same cell
@@ -63,11 +70,7 @@ final class SsbLoadCommand implements Callable<Integer> {
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
             SsbDatabase.LoadReport r = db.load(lo, System.err);
             dir.append(ParallelSweep.loadTrial(r, spec.label(), dir));
-            if (variants) {
-                long v0 = System.nanoTime();
-                for (String v : JitMatrix.VARIANTS) db.ensureVariant(v);
-                System.err.printf("variants lineorder_n/_r/_d: %.1f s%n", (System.nanoTime() - v0) / 1e9);
-            }
+            if (variants) buildVariants(db);
             CellSummary.write(dir, List.of());
             System.out.printf("loaded SSB SF %s into %s: %,d rows; generate %.1f s CPU, COPY %.1f s (%,.0f rows/s, %d jobs), "
                             + "keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n", fmt(r.scale()), data.schema, r.rows(),
@@ -76,6 +79,12 @@ final class SsbLoadCommand implements Callable<Integer> {
             if (cache.directory() != null) System.err.println("cached: " + cache.directory());
         }
         return 0;
+    }
+
+    private static void buildVariants(SsbDatabase db) {
+        long v0 = System.nanoTime();
+        for (String v : JitMatrix.VARIANTS) db.ensureVariant(v);
+        System.err.printf("variants lineorder_n/_r/_d: %.1f s%n", (System.nanoTime() - v0) / 1e9);
     }
 
     static String fmt(double d) {
