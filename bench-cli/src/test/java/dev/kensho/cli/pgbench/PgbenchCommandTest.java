@@ -174,13 +174,7 @@ class PgbenchCommandTest {
     /** A run is one trial: --resume of a run that finished runs nothing (it measured the run again, summary.csv n=2). */
     @Test
     void resumingAFinishedRunRunsNothing(Target pg, @TempDir Path tmp) throws Exception {
-        new PgbenchInit().scale(1).log(null).run(pg);
-        CommandRun first = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0").toArray(String[]::new));
-        assertEquals(0, first.exit(), first.err());
-        Path run;
-        try (Stream<Path> dirs = Files.list(tmp)) {
-            run = dirs.findFirst().orElseThrow();
-        }
+        Path run = finishedRun(pg, tmp);
         Files.delete(run.resolve("summary.csv"));   // killed between its trial and its summary
         CommandRun again = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--resume", run.toString())
                 .toArray(String[]::new));
@@ -191,19 +185,23 @@ class PgbenchCommandTest {
         assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
     }
 
+    /** The run directory of a short select-only run that finished. */
+    private static Path finishedRun(Target pg, Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        CommandRun first = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0").toArray(String[]::new));
+        assertEquals(0, first.exit(), first.err());
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            return dirs.findFirst().orElseThrow();
+        }
+    }
+
     /**
      * A run resumed on another server is another run: pgbench run did not record its target (nor --set), so a resume
      * elsewhere was taken, and it opened that target (starting a server) before any check of the run.
      */
     @Test
     void aRunIsNotResumedOnAnotherTarget(Target pg, @TempDir Path tmp) throws Exception {
-        new PgbenchInit().scale(1).log(null).run(pg);
-        CommandRun first = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0").toArray(String[]::new));
-        assertEquals(0, first.exit(), first.err());
-        Path run;
-        try (Stream<Path> dirs = Files.list(tmp)) {
-            run = dirs.findFirst().orElseThrow();
-        }
+        Path run = finishedRun(pg, tmp);
         CommandRun elsewhere = bench("pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--url",
                 "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/kensho_no_such_database", "-U", pg.user(), "--resume", run.toString());
         assertOneLineError(elsewhere, 2, "--resume " + run + ": that run had target \"remote ");
