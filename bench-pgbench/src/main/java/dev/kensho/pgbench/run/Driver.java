@@ -676,8 +676,8 @@ public final class Driver {
                     kind = "failed";
                 }
             }
-            // lag 0, as pgbench's processXactStats measures latency and lag of successful transactions only
-            log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, 0, kind, tries);
+            // the log writes lag 0 for it (TxLog), as pgbench measures the lag of successful transactions only
+            log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, (start - scheduled) / 1000, kind, tries);
             return true;
         }
 
