@@ -223,6 +223,14 @@ public final class IndexBuild {
             if (parallelBuilds) {
                 // the planner's request (DEBUG1) and the sorts that ran (trace_sort's LOG lines), sent to this session only
                 s.execute("SET client_min_messages = debug1");
+                // the messages are read by their English words: a server speaking another language (the studies' were
+                // Japanese) would leave both counts unrecorded; only a superuser may set this, others keep the server's
+                try (ResultSet rs = s.executeQuery("SELECT current_setting('lc_messages') !~* '^(c|posix|en|)([._@].*)?$'")) {
+                    rs.next();
+                    if (rs.getBoolean(1)) s.execute("SET lc_messages = 'C'");
+                } catch (SQLException notAllowed) {
+                    // unrecorded where the server's language is not English, as before
+                }
                 try {
                     s.execute("SET trace_sort = on");
                 } catch (SQLException noTraceSort) {
