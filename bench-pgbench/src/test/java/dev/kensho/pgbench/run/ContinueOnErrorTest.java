@@ -185,7 +185,10 @@ class ContinueOnErrorTest {
         assertEquals(5, r.failed(), String.join("\n", r.lines()));
         RunReport.CommandReport select = r.scripts().get(0).commands().get(1);
         assertEquals(5, select.failures());
-        assertTrue(select.avgMs() < 20, "the 40 ms failures were averaged in: " + select.avgMs() + " ms");
+        // the successful transactions' latency holds their SELECT's: averaged in, the 40 ms failures would put the SELECT's
+        // average above it (half of 40 ms over ~0), where a constant bound fails on a loaded machine's slow quick query
+        assertTrue(select.avgMs() <= r.latency().avgMs() * 1.01 + 0.01,
+                "the 40 ms failures were averaged in: " + select.avgMs() + " ms, transactions " + r.latency().avgMs() + " ms");
     }
 
     /** An error inside a pipeline fails its transaction; the pipeline is left and the next transaction runs normally. */
