@@ -318,7 +318,12 @@ class ExecutionTest {
         try (Connection c = connect(QueryMode.PREPARED); Connection killer = connect(QueryMode.SIMPLE)) {
             long pid = scalar(c, "SELECT pg_backend_pid()");
             scalar(killer, "SELECT pg_terminate_backend(" + pid + ")::int");
-            Thread.sleep(100);
+            // the signal only asks: until the backend has gone, the next transaction may still run on it
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (scalar(killer, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid) > 0) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("backend " + pid + " never ended");
+                Thread.sleep(10);
+            }
             TransactionOutcome o = runner(List.of(Script.builtin("select-only")), QueryMode.PREPARED, new ArrayList<>())
                     .runScript(c, 0);
             assertEquals(TransactionOutcome.Status.CONNECTION_LOST, o.status(), o::toString);
