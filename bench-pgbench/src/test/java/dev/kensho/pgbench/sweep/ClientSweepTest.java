@@ -57,7 +57,9 @@ class ClientSweepTest {
                 double commits = t.metric("db_xact_commit"), transactions = t.metric("transactions");
                 assertTrue(commits >= transactions && commits <= transactions + samples + 50, commits + " commits for " + transactions
                         + " transactions and " + samples + " samples of the sampler's own");
-                assertEquals(2.0, ((Number) waits.get("seconds")).doubleValue(), 0.5, waits.toString());
+                // the window holds the run as measured (a loaded machine stretches a 2 s run), and little more
+                double window = ((Number) waits.get("seconds")).doubleValue(), run = t.metric("seconds");
+                assertTrue(window >= run - 0.001 && window <= run + 0.5, "window " + window + " s for a run of " + run + " s: " + waits);
                 assertTrue(((Number) waits.get("backend_samples")).longValue() > 0, waits.toString());
                 if (v17.sameHost()) {
                     assertTrue(t.metric("cpu_user_pct") != null, t.metrics().toString());
