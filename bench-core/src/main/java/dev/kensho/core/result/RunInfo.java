@@ -10,7 +10,8 @@ import java.util.Map;
  * when it ends or learns more about its environment.
  *
  * @param command     the command name ("pgbench run", "ssb")
- * @param commandLine the full command line, credentials masked
+ * @param commandLine the full command line, credentials masked (here, whoever passes it: a harness records its own
+ *                    arguments, a --url or a password option among them)
  * @param started     start time (UTC)
  * @param parameters  the command's parameters (matrix definition, seed for the random order…)
  * @param environment captured server and client facts, one map per target label
@@ -19,8 +20,12 @@ import java.util.Map;
 public record RunInfo(String command, List<String> commandLine, Instant started, Map<String, Object> parameters,
                       Map<String, Object> environment, List<String> notes) {
 
+    public RunInfo {
+        if (commandLine != null) commandLine = List.of(dev.kensho.core.Credentials.maskArgs(commandLine.toArray(String[]::new)));
+    }
+
     public static RunInfo of(String command, List<String> commandLine, Map<String, Object> parameters) {
-        return new RunInfo(command, List.copyOf(commandLine), Instant.now(), new LinkedHashMap<>(parameters),
+        return new RunInfo(command, commandLine, Instant.now(), new LinkedHashMap<>(parameters),
                 new LinkedHashMap<>(), new java.util.ArrayList<>());
     }
 }

@@ -269,6 +269,22 @@ class RunDirectoryTest {
         assertEquals("--resume " + dirPath + ": cannot write to it (Is a directory)", e.getMessage());
     }
 
+    /**
+     * A harness records its own arguments as the command line: a password in them (a URL's, an option's) must not
+     * reach run.json, which the CLI's masking never saw.
+     */
+    @Test
+    void aCommandLineGivenFromJavaIsStoredMasked() throws Exception {
+        List<String> given = List.of("harness", "--url", "jdbc:postgresql://bob:Hx7secret@db:5432/test?sslpassword=Kq2secret",
+                "--password", "Zz9secret", "--password=Yy8secret");
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("pgbench run", given, Map.of()))) {
+            String json = Files.readString(dir.path().resolve(RunDirectory.RUN));
+            for (String secret : List.of("Hx7secret", "Kq2secret", "Zz9secret", "Yy8secret")) assertFalse(json.contains(secret), json);
+            assertEquals(List.of("harness", "--url", "jdbc:postgresql://bob:****@db:5432/test?sslpassword=****", "--password", "****",
+                    "--password=****"), RunDirectory.info(dir.path()).commandLine());
+        }
+    }
+
     /** Runs started in the same second get -2, -3 (by the stamp and command), and run.json keeps what was added. */
     @Test
     void sameSecondRunsAndRunJsonRoundTrip() throws Exception {
