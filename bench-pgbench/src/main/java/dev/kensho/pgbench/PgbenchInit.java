@@ -128,7 +128,7 @@ public final class PgbenchInit {
         return out.toString();
     }
 
-    /** pgbench's checks of the options, before anything is opened (usage errors in its words). */
+    /** pgbench's checks of the options and -I steps, before anything is opened (usage errors in its words). */
     public void validate() {
         if (scale < 1) throw KenshoException.usage("-s/--scale must be in range 1..2147483647");
         if (fillfactor < 10 || fillfactor > 100) throw KenshoException.usage("-F/--fillfactor must be in range 10..100");
@@ -137,6 +137,7 @@ public final class PgbenchInit {
         if (partitionMethod != null && partitionMethod != PartitionMethod.NONE && partitions == 0) {
             throw KenshoException.usage("--partition-method requires greater than zero --partitions");
         }
+        effectiveSteps();   // -I as well: a sweep given an init template validates before its targets start
     }
 
     /** Runs the steps on the target's database. */

@@ -266,6 +266,8 @@ class PgbenchInitTest {
         var e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dtx").effectiveSteps());
         assertTrue(e.getMessage().startsWith("unrecognized initialization step \"x\""), e.getMessage());
         assertThrows(KenshoException.class, () -> new PgbenchInit().steps("").effectiveSteps());
+        // validate() checks them too: it is what a sweep calls before its targets start
+        assertEquals(e.getMessage(), assertThrows(KenshoException.class, () -> new PgbenchInit().steps("dtx").validate()).getMessage());
         assertEquals("dgG", new PgbenchInit().steps("d g G").effectiveSteps());
         assertEquals("dtgp", new PgbenchInit().noVacuum(true).effectiveSteps());
         assertEquals("dtgvpf", new PgbenchInit().foreignKeys(true).effectiveSteps());

@@ -13,6 +13,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.PgVersion;
 import dev.kensho.pgbench.ClientSweep;
+import dev.kensho.pgbench.PgbenchInit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -345,5 +346,8 @@ class ClientSweepTest {
         // -s 0 is refused before any target starts (it said "initialising at scale 0..." on a started one first)
         assertEquals("-s/--scale must be in range 1..2147483647", assertThrows(KenshoException.class,
                 () -> new ClientSweep().clients(List.of(1)).scale(0).validate()).getMessage());
+        // so are an init template's -I steps (they failed only once a target had started and printed "initialising")
+        assertTrue(assertThrows(KenshoException.class, () -> new ClientSweep().clients(List.of(1)).scale(1)
+                .init(new PgbenchInit().steps("dtx")).validate()).getMessage().startsWith("unrecognized initialization step \"x\""));
     }
 }
