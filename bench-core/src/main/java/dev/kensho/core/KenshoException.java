@@ -34,6 +34,28 @@ public class KenshoException extends RuntimeException {
     }
 
     /**
+     * This error in the words of a caller that does not use the command line: each option name in the message (a whole
+     * word: "--url", "--password-file") replaced by what that caller set instead (a JUnit suite's environment variable,
+     * a JMH fork's system property), since "--password-file" means nothing to who set KENSHO_TEST_PASSWORD_FILE. A
+     * replacement ending in '.' takes the option's value after it ("--set work_mem" with "-Dkensho.set." reads
+     * "-Dkensho.set.work_mem"). Same exit code and cause; this exception itself when no name is in its message.
+     */
+    public KenshoException naming(java.util.Map<String, String> names) {
+        String m = getMessage();
+        if (m == null) return this;
+        String out = m;
+        for (java.util.Map.Entry<String, String> e : names.entrySet()) {
+            String replacement = e.getValue();
+            String option = "(?<![\\w-])" + java.util.regex.Pattern.quote(e.getKey()) + (replacement.endsWith(".") ? " " : "(?![\\w-])");
+            out = out.replaceAll(option, java.util.regex.Matcher.quoteReplacement(replacement));
+        }
+        if (out.equals(m)) return this;
+        KenshoException renamed = new KenshoException(exitCode, out, getCause());
+        renamed.setStackTrace(getStackTrace());
+        return renamed;
+    }
+
+    /**
      * The first line of an exception's message, credentials masked (its class name when it has no message): what a
      * one-line error shows of its cause. Server errors keep their "ERROR: " prefix; callers that quote pgbench drop it.
      */

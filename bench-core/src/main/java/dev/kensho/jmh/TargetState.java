@@ -34,8 +34,17 @@ public class TargetState {
         open(System.getProperties());
     }
 
+    /** The system properties a benchmark gives in place of the command line's options: its errors name them. */
+    static final Map<String, String> PROPERTY_NAMES = Map.of("--url", "-Dkensho.url", "--user", "-Dkensho.user",
+            "--password-file", "-Dkensho.passwordFile", "--pg-version", "-Dkensho.pgVersion", "--pg-bin", "-Dkensho.pgBin",
+            "--restart-command", "-Dkensho.restartCommand", "--set", "-Dkensho.set.");
+
     void open(java.util.Properties p) {
-        target = spec(p).open();
+        try {
+            target = spec(p).open();
+        } catch (dev.kensho.core.KenshoException e) {
+            throw e.naming(PROPERTY_NAMES);
+        }
     }
 
     /** Closes it: a server Kensho started stops. */

@@ -91,6 +91,20 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         return s;
     }
 
+    /** The command line's options as the suite's environment gives them: its errors name the variables. */
+    static final Map<String, String> ENVIRONMENT_NAMES = Map.of("--url", "KENSHO_TEST_URL", "--user", "KENSHO_TEST_USER",
+            "--password-file", "KENSHO_TEST_PASSWORD_FILE", "--restart-command", "KENSHO_TEST_RESTART_COMMAND",
+            "--testcontainers", "KENSHO_TEST_TESTCONTAINERS");
+
+    /** The server {@link #remote} describes, opened; an error names the environment variables, not the options. */
+    static Target openRemote(Map<String, String> env) {
+        try {
+            return remote(env).open();
+        } catch (KenshoException e) {
+            throw e.naming(ENVIRONMENT_NAMES);
+        }
+    }
+
     /**
      * The image KENSHO_TEST_TESTCONTAINERS names, or null for the default: CI files write a switch as =1 or =true,
      * which must not be pulled as an image called "1".
@@ -127,13 +141,13 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         Optional<PgVersion> version = p.findAnnotation(PgVersion.class);
         String url = System.getenv("KENSHO_TEST_URL");
         if (url != null && !url.isBlank() && version.isEmpty()) {
-            return shared(e, "url:" + url, () -> remote(System.getenv()).open());
+            return shared(e, "url:" + url, () -> openRemote(System.getenv()));
         }
         if (containersAsked() && version.isEmpty()) {
             String reason = TargetSpec.containersUnavailableReason();
             if (reason != null) throw new ParameterResolutionException("Testcontainers target skipped: " + reason);
             String image = containerImage(System.getenv("KENSHO_TEST_TESTCONTAINERS"));
-            return shared(e, "containers", () -> new TargetSpec().testcontainers(image).open());
+            return shared(e, "containers", () -> opened(new TargetSpec().testcontainers(image), ENVIRONMENT_NAMES));
         }
         if (version.isPresent() && !version.get().release().isBlank()) {
             PgVersion v = version.get();
@@ -142,14 +156,30 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             }
             String release = v.release().strip();
             // "17" and 17 are one server
-            return shared(e, "embedded:" + release, () -> new TargetSpec().pgVersion(release).open());
+            return shared(e, "embedded:" + release, () -> opened(() -> new TargetSpec().pgVersion(release), PG_VERSION_NAMES));
         }
         if (version.isPresent() && version.get().value() <= 0) {
             throw new ParameterResolutionException("@PgVersion needs a major (@PgVersion(17)) or a release (@PgVersion(release = \"9.6\"))");
         }
         // The default is the newest version: one server for both ways of asking for it.
         int major = version.map(PgVersion::value).orElseGet(KenshoVersion::newestEmbeddedMajor);
-        return shared(e, "embedded:" + major, () -> new TargetSpec().pgVersion(major).open());
+        return shared(e, "embedded:" + major, () -> opened(new TargetSpec().pgVersion(major), PG_VERSION_NAMES));
+    }
+
+    /** What --pg-version is to a test: its errors ("--pg-version 9.5: zonky published no such build") name the annotation. */
+    private static final Map<String, String> PG_VERSION_NAMES = Map.of("--pg-version", "@PgVersion");
+
+    private static Target opened(TargetSpec spec, Map<String, String> names) {
+        return opened(() -> spec, names);
+    }
+
+    /** The spec made and opened, its errors in the words of the annotation or variable that asked for it. */
+    private static Target opened(java.util.function.Supplier<TargetSpec> spec, Map<String, String> names) {
+        try {
+            return spec.get().open();
+        } catch (KenshoException e) {
+            throw e.naming(names);
+        }
     }
 
     /**
@@ -162,7 +192,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             try {
                 return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
             } catch (KenshoException ex) {
-                if (!nothingAnswered(ex)) return ex;
+                if (!nothingAnswered(ex)) return ex.naming(Map.of("--url", "@LocalPostgres url", "--user", "@LocalPostgres user"));
                 return "no PostgreSQL at " + dev.kensho.core.Credentials.maskUrl(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });

@@ -25,7 +25,9 @@ class JmhStatesTest {
         p.setProperty("kensho.set.shared_buffers", "1GB");
         TargetState state = new TargetState();
         var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> state.open(p));
-        assertTrue(e.getMessage().startsWith("--set shared_buffers: needs a postmaster-level change"), e.getMessage());
+        // in the words of the properties the benchmark was given, which name no command-line option
+        assertTrue(e.getMessage().startsWith("-Dkensho.set.shared_buffers: needs a postmaster-level change"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("without -Dkensho.restartCommand"), e.getMessage());
         assertEquals(null, state.target);
 
         p.remove("kensho.set.shared_buffers");
@@ -49,6 +51,19 @@ class JmhStatesTest {
         assertEquals(1, results.size());
         double score = results.iterator().next().getPrimaryResult().getScore();
         assertTrue(score > 0, "throughput " + score);
+    }
+
+    @Test
+    void aPropertyThatCannotBeUsedIsNamedAsGiven(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        var p = new java.util.Properties();
+        p.setProperty("kensho.url", "jdbc:postgresql://127.0.0.1:1/x");
+        p.setProperty("kensho.passwordFile", tmp.resolve("absent").toString());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> new TargetState().open(p));
+        assertEquals("-Dkensho.passwordFile " + tmp.resolve("absent") + ": cannot read (no such file or directory)", e.getMessage());
+        p.remove("kensho.passwordFile");
+        p.setProperty("kensho.pgBin", tmp.toString());
+        e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> new TargetState().open(p));
+        assertEquals("choose one of -Dkensho.url and -Dkensho.pgBin", e.getMessage());
     }
 
     @Test

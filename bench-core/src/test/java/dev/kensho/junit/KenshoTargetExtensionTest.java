@@ -152,7 +152,8 @@ class KenshoTargetExtensionTest {
         assertEquals(3, messages.size(), r.allEvents().list().toString());
         assertEquals("@PgVersion needs a major (@PgVersion(17)) or a release (@PgVersion(release = \"9.6\"))", messages.get(0));
         assertEquals("@PgVersion(17, release = \"16.6\"): give one of the two", messages.get(1));
-        assertTrue(messages.get(2).startsWith("cannot start the test target: ") && messages.get(2).contains("banana"), messages.get(2));
+        // in the annotation's words: the test never said --pg-version
+        assertTrue(messages.get(2).startsWith("cannot start the test target: @PgVersion banana: "), messages.get(2));
     }
 
     /** What the nested run printed on stderr: the extension's skip lines go there, not into the build's log. */
@@ -227,8 +228,13 @@ class KenshoTargetExtensionTest {
         env.put("KENSHO_TEST_PASSWORD_FILE", empty.toString());
         // the file is read: an empty one is refused (TargetSpec), which it would not be if the variable were ignored
         dev.kensho.core.KenshoException e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
-                () -> KenshoTargetExtension.remote(env).open());
-        assertTrue(e.getMessage().contains("is empty"), e.getMessage());
+                () -> KenshoTargetExtension.openRemote(env));
+        // named as the suite gave it: it set no --password-file
+        assertEquals("KENSHO_TEST_PASSWORD_FILE " + empty + " is empty", e.getMessage());
+        env.remove("KENSHO_TEST_PASSWORD_FILE");
+        env.put("KENSHO_TEST_URL", "jdbc:mysql://" + local.host() + ":" + local.port() + "/test");
+        e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> KenshoTargetExtension.openRemote(env));
+        assertTrue(e.getMessage().startsWith("KENSHO_TEST_URL must start with jdbc:postgresql://"), e.getMessage());
     }
 
     @Test

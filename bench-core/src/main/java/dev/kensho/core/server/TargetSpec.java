@@ -138,10 +138,16 @@ public final class TargetSpec {
      * targets checks them all before the first starts.
      */
     public void validate() {
-        int chosen = (url != null ? 1 : 0) + (pgBin != null ? 1 : 0) + (testcontainers ? 1 : 0);
-        if (chosen > 1) throw KenshoException.usage("choose one of --url, --pg-bin and --testcontainers");
-        if (pgVersion != null && chosen > 0) {
-            throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with --url, --pg-bin or --testcontainers");
+        // the kinds given, by name: a JMH state or a test suite gives two of them and has no way to give the third
+        java.util.List<String> chosen = new java.util.ArrayList<>();
+        if (url != null) chosen.add("--url");
+        if (pgBin != null) chosen.add("--pg-bin");
+        if (testcontainers) chosen.add("--testcontainers");
+        String kinds = chosen.size() < 2 ? String.join("", chosen)
+                : String.join(", ", chosen.subList(0, chosen.size() - 1)) + " and " + chosen.get(chosen.size() - 1);
+        if (chosen.size() > 1) throw KenshoException.usage("choose one of " + kinds);
+        if (pgVersion != null && !chosen.isEmpty()) {
+            throw KenshoException.usage("--pg-version selects an embedded server; it cannot be combined with " + kinds);
         }
         if (keepData != null && (url != null || testcontainers)) {
             throw KenshoException.usage("--keep-data applies to managed servers (embedded or --pg-bin) only");
