@@ -14,7 +14,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * default, or the one system properties name (JMH passes them to forks with -jvmArgsAppend):
  * {@code -Dkensho.url=jdbc:postgresql://host/db -Dkensho.user=U -Dkensho.passwordFile=F}, {@code -Dkensho.pgVersion=16} (or a release such as 16.6),
  * {@code -Dkensho.pgBin=/usr/lib/postgresql/17/bin}, {@code -Dkensho.set.jit=off} (any setting),
- * {@code -Dkensho.restartCommand=CMD} (permission to reconfigure and restart a remote server).
+ * {@code -Dkensho.restartCommand=CMD} (permission to reconfigure and restart a remote server). JMH prints a fork's VM
+ * options: a password belongs in the password file (or PGPASSWORD, ~/.pgpass), not in the URL.
  * A setting the server does not take fails the trial (as {@link TargetSpec#open()} refuses it): a
  * benchmark must not report numbers measured under settings other than the ones asked for.
  *
