@@ -38,7 +38,7 @@ public record Crossover(Layout layout, CacheState cache, String sharedBuffers, K
         };
     }
 
-    /** "42.3 %", "< 1 %" (slower from the first point), "> 91 %" (faster up to the last point) or "n/a". */
+    /** {@code "42.3 %"}, {@code "< 1 %"} (slower from the first point), {@code "> 91 %"} (faster up to the last point) or "n/a". */
     public String describe(double from, double to) {
         return switch (kind) {
             case CROSSED -> String.format(java.util.Locale.ROOT, "%.1f %%", selectivity);

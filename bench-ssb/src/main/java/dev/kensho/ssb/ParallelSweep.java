@@ -101,6 +101,11 @@ public final class ParallelSweep {
     private final PrintStream out;
     private final PrintStream err;
 
+    /**
+     * @param opts what to measure
+     * @param out  the summary table ({@link #finish})
+     * @param err  progress: the load, the prewarm, a line per timed run
+     */
     public ParallelSweep(Options opts, PrintStream out, PrintStream err) {
         this.opts = opts;
         this.out = out;

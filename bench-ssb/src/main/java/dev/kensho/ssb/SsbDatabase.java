@@ -161,6 +161,7 @@ public final class SsbDatabase {
         return c;
     }
 
+    /** What kensho_ssb_meta in the schema says: whether Kensho loaded SSB data there, at which scale, and whether whole. */
     public Status status() {
         try (Connection c = connect()) {
             return status(c);

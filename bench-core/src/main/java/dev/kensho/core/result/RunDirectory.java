@@ -240,10 +240,12 @@ public final class RunDirectory implements AutoCloseable {
         return KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
     }
 
+    /** The run's directory: results/&lt;stamp&gt;-&lt;command&gt;. */
     public Path path() {
         return dir;
     }
 
+    /** What run.json says now. */
     public synchronized RunInfo info() {
         return info;
     }
@@ -262,11 +264,13 @@ public final class RunDirectory implements AutoCloseable {
         if (!info.notes().contains(line)) note(line);
     }
 
+    /** Records a target's environment (e.g. {@code Environment.capture(target)}) under its label in run.json. */
     public synchronized void environment(String label, Object facts) {
         info.environment().put(label, facts);
         writeInfo();
     }
 
+    /** Records one of the run's parameters in run.json. */
     public synchronized void parameter(String name, Object value) {
         info.parameters().put(name, value);
         writeInfo();
@@ -324,6 +328,7 @@ public final class RunDirectory implements AutoCloseable {
         return List.copyOf(planned);
     }
 
+    /** Every trial so far, a resumed run's earlier ones included, in the order they were appended. */
     public synchronized List<Trial> trials() {
         return Collections.unmodifiableList(new ArrayList<>(trials));
     }
