@@ -3,6 +3,7 @@ package dev.kensho.pgbench;
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
+import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
@@ -32,6 +33,8 @@ import java.util.Map;
  * </pre>
  */
 public final class PgbenchRun {
+    /** The metrics summary.csv of a run gives (median, min, max), in this order. */
+    public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed");
     /** Client warm-up transactions over all clients before the clock starts (see {@link #warmup}). */
     public static final int DEFAULT_WARMUP = 20_000;
 
@@ -256,10 +259,13 @@ public final class PgbenchRun {
 
     /**
      * Runs, prints the report to the output stream and appends it as a trial of dir (when dir is not null), with the
-     * target's environment unless the caller recorded one already.
+     * target's environment unless the caller recorded one already, and summary.csv ({@link #SUMMARY_METRICS} of every
+     * cell in dir) unless the caller said how to write it ({@link RunDirectory#summarizeAfterEachTrial}).
      */
     public RunReport runAndRecord(Target target, RunDirectory dir) {
         if (dir != null && dir.info().environment().isEmpty()) dir.environment(Credentials.mask(target.describe()), Environment.capture(target));
+        // a run directory has a summary.csv: with the trial, as the CLI writes it (a kill in between leaves none)
+        if (dir != null && !dir.summarizesAfterEachTrial()) dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
         PrintStream given = err;
         FirstError first = new FirstError(given);
         err = new PrintStream(first, true, java.nio.charset.StandardCharsets.UTF_8);

@@ -149,7 +149,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
         params.put("settings", target.settings());
         // the run directory first: a --resume refused is refused before a server starts
         try (RunDirectory dir = results.open("pgbench run", params, System.err); Target t = spec.open()) {
-            List<String> metrics = List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed");
+            List<String> metrics = PgbenchRun.SUMMARY_METRICS;
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, metrics));
             if (run.recordedIn(dir)) {

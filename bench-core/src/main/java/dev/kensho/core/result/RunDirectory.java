@@ -302,6 +302,11 @@ public final class RunDirectory implements AutoCloseable {
         this.summary = writer;
     }
 
+    /** Whether a command said how to write summary.csv ({@link #summarizeAfterEachTrial}). */
+    public synchronized boolean summarizesAfterEachTrial() {
+        return summary != null;
+    }
+
     private void record(Trial t) {
         trials.add(t);
         if (!"failed".equals(t.status())) finished.add(key(t.cell(), t.repeat()));

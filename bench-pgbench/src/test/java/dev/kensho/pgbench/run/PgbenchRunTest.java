@@ -111,6 +111,11 @@ class PgbenchRunTest {
         Map<String, Object> env = RunDirectory.info(dir.path()).environment();
         assertEquals(List.of(Credentials.mask(pg.describe())), List.copyOf(env.keySet()), env.toString());
         assertTrue(env.toString().contains("server_version"), env.toString());
+        // and the summary.csv every run directory has (the CLI wrote it; a library caller had none)
+        List<String> summary = Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY));
+        assertEquals(2, summary.size(), summary.toString());
+        assertTrue(summary.get(0).contains("tps_median") && summary.get(0).contains("latency_p99_ms_median"), summary.get(0));
+        assertTrue(summary.get(1).contains(",ok,"), summary.get(1));
 
         // the run second by second, as kept: what -P printed, and every transaction once
         Timeline tl = Timeline.of(trials.get(0));
