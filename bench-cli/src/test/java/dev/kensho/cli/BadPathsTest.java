@@ -1,6 +1,7 @@
 package dev.kensho.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,5 +26,15 @@ class BadPathsTest {
         CommandRun r = CommandRun.of("env", "--keep-data", file.toString());
         assertEquals(2, r.exit(), r.err());
         assertEquals("bench: --keep-data " + file + ": is a file, not a directory\n", r.err());
+    }
+
+    @Test
+    void aMistypedTablespaceDirIsRefusedNotCreated() {
+        // it names the medium to measure: created anew it would measure whatever disk holds its parent
+        Path missing = tmp.resolve("mnt/sdd/kensho");
+        CommandRun r = CommandRun.of("scan", "--rows", "1000", "--tablespace-dir", missing.toString(), "--results", tmp.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --tablespace-dir " + missing + ": no such directory\n", r.err());
+        assertFalse(Files.exists(tmp.resolve("mnt")), "nothing created");
     }
 }

@@ -10,6 +10,7 @@ import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Layout;
 import dev.kensho.scan.ScanCrossover;
 import dev.kensho.scan.sweep.SelectivitySweep;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,7 +62,7 @@ public final class ScanCommand implements Callable<Integer> {
     List<String> sharedBuffers = new ArrayList<>();
 
     @Option(names = "--tablespace-dir", paramLabel = "DIR",
-            description = "Managed servers: put the tables in a tablespace under DIR (given to the server's OS user) to compare media.")
+            description = "Managed servers: put the tables in a tablespace under DIR, an existing directory on the medium to compare (given to the server's OS user).")
     Path tablespaceDir;
 
     @Option(names = "--tablespace", paramLabel = "NAME", description = "Put the tables in this existing tablespace (remote servers).")
@@ -133,6 +134,11 @@ public final class ScanCommand implements Callable<Integer> {
             case "client" -> SelectivitySweep.Timing.CLIENT;
             default -> throw KenshoException.usage("--timing " + timing + ": expected server or client");
         };
+        // the directory names the medium to measure: a mistyped one must not be created on whatever disk holds its parent
+        if (tablespaceDir != null && !Files.isDirectory(tablespaceDir)) {
+            throw KenshoException.usage("--tablespace-dir " + tablespaceDir + ": "
+                    + (Files.exists(tablespaceDir) ? "is a file, not a directory" : "no such directory"));
+        }
         Integer workers;
         if (parallelWorkers.equalsIgnoreCase("server")) {
             workers = null;
