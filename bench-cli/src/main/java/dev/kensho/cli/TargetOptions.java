@@ -46,8 +46,9 @@ public final class TargetOptions {
     String testcontainers;
 
     @Option(names = "--set", paramLabel = "NAME=VALUE",
-            description = "Server setting, repeatable. Managed servers: written to postgresql.conf (restart when postmaster-level). "
-                    + "Remote: session SET; others are reported and skipped.")
+            description = "Server setting, repeatable. Managed servers: written to kensho.conf, which postgresql.conf includes "
+                    + "(restart when postmaster-level). Remote: session SET; one that needs a reload or restart stops the run "
+                    + "(exit 2) unless --restart-command permits ALTER SYSTEM.")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--keep-data", paramLabel = "DIR",
