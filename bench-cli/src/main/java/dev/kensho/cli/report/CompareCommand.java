@@ -38,8 +38,8 @@ public final class CompareCommand implements Callable<Integer> {
     String baseline;
 
     @Option(names = "--metric", split = ",", paramLabel = "NAME",
-            description = "Metrics to compare and analyse (default: the charted ones: tps and latency for pgbench, with a sweep's CPU share (no better direction), "
-                    + "the time for ssb and scan).")
+            description = "Metrics to compare and analyse (default: the charted ones: tps and latency for pgbench, with a sweep's CPU share, "
+                    + "memory in use and driver CPU (no better direction), the time for ssb, scan, query and micro).")
     List<String> metrics = new ArrayList<>();
 
     @Option(names = "--all-metrics", description = "Ratios for every metric the groups share but those 0 in every cell "
