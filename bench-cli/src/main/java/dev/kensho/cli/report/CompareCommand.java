@@ -72,6 +72,8 @@ public final class CompareCommand implements Callable<Integer> {
         if (!Files.isWritable(out)) throw KenshoException.usage("-o " + out + ": not writable");
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
+        // a CI step comparing against a baseline must not pass on a comparison that compared nothing
+        if (cmp.rows().isEmpty()) throw new KenshoException(1, "nothing compared: no cell matches one of the baseline's (the warnings above say why)");
         return 0;
     }
 }
