@@ -41,6 +41,8 @@ import java.util.Map;
  * </pre>
  */
 public final class ClientSweep {
+    /** The run directory's command name for these runs: the report draws its charts by it. */
+    public static final String COMMAND = "pgbench sweep";
     /** The metrics summary.csv lists first, in this order. */
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
             "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "tps_cv_pct", "db_xact_commit", "db_blks_read", "db_blks_hit",

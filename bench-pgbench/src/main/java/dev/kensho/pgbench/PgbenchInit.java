@@ -32,6 +32,8 @@ import java.util.Map;
  * page all-visible while the load's commit is unflushed, so -I G and partitioned loads left an empty visibility map.)
  */
 public final class PgbenchInit {
+    /** The run directory's command name for these runs: the report draws its charts by it. */
+    public static final String COMMAND = "pgbench init";
     public static final String ALL_STEPS = "dtgGvpf";
     public static final String DEFAULT_STEPS = "dtgvp";
 

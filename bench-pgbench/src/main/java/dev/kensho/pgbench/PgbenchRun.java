@@ -33,6 +33,8 @@ import java.util.Map;
  * </pre>
  */
 public final class PgbenchRun {
+    /** The run directory's command name for these runs: the report draws its charts by it. */
+    public static final String COMMAND = "pgbench run";
     /** The metrics summary.csv of a run gives (median, min, max), in this order. */
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p99_ms", "failed");
     /** Client warm-up transactions over all clients before the clock starts (see {@link #warmup}). */

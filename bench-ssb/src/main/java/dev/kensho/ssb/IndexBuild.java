@@ -27,6 +27,8 @@ import java.util.Map;
  * number of distinct key combinations the study used to explain the times.
  */
 public final class IndexBuild {
+    /** The run directory's command name for these runs: the report draws its charts by it. */
+    public static final String COMMAND = "ssb index-build";
     public static final List<String> COLUMNS = List.of("lo_orderkey", "lo_custkey", "lo_partkey", "lo_suppkey");
     static final String INDEX = "kensho_ssb_index_build";
     /** The index's comment: what tells a later run that an index of this name is Kensho's to drop. */

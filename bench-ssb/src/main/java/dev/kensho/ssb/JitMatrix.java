@@ -34,6 +34,8 @@ import java.util.Map;
  * see whether a low reduction rate depends on them) every verification runs under each combination in turn.
  */
 public final class JitMatrix {
+    /** The run directory's command name for these runs: the report draws its charts by it. */
+    public static final String COMMAND = "ssb jit";
     /** Said (one line) when the server cannot JIT; names the options that point Kensho elsewhere. */
     public static final String NO_JIT = "this server has no JIT (pg_jit_available() is false; the embedded PostgreSQL "
             + "binaries are built without LLVM): " + JitMatrix.elsewhere();

@@ -32,6 +32,8 @@ import java.util.Map;
  * Planned / Launched of every Gather node.
  */
 public final class ParallelSweep {
+    /** The run directory's command name for these runs: the report draws its charts by it. */
+    public static final String COMMAND = "ssb";
 
 
     /**

@@ -79,7 +79,7 @@ final class PgbenchInitCommand implements Callable<Integer> {
         params.put("target", spec.label());
         params.put("settings", target.settings());
         // the run directory first: a --resume refused is refused before a server starts
-        try (RunDirectory dir = results.open("pgbench init", params, System.err); Target t = spec.open()) {
+        try (RunDirectory dir = results.open(PgbenchInit.COMMAND, params, System.err); Target t = spec.open()) {
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of("seconds")));
             if (!dir.trials().isEmpty()) {

@@ -148,7 +148,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
         params.put("target", spec.label());
         params.put("settings", target.settings());
         // the run directory first: a --resume refused is refused before a server starts
-        try (RunDirectory dir = results.open("pgbench run", params, System.err); Target t = spec.open()) {
+        try (RunDirectory dir = results.open(PgbenchRun.COMMAND, params, System.err); Target t = spec.open()) {
             List<String> metrics = PgbenchRun.SUMMARY_METRICS;
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, metrics));

@@ -118,7 +118,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("engine", engine.engine().optionName());
         params.putAll(sweep.parameters());   // recorded before the first trial, and what --resume compares
-        try (RunDirectory dir = results.open("pgbench sweep", params, System.err)) {
+        try (RunDirectory dir = results.open(ClientSweep.COMMAND, params, System.err)) {
             sweep.run(specs, dir);
             System.out.println("summary: " + dir.path().resolve(RunDirectory.SUMMARY));
             return ResultOptions.exitStatus(dir, System.err);

@@ -70,7 +70,7 @@ public final class SsbCommand implements Callable<Integer> {
         params.put("schema", data.schema);
         params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
         long t0 = System.nanoTime();
-        try (RunDirectory dir = results.open("ssb", params, System.err)) {
+        try (RunDirectory dir = results.open(ParallelSweep.COMMAND, params, System.err)) {
             new ParallelSweep(o, System.out, System.err).run(specs, dir);
             System.err.printf("results: %s (%.1f s)%n", dir.path(), (System.nanoTime() - t0) / 1e9);
             return ResultOptions.exitStatus(dir, System.err);

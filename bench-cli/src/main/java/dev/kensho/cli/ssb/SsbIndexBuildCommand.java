@@ -60,7 +60,7 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
         params.put("target", spec.label());
         params.put("settings", target.settings());
         params.put("schema", data.schema);
-        try (RunDirectory dir = results.open("ssb index-build", params, System.err);
+        try (RunDirectory dir = results.open(IndexBuild.COMMAND, params, System.err);
              SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
             String version = ParallelSweep.versionLabel(cache.target());
             dir.environment(version, Environment.capture(cache.target()));

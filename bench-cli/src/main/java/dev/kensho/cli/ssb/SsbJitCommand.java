@@ -86,7 +86,7 @@ final class SsbJitCommand implements Callable<Integer> {
             params.put("settings", target.settings());
             params.put("schema", data.schema);
             params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
-            try (RunDirectory dir = results.open("ssb jit", params, System.err)) {
+            try (RunDirectory dir = results.open(JitMatrix.COMMAND, params, System.err)) {
                 String version = ParallelSweep.versionLabel(cache.target());
                 dir.environment(version, Environment.capture(cache.target()));
                 SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
