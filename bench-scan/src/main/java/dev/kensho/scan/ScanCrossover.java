@@ -121,8 +121,13 @@ public final class ScanCrossover {
             if (tablespaceDir != null && tablespace != null) throw KenshoException.usage("choose one of --tablespace-dir and --tablespace");
             if (parallelWorkers != null && parallelWorkers < 0) throw KenshoException.usage("--parallel-workers must be >= 0");
             for (String sb : sharedBuffers) {
-                if (!sb.matches("(?i)small|large|server|\\d+\\s*(kB|MB|GB|TB)?")) {
-                    throw KenshoException.usage("--shared-buffers " + sb + ": expected small, large, server or a size such as 256MB");
+                // units as PostgreSQL spells them (it refuses 256mb), and none for blocks, as it reads a bare number
+                if (!sb.matches("(?i:small|large|server)|\\s*\\d+\\s*(B|kB|MB|GB|TB)?\\s*")) {
+                    throw KenshoException.usage("--shared-buffers " + sb + ": expected small, large, server or a size as PostgreSQL "
+                            + "writes it (256MB, 1GB; a bare number is in blocks, 8kB on most builds, as the server reads it)");
+                }
+                if (sb.strip().matches("\\d+") && new BigDecimal(sb.strip()).compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+                    throw KenshoException.usage("--shared-buffers " + sb.strip() + ": a bare number is in blocks, at most " + Integer.MAX_VALUE);
                 }
             }
         }
@@ -488,7 +493,26 @@ public final class ScanCrossover {
             long one = facts.stream().mapToLong(LayoutFacts::totalBytes).min().orElse(0);
             return Math.max(16, one / 10 / MB) + "MB";
         }
-        return w.replace(" ", "");
+        w = w.replace(" ", "");
+        // a bare number is blocks to the server, as in postgresql.conf: labelled with the size it is (16384 → 128MB)
+        if (w.matches("\\d+")) return sizeLabel(Long.parseLong(w) * blockSize(target));
+        return w;
+    }
+
+    /** Bytes as a setting's value: MB where whole, else kB (a block is a whole number of kB). */
+    static String sizeLabel(long bytes) {
+        return bytes % MB == 0 ? bytes / MB + "MB" : bytes / 1024 + "kB";
+    }
+
+    private static long blockSize(Target target) {
+        try (Connection c = target.connect();
+             PreparedStatement ps = c.prepareStatement("SELECT current_setting('block_size')::bigint");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read block_size: " + KenshoException.firstLine(e), e);
+        }
     }
 
     private static long currentSharedBuffers(Target target) {

@@ -168,10 +168,13 @@ public final class SelectivitySweep {
 
     /** True when the server already runs with this shared_buffers (no restart needed to get it). */
     private boolean hasSharedBuffers(String value) throws SQLException {
+        // a bare number is blocks, as the server reads it (a run that recorded 16384 before it was labelled 128MB)
+        boolean blocks = value.strip().matches("\\d+");
         try (Connection c = target.connect();
-             java.sql.PreparedStatement ps = c.prepareStatement("SELECT pg_size_bytes(?) = setting::bigint * "
+             java.sql.PreparedStatement ps = c.prepareStatement(blocks ? "SELECT ?::bigint = setting::bigint FROM pg_settings "
+                     + "WHERE name = 'shared_buffers'" : "SELECT pg_size_bytes(?) = setting::bigint * "
                      + "current_setting('block_size')::bigint FROM pg_settings WHERE name = 'shared_buffers'")) {
-            ps.setString(1, value);
+            ps.setString(1, value.strip());
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() && rs.getBoolean(1);
             }

@@ -1,0 +1,67 @@
+package dev.kensho.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** --shared-buffers takes a value as postgresql.conf does: a bare number is blocks, units are PostgreSQL's. */
+class SharedBuffersValueTest {
+
+    /**
+     * A bare --shared-buffers 16384 was compared with the server's value as 16384 bytes: a server already at 16384 blocks
+     * (128MB, the default) was restarted for it, and the cells were labelled 16384, read as bytes by anyone reading it.
+     */
+    @Test
+    void aBareNumberIsBlocksAsTheServerReadsIt(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            long blocks;
+            long blockSize;
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT setting::bigint, current_setting('block_size')::bigint FROM pg_settings "
+                         + "WHERE name = 'shared_buffers'")) {
+                rs.next();
+                blocks = rs.getLong(1);
+                blockSize = rs.getLong(2);
+            }
+            String size = ScanCrossover.sizeLabel(blocks * blockSize);
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(2_000).from(10).to(90).step(80).layouts(List.of(Layout.HIGH))
+                    .sharedBuffers(List.of(String.valueOf(blocks))).throughputMb(0).build();
+            ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("scan"), null);
+            List<Trial> trials = RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS));
+            assertEquals(4, trials.size());
+            for (Trial t : trials) {
+                assertEquals("ok", t.status(), t.cell());
+                // the server already ran with it: nothing changed, nothing restarted
+                assertNull(t.extra().get("settings"), t.cell() + ": " + t.extra().get("settings"));
+                assertEquals(size, t.params().get("shared_buffers"), t.cell());
+            }
+            assertTrue(r.report().stream().anyMatch(l -> l.contains("shared_buffers " + size)), r.report().toString());
+        }
+    }
+
+    @Test
+    void unitsArePostgresqls() {
+        assertEquals(List.of("16384", "128MB", "131072kB", " 1 GB "), ScanCrossover.Options.builder()
+                .sharedBuffers(List.of("16384", "128MB", "131072kB", " 1 GB ")).build().sharedBuffers());
+        for (String bad : List.of("128mb", "1gb", "128M", "-5", "99999999999")) {
+            var e = assertThrows(KenshoException.class, () -> ScanCrossover.Options.builder().sharedBuffers(List.of(bad)).build(), bad);
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("--shared-buffers " + bad + ":"),
+                    e.getMessage());
+        }
+    }
+}
