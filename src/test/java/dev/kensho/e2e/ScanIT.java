@@ -65,6 +65,25 @@ class ScanIT {
         assertTrue(html.toLowerCase().contains("crossover"), "the report names the crossover");
     }
 
+    /** A finished run's --resume checked (with --rebuild: rebuilt) its tables, on a server it started, to find nothing left. */
+    @Test
+    void aFinishedRunsResumeSaysSoWithoutStartingItsServer() throws Exception {
+        List<String> options = List.of("scan", "--rows", "2000", "--from", "10", "--to", "90", "--step", "80",
+                "--layout", "high", "--throughput-mb", "0", "--rebuild");
+        BenchJar.Result r = BenchJar.run(work, options.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.all());
+        Path dir = onlyRun(work.resolve("results"));
+        List<String> resume = new java.util.ArrayList<>(options);
+        resume.addAll(List.of("--resume", dir.toString()));
+        BenchJar.Result again = BenchJar.run(work, resume.toArray(String[]::new));
+        assertEquals(0, again.exitCode(), again.all());
+        assertTrue(again.err().contains("scan: every trial is already in " + dir + "; nothing left to resume"), again.err());
+        assertTrue(!again.err().contains("target:") && !again.err().contains("preparing"), again.err());
+        // the run's findings as it printed them (the last line names the directory as given: relative, then absolute)
+        assertEquals(r.out().substring(0, r.out().lastIndexOf("4 trials,")), again.out().substring(0, again.out().lastIndexOf("4 trials,")));
+        assertEquals(4, RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS)).size());
+    }
+
     @Test
     void badRangesAndAColdCacheAnUnrestartableServerCannotGiveAreOneLineErrors() throws Exception {
         BenchJar.Result backwards = BenchJar.run(work.resolve("b"), "scan", "--from", "60", "--to", "10");

@@ -265,6 +265,12 @@ public final class ScanCrossover {
     public static Result run(Target target, Options options, RunDirectory dir, PrintStream progress) throws InterruptedException {
         options.validate();
         dir.parameter("options", options);
+        // before the tables are checked, rebuilt (--rebuild) or the extension and tablespace made: nothing is left to run
+        Optional<Result> done = finished(dir, options);
+        if (done.isPresent()) {
+            say(progress, "scan: every trial is already in " + dir.path() + "; nothing left to resume");
+            return done.get();
+        }
         checkTarget(target, options);
         if (options.caches().contains(CacheState.WARM)) requirePrewarm(target, dir);
         boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
@@ -298,6 +304,59 @@ public final class ScanCrossover {
             }
         }
     }
+
+    /**
+     * A resumed run that holds every trial of its cells, as the run found it: its layouts, storage and findings from
+     * run.json and its trials, and summary.csv written again; empty when a trial is left (or the run never resolved its
+     * shared_buffers, so never began its cells).
+     */
+    public static Optional<Result> finished(RunDirectory dir, Options options) {
+        Object resolved = dir.info().parameters().get(SHARED_BUFFERS_RESOLVED);
+        Object layouts = dir.info().environment().get("layouts");
+        if (!(resolved instanceof List<?> sbs) || sbs.isEmpty() || layouts == null) return Optional.empty();
+        for (Object sb : sbs) {
+            for (CacheState cache : options.caches()) {
+                for (Layout l : options.layouts()) {
+                    for (double pct : options.selectivities()) {
+                        for (Scan scan : Scan.values()) {
+                            String key = new Cell(String.valueOf(sb), cache, l, pct, scan).key();
+                            for (int r = 0; r < options.repeat(); r++) if (!dir.isFinished(key, r)) return Optional.empty();
+                        }
+                    }
+                }
+            }
+        }
+        List<LayoutFacts> facts = Json.MAPPER.convertValue(layouts,
+                Json.MAPPER.getTypeFactory().constructCollectionType(List.class, LayoutFacts.class));
+        Map<String, Object> storage = new LinkedHashMap<>();
+        if (dir.info().environment().get("storage") instanceof Map<?, ?> m) m.forEach((k, v) -> storage.put(String.valueOf(k), v));
+        String osCache = dir.info().environment().get("os_cache_drop") instanceof String drop && drop.startsWith(NO_OS_CACHE_DROP)
+                ? drop.substring(NO_OS_CACHE_DROP.length()) : null;
+        // written again: a run killed after its last trial and before its findings has them now
+        CellSummary.write(dir, SUMMARY_METRICS);
+        return Optional.of(findings(dir, options, facts, storage, osCache));
+    }
+
+    /** The crossovers and checks of the run's trials, recorded in crossover.json and run.json. */
+    private static Result findings(RunDirectory dir, Options options, List<LayoutFacts> facts, Map<String, Object> storage, String osCache) {
+        List<Trial> trials = dir.trials();
+        List<Crossover> crossovers = CrossoverFinder.find(CellSummary.of(trials));
+        List<Check> checks = CrossoverFinder.check(crossovers, options.from(), options.to());
+        Map<String, String> partlyWarm = partlyWarm(trials);
+        partlyWarm.forEach((sb, detail) -> dir.noteOnce("scan: " + partlyWarmLine(sb, detail)));
+        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), count(trials, "invalid"), count(trials, "failed"),
+                count(trials, "skipped"), osCache, storage, options.from(), options.to(), partlyWarm);
+        dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts, "partly_warm", partlyWarm));
+        record(dir, crossovers, checks, options.from(), options.to(), partlyWarm);
+        return r;
+    }
+
+    private static int count(List<Trial> trials, String status) {
+        return (int) trials.stream().filter(t -> status.equals(t.status())).count();
+    }
+
+    /** run.json's os_cache_drop where cold cells could not drop the OS cache: this, then why. */
+    private static final String NO_OS_CACHE_DROP = "not possible: ";
 
     /** The session settings as this server takes them, and the study's that it lacks (settings of later releases). */
     private static void recordSessionSettings(Target target, Options options, RunDirectory dir) {
@@ -359,7 +418,7 @@ public final class ScanCrossover {
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
         String osCache = coldRuns ? sweep.osCacheStatus() : null;
         if (coldRuns) {
-            dir.environment("os_cache_drop", osCache == null ? "dropped before every cold cell" : "not possible: " + osCache);
+            dir.environment("os_cache_drop", osCache == null ? "dropped before every cold cell" : NO_OS_CACHE_DROP + osCache);
             if (osCache != null) say(progress, "cold cells will be server-cold only: " + osCache);
         }
 
@@ -382,19 +441,7 @@ public final class ScanCrossover {
             CellSummary.write(dir, SUMMARY_METRICS);
         }
 
-        List<Trial> trials = dir.trials();
-        List<Crossover> crossovers = CrossoverFinder.find(CellSummary.of(trials));
-        List<Check> checks = CrossoverFinder.check(crossovers, options.from(), options.to());
-        int invalid = (int) trials.stream().filter(t -> "invalid".equals(t.status())).count();
-        int failed = (int) trials.stream().filter(t -> "failed".equals(t.status())).count();
-        int skipped = (int) trials.stream().filter(t -> "skipped".equals(t.status())).count();
-        Map<String, String> partlyWarm = partlyWarm(trials);
-        partlyWarm.forEach((sb, detail) -> dir.noteOnce("scan: " + partlyWarmLine(sb, detail)));
-        Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), invalid, failed, skipped, osCache, storage,
-                options.from(), options.to(), partlyWarm);
-        dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts, "partly_warm", partlyWarm));
-        record(dir, crossovers, checks, options.from(), options.to(), partlyWarm);
-        return r;
+        return findings(dir, options, facts, storage, osCache);
     }
 
     /** Per shared_buffers value, the largest table and index its warm cells could not hold (see SelectivitySweep.PARTLY_WARM). */

@@ -1,13 +1,18 @@
 package dev.kensho.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.scan.table.ScanTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -42,6 +47,40 @@ class ScanResumeTest {
             assertEquals(4, all.size(), all.toString());
             assertEquals(new TreeSet<>(List.of(resolved)), new TreeSet<>(all.stream().map(t -> String.valueOf(t.params().get("shared_buffers"))).toList()));
             assertEquals(1, resumed.crossovers().size());
+        }
+    }
+
+    /**
+     * A --resume of a run that finished checked its tables again, built them again where they were gone, and rebuilt them
+     * where the run had --rebuild (a 10-million-row load at the study's size), before it found no trial left to run.
+     */
+    @Test
+    void aFinishedRunsResumeLeavesTheTablesAlone(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(2_000).from(10).to(90).step(80).layouts(List.of(Layout.HIGH))
+                    .throughputMb(0).rebuild(true).build();
+            ScanCrossover.Result first = ScanCrossover.run(pg, o, results, List.of("scan", "--rebuild"), null);
+            Path trials = first.directory().resolve(RunDirectory.TRIALS);
+            long table = oid(pg);
+            Files.delete(first.directory().resolve(RunDirectory.SUMMARY));
+
+            java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+            ScanCrossover.Result again = ScanCrossover.resume(pg, first.directory(), new java.io.PrintStream(said, true, "UTF-8"));
+            assertEquals(table, oid(pg), "the finished run's resume rebuilt " + ScanTable.name(Layout.HIGH));
+            assertEquals("scan: every trial is already in " + first.directory() + "; nothing left to resume\n", said.toString("UTF-8"));
+            assertEquals(4, RunDirectory.readTrials(trials).size());
+            assertEquals(first.crossovers(), again.crossovers());
+            assertEquals(first.layouts(), again.layouts(), "the layouts the run measured, from its run.json");
+            assertEquals(first.report(), again.report());
+            assertTrue(Files.size(first.directory().resolve(RunDirectory.SUMMARY)) > 0, "summary.csv written again");
+        }
+    }
+
+    private static long oid(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT '" + ScanTable.name(Layout.HIGH) + "'::regclass::oid::bigint")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -99,21 +100,39 @@ public final class ScanCommand implements Callable<Integer> {
         TargetSpec spec = target.single();
         params.put("target", spec.label());
         params.put("settings", target.settings());
-        try (Target t = spec.open()) {
-            // Refuse before a results directory exists: a usage error leaves nothing behind.
-            if (!results.resuming()) ScanCrossover.checkTarget(t, options);
-            try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {
-                if (results.resuming()) {
-                    options = ScanCrossover.storedOptions(dir);
-                    System.err.println("resuming with the run's own options (rows " + options.rows() + ", " + options.from() + ".."
-                            + options.to() + " % by " + options.step() + ")");
+        if (!results.resuming()) {
+            try (Target t = spec.open()) {
+                // Refuse before a results directory exists: a usage error leaves nothing behind.
+                ScanCrossover.checkTarget(t, options);
+                try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {
+                    return run(t, options, dir);
                 }
-                System.err.println("target: " + t.describe());
-                ScanCrossover.Result r = ScanCrossover.run(t, options, dir, System.err);
-                r.report().forEach(System.out::println);
-                return r.invalid() > 0 || r.failed() > 0 ? 1 : 0;
             }
         }
+        // the run before the target: a finished run has nothing to run, and its server is not started or touched
+        try (RunDirectory dir = results.open(ScanCrossover.COMMAND, params, System.err)) {
+            ScanCrossover.Options stored = ScanCrossover.storedOptions(dir);
+            Optional<ScanCrossover.Result> done = ScanCrossover.finished(dir, stored);
+            if (done.isPresent()) {
+                System.err.println("scan: every trial is already in " + dir.path() + "; nothing left to resume");
+                return report(done.get());
+            }
+            System.err.println("resuming with the run's own options (rows " + stored.rows() + ", " + stored.from() + ".."
+                    + stored.to() + " % by " + stored.step() + ")");
+            try (Target t = spec.open()) {
+                return run(t, stored, dir);
+            }
+        }
+    }
+
+    private static int run(Target t, ScanCrossover.Options options, RunDirectory dir) throws InterruptedException {
+        System.err.println("target: " + t.describe());
+        return report(ScanCrossover.run(t, options, dir, System.err));
+    }
+
+    private static int report(ScanCrossover.Result r) {
+        r.report().forEach(System.out::println);
+        return r.invalid() > 0 || r.failed() > 0 ? 1 : 0;
     }
 
     ScanCrossover.Options options() {
