@@ -199,7 +199,48 @@ public final class JitMatrix {
             // after a restart (a postmaster-level setting in the matrix) the cache is cold again
             db.prewarm(tables(opts.verifications()), err, dir);
             measure(db, items, combo, dir);
+            // once per combination, with every query it concerns (a resumed one's earlier queries too)
+            List<Trial> ofCombo = dir.trials().stream().filter(tr -> tr.params().containsKey("jit") && combo(tr).equals(combo)).toList();
+            for (String line : partialJit(ofCombo)) {
+                err.println("ssb jit: warning: " + line);
+                dir.noteOnce("ssb jit: " + line);
+            }
         }
+    }
+
+    /** The matrix settings a trial ran under, in their order. */
+    private static Map<String, String> combo(Trial t) {
+        Map<String, String> m = new LinkedHashMap<>();
+        t.params().forEach((k, v) -> {
+            if (!FIXED.contains(k)) m.put(k, String.valueOf(v));
+        });
+        return m;
+    }
+
+    /**
+     * A line per matrix combination and what JIT lacked, naming the jit=on queries it concerns with their plan costs: every
+     * query at SF 1 compiles without inlining and optimization under the default thresholds, and a line per query said
+     * the same thirteen times.
+     */
+    static List<String> partialJit(List<Trial> trials) {
+        Map<List<String>, List<String>> queries = new LinkedHashMap<>();
+        for (Trial t : trials) {
+            if (t.extra() == null || !(t.extra().get(JIT_PARTIAL) instanceof String what) || !"on".equals(t.params().get("jit"))) continue;
+            List<String> group = List.of(label(combo(t)), what);
+            Object cost = t.extra().get("plan_cost");
+            String q = "v" + t.params().get("verification") + " " + t.params().get("query") + (cost == null ? "" : " (plan cost " + cost + ")");
+            List<String> qs = queries.computeIfAbsent(group, g -> new ArrayList<>());
+            if (!qs.contains(q)) qs.add(q);   // once, whatever the repeats
+        }
+        List<String> lines = new ArrayList<>();
+        queries.forEach((group, qs) -> {
+            List<String> options = new ArrayList<>();
+            if (group.get(1).contains("inlining")) options.add("--jit-inline-above-cost");
+            if (group.get(1).contains("optimization")) options.add("--jit-optimize-above-cost");
+            lines.add((group.get(0).isEmpty() ? "" : group.get(0) + ": ") + "JIT " + group.get(1) + ", where the study's plans had both, in "
+                    + qs.size() + (qs.size() == 1 ? " query: " : " queries: ") + String.join(", ", qs) + "; lower " + String.join(" and ", options));
+        });
+        return lines;
     }
 
     /** "work_mem=1GB maintenance_work_mem=8GB". */
@@ -237,6 +278,11 @@ public final class JitMatrix {
     public static final String PROCEDURE = "jit: per query one unrecorded warm-up run (jit=on), then EXPLAIN (ANALYZE) with "
             + "jit=off and jit=on (the source of the JIT functions and times), then the timed pairs: off,on in repeats 1, 3, "
             + "5..., on,off in repeats 2, 4, 6... (trials record pair_order)";
+    /**
+     * A jit=on trial's extra where its JIT compiled without inlining or optimization: which, and the thresholds that left
+     * them out (with its plan_cost). Said once per run, with the queries, not on each row (see {@link #partialJit}).
+     */
+    public static final String JIT_PARTIAL = "jit_partial";
     /** Where the JIT functions and times of a trial come from (its extra jit_from). */
     public static final String JIT_FROM = "EXPLAIN (ANALYZE) after the warm-up run, before the timed runs";
     /** Why a jit=on cell that compiled nothing gets no reduction rate. */
@@ -315,7 +361,7 @@ public final class JitMatrix {
         return null;
     }
 
-    private record Plan(ExplainResult result, String file, String warning) { }
+    private record Plan(ExplainResult result, String file, String warning, String partial) { }
 
     /** A usage error stops the run; anything else fails the trials it concerns, and the run goes on. */
     private static String reason(Exception e) {
@@ -335,7 +381,7 @@ public final class JitMatrix {
             String under = combo.isEmpty() ? "" : "/" + label(combo).replace(' ', ',').replaceAll("[^A-Za-z0-9.=,_-]+", "_");
             String file = "plans/jit-" + jit + under + "/v" + it.verification() + "-" + it.id().replaceAll("[^A-Za-z0-9.]+", "_") + ".json";
             dir.writeJson(file, plan.json());
-            String warning = null;
+            String warning = null, partial = null;
             if (jit.equals("on") && (plan.jit() == null || plan.jit().functions() == 0)) {
                 warning = "JIT not triggered (plan cost " + cost(plan) + ", jit_above_cost " + setting(c, "jit_above_cost")
                         + "); lower --jit-above-cost";
@@ -344,27 +390,20 @@ public final class JitMatrix {
             } else if (jit.equals("on") && !(plan.jit().inlining() && plan.jit().optimization())) {
                 // every plan of the study's (SF 100, costs in the millions) inlined and optimized; at a smaller scale the
                 // same thresholds give a cheaper JIT, whose reduction rate is another measurement
-                warning = partial(plan, c);
-                err.printf("ssb jit: warning: v%d %s%s: %s%n", it.verification(), it.id(), combo.isEmpty() ? "" : " (" + label(combo) + ")", warning);
+                // said once for the combination, with every query it concerns, after its trials (see run())
+                partial = partial(plan, c);
             }
-            m.put(jit, new Plan(plan, file, warning));
+            m.put(jit, new Plan(plan, file, warning, partial));
         }
         return m;
     }
 
-    /** Said of a jit=on plan that compiled without inlining or optimization, naming the thresholds that left them out. */
+    /** What a jit=on plan compiled without, naming the thresholds that left it out: "without inlining (jit_inline_above_cost 500000)". */
     private static String partial(ExplainResult plan, Connection c) throws SQLException {
-        List<String> missing = new ArrayList<>(), options = new ArrayList<>();
-        if (!plan.jit().inlining()) {
-            missing.add("inlining (jit_inline_above_cost " + setting(c, "jit_inline_above_cost") + ")");
-            options.add("--jit-inline-above-cost");
-        }
-        if (!plan.jit().optimization()) {
-            missing.add("optimization (jit_optimize_above_cost " + setting(c, "jit_optimize_above_cost") + ")");
-            options.add("--jit-optimize-above-cost");
-        }
-        return "JIT without " + String.join(" or ", missing) + " at plan cost " + cost(plan) + ", where the study's plans had both; lower "
-                + String.join(" and ", options);
+        List<String> missing = new ArrayList<>();
+        if (!plan.jit().inlining()) missing.add("inlining (jit_inline_above_cost " + setting(c, "jit_inline_above_cost") + ")");
+        if (!plan.jit().optimization()) missing.add("optimization (jit_optimize_above_cost " + setting(c, "jit_optimize_above_cost") + ")");
+        return "without " + String.join(" or ", missing);
     }
 
     private Trial timed(Connection c, Item it, String jit, int repeat, Plan plan, Trial.Builder b) throws SQLException {
@@ -381,6 +420,7 @@ public final class JitMatrix {
                 .extra("plan_file", plan.file()).extra("jit_from", JIT_FROM);
         if (j != null) b.extra("jit_inlining", j.inlining()).extra("jit_optimization", j.optimization());
         if (plan.warning() != null) b.extra("warning", plan.warning());
+        if (plan.partial() != null) b.extra(JIT_PARTIAL, plan.partial()).extra("plan_cost", cost(plan.result()));
         err.printf("ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%n", jit, it.verification(), it.id(), repeat + 1,
                 timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions");
         return b.build();
@@ -506,6 +546,7 @@ public final class JitMatrix {
                     f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");
         }
         out.println("JIT functions and times: " + JIT_FROM + " (plans/jit-on/); off and on alternate which runs first, repeat by repeat.");
+        partialJit(trials).forEach(out::println);
         return rows;
     }
 
