@@ -175,6 +175,8 @@ public final class ClientSweep {
     /** Opens each spec (e.g. {@code spec.withPgVersion(16)}), runs the sweep over all of them, closes them. */
     public void run(List<TargetSpec> specs, RunDirectory dir) throws InterruptedException {
         validate(specs);
+        // before any server starts: a finished run's resume has nothing to initialise or run
+        if (finished(specs.stream().map(TargetSpec::label).toList(), dir)) return;
         Map<String, Target> open = new LinkedHashMap<>();
         try {
             for (TargetSpec s : specs) {
@@ -218,6 +220,7 @@ public final class ClientSweep {
     /** Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv. */
     public void run(Map<String, Target> targets, RunDirectory dir) throws InterruptedException {
         validate();
+        if (finished(List.copyOf(targets.keySet()), dir)) return;
         // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
         parameters().forEach(dir::parameter);
@@ -225,7 +228,8 @@ public final class ClientSweep {
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));
             if (scale == null) requireTables(e.getKey(), e.getValue());
-            if (scale != null && !reinitEachTrial) {
+            // a resumed run's target whose trials are all in: -s would drop and rebuild its tables for nothing
+            if (scale != null && !reinitEachTrial && !finishedOn(e.getKey(), dir)) {
                 err.println(e.getKey() + ": initialising at scale " + scale + "...");
                 PgbenchInit.Result r = init().run(e.getValue());
                 err.println(e.getKey() + ": " + r.line());
@@ -266,6 +270,27 @@ public final class ClientSweep {
             }
         });
         CellSummary.write(dir, SUMMARY_METRICS);
+    }
+
+    /**
+     * True, with summary.csv written and said, when dir holds every trial of the sweep on these targets: a --resume of a
+     * finished run initialised the tables again (at the studies' -s 2000, 30 GB) and then found no trial left.
+     */
+    private boolean finished(List<String> labels, RunDirectory dir) {
+        if (!labels.stream().allMatch(l -> finishedOn(l, dir))) return false;
+        List<String> cells = new ArrayList<>();   // summary.csv's rows in the command's order, not the trials' random one
+        for (String l : labels) for (int c : clients) cells.add(new Cell(l, c, threads.threadsFor(c)).key());
+        dir.plannedCells(cells);
+        CellSummary.write(dir, SUMMARY_METRICS);
+        err.println("pgbench sweep: every trial is already in " + dir.path() + "; nothing left to resume");
+        return true;
+    }
+
+    private boolean finishedOn(String label, RunDirectory dir) {
+        for (int c : clients) {
+            for (int r = 0; r < repeats; r++) if (!dir.isFinished(new Cell(label, c, threads.threadsFor(c)).key(), r)) return false;
+        }
+        return true;
     }
 
     /**

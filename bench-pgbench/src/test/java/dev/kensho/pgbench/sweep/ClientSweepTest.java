@@ -133,6 +133,44 @@ class ClientSweepTest {
     }
 
     /**
+     * A --resume of a finished sweep given -s initialised the tables again (dropped and rebuilt them: at the studies' -s
+     * 2000, 30 GB) and then found no trial left; it now says so and leaves them alone. A target of a multi-target run whose
+     * trials are all in is not initialised again either.
+     */
+    @Test
+    void aFinishedSweepsResumeLeavesTheTablesAlone(Target pg, @TempDir Path tmp) throws Exception {
+        Path run;
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            sweep().run(Map.of("embedded", pg), dir);
+            run = dir.path();
+        }
+        long accounts = accountsOid(pg);
+        Files.delete(run.resolve(RunDirectory.SUMMARY));
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.resume(run)) {
+            sweep().log(new PrintStream(said, true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
+        }
+        assertEquals(accounts, accountsOid(pg), "pgbench_accounts was made again: " + said);
+        assertEquals("pgbench sweep: every trial is already in " + run + "; nothing left to resume\n", said.toString(StandardCharsets.UTF_8));
+        assertEquals(2, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size());
+        List<String> csv = Files.readAllLines(run.resolve(RunDirectory.SUMMARY));
+        assertEquals(3, csv.size(), "summary.csv written again: " + csv);
+        assertTrue(csv.get(1).startsWith("embedded,select-only,1,") && csv.get(2).startsWith("embedded,select-only,2,"), "in the command's order: " + csv);
+    }
+
+    private static ClientSweep sweep() {
+        return new ClientSweep().clients(List.of(1, 2)).threads("1").repeats(1).order(TrialMatrix.Order.RANDOM).orderSeed(7).seconds(1)
+                .builtin("select-only").scale(1).warmup(0).log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    }
+
+    private static long accountsOid(Target pg) throws Exception {
+        try (var c = pg.connect(); var s = c.createStatement(); var rs = s.executeQuery("select 'pgbench_accounts'::regclass::oid::bigint")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
      * -R and -L reach every trial: its schedule lag and the limit are measured, and both are parameters of run and trial;
      * so does --warmup 0.
      */
