@@ -30,6 +30,8 @@ public final class Kensho implements Runnable {
     static volatile Path activeRun;
     /** The run directory this invocation created (not one it resumed): removed again when nothing was recorded in it. */
     static volatile Path createdRun;
+    /** The same run, to note in its run.json why it ended before its first trial (see {@link #noteFailure}). */
+    static volatile RunDirectory createdRunDirectory;
     private static volatile boolean shuttingDown;
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Print stack traces and library diagnostics.")
@@ -88,6 +90,7 @@ public final class Kensho implements Runnable {
         } finally {
             activeRun = null;
             createdRun = null;
+            createdRunDirectory = null;
             ServerActions.start();   // later actions in this JVM (a test's, a harness's) are not this run's
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -128,16 +131,18 @@ public final class Kensho implements Runnable {
             }
             if (t instanceof KenshoException k) {
                 // a usage or target error found once the run directory existed must leave nothing behind either
-                if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);
                 // a lost connection ("An I/O error occurred while sending to the backend") is explained by the crash
                 String crash = dev.kensho.core.server.ServerActions.lastCrash().map(c -> " (" + c + ")").orElse("");
+                if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);
+                else noteFailure(k.getMessage() + crash);
                 err.println("bench: " + k.getMessage() + crash);
                 err.flush();
                 return k.exitCode();
             }
             // an exception no one expected may quote what it was given (java.net.URI quotes a whole URL)
-            err.println("bench: " + ex.getClass().getSimpleName() + ": " + dev.kensho.core.Credentials.mask(String.valueOf(ex.getMessage()).split("\n")[0])
-                    + (verbose ? "" : " (run with --verbose for details)"));
+            String unexpected = ex.getClass().getSimpleName() + ": " + dev.kensho.core.Credentials.mask(String.valueOf(ex.getMessage()).split("\n")[0]);
+            noteFailure(unexpected);
+            err.println("bench: " + unexpected + (verbose ? "" : " (run with --verbose for details)"));
             err.flush();
             return KenshoException.FAILURE;
         });
@@ -158,6 +163,21 @@ public final class Kensho implements Runnable {
             return Files.size(run.resolve(RunDirectory.TRIALS)) > 0;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * A run this invocation created that ends in a failure (not a usage or target error, whose directory is removed)
+     * before its first trial keeps its directory, as Ctrl-C does (--resume runs it; its notes say what was done to the
+     * servers), and its run.json says why it holds nothing: report and compare quote the reason.
+     */
+    private static void noteFailure(String reason) {
+        RunDirectory run = createdRunDirectory;
+        if (run == null || hasTrials(run.path())) return;
+        try {
+            run.note(RunDirectory.FAILED_BEFORE_FIRST_TRIAL + dev.kensho.core.Credentials.mask(reason));
+        } catch (RuntimeException ignored) {
+            // a full disk that ended the run cannot take the note either: the error line says it
         }
     }
 

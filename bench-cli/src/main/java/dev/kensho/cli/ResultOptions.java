@@ -54,6 +54,7 @@ public final class ResultOptions {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
             err.println("results: " + dir.path());
             Kensho.createdRun = dir.path();
+            Kensho.createdRunDirectory = dir;
         }
         Kensho.activeRun = dir.path();
         // initdb, restarts, settings, ALTER SYSTEM: what Kensho did to the servers, in run.json's notes

@@ -211,7 +211,9 @@ public final class HtmlReport {
      */
     public static java.util.Optional<String> unfinished(RunResults run) {
         if (run.trials().isEmpty()) {
-            return java.util.Optional.of("No trial finished: the run stopped before its first measurement.");
+            return java.util.Optional.of(dev.kensho.core.result.RunDirectory.failedBeforeFirstTrial(run.info())
+                    .map(why -> "No trial finished: the run failed before its first measurement (" + why + ").")
+                    .orElse("No trial finished: the run stopped before its first measurement."));
         }
         Map<String, Object> params = run.info().parameters() == null ? Map.of() : run.info().parameters();
         Object asked = params.get("repeat");

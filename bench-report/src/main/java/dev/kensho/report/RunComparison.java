@@ -261,7 +261,8 @@ public final class RunComparison {
         for (RunResults r : runs) {
             // its run.json alone made the first run's header (every metric the others had) and left it out unsaid
             if (r.trials().isEmpty()) {
-                throw KenshoException.usage("compare: " + r.directory() + " has no finished trial (the run stopped before its first)");
+                throw KenshoException.usage("compare: " + r.directory() + " has no finished trial (" + dev.kensho.core.result.RunDirectory
+                        .failedBeforeFirstTrial(r.info()).map(why -> "the run failed before its first: " + why).orElse("the run stopped before its first") + ")");
             }
             // left out, it left one group and the error asked for the two directories it was given
             if (r.trials().stream().noneMatch(Trial::ok)) {

@@ -171,6 +171,56 @@ class PgbenchCommandTest {
         }
     }
 
+    /**
+     * A server that will not start (a --set it rejects, a --pg-bin that is no PostgreSQL) ends run and sweep in one
+     * line, exit 2, and leaves no run directory behind.
+     */
+    @Test
+    void aServerThatWillNotStartLeavesNoRunDirectory(@TempDir Path tmp) throws Exception {
+        Path notPostgres = Files.createDirectories(tmp.resolve("not-postgres"));
+        Path results = tmp.resolve("results");
+        for (String command : List.of("run", "sweep")) {
+            List<String> base = new ArrayList<>(List.of("pgbench", command, "-S", "-T", "1", "--warmup", "0", "--results", results.toString()));
+            if (command.equals("sweep")) base.addAll(List.of("--clients", "1"));
+            List<String> banana = new ArrayList<>(base);
+            banana.addAll(List.of("--set", "shared_buffers=banana"));
+            assertOneLineError(bench(banana.toArray(String[]::new)), 2, "--set shared_buffers=banana: invalid value for parameter \"shared_buffers\"");
+            List<String> pgBin = new ArrayList<>(base);
+            pgBin.addAll(List.of("--pg-bin", notPostgres.toString()));
+            assertOneLineError(bench(pgBin.toArray(String[]::new)), 2, "--pg-bin " + notPostgres + " is not a PostgreSQL bin directory");
+        }
+        try (Stream<Path> left = Files.list(results)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+    }
+
+    /**
+     * A run that fails before its first trial for another reason than its options or its target (here pgbench's
+     * --exit-on-abort) keeps its directory, as Ctrl-C does, and its run.json says why it holds nothing: it said nothing,
+     * and report and compare called it stopped.
+     */
+    @Test
+    void aRunThatFailsBeforeItsFirstTrialSaysWhyInRunJson(Target pg, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("aborts.sql"), "select 1/0;\n");
+        Path results = tmp.resolve("results");
+        CommandRun r = bench(at(pg, results, "pgbench", "run", "-n", "-t", "3", "--warmup", "0", "--exit-on-abort", "-f", script.toString())
+                .toArray(String[]::new));
+        String why = "Run was aborted due to an error in client 0 (--exit-on-abort): all clients stopped, no report";
+        assertOneLineError(r, 1, why);
+        Path run;
+        try (Stream<Path> dirs = Files.list(results)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        assertEquals(List.of(), dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")));
+        assertEquals(List.of("failed before its first trial: " + why), dev.kensho.core.result.RunDirectory.info(run).notes());
+        CommandRun report = bench("report", run.toString(), "-o", tmp.resolve("report.html").toString());
+        assertEquals(0, report.exit(), report.err());
+        assertTrue(report.err().contains("No trial finished: the run failed before its first measurement (" + why + ")."), report.err());
+        assertTrue(Files.readString(tmp.resolve("report.html")).contains("the run failed before its first measurement"));
+        assertOneLineError(bench("compare", run.toString(), run.toString(), "-o", tmp.resolve("compare").toString()), 2,
+                "compare: " + run + " has no finished trial (the run failed before its first: " + why + ")");
+    }
+
     /** A run is one trial: --resume of a run that finished runs nothing (it measured the run again, summary.csv n=2). */
     @Test
     void resumingAFinishedRunRunsNothing(Target pg, @TempDir Path tmp) throws Exception {

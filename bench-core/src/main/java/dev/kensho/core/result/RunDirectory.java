@@ -33,6 +33,8 @@ public final class RunDirectory implements AutoCloseable {
     public static final String RUN = "run.json";
     public static final String TRIALS = "trials.jsonl";
     public static final String SUMMARY = "summary.csv";
+    /** The start of the note of a run that ended in an error before its first trial; the error's words follow. */
+    public static final String FAILED_BEFORE_FIRST_TRIAL = "failed before its first trial: ";
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final Path dir;
@@ -238,6 +240,15 @@ public final class RunDirectory implements AutoCloseable {
     private static KenshoException unreadable(Path dir, IOException e) {
         // Jackson's message runs over lines (location, source); its first line says what is wrong
         return KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
+    }
+
+    /** Why a run without trials ended (the error its command ended with), if it failed rather than was stopped. */
+    public static java.util.Optional<String> failedBeforeFirstTrial(RunInfo info) {
+        List<String> notes = info.notes() == null ? List.of() : info.notes();
+        for (int i = notes.size() - 1; i >= 0; i--) {
+            if (notes.get(i).startsWith(FAILED_BEFORE_FIRST_TRIAL)) return java.util.Optional.of(notes.get(i).substring(FAILED_BEFORE_FIRST_TRIAL.length()));
+        }
+        return java.util.Optional.empty();
     }
 
     /** The run's directory: results/&lt;stamp&gt;-&lt;command&gt;. */
