@@ -6,6 +6,7 @@ import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.micro.JmhLock;
 import dev.kensho.pgbench.micro.MicroBenchmarks;
 import dev.kensho.pgbench.micro.MicroBenchmarks.Benchmark;
 import java.time.Duration;
@@ -88,23 +89,28 @@ final class MicroCommand implements Callable<Integer> {
         params.put("settings", target.settings());
         params.put("jmh", Map.of("warmup_iterations", o.warmupIterations(), "iterations", o.iterations(),
                 "iteration_ms", o.iterationTime().toMillis(), "forks", o.forks()));
-        System.err.printf("about %d min%s%n", Math.max(1, o.estimate().toMinutes()), specs.size() > 1 ? " per target, " + specs.size() + " targets" : "");
         int failed = 0;
-        try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
-            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
-            for (TargetSpec spec : specs) {
-                try (Target t = spec.open()) {
-                    String label = label(spec, t);
-                    System.err.println("target: " + t.describe());
-                    dir.environment(label, Environment.capture(t));
-                    MicroBenchmarks.Result r = MicroBenchmarks.run(spec, t, label, o, dir, System.err);
-                    failed += r.failed();
+        String pid = "process " + ProcessHandle.current().pid();
+        // before any run directory, server or table: JMH's own lock would refuse this run only at its first benchmark
+        try (JmhLock lock = JmhLock.acquire(pid)) {
+            System.err.printf("about %d min%s%n", Math.max(1, o.estimate().toMinutes()), specs.size() > 1 ? " per target, " + specs.size() + " targets" : "");
+            try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
+                lock.owner(pid + ", run " + dir.path().toAbsolutePath());
+                dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
+                for (TargetSpec spec : specs) {
+                    try (Target t = spec.open()) {
+                        String label = label(spec, t);
+                        System.err.println("target: " + t.describe());
+                        dir.environment(label, Environment.capture(t));
+                        MicroBenchmarks.Result r = MicroBenchmarks.run(spec, t, label, o, dir, System.err);
+                        failed += r.failed();
+                    }
                 }
+                CellSummary.write(dir, SUMMARY_METRICS);
+                MicroBenchmarks.report(dir.trials()).forEach(System.out::println);
+                if (failed > 0) System.err.println(failed + (failed == 1 ? " cell" : " cells") + " failed; the reasons are in summary.csv");
+                System.err.println("results: " + dir.path());
             }
-            CellSummary.write(dir, SUMMARY_METRICS);
-            MicroBenchmarks.report(dir.trials()).forEach(System.out::println);
-            if (failed > 0) System.err.println(failed + (failed == 1 ? " cell" : " cells") + " failed; the reasons are in summary.csv");
-            System.err.println("results: " + dir.path());
         }
         return failed > 0 ? 1 : 0;
     }

@@ -134,4 +134,73 @@ class MicroCommandTest {
         assertEquals(List.of("none", "SJIS", "UTF8"), m.options().clientEncodings());
         assertEquals("EUC_JP", m.options().databaseEncoding());
     }
+
+    /**
+     * JMH runs one benchmark run at a time on a machine (a lock on java.io.tmpdir/jmh.lock), and a micro run met another's
+     * lock only at its first benchmark, after its tables were made in the database the other may be timing: it is now
+     * refused in one line before any run directory, server or table.
+     */
+    @Test
+    void anotherJmhRunIsFoundBeforeAnyTableIsMade(Target pg, @TempDir Path tmp) throws Exception {
+        String database = "kensho_micro_lock";
+        try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("drop database if exists " + database + " with (force)");
+            s.execute("create database " + database);
+        }
+        Path locks = Files.createDirectories(tmp.resolve("tmpdir"));
+        Path jmhLock = locks.resolve("jmh.lock");
+        Process other = holdLock(jmhLock, tmp);
+        // the build's tests ignore JMH's lock (jmh.ignoreLock, see the pom); this one looks at a lock of its own
+        String tmpdir = System.getProperty("java.io.tmpdir");
+        String ignore = System.getProperty("jmh.ignoreLock");
+        System.setProperty("java.io.tmpdir", locks.toString());
+        System.setProperty("jmh.ignoreLock", "false");
+        try {
+            CommandRun r = CommandRun.of("micro", "--url", "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + database,
+                    "--user", pg.user(), "--benchmarks", "join-group-count", "--scale", "1", "--warmup-iterations", "0",
+                    "--iterations", "1", "--iteration-time", "100ms", "--forks", "0", "--results", tmp.resolve("results").toString());
+            assertEquals(2, r.exit(), r.out() + r.err());
+            List<String> errors = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
+            assertEquals(List.of("bench: another JMH run holds " + jmhLock + " (JMH runs one benchmark run at a time on a machine, "
+                    + "and would refuse this one only after its tables were made); wait for it to end"), errors, r.err());
+            assertFalse(r.err().contains("target:"), r.err());
+            assertFalse(Files.exists(tmp.resolve("results")), "no run directory");
+            try (Connection c = pg.connect(database); Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("select count(*) from pg_class where relname like 'pgbench%'")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "no table was made");
+            }
+        } finally {
+            System.setProperty("java.io.tmpdir", tmpdir);
+            if (ignore == null) System.clearProperty("jmh.ignoreLock");
+            else System.setProperty("jmh.ignoreLock", ignore);
+            other.getOutputStream().close();
+            if (!other.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) other.destroyForcibly();
+            try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {
+                s.execute("drop database if exists " + database + " with (force)");
+            }
+        }
+    }
+
+    /** Another process holding file as JMH holds its lock (FileChannel.tryLock, a POSIX record lock) until its stdin closes. */
+    private static Process holdLock(Path file, Path tmp) throws Exception {
+        Path source = Files.writeString(tmp.resolve("Hold.java"), """
+                import java.nio.channels.FileChannel;
+                import java.nio.file.Path;
+                import java.nio.file.StandardOpenOption;
+                public class Hold {
+                    public static void main(String[] a) throws Exception {
+                        FileChannel ch = FileChannel.open(Path.of(a[0]), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                        ch.lock();
+                        System.out.println("locked");
+                        System.in.read();
+                    }
+                }
+                """);
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString(), file.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("locked", r.readLine(), "the holder took its lock");
+        return p;
+    }
 }
