@@ -315,7 +315,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         Path logFile = instance.resolve("server.log");
         try {
             if (!Files.exists(logFile)) return "";
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            // a kept directory's log holds its earlier starts: their "invalid value" is not this start's reason
+            List<String> lines = startMark >= 0 ? logLinesSince(startMark) : Files.readAllLines(logFile, StandardCharsets.UTF_8);
             List<String> tail = lines.subList(Math.max(0, lines.size() - 30), lines.size());
             // The line naming the bad parameter is more useful than the FATAL that follows it.
             for (String key : List.of("invalid value", "unrecognized configuration parameter", "FATAL", "ERROR")) {

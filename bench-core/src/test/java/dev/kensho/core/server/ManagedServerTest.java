@@ -198,6 +198,26 @@ class ManagedServerTest {
     }
 
     /**
+     * A kept directory's server.log holds its earlier starts (pg_ctl -l appends): a start that failed quoted the last
+     * "invalid value" line of the whole log, an earlier run's --set, where its own failure was another.
+     */
+    @Test
+    void aFailedStartQuotesItsOwnLogLinesNotAnEarlierRunsOfAKeptDirectory() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            KenshoException bogus = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).set("work_mem", "bogus").open());
+            assertEquals("--set work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", bogus.getMessage());
+            KenshoException sockets = assertThrows(KenshoException.class,
+                    () -> new TargetSpec().pgVersion(17).keepData(dir).set("listen_addresses", "192.0.2.1").open());
+            assertEquals(KenshoException.TARGET, sockets.exitCode());
+            assertEquals("starting PostgreSQL failed (server log: could not create any TCP/IP sockets); it was started with "
+                    + "listen_addresses=192.0.2.1", sockets.getMessage());
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+
+    /**
      * The port is chosen before initdb, seconds before the server binds it; on a busy machine (another fork's
      * clients) something else may hold it by then. The start takes another port instead of failing.
      */
