@@ -131,6 +131,14 @@ public final class ParallelSweep {
 
     /** Runs the matrix on every spec in turn (one per --pg-version), then prints and writes the summary. */
     public void run(List<TargetSpec> specs, RunDirectory dir) throws InterruptedException {
+        // before any server starts: a finished run's resume would apply every pool's settings (a restart each) and
+        // prewarm, to skip each cell
+        List<String> done = finishedVersions(dir, specs.size());
+        if (done != null) {
+            err.println("ssb: every trial is already in " + dir.path() + "; nothing left to resume");
+            finish(dir, done);
+            return;
+        }
         int maxN = opts.workers().stream().mapToInt(Integer::intValue).max().orElse(0);
         List<String> versions = new ArrayList<>();
         for (TargetSpec spec : specs) {
@@ -155,11 +163,40 @@ public final class ParallelSweep {
         }
         dir.environment(version, Environment.capture(t));
         SsbDatabase db = new SsbDatabase(t, opts.schema());
-        ensureLoaded(db, opts.load(), dir, version, err);
+        // a version whose cells are all in (a resumed run of several) measures nothing: loading it would be for nothing
+        if (!finishedOn(dir, version)) ensureLoaded(db, opts.load(), dir, version, err);
         // the versions so far in the order they ran (finish() is given them all): the first is the ratios' base
         dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
         measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
         return version;
+    }
+
+    /**
+     * The versions of a resumed run whose every trial is in, in the order they ran, or null when a trial is left. A
+     * target's version label needs its server (its major), so the run's own trials name them: one per target.
+     */
+    private List<String> finishedVersions(RunDirectory dir, int targets) {
+        List<String> versions = versionsRun(dir.trials());
+        if (versions.size() != targets) return null;
+        for (String v : versions) if (!finishedOn(dir, v)) return null;
+        return versions;
+    }
+
+    private boolean finishedOn(RunDirectory dir, String version) {
+        for (Pool pool : opts.pools()) for (int n : opts.workers()) if (!finished(dir, version, pool, n)) return false;
+        return true;
+    }
+
+    /** True when dir holds every trial of the cells of this pool and worker count. */
+    private boolean finished(RunDirectory dir, String version, Pool pool, int n) {
+        for (SsbQuery q : SsbQuery.ssb(opts.queries())) {
+            for (int r = 0; r < opts.repeat(); r++) if (!dir.isFinished(cellKey(version, pool, n, q), r)) return false;
+        }
+        return true;
+    }
+
+    private static String cellKey(String version, Pool pool, int n, SsbQuery q) {
+        return "version=" + version + ";pool=" + pool.label() + ";workers=" + n + ";query=" + q.id();
     }
 
     /** summary.csv and the table on stdout; ratios against versions.get(0). */
@@ -219,6 +256,8 @@ public final class ParallelSweep {
         boolean warm = false;
         for (Pool pool : opts.pools()) {
             for (int n : opts.workers()) {
+                // a resumed run's finished cells: their settings would restart a managed server, and prewarm it, for nothing
+                if (finished(dir, version, pool, n)) continue;
                 Map<String, String> want = new LinkedHashMap<>();
                 want.put("max_parallel_workers_per_gather", Integer.toString(n));
                 String skip = null;
@@ -285,9 +324,8 @@ public final class ParallelSweep {
 
     private void runCell(SsbDatabase db, String version, Pool pool, int n, List<SsbQuery> queries, RunDirectory dir,
                          String skip, Map<String, String> settings) throws InterruptedException {
-        String prefix = "version=" + version + ";pool=" + pool.label() + ";workers=" + n;
         Map<String, ExplainResult> plans = new HashMap<>();
-        TrialMatrix<SsbQuery> m = new TrialMatrix<>(queries, q -> prefix + ";query=" + q.id(), opts.repeat(),
+        TrialMatrix<SsbQuery> m = new TrialMatrix<>(queries, q -> cellKey(version, pool, n, q), opts.repeat(),
                 TrialMatrix.Order.SEQUENTIAL, 0);
         Connection[] conn = new Connection[1];
         try {

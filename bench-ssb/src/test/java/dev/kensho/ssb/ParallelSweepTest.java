@@ -119,6 +119,60 @@ class ParallelSweepTest {
         }
     }
 
+    /**
+     * A --resume of a finished sweep left its tables alone but applied every pool's settings (restarting a managed server
+     * for each pattern) and prewarmed, to skip each recorded cell; it now says so without starting a server, and writes
+     * summary.csv again. A run with cells left applies and prewarms for those cells only.
+     */
+    @Test
+    void aResumeSkipsTheSettingsAndPrewarmOfRecordedCellsAndAFinishedOneStartsNoServer(@TempDir Path results) throws Exception {
+        ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0, 2), List.of(ParallelSweep.Pool.GATHER, ParallelSweep.Pool.GATHER4), 1,
+                List.of("q1.1"), "public", new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+        Path run;
+        try (Target pg = new dev.kensho.core.server.TargetSpec().open()) {
+            try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+                ParallelSweep sweep = new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(OutputStream.nullOutputStream()));
+                sweep.finish(dir, List.of(sweep.run(pg, dir)));
+                run = dir.path();
+            }
+            Path trials = run.resolve(RunDirectory.TRIALS);
+            List<String> lines = Files.readAllLines(trials);
+            assertEquals(5, lines.size(), "the load and four cells: " + lines);
+            // killed before its last cell (gather*4, 2 workers), with the server at that cell's settings
+            Files.write(trials, lines.subList(0, 4));
+            String started = startTime(pg);
+            ByteArrayOutputStream said = new ByteArrayOutputStream();
+            try (RunDirectory dir = RunDirectory.resume(run)) {
+                new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(said, true, StandardCharsets.UTF_8)).run(pg, dir);
+            }
+            String err = said.toString(StandardCharsets.UTF_8);
+            assertEquals(started, startTime(pg), "restarted for cells already recorded: " + err);
+            assertEquals(1, err.lines().filter(l -> l.startsWith("ssb: prewarmed")).count(), err);
+            assertEquals(5, RunDirectory.readTrials(trials).size());
+        }
+
+        Files.delete(run.resolve(RunDirectory.SUMMARY));
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        ByteArrayOutputStream table = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.resume(run)) {
+            new ParallelSweep(o, new PrintStream(table, true, StandardCharsets.UTF_8), new PrintStream(said, true, StandardCharsets.UTF_8))
+                    .run(List.of(new dev.kensho.core.server.TargetSpec()), dir);
+        }
+        // the embedded server, had it started, would have said so ("ssb: PostgreSQL ...") and prewarmed
+        assertEquals("ssb: every trial is already in " + run + "; nothing left to resume\n", said.toString(StandardCharsets.UTF_8));
+        assertEquals(5, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size());
+        List<String> csv = Files.readAllLines(run.resolve(RunDirectory.SUMMARY));
+        assertEquals(5, csv.size(), "summary.csv written again: " + csv);
+        assertEquals(5, table.toString(StandardCharsets.UTF_8).lines().count(), table.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String startTime(Target pg) throws Exception {
+        try (var c = pg.connect(); var rs = c.createStatement().executeQuery("SELECT pg_postmaster_start_time()::text")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     @Test
     void aRemoteServerRunsTheControlGroupOfAnyPool(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
         SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_control_test_" + ProcessHandle.current().pid());
