@@ -324,22 +324,6 @@ abstract class JdbcTarget implements Target {
         versionNum = 0;
     }
 
-    /** pg_settings.context of each setting; unknown names map to null. */
-    Map<String, String> contexts(Iterable<String> names) {
-        Map<String, String> out = new LinkedHashMap<>();
-        try (Connection c = connect(); var ps = c.prepareStatement("SELECT context FROM pg_settings WHERE name = ?")) {
-            for (String n : names) {
-                ps.setString(1, n);
-                try (ResultSet rs = ps.executeQuery()) {
-                    out.put(n, rs.next() ? rs.getString(1) : null);
-                }
-            }
-        } catch (SQLException e) {
-            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
-        }
-        return out;
-    }
-
     /** The end of the target: its pools close, and connect() and pool() refuse from now on. */
     synchronized void closePools() {
         closed = true;

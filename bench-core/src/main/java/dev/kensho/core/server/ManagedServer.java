@@ -641,17 +641,19 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more settings changes", null);
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
-        Map<String, String> contexts = contexts(wanted.keySet());
+        Map<String, Current> current = current(wanted.keySet());
         Map<String, String> before = new LinkedHashMap<>(settings);
         boolean restartNeeded = false;
         boolean changed = false;
         for (var e : wanted.entrySet()) {
-            String ctx = contexts.get(e.getKey());
+            Current now = current.get(e.getKey());
+            String ctx = now == null ? null : now.context();
             if (ctx == null) {
                 refused.put(e.getKey(), "unknown setting");
                 continue;
             }
-            if (e.getValue().equals(settings.get(e.getKey()))) continue;
+            // the server's value however it is written (16384 for 128MB of shared_buffers): a string compare restarted it for nothing
+            if (e.getValue().equals(settings.get(e.getKey())) || now.serverWideSame(e.getValue())) continue;
             if (ctx.equals("internal")) {
                 refused.put(e.getKey(), "fixed when the server was built or initialised (context internal)");
                 continue;
@@ -698,6 +700,33 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         Map<String, String> applied = new LinkedHashMap<>(wanted);
         applied.keySet().removeAll(refused.keySet());
         return new SettingsOutcome(applied, restartNeeded, refused, actions);
+    }
+
+    /**
+     * A setting as this server has it. Where its value is a session's (sent by the client, or ALTER DATABASE / ROLE), the
+     * server's own may differ, so only its kensho.conf entry says what it has.
+     */
+    private record Current(String context, String setting, String unit, String vartype, String source) {
+        boolean serverWideSame(String wanted) {
+            return !List.of("client", "session", "database", "user", "database user").contains(source)
+                    && SettingValue.same(vartype, setting, unit, wanted);
+        }
+    }
+
+    /** The named settings from pg_settings; names the server does not know are left out. */
+    private Map<String, Current> current(Iterable<String> names) {
+        Map<String, Current> out = new LinkedHashMap<>();
+        try (Connection c = connect(); var ps = c.prepareStatement("SELECT context, setting, unit, vartype, source FROM pg_settings WHERE name = ?")) {
+            for (String n : names) {
+                ps.setString(1, n);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) out.put(n, new Current(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
+                }
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+        }
+        return out;
     }
 
     private void reload() {

@@ -104,6 +104,33 @@ class ManagedServerTest {
         assertTrue(gone.getMessage().startsWith("target closed"), gone.getMessage());
     }
 
+    /**
+     * A value the server already has, written otherwise (a bare number is in the setting's unit: 16384 blocks of
+     * shared_buffers are 128MB), was compared as a string and restarted the server for nothing.
+     */
+    @Test
+    void aValueTheServerHasWrittenOtherwiseChangesNothing() throws SQLException {
+        try (Target pg = new TargetSpec().set("shared_buffers", "128MB").open()) {
+            String started = startTime(pg);
+            SettingsOutcome same = pg.control().apply(Map.of("shared_buffers", "16384"));
+            assertFalse(same.restarted(), same.actions().toString());
+            assertEquals(java.util.List.of(), same.actions());
+            assertEquals(started, startTime(pg));
+            assertEquals("128MB", show(pg, "shared_buffers"));
+            // another value still restarts, written as given
+            assertTrue(pg.control().apply(Map.of("shared_buffers", "16400")).restarted());
+            assertEquals("16400", pg.control().applied().get("shared_buffers"));
+            assertEquals("131200kB", show(pg, "shared_buffers"));
+        }
+    }
+
+    private static String startTime(Target pg) throws SQLException {
+        try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT pg_postmaster_start_time()::text")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     /** Parallel tests sharing one server: restarts and settings changes from several threads take turns. */
     @Test
     void restartsAndSettingsFromSeveralThreadsTakeTurns() throws Exception {
