@@ -39,7 +39,7 @@ class PgbenchIT {
 
             // pgbench's thread model: two threads for four clients, Kensho speaking the protocol itself
             BenchJar.Result wire = BenchJar.run(work.resolve("wire"), "pgbench", "run", "-b", "tpcb-like", "-M", "extended",
-                    "-c", "4", "-j", "2", "-T", "2", "--engine", "wire", "--keep-data", keep.toString());
+                    "-c", "4", "-j", "2", "-T", "2", "--engine", "wire", "--warmup", "0", "--keep-data", keep.toString());
             assertEquals(0, wire.exitCode(), wire.all());
             assertTrue(wire.out().contains("(engine: wire;"), wire.out());
             assertTrue(wire.out().contains("number of failed transactions: 0 "), wire.out());
@@ -51,7 +51,7 @@ class PgbenchIT {
             Path pipeline = Files.writeString(work.resolve("pipeline.sql"), "\\set aid random(1, 100000 * :scale)\n\\startpipeline\n"
                     + "select abalance from pgbench_accounts where aid = :aid;\n\\syncpipeline\nselect 1;\n\\endpipeline\n");
             BenchJar.Result piped = BenchJar.run(work.resolve("piped"), "pgbench", "run", "-f", pipeline.toString(), "-M", "prepared",
-                    "-c", "2", "-t", "50", "--engine", "wire", "--keep-data", keep.toString());
+                    "-c", "2", "-t", "50", "--engine", "wire", "--warmup", "0", "--keep-data", keep.toString());
             assertEquals(0, piped.exitCode(), piped.all());
             assertTrue(piped.out().contains("number of transactions actually processed: 100/100"), piped.out());
             BenchJar.Result refused = BenchJar.run(work.resolve("refused"), "pgbench", "run", "-f", pipeline.toString(), "-M", "prepared",

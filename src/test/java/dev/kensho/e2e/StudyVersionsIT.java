@@ -30,7 +30,7 @@ class StudyVersionsIT {
         OldPostgres.assumeLocal(OldPostgres.PG10);   // where the build's test dependency put it
         // no remote repository answers: a minor release found locally needs none
         BenchJar.Result r = BenchJar.run(work.resolve("sweep"), Map.of("KENSHO_MAVEN_REPOSITORY", "http://127.0.0.1:9/"),
-                "pgbench", "sweep", "-S", "--pg-version", "10.23,18", "--clients", "1", "--repeat", "1", "-T", "1", "-s", "1");
+                "pgbench", "sweep", "-S", "--pg-version", "10.23,18", "--clients", "1", "--repeat", "1", "-T", "1", "-s", "1", "--warmup", "0");
         assertEquals(0, r.exitCode(), r.all());
         Path dir = onlyRun(work.resolve("sweep/results"));
         assertEquals(Set.of("embedded-10.23", "embedded-18"), targets(dir));
@@ -45,7 +45,7 @@ class StudyVersionsIT {
         Path a = EmbeddedBinaries.binDirectory(17);
         Path b = EmbeddedBinaries.binDirectory(18);
         BenchJar.Result r = BenchJar.run(work.resolve("bins"), "pgbench", "sweep", "-S", "--pg-bin", a + "," + b,
-                "--clients", "1", "--repeat", "1", "-T", "1", "-s", "1");
+                "--clients", "1", "--repeat", "1", "-T", "1", "-s", "1", "--warmup", "0");
         assertEquals(0, r.exitCode(), r.all());
         assertEquals(Set.of("pg-bin " + a, "pg-bin " + b), targets(onlyRun(work.resolve("bins/results"))));
 
