@@ -85,7 +85,7 @@ class PgbenchRunTest {
     void selectOnlyPreparedWithProgressPerStatementAndResults(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench run", List.of("pgbench", "run"), Map.of()));
-        RunReport r = new PgbenchRun().engine(engine).selectOnly().clients(4).threads(2).seconds(3).mode(QueryMode.PREPARED).progress(1)
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).selectOnly().clients(4).threads(2).seconds(3).mode(QueryMode.PREPARED).progress(1)
                 .perStatement(true).output(sink(out), sink(err)).runAndRecord(pg, dir);
         String report = out.toString(StandardCharsets.UTF_8);
         String progress = err.toString(StandardCharsets.UTF_8);
@@ -162,7 +162,7 @@ class PgbenchRunTest {
         Path script = tmp.resolve("seed.sql");
         Files.writeString(script, "\\set v random(1, 1000000000)\ninsert into kensho_seed_probe values (:run, :client_id, :v);\n");
         for (int run = 1; run <= 2; run++) {
-            new PgbenchRun().engine(engine).file(script.toString()).clients(3).threads(2).transactions(5).randomSeed("5432").define("run=" + run)
+            new PgbenchRun().warmup(0).engine(engine).file(script.toString()).clients(3).threads(2).transactions(5).randomSeed("5432").define("run=" + run)
                     .mode(QueryMode.EXTENDED).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         }
         try (Connection c = pg.connect(); Statement s = c.createStatement();
@@ -186,7 +186,7 @@ class PgbenchRunTest {
         Files.writeString(script, "begin isolation level repeatable read;\nselect bbalance from pgbench_branches where bid = 1;\n"
                 + "select pg_sleep(0.005);\nupdate pgbench_branches set bbalance = bbalance + 1 where bid = 1;\nend;\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(4).threads(2).transactions(15).maxTries(50)
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).file(script.toString()).clients(4).threads(2).transactions(15).maxTries(50)
                 .failuresDetailed(true).perStatement(true).noVacuum(true).output(sink(out), sink(new ByteArrayOutputStream())).run(pg);
         List<String> l = r.lines();
         assertTrue(r.retries() > 0, String.join("\n", l));
@@ -249,7 +249,7 @@ class PgbenchRunTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void transactionLogAggregatedAndSampled(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
-        RunReport logged = new PgbenchRun().engine(engine).selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
+        RunReport logged = new PgbenchRun().warmup(0).engine(engine).selectOnly().clients(2).threads(2).transactions(20).log(true).logDirectory(tmp).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         List<Path> files;
         try (Stream<Path> s = Files.list(tmp)) {
@@ -278,7 +278,7 @@ class PgbenchRunTest {
 
         Path agg = tmp.resolve("agg");
         Files.createDirectories(agg);
-        new PgbenchRun().engine(engine).selectOnly().clients(2).threads(1).seconds(2).log(true).aggregateInterval(1).logPrefix("agg")
+        new PgbenchRun().warmup(0).engine(engine).selectOnly().clients(2).threads(1).seconds(2).log(true).aggregateInterval(1).logPrefix("agg")
                 .logDirectory(agg).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         List<String> al = Files.readAllLines(agg.resolve("agg." + pid));
         assertTrue(al.size() >= 2 && al.size() <= 4, al.toString());
@@ -287,7 +287,7 @@ class PgbenchRunTest {
 
         Path sampled = tmp.resolve("sampled");
         Files.createDirectories(sampled);
-        new PgbenchRun().engine(engine).selectOnly().clients(1).transactions(400).log(true).samplingRate(0.1).logDirectory(sampled).noVacuum(true)
+        new PgbenchRun().warmup(0).engine(engine).selectOnly().clients(1).transactions(400).log(true).samplingRate(0.1).logDirectory(sampled).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         long n = Files.readAllLines(sampled.resolve("pgbench_log." + pid)).size();
         assertTrue(n > 10 && n < 100, "sampled " + n + " of 400");
@@ -296,7 +296,7 @@ class PgbenchRunTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void rateLimitWithLagAndLatencyLimitAndReconnectEachTransaction(Engine engine, Target pg) {
-        RunReport r = new PgbenchRun().engine(engine).selectOnly().clients(2).threads(1).seconds(2).rate(100).latencyLimitMs(50).noVacuum(true)
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).selectOnly().clients(2).threads(1).seconds(2).rate(100).latencyLimitMs(50).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         // the schedule's transactions, run or skipped: -L skips those a loaded machine starts more than 50 ms late
         long scheduled = r.processed() + r.skipped();
@@ -306,7 +306,7 @@ class PgbenchRunTest {
         assertTrue(l.stream().anyMatch(x -> x.startsWith("rate limit schedule lag: avg ")), String.join("\n", l));
         assertTrue(l.stream().anyMatch(x -> x.startsWith("number of transactions above the 50.0 ms latency limit: ")), String.join("\n", l));
 
-        RunReport c = new PgbenchRun().engine(engine).selectOnly().clients(2).transactions(5).connectPerTransaction(true).noVacuum(true)
+        RunReport c = new PgbenchRun().warmup(0).engine(engine).selectOnly().clients(2).transactions(5).connectPerTransaction(true).noVacuum(true)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         assertEquals(10, c.processed());
         assertTrue(c.lines().stream().anyMatch(x -> x.startsWith("average connection time = ")));
@@ -350,7 +350,7 @@ class PgbenchRunTest {
                     throw new IllegalStateException("observer down");
                 }
             };
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> new PgbenchRun().engine(engine).selectOnly()
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> new PgbenchRun().warmup(0).engine(engine).selectOnly()
                     .clients(3).threads(1).seconds(30).noVacuum(true)
                     .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg, 1, failing));
             assertEquals("observer down", e.getMessage());
@@ -389,7 +389,7 @@ class PgbenchRunTest {
         Files.writeString(script, "select count(*) as n from pg_prepared_statements \\gset\n"
                 + "insert into kensho_mode_probe values (:m, :n);\n");
         for (QueryMode m : QueryMode.values()) {
-            new PgbenchRun().engine(engine).file(script.toString()).clients(1).transactions(3).mode(m).define("m=" + m.ordinal()).noVacuum(true)
+            new PgbenchRun().warmup(0).engine(engine).file(script.toString()).clients(1).transactions(3).mode(m).define("m=" + m.ordinal()).noVacuum(true)
                     .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
         }
         try (Connection c = pg.connect(); Statement s = c.createStatement();
@@ -496,7 +496,7 @@ class PgbenchRunTest {
         for (QueryMode m : QueryMode.values()) {
             for (boolean connectEach : new boolean[] {false, true}) {
                 ByteArrayOutputStream err = new ByteArrayOutputStream();
-                RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(2).transactions(20).mode(m)
+                RunReport r = new PgbenchRun().warmup(0).engine(engine).file(script.toString()).clients(2).transactions(20).mode(m)
                         .connectPerTransaction(connectEach).noVacuum(true)
                         .output(sink(new ByteArrayOutputStream()), sink(err)).run(local);
                 String what = m + (connectEach ? " -C" : "") + ": " + err.toString(StandardCharsets.UTF_8);
@@ -519,12 +519,12 @@ class PgbenchRunTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
         try {
-            RunReport r = new PgbenchRun().selectOnly().clients(2).seconds(2).noVacuum(true)
+            RunReport r = new PgbenchRun().warmup(0).selectOnly().clients(2).seconds(2).noVacuum(true)
                     .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
             assertEquals(2, r.scale());
             assertTrue(r.lines().contains("partition method: range") && r.lines().contains("partitions: 2"), String.join("\n", r.lines()));
             assertTrue(r.processed() > 0 && r.failed() == 0, String.join("\n", r.lines()));
-            RunReport t = new PgbenchRun().script(Script.builtin("tpcb-like")).clients(2).transactions(20)
+            RunReport t = new PgbenchRun().warmup(0).script(Script.builtin("tpcb-like")).clients(2).transactions(20)
                     .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
             assertEquals(40, t.processed());
         } finally {

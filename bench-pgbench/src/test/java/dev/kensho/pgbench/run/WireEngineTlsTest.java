@@ -90,7 +90,7 @@ class WireEngineTlsTest {
                 assertEquals("3", r.variables().text("three"));
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-            RunReport r = new PgbenchRun().engine(Engine.WIRE).selectOnly().mode(QueryMode.PREPARED).clients(2).threads(1).transactions(200)
+            RunReport r = new PgbenchRun().warmup(0).engine(Engine.WIRE).selectOnly().mode(QueryMode.PREPARED).clients(2).threads(1).transactions(200)
                     .noVacuum(true).output(sink(out), sink(err)).run(pg);
             String errors = err.toString(StandardCharsets.UTF_8);
             assertEquals(Engine.WIRE, r.engine(), errors);

@@ -104,7 +104,7 @@ class ClientSweepTest {
     void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(2)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("simple-update")
-                    .scale(1).reinitEachTrial(true).fillfactor(80)
+                    .scale(1).reinitEachTrial(true).fillfactor(80).warmup(0)
                     .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
                     .run(Map.of("embedded", pg), dir);
             List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
@@ -270,7 +270,7 @@ class ClientSweepTest {
         }
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(1)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("select-only")
-                    .scale(1).log(err).run(Map.of("embedded", pg), dir);
+                    .scale(1).warmup(0).log(err).run(Map.of("embedded", pg), dir);
             String note = "embedded: created extension pg_prewarm in database " + pg.database()
                     + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";
             assertEquals(1, log.toString(StandardCharsets.UTF_8).lines().filter(note::equals).count(), log.toString(StandardCharsets.UTF_8));
