@@ -324,6 +324,18 @@ abstract class JdbcTarget implements Target {
         versionNum = 0;
     }
 
+    /**
+     * Whether the server takes a new connection now. Asked also after close(), whose stop checks whether the server is
+     * resetting after a crash: connect() refuses then, and every healthy server's stop waited 3 s for a crash line.
+     */
+    boolean acceptsConnections() {
+        try (Connection c = DriverManager.getConnection(rawUrl("postgres"), properties())) {
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** The end of the target: its pools close, and connect() and pool() refuse from now on. */
     synchronized void closePools() {
         closed = true;

@@ -553,14 +553,6 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
-    private boolean acceptsConnections() {
-        try (Connection c = connect("postgres")) {
-            return true;
-        } catch (SQLException | RuntimeException e) {
-            return false;
-        }
-    }
-
     private String crashSinceStart() {
         if (startMark < 0) return null;
         String panic = null;
