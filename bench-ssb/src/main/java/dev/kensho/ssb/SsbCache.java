@@ -107,7 +107,9 @@ public final class SsbCache implements AutoCloseable {
                 if (err != null) err.println("ssb: --fresh: removing the cached database " + dir);
                 deleteTree(dir);
             } else if (Files.exists(dir.resolve("data/PG_VERSION")) && err != null) {
-                err.println("ssb: reusing the cached database " + dir + " (--fresh reloads)");
+                // the server, not necessarily its data: a run stopped before its load (a refused --set) leaves one
+                // empty, and the next line says whether the data are there or loaded now
+                err.println("ssb: reusing the cached server " + dir + " (--fresh starts anew)");
             }
             Target t = s.keepData(dir).open();
             return new SsbCache(t, ch, lock, dir);

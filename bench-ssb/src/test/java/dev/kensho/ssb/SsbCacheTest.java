@@ -43,7 +43,7 @@ class SsbCacheTest {
                 assertEquals(new dev.kensho.ssb.gen.SsbGenerator(SF).rowCount(dev.kensho.ssb.gen.SsbTable.LINEORDER),
                         new SsbDatabase(c.target(), "public").rowCounts().get("lineorder"));
             }
-            assertTrue(log.toString(StandardCharsets.UTF_8).contains("reusing the cached database"));
+            assertTrue(log.toString(StandardCharsets.UTF_8).contains("reusing the cached server "));
         } finally {
             if (Files.exists(dir)) SsbCache.deleteTree(dir);
             Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
