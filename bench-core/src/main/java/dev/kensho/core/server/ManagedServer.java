@@ -529,8 +529,12 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     private void stopServer(boolean immediate) {
         String crash = crashSinceStart();
         // a command that failed on its killed backend comes here at once: on a loaded machine the postmaster may not
-        // have logged the crash yet; a server that refuses a new connection is resetting, so its log line is awaited
-        for (long until = System.nanoTime() + 3_000_000_000L; crash == null && System.nanoTime() < until && !acceptsConnections(); ) {
+        // have reaped it yet, and it logs the crash as it reaps. Until then it still takes new connections, so a
+        // quarter second passes before one counts as healthy; a server that refuses them is resetting, and its log
+        // line is awaited up to 3 s
+        long since = System.nanoTime();
+        for (long waited = 0; crash == null && waited < 3_000_000_000L; waited = System.nanoTime() - since) {
+            if (waited >= 250_000_000L && acceptsConnections()) break;
             java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
             crash = crashSinceStart();
         }
