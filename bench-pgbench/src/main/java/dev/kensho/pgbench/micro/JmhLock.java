@@ -29,6 +29,8 @@ public final class JmhLock implements AutoCloseable {
     private final FileChannel channel;
     private final Path file;
     private String owner;
+    /** The thread that took it: its own nested micro runs go on under it (bench micro holds it across its targets). */
+    private final Thread thread = Thread.currentThread();
 
     private JmhLock(FileChannel channel, Path file, String owner) {
         this.channel = channel;
@@ -42,6 +44,20 @@ public final class JmhLock implements AutoCloseable {
      */
     public static JmhLock acquire(String owner) {
         return acquire(Path.of(System.getProperty("java.io.tmpdir")), owner, Boolean.getBoolean("jmh.ignoreLock"));
+    }
+
+    /**
+     * What MicroBenchmarks.run takes, for a Java caller who took no lock: the lock this thread already holds (closing the
+     * returned one leaves that held), else a new one. Another thread's micro run in this JVM is refused as another
+     * process's is.
+     */
+    static JmhLock forRun(String owner) {
+        return forRun(Path.of(System.getProperty("java.io.tmpdir")), owner, Boolean.getBoolean("jmh.ignoreLock"));
+    }
+
+    static synchronized JmhLock forRun(Path dir, String owner, boolean ignoreLock) {
+        if (held != null && held.thread == Thread.currentThread() && !ignoreLock) return new JmhLock(null, held.file, held.owner);
+        return acquire(dir, owner, ignoreLock);
     }
 
     static synchronized JmhLock acquire(Path dir, String owner, boolean ignoreLock) {

@@ -164,8 +164,16 @@ public final class MicroBenchmarks {
      * @param out  progress lines (null: none)
      */
     public static Result run(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream out) {
-        PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
         requireListed(o.benchmarks(), BenchmarkList.class.getClassLoader());   // the loader JMH reads the lists with
+        // a harness calling this directly holds no lock: without it a second run met JMH's own lock only at its first
+        // benchmark, its tables made (bench micro takes it before its targets; its thread goes on under it here)
+        try (JmhLock lock = JmhLock.forRun("process " + ProcessHandle.current().pid() + ", run " + dir.path().toAbsolutePath())) {
+            return runLocked(spec, target, label, o, dir, out);
+        }
+    }
+
+    private static Result runLocked(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream out) {
+        PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
         String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
         MicroTables.Facts facts;
         Set<MicroTables.Data> needed = EnumSet.noneOf(MicroTables.Data.class);

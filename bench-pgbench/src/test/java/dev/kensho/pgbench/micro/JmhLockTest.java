@@ -89,6 +89,30 @@ class JmhLockTest {
         JmhLock.acquire(tmp, "process 1", false).close();
     }
 
+    /**
+     * MicroBenchmarks.run takes the lock itself (a harness calling it took none), under the one bench micro already holds
+     * across its targets in the same thread; a micro run of another thread is refused.
+     */
+    @Test
+    void aRunTakesTheLockUnlessItsThreadHoldsIt(@TempDir Path tmp) throws Exception {
+        try (JmhLock run = JmhLock.forRun(tmp, "process 1, run /r/lib", false)) {
+            assertEquals("process 1, run /r/lib\n", Files.readString(tmp.resolve(JmhLock.FILE)), "a library run holds it");
+            java.util.concurrent.atomic.AtomicReference<Throwable> other = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread t = new Thread(() -> other.set(assertThrows(KenshoException.class, () -> JmhLock.forRun(tmp, "process 1", false))));
+            t.start();
+            t.join();
+            assertEquals("another bench micro is running (process 1, run /r/lib): JMH runs one benchmark run at a time on a "
+                    + "machine (its lock " + tmp.resolve("jmh.lock") + "); wait for it to end", other.get().getMessage());
+        }
+        try (JmhLock command = JmhLock.acquire(tmp, "process 1, run /r/cli", false)) {
+            JmhLock.forRun(tmp, "process 1, run /r/cli", false).close();   // its first target's run, then its second's
+            JmhLock.forRun(tmp, "process 1, run /r/cli", false).close();
+            // the command's lock is still held: another run is refused
+            assertThrows(KenshoException.class, () -> JmhLock.acquire(tmp, "process 2", false));
+        }
+        JmhLock.acquire(tmp, "process 1", false).close();
+    }
+
     /** jmh.ignoreLock=true, JMH's way to run beside other runs (the build's tests set it): no lock is looked at. */
     @Test
     void jmhIgnoreLockRunsBesideOthers(@TempDir Path tmp) throws Exception {

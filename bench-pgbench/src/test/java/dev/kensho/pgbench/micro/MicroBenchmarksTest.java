@@ -355,6 +355,29 @@ class MicroBenchmarksTest {
         }
     }
 
+    /**
+     * A harness calling run() directly took no lock: a second micro run went as far as its tables and met JMH's own lock
+     * only at its first benchmark. run() takes it; here another thread's run holds it.
+     */
+    @Test
+    void aLibraryRunIsRefusedWhileAnotherMicroRunHoldsTheLock(Target pg, @TempDir Path tmp) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<JmhLock> other = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = new Thread(() -> other.set(JmhLock.acquire(tmp, "process 4242, run /r/other", false)));
+        t.start();
+        t.join();
+        String ignore = System.getProperty("jmh.ignoreLock");
+        System.clearProperty("jmh.ignoreLock");   // the build's tests set it, which turns the locks off
+        try (RunDirectory dir = dir(tmp)) {
+            KenshoException e = assertThrows(KenshoException.class, () -> MicroBenchmarks.run(new TargetSpec(), pg, "embedded",
+                    small(List.of(Benchmark.ONE_COLUMN), List.of("none")), dir, null));
+            assertTrue(e.getMessage().startsWith("another bench micro is running (process 4242, run /r/other)"), e.getMessage());
+            assertEquals(0, dir.trials().size());
+        } finally {
+            if (ignore != null) System.setProperty("jmh.ignoreLock", ignore);
+            other.get().close();
+        }
+    }
+
     @Test
     void aTableOfKenshosNameThatKenshoDidNotCreateIsRefusedAndKept(Target pg) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
