@@ -595,6 +595,7 @@ public final class Driver {
                     out = r.retry(conn, out);
                     tries++;
                 }
+                if (endedByTheClock(out, until)) return;
                 long end = System.nanoTime();
                 if (!out.ok() && warming) {   // in this order: see choose
                     warmupFailed = true;
@@ -605,6 +606,19 @@ public final class Driver {
                 if (cfg.connectPerTransaction()) close();
                 clock = end;
             }
+        }
+
+        /**
+         * pgbench's end of -T for a try that failed (a serialization or deadlock failure, or an error
+         * --continue-on-error goes past) once the time is over: not a failed transaction, its client just finishes
+         * (CSTATE_ERROR: {@code timer_exceeded ? CSTATE_FINISHED : doRetry(...)}), so a run whose clients wait on
+         * one another's locks at its end does not report their last tries as failures. The retries it already made
+         * stay in -r's per-command counts and out of the totals, as pgbench's.
+         */
+        private boolean endedByTheClock(TransactionOutcome out, long until) {
+            if (warming || out.ok() || System.nanoTime() < until) return false;
+            return out.retryable() || (cfg.continueOnError() && out.status() == TransactionOutcome.Status.SQL_ERROR
+                    && !connectionGone(out));
         }
 
         /** --max-tries: whether a failed try is tried again (counted and, with --verbose-errors, told). */
@@ -918,6 +932,10 @@ public final class Driver {
                             tries++;
                             step = active.beginRetry(out);
                             continue;
+                        }
+                        if (endedByTheClock(out, until)) {
+                            finish();
+                            return false;
                         }
                         long end = System.nanoTime();
                         if ((!out.ok() && warming) || !record(out, script, tries, scheduled, start, end, throttled)) {

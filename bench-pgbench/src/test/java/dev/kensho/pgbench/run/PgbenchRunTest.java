@@ -198,6 +198,28 @@ class PgbenchRunTest {
     }
 
     /**
+     * A try that fails once -T is over is no failed transaction in pgbench 15: its client just finishes
+     * (CSTATE_ERROR: {@code timer_exceeded ? CSTATE_FINISHED : doRetry(...)}). Kensho counted it failed, so a run whose
+     * clients wait on one another's locks at its end reported c-1 serialization failures pgbench does not. Here the
+     * only try fails after the 1 s run: C pgbench 15 reports 0 processed and 0 failed, with and without retries.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aTryFailingAfterTheDurationIsNoFailedTransaction(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path late = tmp.resolve("late.sql");
+        Files.writeString(late, "\\sleep 1200 ms\nDO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '40001'; END $$;\n");
+        Path logs = tmp.resolve("logs");
+        Files.createDirectories(logs);
+        for (int maxTries : new int[] {1, 0}) {
+            RunReport r = new PgbenchRun().warmup(0).engine(engine).file(late.toString()).clients(2).seconds(1).maxTries(maxTries)
+                    .failuresDetailed(true).perStatement(true).log(true).logDirectory(logs).noVacuum(true)
+                    .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+            assertEquals(0, r.processed() + r.failed(), String.join("\n", r.lines()));
+            assertEquals(0, Files.readString(logs.resolve("pgbench_log." + ProcessHandle.current().pid())).length());
+        }
+    }
+
+    /**
      * With -R each -l line has a lag field, and pgbench 15 writes 0 there for a failed transaction (processXactStats
      * measures latency and lag of successful ones only). The scripts take 20 ms at a 5 ms schedule, so every
      * transaction after the first starts late: the successful ones' lag shows it, the failed ones' must not.
