@@ -155,6 +155,10 @@ public final class Driver {
 
     public RunReport run() throws InterruptedException {
         cfg.validate();
+        // drawn first and said as pgbench says it (pg_log_info in set_random_seed) whenever a seed was asked for, --random-seed
+        // or PGBENCH_RANDOM_SEED: the value 'time' and 'rand' drew is what reproduces the run's random values
+        long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
+        if (cfg.randomSeed() != null) cfg.err().println("setting random seed to " + Long.toUnsignedString(seed));
         int threads = cfg.effectiveThreads();
         int scale;
         try (Connection admin = target.connect()) {
@@ -172,7 +176,6 @@ public final class Driver {
             // nothing measured yet: the server's state is the problem (and the CLI keeps no empty run directory)
             throw KenshoException.target("pgbench: " + oneLine(e), e);
         }
-        long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
         randomSeed = seed;
         Variables base = new Variables();
         for (String d : cfg.defines()) {

@@ -152,6 +152,24 @@ class PgbenchRunTest {
         assertEquals(r.processed() / tl.column(Timeline.T).get(tl.size() - 1), r.tps(), r.tps() * 0.01, report + tl);
     }
 
+    /**
+     * pgbench 15 says the seed whenever one was asked for ("setting random seed to N" on stderr, before anything else),
+     * so a 'rand' or 'time' run can be repeated with the value it drew; without --random-seed it says nothing.
+     */
+    @Test
+    void aGivenSeedIsSaidAsPgbenchSaysIt(Target pg) {
+        for (String given : new String[] {"rand", "-1", null}) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            RunReport r = new PgbenchRun().warmup(0).selectOnly().transactions(1).randomSeed(given).noVacuum(true)
+                    .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+            List<String> said = err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("random seed")).toList();
+            if (given == null) assertEquals(List.of(), said);
+            // "-1" as pgbench 15's sscanf("%lu") reads it
+            else assertEquals(List.of("setting random seed to " + (given.equals("-1") ? "18446744073709551615" : Long.toUnsignedString(r.randomSeed()))), said);
+            if (given != null) assertEquals(Long.toUnsignedString(r.randomSeed()), said.get(0).substring("setting random seed to ".length()));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void sameSeedSameValuesPerClient(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
