@@ -78,11 +78,14 @@ public final class Script {
         return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text), false);
     }
 
-    /** Reads and parses a script file; "-" reads standard input, as pgbench does. */
+    /**
+     * Reads and parses a script file; "-" reads standard input, as pgbench does, and is its name as pgbench names it
+     * (the report's "transaction type: -", errors' "-:2: ...").
+     */
     public static Script read(Path file) throws ScriptException {
         try {
             if (file.toString().equals("-")) {
-                return parse("<stdin>", utf8("<stdin>", System.in.readAllBytes()));
+                return parse("-", utf8("-", System.in.readAllBytes()));
             }
             return parse(file.toString(), utf8(file.toString(), Files.readAllBytes(file)));
         } catch (IOException e) {

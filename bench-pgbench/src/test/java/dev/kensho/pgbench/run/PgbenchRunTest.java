@@ -170,6 +170,21 @@ class PgbenchRunTest {
         }
     }
 
+    /** '-f -' reads the script from stdin and names it "-" in the report, as pgbench 15 ("transaction type: -"). */
+    @Test
+    void aScriptFromStdinIsNamedAsPgbenchNamesIt(Target pg) {
+        java.io.InputStream stdin = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream("SELECT 1;\n".getBytes(StandardCharsets.UTF_8)));
+            RunReport r = new PgbenchRun().warmup(0).file("-").transactions(2).noVacuum(true)
+                    .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+            assertEquals(2, r.processed());
+            assertTrue(r.lines().contains("transaction type: -"), String.join("\n", r.lines()));
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void sameSeedSameValuesPerClient(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
