@@ -67,15 +67,17 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             l.add("number of transactions per client: " + transactionsPerClient);
             l.add("number of transactions actually processed: " + processed + "/" + (long) clients * transactionsPerClient);
         }
-        if (total == 0) {
-            // as pgbench: with no transaction ended (each client aborted in its first) the rest would mean nothing
+        if (total == 0 && continueOnError) {
+            // pgbench 19, whose option it is, stops here when no transaction ended
             if (aborted) l.add("Run was aborted; the above results are incomplete.");
             return l;
         }
-        l.add(f("number of failed transactions: %d (%.3f%%)", failed, pct(failed, total)));
+        // pgbench 15-18 go on when no transaction ended (each client aborted in its first, or -T was over before one
+        // ended): the failure lines' shares are then 0/0, which pgbench prints as NaN, so 100.0 * n / total, not pct
+        l.add(f("number of failed transactions: %d (%.3f%%)", failed, 100.0 * failed / total));
         if (failuresDetailed) {
-            l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, pct(serializationFailures, total)));
-            l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, pct(deadlockFailures, total)));
+            l.add(f("number of serialization failures: %d (%.3f%%)", serializationFailures, 100.0 * serializationFailures / total));
+            l.add(f("number of deadlock failures: %d (%.3f%%)", deadlockFailures, 100.0 * deadlockFailures / total));
             // pgbench 19 prints it with every --failures-detailed; here only where it can be other than 0 (15-17's report otherwise)
             if (continueOnError) l.add(f("number of other failures: %d (%.3f%%)", otherFailures, pct(otherFailures, total)));
         }
@@ -86,7 +88,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     pct(connectionFailures, total), reconnects));
         }
         if (maxTries != 1) {
-            l.add(f("number of transactions retried: %d (%.3f%%)", retried, pct(retried, total)));
+            l.add(f("number of transactions retried: %d (%.3f%%)", retried, 100.0 * retried / total));
             l.add("total number of retries: " + retries);
         }
         if (processed + skipped <= 0) {

@@ -253,6 +253,28 @@ class PgbenchRunTest {
     }
 
     /**
+     * With no transaction ended (the client aborted in its first) pgbench 15 still prints the failure lines, their
+     * shares 0/0 as NaN, then stops; Kensho stopped after 'processed', so a report read for "number of failed
+     * transactions" had none. The lines as C pgbench 15.20 printed them for the same options.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aRunWithNoTransactionEndedStillSaysItsFailuresAsPgbench(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        Path bad = Files.writeString(tmp.resolve("bad.sql"), "select 1/0;\n");
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).file(bad.toString()).transactions(3).maxTries(2).failuresDetailed(true)
+                .noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        List<String> l = r.lines();
+        assertEquals(List.of("number of transactions actually processed: 0/3",
+                "number of failed transactions: 0 (NaN%)",
+                "number of serialization failures: 0 (NaN%)",
+                "number of deadlock failures: 0 (NaN%)",
+                "number of transactions retried: 0 (NaN%)",
+                "total number of retries: 0",
+                "Run was aborted; the above results are incomplete."),
+                l.subList(l.indexOf("number of transactions actually processed: 0/3"), l.size()), String.join("\n", l));
+    }
+
+    /**
      * With -R each -l line has a lag field, and pgbench 15 writes 0 there for a failed transaction (processXactStats
      * measures latency and lag of successful ones only). The scripts take 20 ms at a 5 ms schedule, so every
      * transaction after the first starts late: the successful ones' lag shows it, the failed ones' must not.
