@@ -113,7 +113,12 @@ final class ScriptParser {
         int depth = 0;
         int n = src.length();
         boolean backslash = false;
-        boolean compound = false;
+        // statements the \; split off that hold more than blanks and comments: "SELECT 1 \;" is one statement to
+        // the server (it drops empty ones), which pgbench runs in extended mode too, so it is no compound query
+        int statements = 0;
+        boolean content = false;
+        int segment = 0;        // where in buf the statement being scanned starts
+        int[] kept = null;      // buf range of the last statement with content, once a \; was seen
         while (pos < n) {
             char c = src.charAt(pos);
             if (buf.length() == 0 && (isSpace(c) || src.startsWith("--", pos))) {
@@ -153,6 +158,7 @@ final class ScriptParser {
                 buf.append(src, pos, p);
                 pos = p;
             } else if (c == '\'') {
+                content = true;
                 boolean escapes = pos > 0 && (src.charAt(pos - 1) == 'e' || src.charAt(pos - 1) == 'E')
                         && (pos < 2 || !isIdentChar(src.charAt(pos - 2)));
                 int p = pos + 1;
@@ -174,6 +180,7 @@ final class ScriptParser {
                 buf.append(src, pos, p);
                 pos = p;
             } else if (c == '"') {
+                content = true;
                 int p = pos + 1;
                 while (p < n) {
                     if (src.charAt(p) == '"') {
@@ -189,6 +196,7 @@ final class ScriptParser {
                 buf.append(src, pos, p);
                 pos = p;
             } else if (c == '$' && (pos == 0 || !isIdentChar(src.charAt(pos - 1))) && dollarTagEnd(src, pos) > 0) {
+                content = true;
                 int tagEnd = dollarTagEnd(src, pos);
                 String tag = src.substring(pos, tagEnd);
                 int close = src.indexOf(tag, tagEnd);
@@ -199,7 +207,12 @@ final class ScriptParser {
                 if (pos + 1 < n && (src.charAt(pos + 1) == ';' || src.charAt(pos + 1) == ':')) {
                     if (src.charAt(pos + 1) == ';') {
                         identifierCount = 0;
-                        compound = true;
+                        statements += content ? 1 : 0;
+                        kept = content ? new int[] {segment, buf.length()} : kept == null ? new int[] {0, 0} : kept;
+                        content = false;
+                        segment = buf.length() + 1;
+                    } else {
+                        content = true;
                     }
                     buf.append(src.charAt(pos + 1));
                     pos += 2;
@@ -214,6 +227,7 @@ final class ScriptParser {
                 while (p < n && isIdentChar(src.charAt(p))) {
                     p++;
                 }
+                content = true;
                 identifier(src.substring(pos, p), depth);
                 buf.append(src, pos, p);
                 pos = p;
@@ -223,6 +237,7 @@ final class ScriptParser {
                 } else if (c == ')' && depth > 0) {
                     depth--;
                 }
+                content |= !isSpace(c) && c != ';';
                 buf.append(c);
                 pos++;
                 if (c == ';' && depth == 0 && beginDepth == 0) {
@@ -232,7 +247,10 @@ final class ScriptParser {
             }
         }
         if (buf.length() > 0) {
-            addSql(start, buf.toString(), compound);
+            if (kept != null && content) {
+                kept = new int[] {segment, buf.length()};
+            }
+            addSql(start, buf.toString(), statements + (content ? 1 : 0) > 1, kept);
         }
         return backslash;
     }
@@ -300,10 +318,20 @@ final class ScriptParser {
         return -1;
     }
 
-    private void addSql(int start, String sql, boolean compound) {
+    private void addSql(int start, String sql, boolean compound, int[] kept) {
         List<String> names = new ArrayList<>();
         String jdbc = jdbcText(sql, names, false);
         String wire = jdbcText(sql, new ArrayList<>(), true);
+        if (!compound && kept != null && kept[1] > kept[0]) {
+            // one statement and \; around it with only blanks or comments: pgjdbc would split there and send
+            // the comment as a query of its own (an empty result, which \gset then reads), so it gets the
+            // statement alone; the server would drop the rest (pgbench's text and the wire engine keep it)
+            List<String> keptNames = new ArrayList<>();
+            String alone = jdbcText(sql.substring(kept[0], kept[1]), keptNames, false);
+            if (keptNames.equals(names)) {
+                jdbc = alone;
+            }
+        }
         Command c = Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc, wire);
         c.compound = compound;
         commands.add(c);

@@ -46,8 +46,9 @@
  *     replaceable by the driver) and counts in the transaction's latency, as in pgbench.</li>
  * <li>Errors are one line, {@code file:line:column: message}; the column is the start of the offending token
  *     (pgbench puts its caret under the token's last character).</li>
- * <li>A compound {@code \;} query is refused before running in extended/prepared mode (pgbench fails on it at
- *     run time with the server's "cannot insert multiple commands into a prepared statement").</li>
+ * <li>A compound {@code \;} query (two statements or more, not counting blanks and comments) is refused before
+ *     running in extended/prepared mode (pgbench fails on it at run time with the server's "cannot insert multiple
+ *     commands into a prepared statement").</li>
  * <li>{@code abs()} of a boolean fails with "cannot coerce boolean to double"; pgbench 15 (through 17) reads the
  *     boolean's storage as a double and returns whatever bits are there (4.9e-324 for true, often stack garbage).</li>
  * <li>Not modelled: pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements.</li>

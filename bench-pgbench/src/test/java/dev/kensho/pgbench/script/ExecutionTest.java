@@ -159,6 +159,26 @@ class ExecutionTest {
         assertEquals(List.of("debug(script=0,command=3): int 42", "debug(script=0,command=4): boolean true"), debug);
     }
 
+    /**
+     * A \; with only blanks or comments on one side leaves one statement, which the server runs prepared too:
+     * pgbench 15 runs this script in every mode (it once was refused as a compound query outside simple mode, and
+     * pgjdbc then sent the comment as a query of its own, whose empty result \gset read).
+     */
+    @ParameterizedTest
+    @EnumSource(QueryMode.class)
+    void semicolonsAroundOneStatementRunInEveryMode(QueryMode mode) throws Exception {
+        Script s = Script.parse("one", "\\; SELECT 7 + :x AS a \\; /* c */ -- only a comment\n\\gset\n"
+                + "\\set a debug(:a)\nSELECT 1 \\;\n");
+        assertEquals(false, s.commands().get(0).compound);
+        assertEquals(true, Script.parse("two", "SELECT 1 \\; -- c\n SELECT 2\n").commands().get(0).compound);
+        List<String> debug = new ArrayList<>();
+        try (Connection c = connect(mode)) {
+            TransactionOutcome o = runner(List.of(s), mode, debug, "x=1").runScript(c, 0);
+            assertTrue(o.ok(), o::toString);
+        }
+        assertEquals(List.of("debug(script=0,command=2): int 8"), debug);
+    }
+
     /** As pgbench: an undefined variable stays ":name" text in simple mode, and binds NULL otherwise. */
     @ParameterizedTest
     @EnumSource(QueryMode.class)
