@@ -143,6 +143,14 @@ public final class ClientScriptRunner {
                                 + mode.pgbenchName() + " mode: the server refuses multiple commands in a prepared"
                                 + " statement (pgbench fails the same way at run time); use -M simple");
                     }
+                    if (c.kind == Command.Kind.SQL && c.hiddenVariable != null) {
+                        // pgjdbc would fail with its own "column index is out of range", the wire engine as pgbench
+                        int k = c.hiddenVariable[0];
+                        throw new ScriptException(s.name(), c.hiddenVariable[1], c.hiddenVariable[2], "\":"
+                                + c.paramNames.get(k - 1) + "\" inside a string, quoted name or comment becomes parameter $" + k
+                                + " in " + mode.pgbenchName() + " mode, as in pgbench, which the statement never uses, so the"
+                                + " server refuses it (pgbench fails at run time); use -M simple");
+                    }
                     if (c.kind == Command.Kind.SQL && c.paramNames.size() >= ScriptParser.MAX_ARGS) {
                         throw new ScriptException(s.name(), c.line, c.column, "statement has too many arguments"
                                 + " (maximum is " + (ScriptParser.MAX_ARGS - 1) + ") in " + mode.pgbenchName() + " mode");

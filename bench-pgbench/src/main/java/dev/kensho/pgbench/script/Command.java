@@ -34,6 +34,12 @@ public final class Command {
     String storePrefix = "";
     /** Contains a \; (several statements in one query): simple mode only, as the server refuses it prepared. */
     boolean compound;
+    /**
+     * The first ":name" inside a literal or comment: {parameter number, line, column}, or null. pgbench makes it
+     * a parameter there too ('$1'), which the statement never references: the server cannot type it or, the
+     * last, says the Bind supplies too many.
+     */
+    int[] hiddenVariable;
     final List<String> paramNames;
     final String parameterizedSql;
     /** The text with $1, $2... for parameters, as pgbench sends it (the wire engine). */

@@ -320,7 +320,8 @@ final class ScriptParser {
 
     private void addSql(int start, String sql, boolean compound, int[] kept) {
         List<String> names = new ArrayList<>();
-        String jdbc = jdbcText(sql, names, false);
+        int[] hidden = new int[2];
+        String jdbc = jdbcText(sql, names, false, hidden);
         String wire = jdbcText(sql, new ArrayList<>(), true);
         if (!compound && kept != null && kept[1] > kept[0]) {
             // one statement and \; around it with only blanks or comments: pgjdbc would split there and send
@@ -334,6 +335,15 @@ final class ScriptParser {
         }
         Command c = Command.sql(lineOf(start), columnOf(start), sql, List.copyOf(names), jdbc, wire);
         c.compound = compound;
+        if (hidden[0] >= 0) {
+            // where in the file: sql is src from start less the backslash of each \; and \:
+            int j = start;
+            for (int i = 0; i < hidden[0]; i++, j++) {
+                j += src.charAt(j) == '\\' && sql.charAt(i) != '\\' ? 1 : 0;
+            }
+            j += src.charAt(j) == '\\' ? 1 : 0;
+            c.hiddenVariable = new int[] {hidden[1], lineOf(j), columnOf(j)};
+        }
         commands.add(c);
     }
 
@@ -345,6 +355,17 @@ final class ScriptParser {
      * $1, $2... in order, '?' as it is.
      */
     static String jdbcText(String sql, List<String> names, boolean wire) {
+        return jdbcText(sql, names, wire, null);
+    }
+
+    /**
+     * As above; {@code hidden}, when given, receives the offset of the first ":name" inside a quoted literal,
+     * identifier, dollar quote or comment (else -1) and its parameter number.
+     */
+    static String jdbcText(String sql, List<String> names, boolean wire, int[] hidden) {
+        if (hidden != null) {
+            hidden[0] = -1;
+        }
         StringBuilder out = new StringBuilder(sql.length() + 8);
         int n = sql.length();
         int i = 0;
@@ -363,6 +384,10 @@ final class ScriptParser {
                         i++;
                     }
                     continue;
+                }
+                if (hidden != null && hidden[0] < 0 && (lineComment || blockDepth > 0 || dollarTag != null || quote != 0)) {
+                    hidden[0] = i;
+                    hidden[1] = names.size() + 1;
                 }
                 names.add(sql.substring(i + 1, e));
                 if (wire) {

@@ -48,7 +48,8 @@
  *     (pgbench puts its caret under the token's last character).</li>
  * <li>A compound {@code \;} query (two statements or more, not counting blanks and comments) is refused before
  *     running in extended/prepared mode (pgbench fails on it at run time with the server's "cannot insert multiple
- *     commands into a prepared statement").</li>
+ *     commands into a prepared statement"). So is, there, a {@code :name} inside a string, quoted name or comment,
+ *     which pgbench makes a parameter the statement never uses (its run fails on the server's error).</li>
  * <li>{@code abs()} of a boolean fails with "cannot coerce boolean to double"; pgbench 15 (through 17) reads the
  *     boolean's storage as a double and returns whatever bits are there (4.9e-324 for true, often stack garbage).</li>
  * <li>Not modelled: pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements.</li>

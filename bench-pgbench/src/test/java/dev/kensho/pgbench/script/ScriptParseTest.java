@@ -155,6 +155,46 @@ class ScriptParseTest {
         assertTrue(e.getMessage().startsWith("comp.sql:1:1: a compound query"), e.getMessage());
     }
 
+    /**
+     * pgbench makes every ":name" a parameter, in literals and comments too ('$1'), so outside simple mode such a
+     * statement always fails at run time; pgjdbc failed with its own "The column index is out of range: 2, number
+     * of columns: 1". Kensho refuses it before the run, naming the variable's place.
+     */
+    @Test
+    void variablesInLiteralsOrCommentsOnlyInSimpleMode() throws Exception {
+        String text = "\\set a 1\nSELECT :a \\; SELECT 2;\nSELECT :a::int, /* :a */ 'x' -- :b\n;\n";
+        Script s = Script.parse("lit.sql", text);
+        new ClientScriptRunner(List.of(s), 0, new Variables(), new PgbenchRandom(1), QueryMode.SIMPLE,
+                ClientScriptRunner.Options.defaults());
+        Script one = Script.parse("lit.sql", text.substring(text.indexOf("\nSELECT :a::int") + 1));
+        for (QueryMode mode : List.of(QueryMode.EXTENDED, QueryMode.PREPARED)) {
+            ScriptException e = assertThrows(ScriptException.class, () -> new ClientScriptRunner(List.of(one), 0,
+                    new Variables(), new PgbenchRandom(1), mode, ClientScriptRunner.Options.defaults()));
+            assertEquals("lit.sql:1:20: \":a\" inside a string, quoted name or comment becomes parameter $2 in "
+                    + mode.pgbenchName() + " mode, as in pgbench, which the statement never uses, so the server"
+                    + " refuses it (pgbench fails at run time); use -M simple", e.getMessage());
+        }
+        for (String hidden : List.of("SELECT ':a'", "SELECT 1 AS \":a\"", "SELECT $$:a$$", "SELECT E'\\'' || ':a'",
+                "SELECT 1 /* /* */ :a */", "SELECT 1 -- :a\n")) {
+            Script h = Script.parse("h.sql", hidden + ";\n");
+            assertThrows(ScriptException.class, () -> new ClientScriptRunner(List.of(h), 0, new Variables(),
+                    new PgbenchRandom(1), QueryMode.EXTENDED, ClientScriptRunner.Options.defaults()), hidden);
+        }
+        LocalServer.assumePgbench();
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("lit", ".sql");
+        try {
+            java.nio.file.Files.writeString(f, "SELECT :a::int, /* :a */ 'x';\n");
+            Process p = new ProcessBuilder(LocalServer.PGBENCH.toString(), "-h", "127.0.0.1", "-p", "5432", "-U",
+                    "postgres", "-n", "-t", "1", "-M", "extended", "-Da=1", "-f", f.toString(), "test")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(2, p.waitFor(), out);
+            assertTrue(out.contains("bind message supplies 2 parameters, but prepared statement \"\" requires 1"), out);
+        } finally {
+            java.nio.file.Files.delete(f);
+        }
+    }
+
     @Test
     void syntaxErrorsSayWhatWasExpected() {
         ScriptException e = assertThrows(ScriptException.class, () -> Script.parse("e.sql", "\\set x 1 +"));
