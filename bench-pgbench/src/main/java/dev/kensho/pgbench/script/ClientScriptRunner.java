@@ -794,7 +794,12 @@ public final class ClientScriptRunner {
                 simpleStatement.setEscapeProcessing(false);
             }
             st = simpleStatement;
-            isResult = st.execute(substitute(cmd.sql));
+            try {
+                isResult = st.execute(substitute(cmd.sql));
+            } catch (SQLException e) {
+                notices(st);
+                throw e;
+            }
         } else {
             PreparedStatement ps = prepared.get(cmd);
             if (ps == null) {
@@ -812,14 +817,24 @@ public final class ClientScriptRunner {
                 }
             }
             st = ps;
-            isResult = ps.execute();
+            try {
+                isResult = ps.execute();
+            } catch (SQLException e) {
+                notices(st);
+                throw e;
+            }
         }
+        notices(st);
+        readResults(st, isResult, cmd);
+    }
+
+    /** Prints the statement's notices, those that came before an error too (libpq prints each as it comes). */
+    private void notices(Statement st) throws SQLException {
         SQLWarning w = st.getWarnings();
         if (w != null) {
             for (; w != null; w = w.getNextWarning()) notice(noticeText(w));
             st.clearWarnings();
         }
-        readResults(st, isResult, cmd);
     }
 
     /** A notice as libpq's default notice processor prints it. */

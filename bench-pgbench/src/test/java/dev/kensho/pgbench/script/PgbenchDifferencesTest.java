@@ -101,6 +101,29 @@ class PgbenchDifferencesTest {
         assertArrayEquals(new long[] {1, 1, 1, 1, 1, 0, 1}, r.commandCounts(0));
     }
 
+    /** The notices a failing statement sent before its error are printed, as libpq prints them (pgjdbc lost them). */
+    @Test
+    void noticesBeforeAnErrorArePrinted() throws Exception {
+        String text = "DO $$ BEGIN RAISE NOTICE 'n1'; RAISE WARNING 'w2'; RAISE EXCEPTION 'boom'; END $$;\n";
+        for (QueryMode mode : QueryMode.values()) {
+            List<String> out = new ArrayList<>();
+            ClientScriptRunner r = new ClientScriptRunner(List.of(Script.parse("s.sql", text)), 0, new Variables(),
+                    new PgbenchRandom(1), mode, ClientScriptRunner.Options.defaults().withStderr(out::add));
+            LocalServer.assumeReachable();
+            try (Connection c = LocalServer.connect(mode)) {
+                TransactionOutcome o = r.runScript(c, 0);
+                assertEquals(false, o.ok());
+                assertEquals(true, o.message().contains("ERROR:  boom"), o.message());
+            }
+            assertEquals(List.of("NOTICE:  n1", "WARNING:  w2"), out, mode.toString());
+        }
+        LocalServer.assumePgbench();
+        List<String> theirs = pgbench(text);
+        assertEquals("NOTICE:  n1", theirs.get(0));   // pgbench(): a WARNING line counts among the error lines
+        assertEquals(true, theirs.get(1).startsWith("WARNING:  w2; client 0 script 0 aborted in command 0 query 0: ERROR:  boom"),
+                theirs.get(1));
+    }
+
     /** pgbench computes a sleep in its int: 55297704 s is 55297704000000 us, which wraps to 64000 us. */
     @Test
     void sleepWrapsAsPgbenchsInt() throws Exception {
