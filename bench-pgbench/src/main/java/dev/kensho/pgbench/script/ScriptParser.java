@@ -374,6 +374,9 @@ final class ScriptParser {
         int blockDepth = 0;      // inside /* */
         boolean lineComment = false;
         boolean escapes = false; // E'' string
+        // end of the last '?' parameter in out: a '?' right after it would make pgjdbc's "??" (a literal '?'), so
+        // ":a:b" or ":a?" get a space between, which pgbench's "$1$2" and "$1?" lex as too
+        int paramEnd = -1;
         while (i < n) {
             char c = sql.charAt(i);
             if (c == ':') {
@@ -393,7 +396,8 @@ final class ScriptParser {
                 if (wire) {
                     out.append('$').append(names.size());
                 } else {
-                    out.append('?');
+                    out.append(out.length() == paramEnd ? " ?" : "?");
+                    paramEnd = out.length();
                 }
                 i = e;
                 continue;
@@ -449,7 +453,7 @@ final class ScriptParser {
                     continue;
                 }
             } else if (c == '?' && !wire) {
-                out.append("??");
+                out.append(out.length() == paramEnd ? " ??" : "??");
                 i++;
                 continue;
             }

@@ -179,6 +179,26 @@ class ExecutionTest {
         assertEquals(List.of("debug(script=0,command=2): int 8"), debug);
     }
 
+    /**
+     * A parameter right before a '?' or another parameter: pgbench sends "$1?'x'" and "$1$2", which pgjdbc's "??"
+     * (its escape for a literal '?') once turned into "?$1'x'" or a "column index is out of range" error.
+     */
+    @ParameterizedTest
+    @EnumSource(value = QueryMode.class, names = {"EXTENDED", "PREPARED"})
+    void parameterBeforeAQuestionMarkOrAParameter(QueryMode mode) throws Exception {
+        Script s = Script.parse("q", "SELECT :j?'x' AS y \\gset\n\\set y debug(:y)\n");
+        Script adjacent = Script.parse("a", "SELECT :a:a;\n");
+        List<String> debug = new ArrayList<>();
+        try (Connection c = connect(mode)) {
+            TransactionOutcome o = runner(List.of(s), mode, debug, "j={\"x\": 1}").runScript(c, 0);
+            assertTrue(o.ok(), o::toString);
+            TransactionOutcome bad = runner(List.of(adjacent), mode, debug, "a=1").runScript(c, 0);
+            assertEquals("42601", bad.sqlState(), bad::toString);
+            assertTrue(bad.message().contains("syntax error at or near \"$2\""), bad::toString);
+        }
+        assertEquals(List.of("debug(script=0,command=2): boolean true"), debug);
+    }
+
     /** As pgbench: an undefined variable stays ":name" text in simple mode, and binds NULL otherwise. */
     @ParameterizedTest
     @EnumSource(QueryMode.class)
