@@ -516,9 +516,10 @@ final class ScriptParser {
             if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b || c == '\n') {
                 break;
             }
-            if (c == '\\' && pos + 1 < n && src.charAt(pos + 1) == '\n') {
+            int k = c == '\\' ? ExprParser.continuation(src, pos, n) : 0;   // exprscan.l's {nonspace}+{continuation}: "\\\r?\n"
+            if (k > 0) {
                 String w = src.substring(start, pos);
-                pos += 2;
+                pos += k;
                 return new Word(w, start);
             }
             pos++;

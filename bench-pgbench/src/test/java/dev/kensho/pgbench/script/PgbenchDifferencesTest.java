@@ -68,6 +68,8 @@ class PgbenchDifferencesTest {
                 aborts("aset invalid name", "SELECT 1 AS a \\; SELECT 1 AS \"a b\" \\aset\n",
                         "aset: invalid variable name: \"a b\"; client 0 script 0 command 0 query 1: error storing into variable a b"),
                 ok("continuation with CR LF", "\\set x 1 \\\r\n + 2\r\n\\set r debug(:x)\r\n", "debug(script=0,command=2): int 3"),
+                ok("continuation with CR LF right after a word", "\\sleep 1\\\r\nms\r\n\\set\\\r\nx\\\r\n3\r\n\\set r debug(:x)\r\n",
+                        "debug(script=0,command=3): int 3"),
                 ok("gaussian with a NaN parameter", "\\set r debug(random_gaussian(1, 10, (1e308*10)-(1e308*10)))\n",
                         "debug(script=0,command=1): int -9223372036854775807"),
                 ok("gaussian with an infinite parameter", "\\set r debug(random_gaussian(-1, 10, 1e308*10))\n",
