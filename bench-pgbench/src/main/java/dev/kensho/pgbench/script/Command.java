@@ -76,9 +76,22 @@ public final class Command {
         return new Command(kind, line, column, text, variable, expr, args, null, List.of(), null, null, sleepUnitMicros);
     }
 
-    private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+    /**
+     * pgbench's first_line of an SQL command: up to the first CR or LF, at most 127 bytes (its 128-byte buffer);
+     * pgbench may cut a UTF-8 character in two, here the cut falls before it.
+     */
+    static String firstLine(String s) {
+        int end = 0;
+        int bytes = 0;
+        while (end < s.length()) {
+            int cp = s.codePointAt(end);
+            if (cp == '\n' || cp == '\r') break;
+            int b = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (bytes + b > 127) break;
+            bytes += b;
+            end += Character.charCount(cp);
+        }
+        return s.substring(0, end);
     }
 
     public Kind kind() {

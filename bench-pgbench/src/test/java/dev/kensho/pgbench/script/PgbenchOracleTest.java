@@ -77,6 +77,24 @@ class PgbenchOracleTest {
         }
     }
 
+    /** -r names an SQL command by its text up to the first CR or LF, at most 127 bytes, as pgbench 15 does. */
+    @Test
+    void perStatementReportLinesStopAtCrAndAt127Bytes() throws Exception {
+        StringBuilder longLine = new StringBuilder("SELECT 0");
+        for (int i = 1; i < 60; i++) longLine.append(", ").append(i);
+        String text = "SELECT 1\r\n  ;\r\n\\set a 1\r\n" + longLine + ";\r\nSELECT 2;\n";
+        assertEquals(List.of("SELECT 1", "\\set a 1", longLine.substring(0, 127), "SELECT 2;"),
+                Script.parse("s.sql", text).commandLines());
+        // 'é' is two bytes: the cut falls before the character that would pass 127 (pgbench cuts inside it)
+        assertEquals("SELECT '" + "é".repeat(59), Script.parse("u.sql", "SELECT '" + "é".repeat(70) + "';\n").commandLines().get(0));
+        LocalServer.assumePgbench();
+        Path f = write("s.sql", text);
+        String out = pgbenchOutput("-t", "1", "-r", "-f", f.toString());
+        List<String> theirs = out.substring(out.indexOf("statement latencies")).lines().skip(1)
+                .map(l -> l.replaceFirst("^\\s+\\S+\\s+\\S+  ", "")).toList();
+        assertEquals(theirs, Script.parse("s.sql", text).commandLines());
+    }
+
     /** Nested \if/\elif/\else over all 16 combinations of two random values, 40 transactions. */
     @Test
     void nestedConditionalsTakeTheSameBranches() throws Exception {
