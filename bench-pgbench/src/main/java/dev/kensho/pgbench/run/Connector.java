@@ -22,9 +22,25 @@ public final class Connector {
         this.tcp = target.wireLogin().socketFile() == null;
     }
 
+    /** What each connection sets after login (one statement, one round trip): libpq's session where pgjdbc's differs. */
+    private volatile String settings;
+
+    void settings(java.util.List<String> sets) {
+        settings = sets.isEmpty() ? null : String.join("; ", sets);
+    }
+
     public Connection connect() throws SQLException {
         Properties p = mode.connectionProperties();
         if (tcp) p.setProperty("socketFactory", BlockingSocketFactory.class.getName());
-        return target.connect(p);
+        Connection c = target.connect(p);
+        if (settings != null) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute(settings);
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return c;
     }
 }

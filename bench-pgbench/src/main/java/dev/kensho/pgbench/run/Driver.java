@@ -172,6 +172,7 @@ public final class Driver {
             if (window != RunWindow.NONE && ServerVersion.of(admin).atLeast(15)) between.add("SELECT pg_stat_force_next_flush()");
             betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
+            if (!wireEngine) connector.settings(libpqSessionSettings(admin));
         } catch (SQLException e) {
             // nothing measured yet: the server's state is the problem (and the CLI keeps no empty run directory)
             throw KenshoException.target("pgbench: " + oneLine(e), e);
@@ -1342,6 +1343,41 @@ public final class Driver {
     /** A managed server's data outlive neither its run nor a separate init (unless kept): what to do instead. */
     private static final String MANAGED_EMPTY = "a server Kensho starts holds no pgbench tables: add --init [-s SCALE],"
             + " or give --keep-data DIR to both 'bench pgbench init' and this run";
+
+    /**
+     * pgjdbc logs in with the JVM's TimeZone and DateStyle ISO, MDY, where libpq (pgbench, the wire engine) asks for neither
+     * and gets the server's, the database's or the role's: now()::date, date_trunc and a date written '01/02/2026' then
+     * came out otherwise than in pgbench. A login as libpq's tells those, and where they differ each client connection
+     * sets them (one round trip, in -C's connection time too): the TimeZone as it is, of DateStyle the order of day and
+     * month only, since pgjdbc refuses any output style but ISO (said once).
+     */
+    private List<String> libpqSessionSettings(Connection admin) throws SQLException {
+        String tz, ds;
+        try (WireConnection libpq = WireConnection.open(target.wireLogin(), cfg.mode())) {
+            tz = libpq.timeZone();
+            ds = libpq.dateStyle();
+        } catch (IOException e) {
+            return List.of();   // a login the wire engine cannot make (GSSAPI, a verified certificate): pgjdbc's stay
+        }
+        String pgjdbcTz, pgjdbcDs;
+        try (Statement st = admin.createStatement();
+             ResultSet rs = st.executeQuery("SELECT current_setting('TimeZone'), current_setting('DateStyle')")) {
+            rs.next();
+            pgjdbcTz = rs.getString(1);
+            pgjdbcDs = rs.getString(2);
+        }
+        List<String> set = new ArrayList<>();
+        if (tz != null && !tz.equals(pgjdbcTz)) set.add("SET TimeZone TO '" + tz.replace("'", "''") + "'");
+        if (ds != null && !ds.equals(pgjdbcDs)) {
+            String[] style = ds.split(",\\s*", 2);   // "SQL, DMY": output style, field order
+            if (!style[0].equalsIgnoreCase("ISO")) {
+                cfg.err().println("warning: the database's DateStyle is " + ds + "; the pgjdbc engine prints dates in ISO "
+                        + "(pgjdbc requires it), --engine wire as pgbench does");
+            }
+            if (style.length == 2 && !pgjdbcDs.endsWith(style[1])) set.add("SET DateStyle TO 'ISO, " + style[1] + "'");
+        }
+        return set;
+    }
 
     private int scale(Connection c) throws SQLException {
         if (!cfg.builtinUsed()) return cfg.scale() == null ? 1 : cfg.scale();

@@ -70,6 +70,8 @@ final class WireConnection implements Closeable {
     private char txStatus = 'I';
     /** The session's client_encoding, as the server reports it: libpq asks for none, so it is the database's. */
     private Charset charset = StandardCharsets.UTF_8;
+    /** TimeZone and DateStyle as the server reported them at login, where no client asked for any (libpq's session). */
+    private String timeZone, dateStyle;
 
     // the command in flight
     private ClientScriptRunner runner;
@@ -120,6 +122,16 @@ final class WireConnection implements Closeable {
 
     SocketChannel channel() {
         return ch;
+    }
+
+    /** The session's TimeZone from login (null if the server reported none). */
+    String timeZone() {
+        return timeZone;
+    }
+
+    /** The session's DateStyle from login (null if the server reported none). */
+    String dateStyle() {
+        return dateStyle;
     }
 
     /** Whether the session is inside a transaction block (ReadyForQuery's status), as last reported. */
@@ -225,7 +237,12 @@ final class WireConnection implements Closeable {
                     return;
                 }
                 case 'S' -> {   // ParameterStatus
-                    if (cstringIn().equals("client_encoding")) charset = javaCharset(cstringIn());
+                    switch (cstringIn()) {
+                        case "client_encoding" -> charset = javaCharset(cstringIn());
+                        case "TimeZone" -> timeZone = cstringIn();
+                        case "DateStyle" -> dateStyle = cstringIn();
+                        default -> { }
+                    }
                 }
                 default -> { }   // BackendKeyData, NoticeResponse: nothing a client needs here
             }
