@@ -1367,7 +1367,7 @@ public final class Driver {
             pgjdbcDs = rs.getString(2);
         }
         List<String> set = new ArrayList<>();
-        if (tz != null && !tz.equals(pgjdbcTz)) set.add("SET TimeZone TO '" + tz.replace("'", "''") + "'");
+        if (tz != null && !sameZone(tz, pgjdbcTz)) set.add("SET TimeZone TO '" + tz.replace("'", "''") + "'");
         if (ds != null && !ds.equals(pgjdbcDs)) {
             String[] style = ds.split(",\\s*", 2);   // "SQL, DMY": output style, field order
             if (!style[0].equalsIgnoreCase("ISO")) {
@@ -1377,6 +1377,16 @@ public final class Driver {
             if (style.length == 2 && !pgjdbcDs.endsWith(style[1])) set.add("SET DateStyle TO 'ISO, " + style[1] + "'");
         }
         return set;
+    }
+
+    /** The same name, or two names of one zone's rules (UTC and Etc/UTC): no statement per connection for nothing. */
+    static boolean sameZone(String a, String b) {
+        if (a.equals(b)) return true;
+        try {
+            return java.time.ZoneId.of(a).getRules().equals(java.time.ZoneId.of(b).getRules());
+        } catch (java.time.DateTimeException notJavas) {
+            return false;   // a POSIX zone ('<+09>-09') or one Java lacks: set it
+        }
     }
 
     private int scale(Connection c) throws SQLException {

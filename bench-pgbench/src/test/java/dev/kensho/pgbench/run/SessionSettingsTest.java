@@ -60,6 +60,14 @@ class SessionSettingsTest {
         return Stream.of(Engine.values()).flatMap(e -> Stream.of(QueryMode.values()).map(m -> Arguments.of(e, m)));
     }
 
+    @org.junit.jupiter.api.Test
+    void zonesOfOneRuleAreTheSame() {
+        assertTrue(Driver.sameZone("UTC", "Etc/UTC"));
+        assertTrue(Driver.sameZone("Asia/Tokyo", "Japan"));
+        assertFalse(Driver.sameZone("Asia/Tokyo", "Asia/Seoul"));   // the same offset today, another history
+        assertFalse(Driver.sameZone("<+09>-09", "Asia/Tokyo"));
+    }
+
     @ParameterizedTest
     @MethodSource("enginesAndModes")
     void clientsHaveTheDatabasesTimeZoneAndDateOrder(Engine engine, QueryMode mode, @TempDir Path tmp) throws Exception {
