@@ -2,9 +2,11 @@ package dev.kensho.pgbench.init;
 
 import java.io.PrintStream;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -50,43 +52,60 @@ public final class CopyLoader {
      */
     public void load(Connection c, Table t, int scale, boolean freeze, boolean quiet, PrintStream log) throws SQLException {
         long total = t.perScale * scale;
-        // the table's column decides aid's binary width, not this scale: -I g fills tables made at another scale
-        // (bigint from pgbench's 32-bit threshold on), as pgbench's text COPY does
-        boolean bigAid = t == Table.ACCOUNTS && bigintAid(c);
-        if (t == Table.ACCOUNTS && !bigAid && total > Integer.MAX_VALUE) {
+        // the table's columns decide the format, not this scale: -I g fills tables made at another scale (bigint aid
+        // from pgbench's 32-bit threshold on) or by someone else, as pgbench's text COPY does
+        List<String> types = columnTypes(c, t);
+        boolean bigAid = t == Table.ACCOUNTS && !types.isEmpty() && types.get(0).equals("bigint");
+        boolean binary = binaryFits(t, types);
+        if (t == Table.ACCOUNTS && !types.isEmpty() && types.get(0).equals("integer") && total > Integer.MAX_VALUE) {
             // pgbench's COPY fails at this row, after two billion others
             throw new SQLException("value \"" + (Integer.MAX_VALUE + 1L) + "\" is out of range for type integer"
                     + " (pgbench_accounts.aid, made at a scale under " + Tables.SCALE_32BIT_THRESHOLD + ")", "22003");
         }
-        String sql = "copy " + t.name + " from stdin with (format binary" + (freeze ? ", freeze on" : "") + ")";
+        String sql = "copy " + t.name + " from stdin" + (binary ? " with (format binary" + (freeze ? ", freeze on)" : ")")
+                : freeze ? " with (freeze on)" : "");
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         long start = System.nanoTime();
         long nextLog = LOG_STEP_NANOS;
         boolean ok = false;
         try {
             pos = 0;
-            System.arraycopy(SIGNATURE, 0, buf, 0, SIGNATURE.length);
-            pos = SIGNATURE.length;
-            putInt(0);   // flags: no OIDs
-            putInt(0);   // no header extension
+            if (binary) {
+                System.arraycopy(SIGNATURE, 0, buf, 0, SIGNATURE.length);
+                pos = SIGNATURE.length;
+                putInt(0);   // flags: no OIDs
+                putInt(0);   // no header extension
+            }
             for (long k = 0; k < total; k++) {
                 long id = k + 1;
-                putShort(t == Table.BRANCHES ? 3 : 4);
-                if (bigAid) {
-                    putInt(8);
-                    putLong(id);
+                if (!binary) {
+                    // pgbench 17's text rows: NULL filler for branches and tellers, an empty one for accounts
+                    putText(id);
+                    if (t != Table.BRANCHES) putText(t == Table.TELLERS ? k / Tables.TELLERS + 1 : k / Tables.ACCOUNTS + 1);
+                    putText(0);
+                    if (t != Table.ACCOUNTS) {
+                        buf[pos++] = '\\';
+                        buf[pos++] = 'N';
+                    }
+                    buf[pos++] = '\n';
                 } else {
+                    putShort(t == Table.BRANCHES ? 3 : 4);
+                    if (bigAid) {
+                        putInt(8);
+                        putLong(id);
+                    } else {
+                        putInt(4);
+                        putInt((int) id);
+                    }
+                    if (t != Table.BRANCHES) {
+                        putInt(4);
+                        putInt((int) (t == Table.TELLERS ? k / Tables.TELLERS + 1 : k / Tables.ACCOUNTS + 1));
+                    }
                     putInt(4);
-                    putInt((int) id);
+                    putInt(0);
+                    // pgbench: NULL filler for branches and tellers, a blank-padded empty string for accounts
+                    putInt(t == Table.ACCOUNTS ? 0 : -1);
                 }
-                if (t != Table.BRANCHES) {
-                    putInt(4);
-                    putInt((int) (t == Table.TELLERS ? k / Tables.TELLERS + 1 : k / Tables.ACCOUNTS + 1));
-                }
-                putInt(4);
-                putInt(0);
-                // pgbench: NULL filler for branches and tellers, a blank-padded empty string for accounts
-                putInt(t == Table.ACCOUNTS ? 0 : -1);
                 if (pos >= BUFFER) {
                     in.writeToCopy(buf, 0, pos);
                     pos = 0;
@@ -103,7 +122,7 @@ public final class CopyLoader {
                     }
                 }
             }
-            putShort(-1);   // trailer
+            if (binary) putShort(-1);   // trailer
             in.writeToCopy(buf, 0, pos);
             in.endCopy();
             ok = true;
@@ -118,12 +137,37 @@ public final class CopyLoader {
         }
     }
 
-    private static boolean bigintAid(Connection c) throws SQLException {
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("select atttypid = 'bigint'::regtype from pg_attribute"
-                     + " where attrelid = to_regclass('pgbench_accounts') and attname = 'aid'")) {
-            return rs.next() && rs.getBoolean(1);
+    /** The table's column types in order (regtype's names), empty if there is no such table. */
+    private static List<String> columnTypes(Connection c, Table t) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select atttypid::regtype::text from pg_attribute"
+                + " where attrelid = to_regclass(?) and attnum > 0 and not attisdropped order by attnum")) {
+            ps.setString(1, t.name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1));
+            }
         }
+        return out;
+    }
+
+    /**
+     * Whether the binary rows fit the table as it is: pgbench's columns (int ids and balances, bigint aid, a filler of
+     * a text type). A table made otherwise (a bigint bid, a numeric balance, another column) took pgbench's text COPY
+     * but failed the binary one with the server's "insufficient data left in message"; it gets pgbench's text rows.
+     */
+    static boolean binaryFits(Table t, List<String> types) {
+        if (types.size() != (t == Table.BRANCHES ? 3 : 4)) return false;
+        for (int i = 0; i < types.size() - 1; i++) {
+            String ty = types.get(i);
+            if (!ty.equals("integer") && !(i == 0 && t == Table.ACCOUNTS && ty.equals("bigint"))) return false;
+        }
+        return List.of("character", "text", "character varying").contains(types.get(types.size() - 1));
+    }
+
+    private void putText(long v) {
+        String s = Long.toString(v);
+        for (int i = 0; i < s.length(); i++) buf[pos++] = (byte) s.charAt(i);
+        buf[pos++] = '\t';
     }
 
     private static void progress(PrintStream log, long done, long total, String table, long elapsedNanos) {

@@ -163,6 +163,30 @@ class PgbenchInitTest {
         }
     }
 
+    /**
+     * -I g on tables made with other column types than pgbench's (a bigint bid, a numeric balance, a varchar id):
+     * pgbench's text COPY fills them, the binary COPY failed with the server's "insufficient data left in message".
+     */
+    @Test
+    void clientSideGenerationFillsTablesOfOtherColumnTypesAsPgbenchsTextCopy(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute(Tables.DROP);
+            s.execute("create table pgbench_history(tid int,bid int,aid int,delta int,mtime timestamp,filler char(22))");
+            s.execute("create table pgbench_branches(bid bigint,bbalance int,filler char(88))");
+            s.execute("create table pgbench_tellers(tid varchar(10),bid int,tbalance numeric,filler char(84))");
+            s.execute("create table pgbench_accounts(aid int,bid smallint,abalance numeric,filler char(84))");
+        }
+        new PgbenchInit().scale(2).steps("g").log(null).run(pg);
+        try (Connection c = pg.connect()) {
+            assertEquals(2, count(c, "select count(*) from pgbench_branches where filler is null and bbalance = 0"));
+            assertEquals(20, count(c, "select count(*) from pgbench_tellers where filler is null and tbalance = 0"));
+            assertEquals(2, count(c, "select bid from pgbench_tellers where tid = '11'"));
+            assertEquals(200_000, count(c, "select count(*) from pgbench_accounts where abalance = 0 and octet_length(filler) = 84"));
+            assertEquals(2, count(c, "select bid from pgbench_accounts where aid = 100001"));
+        }
+        new PgbenchInit().scale(1).log(null).run(pg);   // pgbench's tables again for the other tests
+    }
+
     static String text(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
