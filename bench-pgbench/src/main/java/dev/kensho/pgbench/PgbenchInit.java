@@ -332,7 +332,11 @@ public final class PgbenchInit {
     private void exec(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
-            for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) say("NOTICE:  " + w.getMessage());
+            // in the server's severity, as libpq prints it: the vacuum of tables the role does not own is a WARNING
+            for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                say((w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null
+                        ? p.getServerErrorMessage().getSeverity() : "WARNING") + ":  " + w.getMessage());
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.kensho.pgbench.init;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.PlainRole;
@@ -9,6 +10,9 @@ import dev.kensho.core.server.Target;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import dev.kensho.pgbench.PgbenchInit;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** pgbench init as a role that may not create tables in public (PostgreSQL 15's default for all but the database owner). */
@@ -24,6 +28,26 @@ class PlainRoleInitTest {
             assertEquals("pgbench init failed: ERROR: permission denied for schema public (role " + role.name()
                     + " may not create tables in schema public: GRANT CREATE ON SCHEMA public TO " + role.name()
                     + ", or use a database the role owns)", e.getMessage());
+        }
+    }
+
+    /**
+     * -I gv on tables someone else owns (granted what the load needs): the server's "skipping ... only table or
+     * database owner can vacuum it" is a WARNING, and pgbench prints it as one; Kensho printed every notice as NOTICE.
+     */
+    @Test
+    void theVacuumsWarningsAreSaidAsWarnings(@LocalPostgres Target pg) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "initvac");
+             Target admin = new dev.kensho.core.server.TargetSpec().url(role.target().jdbcUrl()).user(pg.user()).open()) {
+            new PgbenchInit().scale(1).steps("dt").log(null).run(admin);
+            role.asSuperuser("GRANT SELECT, INSERT, TRUNCATE ON ALL TABLES IN SCHEMA public TO " + role.name());
+            role.asSuperuser("ALTER DATABASE " + role.name() + " OWNER TO " + pg.user());   // a database owner may vacuum all
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            new PgbenchInit().scale(1).steps("gv").log(new PrintStream(err, true, StandardCharsets.UTF_8)).run(role.target());
+            String said = err.toString(StandardCharsets.UTF_8);
+            // 15 says "skipping "pgbench_accounts" --- only table or database owner can vacuum it", 16 on otherwise
+            assertTrue(said.lines().anyMatch(l -> l.startsWith("WARNING:  ") && l.contains("\"pgbench_accounts\"")), said);
+            assertTrue(said.lines().noneMatch(l -> l.startsWith("NOTICE:  ") && l.contains("\"pgbench_accounts\"")), said);
         }
     }
 }
