@@ -48,6 +48,7 @@ public final class PgbenchInit {
     private String steps;
     private boolean noVacuum;
     private boolean quiet;
+    private Boolean overwriteProgress;
     private PrintStream log = System.err;
 
     /** -s: 100 000 accounts, 10 tellers and 1 branch per unit. */
@@ -72,6 +73,8 @@ public final class PgbenchInit {
     public PgbenchInit noVacuum(boolean b) { this.noVacuum = b; return this; }
     /** -q: progress every 5 s instead of every 100 000 rows. */
     public PgbenchInit quiet(boolean b) { this.quiet = b; return this; }
+    /** Progress lines written over each other ('\r'), as pgbench on a terminal; default: when the log is a terminal's stderr. */
+    public PgbenchInit overwriteProgress(boolean b) { this.overwriteProgress = b; return this; }
     /** Where progress and the timing line go (stderr, as pgbench); null for silence. */
     public PgbenchInit log(PrintStream out) { this.log = out; return this; }
 
@@ -89,6 +92,7 @@ public final class PgbenchInit {
         c.steps = steps;
         c.noVacuum = noVacuum;
         c.quiet = quiet;
+        c.overwriteProgress = overwriteProgress;
         c.log = log;
         return c;
     }
@@ -298,14 +302,28 @@ public final class PgbenchInit {
             exec(c, Tables.TRUNCATE);
             boolean v14 = ServerVersion.of(c).atLeast(14);
             CopyLoader loader = new CopyLoader();
+            boolean overwrite = overwriteProgress != null ? overwriteProgress : log == System.err && stderrIsTerminal();
             for (CopyLoader.Table t : List.of(CopyLoader.Table.BRANCHES, CopyLoader.Table.TELLERS, CopyLoader.Table.ACCOUNTS)) {
                 // as pgbench 17: all three by COPY, FREEZE for ordinary tables only, asked of the table (-I g may meet one
                 // partitioned earlier); 15 and 16 INSERT branches and tellers: the same rows, not frozen
-                loader.load(c, t, scale, v14 && ordinaryTable(c, t.tableName()), quiet, log);
+                loader.load(c, t, scale, v14 && ordinaryTable(c, t.tableName()), quiet, overwrite, log);
             }
             c.commit();
         } finally {
             rollbackQuietly(c);
+        }
+    }
+
+    /**
+     * pgbench's isatty(fileno(stderr)): Linux names the file behind fd 2; elsewhere a console is taken for one
+     * (System.console() alone is wrong both ways: it asks of stdin and stdout, so "2> init.log" got carriage returns).
+     */
+    static boolean stderrIsTerminal() {
+        try {
+            String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+            return to.startsWith("/dev/pts/") || to.startsWith("/dev/tty");
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return System.console() != null;
         }
     }
 

@@ -51,6 +51,15 @@ public final class CopyLoader {
      * not for a partitioned accounts table).
      */
     public void load(Connection c, Table t, int scale, boolean freeze, boolean quiet, PrintStream log) throws SQLException {
+        load(c, t, scale, freeze, quiet, false, log);
+    }
+
+    /**
+     * As above; with overwrite each progress line ends in a carriage return, the next written over it, and the last
+     * in a newline: what pgbench does when stderr is a terminal (isatty), so -s 1000 is one line, not a thousand.
+     */
+    public void load(Connection c, Table t, int scale, boolean freeze, boolean quiet, boolean overwrite, PrintStream log)
+            throws SQLException {
         long total = t.perScale * scale;
         // the table's columns decide the format, not this scale: -I g fills tables made at another scale (bigint aid
         // from pgbench's 32-bit threshold on) or by someone else, as pgbench's text COPY does
@@ -68,6 +77,8 @@ public final class CopyLoader {
         long start = System.nanoTime();
         long nextLog = LOG_STEP_NANOS;
         boolean ok = false;
+        prevChars = 0;
+        eol = overwrite ? '\r' : '\n';
         try {
             pos = 0;
             if (binary) {
@@ -127,6 +138,8 @@ public final class CopyLoader {
             in.endCopy();
             ok = true;
         } finally {
+            // off the line left to be overwritten, also before an error is said (pgbench ends it before PQendcopy)
+            if (overwrite && prevChars > 0 && log != null) log.println();
             if (!ok && in.isActive()) {
                 try {
                     in.cancelCopy();
@@ -170,11 +183,21 @@ public final class CopyLoader {
         buf[pos++] = '\t';
     }
 
-    private static void progress(PrintStream log, long done, long total, String table, long elapsedNanos) {
+    private int prevChars;
+    private char eol;
+
+    private void progress(PrintStream log, long done, long total, String table, long elapsedNanos) {
         double el = elapsedNanos / 1e9;
         double remaining = (total - done) * el / done;
-        log.printf(Locale.ROOT, "%d of %d tuples (%d%%) of %s done (elapsed %.2f s, remaining %.2f s)%n",
+        String line = String.format(Locale.ROOT, "%d of %d tuples (%d%%) of %s done (elapsed %.2f s, remaining %.2f s)",
                 done, total, (int) (done * 100 / total), table, el, remaining);
+        // on Ctrl-C the shutdown hook says so over the line left to be overwritten: nothing is written after it
+        if (eol == '\r' && dev.kensho.core.JvmShutdown.begun()) return;
+        // as pgbench 17: blanks over what a longer line before left on the terminal
+        String pad = eol == '\r' && prevChars > line.length() ? " ".repeat(prevChars - line.length()) : "";
+        prevChars = line.length();
+        log.print(line + pad + eol);
+        log.flush();
     }
 
     private void putShort(int v) {

@@ -187,6 +187,20 @@ class PgbenchInitTest {
         new PgbenchInit().scale(1).log(null).run(pg);   // pgbench's tables again for the other tests
     }
 
+    /**
+     * On a terminal pgbench writes each progress line over the last ('\\r') and ends the table's with a newline, so
+     * -s 1000 shows one line; Kensho printed a thousand.
+     */
+    @Test
+    void progressLinesAreWrittenOverEachOtherAsOnPgbenchsTerminal(Target pg) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new PgbenchInit().scale(3).steps("dtg").overwriteProgress(true).log(new PrintStream(out, true, StandardCharsets.UTF_8)).run(pg);
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertTrue(log.matches("(?s).*generating data \\(client-side\\)\\.\\.\\.\n"
+                + "100000 of 300000 tuples \\(33%\\) of pgbench_accounts done \\(elapsed [0-9.]+ s, remaining [0-9.]+ s\\) *\r"
+                + "200000 of 300000 [^\r\n]*\r300000 of 300000 tuples \\(100%\\)[^\r\n]*\r\ndone in .*"), log);
+    }
+
     static String text(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
