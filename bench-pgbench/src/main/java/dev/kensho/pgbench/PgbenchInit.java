@@ -215,6 +215,7 @@ public final class PgbenchInit {
     }
 
     private Result runSteps(Connection c, String todo, PartitionMethod method, ServerVersion version) throws SQLException {
+        if (todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseChildTables(c, todo);
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
                 + "where pg_size_bytes(current_setting('maintenance_work_mem')) < 256 * 1024 * 1024");
         Map<String, Double> times = new LinkedHashMap<>();
@@ -295,6 +296,27 @@ public final class PgbenchInit {
         if (todo.indexOf('f') >= 0) v.require("--partitions with the foreign keys step (f: pgbench_history references pgbench_accounts)", 12);
     }
 
+    /**
+     * A table of the user's that inherits from one of the four (not a partition of a partitioned pgbench_accounts, which
+     * init makes): the generate steps' TRUNCATE empties it with its parent, as pgbench's does, and Kensho empties no
+     * table it did not create. Asked before the first step, so a 'd' or 't' before it has not run either (the 'd' step
+     * would fail on it anyway: DROP without CASCADE).
+     */
+    private static void refuseChildTables(Connection c, String todo) throws SQLException {
+        try (Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("select p.relname, i.inhrelid::regclass::text from pg_inherits i"
+                     + " join pg_class p on p.oid = i.inhparent join pg_class k on k.oid = i.inhrelid"
+                     + " where i.inhparent in (select to_regclass(t) from unnest(array['pgbench_accounts', 'pgbench_branches',"
+                     + " 'pgbench_history', 'pgbench_tellers']) t) and not k.relispartition order by 1, 2 limit 1")) {
+            if (rs.next()) {
+                String parent = rs.getString(1), child = rs.getString(2);
+                throw new KenshoException(KenshoException.TARGET, child + " inherits from " + parent + ": the generate step (-I "
+                        + todo + ") truncates " + parent + " and with it " + child + ", a table Kensho did not create; detach it "
+                        + "(ALTER TABLE " + child + " NO INHERIT " + parent + ") or drop it first");
+            }
+        }
+    }
+
     private void generateClientSide(Connection c) throws SQLException {
         // one transaction, truncate first: lets COPY FREEZE skip later hint-bit and freeze work
         c.setAutoCommit(false);
@@ -304,8 +326,9 @@ public final class PgbenchInit {
             CopyLoader loader = new CopyLoader();
             boolean overwrite = overwriteProgress != null ? overwriteProgress : log == System.err && stderrIsTerminal();
             for (CopyLoader.Table t : List.of(CopyLoader.Table.BRANCHES, CopyLoader.Table.TELLERS, CopyLoader.Table.ACCOUNTS)) {
-                // as pgbench 17: all three by COPY, FREEZE for ordinary tables only, asked of the table (-I g may meet one
-                // partitioned earlier); 15 and 16 INSERT branches and tellers: the same rows, not frozen
+                // as pgbench 17: all three by COPY, FREEZE for ordinary tables only. pgbench decides by --partitions, Kensho
+                // asks the table, so -I g on an accounts table partitioned earlier loads, where pgbench's COPY FREEZE fails;
+                // 15 and 16 INSERT branches and tellers: the same rows, not frozen
                 loader.load(c, t, scale, v14 && ordinaryTable(c, t.tableName()), quiet, overwrite, log);
             }
             c.commit();

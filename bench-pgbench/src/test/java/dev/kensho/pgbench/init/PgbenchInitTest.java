@@ -188,6 +188,34 @@ class PgbenchInitTest {
     }
 
     /**
+     * A user's table inheriting from pgbench_accounts: the generate steps' TRUNCATE would empty it too (pgbench 15 empties
+     * it); Kensho refuses before any step, naming it, and the table keeps its row.
+     */
+    @Test
+    void aTableInheritingFromOneOfTheFourIsNotEmptied(Target pg) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("create table kensho_user_child(extra int) inherits (pgbench_accounts)");
+            s.execute("insert into kensho_user_child values (0, 1, 0, '', 7)");
+            try {
+                for (String steps : List.of("g", "G", "dtgvp")) {
+                    var e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).steps(steps).log(null).run(pg));
+                    assertEquals(KenshoException.TARGET, e.exitCode());
+                    assertEquals("kensho_user_child inherits from pgbench_accounts: the generate step (-I " + steps + ") truncates "
+                            + "pgbench_accounts and with it kensho_user_child, a table Kensho did not create; detach it (ALTER TABLE "
+                            + "kensho_user_child NO INHERIT pgbench_accounts) or drop it first", e.getMessage());
+                    assertEquals(1, count(c, "select count(*) from kensho_user_child where extra = 7"), steps);
+                    assertEquals(100_001, count(c, "select count(*) from pgbench_accounts"), "nothing ran: " + steps);
+                }
+                new PgbenchInit().scale(1).steps("v").log(null).run(pg);   // a step that leaves the rows alone goes on
+            } finally {
+                s.execute("drop table kensho_user_child");
+            }
+        }
+        new PgbenchInit().scale(1).log(null).run(pg);
+    }
+
+    /**
      * On a terminal pgbench writes each progress line over the last ('\\r') and ends the table's with a newline, so
      * -s 1000 shows one line; Kensho printed a thousand.
      */
