@@ -41,6 +41,11 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      */
     private static final String RUN_BACKENDS = "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())";
 
+    /** {@link #RUN_BACKENDS}, less this sampler's own second connection (it connected after the first). */
+    private String runBackends() {
+        return RUN_BACKENDS + (hostPid == 0 ? "" : " AND pid <> " + hostPid);
+    }
+
     private final Connection conn;
     /**
      * Statements this sampler ran on conn, each a transaction of its own: its commits are in pg_stat_database's count
@@ -54,6 +59,14 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     /** The server host's /proc, or null with the reason in hostUnavailable. */
     private final ProcFiles host;
     private final Connection hostConn;
+    /**
+     * The host connection's backend, connected after the sampler's and so taken for one of the run's: it sat idle in the
+     * wait profile as one more client, and held the "after" snapshot for the 3 s wait for the run's backends to go.
+     */
+    private final int hostPid;
+    /** Statements run on hostConn (the host's files, one a read): its commits are in pg_stat_database's count too. */
+    private final java.util.concurrent.atomic.AtomicLong hostStatements = new java.util.concurrent.atomic.AtomicLong();
+    private long hostStatementsBefore;
     private final String hostUnavailable;
     private HostTimeline hostTimeline;
     private Timeline hostSeries;
@@ -81,6 +94,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         this.forceFlush = ServerVersion.of(conn).atLeast(15);
         this.ownBackendsOnly = !seesEveryBackend(conn);
         if (target.sameHost()) {
+            this.hostPid = 0;
             this.hostConn = null;
             this.host = ProcFiles.local().orElse(null);
             this.hostUnavailable = host == null ? "this host has no /proc" : null;
@@ -92,9 +106,38 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 hc = null;
             }
             this.hostConn = hc;
-            this.host = r.files();
+            this.host = r.files() == null ? null : counted(r.files());
+            this.hostPid = hc == null ? 0 : pid(hc);
             this.hostUnavailable = r.unavailable() == null ? null : "the server runs on another host and its files cannot be read: " + r.unavailable();
         }
+    }
+
+    private static int pid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** The host's files through hostConn, each read that succeeded counted (a failed one is a rollback, not a commit). */
+    private ProcFiles counted(ProcFiles files) {
+        return new ProcFiles() {
+            @Override public String source() { return files.source(); }
+
+            @Override
+            public String read(String path) throws java.io.IOException {
+                String text = files.read(path);
+                hostStatements.incrementAndGet();
+                return text;
+            }
+
+            @Override
+            public java.util.List<String> list(String dir) throws java.io.IOException {
+                java.util.List<String> names = files.list(dir);
+                hostStatements.incrementAndGet();
+                return names;
+            }
+        };
     }
 
     /** The connections this sampler holds: one, and a second to read a remote host's files. */
@@ -120,6 +163,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         try {
             dbBefore = database();
             statementsBefore = statements.get();
+            hostStatementsBefore = hostStatements.get();
         } catch (SQLException e) {
             error = e.getMessage();
         }
@@ -156,7 +200,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             Map<String, Long> d = new LinkedHashMap<>();
             after.forEach((k, v) -> d.put(k, v - dbBefore.getOrDefault(k, 0L)));
             // the "before" read's own commit and every later statement's up to the "after" read
-            long own = statements.get() - statementsBefore;
+            long own = statements.get() - statementsBefore + hostStatements.get() - hostStatementsBefore;
             d.computeIfPresent("xact_commit", (k, v) -> Math.max(0, v - own));
             delta = d;
         } catch (SQLException e) {
@@ -174,7 +218,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             while (true) {
                 statements.incrementAndGet();
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
-                        + "AND pid <> pg_backend_pid() AND datname = current_database() " + RUN_BACKENDS)) {
+                        + "AND pid <> pg_backend_pid() AND datname = current_database() " + runBackends())) {
                     rs.next();
                     if (rs.getLong(1) == 0 || System.nanoTime() > giveUp) return;
                 }
@@ -194,7 +238,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private void loop() {
         String sql = "SELECT coalesce(wait_event_type || ':' || wait_event, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Idle:' || coalesce(state, '') END) "
                 + "FROM pg_stat_activity WHERE " + clients + " AND pid <> pg_backend_pid() AND datname = current_database() "
-                + RUN_BACKENDS;
+                + runBackends();
         long next = System.nanoTime();
         try (Statement s = conn.createStatement()) {
             while (!stop) {
@@ -220,6 +264,15 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     private Map<String, Long> database() throws SQLException {
         Map<String, Long> m = new LinkedHashMap<>();
+        if (forceFlush && hostConn != null) {
+            // the host connection's reads so far land now too: before the "before" read, or within the window
+            try (Statement h = hostConn.createStatement()) {
+                h.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()");
+                hostStatements.incrementAndGet();
+            } catch (SQLException e) {
+                // the host's files are lost to the trial (host says why); its deltas are not, a commit or two off at most
+            }
+        }
         try (Statement s = conn.createStatement()) {
             statements.incrementAndGet();
             s.execute("SELECT pg_stat_clear_snapshot()");

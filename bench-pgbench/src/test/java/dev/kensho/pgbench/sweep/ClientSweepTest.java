@@ -361,6 +361,42 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * A server on another host is read through the sampler's second connection, which connected after its first and so
+     * was taken for one of the run's clients: it sat in the wait profile (3 backends a sample for 2 clients, a third more
+     * Client:ClientRead), held every trial's end for the 3 s wait for the run's backends to go, and its reads of the host's
+     * files (four a second) were commits of the run. Now only the clients are profiled and the commits are exact again.
+     */
+    @Test
+    void aServerOnAnotherHostIsProfiledWithoutTheSamplersSecondConnection(Target pg, @TempDir Path tmp) throws Exception {
+        Target remote = (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
+                (proxy, m, args) -> {
+                    if (m.getName().equals("sameHost")) return false;
+                    try {
+                        return m.invoke(pg, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            long started = System.nanoTime();
+            new ClientSweep().clients(List.of(2)).threads("1").repeats(2).seconds(2).builtin("select-only").scale(1).warmup(0).noVacuum(true)
+                    .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(Map.of("elsewhere", remote), dir);
+            double took = (System.nanoTime() - started) / 1e9;
+            for (Trial t : RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS))) {
+                assertEquals(Map.of("source", "the server's host, through pg_read_file()"), t.extra().get("host"));
+                @SuppressWarnings("unchecked")
+                Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
+                long samples = ((Number) waits.get("samples")).longValue(), backends = ((Number) waits.get("backend_samples")).longValue();
+                assertTrue(samples >= 10 && backends <= 2 * samples, waits.toString());
+                double commits = t.metric("db_xact_commit"), transactions = t.metric("transactions");
+                assertTrue(commits >= transactions && commits <= transactions + 2, commits + " commits for " + transactions + " transactions");
+            }
+            // two 2 s trials, each with its checkpoint and prewarm; not 3 s more each waiting for the sampler's own backend
+            assertTrue(took < 10, took + " s");
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));
