@@ -90,14 +90,15 @@ public final class WaitEvents {
     }
 
     /**
-     * PostgreSQL 17 renamed wait events by case alone (IO:WALSync became IO:WalSync): a run across versions would show
-     * one wait as two. Such names are merged under the spelling most cells use (in place, in every profile); returns a
-     * note per merge.
+     * PostgreSQL 17 renamed wait events by case alone (IO:WALSync became IO:WalSync), and its early releases (17.2, the
+     * study's) name an individual LWLock with its "Lock" suffix (LWLock:WALWrite is LWLock:WALWriteLock, as 18 no longer
+     * does): a run across versions would show one wait as two. Such names are merged under the spelling most cells use
+     * (in place, in every profile); returns a note per merge.
      */
     static List<String> sameNames(Map<String, Map<String, Double>> profile) {
         Map<String, Map<String, Integer>> spellings = new java.util.TreeMap<>();
         for (Map<String, Double> p : profile.values()) {
-            for (String k : p.keySet()) spellings.computeIfAbsent(k.toLowerCase(Locale.ROOT), x -> new java.util.TreeMap<>()).merge(k, 1, Integer::sum);
+            for (String k : p.keySet()) spellings.computeIfAbsent(sameName(k), x -> new java.util.TreeMap<>()).merge(k, 1, Integer::sum);
         }
         List<String> notes = new ArrayList<>();
         for (Map<String, Integer> s : spellings.values()) {
@@ -114,6 +115,12 @@ public final class WaitEvents {
                     + ": one wait event, its name spelled otherwise in another PostgreSQL version");
         }
         return notes;
+    }
+
+    /** What two spellings of one wait event have in common: the name in lower case, an LWLock's without "lock" at its end. */
+    private static String sameName(String event) {
+        String k = event.toLowerCase(Locale.ROOT);
+        return k.startsWith("lwlock:") && k.endsWith("lock") && k.length() > "lwlock:lock".length() ? k.substring(0, k.length() - 4) : k;
     }
 
     /** The cell's profile: each event's share averaged over its repeats that have one. */
