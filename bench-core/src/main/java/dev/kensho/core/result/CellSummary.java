@@ -12,7 +12,7 @@ import java.util.Set;
  * summary reports median, min and max of each metric, as the PGECons studies do.
  *
  * @param cell    the cell key
- * @param params  the cell's parameters (from its first trial)
+ * @param params  the cell's parameters (from its first ok trial, else its first)
  * @param n       repeats that finished ok
  * @param median  metric → median over the ok repeats
  * @param min     metric → minimum
@@ -44,7 +44,8 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
                 lo.put(m, v[0]);
                 hi.put(m, v[v.length - 1]);
             }
-            Trial first = e.getValue().get(0);
+            // a repeat that failed before it knew its parameters has only the cell key's: an ok one has them all
+            Trial first = ok.isEmpty() ? e.getValue().get(0) : ok.get(0);
             Trial last = e.getValue().get(e.getValue().size() - 1);
             String status = ok.isEmpty() ? last.status() : "ok";
             String reason = ok.isEmpty() ? String.valueOf(last.extra().getOrDefault("reason", "")) : "";

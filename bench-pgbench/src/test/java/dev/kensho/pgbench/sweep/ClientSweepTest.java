@@ -397,6 +397,56 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * A cell whose first recorded repeat failed before the trial knew its parameters (the server not back from a crash in
+     * time, a refused connection) has only target and clients in that trial: summary.csv's row took its parameters from
+     * it, and the cell's script, threads, mode, engine, duration and scale were empty beside the medians of its ok repeats.
+     */
+    @Test
+    void aCellsRowHasItsParametersWhenItsFirstRepeatFailedEarly(Target pg, @TempDir Path tmp) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+        Target refusing = (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
+                (proxy, m, args) -> {
+                    if (m.getName().equals("awaitAccepting") && armed.getAndSet(false)) {
+                        throw new java.sql.SQLException("Connection to 127.0.0.1:1 refused", "08001");
+                    }
+                    try {
+                        return m.invoke(pg, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        // the first trial's line arms the refusal for its own wait for the server
+        PrintStream log = new PrintStream(new java.io.OutputStream() {
+            private final StringBuilder line = new StringBuilder();
+
+            @Override
+            public void write(int b) {
+                if (b != '\n') {
+                    line.append((char) b);
+                    return;
+                }
+                if (line.toString().startsWith("[1/2] ") && line.toString().endsWith("repeat 1...")) armed.set(true);
+                line.setLength(0);
+            }
+        }, true, StandardCharsets.UTF_8);
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+            new ClientSweep().clients(List.of(1)).threads("clients/2").repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1)
+                    .builtin("select-only").scale(1).warmup(0).noVacuum(true).log(log).run(Map.of("embedded", refusing), dir);
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(List.of("failed", "ok"), trials.stream().map(Trial::status).toList(), trials.toString());
+            List<String> csv = Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY));
+            List<String> header = Arrays.asList(csv.get(0).split(","));
+            String[] row = csv.get(1).split(",", -1);
+            for (String p : List.of("script", "threads", "mode", "engine", "duration_s", "scale")) {
+                assertTrue(header.contains(p), csv.get(0));
+                assertTrue(!row[header.indexOf(p)].isEmpty(), p + " empty: " + csv.get(1));
+            }
+            assertEquals("select-only", row[header.indexOf("script")], csv.get(1));
+            assertEquals("1", row[header.indexOf("n")], csv.get(1));
+        }
+    }
+
     @Test
     void threadsExpressions() {
         assertEquals(8, ThreadsExpression.parse("clients/2").threadsFor(16));
