@@ -86,6 +86,10 @@ class ClientSweepTest {
             int n = header.indexOf("n"), med = header.indexOf("tps_median"), lo = header.indexOf("tps_min"), hi = header.indexOf("tps_max");
             int target = header.indexOf("target"), clients = header.indexOf("clients");
             assertTrue(n >= 0 && med >= 0 && lo >= 0 && hi >= 0 && target >= 0 && clients >= 0, csv.get(0));
+            // what the issue names per trial (rollbacks, temp files, memory) has its medians too, not trials.jsonl alone
+            for (String m : List.of("db_xact_commit", "db_xact_rollback", "db_blks_hit", "db_blks_read", "db_temp_files", "mem_used_mb")) {
+                assertTrue(header.contains(m + "_median"), m + ": " + csv.get(0));
+            }
             for (String row : csv.subList(1, csv.size())) {
                 String[] f = row.split(",");
                 assertEquals("2", f[n], row);
