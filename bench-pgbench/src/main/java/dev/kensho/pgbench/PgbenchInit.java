@@ -215,7 +215,7 @@ public final class PgbenchInit {
     }
 
     private Result runSteps(Connection c, String todo, PartitionMethod method, ServerVersion version) throws SQLException {
-        if (todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseChildTables(c, todo);
+        if (todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseChildTables(c, todo, version);
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "
                 + "where pg_size_bytes(current_setting('maintenance_work_mem')) < 256 * 1024 * 1024");
         Map<String, Double> times = new LinkedHashMap<>();
@@ -302,12 +302,13 @@ public final class PgbenchInit {
      * table it did not create. Asked before the first step, so a 'd' or 't' before it has not run either (the 'd' step
      * would fail on it anyway: DROP without CASCADE).
      */
-    private static void refuseChildTables(Connection c, String todo) throws SQLException {
+    private static void refuseChildTables(Connection c, String todo, ServerVersion version) throws SQLException {
         try (Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery("select p.relname, i.inhrelid::regclass::text from pg_inherits i"
                      + " join pg_class p on p.oid = i.inhparent join pg_class k on k.oid = i.inhrelid"
                      + " where i.inhparent in (select to_regclass(t) from unnest(array['pgbench_accounts', 'pgbench_branches',"
-                     + " 'pgbench_history', 'pgbench_tellers']) t) and not k.relispartition order by 1, 2 limit 1")) {
+                     + " 'pgbench_history', 'pgbench_tellers']) t)" + (version.atLeast(10) ? " and not k.relispartition" : "")
+                     + " order by 1, 2 limit 1")) {
             if (rs.next()) {
                 String parent = rs.getString(1), child = rs.getString(2);
                 throw new KenshoException(KenshoException.TARGET, child + " inherits from " + parent + ": the generate step (-I "
