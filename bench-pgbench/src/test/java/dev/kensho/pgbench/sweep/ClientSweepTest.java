@@ -327,13 +327,9 @@ class ClientSweepTest {
         }
     }
 
-    /**
-     * A server on another host is observed through a second connection of the sampler's (its /proc, read through the
-     * server): the check before the first trial counted one, so a count that fit it failed the first trial's own check.
-     */
-    @Test
-    void aServerOnAnotherHostIsCheckedForTheSamplersTwoConnections(Target pg, @TempDir Path tmp) throws Exception {
-        Target remote = (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
+    /** pg as a server on another host: the sampler reads its /proc through the server, on a second connection. */
+    static Target onAnotherHost(Target pg) {
+        return (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
                 (proxy, m, args) -> {
                     if (m.getName().equals("sameHost")) return false;
                     try {
@@ -342,6 +338,15 @@ class ClientSweepTest {
                         throw e.getCause();
                     }
                 });
+    }
+
+    /**
+     * A server on another host is observed through a second connection of the sampler's (its /proc, read through the
+     * server): the check before the first trial counted one, so a count that fit it failed the first trial's own check.
+     */
+    @Test
+    void aServerOnAnotherHostIsCheckedForTheSamplersTwoConnections(Target pg, @TempDir Path tmp) throws Exception {
+        Target remote = onAnotherHost(pg);
         List<java.sql.Connection> idle = new java.util.ArrayList<>();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
@@ -373,15 +378,7 @@ class ClientSweepTest {
      */
     @Test
     void aServerOnAnotherHostIsProfiledWithoutTheSamplersSecondConnection(Target pg, @TempDir Path tmp) throws Exception {
-        Target remote = (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
-                (proxy, m, args) -> {
-                    if (m.getName().equals("sameHost")) return false;
-                    try {
-                        return m.invoke(pg, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        Target remote = onAnotherHost(pg);
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             long started = System.nanoTime();
             new ClientSweep().clients(List.of(2)).threads("1").repeats(2).seconds(2).builtin("select-only").scale(1).warmup(0).noVacuum(true)
