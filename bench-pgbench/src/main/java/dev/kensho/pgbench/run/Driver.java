@@ -65,9 +65,12 @@ public final class Driver {
     /**
      * SQL each client runs between its warm-up and the run, on the warm-up's connection: DEALLOCATE ALL in prepared
      * mode (the run starts as pgbench's does), and with a window on PostgreSQL 15+ pg_stat_force_next_flush() (an
-     * idle backend keeps up to a second of counts for ten seconds: the warm-up's would land in the run's deltas).
+     * idle backend keeps up to a second of counts for ten seconds: the warm-up's would land in the run's deltas), before
+     * 15 a sleep past the collector's interval (PGSTAT_STAT_INTERVAL, 500 ms), whose end sends them. The clients run
+     * it at once: it costs a trial half a second.
      */
     private List<String> betweenPhases = List.of();
+    private static final String PRE15_FLUSH_SECONDS = "0.51";
     /** The run uses the wire engine (asked for, and the login allows it). */
     private boolean wireEngine;
     private WireLogin login;
@@ -170,6 +173,9 @@ public final class Driver {
             List<String> between = new ArrayList<>();
             if (cfg.mode() == QueryMode.PREPARED) between.add("DEALLOCATE ALL");
             if (window != RunWindow.NONE && ServerVersion.of(admin).atLeast(15)) between.add("SELECT pg_stat_force_next_flush()");
+            // before 15 a backend sends its counts at a transaction's end half a second or more after it last did, and
+            // no sooner: one that sleeps past that sends the warm-up's last ones before the run, not within it
+            else if (window != RunWindow.NONE) between.add("SELECT pg_sleep(" + PRE15_FLUSH_SECONDS + ")");
             betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
             if (!wireEngine) connector.settings(libpqSessionSettings(admin));
@@ -1069,12 +1075,24 @@ public final class Driver {
                     c.txNo = 0;
                     c.finishedAt = 0;
                     c.phase = Phase.DONE;
-                    // leave the session as pgbench finds it: no statement of the warm-up's left prepared (see betweenPhases)
-                    if (!betweenPhases.isEmpty() && c.wire != null) {
+                }
+                // leave the session as pgbench finds it: no statement of the warm-up's left prepared (see betweenPhases);
+                // sent to every client before any answer is awaited, as the pgjdbc engine's threads run them at once
+                if (!betweenPhases.isEmpty()) {
+                    for (Client c : clients) {
+                        if (c.wire == null) continue;
                         try {
-                            c.wire.betweenPhases(String.join("; ", betweenPhases), cfg.mode() == QueryMode.PREPARED);
+                            c.wire.sendBetweenPhases(String.join("; ", betweenPhases));
                         } catch (IOException e) {
                             c.close();   // the run reconnects and reports what is wrong
+                        }
+                    }
+                    for (Client c : clients) {
+                        if (c.wire == null) continue;
+                        try {
+                            c.wire.awaitBetweenPhases(cfg.mode() == QueryMode.PREPARED);
+                        } catch (IOException e) {
+                            c.close();
                         }
                     }
                 }

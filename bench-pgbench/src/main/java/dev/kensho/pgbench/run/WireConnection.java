@@ -643,17 +643,23 @@ final class WireConnection implements Closeable {
     }
 
     /**
-     * A simple query between the warm-up and the run (nothing in flight), waiting for its end (DEALLOCATE ALL: the
-     * run starts as pgbench's does). An error is not the run's concern: it meets whatever is wrong itself.
-     *
-     * @param deallocates the SQL drops every prepared statement: forget ours
+     * Sends a simple query between the warm-up and the run (nothing in flight; DEALLOCATE ALL: the run starts as
+     * pgbench's does). An error is not the run's concern: it meets whatever is wrong itself.
      */
-    void betweenPhases(String sql, boolean deallocates) throws IOException {
+    void sendBetweenPhases(String sql) throws IOException {
         out.clear();
         query(sql);
         out.flip();
         write();
         while (!flush()) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+    }
+
+    /**
+     * Waits for the end of {@link #sendBetweenPhases}'s query.
+     *
+     * @param deallocates the SQL dropped every prepared statement: forget ours
+     */
+    void awaitBetweenPhases(boolean deallocates) throws IOException {
         while (true) {
             fill();
             while (wholeMessage()) {

@@ -161,8 +161,16 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     @Override
     public void opened() {
         try {
-            dbBefore = database();
-            statementsBefore = statements.get();
+            if (forceFlush) {
+                dbBefore = database();
+                statementsBefore = statements.get();
+            } else {
+                // this backend's counts so far are sent; those from here on all land in the window
+                sendOwnCounts();
+                statementsBefore = statements.get();
+                awaitCollector();
+                dbBefore = database();
+            }
             hostStatementsBefore = hostStatements.get();
         } catch (SQLException e) {
             error = e.getMessage();
@@ -196,12 +204,23 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         if (dbBefore == null) return;
         try {
             awaitRunBackendsGone();
-            Map<String, Long> after = database();
+            Map<String, Long> after;
+            long own;
+            if (forceFlush) {
+                after = database();
+                // the "before" read's own commit and every later statement's up to the "after" read
+                own = statements.get() - statementsBefore;
+            } else {
+                // every statement's since the "before" sleep, this one's included, are sent at its end; later ones are not
+                sendOwnCounts();
+                own = statements.get() - statementsBefore;
+                awaitCollector();
+                after = database();
+            }
+            long sampler = own + hostStatements.get() - hostStatementsBefore;
             Map<String, Long> d = new LinkedHashMap<>();
             after.forEach((k, v) -> d.put(k, v - dbBefore.getOrDefault(k, 0L)));
-            // the "before" read's own commit and every later statement's up to the "after" read
-            long own = statements.get() - statementsBefore + hostStatements.get() - hostStatementsBefore;
-            d.computeIfPresent("xact_commit", (k, v) -> Math.max(0, v - own));
+            d.computeIfPresent("xact_commit", (k, v) -> Math.max(0, v - sampler));
             delta = d;
         } catch (SQLException e) {
             if (error == null) error = e.getMessage();
@@ -223,6 +242,49 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                     if (rs.getLong(1) == 0 || System.nanoTime() > giveUp) return;
                 }
                 LockSupport.parkNanos(10_000_000L);
+            }
+        }
+    }
+
+    /**
+     * Before 15 a backend sends its counts at a transaction's end, when half a second (PGSTAT_STAT_INTERVAL) has
+     * passed since it last did: a sleep past that sends them all, its own commit included. Without it the "before"
+     * read's predecessors land in the window, and up to half a second of the window's are left out of the "after" one.
+     */
+    private void sendOwnCounts() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            statements.incrementAndGet();
+            s.execute("SELECT pg_sleep(0.51)");
+        }
+    }
+
+    /**
+     * Before 15 the counts a backend sends go to the collector, whose file a reader takes if it is under half a second
+     * old (PGSTAT_STAT_INTERVAL): one written before the clients' last counts (sent before their last answer, or at
+     * their exit) would leave those to the next snapshot. Waits for a file written after now; the collector has taken
+     * in by then every message sent before it. 15+ reads shared memory: nothing to wait for.
+     */
+    private void awaitCollector() throws SQLException {
+        if (forceFlush) return;
+        long giveUp = System.nanoTime() + EXIT_WAIT_NANOS;
+        try (Statement s = conn.createStatement()) {
+            statements.incrementAndGet();
+            String now;
+            try (ResultSet rs = s.executeQuery("SELECT clock_timestamp()::text")) {
+                rs.next();
+                now = rs.getString(1);
+            }
+            try (java.sql.PreparedStatement fresh = conn.prepareStatement("SELECT pg_stat_get_snapshot_timestamp() >= ?::timestamptz")) {
+                fresh.setString(1, now);
+                while (true) {
+                    // each statement is a transaction of its own, which reads the file afresh
+                    statements.incrementAndGet();
+                    try (ResultSet rs = fresh.executeQuery()) {
+                        // collector off (track_counts): no fresh file comes, and no counts either
+                        if (!rs.next() || rs.getBoolean(1) || System.nanoTime() > giveUp) return;
+                    }
+                    LockSupport.parkNanos(50_000_000L);
+                }
             }
         }
     }
