@@ -17,8 +17,8 @@ import org.postgresql.PGConnection;
  * the plan runs as psql's query would, parallel workers included. A fetch size instead reads the result through a
  * cursor of that many rows, as a JDBC client with a fetch size does; PostgreSQL runs such a plan without parallel
  * workers (a portal fetched in parts may not use them), which is why that is no longer the default: every
- * parallel-query measurement timed the serial plan. A statement COPY cannot wrap (DML without RETURNING, SHOW,
- * EXPLAIN…) runs plainly, its result buffered by pgjdbc.
+ * parallel-query measurement timed the serial plan. A statement COPY cannot wrap (DML without RETURNING, also after
+ * a WITH; SELECT … INTO; SHOW, EXPLAIN…) runs plainly, its result buffered by pgjdbc.
  */
 public final class QueryTimer {
     /** 0: one execution, streamed as COPY; more: a cursor of that many rows per fetch. */
@@ -56,8 +56,82 @@ public final class QueryTimer {
         if (fetchSize > 0) return throughCursor(c, sql, fetchSize);
         String q = sql.strip();
         if (q.endsWith(";")) q = q.substring(0, q.length() - 1).strip();
-        if (!COPYABLE.matcher(q).matches() || q.contains(";")) return plain(c, sql);
+        if (!copyable(q)) return plain(c, sql);
         return copied(c, q);
+    }
+
+    /**
+     * Whether COPY (q) TO STDOUT takes the statement. Its start alone does not say: PostgreSQL refuses a WITH whose
+     * statement is an INSERT, UPDATE, DELETE or MERGE without RETURNING ("COPY query must have a RETURNING clause") and
+     * a SELECT … INTO ("COPY (SELECT INTO) is not supported"), statements that run plainly.
+     */
+    static boolean copyable(String q) {
+        if (!COPYABLE.matcher(q).matches() || q.contains(";")) return false;
+        java.util.List<String> words = topLevelWords(q);
+        String main = words.stream().filter(MAIN_KEYWORDS::contains).findFirst().orElse("select");
+        if (main.equals("select")) return !words.contains("into");
+        return main.equals("values") || main.equals("table") || words.contains("returning");
+    }
+
+    private static final java.util.Set<String> MAIN_KEYWORDS = java.util.Set.of("select", "values", "table", "insert", "update",
+            "delete", "merge");
+
+    /**
+     * The words of a statement outside parentheses (those it opens with count as outside), lower-cased; string
+     * literals, quoted identifiers, dollar-quoted bodies and comments are skipped.
+     */
+    static java.util.List<String> topLevelWords(String q) {
+        java.util.List<String> words = new java.util.ArrayList<>();
+        int n = q.length(), depth = 0, top = -1, i = 0;
+        while (i < n) {
+            char ch = q.charAt(i);
+            if (ch == '-' && i + 1 < n && q.charAt(i + 1) == '-') {
+                while (i < n && q.charAt(i) != '\n') i++;
+            } else if (ch == '/' && i + 1 < n && q.charAt(i + 1) == '*') {
+                int nested = 0;
+                do {
+                    if (q.startsWith("/*", i)) { nested++; i += 2; }
+                    else if (q.startsWith("*/", i)) { nested--; i += 2; }
+                    else i++;
+                } while (nested > 0 && i < n);
+            } else if (ch == '\'' || ch == '"') {
+                // E'..' takes backslash escapes; a doubled quote is one quote in every kind
+                boolean backslash = ch == '\'' && i > 0 && (q.charAt(i - 1) == 'E' || q.charAt(i - 1) == 'e');
+                for (i++; i < n; i++) {
+                    char d = q.charAt(i);
+                    if (backslash && d == '\\') i++;
+                    else if (d == ch && i + 1 < n && q.charAt(i + 1) == ch) i++;
+                    else if (d == ch) break;
+                }
+                i++;
+            } else if (ch == '$' && dollarTag(q, i) != null) {
+                String tag = dollarTag(q, i);
+                int end = q.indexOf(tag, i + tag.length());
+                i = end < 0 ? n : end + tag.length();
+            } else if (ch == '(') {
+                depth++;
+                i++;
+            } else if (ch == ')') {
+                depth--;
+                i++;
+            } else if (Character.isLetter(ch) || ch == '_') {
+                int start = i;
+                while (i < n && (Character.isLetterOrDigit(q.charAt(i)) || q.charAt(i) == '_' || q.charAt(i) == '$')) i++;
+                if (top < 0) top = depth;   // the parentheses a statement opens with, as in (VALUES (1), (2))
+                if (depth <= top) words.add(q.substring(start, i).toLowerCase(java.util.Locale.ROOT));
+            } else {
+                i++;
+            }
+        }
+        return words;
+    }
+
+    /** The $tag$ that opens a dollar-quoted string at i, or null ($1 is a parameter). */
+    private static String dollarTag(String q, int i) {
+        int j = i + 1;
+        while (j < q.length() && (Character.isLetterOrDigit(q.charAt(j)) || q.charAt(j) == '_')) j++;
+        if (j >= q.length() || q.charAt(j) != '$' || (j > i + 1 && Character.isDigit(q.charAt(i + 1)))) return null;
+        return q.substring(i, j + 1);
     }
 
     private static Timing copied(Connection c, String query) throws SQLException {

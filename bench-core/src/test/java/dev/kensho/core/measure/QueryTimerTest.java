@@ -108,4 +108,27 @@ class QueryTimerTest {
             assertEquals(10, QueryTimer.time(c, "UPDATE kensho_timer_t SET t = t WHERE x <= 10").rows(), "an update's row count");
         }
     }
+
+    /**
+     * COPY refuses a WITH whose statement writes without RETURNING and a SELECT … INTO, which start like queries: each
+     * failed ("COPY query must have a RETURNING clause", "COPY (SELECT INTO) is not supported") where the javadoc and
+     * bench query promise that such statements run plainly.
+     */
+    @Test
+    void statementsCopyRefusesRunPlainlyWhateverTheirStart(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TEMP TABLE kensho_timer_w (x int)");
+            assertEquals(3, QueryTimer.time(c, "WITH v AS (SELECT 3) INSERT INTO kensho_timer_w SELECT g FROM generate_series(1, 3) g").rows());
+            assertEquals(3, QueryTimer.time(c, "with v as (select 1) update kensho_timer_w set x = x + 1").rows());
+            assertEquals(10, QueryTimer.time(c, "SELECT x INTO TEMP kensho_timer_into FROM kensho_timer_t WHERE x <= 10").rows());
+            // still streamed as COPY: the write inside a CTE, a RETURNING, an INTO only in a literal or a subquery's comment
+            assertEquals(2, QueryTimer.time(c, "WITH d AS (DELETE FROM kensho_timer_w WHERE x > 2 RETURNING x) SELECT * FROM d").rows());
+            assertEquals(1, QueryTimer.time(c, "WITH u AS (SELECT 1) UPDATE kensho_timer_w SET x = 9 RETURNING x").rows());
+            assertEquals(1, QueryTimer.time(c, "SELECT 'into', $q$ into $q$, (SELECT 1 /* into */)").rows());
+        }
+        assertTrue(QueryTimer.copyable("SELECT 'into', $q$ into $q$, (SELECT 1 /* into */)"));
+        assertTrue(QueryTimer.copyable("WITH d AS (DELETE FROM t RETURNING x) SELECT * FROM d"));
+        assertTrue(QueryTimer.copyable("(VALUES (1), (2))"));
+        assertTrue(QueryTimer.copyable("SELECT * FROM t FOR UPDATE"));
+    }
 }
