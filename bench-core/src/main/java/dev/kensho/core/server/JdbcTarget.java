@@ -60,6 +60,12 @@ abstract class JdbcTarget implements Target {
     @Override public String database() { return database; }
     @Override public String user() { return user; }
 
+    /** {@link #describe()}: a harness logs its target as it is, not as an internal class's name and hash. */
+    @Override
+    public String toString() {
+        return describe();
+    }
+
     @Override
     public String jdbcUrl() {
         return Credentials.maskUrl(rawUrl(database));

@@ -116,6 +116,18 @@ class RemoteServerTest {
         }
     }
 
+    /** A harness logs its Target: it printed as dev.kensho.core.server.RemoteServer@1b2c3d, its control() likewise. */
+    @Test
+    void aTargetPrintsAsItsDescriptionWithoutThePassword(@LocalPostgres Target pg) {
+        String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "password=hunter2";
+        try (Target t = new TargetSpec().url(url).user(pg.user()).open()) {
+            assertEquals(t.describe(), t.toString());
+            assertEquals(t.describe(), t.control().toString());
+            assertTrue(t.toString().startsWith("remote PostgreSQL "), t.toString());
+            assertFalse(t.toString().contains("hunter2"), t.toString());
+        }
+    }
+
     @Test
     void aRoleThatDoesNotExistIsSaidSoNotAsAFailedPassword(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,
