@@ -132,8 +132,8 @@ public final class ClientSweep {
      * study's trials run for minutes. Only shown: not a parameter of the run, so a resume may give another.
      */
     public ClientSweep progress(Integer seconds) { progress = seconds; return this; }
-    /** Where trial lines go (stderr). */
-    public ClientSweep log(PrintStream e) { err = e; return this; }
+    /** Where trial lines go (stderr); null for none, as {@link PgbenchInit#log} and {@link PgbenchRun#output} take it. */
+    public ClientSweep log(PrintStream e) { err = e != null ? e : new PrintStream(java.io.OutputStream.nullOutputStream()); return this; }
 
     /** A cell: one target at one client count. */
     public record Cell(String target, int clients, int threads) {

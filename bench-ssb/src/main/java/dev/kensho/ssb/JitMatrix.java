@@ -111,8 +111,9 @@ public final class JitMatrix {
 
     public JitMatrix(Options opts, PrintStream out, PrintStream err) {
         this.opts = opts;
-        this.out = out;
-        this.err = err;
+        // null silences a stream, as SsbDatabase.load's progress and PgbenchRun.output take it
+        this.out = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
+        this.err = err != null ? err : new PrintStream(java.io.OutputStream.nullOutputStream());
     }
 
     /** The study's queries, in its order. */

@@ -105,13 +105,14 @@ public final class ParallelSweep {
 
     /**
      * @param opts what to measure
-     * @param out  the summary table ({@link #finish})
-     * @param err  progress: the load, the prewarm, a line per timed run
+     * @param out  the summary table ({@link #finish}); null for none
+     * @param err  progress: the load, the prewarm, a line per timed run; null for none
      */
     public ParallelSweep(Options opts, PrintStream out, PrintStream err) {
         this.opts = opts;
-        this.out = out;
-        this.err = err;
+        // null silences a stream, as SsbDatabase.load's progress and PgbenchRun.output take it
+        this.out = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
+        this.err = err != null ? err : new PrintStream(java.io.OutputStream.nullOutputStream());
     }
 
     /**

@@ -64,6 +64,27 @@ class ParallelSweepTest {
         }
     }
 
+    /** Null streams silence a study, as SsbDatabase.load's null progress does: finish threw a NullPointerException. */
+    @Test
+    void nullStreamsSilenceTheSsbStudies(@TempDir Path results) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            dir.append(Trial.of("version=18;pool=enough;workers=2;query=q1.1", 0).param("version", "18").param("pool", "enough")
+                    .param("workers", 2).param("query", "q1.1").metric("seconds", 0.5).metric("rows", 1L).build());
+            ParallelSweep.Options o = new ParallelSweep.Options(1, List.of(2), List.of(), 1, List.of("q1.1"),
+                    "public", new SsbDatabase.LoadOptions(1, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+            List<List<Object>> rows = new ParallelSweep(o, null, null).finish(dir, List.of("18"));
+            assertEquals(1, rows.size(), rows.toString());
+            assertTrue(Files.readString(dir.path().resolve(RunDirectory.SUMMARY)).contains("q1.1"));
+        }
+        // the other SSB studies take their streams the same way
+        try (RunDirectory jit = RunDirectory.create(results, RunInfo.of(JitMatrix.COMMAND, List.of(), Map.of()));
+             RunDirectory index = RunDirectory.create(results, RunInfo.of(IndexBuild.COMMAND, List.of(), Map.of()))) {
+            new JitMatrix(new JitMatrix.Options(List.of(3), 1, List.of("q1.1"), Map.of(), QueryTimer.DEFAULT_FETCH_SIZE), null, null).finish(jit);
+            new IndexBuild(new IndexBuild.Options(List.of(0), 1, 1, "64MB"), null, null).finish(index);
+            assertTrue(Files.exists(jit.path().resolve(RunDirectory.SUMMARY)) && Files.exists(index.path().resolve(RunDirectory.SUMMARY)));
+        }
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void sweepRecordsPlannedAndLaunchedWorkersPerQuery(Target pg, @TempDir Path results) throws Exception {

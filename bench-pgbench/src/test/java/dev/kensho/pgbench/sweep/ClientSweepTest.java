@@ -103,6 +103,20 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * A null log silences the sweep, as PgbenchInit.log(null) and PgbenchRun.output(null, null) silence theirs: it threw a
+     * NullPointerException at its first trial, with its run directory begun.
+     */
+    @Test
+    void aNullLogSilencesTheSweep(Target pg, @TempDir Path tmp) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+            new ClientSweep().clients(List.of(1)).seconds(1).builtin("select-only").scale(1).warmup(0).log(null).run(Map.of("embedded", pg), dir);
+            List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(1, trials.size());
+            assertTrue(trials.get(0).ok() && trials.get(0).metric("tps") > 0, trials.get(0).toString());
+        }
+    }
+
     /** Update scripts: the tables are rebuilt before every trial, and the rebuild is recorded with it. */
     @Test
     void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
