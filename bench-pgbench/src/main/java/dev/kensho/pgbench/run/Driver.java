@@ -456,6 +456,8 @@ public final class Driver {
         long limit, until, wakeAt, scheduled, start, sleepStart;
         boolean throttled;
         int script, tries;
+        /** -R with -L: the script of the slot just skipped, which the next slot runs (pgbench draws none for it), or -1. */
+        int skippedScript = -1;
 
         Client(int id, Group group, Variables vars, PgbenchRandom random) {
             this.id = id;
@@ -536,6 +538,7 @@ public final class Driver {
                 warming = false;
                 choose = group.choose;
                 txNo = 0;
+                skippedScript = -1;
             }
         }
 
@@ -556,8 +559,19 @@ public final class Driver {
                     ClientScriptRunner.Options.defaults().withStderr(line -> { }).withCommandTiming(cfg.perStatement()));
         }
 
+        /**
+         * The next transaction's script. pgbench draws it once per transaction it runs: a slot skipped under -R with -L
+         * goes back to scheduling with the script it drew (CSTATE_PREPARE_THROTTLE), so the next slot runs that one.
+         */
+        private int nextScript() {
+            int s = skippedScript >= 0 ? skippedScript : group.chooseScript(choose);
+            skippedScript = -1;
+            return s;
+        }
+
         /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */
         private void skip(int script) {
+            skippedScript = script;
             skipped.increment();
             seconds.skipped(System.nanoTime());
             scriptSkipped[script].increment();
@@ -580,7 +594,7 @@ public final class Driver {
                 if (clock >= until) return;
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
-                int script = group.chooseScript(choose);
+                int script = nextScript();
                 long scheduled = 0;
                 if (throttled) {
                     scheduled = group.nextSchedule();
@@ -839,7 +853,7 @@ public final class Driver {
                     finish();
                     return;
                 }
-                script = group.chooseScript(choose);
+                script = nextScript();
                 if (throttled) {
                     scheduled = group.nextSchedule();
                     if (scheduled > until) {
@@ -1073,6 +1087,7 @@ public final class Driver {
                     c.warming = false;
                     c.choose = group.choose;
                     c.txNo = 0;
+                    c.skippedScript = -1;
                     c.finishedAt = 0;
                     c.phase = Phase.DONE;
                 }
