@@ -30,6 +30,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -324,10 +325,7 @@ public final class Driver {
             for (Thread t : ts) t.join();
             throw e;
         }
-        // initial connection time: pgbench averages its threads' connection phases
-        double initialConnMs = 0;
-        for (Group g : groups) initialConnMs += (g.connectedAt.get() - connectStart) / 1e6;
-        initialConnMs /= groups.length;
+        double initialConnMs = initialConnectionMs(connectStart, Arrays.stream(groups).mapToLong(g -> g.connectedAt.get()).toArray());
         long cpuAtStart = processCpuNanos();
         startNanos = System.nanoTime();
         startEpochMicros = TxLog.nowEpochMicros();
@@ -389,6 +387,18 @@ public final class Driver {
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
                 wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed,
                 cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9);
+    }
+
+    /**
+     * pgbench 15's "initial connection time": from before its threads start to the barrier they all pass once
+     * connected ({@code bench_start - start_time}), so the last thread's connection phase, not their average.
+     *
+     * @param connectedAt when each thread (group) had connected its clients, in System.nanoTime()
+     */
+    static double initialConnectionMs(long connectStart, long[] connectedAt) {
+        long last = connectStart;
+        for (long t : connectedAt) last = Math.max(last, t);
+        return (last - connectStart) / 1e6;
     }
 
     /**

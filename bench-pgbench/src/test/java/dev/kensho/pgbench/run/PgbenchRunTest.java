@@ -302,6 +302,17 @@ class PgbenchRunTest {
     }
 
     /**
+     * pgbench 15's "initial connection time" is bench_start - start_time: its threads meet at a barrier once all have
+     * connected, so it is the slowest thread's connection phase (Kensho printed the threads' average).
+     */
+    @Test
+    void initialConnectionTimeIsTheSlowestThreadsAsPgbench15() {
+        long start = 1_000_000_000L;
+        assertEquals(9.0, Driver.initialConnectionMs(start, new long[] {start + 3_000_000L, start + 9_000_000L, start + 6_000_000L}), 1e-9);
+        assertEquals(0.0, Driver.initialConnectionMs(start, new long[] {start}), 1e-9);
+    }
+
+    /**
      * -R with -L: pgbench draws a script once per transaction it runs, and a skipped slot goes back to scheduling with
      * the script it drew (CSTATE_PREPARE_THROTTLE loops without CSTATE_CHOOSE_SCRIPT): in the -l log a client's line
      * after a "skipped" one names the same script (the C pgbench 15 logged 1 516 such pairs, none changing script;
