@@ -229,7 +229,21 @@ public final class HtmlReport {
         if (shorter == 0) return java.util.Optional.empty();
         return java.util.Optional.of("Unfinished: " + shorter + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
                 + " fewer trials than the " + n.intValue() + " repeats asked for (their n below), as an interrupted run leaves them "
-                + "(--resume " + run.directory() + " runs the rest); cells it never reached are not listed.");
+                + "(" + resumeCommand(run) + " runs the rest); cells it never reached are not listed.");
+    }
+
+    /**
+     * The run's own command line with --resume: a resume with other options (or none) is refused, so "--resume DIR"
+     * alone sent the user to an error. A password is masked in run.json and has to be given again.
+     */
+    static String resumeCommand(RunResults run) {
+        List<String> line = new ArrayList<>(run.info().commandLine() == null ? List.of() : run.info().commandLine());
+        int earlier = line.indexOf("--resume");
+        if (earlier >= 0) line.subList(earlier, Math.min(earlier + 2, line.size())).clear();
+        String resume = "--resume " + shellWord(run.directory().toString());
+        if (line.isEmpty()) return resume;
+        String words = line.stream().map(HtmlReport::shellWord).collect(Collectors.joining(" "));
+        return "java -jar bench.jar " + words + " " + resume + (words.contains("****") ? ", the masked password given again," : "");
     }
 
     /** An argument as a shell takes it back: the command line can be copied and run again. */

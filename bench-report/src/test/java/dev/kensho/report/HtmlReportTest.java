@@ -56,6 +56,25 @@ class HtmlReportTest {
         assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement."));
     }
 
+    /**
+     * A resume must repeat the run's options (any other command line is refused), so the report gives the whole line
+     * from run.json, not "--resume DIR" alone, which a user copied into "Missing required option: '--clients=N'".
+     */
+    @Test
+    void anUnfinishedRunGivesItsOwnCommandLineToResume() throws Exception {
+        RunResults cut;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("cut line"), RunInfo.of("pgbench sweep", List.of("pgbench", "sweep",
+                "--url", "jdbc:postgresql://127.0.0.1:5432/db?user=bob&password=s3cret", "--clients", "1,4", "--repeat", "3"),
+                Map.of("repeat", 3)))) {
+            rd.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 1000.0).build());
+            cut = RunDirectory.read(rd.path());
+        }
+        String said = HtmlReport.unfinished(cut).orElseThrow();
+        assertTrue(said.contains("(java -jar bench.jar pgbench sweep --url 'jdbc:postgresql://127.0.0.1:5432/db?user=bob&password=****' "
+                + "--clients 1,4 --repeat 3 --resume '" + cut.directory() + "', the masked password given again, runs the rest)"), said);
+        assertFalse(said.contains("s3cret"), said);
+    }
+
     /** A note repeated in a row (a restart before each cold cell) is listed once with its count, others as they were. */
     @Test
     void notesRepeatedInARowAreListedOnce() throws Exception {
