@@ -172,11 +172,20 @@ public final class RunDirectory implements AutoCloseable {
             lineNo++;
             if (line.isBlank()) continue;
             last = lineNo;
+            Trial t;
             try {
-                list.add(compactTimelines(Json.MAPPER.readValue(line, Trial.class)));
+                t = Json.MAPPER.readValue(line, Trial.class);
             } catch (IOException e) {
                 bad.add(lineNo + "\t" + KenshoException.firstLine(e));
+                continue;
             }
+            // whole JSON, so no crash's remnant: said even on the last line ("null", {}, another tool's record)
+            String missing = t == null ? "null" : t.cell() == null ? "no cell" : t.status() == null ? "no status" : null;
+            if (missing != null) {
+                System.err.println("warning: " + file + ":" + lineNo + ": not a trial, skipped (" + missing + ")");
+                continue;
+            }
+            list.add(compactTimelines(t));
         }
         // the last line may be partial (killed mid-write) and is skipped quietly; one before it was damaged since
         for (String b : bad) {

@@ -18,6 +18,13 @@ import java.util.Map;
 public record Trial(String cell, int repeat, Map<String, Object> params, Map<String, Object> metrics,
                     Map<String, Object> extra, String status, Instant finished) {
 
+    /** A line without params, metrics or extra (hand-made, or cut down with jq) reads as having none of them. */
+    public Trial {
+        if (params == null) params = new LinkedHashMap<>();
+        if (metrics == null) metrics = new LinkedHashMap<>();
+        if (extra == null) extra = new LinkedHashMap<>();
+    }
+
     public static Builder of(String cell, int repeat) {
         return new Builder(cell, repeat);
     }

@@ -333,6 +333,42 @@ class RunDirectoryTest {
         assertEquals(1, said.lines().count(), "the partial last line is skipped quietly: " + said);
     }
 
+    /**
+     * A line that is whole JSON but no trial ("null", {}, a record without its status: a file cut down with jq, another
+     * tool's line) is skipped with a warning, even as the last line: read as a trial it ended bench report and compare
+     * in a NullPointerException. A trial without params or metrics reads as having none.
+     */
+    @Test
+    void wholeJsonThatIsNoTrialIsSkippedWithAWarning() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of(), Map.of()))) {
+            dir.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 100.0).build());
+            dirPath = dir.path();
+        }
+        Path file = dirPath.resolve(RunDirectory.TRIALS);
+        Files.writeString(file, "null\n{}\n{\"cell\":\"clients=1\",\"repeat\":1}\n{\"cell\":\"clients=1\",\"repeat\":2,\"status\":\"ok\"}\n{}\n",
+                StandardOpenOption.APPEND);
+        java.io.PrintStream was = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        RunResults read;
+        try {
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            read = RunDirectory.read(dirPath);
+        } finally {
+            System.setErr(was);
+        }
+        assertEquals(List.of(0, 2), read.trials().stream().map(Trial::repeat).toList());
+        Trial bare = read.trials().get(1);
+        assertEquals(Map.of(), bare.params());
+        assertEquals(Map.of(), bare.extra());
+        assertEquals(null, bare.metric("tps"));
+        assertEquals(List.of("warning: " + file + ":2: not a trial, skipped (null)",
+                "warning: " + file + ":3: not a trial, skipped (no cell)",
+                "warning: " + file + ":4: not a trial, skipped (no status)",
+                "warning: " + file + ":6: not a trial, skipped (no cell)"),
+                err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList());
+    }
+
     /** A median over fewer repeats than asked for says so; cells without parameters are told apart by their key. */
     @Test
     void summaryNamesFailedRepeatsAndKeysCellsWithoutParameters() throws Exception {
