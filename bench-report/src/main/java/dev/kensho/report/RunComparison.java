@@ -241,6 +241,8 @@ public final class RunComparison {
     private final List<Group> groups = new ArrayList<>();
     private final List<String> keyParams = new ArrayList<>();
     private final Map<String, Map<String, Object>> keys = new TreeMap<>();
+    /** Cells no group finished ok (every repeat of every group failed or was skipped): named, and their parameters label the others. */
+    private final Map<String, Map<String, Object>> notOkEverywhere = new TreeMap<>();
     private final Map<Group, Map<String, List<Trial>>> cells = new LinkedHashMap<>();
     private final List<String> metrics;
     private final List<String> analysed;
@@ -403,6 +405,25 @@ public final class RunComparison {
      * refuses 256 clients) that is a warning with the reason; where its run did not have the cell, a note.
      */
     private void sayUnmatched(List<List<Trial>> notOk) {
+        // a cell that failed in every group had no row and no word: the table went on without it ("all" for the one left)
+        Map<String, Trial> lastNotOk = new LinkedHashMap<>();
+        for (List<Trial> ts : notOk) {
+            for (Trial t : ts) {
+                Map<String, Object> k = new LinkedHashMap<>();
+                for (String p : keyParams) if (t.params().containsKey(p)) k.put(p, Cells.normal(t.params().get(p)));
+                String key = keyText(k);
+                if (keys.containsKey(key)) continue;
+                notOkEverywhere.putIfAbsent(key, k);
+                lastNotOk.put(key, t);
+            }
+        }
+        for (var e : lastNotOk.entrySet()) {
+            Map<String, Object> k = notOkEverywhere.get(e.getKey());
+            String label = k.entrySet().stream().filter(p -> varies(p.getKey())).filter(p -> !followsAnother(p.getKey()))
+                    .map(p -> p.getKey() + "=" + Cells.text(p.getValue())).collect(Collectors.joining(", "));
+            warnings.add((label.isEmpty() ? e.getKey() : label) + " not compared: no group finished a repeat of it ok (the last "
+                    + e.getValue().status() + ": " + e.getValue().extra().getOrDefault("reason", "") + ")");
+        }
         Group base = groups.get(0);
         List<String> order = orderedKeys();
         for (Group g : groups.subList(1, groups.size())) {
@@ -579,7 +600,8 @@ public final class RunComparison {
     }
 
     private boolean varies(String param) {
-        return keys.values().stream().map(x -> x.get(param)).distinct().count() > 1;
+        return java.util.stream.Stream.concat(keys.values().stream(), notOkEverywhere.values().stream())
+                .map(x -> x.get(param)).distinct().count() > 1;
     }
 
     private double[] values(Group g, String key, String metric) {

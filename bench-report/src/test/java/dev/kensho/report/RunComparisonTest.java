@@ -351,6 +351,34 @@ class RunComparisonTest {
         assertTrue(cmp.html().contains("clients=16 not compared: every repeat of B failed"), cmp.html());
     }
 
+    /**
+     * Both runs failed every repeat at 2 clients (a script that divides by its client id): that cell had no row and no
+     * word, and the one left was labelled "all", as if it were the whole sweep. It is named with its failure, and the
+     * cell that was compared keeps its clients=1.
+     */
+    @Test
+    void aCellThatFailedInEveryGroupIsNamed() throws Exception {
+        List<RunResults> runs = new java.util.ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(name), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+                for (int c : new int[] {1, 2}) {
+                    for (int r = 0; r < 3; r++) {
+                        Trial.Builder t = Trial.of("clients=" + c, r).param("clients", c).param("threads", 1).param("script", "fail.sql");
+                        rd.append(c == 2 ? t.failed("run aborted: ERROR:  division by zero").build()
+                                : t.metric("tps", 1000.0 + r).metric("latency_avg_ms", 1.0 + r).build());
+                    }
+                }
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison cmp = RunComparison.of(runs);
+        assertEquals(List.of("clients=1"), cmp.rows().stream().filter(r -> r.metric().equals("tps")).map(RunComparison.Row::cell).toList());
+        assertEquals(List.of("clients=2 not compared: no group finished a repeat of it ok (the last failed: run aborted: ERROR:  division by zero)"),
+                cmp.warnings());
+        assertTrue(cmp.text().contains("warning: clients=2 not compared"), cmp.text());
+        assertTrue(cmp.html().contains("clients=2 not compared"), cmp.html());
+    }
+
     /** Two single pgbench runs chart nothing, yet the default is what --help says: tps and latency. */
     @Test
     void twoPgbenchRunsCompareTpsAndLatencyByDefault() {
