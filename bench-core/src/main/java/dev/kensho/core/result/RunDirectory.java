@@ -143,7 +143,8 @@ public final class RunDirectory implements AutoCloseable {
             throw KenshoException.usage("--resume " + dir + ": not a results directory (no " + RUN + ")");
         }
         try {
-            Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);   // a foreign run.json is refused before anything is made
+            // a foreign run.json is refused before anything is made
+            if (Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class) == null) throw new IOException(RUN + " is null");
         } catch (IOException e) {
             throw KenshoException.usage("--resume " + dir + ": cannot read it (" + KenshoException.firstLine(e.getMessage()) + ")");
         }
@@ -240,7 +241,9 @@ public final class RunDirectory implements AutoCloseable {
     /** The run's run.json alone: what it was asked and found, without its trials. */
     public static RunInfo info(Path dir) {
         try {
-            return Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+            RunInfo info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+            if (info == null) throw new IOException(RUN + " is null");   // read on, a NullPointerException
+            return info;
         } catch (IOException e) {
             throw unreadable(dir, e);
         }

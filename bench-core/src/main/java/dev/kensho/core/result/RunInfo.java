@@ -21,6 +21,10 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
                       Map<String, Object> environment, List<String> notes) {
 
     public RunInfo {
+        // a run.json without them (hand-made, cut down) reads as having none: null ended --resume in a NullPointerException
+        if (parameters == null) parameters = new LinkedHashMap<>();
+        if (environment == null) environment = new LinkedHashMap<>();
+        if (notes == null) notes = new java.util.ArrayList<>();
         if (commandLine != null) commandLine = List.of(dev.kensho.core.Credentials.maskArgs(commandLine.toArray(String[]::new)));
     }
 

@@ -369,6 +369,30 @@ class RunDirectoryTest {
                 err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList());
     }
 
+    /**
+     * A run.json of "null" ended bench report and compare in a NullPointerException, and one of {} a --resume (its
+     * parameters read as null): the first is no results directory, the second a run with no parameters, notes or
+     * environment recorded.
+     */
+    @Test
+    void aRunJsonOfNullIsRefusedAndOneWithoutFieldsReadsAsEmpty() throws Exception {
+        Path nullRun = Files.createDirectories(root.resolve("null"));
+        Files.writeString(nullRun.resolve(RunDirectory.RUN), "null");
+        assertEquals(nullRun + ": not a readable results directory (run.json is null)", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.read(nullRun)).getMessage());
+        assertEquals("--resume " + nullRun + ": cannot read it (run.json is null)", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.resume(nullRun)).getMessage());
+        Path bare = Files.createDirectories(root.resolve("bare"));
+        Files.writeString(bare.resolve(RunDirectory.RUN), "{}");
+        Files.writeString(bare.resolve(RunDirectory.TRIALS), "{\"cell\":\"clients=1\",\"repeat\":0,\"status\":\"ok\"}\n");
+        try (RunDirectory dir = RunDirectory.resume(bare)) {
+            assertEquals(Map.of(), dir.info().parameters());
+            assertEquals(Map.of(), dir.info().environment());
+            dir.note("resumed");
+            assertEquals(List.of("resumed"), RunDirectory.info(bare).notes());
+        }
+    }
+
     /** A median over fewer repeats than asked for says so; cells without parameters are told apart by their key. */
     @Test
     void summaryNamesFailedRepeatsAndKeysCellsWithoutParameters() throws Exception {
