@@ -26,7 +26,8 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
     /** Groups trials by cell in order of first appearance. */
     public static List<CellSummary> of(List<Trial> trials) {
         Map<String, List<Trial>> byCell = new LinkedHashMap<>();
-        for (Trial t : trials) byCell.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t);
+        // a resumed run's rerun of a failed repeat: "2 of 4 repeats failed" where both repeats asked for were ok
+        for (Trial t : Trial.standing(trials)) byCell.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t);
         List<CellSummary> out = new ArrayList<>();
         for (var e : byCell.entrySet()) {
             List<Trial> ok = e.getValue().stream().filter(Trial::ok).toList();

@@ -228,11 +228,11 @@ public final class RunDirectory implements AutoCloseable {
         ch.truncate(pos);
     }
 
-    /** Opens the run in dir for reading only (reports, comparisons). */
+    /** Opens the run in dir for reading only (reports, comparisons): its {@link Trial#standing standing} trials. */
     public static RunResults read(Path dir) {
         RunInfo info = info(dir);
         try {
-            return new RunResults(dir, info, readTrials(dir.resolve(TRIALS)));
+            return new RunResults(dir, info, Trial.standing(readTrials(dir.resolve(TRIALS))));
         } catch (IOException e) {
             throw unreadable(dir, e);
         }

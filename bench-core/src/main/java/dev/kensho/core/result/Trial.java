@@ -33,6 +33,22 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         return "ok".equals(status);
     }
 
+    /**
+     * The trials that stand, in their order: a failed repeat that --resume ran again (a later trial of the same cell
+     * and repeat) is history, kept in trials.jsonl but no longer a failed repeat of its cell.
+     */
+    public static java.util.List<Trial> standing(java.util.List<Trial> trials) {
+        java.util.Set<String> later = new java.util.HashSet<>();
+        java.util.List<Trial> out = new java.util.ArrayList<>(trials.size());
+        for (int i = trials.size() - 1; i >= 0; i--) {
+            Trial t = trials.get(i);
+            boolean rerun = !later.add(t.cell() + "#" + t.repeat());
+            if (!(rerun && !t.ok())) out.add(t);
+        }
+        java.util.Collections.reverse(out);
+        return out;
+    }
+
     public Double metric(String name) {
         Object v = metrics.get(name);
         return v instanceof Number n ? n.doubleValue() : null;

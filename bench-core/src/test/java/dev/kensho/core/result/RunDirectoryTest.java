@@ -393,6 +393,34 @@ class RunDirectoryTest {
         }
     }
 
+    /**
+     * A resume runs a failed repeat again: once it is ok, summary.csv said "2 of 4 repeats failed" of a cell whose 2
+     * repeats were both ok, and the report listed the failures as standing. The rerun stands; trials.jsonl keeps all.
+     */
+    @Test
+    void aFailedRepeatThatAResumeRanAgainNoLongerCountsAsFailed() throws Exception {
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of(), Map.of("repeat", 2)))) {
+            dirPath = dir.path();
+            dir.append(Trial.of("clients=2", 0).param("clients", 2).failed("ERROR:  division by zero").build());
+            dir.append(Trial.of("clients=2", 1).param("clients", 2).failed("ERROR:  division by zero").build());
+        }
+        try (RunDirectory dir = RunDirectory.resume(dirPath)) {
+            dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of("tps")));
+            dir.append(Trial.of("clients=2", 1).param("clients", 2).metric("tps", 500.0).build());
+            dir.append(Trial.of("clients=2", 0).param("clients", 2).metric("tps", 700.0).build());
+        }
+        assertEquals(List.of("clients,n,status,tps_median,tps_min,tps_max,reason", "2,2,ok,600,500,700,"),
+                Files.readAllLines(dirPath.resolve(RunDirectory.SUMMARY)));
+        assertEquals(4, RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS)).size(), "trials.jsonl keeps the failures");
+        assertEquals(List.of("ok", "ok"), RunDirectory.read(dirPath).trials().stream().map(Trial::status).toList());
+        // a repeat whose rerun failed again counts once, as failed
+        List<Trial> twice = List.of(Trial.of("c", 0).failed("a").build(), Trial.of("c", 1).metric("tps", 1.0).build(),
+                Trial.of("c", 0).failed("b").build());
+        CellSummary c = CellSummary.of(twice).get(0);
+        assertEquals("1 of 2 repeats failed: b", c.reason());
+    }
+
     /** A median over fewer repeats than asked for says so; cells without parameters are told apart by their key. */
     @Test
     void summaryNamesFailedRepeatsAndKeysCellsWithoutParameters() throws Exception {
