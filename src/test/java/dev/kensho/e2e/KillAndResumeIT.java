@@ -73,7 +73,9 @@ class KillAndResumeIT {
         while (Files.exists(instance) && System.nanoTime() < gone) Thread.sleep(100);
         assertTrue(!Files.exists(instance), instance + " left behind");
         String said = Files.readString(work.resolve("stderr.txt"));
-        assertTrue(said.matches("(?s).*bench: interrupted; finished trials are kept in (\\S+) \\(--resume \\1 runs any trials that are left\\)\n.*"), said);
+        // the run's own options with --resume, which the resume below runs: --resume DIR alone is refused
+        assertTrue(said.matches("(?s).*bench: interrupted; finished trials are kept in (\\S+) \\(java -jar bench.jar query -c "
+                + "'SELECT pg_sleep\\(0.2\\)' --repeat 40 --warmup 0 --resume \\1 runs any trials that are left\\)\n.*"), said);
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 3 && kept.size() < 40, "kept " + kept.size());
         // the trial the server's stop cut short is not a failure of the workload: it is not kept, and resume runs it

@@ -53,6 +53,15 @@ public final class Kensho implements Runnable {
     /** Held: java.util.logging keeps loggers weakly, and a collected one forgets its level. */
     private static final java.util.logging.Logger PGJDBC_LOG = java.util.logging.Logger.getLogger("org.postgresql");
 
+    /** The run's own command line with --resume (a resume with other options is refused), from its run.json. */
+    private static String resumeCommand(Path run) {
+        try {
+            return RunDirectory.info(run).resumeCommand(run);
+        } catch (RuntimeException e) {
+            return "--resume " + run;   // run.json unreadable: the resume will say why
+        }
+    }
+
     public static void main(String[] args) {
         System.exit(execute(args));
     }
@@ -74,7 +83,7 @@ public final class Kensho implements Runnable {
                 // not removed here: the command's thread still writes to it until the JVM halts
                 System.err.println("bench: interrupted before any trial finished; " + run + " holds no results");
             } else if (run != null) {
-                System.err.println("bench: interrupted; finished trials are kept in " + run + " (--resume " + run + " runs any trials that are left)");
+                System.err.println("bench: interrupted; finished trials are kept in " + run + " (" + resumeCommand(run) + " runs any trials that are left)");
             }
         }, "kensho-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);

@@ -6,6 +6,7 @@ import static dev.kensho.report.html.Html.num;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.CellSummary;
+import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.RunResults;
 import dev.kensho.core.result.Trial;
 import dev.kensho.report.chart.Cells;
@@ -68,7 +69,7 @@ public final class HtmlReport {
         List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
         b.append("<h2 id=\"run\">Run</h2>\n<h3>Command line</h3>\n")
                 .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n"
-                        : "<pre>" + esc(line.stream().map(HtmlReport::shellWord).collect(Collectors.joining(" "))) + "</pre>\n");
+                        : "<pre>" + esc(line.stream().map(RunInfo::shellWord).collect(Collectors.joining(" "))) + "</pre>\n");
         Map<String, Object> asked = run.info().parameters() == null ? Map.of() : new LinkedHashMap<>(run.info().parameters());
         // findings are shown with the charts, not as what the run was asked
         asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS));
@@ -229,27 +230,7 @@ public final class HtmlReport {
         if (shorter == 0) return java.util.Optional.empty();
         return java.util.Optional.of("Unfinished: " + shorter + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
                 + " fewer trials than the " + n.intValue() + " repeats asked for (their n below), as an interrupted run leaves them "
-                + "(" + resumeCommand(run) + " runs the rest); cells it never reached are not listed.");
-    }
-
-    /**
-     * The run's own command line with --resume: a resume with other options (or none) is refused, so "--resume DIR"
-     * alone sent the user to an error. A password is masked in run.json and has to be given again.
-     */
-    static String resumeCommand(RunResults run) {
-        List<String> line = new ArrayList<>(run.info().commandLine() == null ? List.of() : run.info().commandLine());
-        int earlier = line.indexOf("--resume");
-        if (earlier >= 0) line.subList(earlier, Math.min(earlier + 2, line.size())).clear();
-        String resume = "--resume " + shellWord(run.directory().toString());
-        if (line.isEmpty()) return resume;
-        String words = line.stream().map(HtmlReport::shellWord).collect(Collectors.joining(" "));
-        return "java -jar bench.jar " + words + " " + resume + (words.contains("****") ? ", the masked password given again," : "");
-    }
-
-    /** An argument as a shell takes it back: the command line can be copied and run again. */
-    static String shellWord(String arg) {
-        if (!arg.isEmpty() && arg.matches("[A-Za-z0-9_./:=,@%+-]+")) return arg;
-        return "'" + arg.replace("'", "'\\''") + "'";
+                + "(" + run.info().resumeCommand(run.directory()) + " runs the rest); cells it never reached are not listed.");
     }
 
     private static void figures(StringBuilder b, List<Figure> figures, int[] ids) {

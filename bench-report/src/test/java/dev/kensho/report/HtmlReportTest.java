@@ -356,8 +356,8 @@ class HtmlReportTest {
     void theCommandLineIsShownAsAShellTakesItBack() {
         assertEquals("query -c 'SELECT count(*) FROM t WHERE x = '\\''a'\\''' --repeat 3",
                 String.join(" ", java.util.stream.Stream.of("query", "-c", "SELECT count(*) FROM t WHERE x = 'a'", "--repeat", "3")
-                        .map(HtmlReport::shellWord).toList()));
-        assertEquals("''", HtmlReport.shellWord(""));
+                        .map(RunInfo::shellWord).toList()));
+        assertEquals("''", RunInfo.shellWord(""));
     }
 
     @Test

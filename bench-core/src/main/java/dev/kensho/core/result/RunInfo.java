@@ -28,6 +28,27 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
         if (commandLine != null) commandLine = List.of(dev.kensho.core.Credentials.maskArgs(commandLine.toArray(String[]::new)));
     }
 
+    /**
+     * The command that resumes this run in dir: its own command line with --resume, since a resume with other options
+     * (or none) is refused and "--resume DIR" alone sent the user to an error. A password is masked here and has to
+     * be given again.
+     */
+    public String resumeCommand(java.nio.file.Path dir) {
+        List<String> line = new java.util.ArrayList<>(commandLine == null ? List.of() : commandLine);
+        int earlier = line.indexOf("--resume");
+        if (earlier >= 0) line.subList(earlier, Math.min(earlier + 2, line.size())).clear();
+        String resume = "--resume " + shellWord(dir.toString());
+        if (line.isEmpty()) return resume;
+        String words = String.join(" ", line.stream().map(RunInfo::shellWord).toList());
+        return "java -jar bench.jar " + words + " " + resume + (words.contains("****") ? ", the masked password given again," : "");
+    }
+
+    /** An argument as a shell takes it back: the command line can be copied and run again. */
+    public static String shellWord(String arg) {
+        if (!arg.isEmpty() && arg.matches("[A-Za-z0-9_./:=,@%+-]+")) return arg;
+        return "'" + arg.replace("'", "'\\''") + "'";
+    }
+
     public static RunInfo of(String command, List<String> commandLine, Map<String, Object> parameters) {
         return new RunInfo(command, commandLine, Instant.now(), new LinkedHashMap<>(parameters),
                 new LinkedHashMap<>(), new java.util.ArrayList<>());
