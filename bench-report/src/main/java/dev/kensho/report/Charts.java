@@ -65,9 +65,11 @@ public final class Charts {
                     "Latency vs clients")));
             // study 001 also charts the server's CPU and memory per version when they were sampled
             first(cells, List.of("cpu_busy_pct", "cpu_total_pct", "cpu_user_pct"), "cpu")
-                    .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "CPU vs clients")));
+                    .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
+                            "Server host CPU vs clients (all its processes, a driver there too)")));
             first(cells, List.of("mem_used_mb", "memory_used_mb", "mem_used_bytes"), "mem")
-                    .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()), "Memory vs clients")));
+                    .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
+                            "Server host memory in use vs clients")));
             // the client's own share: where it nears a CPU per driver thread, the sweep measured the client, not the server
             metric(cells, "driver_cpu_pct").ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
                     "Driver CPU vs clients (% of one CPU)")));
