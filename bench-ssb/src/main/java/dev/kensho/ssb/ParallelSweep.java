@@ -143,7 +143,7 @@ public final class ParallelSweep {
         int maxN = opts.workers().stream().mapToInt(Integer::intValue).max().orElse(0);
         List<String> versions = new ArrayList<>();
         for (TargetSpec spec : specs) {
-            try (SsbCache cache = SsbCache.open(spec, opts.scale(), managedDefaults(maxN), opts.useCache(), opts.fresh(), err)) {
+            try (SsbCache cache = SsbCache.open(spec, opts.scale(), opts.load().keys(), managedDefaults(maxN), opts.useCache(), opts.fresh(), err)) {
                 versions.add(run(cache.target(), dir, specs.size() == 1 ? versionLabel(cache.target()) : versionLabel(spec, cache.target())));
             }
         }
@@ -213,7 +213,7 @@ public final class ParallelSweep {
                                                      String version, PrintStream err) {
         SsbDatabase.Status st = db.status();
         // --reload replaces the data once per run: a --resume of a run that loaded already keeps what it measured on
-        if (st.usable(lo.scale()) && (!lo.reload() || (dir != null && loadedIn(dir, version)))) {
+        if (st.usable(lo) && (!lo.reload() || (dir != null && loadedIn(dir, version)))) {
             err.println("ssb: using " + st.describe() + " in schema " + db.schema());
             return null;
         }

@@ -57,10 +57,19 @@ public final class SsbCache implements AutoCloseable {
         return spec.kind() == TargetKind.EMBEDDED && spec.keepData() == null;
     }
 
-    /** KenshoHome/ssb-cache/pg18.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale. */
+    /** KenshoHome/ssb-cache/pg18.6.0-sf1-ssb-dbgen-ae1e254-schema1 for this spec and scale, with the primary keys. */
     public static Path directory(TargetSpec spec, double scale) {
+        return directory(spec, scale, true);
+    }
+
+    /**
+     * The same, and pg18.6.0-sf1-nokeys-ssb-dbgen-ae1e254-schema1 without the keys: a --no-keys run (the JIT study's) and
+     * a run with them each keep their own database instead of one reusing the other's tables.
+     */
+    public static Path directory(TargetSpec spec, double scale, boolean keys) {
         String full = spec.embeddedBuild();
-        String key = ("pg" + full + "-sf" + SsbDatabase.fmt(scale) + "-" + SsbDatabase.GENERATOR_VERSION).replaceAll("[^A-Za-z0-9._-]+", "-");
+        String key = ("pg" + full + "-sf" + SsbDatabase.fmt(scale) + (keys ? "" : "-nokeys") + "-" + SsbDatabase.GENERATOR_VERSION)
+                .replaceAll("[^A-Za-z0-9._-]+", "-");
         return KenshoHome.dir().resolve("ssb-cache").resolve(key);
     }
 
@@ -72,6 +81,12 @@ public final class SsbCache implements AutoCloseable {
      */
     public static SsbCache open(TargetSpec spec, double scale, Map<String, String> settings, boolean useCache, boolean fresh,
                                 PrintStream err) {
+        return open(spec, scale, true, settings, useCache, fresh, err);
+    }
+
+    /** @param keys the data are loaded with the primary keys (without --no-keys): part of the cache's key */
+    public static SsbCache open(TargetSpec spec, double scale, boolean keys, Map<String, String> settings, boolean useCache,
+                                boolean fresh, PrintStream err) {
         CopyJobs.warmUp(); // most SSB commands load next; the generator's classes load while the server opens
         TargetSpec s = spec.copy();
         if (!spec.isRemote()) {
@@ -80,7 +95,7 @@ public final class SsbCache implements AutoCloseable {
             });
         }
         if (!useCache || !embedded(spec)) return new SsbCache(s.open(), null, null, null);
-        Path dir = directory(spec, scale);
+        Path dir = directory(spec, scale, keys);
         FileChannel ch = null;
         FileLock lock = null;
         try {

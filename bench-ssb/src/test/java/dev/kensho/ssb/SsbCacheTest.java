@@ -50,11 +50,20 @@ class SsbCacheTest {
         }
     }
 
+    /** A --no-keys run's cached database is its own: it used to reuse the keyed one, whose plans took the keys' index scans. */
+    @Test
+    void dataWithoutKeysAreCachedApartFromDataWithKeys() {
+        TargetSpec spec = new TargetSpec();
+        assertEquals(SsbCache.directory(spec, 1), SsbCache.directory(spec, 1, true));
+        assertEquals(SsbCache.directory(spec, 1).getFileName().toString().replace("-sf1-", "-sf1-nokeys-"),
+                SsbCache.directory(spec, 1, false).getFileName().toString());
+    }
+
     /** Caches of binaries a newer bench.jar no longer carries, or of another generator, are named with their size. */
     @Test
     void staleCachesAreNamedNotRemoved(@TempDir Path root) throws Exception {
         String gen = "ssb-dbgen-ae1e254-schema1";
-        for (String d : List.of("pg18.6.0-sf1-" + gen, "pg18.0.0-sf1-" + gen, "pg17.11.0-sf0.1-" + gen, "pg17.11.0-sf1-ssb-dbgen-old")) {
+        for (String d : List.of("pg18.6.0-sf1-" + gen, "pg18.6.0-sf1-nokeys-" + gen, "pg18.0.0-sf1-" + gen, "pg17.11.0-sf0.1-" + gen, "pg17.11.0-sf1-ssb-dbgen-old")) {
             Files.createDirectories(root.resolve(d).resolve("data"));
         }
         Files.write(root.resolve("pg18.0.0-sf1-" + gen + "/data/big"), new byte[2_000_000]);

@@ -61,7 +61,7 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
         params.put("settings", target.settings());
         params.put("schema", data.schema);
         try (RunDirectory dir = results.open(IndexBuild.COMMAND, params, System.err);
-             SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
+             SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
             String version = ParallelSweep.versionLabel(cache.target());
             dir.environment(version, Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);

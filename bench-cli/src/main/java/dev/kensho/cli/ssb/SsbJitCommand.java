@@ -74,7 +74,7 @@ final class SsbJitCommand implements Callable<Integer> {
         JitMatrix m = new JitMatrix(new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize, varied), System.out, System.err);
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
-        try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
+        try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             JitMatrix.requireJit(cache.target()); // before loading anything
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("scale", lo.scale());

@@ -50,7 +50,7 @@ final class SsbLoadCommand implements Callable<Integer> {
                 // the load's trial is recorded before the variants are built: a run killed while it built them left
                 // them missing, and the resume said "nothing left"; the missing ones are built now (each whole or not at all)
                 if (variants) {
-                    try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, false, System.err)) {
+                    try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, false, System.err)) {
                         buildVariants(new SsbDatabase(cache.target(), data.schema));
                     }
                 }
@@ -65,7 +65,7 @@ final class SsbLoadCommand implements Callable<Integer> {
     }
 
     private int load(RunDirectory dir, TargetSpec spec, SsbDatabase.LoadOptions lo) throws Exception {
-        try (SsbCache cache = SsbCache.open(spec, lo.scale(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
+        try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             dir.environment(spec.label(), Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
             SsbDatabase.LoadReport r = db.load(lo, System.err);
