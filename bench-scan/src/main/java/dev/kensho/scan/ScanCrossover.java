@@ -380,6 +380,7 @@ public final class ScanCrossover {
                                   List<String> sbWanted, String tablespace, Optional<Path> storageDir) throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {
+            ScanTable.checkNoForeignTable(c, options.layouts());
             for (Layout l : options.layouts()) {
                 say(progress, "preparing " + ScanTable.name(l) + " (" + options.rows() + " rows, " + l.label() + " clustering)…");
                 facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild()));

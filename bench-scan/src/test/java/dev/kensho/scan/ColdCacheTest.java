@@ -36,8 +36,21 @@ class ColdCacheTest {
                     .caches(List.of(CacheState.COLD)).throughputMb(0).build();
             KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, o, results, List.of("scan"), null));
             assertTrue(e.getMessage().contains("not created by Kensho"), e.getMessage());
+            // refused before building anything: scan_high, the first layout, used to be built (and left) before scan_low's refusal
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT to_regclass('scan_high') IS NULL")) {
+                rs.next();
+                assertTrue(rs.getBoolean(1), "scan_high was built before the refusal");
+            }
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE scan_high (x int)");
+            }
+            KenshoException both = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, o, results, List.of("scan"), null));
+            assertEquals(KenshoException.USAGE, both.exitCode());
+            assertTrue(both.getMessage().startsWith("tables scan_high, scan_low exist and were not created by Kensho"), both.getMessage());
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("DROP TABLE scan_low");
+                s.execute("DROP TABLE scan_high");
             }
 
             int startBefore = postmasterStart(pg);

@@ -37,6 +37,23 @@ public final class ScanTable {
         return p;
     }
 
+    /**
+     * Refuses (usage error) when a table of one of these layouts' names exists without Kensho's comment, naming every one:
+     * checked before any is built, so a conflict on scan_low no longer comes after building scan_high.
+     */
+    public static void checkNoForeignTable(Connection c, java.util.List<Layout> layouts) throws SQLException {
+        java.util.List<String> foreign = new java.util.ArrayList<>();
+        for (Layout l : layouts) {
+            String existing = comment(c, name(l));
+            if (existing != null && !existing.startsWith(MARK)) foreign.add(name(l));
+        }
+        if (!foreign.isEmpty()) {
+            throw KenshoException.usage("table" + (foreign.size() == 1 ? " " : "s ") + String.join(", ", foreign)
+                    + (foreign.size() == 1 ? " exists and was" : " exist and were") + " not created by Kensho; "
+                    + "run bench scan in another database or schema");
+        }
+    }
+
     /** Creates (or reuses) the layout's table in tablespace (null = default) and returns its facts. */
     public static LayoutFacts prepare(Connection c, Layout layout, long rows, String tablespace, boolean rebuild)
             throws SQLException {
