@@ -329,7 +329,7 @@ public final class JitMatrix {
                             trial = b.failed(failure).build();
                         } else {
                             try {
-                                trial = timed(conn, it, jit, r, plans.get(it).get(jit), b);
+                                trial = timed(conn, it, jit, r, plans.get(it).get(jit), b, combo.keySet());
                             } catch (SQLException | RuntimeException e) {
                                 trial = b.failed(reason(e)).build();
                                 conn = dropIfBroken(conn, plans);
@@ -407,8 +407,17 @@ public final class JitMatrix {
         return "without " + String.join(" or ", missing);
     }
 
-    private Trial timed(Connection c, Item it, String jit, int repeat, Plan plan, Trial.Builder b) throws SQLException {
+    /** The settings a timed run's session reads, recorded per trial as it had them (not as asked). */
+    static final List<String> RECORDED = List.of("jit", "jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost",
+            "max_parallel_workers_per_gather");
+
+    private Trial timed(Connection c, Item it, String jit, int repeat, Plan plan, Trial.Builder b, java.util.Collection<String> matrix)
+            throws SQLException {
         setJit(c, jit);
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String name : RECORDED) settings.put(name, setting(c, name));
+        for (String name : matrix) settings.putIfAbsent(name, setting(c, name));
+        b.extra("settings", settings);
         QueryTimer.Timing timing = QueryTimer.time(c, it.sql(), opts.fetchSize());
         ExplainResult.Jit j = plan.result().jit();
         b.metric("seconds", timing.seconds()).metric("rows", timing.rows())

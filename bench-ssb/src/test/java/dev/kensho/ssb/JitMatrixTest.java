@@ -27,6 +27,7 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -190,6 +191,18 @@ class JitMatrixTest {
             List<Trial> trials = dir.trials().stream().filter(t -> t.params().containsKey("jit")).toList();
             assertEquals(8, trials.size(), log);
             assertEquals("v3;query=q1.1;jit=off;jit_above_cost=0;work_mem=4MB", trials.get(0).cell());
+            // each trial records the settings its session had when it ran, not only the cell's name for them
+            for (Trial t : trials) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> had = (Map<String, Object>) t.extra().get("settings");
+                assertTrue(had != null, "no settings recorded: " + t.extra());
+                assertEquals(t.params().get("jit"), had.get("jit"), t.cell());
+                assertEquals(t.params().get("work_mem"), had.get("work_mem"), t.cell());
+                assertEquals(t.params().get("jit_above_cost").equals("0") ? "0" : "1e+09", had.get("jit_above_cost"), t.cell());
+                assertEquals("0", had.get("max_parallel_workers_per_gather"), t.cell());
+                assertEquals(Set.of("jit", "jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost",
+                        "max_parallel_workers_per_gather", "work_mem"), had.keySet(), t.cell());
+            }
             List<List<Object>> rows = m.finish(dir);
             List<String> h = JitMatrix.header(List.of("jit_above_cost", "work_mem"));
             assertEquals(h, List.of(Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY)).get(0).split(",")));
