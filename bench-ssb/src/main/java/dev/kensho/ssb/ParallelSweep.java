@@ -162,6 +162,11 @@ public final class ParallelSweep {
             err.println("ssb: warning: " + small);
             dir.noteOnce(small);
         }
+        String serial = serialWarning();
+        if (serial != null && !dir.info().notes().contains(serial)) {
+            err.println("ssb: warning: " + serial);
+            dir.noteOnce(serial);
+        }
         dir.environment(version, Environment.capture(t));
         SsbDatabase db = new SsbDatabase(t, opts.schema());
         // a version whose cells are all in (a resumed run of several) measures nothing: loading it would be for nothing
@@ -170,6 +175,20 @@ public final class ParallelSweep {
         dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
         measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
         return version;
+    }
+
+    /** A trial's extra where its timed run read through a cursor while its EXPLAIN planned workers: the time is serial. */
+    static final String TIMED_WITHOUT_WORKERS = "timed_without_workers";
+
+    /**
+     * Said once where --fetch-size meets --workers above 0: a cursor's plan runs without parallel workers, so the times are
+     * the serial plan's while planned/launched, from the EXPLAIN (ANALYZE) run without a cursor, show the workers.
+     */
+    private String serialWarning() {
+        if (opts.fetchSize() == 0 || opts.workers().stream().allMatch(w -> w == 0)) return null;
+        return "--fetch-size " + opts.fetchSize() + " reads every result through a cursor, which PostgreSQL runs without parallel "
+                + "workers: the times of workers above 0 are the serial plan's, while planned/launched are those of the EXPLAIN "
+                + "(ANALYZE), which ran without a cursor (trials say " + TIMED_WITHOUT_WORKERS + "); leave --fetch-size out to time them";
     }
 
     /**
@@ -366,10 +385,12 @@ public final class ParallelSweep {
                     gm.put("launched", g.launched());
                     gathers.add(gm);
                 }
-                Trial tr = b.metric("seconds", timing.seconds()).metric("rows", timing.rows())
+                b.metric("seconds", timing.seconds()).metric("rows", timing.rows())
                         .metric("workers_planned", plan.workersPlanned()).metric("workers_launched", plan.workersLaunched())
                         .metric("explain_ms", plan.executionMs())
-                        .extra("gathers", gathers).extra("settings", settings).build();
+                        .extra("gathers", gathers).extra("settings", settings);
+                if (opts.fetchSize() > 0 && plan.workersPlanned() > 0) b.extra(TIMED_WITHOUT_WORKERS, true);
+                Trial tr = b.build();
                 err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d%n", version,
                         pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
                         plan.workersLaunched());
@@ -477,6 +498,8 @@ public final class ParallelSweep {
             }
             // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
             String fewer = r.get(10) instanceof Integer p && r.get(11) instanceof Integer l && l < p ? "launched fewer than planned" : "";
+            // --fetch-size: the cursor's run had none of the workers the EXPLAIN shows
+            if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) fewer = "timed without workers (--fetch-size)";
             String ratio = !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13));
             out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
                     (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer)

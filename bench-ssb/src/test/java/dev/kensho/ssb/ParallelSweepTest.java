@@ -219,6 +219,39 @@ class ParallelSweepTest {
     }
 
     /**
+     * --fetch-size reads through a cursor, whose plan PostgreSQL runs without parallel workers: workers=2 was timed serially
+     * (0.060 s, as workers=0's 0.062 s, against 0.047 s without it, SF 0.1 q2.1) while the trial, summary and table said
+     * "planned 2 launched 2" from the EXPLAIN without a word. The run now says so once, each such trial says
+     * timed_without_workers and the table marks the cell.
+     */
+    @Test
+    void aCursorsTimesAreMarkedAsTimedWithoutTheWorkersTheExplainShows(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_cursor_test_" + ProcessHandle.current().pid());
+        db.drop();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            ParallelSweep.Options o = new ParallelSweep.Options(0.1, List.of(0, 2), List.of(ParallelSweep.Pool.ENOUGH), 1,
+                    List.of("q2.1"), db.schema(), new SsbDatabase.LoadOptions(0.1, 2, false, false), false, false, 100);
+            ParallelSweep sweep = new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            sweep.finish(dir, List.of(sweep.run(remote, dir)));
+            Map<Object, Trial> byWorkers = new java.util.HashMap<>();
+            for (Trial t : dir.trials()) if (t.params().containsKey("query")) byWorkers.put(t.params().get("workers"), t);
+            Trial parallel = byWorkers.get(2);
+            assertTrue(parallel.metric("workers_planned") >= 1, "q2.1 plans workers at SF 0.1: " + parallel.metrics());
+            assertEquals(true, parallel.extra().get(ParallelSweep.TIMED_WITHOUT_WORKERS), parallel.extra().toString());
+            assertEquals(null, byWorkers.get(0).extra().get(ParallelSweep.TIMED_WITHOUT_WORKERS), "workers=0 plans none");
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("ssb: warning: --fetch-size 100 reads every result through a cursor, "
+                    + "which PostgreSQL runs without parallel workers"), err.toString(StandardCharsets.UTF_8));
+            assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("--fetch-size 100 reads")), dir.info().notes().toString());
+            String table = out.toString(StandardCharsets.UTF_8);
+            assertTrue(table.lines().anyMatch(l -> l.contains(" 2 q2.1") && l.endsWith("timed without workers (--fetch-size)")), table);
+            assertTrue(table.lines().noneMatch(l -> l.contains(" 0 q2.1") && l.contains("timed without")), table);
+        } finally {
+            db.drop();
+        }
+    }
+
+    /**
      * Two servers of one major (here one server reached over TCP and over its socket, as two hosts would be): their cells
      * stay apart, each version label naming its target, where the bare major would have made them one cell.
      */
