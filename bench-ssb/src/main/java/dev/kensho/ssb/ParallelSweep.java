@@ -20,9 +20,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code bench ssb}: the 13 SSB queries over a matrix of versions × worker-pool patterns ×
@@ -177,6 +179,14 @@ public final class ParallelSweep {
         return version;
     }
 
+    /** A trial's extra where its plan was JIT-compiled: the functions (every process's, the workers' too), with jit_ms. */
+    static final String JIT_FUNCTIONS = "jit_functions";
+    /** Said once where a plan was JIT-compiled: the parallel-query study's releases had no JIT at work. */
+    static final String JIT_COMPILED = "JIT compiled plans of this run (jit is on by default from PostgreSQL 12, above jit_above_cost), "
+            + "and every parallel worker compiles its own code, so their times include the compilation, more of it the more "
+            + "workers; the study's releases (9.6 to 11, jit off) had none (trials say jit_functions and jit_ms from the EXPLAIN "
+            + "(ANALYZE)); --set jit=off measures without it";
+
     /** A trial's extra where its timed run read through a cursor while its EXPLAIN planned workers: the time is serial. */
     static final String TIMED_WITHOUT_WORKERS = "timed_without_workers";
 
@@ -223,7 +233,11 @@ public final class ParallelSweep {
     public List<List<Object>> finish(RunDirectory dir, List<String> versions) {
         List<List<Object>> rows = summary(dir.trials(), versions, SsbQuery.ssb(opts.queries()));
         dir.writeSummary(HEADER, rows);
-        printTable(rows);
+        Set<List<Object>> compiled = new HashSet<>();
+        for (Trial t : dir.trials()) {
+            if (t.extra().get(JIT_FUNCTIONS) != null) compiled.add(tableKey(t.params().get("version"), t.params().get("pool"), t.params().get("workers"), t.params().get("query")));
+        }
+        printTable(rows, compiled);
         return rows;
     }
 
@@ -390,6 +404,13 @@ public final class ParallelSweep {
                         .metric("explain_ms", plan.executionMs())
                         .extra("gathers", gathers).extra("settings", settings);
                 if (opts.fetchSize() > 0 && plan.workersPlanned() > 0) b.extra(TIMED_WITHOUT_WORKERS, true);
+                if (plan.jit() != null && plan.jit().functions() > 0) {
+                    b.extra(JIT_FUNCTIONS, plan.jit().functions()).extra("jit_ms", plan.jit().totalMs());
+                    if (!dir.info().notes().contains(JIT_COMPILED)) {
+                        err.println("ssb: warning: " + JIT_COMPILED);
+                        dir.noteOnce(JIT_COMPILED);
+                    }
+                }
                 Trial tr = b.build();
                 err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d%n", version,
                         pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
@@ -487,7 +508,12 @@ public final class ParallelSweep {
         return String.join("; ", parts);
     }
 
-    private void printTable(List<List<Object>> rows) {
+    private static List<Object> tableKey(Object version, Object pool, Object workers, Object query) {
+        return List.of(String.valueOf(version), String.valueOf(pool), String.valueOf(workers), String.valueOf(query));
+    }
+
+    /** @param compiled the cells (tableKey) whose plan was JIT-compiled */
+    private void printTable(List<List<Object>> rows, Set<List<Object>> compiled) {
         boolean versions = rows.stream().map(r -> r.get(0)).distinct().count() > 1;
         out.printf("%-8s %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
                 "rows", "planned", "launched", versions ? "vs_first" : "");
@@ -500,6 +526,7 @@ public final class ParallelSweep {
             String fewer = r.get(10) instanceof Integer p && r.get(11) instanceof Integer l && l < p ? "launched fewer than planned" : "";
             // --fetch-size: the cursor's run had none of the workers the EXPLAIN shows
             if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) fewer = "timed without workers (--fetch-size)";
+            if (compiled.contains(tableKey(r.get(0), r.get(1), r.get(2), r.get(3)))) fewer = fewer.isEmpty() ? "JIT-compiled" : fewer + "  JIT-compiled";
             String ratio = !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13));
             out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
                     (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer)

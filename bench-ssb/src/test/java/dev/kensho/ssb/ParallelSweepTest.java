@@ -252,6 +252,48 @@ class ParallelSweepTest {
     }
 
     /**
+     * On a server with JIT (PostgreSQL 12 and later turn it on) a plan above jit_above_cost was compiled in every timed run,
+     * by the leader and by each worker (SF 0.1 q2.1 with jit_above_cost 10000: 108 functions and 150 ms at workers=2, slower
+     * than workers=0), which nothing in the results said. Trials now record jit_functions and jit_ms, the run warns once and
+     * the table marks the cells. jit_above_cost 0 stands for SF 1 and more, whose plans cost above the default 100000.
+     */
+    @Test
+    void plansThatJitCompiledAreRecordedAndSaid(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
+        try (var c = remote.connect(); var rs = c.createStatement().executeQuery("SELECT pg_jit_available()")) {
+            rs.next();
+            org.junit.jupiter.api.Assumptions.assumeTrue(rs.getBoolean(1), remote.describe() + " has no JIT");
+        }
+        SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_jitsweep_test_" + ProcessHandle.current().pid());
+        db.drop();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        dev.kensho.core.server.TargetSpec spec = new dev.kensho.core.server.TargetSpec()
+                .url("jdbc:postgresql://" + remote.host() + ":" + remote.port() + "/" + remote.database()).user(remote.user())
+                .set("jit_above_cost", "0");
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            ParallelSweep.Options o = new ParallelSweep.Options(0.1, List.of(0, 2), List.of(ParallelSweep.Pool.ENOUGH), 2,
+                    List.of("q2.1"), db.schema(), new SsbDatabase.LoadOptions(0.1, 2, false, false), false, false, 0);
+            new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(List.of(spec), dir);
+            Map<Object, Integer> functions = new java.util.HashMap<>();
+            for (Trial t : dir.trials()) {
+                if (!t.params().containsKey("query")) continue;
+                assertTrue(t.extra().get(ParallelSweep.JIT_FUNCTIONS) instanceof Integer f && f > 0, t.cell() + " " + t.extra());
+                assertTrue(((Number) t.extra().get("jit_ms")).doubleValue() > 0, t.extra().toString());
+                functions.put(t.params().get("workers"), (Integer) t.extra().get(ParallelSweep.JIT_FUNCTIONS));
+            }
+            assertTrue(functions.get(2) > functions.get(0), "each worker compiles its own code: " + functions);
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertEquals(said.indexOf("ssb: warning: JIT compiled plans of this run"), said.lastIndexOf("ssb: warning: JIT compiled plans"), said);
+            assertTrue(said.contains("ssb: warning: JIT compiled plans of this run"), said);
+            assertTrue(dir.info().notes().contains(ParallelSweep.JIT_COMPILED), dir.info().notes().toString());
+            String table = out.toString(StandardCharsets.UTF_8);
+            assertEquals(2, table.lines().filter(l -> l.contains(" q2.1") && l.endsWith("JIT-compiled")).count(), table);
+        } finally {
+            db.drop();
+        }
+    }
+
+    /**
      * Two servers of one major (here one server reached over TCP and over its socket, as two hosts would be): their cells
      * stay apart, each version label naming its target, where the bare major would have made them one cell.
      */
