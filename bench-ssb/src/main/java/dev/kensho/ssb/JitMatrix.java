@@ -186,7 +186,21 @@ public final class JitMatrix {
             want.putAll(opts.costs());
             want.putAll(combo);
             if (!combo.isEmpty()) err.printf("ssb jit: %s (%d/%d)%n", label(combo), i + 1, combos.size());
-            SettingsOutcome o = t.control().apply(want);
+            SettingsOutcome o;
+            try {
+                o = t.control().apply(want);
+            } catch (KenshoException e) {
+                // a value the server rejects outright (a remote session's "invalid value for parameter"): the run ended
+                // there, half measured; it is the combination's when the fixed settings alone apply, and skips its cells
+                if (combo.isEmpty() || e.exitCode() != KenshoException.USAGE) throw e;
+                Map<String, String> fixed = new LinkedHashMap<>(want);
+                fixed.keySet().removeAll(combo.keySet());
+                t.control().apply(fixed);   // throws again when the fault is theirs
+                String why = "cannot apply " + label(combo) + ": " + KenshoException.firstLine(e);
+                err.println("ssb jit: " + why + " (its cells are skipped)");
+                skip(items, combo, why, dir);
+                continue;
+            }
             if (!o.ok()) {
                 // a value of the matrix this server refuses skips its cells; a refused fixed setting stops the run
                 if (combo.isEmpty() || !combo.keySet().containsAll(o.refused().keySet())) {
@@ -550,7 +564,8 @@ public final class JitMatrix {
                 out.println(String.join(" ", parts) + ":");
             }
             List<Object> b = on.getOrDefault(pair(a, jit), Collections.nCopies(h.size(), null));
-            String note = join(text(b.get(why)), text(a.get(why)));
+            // a skipped pair has one reason on both rows (a matrix value the server refused): said once
+            String note = text(b.get(why)).equals(text(a.get(why))) ? text(a.get(why)) : join(text(b.get(why)), text(a.get(why)));
             out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), f3(a.get(med)), f3(b.get(med)),
                     b.get(red) instanceof Double d ? String.format("%.1f%%", d) : "", b.get(fn) instanceof Double d ? d.intValue() : "",
                     f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");

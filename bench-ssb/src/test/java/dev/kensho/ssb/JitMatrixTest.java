@@ -232,6 +232,34 @@ class JitMatrixTest {
         }
     }
 
+    /**
+     * A matrix value the server refuses skips its cells, and the table said why twice on the pair's line (the jit=on row's
+     * reason joined to the jit=off row's, the same); it says it once.
+     */
+    @Test
+    void aRefusedMatrixValueSkipsItsCellsAndTheTableSaysWhyOnce(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_jitrefused_test_" + ProcessHandle.current().pid());
+        db.drop();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb jit", List.of("test"), Map.of()))) {
+            ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.01, 1, false, false), dir, "15", System.err);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            JitMatrix m = new JitMatrix(new JitMatrix.Options(List.of(3), 1, List.of("q1.1"), Map.of(), 0,
+                    Map.of("work_mem", List.of("4MB", "lots"))), new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(OutputStream.nullOutputStream()));
+            m.run(db, dir);
+            m.finish(dir);
+            List<Trial> refused = dir.trials().stream().filter(t -> "lots".equals(t.params().get("work_mem"))).toList();
+            assertEquals(2, refused.size(), dir.trials().toString());
+            refused.forEach(t -> assertEquals("skipped", t.status(), t.toString()));
+            assertEquals(2, dir.trials().stream().filter(t -> "4MB".equals(t.params().get("work_mem")) && t.ok()).count(), dir.trials().toString());
+            String line = out.toString(StandardCharsets.UTF_8).lines().dropWhile(l -> !l.equals("work_mem=lots:")).skip(1).findFirst().orElse("");
+            assertTrue(line.contains("(cannot apply work_mem=lots: "), out.toString(StandardCharsets.UTF_8));
+            assertEquals(line.indexOf("cannot apply"), line.lastIndexOf("cannot apply"), line);
+        } finally {
+            db.drop();
+        }
+    }
+
     @Test
     void matrixOfWhatTheStudyFixesIsRefused() {
         assertUsage("--matrix jit: ssb jit sets jit itself", () -> new JitMatrix.Options(List.of(3), 1, List.of(), Map.of(), 0,
