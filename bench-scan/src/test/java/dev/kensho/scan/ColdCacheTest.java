@@ -51,6 +51,17 @@ class ColdCacheTest {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("DROP TABLE scan_low");
                 s.execute("DROP TABLE scan_high");
+                s.execute("CREATE SEQUENCE scan_low");   // a relation of the name, not a table: CREATE TABLE would fail on it
+            }
+            KenshoException sequence = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, o, results, List.of("scan"), null));
+            assertTrue(sequence.getMessage().startsWith("table scan_low exists and was not created by Kensho"), sequence.getMessage());
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT to_regclass('scan_high') IS NULL")) {
+                rs.next();
+                assertTrue(rs.getBoolean(1), "scan_high was built before the sequence's conflict");
+            }
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP SEQUENCE scan_low");
             }
 
             int startBefore = postmasterStart(pg);

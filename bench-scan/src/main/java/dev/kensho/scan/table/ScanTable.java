@@ -109,8 +109,9 @@ public final class ScanTable {
 
     private static String comment(Connection c, String table) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT c.oid, obj_description(c.oid, 'pg_class') FROM pg_class c "
-                        + "WHERE c.oid = to_regclass(?) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')")) {
+                // any relation of the name (a sequence or an index too): CREATE TABLE would fail on it after the other
+                // layout's table was built
+                "SELECT c.oid, obj_description(c.oid, 'pg_class') FROM pg_class c WHERE c.oid = to_regclass(?)")) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return null;
