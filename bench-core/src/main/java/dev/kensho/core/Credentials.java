@@ -16,6 +16,11 @@ public final class Credentials {
     private static final Pattern USERINFO_START = Pattern.compile("//[^/:@\\s\\[\\]?#]*:");
     /** The '?' that starts a URL's parameters: key=... follows (a '?' in a password has no key= after it). */
     private static final Pattern QUERY_START = Pattern.compile("\\?[^\\s&=?@/#]+=");
+    /**
+     * An '@' after the parameters' start that is followed by what can only be a host (host:port, host/db): the end of a
+     * password that holds "?key=" itself (//u:We1rd@pw/x?a=b@db:5432/test), not a parameter's '@' (user=bob@srv).
+     */
+    private static final Pattern AUTHORITY_AT = Pattern.compile("@(\\[[^\\]\\s]*]|[^\\s/?#&=@:\\[\\]]+)(:\\d+(?=[/?,\\s]|$)|/)");
     /** user:password@host without the // (a host name pgjdbc took whole, in its own messages); the last '@' ends it. */
     private static final Pattern BARE_USERINFO = Pattern.compile("(?<![/\\w.-])([\\w.-]+:)[^@/\\s][^/\\s]*@(?=[\\w.\\[-])");
     /** In free text the next argument of a command line: a password= value ends before it. */
@@ -75,12 +80,29 @@ public final class Credentials {
         return out.append(s, done, s.length()).toString();
     }
 
-    /** The last '@' in [from, to) before the parameters, or -1. */
+    /**
+     * The last '@' in [from, to) before the parameters, or after their start where a host follows it
+     * ({@link #AUTHORITY_AT}); -1 when there is none.
+     */
     private static int userinfoEnd(String s, int from, int to) {
         Matcher q = QUERY_START.matcher(s).region(from, to);
         int limit = q.find() ? q.start() : to;
         int at = s.lastIndexOf('@', limit - 1);
+        Matcher host = AUTHORITY_AT.matcher(s).region(limit, to);
+        while (host.find()) at = host.start();
         return at >= from ? at : -1;
+    }
+
+    /**
+     * Where the password {@link #maskUrl} masks in a URL's userinfo ends: the index of its '@', or -1 when the URL has
+     * no user:password@. A parser that reads the URL's password as ending elsewhere must refuse the URL, since the
+     * masked text would show the rest of the password as a host, a port or a database.
+     */
+    public static int passwordEnd(String url) {
+        if (url == null) return -1;
+        Matcher m = USERINFO_START.matcher(url);
+        if (!m.find()) return -1;
+        return userinfoEnd(url, m.end(), url.length());
     }
 
     /**

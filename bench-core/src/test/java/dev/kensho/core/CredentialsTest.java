@@ -72,6 +72,28 @@ class CredentialsTest {
         assertEquals("cannot connect to postgres:****@db.example", Credentials.mask("cannot connect to postgres:a:b@db.example"));
     }
 
+    /**
+     * A password that holds "?key=" itself (We1rd@pw/x?a=b): an '@' after the parameters' start with a host after it
+     * (host:port, host/db) ends the userinfo, where a parameter's own '@' (user=bob@srv) does not; passwordEnd says where.
+     */
+    @Test
+    void aPasswordThatLooksLikeParametersEndsAtTheAtBeforeTheHost() {
+        masked("jdbc:postgresql://postgres:We1rd@pw/x?a=b@" + HOST, "jdbc:postgresql://postgres:****@" + HOST);
+        masked("jdbc:postgresql://postgres:We1rd@pw/x?y#z@" + HOST, "jdbc:postgresql://postgres:****@" + HOST);
+        masked("jdbc:postgresql://postgres:a?b=c@[::1]:5432/db", "jdbc:postgresql://postgres:****@[::1]:5432/db");
+        masked("jdbc:postgresql://postgres:a?b=c@db.example/x?sslmode=require", "jdbc:postgresql://postgres:****@db.example/x?sslmode=require");
+        String url = "jdbc:postgresql://postgres:We1rd@pw/x?a=b@" + HOST;
+        assertEquals(url.lastIndexOf('@'), Credentials.passwordEnd(url));
+        String withParameter = "jdbc:postgresql://root:pw@" + HOST + "?user=bob@srv&sslmode=require";
+        unchanged("jdbc:postgresql://root:****@" + HOST + "?user=bob@srv&sslmode=require");
+        assertEquals(withParameter.indexOf('@'), Credentials.passwordEnd(withParameter));
+        assertEquals(-1, Credentials.passwordEnd("jdbc:postgresql://" + HOST + "?user=bob@srv"));
+        assertEquals(-1, Credentials.passwordEnd("jdbc:postgresql://bob@" + HOST));
+        // not over-masked: a host called pw, a database called password, a user called password
+        unchanged("jdbc:postgresql://pw:5432/password?user=password");
+        unchanged("cannot connect to pw:5432/password: unknown host pw");
+    }
+
     @Test
     void urlsWithoutCredentialsStayAsTheyAre() {
         for (String url : List.of("jdbc:postgresql://" + HOST, "jdbc:postgresql://" + HOST + "?user=bob@srv&sslmode=require",

@@ -431,6 +431,11 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         }
     }
 
+    /** libpq's decoding of a URI's userinfo: %XX only, in UTF-8; IllegalArgumentException for a bad escape. */
+    static String percentDecode(String s) {
+        return java.net.URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
     /**
      * Parses a jdbc:postgresql:// URL into host, port, database and the remaining properties. As in a libpq URI, the
      * host may be a Unix-socket directory, percent-encoded ({@code jdbc:postgresql://%2Fvar%2Frun%2Fpostgresql/test})
@@ -442,11 +447,27 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         // user:pa/ss@host or user:pa?ss@host: the authority ends at the '/' or '?' (as in libpq), the password's start
         // read as the port and its rest as the database or a parameter, which every message would then quote; an '@'
         // before any parameter's value is refused (a database name's is written %40)
-        int afterAuthority = url.indexOf("//") + 2 + parts.authority().length();
+        // before any parameter's value is refused (a database name's is written %40), whether or not the authority has an
+        // '@' of its own: user:We1rd@pw/x?y#z@host read as host pw and database x put "pw" and "x" in every message
+        int authorityStart = url.indexOf("//") + 2;
+        int afterAuthority = authorityStart + parts.authority().length();
+        int infoAt = parts.authority().lastIndexOf('@');
+        int infoColon = infoAt < 0 ? -1 : parts.authority().substring(0, infoAt).indexOf(':');
+        // where this parse ends the password (its '@'), and the masked form of the URL as this parse reads it
+        int parsedEnd = infoColon < 0 ? -1 : authorityStart + infoAt;
+        String masked = Credentials.maskUrl(parsedEnd < 0 ? url
+                : url.substring(0, authorityStart + infoColon + 1) + "****" + url.substring(parsedEnd));
         int stray = url.indexOf('@', afterAuthority), value = url.indexOf('=', afterAuthority);
-        if (!parts.authority().contains("@") && stray >= 0 && (value < 0 || stray < value)) {
+        int maskedEnd = Credentials.passwordEnd(url);
+        if (stray >= 0 && (value < 0 || stray < value) || maskedEnd > parsedEnd) {
+            // the masker takes the password to a later '@' (a host after it): every message would show its rest
             throw KenshoException.usage("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
-                    + "an '@' in a database name %40: " + Credentials.maskUrl(url));
+                    + "an '@' in a database name %40: " + masked);
+        }
+        if (maskedEnd != parsedEnd) {
+            // a user name the masker cannot tell from free text (//us er:pw@host): its password would be printed whole
+            throw KenshoException.usage("--url has a user name Kensho cannot mask the password after: a space, '#', '[' or ']' in a user "
+                    + "name is written %20, %23, %5B or %5D: " + masked);
         }
         String query = parts.query();
         String hostPort = parts.authority();
@@ -461,8 +482,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             hostPort = hostPort.substring(at + 1);
             int c = info.indexOf(':');
             try {
-                infoUser = java.net.URLDecoder.decode(c < 0 ? info : info.substring(0, c), StandardCharsets.UTF_8);
-                if (c >= 0) infoPassword = java.net.URLDecoder.decode(info.substring(c + 1), StandardCharsets.UTF_8);
+                // libpq decodes %XX only: a '+' is a '+' (URLDecoder's form decoding made pa+ss "pa ss")
+                infoUser = percentDecode(c < 0 ? info : info.substring(0, c));
+                if (c >= 0) infoPassword = percentDecode(info.substring(c + 1));
             } catch (IllegalArgumentException e) {
                 throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.maskUrl(url));
             }
@@ -486,7 +508,13 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             if (kv.isEmpty()) continue;
             int eq = kv.indexOf('=');
             String k = eq < 0 ? kv : kv.substring(0, eq);
-            String v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+            String v;
+            try {
+                v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                // the JDK's message quotes the characters after the '%': a password's
+                throw KenshoException.usage("--url has a bad value for " + k + " (a % not followed by two hex digits): " + masked);
+            }
             switch (k) {
                 case "user" -> urlUser = v;
                 case "password" -> urlPassword = v;
@@ -502,7 +530,13 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             } catch (NumberFormatException e) {
                 port = -1;
             }
-            if (port < 1 || port > 65535) throw KenshoException.usage("--url has a bad port (1 to 65535): " + Credentials.maskUrl(url));
+            if (port < 1 || port > 65535) {
+                // not a number: the start of a password without its '@host' (//user:secret/db), not quoted
+                String shown = masked;
+                int p = portText.matches("\\d+") ? -1 : url.indexOf(":" + portText, authorityStart + infoAt + 1);
+                if (p >= 0 && p < afterAuthority) shown = Credentials.maskUrl(url.substring(0, p + 1) + "****" + url.substring(p + 1 + portText.length()));
+                throw KenshoException.usage("--url has a bad port (1 to 65535): " + shown);
+            }
         }
         if (host.isEmpty()) host = "localhost";
         if (UnixSocketFactory.class.getName().equals(props.get("socketFactory"))) {

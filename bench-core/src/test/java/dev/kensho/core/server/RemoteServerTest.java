@@ -328,6 +328,70 @@ class RemoteServerTest {
     }
 
     /**
+     * A password holding an '@' and then a '/' or '?' (We1rd@pw/x?y#z): the '/' ended the authority, so the parse read
+     * host pw and database x, and "cannot connect to pw:5432/x: unknown host pw" showed both. The stray '@' is refused
+     * whatever the authority holds, also when the password's rest looks like a parameter (?a=b@host:port/db), and
+     * neither the error nor the label shows any part of the password.
+     */
+    @Test
+    void aPasswordThatHoldsAnAtAndASlashIsNeverReadAsTheHost() {
+        for (String pw : java.util.List.of("We1rd@pw/x?y#z", "We1rd@pw/x?a=b", "We1rd@pw?x", "a@b/c@d", "We1rd@pw/x")) {
+            String url = "jdbc:postgresql://postgres:" + pw + "@127.0.0.1:5432/test";
+            KenshoException e = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl(url, null, null, null), url);
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
+                    + "an '@' in a database name %40: jdbc:postgresql://postgres:****@127.0.0.1:5432/test", e.getMessage());
+            KenshoException opened = assertThrows(KenshoException.class, () -> new TargetSpec().url(url).open());
+            assertEquals(e.getMessage(), opened.getMessage());
+            assertEquals("remote 127.0.0.1:5432/test", new TargetSpec().url(url).label());
+            for (String part : pw.split("[@/?#=]")) assertFalse(e.getMessage().contains(part + "@") || e.getMessage().contains("//" + part), e.getMessage());
+            assertFalse(e.getMessage().contains("pw") || e.getMessage().contains("We1rd"), e.getMessage());
+        }
+        // encoded, the same password is read whole, and the host and database are the URL's
+        RemoteServer encoded = RemoteServer.fromUrl("jdbc:postgresql://postgres:We1rd%40pw%2Fx%3Fy%23z@127.0.0.1:5432/test", null, null, null);
+        assertEquals("We1rd@pw/x?y#z", encoded.properties().getProperty("password"));
+        assertEquals("127.0.0.1", encoded.host());
+        assertEquals("test", encoded.database());
+        assertFalse(encoded.describe().contains("pw") || encoded.jdbcUrl().contains("We1rd"), encoded.describe());
+        // a database called password, a host called pw and a user name with an '@' in a parameter are no secrets
+        RemoteServer plain = RemoteServer.fromUrl("jdbc:postgresql://pw:5432/password?user=bob@srv", null, null, null);
+        assertEquals("pw", plain.host());
+        assertEquals("password", plain.database());
+        assertEquals("bob@srv", plain.user());
+        assertEquals("jdbc:postgresql://pw:5432/password", plain.jdbcUrl());
+        assertEquals("remote pw:5432/password", new TargetSpec().url("jdbc:postgresql://u:s3cret@pw:5432/password").label());
+    }
+
+    /**
+     * The rest of a URL's parse quotes no part of a password either: one without its '@host' read as a port, a bad
+     * '%' in a password parameter (the JDK's message quoted the two characters after it), and a user name with a space,
+     * after which the password could not be told from the host.
+     */
+    @Test
+    void aUrlThatCannotBeReadQuotesNoPartOfItsPassword() {
+        KenshoException port = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://root:s3cret/test", null, null, null));
+        assertEquals("--url has a bad port (1 to 65535): jdbc:postgresql://root:****/test", port.getMessage());
+        KenshoException number = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://db:99999/test", null, null, null));
+        assertEquals("--url has a bad port (1 to 65535): jdbc:postgresql://db:99999/test", number.getMessage(), "a number is no secret");
+        KenshoException query = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://root:abc?x=1@127.0.0.1/test", null, null, null));
+        assertEquals("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
+                + "an '@' in a database name %40: jdbc:postgresql://root:****@127.0.0.1/test", query.getMessage());
+        for (String url : java.util.List.of("jdbc:postgresql://127.0.0.1:5432/test?password=ab%zzcd", "jdbc:postgresql://127.0.0.1:5432/test?sslmode=disable&password=ab%zzcd")) {
+            KenshoException percent = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl(url, "u", null, null));
+            assertEquals(KenshoException.USAGE, percent.exitCode());
+            assertTrue(percent.getMessage().startsWith("--url has a bad value for password (a % not followed by two hex digits): jdbc:postgresql://127.0.0.1:5432/test?"),
+                    percent.getMessage());
+            assertFalse(percent.getMessage().contains("zz") || percent.getMessage().contains("cd"), percent.getMessage());
+        }
+        KenshoException space = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://us#er:s3cret@127.0.0.1/test", null, null, null));
+        assertFalse(space.getMessage().contains("s3cret"), space.getMessage());
+        assertTrue(space.getMessage().startsWith("--url has a user name Kensho cannot mask the password after"), space.getMessage());
+        // libpq decodes a userinfo's %XX only: a '+' stays a '+'
+        assertEquals("pa+ss", RemoteServer.fromUrl("jdbc:postgresql://root:pa+ss@127.0.0.1/test", null, null, null).properties().getProperty("password"));
+        assertEquals("pa ss+", RemoteServer.fromUrl("jdbc:postgresql://root:pa%20ss%2B@127.0.0.1/test", null, null, null).properties().getProperty("password"));
+    }
+
+    /**
      * A remote server that is down (its port refuses) is no server restarting: waiting for it fails at once, where a
      * crashed one in recovery is waited for. Reached through a relay to the local server, closed to take it down.
      */
