@@ -62,6 +62,26 @@ class CommandLineIT {
         assertTrue(r.err().contains("cannot connect to 127.0.0.1:1/none"), r.err());
     }
 
+    /**
+     * A managed server keeps the environment it was started with, and any user of the machine may log in to it as
+     * superuser: the server's own program (COPY FROM PROGRAM 'env') found KENSHO_MAVEN_REPOSITORY's and KENSHO_TEST_URL's
+     * passwords there. The query fails, naming the variable, if the server has any of them.
+     */
+    @Test
+    void aManagedServerIsNotGivenTheCredentialsInKenshosEnvironment() throws Exception {
+        java.util.Map<String, String> env = java.util.Map.of(
+                "KENSHO_MAVEN_REPOSITORY", "https://bob:kxCanary1@127.0.0.1:1/repo",
+                "KENSHO_TEST_URL", "jdbc:postgresql://bob:kxCanary2@127.0.0.1:1/x",
+                "PGPASSWORD", "kxCanary3");
+        String check = "DO $$ BEGIN CREATE TEMP TABLE server_env(line text); COPY server_env FROM PROGRAM 'env';"
+                + " IF EXISTS (SELECT 1 FROM server_env WHERE line LIKE '%kxCanary%') THEN RAISE EXCEPTION 'in the server''s environment: %',"
+                + " (SELECT string_agg(split_part(line, '=', 1), ',') FROM server_env WHERE line LIKE '%kxCanary%'); END IF;"
+                + " IF NOT EXISTS (SELECT 1 FROM server_env WHERE line LIKE 'PATH=%') THEN RAISE EXCEPTION 'no environment read'; END IF; END $$";
+        BenchJar.Result r = BenchJar.run(work, env, "query", "-c", check, "--repeat", "1", "--warmup", "0", "--results", work.resolve("r").toString());
+        assertEquals(0, r.exitCode(), r.all());
+        assertFalse(r.all().contains("kxCanary"), r.all());
+    }
+
     @Test
     void wrongOptionIsOneLineExitTwo() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "query", "--no-such-option");

@@ -229,14 +229,25 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         command.addAll(List.of("sh", "-c", script, "kensho-watchdog", Long.toString(ProcessHandle.current().pid()),
                 data.toString(), bin.resolve("pg_ctl").toString(), instance.toString()));
         try {
-            watchdog = new ProcessBuilder(command)
+            ProcessBuilder pb = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            withoutCredentials(pb.environment());
+            watchdog = pb.start();
         } catch (IOException e) {
             did("no watchdog (" + e.getMessage() + "): a killed JVM leaves the server to the next start's reaping");
         }
+    }
+
+    /**
+     * The environment a managed server's tools run with: without libpq's variables (PGPASSWORD, PGPASSFILE, ...), which
+     * are a remote target's, nor Kensho's own (KENSHO_MAVEN_REPOSITORY's https://user:password@host, KENSHO_TEST_URL's
+     * URL): the server keeps its environment, and any user of the machine may log in to it as superuser (trust) and
+     * read it (COPY FROM PROGRAM 'env').
+     */
+    static void withoutCredentials(Map<String, String> env) {
+        env.keySet().removeIf(k -> k.startsWith("PG") || k.startsWith("KENSHO_"));
     }
 
     private static int freePort() {
@@ -263,7 +274,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             pb.environment().put("LC_ALL", "C");
-            pb.environment().keySet().removeIf(k -> k.startsWith("PG"));
+            withoutCredentials(pb.environment());
             Process p = pb.start();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
