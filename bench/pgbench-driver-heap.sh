@@ -163,11 +163,13 @@ mkdir -p "$WORK"
 # a private copy: a rebuild of bench.jar during the run must not change or break what is measured
 cp "$ROOT/bench.jar" "$WORK/bench.jar"
 
+# URL as it may be shown: libpq's user:password@ to the last '@' (a password may hold one) and password= masked
+masked_url() { printf '%s\n' "$1" | sed -E 's#^([^/]*//[^/:@]*:).*@#\1***@#; s/(password=)[^&]*/\1***/gI'; }
 if [ -n "${URL:-}" ]; then
   TARGET_OPTS=(--url "$URL")
   [ -z "${PGUSER:-}" ] || TARGET_OPTS+=(-U "$PGUSER")
   [ -z "${PASSWORD_FILE:-}" ] || TARGET_OPTS+=(--password-file "$PASSWORD_FILE")
-  TARGET="remote $(echo "$URL" | sed -E 's/(password=)[^&]*/\1***/I')"
+  TARGET="remote $(masked_url "$URL")"
 else
   # max_connections is postmaster-level: the managed server gets it in kensho.conf before it starts
   TARGET_OPTS=(--set "max_connections=$((CLIENTS + 76))")
@@ -187,7 +189,10 @@ RUN=(java -Xmx${HEAP_MB}m ${JAVA_OPTS:-} "-Xlog:gc:file=$WORK/gc.log:uptime:file
 
 echo "$(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); target: $TARGET; logs in $WORK"
 echo "$(java -version 2>&1 | head -1); $(java -jar "$WORK/bench.jar" --version 2>&1 | head -1)"
-echo "running: ${RUN[*]}" | sed -E 's/(password=)[^& ]*/\1***/I'
+SHOWN=("${RUN[@]}")
+MASKED_URL=$(masked_url "${URL:-}")   # quoted below: bash 5.2 reads an unquoted '&' there as the URL itself
+[ -z "${URL:-}" ] || SHOWN=("${RUN[@]/"$URL"/"$MASKED_URL"}")
+echo "running: ${SHOWN[*]}"
 
 # Every output line of the JVM is stamped with seconds since launch (run.log) and shown as it comes.
 mkfifo "$WORK/out.fifo"
