@@ -144,7 +144,8 @@ public final class Kensho implements Runnable {
                 String crash = dev.kensho.core.server.ServerActions.lastCrash().map(c -> " (" + c + ")").orElse("");
                 if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);
                 else noteFailure(k.getMessage() + crash);
-                err.println("bench: " + k.getMessage() + crash);
+                // masked here too: a message may quote what the user gave in the wrong place (-D URL, --password-file URL)
+                err.println("bench: " + dev.kensho.core.Credentials.mask(k.getMessage() + crash));
                 err.flush();
                 return k.exitCode();
             }

@@ -35,4 +35,25 @@ class CredentialsInErrorsTest {
         assertTrue(r.err().contains("root:****@127.0.0.1:5432/db"), r.err());
         assertFalse(r.err().contains("et123"), r.err());
     }
+    /**
+     * A URL given where a file, a directory or a variable was expected: its message quoted it as a Path (one slash of
+     * the two, which the masker did not know) or unmasked (-D), and so the password.
+     */
+    @Test
+    void aUrlGivenInThePlaceOfAFileOrAVariableIsQuotedMasked() {
+        String url = "jdbc:postgresql://root:s3cr et123@127.0.0.1:1/db";
+        String[][] commands = {
+                {"env", "--url", "jdbc:postgresql://127.0.0.1:1/db", "--password-file", url},
+                {"report", url},
+                {"compare", url},
+                {"query", "-f", url, "--url", "jdbc:postgresql://127.0.0.1:1/db"},
+                {"pgbench", "run", "--resume", url},
+                {"pgbench", "run", "-D", url, "-T", "1"}};
+        for (String[] command : commands) {
+            CommandRun r = CommandRun.of(command);
+            assertEquals(2, r.exit(), String.join(" ", command) + ": " + r.err());
+            assertTrue(r.err().contains("root:****@127.0.0.1:1/db"), r.err());
+            assertFalse(r.err().contains("et123") || r.out().contains("et123"), r.err());
+        }
+    }
 }

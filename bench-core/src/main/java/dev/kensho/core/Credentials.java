@@ -12,8 +12,11 @@ public final class Credentials {
     private static final String MASK = "****";
     /** password=, sslpassword=, PGPASSWORD=: any case. */
     private static final Pattern PASSWORD_KEY = Pattern.compile("(?i)password=");
-    /** //user: (empty user too, as libpq's //:pw@host); not an IPv6 host's [::1]. */
-    private static final Pattern USERINFO_START = Pattern.compile("//[^/:@\\s\\[\\]?#]*:");
+    /**
+     * //user: (empty user too, as libpq's //:pw@host); not an IPv6 host's [::1]. Also scheme:/user:, one slash: a URL
+     * given where a path was expected is quoted as a Path, which keeps one of the two (--password-file URL).
+     */
+    private static final Pattern USERINFO_START = Pattern.compile("(?://|(?<=[A-Za-z0-9+.-]:)/(?!/))[^/:@\\s\\[\\]?#]*:");
     /** The '?' that starts a URL's parameters: key=... follows (a '?' in a password has no key= after it). */
     private static final Pattern QUERY_START = Pattern.compile("\\?[^\\s&=?@/#]+=");
     /**

@@ -94,6 +94,19 @@ class CredentialsTest {
         unchanged("cannot connect to pw:5432/password: unknown host pw");
     }
 
+    /** A URL quoted as a Path (given to --password-file, report, -f) keeps one slash of its two: masked all the same. */
+    @Test
+    void aUrlQuotedAsAPathIsMasked() {
+        assertEquals("--password-file jdbc:postgresql:/root:****@127.0.0.1:5432/db: cannot read (Is a directory)",
+                Credentials.mask("--password-file jdbc:postgresql:/root:s3cr et123@127.0.0.1:5432/db: cannot read (Is a directory)"));
+        assertEquals("--pg-bin /tmp/x/jdbc:postgresql:/root:****@127.0.0.1:5432/db is not a PostgreSQL bin directory",
+                Credentials.mask("--pg-bin /tmp/x/jdbc:postgresql:/root:hunter2@127.0.0.1:5432/db is not a PostgreSQL bin directory"));
+        assertEquals("postgresql:/root:****@" + HOST, Credentials.maskUrl("postgresql:/root:a@b/c@" + HOST));
+        // paths and drive letters with a colon are no userinfo
+        for (String text : List.of("C:/Users/bob/x:y", "file:/tmp/a.txt", "/tmp/kensho:/data/x@y", "jar:file:/x.jar!/a", "see C:/data/pw:1"))
+            unchanged(text);
+    }
+
     @Test
     void urlsWithoutCredentialsStayAsTheyAre() {
         for (String url : List.of("jdbc:postgresql://" + HOST, "jdbc:postgresql://" + HOST + "?user=bob@srv&sslmode=require",
