@@ -20,10 +20,12 @@ public final class Credentials {
     /** The '?' that starts a URL's parameters: key=... follows (a '?' in a password has no key= after it). */
     private static final Pattern QUERY_START = Pattern.compile("\\?[^\\s&=?@/#]+=");
     /**
-     * An '@' after the parameters' start that is followed by what can only be a host (host:port, host/db): the end of a
-     * password that holds "?key=" itself (//u:We1rd@pw/x?a=b@db:5432/test), not a parameter's '@' (user=bob@srv).
+     * An '@' after the parameters' start that is followed by what can only be a URL's end (host:port, host/db, then its
+     * parameters or nothing): the end of a password that holds "?key=" itself (//u:We1rd@pw/x?a=b@db:5432/test), not a
+     * parameter's '@' (user=bob@srv, sslrootcert=/home/bob@corp.com/.postgresql/root.crt).
      */
-    private static final Pattern AUTHORITY_AT = Pattern.compile("@(\\[[^\\]\\s]*]|[^\\s/?#&=@:\\[\\]]+)(:\\d+(?=[/?,\\s]|$)|/)");
+    private static final String HOST = "(?:\\[[^\\]\\s]*]|[^\\s/?#&=@:\\[\\]]+)", DB = "[^\\s/?#&=@]*";
+    private static final Pattern AUTHORITY_AT = Pattern.compile("@" + HOST + "(?::\\d+(?:," + HOST + "(?::\\d+)?)*(?:/" + DB + ")?|/" + DB + ")(?=[?\\s]|$)");
     /** user:password@host without the // (a host name pgjdbc took whole, in its own messages); the last '@' ends it. */
     private static final Pattern BARE_USERINFO = Pattern.compile("(?<![/\\w.-])([\\w.-]+:)[^@/\\s][^/\\s]*@(?=[\\w.\\[-])");
     /** In free text the next argument of a command line: a password= value ends before it. */

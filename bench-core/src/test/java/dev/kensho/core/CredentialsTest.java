@@ -89,6 +89,11 @@ class CredentialsTest {
         assertEquals(withParameter.indexOf('@'), Credentials.passwordEnd(withParameter));
         assertEquals(-1, Credentials.passwordEnd("jdbc:postgresql://" + HOST + "?user=bob@srv"));
         assertEquals(-1, Credentials.passwordEnd("jdbc:postgresql://bob@" + HOST));
+        // a file under a home directory with an '@' is a parameter's
+        String cert = "jdbc:postgresql://root:****@" + HOST + "?sslrootcert=/home/bob@corp.com/.postgresql/root.crt&sslmode=verify-full";
+        unchanged(cert);
+        assertEquals(cert.indexOf('@'), Credentials.passwordEnd(cert));
+        masked("jdbc:postgresql://postgres:a?b=c@h1:5432,h2:5433/db", "jdbc:postgresql://postgres:****@h1:5432,h2:5433/db");
         // not over-masked: a host called pw, a database called password, a user called password
         unchanged("jdbc:postgresql://pw:5432/password?user=password");
         unchanged("cannot connect to pw:5432/password: unknown host pw");

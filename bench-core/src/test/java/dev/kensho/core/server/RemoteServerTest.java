@@ -353,6 +353,10 @@ class RemoteServerTest {
         assertEquals("127.0.0.1", encoded.host());
         assertEquals("test", encoded.database());
         assertFalse(encoded.describe().contains("pw") || encoded.jdbcUrl().contains("We1rd"), encoded.describe());
+        // a certificate under a home directory with an '@' is a parameter's, not the end of a password
+        RemoteServer cert = RemoteServer.fromUrl("jdbc:postgresql://u:pw@h:5432/x?sslrootcert=/home/bob@corp.com/.postgresql/root.crt", null, null, null);
+        assertEquals("h", cert.host());
+        assertEquals("jdbc:postgresql://h:5432/x?sslrootcert=/home/bob@corp.com/.postgresql/root.crt", cert.jdbcUrl());
         // a database called password, a host called pw and a user name with an '@' in a parameter are no secrets
         RemoteServer plain = RemoteServer.fromUrl("jdbc:postgresql://pw:5432/password?user=bob@srv", null, null, null);
         assertEquals("pw", plain.host());
