@@ -523,7 +523,7 @@ public final class ScanCrossover {
                         + " to prewarm the scan table (DROP EXTENSION pg_prewarm removes it)");
             }
         } catch (SQLException e) {
-            throw KenshoException.target("--cache warm prewarms the tables: " + KenshoException.firstLine(e), e);
+            throw KenshoException.target("the warm cells (--cache warm or both) prewarm the tables: " + KenshoException.firstLine(e), e);
         }
     }
 

@@ -33,7 +33,7 @@ class RemoteServerScanTest {
             ScanCrossover.Options warm = ScanCrossover.Options.builder().rows(2_000).step(50).caches(List.of(CacheState.WARM)).build();
             KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.run(role.target(), warm, results, List.of("scan"), null));
             assertEquals(KenshoException.TARGET, e.exitCode());
-            assertEquals("--cache warm prewarms the tables: pg_prewarm is not installed in database " + role.name() + " and role " + role.name()
+            assertEquals("the warm cells (--cache warm or both) prewarm the tables: pg_prewarm is not installed in database " + role.name() + " and role " + role.name()
                     + " may not create it (a superuser can: CREATE EXTENSION pg_prewarm)", e.getMessage());
             try (Connection c = role.target().connect(); var rs = c.createStatement().executeQuery(
                     "SELECT count(*) FROM pg_class WHERE relname IN ('scan_high', 'scan_low')")) {
