@@ -53,11 +53,58 @@ public final class QueryTimer {
     /** @param fetchSize 0: one execution, streamed (parallel workers as the plan says); more: a cursor of that many rows */
     public static Timing time(Connection c, String sql, int fetchSize) throws SQLException {
         if (fetchSize < 0) throw new IllegalArgumentException("fetch size " + fetchSize);
-        if (fetchSize > 0) return throughCursor(c, sql, fetchSize);
+        if (fetchSize > 0) {
+            try {
+                return throughCursor(c, sql, fetchSize);
+            } catch (SQLException e) {
+                throw located(e, sql, 0);
+            }
+        }
         String q = sql.strip();
         if (q.endsWith(";")) q = q.substring(0, q.length() - 1).strip();
-        if (!copyable(q)) return plain(c, sql);
-        return copied(c, q);
+        if (!copyable(q)) {
+            try {
+                return plain(c, sql);
+            } catch (SQLException e) {
+                throw located(e, sql, 0);
+            }
+        }
+        try {
+            return copied(c, q);
+        } catch (SQLException e) {
+            // the server counts from the C of "COPY (": the statement's first character is its 7th, after the blanks strip() took
+            int lead = sql.length() - sql.stripLeading().length();
+            throw located(e, sql, COPY_PREFIX.length() - lead);
+        }
+    }
+
+    private static final String COPY_PREFIX = "COPY (";
+
+    /**
+     * An error the server placed in the statement (a syntax error, an unknown column), said with the line and column of
+     * the statement as the caller gave it, as psql's "LINE 2:" and caret do. The server counts characters of what it was
+     * sent, in which the statement may start further on (after "COPY ("): shift is how much further. pgjdbc's message
+     * ends its first line with the error and gives the raw position on a second line, which one-line reasons dropped.
+     */
+    static SQLException located(SQLException e, String sql, int shift) {
+        if (!(e instanceof org.postgresql.util.PSQLException p) || p.getServerErrorMessage() == null) return e;
+        int sent = p.getServerErrorMessage().getPosition();
+        if (sent <= 0) return e;
+        // 0-based index into sql; past the end (an unterminated statement: the error is at the end of input) is the end
+        int end = sql.stripTrailing().length();
+        int at = Math.max(0, Math.min(sent - 1 - shift, end));
+        String first = e.getMessage() == null ? "" : e.getMessage().strip().split("\\R", 2)[0].stripTrailing();
+        // past the statement's end the server read Kensho's ") TO STDOUT" ("syntax error at or near "TO"" for "select (1"):
+        // what the statement lacks is its end
+        if (sent - 1 - shift >= end && "42601".equals(e.getSQLState())) first = "ERROR: syntax error at end of input";
+        int line = 1, lineStart = 0;
+        for (int i = 0; i < at; i++) {
+            if (sql.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new SQLException(first + " (line " + line + ", column " + (at - lineStart + 1) + ")", e.getSQLState(), e.getErrorCode(), e);
     }
 
     /**
@@ -71,6 +118,38 @@ public final class QueryTimer {
         String main = words.stream().filter(MAIN_KEYWORDS::contains).findFirst().orElse("select");
         if (main.equals("select")) return !words.contains("into");
         return main.equals("values") || main.equals("table") || words.contains("returning");
+    }
+
+    /** Statements that neither write nor run code: SHOW, SET, a transaction's own commands, EXPLAIN without ANALYZE. */
+    private static final java.util.Set<String> READ_ONLY_COMMANDS = java.util.Set.of("show", "set", "reset", "begin", "start", "commit",
+            "rollback", "end", "abort", "savepoint", "release", "discard", "load", "listen", "unlisten", "fetch", "move", "close", "declare");
+
+    /**
+     * What makes a statement write, as a command word ("INSERT", "SELECT INTO", "CREATE"; "DO" and "CALL" run code that
+     * may), or null for a read-only one. A WITH writes where its plan has a ModifyTable node (a data-modifying CTE: the
+     * plan, not the text, says so); a function a SELECT calls may write unseen. Such a statement runs on every warm-up
+     * and repeat, each meeting what the runs before it left.
+     */
+    public static String writes(Connection c, String sql) {
+        String q = sql.strip();
+        if (q.endsWith(";")) q = q.substring(0, q.length() - 1).strip();
+        java.util.List<String> words = topLevelWords(q);
+        if (words.isEmpty()) return null;
+        String first = words.get(0);
+        if (first.equals("explain")) return words.contains("analyze") || words.contains("analyse") ? "EXPLAIN ANALYZE" : null;
+        if (READ_ONLY_COMMANDS.contains(first)) return null;
+        if (!first.equals("select") && !first.equals("values") && !first.equals("table") && !first.equals("with")) {
+            return first.toUpperCase(java.util.Locale.ROOT);
+        }
+        String main = words.stream().filter(MAIN_KEYWORDS::contains).findFirst().orElse("select");
+        if (!main.equals("select") && !main.equals("values") && !main.equals("table")) return main.toUpperCase(java.util.Locale.ROOT);
+        if (main.equals("select") && words.contains("into")) return "SELECT INTO";
+        if (!first.equals("with")) return null;
+        try {
+            return Explain.plan(c, q).uses("ModifyTable") ? "a data-modifying WITH" : null;
+        } catch (SQLException e) {
+            return null;   // a statement the server rejects fails its trials with the reason
+        }
     }
 
     private static final java.util.Set<String> MAIN_KEYWORDS = java.util.Set.of("select", "values", "table", "insert", "update",
@@ -126,6 +205,60 @@ public final class QueryTimer {
         return words;
     }
 
+    /**
+     * Where each statement after the first starts in sql (0-based), for text holding several statements separated by
+     * semicolons; empty for one statement, with or without its semicolon, comments and blanks after it. Semicolons in
+     * literals, quoted identifiers, dollar-quoted bodies and comments separate nothing.
+     */
+    public static java.util.List<Integer> laterStatements(String sql) {
+        java.util.List<Integer> starts = new java.util.ArrayList<>();
+        int n = sql.length(), i = 0, pending = -1;
+        while (i < n) {
+            char ch = sql.charAt(i);
+            if (ch == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                while (i < n && sql.charAt(i) != '\n') i++;
+            } else if (ch == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int nested = 0;
+                do {
+                    if (sql.startsWith("/*", i)) { nested++; i += 2; }
+                    else if (sql.startsWith("*/", i)) { nested--; i += 2; }
+                    else i++;
+                } while (nested > 0 && i < n);
+            } else if (ch == ';') {
+                pending = i + 1;
+                i++;
+            } else if (Character.isWhitespace(ch)) {
+                i++;
+            } else {
+                // something other than blanks and comments after a semicolon: a statement starts here
+                if (pending >= 0) {
+                    starts.add(i);
+                    pending = -1;
+                }
+                if (ch == '\'' || ch == '"') {
+                    boolean backslash = ch == '\'' && i > 0 && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e');
+                    for (i++; i < n; i++) {
+                        char d = sql.charAt(i);
+                        if (backslash && d == '\\') i++;
+                        else if (d == ch && i + 1 < n && sql.charAt(i + 1) == ch) i++;
+                        else if (d == ch) break;
+                    }
+                    i++;
+                } else if (ch == '$' && dollarTag(sql, i) != null) {
+                    String tag = dollarTag(sql, i);
+                    int close = sql.indexOf(tag, i + tag.length());
+                    i = close < 0 ? n : close + tag.length();
+                } else if (Character.isLetter(ch) || ch == '_') {
+                    // a whole word: a $ inside one (a$b$) opens no dollar quote
+                    while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) i++;
+                } else {
+                    i++;
+                }
+            }
+        }
+        return starts;
+    }
+
     /** The $tag$ that opens a dollar-quoted string at i, or null ($1 is a parameter). */
     private static String dollarTag(String q, int i) {
         int j = i + 1;
@@ -141,7 +274,7 @@ public final class QueryTimer {
         r.t0 = System.nanoTime();
         try {
             // the newline ends a trailing -- comment of the query's, which would swallow ") TO STDOUT"
-            rows = pg.getCopyAPI().copyOut("COPY (" + query + "\n) TO STDOUT", r);
+            rows = pg.getCopyAPI().copyOut(COPY_PREFIX + query + "\n) TO STDOUT", r);
         } catch (IOException e) {
             throw new SQLException("reading the result failed: " + e.getMessage(), "08006", e);
         }
@@ -175,7 +308,12 @@ public final class QueryTimer {
         try (Statement s = c.createStatement()) {
             s.setFetchSize(fetchSize);
             long t0 = System.nanoTime();
-            try (ResultSet rs = s.executeQuery(sql)) {
+            // execute, not executeQuery: an INSERT without RETURNING ran, then failed "No results were returned by the query"
+            if (!s.execute(sql)) {
+                long elapsed = System.nanoTime() - t0;
+                return new Timing(Math.max(0, s.getUpdateCount()), 0, elapsed, elapsed);
+            }
+            try (ResultSet rs = s.getResultSet()) {
                 return read(rs, t0);
             }
         } finally {

@@ -131,4 +131,76 @@ class QueryTimerTest {
         assertTrue(QueryTimer.copyable("(VALUES (1), (2))"));
         assertTrue(QueryTimer.copyable("SELECT * FROM t FOR UPDATE"));
     }
+
+    /**
+     * An error the server places in the statement is said at the statement's own line and column, on every path. The
+     * one-line reason dropped pgjdbc's "Position:" line, and that position counted from the "COPY (" Kensho wraps the
+     * statement in (6 more), so neither the reason nor --verbose pointed where psql's caret does.
+     */
+    @Test
+    void anErrorIsPlacedAtTheStatementsOwnLineAndColumn(Target pg) throws Exception {
+        try (Connection c = pg.connect()) {
+            for (int fetchSize : new int[] {QueryTimer.DEFAULT_FETCH_SIZE, 10}) {
+                assertEquals("ERROR: syntax error at or near \"t\" (line 1, column 14)", error(c, "select 1 frm t", fetchSize));
+                assertEquals("ERROR: syntax error at or near \"t\" (line 3, column 14)", error(c, "\n-- two\nselect 1 frm t;", fetchSize));
+                assertEquals("ERROR: column \"nope\" does not exist (line 2, column 3)", error(c, "  select x\n, nope from kensho_timer_t", fetchSize));
+            }
+            // COPY's own ") TO STDOUT" is not the statement's: what "select (1" lacks is its end, as psql says
+            assertEquals("ERROR: syntax error at end of input (line 1, column 10)", error(c, "select (1", QueryTimer.DEFAULT_FETCH_SIZE));
+            // a statement that runs plainly (not wrapped in COPY)
+            assertEquals("ERROR: syntax error at or near \"t\" (line 1, column 33)", error(c, "update kensho_timer_t set x = 1 t", 0));
+        }
+    }
+
+    private static String error(Connection c, String sql, int fetchSize) {
+        try {
+            QueryTimer.time(c, sql, fetchSize);
+        } catch (java.sql.SQLException e) {
+            assertEquals(e.getMessage().strip(), e.getMessage().strip().lines().findFirst().orElse(""), "one line");
+            return e.getMessage();
+        }
+        throw new AssertionError("no error: " + sql);
+    }
+
+    /** A statement without rows through a cursor ran, then failed "No results were returned by the query". */
+    @Test
+    void aStatementWithoutRowsRunsWithAFetchSizeToo(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TEMP TABLE kensho_timer_fetch (x int)");
+            assertEquals(3, QueryTimer.time(c, "INSERT INTO kensho_timer_fetch SELECT generate_series(1, 3)", 100).rows());
+            assertEquals(2, QueryTimer.time(c, "DELETE FROM kensho_timer_fetch WHERE x < 3", 100).rows());
+            assertEquals(1, QueryTimer.time(c, "SELECT * FROM kensho_timer_fetch", 100).rows());
+        }
+    }
+
+    /** What writes, in the server's plan or the statement's command; a query that only reads does not. */
+    @Test
+    void whatWritesIsToldFromWhatOnlyReads(Target pg) throws Exception {
+        try (Connection c = pg.connect()) {
+            assertEquals("INSERT", QueryTimer.writes(c, "insert into kensho_timer_t values (1)"));
+            assertEquals("UPDATE", QueryTimer.writes(c, "WITH v AS (SELECT 1) UPDATE kensho_timer_t SET x = x RETURNING x;"));
+            assertEquals("a data-modifying WITH", QueryTimer.writes(c, "with d as (delete from kensho_timer_t where x < 0 returning *) select * from d"));
+            assertEquals("SELECT INTO", QueryTimer.writes(c, "SELECT x INTO TEMP kensho_timer_y FROM kensho_timer_t"));
+            assertEquals("CREATE", QueryTimer.writes(c, "create table kensho_timer_z (x int)"));
+            assertEquals("DO", QueryTimer.writes(c, "DO $$ BEGIN END $$"));
+            for (String read : List.of("select * from kensho_timer_t", "with v as (select 1) select * from v", "SHOW work_mem", "(VALUES (1))",
+                    "SELECT 'insert into x' /* delete */, x FROM kensho_timer_t FOR UPDATE", "explain select 1")) {
+                assertEquals(null, QueryTimer.writes(c, read), read);
+            }
+        }
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("select to_regclass('kensho_timer_z'), to_regclass('kensho_timer_y')")) {
+            rs.next();
+            assertEquals(null, rs.getString(1), "telling ran nothing");
+            assertEquals(null, rs.getString(2), "telling ran nothing");
+        }
+    }
+
+    @Test
+    void laterStatementsAreFoundOutsideLiteralsAndComments() {
+        assertEquals(List.of(), QueryTimer.laterStatements("select 1;"));
+        assertEquals(List.of(), QueryTimer.laterStatements("select ';', $x$ ; $x$, \"a;b\", E'\\';' -- ;\n; /* ; */ \n"));
+        assertEquals(List.of(10), QueryTimer.laterStatements("select 1; select 2"));
+        assertEquals(List.of(21), QueryTimer.laterStatements("select a$b$ from t;\n select 2;"));
+    }
 }
