@@ -2,6 +2,7 @@ package dev.kensho.cli;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
+import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.QueryMatrix;
@@ -35,7 +36,7 @@ final class QueryCommand implements Callable<Integer> {
     @Option(names = {"-c", "--sql"}, paramLabel = "SQL", description = "A query to time (repeatable).")
     List<String> sql = new ArrayList<>();
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "A file holding one query (repeatable); named after the file.")
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "A file holding one statement (repeatable); named after the file.")
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--setup", paramLabel = "SQL", description = "SQL run once per target before measuring (e.g. CREATE TABLE … AS …).")
@@ -67,7 +68,14 @@ final class QueryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<QueryMatrix.Query> queries = new ArrayList<>();
-        for (int i = 0; i < sql.size(); i++) queries.add(new QueryMatrix.Query("q" + (i + 1), sql.get(i)));
+        for (int i = 0; i < sql.size(); i++) {
+            List<Integer> later = QueryTimer.laterStatements(sql.get(i));
+            if (!later.isEmpty()) {
+                throw KenshoException.usage("-c " + KenshoException.firstLine(sql.get(i)) + ": a second statement at " + lineColumn(sql.get(i), later.get(0))
+                        + ONE_STATEMENT);
+            }
+            queries.add(new QueryMatrix.Query("q" + (i + 1), sql.get(i)));
+        }
         Map<String, Path> named = new LinkedHashMap<>();
         for (Path f : files) {
             String name = f.getFileName().toString().replaceFirst("\\.sql$", "");
@@ -77,11 +85,20 @@ final class QueryCommand implements Callable<Integer> {
                 throw KenshoException.usage("-f " + f + " and -f " + before + " are both named " + name + " (a query is named after its file): rename one");
             }
             if (Files.isDirectory(f)) throw KenshoException.usage("-f " + f + ": is a directory, not a file holding a query");
+            String text;
             try {
-                queries.add(new QueryMatrix.Query(name, Files.readString(f).strip().replaceFirst(";$", "")));
+                // blank lines before the statement stay: an error's line and column are then the file's
+                text = Files.readString(f).stripTrailing().replaceFirst(";$", "");
             } catch (IOException e) {
                 throw KenshoException.usage("-f " + f + ": cannot read (" + KenshoException.ioReason(e) + ")");
             }
+            List<Integer> later = QueryTimer.laterStatements(text);
+            if (!later.isEmpty()) {
+                throw KenshoException.usage("-f " + f + ":" + lineColumn(text, later.get(0)).replace("line ", "").replace(", column ", ":")
+                        + ": a second statement" + ONE_STATEMENT);
+            }
+            if (text.isBlank()) throw KenshoException.usage("-f " + f + ": holds no statement");
+            queries.add(new QueryMatrix.Query(name, text));
         }
         if (queries.isEmpty()) throw KenshoException.usage("give at least one query with -c SQL or -f FILE");
         if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
@@ -123,6 +140,17 @@ final class QueryCommand implements Callable<Integer> {
                             throw KenshoException.usage("--setup " + KenshoException.firstLine(stmt) + ": " + KenshoException.firstLine(e));
                         }
                     }
+                    int cellsPerQuery = QueryMatrix.combinations(varied).size();
+                    m.writingQueries(t, label).forEach((name, what) -> {
+                        // a write runs on every warm-up and repeat, unlike --setup: later runs meet what earlier ones left
+                        String line = name + " (" + what + ") " + (what.equals("DO") || what.equals("CALL") ? "may write" : "writes")
+                                + ": it runs " + (m.runsPerCell() * cellsPerQuery) + " times on " + label + " (" + warmup + " warm-up and "
+                                + repeat + " repeats" + (cellsPerQuery > 1 ? " in each of " + cellsPerQuery + " cells" : "")
+                                + (explain ? ", and an EXPLAIN ANALYZE rolled back" : "")
+                                + "), each run meeting what the runs before it left; what prepares the data goes in --setup, which runs once";
+                        System.err.println("warning: " + line);
+                        dir.noteOnce(line);
+                    });
                     m.run(t, label, dir, new ConsoleProgress<>(p -> p.cell().query().name() + " " + p.cell().settings()));
                 }
             }
@@ -135,6 +163,25 @@ final class QueryCommand implements Callable<Integer> {
             if (!nowhere.isEmpty()) throw KenshoException.usage("--matrix " + String.join(", ", nowhere) + ": rejected by every target");
         }
         return status;
+    }
+
+    /**
+     * Several statements in one -c or -f all ran in each timed run, while the rows counted were the first one's and the
+     * cell was named as one query.
+     */
+    private static final String ONE_STATEMENT = "; bench query times one statement per -c or -f (give each its own; what prepares "
+            + "the data goes in --setup, which runs once)";
+
+    /** "line L, column C" of a 0-based index. */
+    static String lineColumn(String text, int index) {
+        int line = 1, start = 0;
+        for (int i = 0; i < index; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                start = i + 1;
+            }
+        }
+        return "line " + line + ", column " + (index - start + 1);
     }
 
     /** The cells as summary.csv lists them. */

@@ -205,4 +205,69 @@ class QueryCommandTest {
                 .map(l -> l.split(",")).map(f -> "query=" + f[1] + ";work_mem=" + f[2]).toList();
         assertEquals(planned, csv);
     }
+
+    /**
+     * A file of several statements ran them all in each timed run while the cell counted the first one's rows: it is
+     * refused, at the second statement's line and column, before anything runs. A statement the server rejects is
+     * placed at its file's line and column (pgjdbc's position, counted from Kensho's "COPY (", was dropped).
+     */
+    @Test
+    void aFileIsOneStatementAndItsErrorsArePlacedInIt(Target pg, @TempDir Path tmp) throws Exception {
+        Path files = Files.createDirectories(tmp.resolve("sql"));
+        Path results = tmp.resolve("results");
+        Path two = Files.writeString(files.resolve("two.sql"), "select count(*) from pg_class;\n-- then\n  select 2;\n");
+        CommandRun r = CommandRun.of(args(pg, results, "-f", two.toString()));
+        assertOneLineUsageError(r, "-f " + two + ":3:3: a second statement; bench query times one statement per -c or -f");
+        assertOneLineUsageError(CommandRun.of(args(pg, results, "-c", "select 1; select 2")), "-c select 1; select 2: a second statement at line 1, column 11");
+        assertFalse(Files.exists(results), "no run directory");
+
+        Path bad = Files.writeString(files.resolve("bad.sql"), "-- header\n\nselect 1\n  frm t;\n");
+        CommandRun b = CommandRun.of(args(pg, results, "-f", bad.toString(), "-c", "select ';' -- one statement ;"));
+        assertEquals(1, b.exit(), b.out() + b.err());
+        assertTrue(b.out().contains("failed: ERROR: syntax error at or near \"t\" (line 4, column 7)"), b.out());
+    }
+
+    /**
+     * A statement that writes ran on every warm-up and repeat without a word (5 rows from 2 warm-ups and 3 repeats), its
+     * --explain's EXPLAIN ANALYZE wrote once more, and --explain made a SHOW's ok trial a failure ("syntax error at or
+     * near show", EXPLAIN's). The write is now said and noted with how often it runs, the EXPLAIN ANALYZE is rolled
+     * back, and a statement EXPLAIN does not take keeps its ok trial without a plan.
+     */
+    @Test
+    void aWritingStatementIsSaidToRunOnEveryWarmUpAndRepeat(Target pg, @TempDir Path tmp) throws Exception {
+        try (var c = pg.connect(); var s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS kensho_query_writes");
+            s.execute("CREATE TABLE kensho_query_writes (x int)");
+        }
+        try {
+            String url = "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database();
+            CommandRun r = CommandRun.of("query", "--url", url, "--user", pg.user(), "-c", "insert into kensho_query_writes values (1)",
+                    "-c", "show work_mem", "--repeat", "3", "--warmup", "2", "--explain", "--results", tmp.toString());
+            assertEquals(0, r.exit(), r.out() + r.err());
+            assertTrue(r.err().contains("warning: q1 (INSERT) writes: it runs 5 times on remote "), r.err());
+            assertFalse(r.err().contains("q2 ("), "SHOW writes nothing: " + r.err());
+            try (var c = pg.connect(); var s = c.createStatement(); var rs = s.executeQuery("select count(*) from kensho_query_writes")) {
+                rs.next();
+                assertEquals(5, rs.getInt(1), "2 warm-ups and 3 repeats; the EXPLAIN ANALYZE rolled back");
+            }
+            Path run;
+            try (Stream<Path> dirs = Files.list(tmp)) {
+                run = dirs.findFirst().orElseThrow();
+            }
+            assertTrue(RunDirectory.info(run).notes().stream().anyMatch(n -> n.startsWith("q1 (INSERT) writes: it runs 5 times")),
+                    RunDirectory.info(run).notes().toString());
+            List<Trial> trials = RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS));
+            assertTrue(trials.stream().allMatch(Trial::ok), trials.toString());
+            for (Trial t : trials) {
+                boolean insert = "q1".equals(t.params().get("query"));
+                assertEquals(insert ? "INSERT" : null, t.extra().get("writes"), t.toString());
+                if (t.repeat() == 0 && insert) assertEquals(true, t.extra().get("plan_rolled_back"), t.toString());
+                if (t.repeat() == 0 && !insert) assertEquals("EXPLAIN does not take SHOW", t.extra().get("plan_skipped"), t.toString());
+            }
+        } finally {
+            try (var c = pg.connect(); var s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS kensho_query_writes");
+            }
+        }
+    }
 }

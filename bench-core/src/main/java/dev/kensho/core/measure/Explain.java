@@ -18,6 +18,21 @@ public final class Explain {
         return run(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql);
     }
 
+    /**
+     * Whether EXPLAIN takes the statement: a query, INSERT, UPDATE, DELETE, MERGE, EXECUTE, DECLARE, CREATE TABLE AS or
+     * CREATE MATERIALIZED VIEW; not SHOW, SET, DO, CALL or other utility statements (EXPLAIN SHOW ... is a syntax error
+     * that is not the statement's).
+     */
+    public static boolean explainable(String sql) {
+        List<String> words = QueryTimer.topLevelWords(sql.strip());
+        if (words.isEmpty()) return false;
+        String first = words.get(0);
+        if (java.util.Set.of("select", "values", "table", "with", "insert", "update", "delete", "merge", "execute", "declare").contains(first)) {
+            return true;
+        }
+        return first.equals("create") && words.contains("as") && (words.get(1).equals("materialized") || words.contains("table"));
+    }
+
     /** Plan only (no execution): for checking which plan a cell will use. */
     public static ExplainResult plan(Connection c, String sql) throws SQLException {
         return run(c, "EXPLAIN (FORMAT JSON) " + sql);

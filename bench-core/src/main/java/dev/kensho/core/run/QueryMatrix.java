@@ -87,6 +87,8 @@ public final class QueryMatrix {
     private final int fetchSize;
     /** Per target, the "name=value"s checkSettings saw it reject, with the server's words: their cells are skipped. */
     private final Map<String, Map<String, String>> rejectedOn = new java.util.HashMap<>();
+    /** Per target, the queries that write and what makes them ({@link #writingQueries}). */
+    private final Map<String, Map<String, String>> writingOn = new java.util.HashMap<>();
 
     public QueryMatrix(List<Query> queries, Map<String, List<String>> varied, int repeats, int warmups,
                        TrialMatrix.Order order, long seed, boolean explain, int fetchSize) {
@@ -178,14 +180,40 @@ public final class QueryMatrix {
         return KenshoException.firstLine(e);
     }
 
+    /**
+     * The queries that write on this target, by name, with what makes them write ({@link QueryTimer#writes}): each runs
+     * on every warm-up and repeat of its cells, and its EXPLAIN ANALYZE (--explain) is rolled back.
+     */
+    public Map<String, String> writingQueries(Target target, String targetLabel) {
+        Map<String, String> writing = new LinkedHashMap<>();
+        try (Connection c = target.connect()) {
+            for (Query q : queries) {
+                String w = QueryTimer.writes(c, q.sql());
+                if (w != null) writing.put(q.name(), w);
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot connect to " + targetLabel + ": " + KenshoException.firstLine(e), e);
+        }
+        writingOn.put(targetLabel, writing);
+        return writing;
+    }
+
+    /** How often one cell's statement runs: its warm-ups and repeats. */
+    public int runsPerCell() {
+        return warmups + repeats;
+    }
+
     /** Runs every cell on target, appending trials to dir. */
     public void run(Target target, String targetLabel, RunDirectory dir, TrialMatrix.Listener<Cell> listener)
             throws InterruptedException {
+        Map<String, String> writing = writingOn.containsKey(targetLabel) ? writingOn.get(targetLabel) : writingQueries(target, targetLabel);
         Map<String, Boolean> warmed = new LinkedHashMap<>();
         new TrialMatrix<>(cells(targetLabel), Cell::key, repeats, order, seed).run(dir, p -> {
             Cell cell = p.cell();
             Trial.Builder t = Trial.of(p.key(), p.repeat()).param("target", cell.target()).param("query", cell.query().name());
             cell.settings().forEach(t::param);
+            String writes = writing.get(cell.query().name());
+            if (writes != null) t.extra("writes", writes);
             // a value checkSettings saw this server reject: applying it would only fail (a managed server refuses it)
             for (var s : cell.settings().entrySet()) {
                 String why = rejectedOn.getOrDefault(targetLabel, Map.of()).get(s.getKey() + "=" + s.getValue());
@@ -209,8 +237,24 @@ public final class QueryMatrix {
                 QueryTimer.Timing timing = QueryTimer.time(c, cell.query().sql(), fetchSize);
                 t.metric("ms", timing.millis()).metric("rows", timing.rows()).metric("bytes", timing.bytes())
                         .metric("first_row_ms", timing.firstRowNanos() / 1e6);
-                if (explain && p.repeat() == 0) {
-                    ExplainResult e = Explain.analyze(c, cell.query().sql());
+                if (explain && p.repeat() == 0 && !Explain.explainable(cell.query().sql())) {
+                    // EXPLAIN SHOW ... is a syntax error: the statement that ran fine was recorded as failed with it
+                    t.extra("plan_skipped", "EXPLAIN does not take " + KenshoException.firstLine(cell.query().sql()).split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT));
+                } else if (explain && p.repeat() == 0) {
+                    ExplainResult e;
+                    if (writes != null) {
+                        // EXPLAIN ANALYZE runs the statement: once more than the repeats, its writes are rolled back
+                        c.setAutoCommit(false);
+                        try {
+                            e = Explain.analyze(c, cell.query().sql());
+                        } finally {
+                            c.rollback();
+                            c.setAutoCommit(true);
+                        }
+                        t.extra("plan_rolled_back", true);
+                    } else {
+                        e = Explain.analyze(c, cell.query().sql());
+                    }
                     t.extra("plan", e.json());
                     t.metric("workers_planned", e.workersPlanned()).metric("workers_launched", e.workersLaunched());
                     if (e.jit() != null) t.metric("jit_total_ms", e.jit().totalMs());
