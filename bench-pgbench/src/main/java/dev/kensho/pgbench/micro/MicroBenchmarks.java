@@ -132,6 +132,13 @@ public final class MicroBenchmarks {
             if (clientEncodings.isEmpty() && benchmarks.contains(Benchmark.ENCODING)) throw KenshoException.usage("--client-encodings is empty");
             // canonical names: the cell keys and the existing database's encoding compare as the server names them
             clientEncodings = clientEncodings.stream().map(e -> "none".equals(e) ? e : PgEncodings.client("--client-encodings", e)).toList();
+            // one value twice made JMH run that cell twice under one key: its second run added a failed repeat, "JMH reported
+            // no measured iteration", and exit status 1
+            for (int i = 0; i < clientEncodings.size(); i++) {
+                if (clientEncodings.indexOf(clientEncodings.get(i)) < i) {
+                    throw KenshoException.usage("--client-encodings " + String.join(",", clientEncodings) + ": " + clientEncodings.get(i) + " is given twice");
+                }
+            }
             databaseEncoding = PgEncodings.server("--database-encoding", databaseEncoding);
         }
 

@@ -432,6 +432,11 @@ class MicroBenchmarksTest {
                 List.of(0), List.of("SJIS'; drop table x; --"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
         assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(), 1, 10, false,
                 List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
+        // one value twice ran its cell twice under one key, the second run a failed repeat ("JMH reported no measured iteration")
+        KenshoException twice = assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ENCODING), 1, 10, false,
+                List.of(0), List.of("none", "sjis", "SJIS"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
+        assertEquals("--client-encodings none,SJIS,SJIS: SJIS is given twice", twice.getMessage());
+        assertEquals(KenshoException.USAGE, twice.exitCode());
         assertThrows(KenshoException.class, () -> Benchmark.parse("memset"));
         assertEquals(Benchmark.LEADING_COLUMNS, Benchmark.parse(" Leading-Columns "));
     }
