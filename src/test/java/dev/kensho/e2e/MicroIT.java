@@ -46,6 +46,33 @@ class MicroIT {
     }
 
     /**
+     * With two forks, JMH's score and error (its console's "Result" line) are kept in jmh.json and printed, and each
+     * repeat names its fork: nothing said which fork an iteration came from, nor what JMH made of them.
+     */
+    @Test
+    void jmhsResultAndEachIterationsForkAreKept() throws Exception {
+        BenchJar.Result r = BenchJar.run(work, "micro", "--wide-rows", "1000", "--benchmarks", "trailing-columns", "--warmup-iterations", "1",
+                "--iterations", "2", "--iteration-time", "100ms", "--forks", "2");
+        assertEquals(0, r.exitCode(), r.all());
+        Path dir;
+        try (var d = Files.list(work.resolve("results"))) {
+            dir = d.findFirst().orElseThrow();
+        }
+        List<Trial> trials = RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS));
+        assertEquals(List.of(1, 1, 2, 2), trials.stream().map(t -> ((Number) t.extra().get("fork")).intValue()).toList(), r.all());
+        assertEquals(List.of(1, 2, 1, 2), trials.stream().map(t -> ((Number) t.extra().get("fork_iteration")).intValue()).toList());
+        Map<String, Map<String, Object>> jmh = dev.kensho.core.result.Json.MAPPER.readValue(dir.resolve("jmh.json").toFile(),
+                new com.fasterxml.jackson.core.type.TypeReference<Map<String, Map<String, Object>>>() { });
+        Map<String, Object> result = jmh.get(trials.get(0).cell());
+        double mean = trials.stream().mapToDouble(t -> t.metric("ms")).average().orElseThrow();
+        assertEquals(mean, ((Number) result.get("score")).doubleValue(), mean * 1e-9, result.toString());
+        assertEquals(4, ((Number) result.get("iterations")).intValue());
+        assertEquals(2, ((Number) result.get("forks")).intValue());
+        assertTrue(r.err().contains("    fork 2 of 2"), r.err());
+        assertTrue(r.err().contains("(mean of 4 iterations, 99.9% CI, 2 forks)"), r.err());
+    }
+
+    /**
      * JMH gives a fork this JVM's options, and the fork's launcher reads JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS again:
      * an agent set there (APM, coverage) was loaded twice and killed every fork ("no measured iteration").
      */

@@ -1,9 +1,13 @@
 package dev.kensho.pgbench.micro;
 
 import dev.kensho.core.Credentials;
+import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -45,6 +49,8 @@ final class JmhTrials implements OutputFormat {
     private String forkExit;
     private String forkBlock;
     private final List<String> forkLines = new ArrayList<>();
+    /** The fork the current iterations come from, 1-based (this JVM's run, forks 0, is 1). */
+    private int fork;
 
     /** A benchmark under one combination of its parameters: its trials' cell key, params and extra facts. */
     record Cell(String key, Map<String, Object> params, Map<String, Object> extra) { }
@@ -75,6 +81,7 @@ final class JmhTrials implements OutputFormat {
         firstRepeat = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key())).count();
         okBefore = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key()) && t.ok()).count();
         measured = 0;
+        fork = 0;
         settled = false;
         failing = false;
         failure = null;
@@ -88,7 +95,13 @@ final class JmhTrials implements OutputFormat {
     public void startRun() { }
 
     @Override
-    public void iteration(BenchmarkParams params, IterationParams ip, int iteration) { }
+    public void iteration(BenchmarkParams params, IterationParams ip, int iteration) {
+        // every fork starts its iterations from 1, warm-up first (measurement first where there is no warm-up)
+        if (iteration == 1 && (ip.getType() == IterationType.WARMUP || params.getWarmup().getCount() == 0)) {
+            fork++;
+            if (log != null && params.getForks() > 1) log.println("    fork " + fork + " of " + params.getForks());
+        }
+    }
 
     @Override
     public void iterationResult(BenchmarkParams params, IterationParams ip, int iteration, IterationResult r) {
@@ -103,7 +116,8 @@ final class JmhTrials implements OutputFormat {
         // repeats count on across forks (JMH numbers each fork's iterations from 1)
         Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params())
                 .metric(unitMetric(params), score)
-                .extra("iteration_seconds", ip.getTime().convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0);
+                .extra("iteration_seconds", ip.getTime().convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0)
+                .extra("fork", Math.max(1, fork)).extra("fork_iteration", iteration);
         currentCell.extra().forEach(b::extra);
         dir.append(b.build());
         measured++;
@@ -113,8 +127,55 @@ final class JmhTrials implements OutputFormat {
     @Override
     public void endBenchmark(BenchmarkResult result) {
         settle();
+        if (current != null) recordJmhResult(result);
         current = null;
     }
+
+    /**
+     * JMH's own result of the cell, as its console's "Result" line gives it (the mean of every measured iteration of
+     * every fork, ± the half-width of its 99.9 % confidence interval), beside the repeats: the trials have each
+     * iteration, and summary.csv their median, but nothing kept the score and error a JMH user reads. Kept in
+     * {@value #RESULTS} by cell; a resumed cell's entry is its last JMH run's.
+     */
+    private void recordJmhResult(BenchmarkResult result) {
+        if (result == null || result.getPrimaryResult() == null) return;
+        var primary = result.getPrimaryResult();
+        long n = primary.getStatistics().getN();
+        if (n == 0) return;
+        Map<String, Object> jmh = new java.util.LinkedHashMap<>();
+        jmh.put("score", primary.getScore());
+        double error = primary.getScoreError();
+        jmh.put("error", Double.isNaN(error) ? null : error);   // JMH has none for a single iteration
+        jmh.put("confidence", 0.999);
+        jmh.put("unit", primary.getScoreUnit());
+        jmh.put("mode", current.getMode().shortLabel());
+        jmh.put("iterations", n);
+        jmh.put("forks", Math.max(1, fork));
+        jmh.put("min", primary.getStatistics().getMin());
+        jmh.put("max", primary.getStatistics().getMax());
+        jmh.put("stdev", n > 1 ? primary.getStatistics().getStandardDeviation() : null);
+        synchronized (JmhTrials.class) {
+            Map<String, Object> all = new java.util.LinkedHashMap<>();
+            Path file = dir.path().resolve(RESULTS);
+            if (Files.exists(file)) {
+                try {
+                    all.putAll(Json.MAPPER.readValue(file.toFile(), new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+                } catch (IOException unreadable) {
+                    // rewritten whole below: the trials are what a run keeps, this is JMH's view of them
+                }
+            }
+            all.put(currentCell.key(), jmh);
+            dir.writeJson(RESULTS, all);
+        }
+        if (log != null) {
+            log.printf(Locale.ROOT, "    JMH: %.3f %s %s (mean of %d iterations%s)%n", primary.getScore(),
+                    Double.isNaN(error) ? "" : String.format(Locale.ROOT, "± %.3f", error), primary.getScoreUnit(), n,
+                    (Double.isNaN(error) ? "" : ", 99.9% CI") + (fork > 1 ? ", " + fork + " forks" : ""));
+        }
+    }
+
+    /** JMH's result per cell: score, error, unit, iterations, forks. */
+    static final String RESULTS = "jmh.json";
 
     @Override
     public void endRun(Collection<RunResult> result) {

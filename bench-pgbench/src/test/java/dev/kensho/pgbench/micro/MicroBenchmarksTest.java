@@ -151,6 +151,38 @@ class MicroBenchmarksTest {
         }
     }
 
+    /**
+     * JMH's own result of each cell, the score and error its console prints, was kept nowhere (the trials have each
+     * iteration, summary.csv their median): jmh.json has it, and each trial names its fork and the fork's iteration.
+     */
+    @Test
+    void jmhsScoreAndErrorAreKeptBesideTheRepeats(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = dir(tmp)) {
+            MicroBenchmarks.Options o = new MicroBenchmarks.Options(List.of(Benchmark.TRAILING_COLUMNS, Benchmark.ONE_COLUMN), SCALE, WIDE_ROWS,
+                    true, List.of(99), List.of("none"), "EUC_JP", 0, 3, Duration.ofMillis(100), 0, false);
+            MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir, new PrintStream(log, true, StandardCharsets.UTF_8));
+            Map<String, Object> jmh = dev.kensho.core.result.Json.MAPPER.readValue(dir.path().resolve("jmh.json").toFile(),
+                    new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
+            assertEquals(List.of("target=embedded;benchmark=trailing-columns", "target=embedded;benchmark=one-column;column=99"),
+                    List.copyOf(jmh.keySet()));
+            for (String cell : jmh.keySet()) {
+                @SuppressWarnings("unchecked") Map<String, Object> r = (Map<String, Object>) jmh.get(cell);
+                List<Trial> trials = dir.trials().stream().filter(t -> t.cell().equals(cell)).toList();
+                double mean = trials.stream().mapToDouble(t -> t.metric("ms")).average().orElseThrow();
+                // JMH's score is the mean of the iterations that are the cell's repeats
+                assertEquals(mean, ((Number) r.get("score")).doubleValue(), mean * 1e-9, cell);
+                assertTrue(((Number) r.get("error")).doubleValue() > 0, r.toString());
+                assertEquals("ms/op", r.get("unit"));
+                assertEquals(3, ((Number) r.get("iterations")).intValue());
+                assertEquals(List.of(1, 1, 1), trials.stream().map(t -> ((Number) t.extra().get("fork")).intValue()).toList());
+                assertEquals(List.of(1, 2, 3), trials.stream().map(t -> ((Number) t.extra().get("fork_iteration")).intValue()).toList());
+            }
+            assertTrue(log.toString(StandardCharsets.UTF_8).lines().anyMatch(l -> l.matches("    JMH: \\d+\\.\\d{3} ± \\d+\\.\\d{3} ms/op "
+                    + "\\(mean of 3 iterations, 99\\.9% CI\\)")), log.toString(StandardCharsets.UTF_8));
+        }
+    }
+
     @Test
     void theEncodingBenchmarkReceivesEveryRowConvertedToTheClientEncoding(Target pg, @TempDir Path tmp) throws Exception {
         try (RunDirectory dir = dir(tmp)) {
