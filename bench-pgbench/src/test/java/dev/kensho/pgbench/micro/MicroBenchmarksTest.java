@@ -218,6 +218,36 @@ class MicroBenchmarksTest {
         }
     }
 
+    /**
+     * Tables were reused by their scale (pgbench_branches' rows) or their comment alone: pgbench_accounts cut to 1 000
+     * rows was measured as scale 1 (1.3 ms where 100 000 rows take 33), and so would a kensho_wide cut short. The
+     * pgbench tables, maybe a user's, are now refused without --reinit; Kensho's own kensho_wide is made again.
+     */
+    @Test
+    void tablesWhoseRowsWereChangedAreNotMeasuredAsTheirSize(Target pg) throws Exception {
+        try (Connection c = pg.connect(database(pg)); Statement s = c.createStatement()) {
+            MicroTables.prepare(c, EnumSet.allOf(MicroTables.Data.class), SCALE, WIDE_ROWS, true, null);
+            long wideOid = count(s, "select 'kensho_wide'::regclass::oid");
+            s.execute("delete from pgbench_accounts where aid > 1000");
+            s.execute("delete from kensho_wide where col0 > '0000001000'");
+            try {
+                KenshoException e = assertThrows(KenshoException.class,
+                        () -> MicroTables.prepare(c, EnumSet.of(MicroTables.Data.PGBENCH), SCALE, WIDE_ROWS, false, null));
+                assertEquals(KenshoException.USAGE, e.exitCode());
+                assertEquals("pgbench_accounts holds 1000 rows, not the 100000 of scale 1 (pgbench_branches'); give --reinit to re-create "
+                        + "the pgbench tables", e.getMessage());
+                MicroTables.Facts f = MicroTables.prepare(c, EnumSet.of(MicroTables.Data.WIDE), SCALE, WIDE_ROWS, false, null);
+                assertEquals(false, f.wideReused());
+                assertEquals(WIDE_ROWS, count(s, "select count(*) from kensho_wide"));
+                assertTrue(count(s, "select 'kensho_wide'::regclass::oid") != wideOid, "made again");
+            } finally {
+                MicroTables.Facts f = MicroTables.prepare(c, EnumSet.of(MicroTables.Data.PGBENCH), SCALE, WIDE_ROWS, true, null);
+                assertEquals(false, f.pgbenchReused());
+            }
+            assertEquals(SCALE * 100_000L, count(s, "select count(*) from pgbench_accounts"));
+        }
+    }
+
     @Test
     void theReadyStateOfAUsersOwnJmhRunReusesTablesOfItsSizesAndRefusesOthers(Target pg) throws Exception {
         long wideOid;
