@@ -168,8 +168,8 @@ final class JmhTrials implements OutputFormat {
             dir.writeJson(RESULTS, all);
         }
         if (log != null) {
-            log.printf(Locale.ROOT, "    JMH: %.3f %s %s (mean of %d iterations%s)%n", primary.getScore(),
-                    Double.isNaN(error) ? "" : String.format(Locale.ROOT, "± %.3f", error), primary.getScoreUnit(), n,
+            log.printf(Locale.ROOT, "    JMH: %.3f%s %s (mean of %d iteration%s%s)%n", primary.getScore(),
+                    Double.isNaN(error) ? "" : String.format(Locale.ROOT, " ± %.3f", error), primary.getScoreUnit(), n, n == 1 ? "" : "s",
                     (Double.isNaN(error) ? "" : ", 99.9% CI") + (fork > 1 ? ", " + fork + " forks" : ""));
         }
     }
