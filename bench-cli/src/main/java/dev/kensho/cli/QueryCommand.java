@@ -84,6 +84,12 @@ final class QueryCommand implements Callable<Integer> {
             if (before != null) {
                 throw KenshoException.usage("-f " + f + " and -f " + before + " are both named " + name + " (a query is named after its file): rename one");
             }
+            // -c queries are q1, q2, ...: a file q1.sql beside them was one cell with the first -c, "(1 already done)"
+            if (name.matches("q\\d+") && Integer.parseInt(name.substring(1)) >= 1 && Integer.parseInt(name.substring(1)) <= sql.size()
+                    && String.valueOf(Integer.parseInt(name.substring(1))).equals(name.substring(1))) {
+                throw KenshoException.usage("-f " + f + " is named " + name + ", as -c " + KenshoException.firstLine(sql.get(Integer.parseInt(name.substring(1)) - 1))
+                        + " is (the -c queries are q1, q2, ...; a query is named after its file): rename the file");
+            }
             if (Files.isDirectory(f)) throw KenshoException.usage("-f " + f + ": is a directory, not a file holding a query");
             String text;
             try {

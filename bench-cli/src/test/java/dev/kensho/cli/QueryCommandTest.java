@@ -135,6 +135,11 @@ class QueryCommandTest {
         Files.writeString(b, "select 2, 3");
         assertOneLineUsageError(CommandRun.of("query", "--url", nowhere, "-f", a.toString(), "-f", b.toString(), "--results", tmp.toString()),
                 "-f " + b + " and -f " + a + " are both named x (a query is named after its file): rename one");
+        // a file named as a -c query: both were one cell, the file's trials "already done" by the -c's
+        Path q1 = Files.writeString(a.resolveSibling("q1.sql"), "select 2");
+        assertOneLineUsageError(CommandRun.of("query", "--url", nowhere, "-c", "select 1", "-f", q1.toString(), "--results", tmp.toString()),
+                "-f " + q1 + " is named q1, as -c select 1 is (the -c queries are q1, q2, ...; a query is named after its file): rename the file");
+        Files.delete(q1);
         Files.delete(a);
         Files.delete(b);
         Files.delete(a.getParent());
