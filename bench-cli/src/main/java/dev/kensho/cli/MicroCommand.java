@@ -93,7 +93,7 @@ final class MicroCommand implements Callable<Integer> {
         String pid = "process " + ProcessHandle.current().pid();
         // before any run directory, server or table: JMH's own lock would refuse this run only at its first benchmark
         try (JmhLock lock = JmhLock.acquire(pid)) {
-            System.err.printf("about %d min%s%n", Math.max(1, o.estimate().toMinutes()), specs.size() > 1 ? " per target, " + specs.size() + " targets" : "");
+            System.err.println(about(o.estimate()) + (specs.size() > 1 ? " per target, " + specs.size() + " targets" : ""));
             try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
                 lock.owner(pid + ", run " + dir.path().toAbsolutePath());
                 dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
@@ -113,6 +113,13 @@ final class MicroCommand implements Callable<Integer> {
             }
         }
         return failed > 0 ? 1 : 0;
+    }
+
+    /** The estimate in words: a run of seconds said "about 1 min" (a 4 s run of 3 cells, a 10 s one of 8). */
+    static String about(Duration d) {
+        long s = Math.round(d.toMillis() / 1000.0);
+        if (s < 60) return "about " + Math.max(1, s) + " s";
+        return "about " + Math.round(s / 60.0) + " min";
     }
 
     /**
