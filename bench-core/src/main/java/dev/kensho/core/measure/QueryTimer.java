@@ -164,29 +164,12 @@ public final class QueryTimer {
         int n = q.length(), depth = 0, top = -1, i = 0;
         while (i < n) {
             char ch = q.charAt(i);
-            if (ch == '-' && i + 1 < n && q.charAt(i + 1) == '-') {
-                while (i < n && q.charAt(i) != '\n') i++;
-            } else if (ch == '/' && i + 1 < n && q.charAt(i + 1) == '*') {
-                int nested = 0;
-                do {
-                    if (q.startsWith("/*", i)) { nested++; i += 2; }
-                    else if (q.startsWith("*/", i)) { nested--; i += 2; }
-                    else i++;
-                } while (nested > 0 && i < n);
+            if (q.startsWith("--", i) || q.startsWith("/*", i)) {
+                i = afterComment(q, i);
             } else if (ch == '\'' || ch == '"') {
-                // E'..' takes backslash escapes; a doubled quote is one quote in every kind
-                boolean backslash = ch == '\'' && i > 0 && (q.charAt(i - 1) == 'E' || q.charAt(i - 1) == 'e');
-                for (i++; i < n; i++) {
-                    char d = q.charAt(i);
-                    if (backslash && d == '\\') i++;
-                    else if (d == ch && i + 1 < n && q.charAt(i + 1) == ch) i++;
-                    else if (d == ch) break;
-                }
-                i++;
+                i = afterQuoted(q, i);
             } else if (ch == '$' && dollarTag(q, i) != null) {
-                String tag = dollarTag(q, i);
-                int end = q.indexOf(tag, i + tag.length());
-                i = end < 0 ? n : end + tag.length();
+                i = afterDollarQuoted(q, i);
             } else if (ch == '(') {
                 depth++;
                 i++;
@@ -215,15 +198,8 @@ public final class QueryTimer {
         int n = sql.length(), i = 0, pending = -1;
         while (i < n) {
             char ch = sql.charAt(i);
-            if (ch == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                while (i < n && sql.charAt(i) != '\n') i++;
-            } else if (ch == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int nested = 0;
-                do {
-                    if (sql.startsWith("/*", i)) { nested++; i += 2; }
-                    else if (sql.startsWith("*/", i)) { nested--; i += 2; }
-                    else i++;
-                } while (nested > 0 && i < n);
+            if (sql.startsWith("--", i) || sql.startsWith("/*", i)) {
+                i = afterComment(sql, i);
             } else if (ch == ';') {
                 pending = i + 1;
                 i++;
@@ -236,18 +212,9 @@ public final class QueryTimer {
                     pending = -1;
                 }
                 if (ch == '\'' || ch == '"') {
-                    boolean backslash = ch == '\'' && i > 0 && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e');
-                    for (i++; i < n; i++) {
-                        char d = sql.charAt(i);
-                        if (backslash && d == '\\') i++;
-                        else if (d == ch && i + 1 < n && sql.charAt(i + 1) == ch) i++;
-                        else if (d == ch) break;
-                    }
-                    i++;
+                    i = afterQuoted(sql, i);
                 } else if (ch == '$' && dollarTag(sql, i) != null) {
-                    String tag = dollarTag(sql, i);
-                    int close = sql.indexOf(tag, i + tag.length());
-                    i = close < 0 ? n : close + tag.length();
+                    i = afterDollarQuoted(sql, i);
                 } else if (Character.isLetter(ch) || ch == '_') {
                     // a whole word: a $ inside one (a$b$) opens no dollar quote
                     while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) i++;
@@ -257,6 +224,43 @@ public final class QueryTimer {
             }
         }
         return starts;
+    }
+
+    /** The index after the comment opening at i: -- to the line's end, or /* to its matching close (they nest). */
+    private static int afterComment(String s, int i) {
+        int n = s.length();
+        if (s.startsWith("--", i)) {
+            while (i < n && s.charAt(i) != '\n') i++;
+            return i;
+        }
+        int nested = 0;
+        do {
+            if (s.startsWith("/*", i)) { nested++; i += 2; }
+            else if (s.startsWith("*/", i)) { nested--; i += 2; }
+            else i++;
+        } while (nested > 0 && i < n);
+        return i;
+    }
+
+    /** The index after the literal or quoted identifier opening at i: E'..' takes backslash escapes, a doubled quote is one. */
+    private static int afterQuoted(String s, int i) {
+        char ch = s.charAt(i);
+        boolean backslash = ch == '\'' && i > 0 && (s.charAt(i - 1) == 'E' || s.charAt(i - 1) == 'e');
+        int n = s.length();
+        for (i++; i < n; i++) {
+            char d = s.charAt(i);
+            if (backslash && d == '\\') i++;
+            else if (d == ch && i + 1 < n && s.charAt(i + 1) == ch) i++;
+            else if (d == ch) break;
+        }
+        return i + 1;
+    }
+
+    /** The index after the dollar-quoted body whose tag opens at i (the end of s where it never closes). */
+    private static int afterDollarQuoted(String s, int i) {
+        String tag = dollarTag(s, i);
+        int close = s.indexOf(tag, i + tag.length());
+        return close < 0 ? s.length() : close + tag.length();
     }
 
     /** The $tag$ that opens a dollar-quoted string at i, or null ($1 is a parameter). */
