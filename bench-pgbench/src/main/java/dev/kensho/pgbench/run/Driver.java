@@ -377,7 +377,8 @@ public final class Driver {
                     scriptSkipped[i].sum(), scriptSerialization[i].sum(), scriptDeadlock[i].sum(), scriptOther[i].sum(), scriptRetried[i].sum(),
                     scriptRetries[i].sum(), ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
         }
-        double connMs = cfg.connectPerTransaction() ? (connects.sum() == 0 ? 0 : connectNanos.sum() / 1e6 / connects.sum()) : initialConnMs;
+        // pgbench's average: conn_total_duration / (cnt + failures), connections and disconnections over transactions
+        double connMs = cfg.connectPerTransaction() ? (processed + failed == 0 ? 0 : connectNanos.sum() / 1e6 / (processed + failed)) : initialConnMs;
         String type = cfg.scripts().size() == 1 ? cfg.scripts().get(0).description() : "multiple scripts";
         return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
@@ -637,7 +638,7 @@ public final class Driver {
                 }
                 if (!record(out, script, tries, scheduled, start, end, throttled)) return;
                 txNo++;
-                if (cfg.connectPerTransaction()) close();
+                if (cfg.connectPerTransaction()) disconnect();
                 clock = end;
             }
         }
@@ -978,7 +979,7 @@ public final class Driver {
                             return false;
                         }
                         txNo++;
-                        if (cfg.connectPerTransaction()) close();
+                        if (cfg.connectPerTransaction()) disconnect();
                         phase = Phase.NEW;
                         return true;
                     }
@@ -989,6 +990,16 @@ public final class Driver {
         private void finish() {
             phase = Phase.DONE;
             finishedAt = System.nanoTime();
+        }
+
+        /**
+         * -C's close after each transaction: its time is connection time, as pgbench 14+ adds finishCon's to
+         * conn_duration (a backend's exit is not free: over TCP it is the FIN exchange).
+         */
+        private void disconnect() {
+            long t0 = System.nanoTime();
+            close();
+            if (!warming) connectNanos.add(System.nanoTime() - t0);
         }
 
         void close() {
