@@ -56,14 +56,19 @@ public final class Environment {
                 if (jit) m.put("jit", rs.getString(6));
             }
             Map<String, String> nonDefault = new LinkedHashMap<>();
+            Map<String, String> driverSession = new LinkedHashMap<>();
             // current_setting() writes values as SHOW does (128MB, not "16384 8kB")
             try (ResultSet rs = s.executeQuery("SELECT name, current_setting(name), source FROM pg_settings "
                     + "WHERE source NOT IN ('default', 'override') AND name NOT IN ('application_name') ORDER BY name")) {
                 while (rs.next()) {
-                    nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
+                    // pgjdbc's startup packet sets DateStyle, TimeZone, client_encoding, extra_float_digits for its own
+                    // session: listed as the server's, they hid what the server itself is configured with
+                    if ("client".equals(rs.getString(3))) driverSession.put(rs.getString(1), rs.getString(2));
+                    else nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
                 }
             }
             m.put("non_default_settings", nonDefault);
+            m.put("driver_session_settings", driverSession);
             Map<String, Object> role = role(s);
             m.put("role", role);
             if (!Boolean.TRUE.equals(role.get("superuser")) && !((List<?>) role.get("privileges_of")).contains("pg_read_all_settings")) {

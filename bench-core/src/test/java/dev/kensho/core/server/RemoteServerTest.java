@@ -93,6 +93,12 @@ class RemoteServerTest {
             Map<String, Object> superuser = dev.kensho.core.env.Environment.server(pg);
             assertEquals(true, ((Map<?, ?>) superuser.get("role")).get("superuser"), superuser.toString());
             assertFalse(superuser.containsKey("settings_hidden"), superuser.toString());
+            // what pgjdbc sets for its own session is not the server's configuration
+            Map<?, ?> nonDefault = (Map<?, ?>) superuser.get("non_default_settings");
+            assertFalse(nonDefault.values().stream().anyMatch(v -> String.valueOf(v).endsWith("(client)")), nonDefault.toString());
+            Map<?, ?> driver = (Map<?, ?>) superuser.get("driver_session_settings");
+            assertEquals("UTF8", driver.get("client_encoding"), superuser.toString());
+            assertTrue(driver.containsKey("DateStyle") && driver.containsKey("TimeZone"), driver.toString());
         }
     }
 
