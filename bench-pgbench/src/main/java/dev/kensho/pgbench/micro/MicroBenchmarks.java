@@ -194,10 +194,10 @@ public final class MicroBenchmarks {
         props.put(MicroTables.SCALE_PROPERTY, String.valueOf(o.scale()));
         props.put(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(o.wideRows()));
         boolean inProcess = o.forks() == 0;
-        boolean urlPassword = spec.url() != null && !Credentials.mask(spec.url()).equals(spec.url()) && spec.passwordFile() == null;
+        String noForks = urlSecretForksCannotGet(spec);
+        boolean urlPassword = noForks != null;
         if (!inProcess && urlPassword) {
-            // a password inside the URL cannot reach a forked JVM without being written down or shown
-            log.println("note: the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.");
+            log.println("note: " + noForks);
             inProcess = true;
         }
         // In this JVM TargetState reads the URL as given, password included: a system property for the
@@ -361,6 +361,23 @@ public final class MicroBenchmarks {
 
     private static boolean finished(RunDirectory dir, String key, int repeats) {
         return dir.trials().stream().filter(t -> t.cell().equals(key) && t.ok()).count() >= repeats;
+    }
+
+    private static final java.util.regex.Pattern SSL_PASSWORD = java.util.regex.Pattern.compile("(?i)[?&]sslpassword=");
+
+    /**
+     * Why a fork could not reach the target as this JVM does, or null: a secret inside the URL cannot reach a
+     * forked JVM without being written down or shown. --password-file stands in for the login password (the URL
+     * forks get has none), not for sslpassword, which the forks' URL would carry masked: their TLS key unreadable.
+     */
+    static String urlSecretForksCannotGet(TargetSpec spec) {
+        String url = spec.url();
+        if (url == null || Credentials.mask(url).equals(url)) return null;
+        if (SSL_PASSWORD.matcher(url).find()) {
+            return "the URL carries sslpassword (its TLS key's); benchmarks run in this JVM (no forks)";
+        }
+        if (spec.passwordFile() != null) return null;
+        return "the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.";
     }
 
     /** The system properties that make TargetState in a fork connect to this target's database. */

@@ -94,6 +94,23 @@ class MicroBenchmarksTest {
         once(Benchmark.JOIN_GROUP_COUNT);   // with JMH the same options are made
     }
 
+    /**
+     * A secret in the URL keeps the benchmarks in this JVM: forks would get it masked. --password-file stands in for
+     * the login password only; a TLS key's sslpassword has no such stand-in.
+     */
+    @Test
+    void aUrlSecretForksCannotGetKeepsTheBenchmarksInThisJvm(@TempDir Path dir) {
+        String base = "jdbc:postgresql://db.example:5432/bench";
+        Path pw = dir.resolve("pw");
+        assertEquals(null, MicroBenchmarks.urlSecretForksCannotGet(new TargetSpec().url(base + "?sslmode=require")));
+        assertTrue(MicroBenchmarks.urlSecretForksCannotGet(new TargetSpec().url(base + "?password=s3cret")).contains("Use --password-file"));
+        assertEquals(null, MicroBenchmarks.urlSecretForksCannotGet(new TargetSpec().url(base + "?password=s3cret").passwordFile(pw)));
+        assertEquals(null, MicroBenchmarks.urlSecretForksCannotGet(new TargetSpec().url("jdbc:postgresql://u:s3cret@db.example/bench").passwordFile(pw)));
+        String key = base + "?sslmode=verify-full&sslkey=/k.pk8&SSLPASSWORD=keypass";
+        assertTrue(MicroBenchmarks.urlSecretForksCannotGet(new TargetSpec().url(key).passwordFile(pw)).contains("sslpassword"));
+        assertTrue(MicroBenchmarks.urlSecretForksCannotGet(new TargetSpec().url(key)).contains("sslpassword"));
+    }
+
     @Test
     void scaleAndWideRowsAreCheckedWithTheOptionsBeforeAnyServer() {
         assertEquals("--scale must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
