@@ -1,5 +1,6 @@
 package dev.kensho.cli;
 
+import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.measure.QueryTimer;
@@ -114,7 +115,8 @@ final class QueryCommand implements Callable<Integer> {
         List<TargetSpec> specs = target.specs();
 
         Map<String, Object> params = new LinkedHashMap<>();
-        params.put("queries", queries);
+        // run.json keeps what was run, but not a password in it (ALTER ROLE ... PASSWORD '...', a dblink connection string)
+        params.put("queries", queries.stream().map(q -> new QueryMatrix.Query(q.name(), Credentials.maskSql(q.sql()))).toList());
         params.put("matrix", varied);
         params.put("repeat", repeat);
         params.put("order", order.name().toLowerCase());

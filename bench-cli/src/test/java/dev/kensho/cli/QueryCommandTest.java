@@ -187,6 +187,23 @@ class QueryCommandTest {
         assertFalse(r.err().contains("cannot connect"), r.err());
     }
 
+    /** run.json keeps the statements that ran, but not a password one holds (ALTER ROLE ... PASSWORD '...', a dblink conninfo). */
+    @Test
+    void aPasswordInAQueryIsNotKept(Target pg, @TempDir Path tmp) throws Exception {
+        CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1 /* ALTER ROLE x PASSWORD 'S3cretPw' */"));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        String info = Files.readString(run.resolve("run.json"));
+        assertTrue(info.contains("select 1 /* ALTER ROLE x PASSWORD '****' */"), info);
+        try (Stream<Path> files = Files.walk(run)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) assertFalse(Files.readString(f).contains("S3cretPw"), f.toString());
+        }
+        assertFalse((r.out() + r.err()).contains("S3cretPw"), r.out() + r.err());
+    }
+
     /** The printed table lists the cells as summary.csv does (targets, then the values as given), not as they ran. */
     @Test
     void thePrintedTableKeepsThePlannedOrderOfCellsThatRanShuffled(Target pg, @TempDir Path tmp) throws Exception {

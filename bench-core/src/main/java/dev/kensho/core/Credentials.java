@@ -32,7 +32,30 @@ public final class Credentials {
     private static final Pattern NEXT_OPTION = Pattern.compile("\\s+--?[A-Za-z]");
     private static final Pattern OPTION = Pattern.compile("(?i)^(--password|--pass|-W)(=)(.*)$");
 
+    /**
+     * SQL's PASSWORD 'literal' (CREATE/ALTER ROLE, ENCRYPTED PASSWORD): a standard string with '' inside, an E'' string
+     * with \' inside, or a dollar-quoted one.
+     */
+    private static final Pattern SQL_PASSWORD = Pattern.compile(
+            "(?i)(\\bPASSWORD\\s+)(?:E'(?:[^'\\\\]|''|\\\\.)*'|'(?:[^']|'')*'|\\$([A-Za-z_][A-Za-z_0-9]*)?\\$.*?\\$\\2\\$)", Pattern.DOTALL);
+
+    /** A conninfo's password=value, or password='value' with its quotes doubled inside a SQL literal. */
+    private static final Pattern SQL_CONNINFO_PASSWORD = Pattern.compile("(?i)(\\bpassword\\s*=\\s*)(?:''(?:[^']|'''')*''|[^\\s'&]+)");
+
     private Credentials() {}
+
+    /**
+     * Masks what a SQL text a user gave (a query, a script's command) may hold of a password: the literal after
+     * PASSWORD, and password=… or user:password@ in a connection string inside it (dblink, postgres_fdw).
+     */
+    public static String maskSql(String sql) {
+        if (sql == null) return null;
+        String s = SQL_PASSWORD.matcher(sql).replaceAll("$1'" + MASK + "'");
+        // inside a SQL literal a conninfo's password= ends at a space or the literal's quote, not at the line's end
+        s = SQL_CONNINFO_PASSWORD.matcher(s).replaceAll("$1" + MASK);
+        s = maskUserinfo(s, false);
+        return BARE_USERINFO.matcher(s).replaceAll("$1" + MASK + "@");
+    }
 
     /**
      * Masks password=… parameters and user:password@ userinfo in free text (a message, a log line, a stack trace)
@@ -175,7 +198,8 @@ public final class Credentials {
                 out[i] = m.group(1) + "=" + MASK;
             } else {
                 if (a.equalsIgnoreCase("--password")) nextIsSecret = true;
-                out[i] = maskUrl(a);
+                // an argument may be SQL (bench query -c "ALTER ROLE ... PASSWORD '...'")
+                out[i] = maskUrl(SQL_PASSWORD.matcher(a).replaceAll("$1'" + MASK + "'"));
             }
         }
         return out;

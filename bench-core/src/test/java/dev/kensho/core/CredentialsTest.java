@@ -133,4 +133,24 @@ class CredentialsTest {
         assertArrayEquals(new String[] {"--password", "****", "--password=****", "-W=****", "--password-file", "/p"},
                 Credentials.maskArgs(new String[] {"--password", "se cret", "--password=x y", "-W=z", "--password-file", "/p"}));
     }
+
+    /** A query or script command kept in run.json or printed with -r: the password it sets is not. */
+    @Test
+    void aSqlPasswordLiteralIsMasked() {
+        assertEquals("ALTER ROLE bob PASSWORD '****'", Credentials.maskSql("ALTER ROLE bob PASSWORD 'it''s s3cret'"));
+        assertEquals("create user u with encrypted password '****' valid until 'infinity'",
+                Credentials.maskSql("create user u with encrypted password 'pw' valid until 'infinity'"));
+        assertEquals("ALTER ROLE bob PASSWORD '****' LOGIN", Credentials.maskSql("ALTER ROLE bob PASSWORD E'a\\'b' LOGIN"));
+        assertEquals("ALTER ROLE bob PASSWORD '****';", Credentials.maskSql("ALTER ROLE bob PASSWORD $p$x'y$p$;"));
+        assertEquals("ALTER ROLE bob PASSWORD NULL", Credentials.maskSql("ALTER ROLE bob PASSWORD NULL"));
+        assertEquals("SELECT * FROM dblink('host=h password=****', 'select 1') AS t(x int)",
+                Credentials.maskSql("SELECT * FROM dblink('host=h password=hunter2', 'select 1') AS t(x int)"));
+        assertEquals("SELECT dblink_connect('c', 'dbname=x password=**** user=u')",
+                Credentials.maskSql("SELECT dblink_connect('c', 'dbname=x password=''p w'' user=u')"));
+        assertEquals("SELECT dblink('postgresql://bob:****@db.example/x', 'select 1')",
+                Credentials.maskSql("SELECT dblink('postgresql://bob:pw@db.example/x', 'select 1')"));
+        assertArrayEquals(new String[] {"query", "-c", "ALTER ROLE bob PASSWORD '****'"},
+                Credentials.maskArgs(new String[] {"query", "-c", "ALTER ROLE bob PASSWORD 'pw'"}));
+        assertEquals("SELECT password_encryption FROM t WHERE aid = :aid", Credentials.maskSql("SELECT password_encryption FROM t WHERE aid = :aid"));
+    }
 }

@@ -142,8 +142,10 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             if (perStatement) {
                 l.add((many ? " - " : "") + "statement latencies in milliseconds" + (maxTries == 1 ? " and failures:" : ", failures and retries:"));
                 for (CommandReport c : s.commands()) {
-                    l.add(maxTries == 1 ? f("   %11.3f  %10d  %s", c.avgMs(), c.failures(), c.text())
-                            : f("   %11.3f  %10d  %10d  %s", c.avgMs(), c.failures(), c.retries(), c.text()));
+                    // a script's ALTER ROLE ... PASSWORD '...' is not shown nor stored
+                    String text = dev.kensho.core.Credentials.maskSql(c.text());
+                    l.add(maxTries == 1 ? f("   %11.3f  %10d  %s", c.avgMs(), c.failures(), text)
+                            : f("   %11.3f  %10d  %10d  %s", c.avgMs(), c.failures(), c.retries(), text));
                 }
             }
         }
