@@ -190,9 +190,9 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     private Object local(LocalPostgres a, ExtensionContext e) {
         return e.getRoot().getStore(NS).getOrComputeIfAbsent(localKey(a), k -> {
             try {
-                return new Handle(new TargetSpec().url(a.url()).user(a.user()).open());
+                return new Handle(spec(a).open());
             } catch (KenshoException ex) {
-                if (!nothingAnswered(ex)) return ex.naming(Map.of("--url", "@LocalPostgres url", "--user", "@LocalPostgres user"));
+                if (!nothingAnswered(ex)) return ex.naming(LOCAL_NAMES);
                 return "no PostgreSQL at " + dev.kensho.core.Credentials.maskUrl(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
@@ -209,8 +209,20 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
         return false;
     }
 
+    /** The command line's options as a {@link LocalPostgres} gives them: its errors name the annotation's elements. */
+    private static final Map<String, String> LOCAL_NAMES = Map.of("--url", "@LocalPostgres url", "--user", "@LocalPostgres user",
+            "--password-file", "@LocalPostgres passwordFile", "--restart-command", "@LocalPostgres restartCommand");
+
+    static TargetSpec spec(LocalPostgres a) {
+        TargetSpec s = new TargetSpec().url(a.url()).user(a.user());
+        if (!a.passwordFile().isBlank()) s.passwordFile(java.nio.file.Path.of(a.passwordFile()));
+        if (!a.restartCommand().isBlank()) s.restartCommand(a.restartCommand());
+        return s;
+    }
+
+    // one server, one login and one permission to restart: two annotations that differ in any are two targets
     private static String localKey(LocalPostgres a) {
-        return "local:" + a.url() + ":" + a.user();
+        return "local:" + a.url() + ":" + a.user() + ":" + a.passwordFile() + ":" + a.restartCommand();
     }
 
     private interface Opener {

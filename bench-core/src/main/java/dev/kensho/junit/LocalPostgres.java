@@ -18,4 +18,11 @@ public @interface LocalPostgres {
     String url() default "jdbc:postgresql://127.0.0.1:5432/test";
     /** The role to connect as. */
     String user() default "postgres";
+    /** A file holding the role's password, as --password-file; empty: none (trust, ~/.pgpass or PGPASSWORD). */
+    String passwordFile() default "";
+    /**
+     * The command that restarts this server, as --restart-command: without it no test may restart it or change a
+     * postmaster-level setting (a remote target is never restarted without permission). Empty: none.
+     */
+    String restartCommand() default "";
 }

@@ -1,6 +1,7 @@
 package dev.kensho.junit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -121,6 +122,31 @@ class KenshoTargetExtensionTest {
                 .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
         assertTrue(message.startsWith("the PostgreSQL at jdbc:postgresql://127.0.0.1:5432/test refuses the test: "), message);
         assertTrue(message.contains("role \"kensho_no_such_role\" does not exist"), message);
+    }
+
+    @KenshoTarget
+    static class AsksWithAPasswordFileThatIsNotThere {
+        @Test
+        void needsIt(@LocalPostgres(passwordFile = "/nonexistent/kensho-pw") Target pg) {
+            fail("ran without its password");
+        }
+    }
+
+    /**
+     * A harness whose server wants a password, or may be restarted, says so on the annotation, as the command line's
+     * --password-file and --restart-command; its errors name the annotation's elements.
+     */
+    @Test
+    void theAnnotationTakesAPasswordFileAndARestartCommand(@LocalPostgres(restartCommand = "true") Target restartable,
+                                                          @LocalPostgres Target plain) {
+        assertTrue(restartable.control().canRestart(), "restartCommand given");
+        assertFalse(plain.control().canRestart(), "no restartCommand: a remote target is never restarted");
+        EngineExecutionResults r = run(AsksWithAPasswordFileThatIsNotThere.class);
+        List<Event> failed = r.testEvents().failed().list();
+        assertEquals(1, failed.size(), r.allEvents().list().toString());
+        String message = failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
+        assertTrue(message.contains("@LocalPostgres passwordFile /nonexistent/kensho-pw: cannot read"), message);
     }
 
     @KenshoTarget
