@@ -533,10 +533,23 @@ public final class HtmlReport {
             if (depth > 0 && m.size() > 8) return "<details><summary>" + m.size() + " entries</summary>" + t + "</details>";
             return t;
         }
-        if (v instanceof List<?> l && !l.isEmpty() && l.stream().allMatch(x -> x instanceof Map<?, ?>)) return listTable(l, depth);
-        if (v instanceof List<?> l) return esc(l.stream().map(String::valueOf).collect(Collectors.joining(", ")));
-        if (v instanceof Number x && key.endsWith("bytes")) return esc(bytes(x.doubleValue()));
-        return esc(String.valueOf(v));
+        if (v instanceof List<?> l && l.isEmpty()) return "<i>none</i>";   // an empty cell read as a value left out
+        if (v instanceof List<?> l && l.stream().allMatch(x -> x instanceof Map<?, ?>)) return listTable(l, depth);
+        if (v instanceof List<?> l) return esc(l.stream().map(HtmlReport::plain).collect(Collectors.joining(", ")));
+        // bench scan's layouts say tableBytes, the storage probe bytes
+        if (v instanceof Number x && key.toLowerCase(Locale.ROOT).endsWith("bytes")) return esc(bytes(x.doubleValue()));
+        return esc(plain(v));
+    }
+
+    /**
+     * A recorded value as text; a fractional number to six significant digits, never in exponent form: Java's own
+     * text showed a scan's correlation as 4.8399752E-4 and its throughput as 902.4770078121794.
+     */
+    static String plain(Object v) {
+        if (!(v instanceof Double || v instanceof Float) || !Double.isFinite(((Number) v).doubleValue())) return String.valueOf(v);
+        double d = ((Number) v).doubleValue();
+        if (d == Math.rint(d) && Math.abs(d) < 1e15) return Long.toString((long) d);
+        return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     /** A list of records (the scan's layouts): one row each, a column per key. */

@@ -106,6 +106,34 @@ class HtmlReportTest {
         }
     }
 
+    /**
+     * bench scan records its layouts and storage probe as numbers: the report showed 4.8399752E-4, 902.4770078121794,
+     * a tableBytes of 4096000 beside a bytes of 256.0 MiB, and an empty list as a blank cell.
+     */
+    @Test
+    void recordedNumbersReadAsNumbers() throws Exception {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        params.put("from", 1.0);
+        params.put("shared_buffers", List.of());
+        params.put("seed", 2004104149160L);
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("numbers"), RunInfo.of("scan", List.of("bench"), params))) {
+            rd.environment("layouts", List.of(Map.of("layout", "LOW", "correlation", 4.8399752E-4, "tableBytes", 4096000,
+                    "loadSeconds", 0.586335571)));
+            rd.environment("storage", Map.of("mb_per_s", 902.4770078121794, "bytes", 268435456));
+            rd.append(Trial.of("s=1", 0).param("selectivity_pct", 1).metric("time_ms", 1.0).build());
+            String html = HtmlReport.render(RunDirectory.read(rd.path()));
+            assertTrue(html.contains("<tr><th>from</th><td>1</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>shared_buffers</th><td><i>none</i></td></tr>"), html);
+            assertTrue(html.contains("<tr><th>seed</th><td>2004104149160</td></tr>"), html);
+            assertTrue(html.contains("<td>0.000483998</td>"), html);
+            assertTrue(html.contains("<td>3.9 MiB</td>"), html);
+            assertTrue(html.contains("<td>0.586336</td>"), html);
+            assertTrue(html.contains("<td>902.477</td>"), html);
+            assertTrue(html.contains("<td>256.0 MiB</td>"), html);
+            assertFalse(html.contains("E-4"), html);
+        }
+    }
+
     /** A file where the output's directory should be is named, where the message said only "already exists". */
     @Test
     void writeUnderAFileNamesIt() throws Exception {
