@@ -46,7 +46,7 @@ public final class ClientSweep {
     /** The metrics summary.csv lists first, in this order. */
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
             "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "tps_cv_pct", "db_xact_commit", "db_xact_rollback", "db_blks_read",
-            "db_blks_hit", "db_temp_files", "db_temp_bytes", "db_deadlocks", "cpu_user_pct", "cpu_system_pct", "cpu_softirq_pct",
+            "db_blks_hit", "db_temp_files", "db_temp_bytes", "db_deadlocks", "cpu_busy_pct", "cpu_user_pct", "cpu_system_pct", "cpu_softirq_pct",
             "cpu_iowait_pct", "mem_used_mb", "driver_cpu_pct");
 
     private List<Integer> clients = List.of(1);

@@ -364,6 +364,9 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             databaseDelta.forEach((k, v) -> m.put("db_" + k, v));
             Map<String, Double> all = cpu.get("cpu");
             if (all != null) {
+                // the host's busy share, as the report's host table gives it: charted as user alone, a host at 100 %
+                // (64 % user, 35 % system) read as two-thirds busy
+                if (all.containsKey("idle")) m.put("cpu_busy_pct", 100 - all.get("idle"));
                 for (String st : new String[] {"user", "system", "softirq", "iowait", "idle"}) {
                     if (all.containsKey(st)) m.put("cpu_" + st + "_pct", all.get(st));
                 }

@@ -35,6 +35,9 @@ class TrialSamplerTest {
             assertTrue(t != null && (t.size() == 2 || t.size() == 3) && t.column("cpu.idle").size() == t.size(), String.valueOf(t));
             assertTrue(o.cpu().containsKey("cpu") && o.memoryKb().containsKey("MemTotal"), o.toString());
             assertNull(o.error());
+            // the busy share the report charts against clients: all but idle, as its host table's busy %
+            assertEquals(100 - o.cpu().get("cpu").get("idle"), ((Number) o.metrics().get("cpu_busy_pct")).doubleValue(), 1e-9,
+                    o.metrics().toString());
             // memory in use, the mean of its three seconds, as MemTotal − MemAvailable
             double used = ((Number) o.metrics().get("mem_used_mb")).doubleValue();
             double mean = t.column("mem.used_MB").stream().mapToDouble(Double::doubleValue).average().orElseThrow();
