@@ -395,6 +395,11 @@ public final class HtmlReport {
         header.add("notes");
         List<List<String>> rows = new ArrayList<>();
         List<String> elsewhere = new ArrayList<>();
+        Map<String, Boolean> whole = new LinkedHashMap<>();
+        for (String m : metrics) {
+            whole.put(m, Html.whole(cells.summaries().stream().flatMap(c -> java.util.stream.Stream.of(c.median().get(m),
+                    c.min().get(m), c.max().get(m))).toList()));
+        }
         for (var g : cells.groupBy(varying, cells.summaries()).entrySet()) {
             for (CellSummary c : g.getValue()) {
                 // the charted metrics' table (the first): a cell that has none of them is in the full one only
@@ -410,8 +415,9 @@ public final class HtmlReport {
                 r.add(esc(c.status()));
                 for (String m : metrics) {
                     Double med = c.median().get(m);
-                    r.add(n(med == null ? "–" : esc(num(med)) + (c.n() > 1 ? " <span class=\"range\">["
-                            + esc(num(c.min().get(m))) + "–" + esc(num(c.max().get(m))) + "]</span>" : "")));
+                    boolean w = whole.get(m);
+                    r.add(n(med == null ? "–" : esc(num(med, w)) + (c.n() > 1 ? " <span class=\"range\">["
+                            + esc(num(c.min().get(m), w)) + "–" + esc(num(c.max().get(m), w)) + "]</span>" : "")));
                 }
                 // a measured trial's warning (ssb jit: "JIT not triggered …") is as much a note on the row as a failure's reason
                 String why = java.util.stream.Stream.concat(all.stream().filter(t -> !t.ok()).map(t -> t.status() + ": " + reason(t)),

@@ -1028,12 +1028,14 @@ public final class RunComparison {
             if (f != null) b.append("<figure>").append(f.svg("cmp" + (++fig))).append("</figure>\n");
             List<List<String>> out = new ArrayList<>();
             boolean mw = mannWhitneyShown();
+            boolean whole = Html.whole(rows.stream().filter(r -> r.metric().equals(m))
+                    .flatMap(r -> java.util.stream.Stream.of(r.baselineMedian(), r.median())).toList());
             for (Row r : rows) {
                 if (!r.metric().equals(m)) continue;
                 // marked where the verdict names a direction: not where means and medians disagree
                 boolean sig = r.welchHolmP() < ALPHA && !r.verdict().startsWith("no clear direction");
-                List<String> row = new ArrayList<>(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian()))), n(esc(num(r.median()))),
-                        n((sig ? "<span class=\"sig\">" : "") + esc(Html.ratio(r.ratio())) + (sig ? "</span>" : "")),
+                List<String> row = new ArrayList<>(List.of(esc(r.cell()), esc(r.group()), n(esc(num(r.baselineMedian(), whole))),
+                        n(esc(num(r.median(), whole))), n((sig ? "<span class=\"sig\">" : "") + esc(Html.ratio(r.ratio())) + (sig ? "</span>" : "")),
                         n(esc(r.intervalText())), n(esc(r.welchText())), n(esc(r.holmText()))));
                 if (mw) row.add(n(esc(r.mannWhitneyText())));
                 row.add(n(r.baselineN() + "/" + r.n()));

@@ -134,6 +134,32 @@ class HtmlReportTest {
         }
     }
 
+    /**
+     * A sweep's driver CPU median of 13 (repeats 7 and 19) read "13 [7–19]" in the column under "18.450 [10.300–26.600]";
+     * in a column of fractions a whole value keeps its decimals, and a column of whole numbers stays whole.
+     */
+    @Test
+    void aColumnOfFractionsGivesItsWholeValuesTheirDecimals() throws Exception {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("cols"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+            double[][] driver = {{7, 19}, {10.3, 26.6}, {1584, 1584}};
+            int[] clients = {1, 2, 4};
+            for (int i = 0; i < 3; i++) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("clients=" + clients[i], r).param("clients", clients[i]).metric("tps", 1000.0 * (i + 1) + r * 100)
+                            .metric("driver_cpu_pct", driver[i][r]).build());
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String summary = html.substring(html.indexOf("<h2 id=\"summary\">"));
+        assertTrue(summary.contains("13.000 <span class=\"range\">[7.000–19.000]</span>"), summary);
+        assertTrue(summary.contains("18.450 <span class=\"range\">[10.300–26.600]</span>"), summary);
+        assertTrue(summary.contains("1584.0 <span class=\"range\">[1584.0–1584.0]</span>"), summary);
+        assertTrue(summary.contains("1050 <span class=\"range\">[1000–1100]</span>"), "tps is whole in every cell: " + summary);
+    }
+
     /** A file where the output's directory should be is named, where the message said only "already exists". */
     @Test
     void writeUnderAFileNamesIt() throws Exception {
@@ -306,8 +332,8 @@ class HtmlReportTest {
         String summary = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details><summary>All"));
         assertEquals(4, count(summary, "<td>" + SampleRuns.NOT_TRIGGERED + "</td>"), "every jit=on row of verification 1");
         assertTrue(summary.contains("<td>1</td><td>multiply</td><td>on</td>"));
-        assertTrue(summary.contains("<tr><td>2</td><td>integer</td><td>on</td><td class=\"num\">2</td><td>ok</td><td class=\"num\">9 "
-                + "<span class=\"range\">[9–9]</span></td><td></td></tr>"), "compiled: no note");
+        assertTrue(summary.contains("<tr><td>2</td><td>integer</td><td>on</td><td class=\"num\">2</td><td>ok</td><td class=\"num\">9.000 "
+                + "<span class=\"range\">[9.000–9.000]</span></td><td></td></tr>"), "compiled: no note");
         String reduction = html.substring(html.indexOf("per query — verification=2"));
         ChartSpec rates = Charts.defaults(run).stream().filter(c -> c.kind() == ChartSpec.Kind.REDUCTION).findFirst().orElseThrow();
         List<Figure> figures = Charts.draw(run, rates);

@@ -193,6 +193,27 @@ class RunComparisonTest {
         assertEquals("no clear direction (means and medians disagree)", row.verdict());
     }
 
+    /** compare.html's medians: "13" under "18.450" in one column; a whole value among fractions keeps its decimals. */
+    @Test
+    void aColumnOfFractionsGivesItsWholeValuesTheirDecimals() {
+        double[][][] driver = {{{7, 19}, {10.3, 26.6}}, {{10.6, 10.6}, {6.05, 6.05}}};
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+            for (int v = 0; v < 2; v++) {
+                for (int c = 0; c < 2; c++) {
+                    for (int r = 0; r < 2; r++) {
+                        rd.append(Trial.of("version=" + (16 + v) + ";clients=" + (c + 1), r).param("version", String.valueOf(16 + v))
+                                .param("clients", c + 1).metric("driver_cpu_pct", driver[v][c][r]).build());
+                    }
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = RunComparison.of(List.of(run), new RunComparison.Options("version", List.of("driver_cpu_pct"))).html();
+        assertTrue(html.contains("<td class=\"num\">13.000</td><td class=\"num\">10.600</td>"), html);
+        assertTrue(html.contains("<td class=\"num\">18.450</td><td class=\"num\">6.050</td>"), html);
+    }
+
     @Test
     void ssbByWorkersLeavesTheLoadOut() {
         RunComparison cmp = RunComparison.of(List.of(SampleRuns.ssbWorkersWithLoad(tmp)), new RunComparison.Options("workers", List.of()));

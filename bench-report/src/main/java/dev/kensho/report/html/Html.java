@@ -65,6 +65,21 @@ public final class Html {
         return String.format(Locale.ROOT, "%.4g", v);
     }
 
+    /**
+     * As {@link #num(Double)} for a value in a table's column: where the column also holds fractions, an integral value
+     * keeps the decimals of its size, so that a median of 13 reads "13.000" under "18.450", not "13".
+     */
+    public static String num(Double v, boolean wholeColumn) {
+        if (wholeColumn || v == null || !Double.isFinite(v) || v != Math.rint(v)) return num(v);
+        double a = Math.abs(v);
+        return String.format(Locale.ROOT, a >= 100 ? "%.1f" : a >= 1 ? "%.3f" : "%.4g", v);
+    }
+
+    /** Whether every value of a column is a whole number (nulls, cells without one, aside). */
+    public static boolean whole(java.util.Collection<Double> column) {
+        return column.stream().allMatch(v -> v == null || !Double.isFinite(v) || v == Math.rint(v));
+    }
+
     /** p-values: four decimals, "&lt; 0.0001" below. */
     public static String p(double p) {
         if (Double.isNaN(p)) return "–";
