@@ -174,11 +174,22 @@ public final class Charts {
         // a run can hold other kinds of trials too (ssb records its load next to the queries)
         List<CellSummary> ok = cells.ok().stream().filter(c -> c.median().containsKey(spec.metric()))
                 .filter(c -> c.params().containsKey(spec.x())).toList();
+        // cells where no repeat finished have no point: a line that stops at 2 clients read as a sweep that ended there
+        var unmeasured = cells.groupBy(spec.facets(), cells.summaries().stream()
+                .filter(c -> c.n() == 0 && c.params().containsKey(spec.x())).toList());
+        List<String> pointNames = new ArrayList<>(spec.series());
+        pointNames.add(spec.x());
         List<Figure> figures = new ArrayList<>();
         for (var facet : cells.groupBy(spec.facets(), ok).entrySet()) {
             List<CellSummary> scope = facet.getValue();
             String title = spec.title() + (spec.facets().isEmpty() ? "" : " — " + Cells.label(scope.get(0).params(), spec.facets()));
             List<String> notes = new ArrayList<>();
+            if (spec.kind() != ChartSpec.Kind.REDUCTION) {
+                for (CellSummary c : unmeasured.getOrDefault(facet.getKey(), List.of())) {
+                    notes.add("No point for " + Cells.label(c.params(), pointNames) + ": no repeat finished (" + c.status()
+                            + "; the reasons are under Skipped and failed)");
+                }
+            }
             switch (spec.kind()) {
                 case LINE -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());

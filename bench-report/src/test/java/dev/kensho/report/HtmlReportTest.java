@@ -160,6 +160,33 @@ class HtmlReportTest {
         assertTrue(summary.contains("1050 <span class=\"range\">[1000–1100]</span>"), "tps is whole in every cell: " + summary);
     }
 
+    /**
+     * A sweep whose 4 clients failed every repeat drew TPS vs clients ending at 2 clients with nothing under it, as if
+     * the sweep had stopped there; each chart now names the cell it has no point for.
+     */
+    @Test
+    void aChartSaysWhichCellsHaveNoPoint() throws Exception {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("failed"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 2)))) {
+            for (String v : List.of("16", "17")) {
+                for (int c : List.of(1, 2, 4)) {
+                    for (int r = 0; r < 2; r++) {
+                        Trial.Builder t = Trial.of("version=" + v + ";clients=" + c, r).param("version", v).param("clients", c);
+                        if (c == 4 && v.equals("17")) t.failed("too many connections");
+                        else t.metric("tps", 1000.0 * c + r).metric("latency_avg_ms", 1.0 * c + r);
+                        rd.append(t.build());
+                    }
+                }
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        String charts = html.substring(html.indexOf("<h2 id=\"charts\">"), html.indexOf("<h2 id=\"summary\">"));
+        assertEquals(2, count(charts, "<figcaption>No point for version=17, clients=4: no repeat finished (failed; the reasons are "
+                + "under Skipped and failed)</figcaption>"), charts);
+        assertFalse(charts.contains("version=16, clients=4"), charts);
+    }
+
     /** A file where the output's directory should be is named, where the message said only "already exists". */
     @Test
     void writeUnderAFileNamesIt() throws Exception {
