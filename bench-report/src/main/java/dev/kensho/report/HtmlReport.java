@@ -62,8 +62,8 @@ public final class HtmlReport {
         b.append("<h1>Kensho report: ").append(esc(command)).append("</h1>\n<p class=\"sub\">")
                 .append(esc(run.directory().getFileName())).append(" · started ")
                 .append(esc(run.info().started() == null ? "?" : DateTimeFormatter.ISO_INSTANT.format(run.info().started().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))))
-                .append(" · ").append(run.trials().size()).append(" trials in ").append(cells.summaries().size())
-                .append(" cells (").append(ok).append(" with results)</p>\n");
+                .append(" · ").append(count(run.trials().size(), "trial")).append(" in ").append(count(cells.summaries().size(), "cell"))
+                .append(" (").append(ok).append(" with results)</p>\n");
         unfinished(run).ifPresent(u -> b.append("<p class=\"warnings\">").append(esc(u)).append("</p>\n"));
 
         List<String> line = run.info().commandLine() == null ? List.of() : run.info().commandLine();
@@ -188,6 +188,11 @@ public final class HtmlReport {
         if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
                 .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
+    }
+
+    /** "1 trial", "2 trials": a pgbench run's report read "1 trials in 1 cells". */
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /**

@@ -490,6 +490,16 @@ class HtmlReportTest {
                 + "their reasons are under Skipped and failed above.</p>"), notes);
     }
 
+    /** A pgbench run's header read "1 trials in 1 cells". */
+    @Test
+    void countsOfOneAreSingular() throws Exception {
+        assertTrue(HtmlReport.render(SampleRuns.pgbenchRun(tmp.resolve("three"), 1000)).contains(" · 3 trials in 1 cell (1 with results)</p>"));
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("one"), RunInfo.of("pgbench run", List.of("bench"), Map.of()))) {
+            rd.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 1000.0).build());
+            assertTrue(HtmlReport.render(RunDirectory.read(rd.path())).contains(" · 1 trial in 1 cell (1 with results)</p>"));
+        }
+    }
+
     /** A pgbench run charts nothing: its first summary table held 19 columns, eight of them 0, the latencies off the page. */
     @Test
     void zeroMetricsOnlyInTheFullSummary() {
