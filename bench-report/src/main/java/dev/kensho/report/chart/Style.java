@@ -77,6 +77,8 @@ final class Style {
         for (int i = 0; i < data.getSeriesCount(); i++) {
             r.setSeriesPaint(i, paint(i));
             r.setSeriesStroke(i, stroke(i, stroke));
+            // a line through one point is not drawn: a 1-second trial's chart was empty axes
+            if (data.getItemCount(i) == 1) r.setSeriesShapesVisible(i, true);
         }
         XYPlot plot = new XYPlot(data, x, y, r);
         plot.setDomainGridlinePaint(GRID);

@@ -47,4 +47,16 @@ class StyleTest {
         }
         assertEquals(lines.size(), looks.size(), "a line drawn as another");
     }
+
+    /** A 1-second trial's TPS per second is one point, which a line does not draw: its chart was empty axes. */
+    @Test
+    void aLineOfOnePointShowsThePoint() {
+        Map<String, List<double[]>> lines = new LinkedHashMap<>();
+        lines.put("repeat 1", List.of(new double[] {1, 380}));
+        lines.put("repeat 2", List.of(new double[] {1, 300}, new double[] {2, 310}));
+        org.jfree.chart.renderer.xy.XYLineAndShapeRenderer r =
+                (org.jfree.chart.renderer.xy.XYLineAndShapeRenderer) TimeChart.build("TPS per second", "tps", lines).getXYPlot().getRenderer();
+        assertEquals(true, r.getItemShapeVisible(0, 0), "the one point is drawn");
+        assertEquals(false, r.getItemShapeVisible(1, 0), "a line of seconds stays a line");
+    }
 }
