@@ -142,10 +142,15 @@ public final class Kensho implements Runnable {
                 // a usage or target error found once the run directory existed must leave nothing behind either
                 // a lost connection ("An I/O error occurred while sending to the backend") is explained by the crash
                 String crash = dev.kensho.core.server.ServerActions.lastCrash().map(c -> " (" + c + ")").orElse("");
-                if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) removeIfEmpty(createdRun);
-                else noteFailure(k.getMessage() + crash);
+                // the "results: DIR" line said where results would go: a removed DIR is said, not left to be looked for
+                String removed = "";
+                if (k.exitCode() == KenshoException.USAGE || k.exitCode() == KenshoException.TARGET) {
+                    if (removeIfEmpty(createdRun)) removed = " (nothing was measured: " + createdRun + " removed)";
+                } else {
+                    noteFailure(k.getMessage() + crash);
+                }
                 // masked here too: a message may quote what the user gave in the wrong place (-D URL, --password-file URL)
-                err.println("bench: " + dev.kensho.core.Credentials.mask(k.getMessage() + crash));
+                err.println("bench: " + dev.kensho.core.Credentials.mask(k.getMessage() + crash) + removed);
                 err.flush();
                 return k.exitCode();
             }
@@ -191,21 +196,24 @@ public final class Kensho implements Runnable {
         }
     }
 
-    static void removeIfEmpty(Path run) {
-        if (run == null) return;
+    /** Removes a run directory this process made that holds nothing but Kensho's own empty files; whether it did. */
+    static boolean removeIfEmpty(Path run) {
+        if (run == null) return false;
         try {
-            if (hasTrials(run)) return;
+            if (hasTrials(run)) return false;
             List<Path> files;
             try (var list = Files.list(run)) {
                 files = list.toList();
             }
             Set<String> own = Set.of(RunDirectory.RUN, RunDirectory.TRIALS, RunDirectory.SUMMARY);
             // anything else in it was put there by someone else: keep it all
-            if (!files.stream().allMatch(f -> own.contains(f.getFileName().toString()))) return;
+            if (!files.stream().allMatch(f -> own.contains(f.getFileName().toString()))) return false;
             for (Path f : files) Files.delete(f);
             Files.delete(run);
+            return true;
         } catch (IOException ignored) {
             // best effort: an empty run directory left behind is harmless
+            return false;
         }
     }
 }

@@ -151,6 +151,9 @@ class PgbenchCommandTest {
             CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0").toArray(String[]::new));
             assertOneLineError(r, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
                     + "(perhaps you need to do initialization (\"bench pgbench init\") in database \"" + pg.database() + "\")");
+            // the "results: DIR" line named a directory that is gone: the error says so
+            String announced = r.err().lines().filter(l -> l.startsWith("results: ")).findFirst().orElseThrow().substring(9);
+            assertTrue(r.err().contains(" (nothing was measured: " + announced + " removed)"), r.err());
             // a server Kensho starts is empty every time: 'bench pgbench init' first would not help
             CommandRun embedded = bench("pgbench", "run", "-S", "-t", "1", "--warmup", "0", "--results", tmp.toString());
             assertOneLineError(embedded, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
