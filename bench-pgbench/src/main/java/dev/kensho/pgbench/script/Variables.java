@@ -242,7 +242,8 @@ public final class Variables {
         if (lb.equals("inf") || lb.equals("infinity")) {
             return sign * Double.POSITIVE_INFINITY;
         }
-        if (lb.equals("nan")) {
+        // C99 strtod also reads NAN(n-char-sequence), the sequence naming a payload glibc ignores
+        if (lb.equals("nan") || body.matches("(?i)nan\\([0-9a-z_]*\\)")) {
             return Double.NaN;
         }
         double d;
@@ -259,7 +260,10 @@ public final class Variables {
         return sign * d;
     }
 
-    /** C strtod's ERANGE: overflow, and underflow to zero or to a subnormal value. */
+    /**
+     * C strtod's ERANGE: overflow, and underflow to zero or to a subnormal value, unless a hex spelling is
+     * that subnormal exactly (glibc reports underflow only when it loses bits; a decimal subnormal always does).
+     */
     static boolean outOfRange(double d, String digits) {
         if (Double.isInfinite(d)) {
             return true;
@@ -267,8 +271,25 @@ public final class Variables {
         if (d == 0.0) {
             return digits.replaceFirst("[eEpP].*", "").matches(".*[1-9a-fA-F&&[^xX]].*");
         }
+        if (Math.abs(d) < Double.MIN_NORMAL && digits.matches("0[xX].*")) {
+            return !exactHex(d, digits);
+        }
         return Math.abs(d) < Double.MIN_NORMAL
                 || (d == Double.MIN_NORMAL && !digits.matches("0[xX].*") && ExprParser.tinyForStrtod(digits));
+    }
+
+    /** Whether the hex spelling (0x digits [. digits] [p exponent]) is exactly the double d. */
+    private static boolean exactHex(double d, String hex) {
+        String[] parts = hex.substring(2).split("[pP]");
+        String mantissa = parts[0];
+        int point = mantissa.indexOf('.');
+        int fractionDigits = point < 0 ? 0 : mantissa.length() - point - 1;
+        java.math.BigInteger m = new java.math.BigInteger(mantissa.replace(".", ""), 16);
+        // the exponent is at most -1022 here less the digits after the point, so this int arithmetic holds
+        int exponent = (parts.length > 1 ? Integer.parseInt(parts[1].replace("+", "")) : 0) - 4 * fractionDigits;
+        java.math.BigDecimal exact = exponent >= 0 ? new java.math.BigDecimal(m.shiftLeft(exponent))
+                : new java.math.BigDecimal(m).divide(new java.math.BigDecimal(java.math.BigInteger.ONE.shiftLeft(-exponent)));
+        return exact.compareTo(new java.math.BigDecimal(Math.abs(d))) == 0;
     }
 
     /** C atoi, as pgbench's \sleep uses it: glibc's (int) strtol(s, NULL, 10). */

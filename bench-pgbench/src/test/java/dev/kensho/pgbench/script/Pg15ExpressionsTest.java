@@ -27,7 +27,8 @@ class Pg15ExpressionsTest {
         "minf=-Infinity", "nan=nan", "big=1e400", "tiny=1e-400", "denorm=4.9e-324", "sp=12x", "y=y", "ye=ye",
         "yes=YES", "no=no", "n=N", "of=of", "off=off", "on=on", "TR=TR", "plus=+7", "spint=_12", "zero4=0000",
         "nearmin=2.2250738585072012e-308", "lsp= 12", "tsp=12 ", "sign=+", "lspd= 1.5", "zd=0.0", "hmin=0x1p-1022",
-        "zZ9=9"};
+        "zZ9=9", "nanp=nan(123)", "nanq=NaN(x_Y)", "nano=nan(", "hsub=0x1p-1074", "hsubx=0x1.8p-1074",
+        "hsubn=-0x0.0000000000001P-1022", "hsub2=0x1.0000000000001p-1023"};
 
     static Stream<String[]> recorded() throws IOException {
         List<String[]> rows = new ArrayList<>();
