@@ -88,6 +88,30 @@ class KillAndResumeIT {
         assertEquals(List.of("ok"), all.stream().map(Trial::status).distinct().toList());
     }
 
+    @Test
+    void interruptedPgbenchRunSaysNothingAfterTheInterruptLine() throws Exception {
+        Process p = BenchJar.start(work, "pgbench", "run", "--init", "-s", "1", "-c", "2", "-T", "60", "-P", "1", "--warmup", "0");
+        waitForStderr(p, "progress: 1.0 s");
+        p.destroy();   // SIGTERM, as Ctrl-C: the hook stops the server under the clients
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        // the server's "WARNING:  terminating connection due to immediate shutdown command" to each client came after it
+        assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
+    }
+
+    private static void assertLastLineIsTheInterrupt(String err) {
+        List<String> lines = err.strip().lines().toList();
+        assertTrue(lines.get(lines.size() - 1).startsWith("bench: interrupted"), err);
+    }
+
+    private void waitForStderr(Process p, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            if (Files.readString(work.resolve("stderr.txt")).contains(text)) return;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no '" + text + "' on stderr: " + Files.readString(work.resolve("stderr.txt")));
+    }
+
     /** Waits until the run's trials.jsonl holds at least n trials (or the run ended); returns its path. */
     private Path waitForTrials(Process p, Path results, int n) throws Exception {
         Path trials = null;

@@ -1339,6 +1339,8 @@ public final class Driver {
             progressRetries += s.retries.sum();
             long t = s.index + 1;
             if (!s.whole() || t % every != 0) return;
+            // on Ctrl-C the hook's line is the last: a second the server's stop cut short ("2 failed") is not the workload's
+            if (dev.kensho.core.JvmShutdown.begun()) return;
             // pgbench's average and deviation: from sums, in ms
             double n = progressCount, mean = n == 0 ? 0 : progressSum / n;
             double stddev = n == 0 ? 0 : Math.sqrt(Math.max(0, progressSum2 / n - mean * mean));

@@ -847,6 +847,9 @@ public final class ClientScriptRunner {
 
     /** A notice the server sent with the pending command's results (the wire engine's). */
     public void notice(String text) {
+        // on Ctrl-C Kensho's hook stops the server and says so; its "terminating connection due to immediate shutdown"
+        // would follow that line as if the run had more to say
+        if (dev.kensho.core.JvmShutdown.begun()) return;
         options.stderr().accept(text);
     }
 
