@@ -98,6 +98,19 @@ class KillAndResumeIT {
         assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
     }
 
+    @Test
+    void interruptedMicroSaysNothingAfterTheInterruptLine() throws Exception {
+        Process p = BenchJar.start(work, "micro", "--scale", "1", "--wide-rows", "1000", "--benchmarks", "join-group-count,one-column",
+                "--columns", "0,99", "--warmup-iterations", "0", "--iterations", "30", "--iteration-time", "200ms");
+        Path trials = waitForTrials(p, work.resolve("results"), 2);
+        p.destroy();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        // the fork the server's stop broke was said to have "failed", and JMH's next benchmarks to start
+        assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
+        List<Trial> kept = RunDirectory.readTrials(trials);
+        assertEquals(List.of("ok"), kept.stream().map(Trial::status).distinct().toList(), kept.toString());
+    }
+
     private static void assertLastLineIsTheInterrupt(String err) {
         List<String> lines = err.strip().lines().toList();
         assertTrue(lines.get(lines.size() - 1).startsWith("bench: interrupted"), err);

@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.micro;
 
 import dev.kensho.core.Credentials;
+import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.result.Json;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
@@ -72,6 +73,14 @@ final class JmhTrials implements OutputFormat {
         return failures;
     }
 
+    /**
+     * Whether to print: not once the JVM is ending (Ctrl-C), when the fork the stopped server broke "failed", JMH goes
+     * on to the next value and no iteration is kept any more; the interrupt's line saying what was kept is the last.
+     */
+    private boolean saying() {
+        return log != null && !JvmShutdown.begun();
+    }
+
     @Override
     public void startBenchmark(BenchmarkParams params) {
         settle();
@@ -88,7 +97,7 @@ final class JmhTrials implements OutputFormat {
         forkExit = null;
         forkBlock = null;
         forkLines.clear();
-        if (log != null) log.println("  " + describe(params));
+        if (saying()) log.println("  " + describe(params));
     }
 
     @Override
@@ -99,7 +108,7 @@ final class JmhTrials implements OutputFormat {
         // every fork starts its iterations from 1, warm-up first (measurement first where there is no warm-up)
         if (iteration == 1 && (ip.getType() == IterationType.WARMUP || params.getWarmup().getCount() == 0)) {
             fork++;
-            if (log != null && params.getForks() > 1) log.println("    fork " + fork + " of " + params.getForks());
+            if (saying() && params.getForks() > 1) log.println("    fork " + fork + " of " + params.getForks());
         }
     }
 
@@ -109,7 +118,7 @@ final class JmhTrials implements OutputFormat {
         double score = r.getPrimaryResult().getScore();
         if (okBefore + measured >= planned) {
             // a resumed cell runs JMH's whole count again; what it already had stays, and only what it lacked is added
-            if (log != null) log.printf(Locale.ROOT, "    iteration %d: %.3f %s (not kept: the cell has its %d repeats)%n", iteration, score,
+            if (saying()) log.printf(Locale.ROOT, "    iteration %d: %.3f %s (not kept: the cell has its %d repeats)%n", iteration, score,
                     r.getScoreUnit(), planned);
             return;
         }
@@ -121,7 +130,7 @@ final class JmhTrials implements OutputFormat {
         currentCell.extra().forEach(b::extra);
         dir.append(b.build());
         measured++;
-        if (log != null) log.printf(Locale.ROOT, "    iteration %d: %.3f %s%n", iteration, score, r.getScoreUnit());
+        if (saying()) log.printf(Locale.ROOT, "    iteration %d: %.3f %s%n", iteration, score, r.getScoreUnit());
     }
 
     @Override
@@ -167,7 +176,7 @@ final class JmhTrials implements OutputFormat {
             all.put(currentCell.key(), jmh);
             dir.writeJson(RESULTS, all);
         }
-        if (log != null) {
+        if (saying()) {
             log.printf(Locale.ROOT, "    JMH: %.3f%s %s (mean of %d iteration%s%s)%n", primary.getScore(),
                     Double.isNaN(error) ? "" : String.format(Locale.ROOT, " ± %.3f", error), primary.getScoreUnit(), n, n == 1 ? "" : "s",
                     (Double.isNaN(error) ? "" : ", 99.9% CI") + (fork > 1 ? ", " + fork + " forks" : ""));
@@ -200,7 +209,7 @@ final class JmhTrials implements OutputFormat {
         currentCell.extra().forEach(b::extra);
         dir.append(b.failed(reason).build());
         failures++;
-        if (log != null) log.println("    failed: " + reason);
+        if (saying()) log.println("    failed: " + reason);
     }
 
     /** Whether the current benchmark threw (JMH printed its failure). */
@@ -210,7 +219,7 @@ final class JmhTrials implements OutputFormat {
 
     @Override
     public void print(String s) {
-        if (verbose && log != null) log.print(Credentials.mask(s));
+        if (verbose && saying()) log.print(Credentials.mask(s));
     }
 
     @Override
@@ -233,7 +242,7 @@ final class JmhTrials implements OutputFormat {
             String first = s.strip().split("\\R", 2)[0];
             failure = Credentials.mask(first.replaceFirst("^org\\.openjdk\\.jmh\\.runner\\.BenchmarkException: ", ""));
         }
-        if (verbose && log != null) log.println(Credentials.mask(s));
+        if (verbose && saying()) log.println(Credentials.mask(s));
     }
 
     /** The fork's first line that names an error (its stdout's tail comes first, as JMH prints them), or nothing. */
@@ -254,17 +263,17 @@ final class JmhTrials implements OutputFormat {
 
     @Override
     public void verbosePrintln(String s) {
-        if (verbose && log != null) log.println(Credentials.mask(s));
+        if (verbose && saying()) log.println(Credentials.mask(s));
     }
 
     @Override
     public void write(int b) {
-        if (verbose && log != null) log.write(b);
+        if (verbose && saying()) log.write(b);
     }
 
     @Override
     public void write(byte[] b) {
-        if (verbose && log != null) log.write(b, 0, b.length);
+        if (verbose && saying()) log.write(b, 0, b.length);
     }
 
     static String unitMetric(BenchmarkParams p) {

@@ -225,6 +225,8 @@ public final class MicroBenchmarks {
                 todo.add(v);
             }
             if (todo.isEmpty()) continue;
+            // Ctrl-C: the server is stopping, and a further benchmark would only start a fork to fail
+            if (dev.kensho.core.JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more benchmarks", null);
             log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
             JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, b.param == null ? null : p.getParam(b.param),
                     p.getMode().shortLabel(), p.getForks()), log, o.verbose(), o.iterations() * Math.max(1, forks));
