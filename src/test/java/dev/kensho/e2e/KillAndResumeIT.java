@@ -99,6 +99,16 @@ class KillAndResumeIT {
     }
 
     @Test
+    void interruptedPgbenchInitSaysNothingAfterTheInterruptLine() throws Exception {
+        Process p = BenchJar.start(work, "pgbench", "init", "-s", "30");
+        waitForStderr(p, "tuples (10%)");
+        p.destroy();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        // stderr is a file here, not a terminal: its progress lines went on until the server's stop broke the COPY
+        assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
+    }
+
+    @Test
     void interruptedMicroSaysNothingAfterTheInterruptLine() throws Exception {
         Process p = BenchJar.start(work, "micro", "--scale", "1", "--wide-rows", "1000", "--benchmarks", "join-group-count,one-column",
                 "--columns", "0,99", "--warmup-iterations", "0", "--iterations", "30", "--iteration-time", "200ms");

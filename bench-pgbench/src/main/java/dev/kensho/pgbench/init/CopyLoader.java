@@ -191,8 +191,9 @@ public final class CopyLoader {
         double remaining = (total - done) * el / done;
         String line = String.format(Locale.ROOT, "%d of %d tuples (%d%%) of %s done (elapsed %.2f s, remaining %.2f s)",
                 done, total, (int) (done * 100 / total), table, el, remaining);
-        // on Ctrl-C the shutdown hook says so over the line left to be overwritten: nothing is written after it
-        if (eol == '\r' && dev.kensho.core.JvmShutdown.begun()) return;
+        // on Ctrl-C the shutdown hook says so (over the line left to be overwritten on a terminal): nothing is written
+        // after it, in a log file either, where the load went on printing until the server's stop broke it
+        if (dev.kensho.core.JvmShutdown.begun()) return;
         // as pgbench 17: blanks over what a longer line before left on the terminal
         String pad = eol == '\r' && prevChars > line.length() ? " ".repeat(prevChars - line.length()) : "";
         prevChars = line.length();
