@@ -59,4 +59,30 @@ final class BenchJar {
         }
         return err;
     }
+    /** Waits until the run's trials.jsonl (under workDir/results) holds at least n trials; returns its path. */
+    static Path waitForTrials(Process p, Path workDir, int n) throws Exception {
+        Path results = workDir.resolve("results");
+        Path trials = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            if (trials == null && Files.isDirectory(results)) {
+                try (var d = Files.list(results)) {
+                    trials = d.findFirst().map(x -> x.resolve(dev.kensho.core.result.RunDirectory.TRIALS)).orElse(null);
+                }
+            }
+            if (trials != null && Files.exists(trials) && Files.readAllLines(trials).size() >= n) return trials;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no " + n + " trials appeared: " + Files.readString(workDir.resolve("stderr.txt")));
+    }
+
+    /** After Ctrl-C the interrupt's line is the last: nothing the stop broke is reported after it. */
+    static void assertLastLineIsTheInterrupt(String err) {
+        List<String> lines = err.strip().lines().toList();
+        if (!lines.get(lines.size() - 1).startsWith("bench: interrupted")) throw new AssertionError(err);
+    }
+    /** An error line without the note that the run directory it had announced was removed (nothing measured). */
+    static String withoutRemovedRun(String err) {
+        return err.replaceAll(" \\(nothing was measured: [^\\n]* removed\\)", "");
+    }
 }

@@ -22,7 +22,7 @@ class KillAndResumeIT {
     void killedRunKeepsTrialsAndResumeCompletesIt() throws Exception {
         String[] args = {"query", "-c", "SELECT pg_sleep(0.25)", "-c", "SELECT 1", "--repeat", "10", "--warmup", "0", "--seed", "11"};
         Process p = BenchJar.start(work, args);
-        Path trials = waitForTrials(p, work.resolve("results"), 6);
+        Path trials = BenchJar.waitForTrials(p, work, 6);
         Path instance = instanceOf(p.pid());
         long postmaster = Long.parseLong(Files.readAllLines(instance.resolve("data/postmaster.pid")).get(0).trim());
         assertTrue(ProcessHandle.of(postmaster).isPresent(), "the run's server is up");
@@ -63,7 +63,7 @@ class KillAndResumeIT {
     void interruptedRunKeepsNoTrialTheInterruptCut() throws Exception {
         String[] args = {"query", "-c", "SELECT pg_sleep(0.2)", "--repeat", "40", "--warmup", "0"};
         Process p = BenchJar.start(work, args);
-        Path trials = waitForTrials(p, work.resolve("results"), 3);
+        Path trials = BenchJar.waitForTrials(p, work, 3);
         Path instance = instanceOf(p.pid());
         p.destroy();   // SIGTERM, as Ctrl-C: the hooks stop the server while a trial is still running
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -95,7 +95,7 @@ class KillAndResumeIT {
         p.destroy();   // SIGTERM, as Ctrl-C: the hook stops the server under the clients
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         // the server's "WARNING:  terminating connection due to immediate shutdown command" to each client came after it
-        assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
+        BenchJar.assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
     }
 
     @Test
@@ -105,25 +105,7 @@ class KillAndResumeIT {
         p.destroy();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         // stderr is a file here, not a terminal: its progress lines went on until the server's stop broke the COPY
-        assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
-    }
-
-    @Test
-    void interruptedMicroSaysNothingAfterTheInterruptLine() throws Exception {
-        Process p = BenchJar.start(work, "micro", "--scale", "1", "--wide-rows", "1000", "--benchmarks", "join-group-count,one-column",
-                "--columns", "0,99", "--warmup-iterations", "0", "--iterations", "30", "--iteration-time", "200ms");
-        Path trials = waitForTrials(p, work.resolve("results"), 2);
-        p.destroy();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        // the fork the server's stop broke was said to have "failed", and JMH's next benchmarks to start
-        assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
-        List<Trial> kept = RunDirectory.readTrials(trials);
-        assertEquals(List.of("ok"), kept.stream().map(Trial::status).distinct().toList(), kept.toString());
-    }
-
-    private static void assertLastLineIsTheInterrupt(String err) {
-        List<String> lines = err.strip().lines().toList();
-        assertTrue(lines.get(lines.size() - 1).startsWith("bench: interrupted"), err);
+        BenchJar.assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
     }
 
     private void waitForStderr(Process p, String text) throws Exception {
@@ -133,22 +115,6 @@ class KillAndResumeIT {
             Thread.sleep(50);
         }
         throw new AssertionError("no '" + text + "' on stderr: " + Files.readString(work.resolve("stderr.txt")));
-    }
-
-    /** Waits until the run's trials.jsonl holds at least n trials (or the run ended); returns its path. */
-    private Path waitForTrials(Process p, Path results, int n) throws Exception {
-        Path trials = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline && p.isAlive()) {
-            if (trials == null && Files.isDirectory(results)) {
-                try (var d = Files.list(results)) {
-                    trials = d.findFirst().map(x -> x.resolve(RunDirectory.TRIALS)).orElse(null);
-                }
-            }
-            if (trials != null && Files.exists(trials) && Files.readAllLines(trials).size() >= n) return trials;
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no " + n + " trials appeared: " + Files.readString(work.resolve("stderr.txt")));
     }
 
     /** The managed server's instance directory the JVM with this pid owns (KENSHO_HOME/instances/pg…/owner.pid). */

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -169,5 +170,19 @@ class MicroIT {
         var m2 = java.util.regex.Pattern.compile("target=embedded-(\\d+)").matcher(r.out());
         assertTrue(m2.find(), r.all());
         return m2.group(1);
+    }
+
+    /** Here, not in KillAndResumeIT: JMH's machine-wide lock lets one micro run at a time, and this class's run one after another. */
+    @Test
+    void interruptedMicroSaysNothingAfterTheInterruptLine() throws Exception {
+        Process p = BenchJar.start(work, "micro", "--scale", "1", "--wide-rows", "1000", "--benchmarks", "join-group-count,one-column",
+                "--columns", "0,99", "--warmup-iterations", "0", "--iterations", "30", "--iteration-time", "200ms");
+        Path trials = BenchJar.waitForTrials(p, work, 2);
+        p.destroy();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        // the fork the server's stop broke was said to have "failed", and JMH's next benchmarks to start
+        BenchJar.assertLastLineIsTheInterrupt(Files.readString(work.resolve("stderr.txt")));
+        List<Trial> kept = RunDirectory.readTrials(trials);
+        assertEquals(List.of("ok"), kept.stream().map(Trial::status).distinct().toList(), kept.toString());
     }
 }
