@@ -118,6 +118,10 @@ public final class Kensho implements Runnable {
         CommandLine pgbench = cl.getSubcommands().get("pgbench");
         pgbench.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
         pgbench.getSubcommands().get("init").setOverwrittenOptionsAllowed(true);
+        cl.setExecutionStrategy(parseResult -> {
+            refuseOptionsBeforeSubcommand(parseResult);
+            return new CommandLine.RunLast().execute(parseResult);
+        });
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             // picocli says "option option '--matrix'" in some messages; users read it
@@ -162,6 +166,25 @@ public final class Kensho implements Runnable {
             return KenshoException.FAILURE;
         });
         return cl;
+    }
+
+    /**
+     * picocli runs only the last subcommand: `bench ssb --url URL drop` dropped nothing on an embedded server and
+     * `bench ssb -s 10 load` loaded SF 1, the parent's options parsed and never read. Refused, saying where they go.
+     */
+    private static void refuseOptionsBeforeSubcommand(CommandLine.ParseResult parseResult) {
+        for (CommandLine.ParseResult level = parseResult; level.hasSubcommand(); level = level.subcommand()) {
+            CommandLine.ParseResult sub = level.subcommand();
+            for (CommandLine.Model.OptionSpec o : level.matchedOptions()) {
+                // --verbose counts wherever it is given; picocli answers -h and -V itself
+                if (o.inherited() || o.scopeType() == ScopeType.INHERIT || o.usageHelp() || o.versionHelp()) continue;
+                String parent = level.commandSpec().qualifiedName(" ");
+                String child = sub.commandSpec().qualifiedName(" ");
+                throw new CommandLine.ParameterException(sub.commandSpec().commandLine(), o.longestName() + " is an option of '"
+                        + parent + "' itself, which '" + child + "' does not read: give it after the subcommand ("
+                        + child + " " + o.longestName() + " ...)");
+            }
+        }
     }
 
     /** Every subcommand's -V prints what the top level's does (picocli gives them the option, not the text). */

@@ -71,6 +71,19 @@ class SsbCommandTest {
         assertEquals(3, kept.exit(), kept.err());
     }
 
+    /**
+     * picocli runs the subcommand alone: `bench ssb --url URL drop` ignored the URL, found the embedded server and said
+     * "nothing to drop" (exit 0); `bench ssb -s 10 load` loaded SF 1. Refused in one line naming the option.
+     */
+    @Test
+    void anOptionOfSsbBeforeASubcommandIsRefused() {
+        CommandRun r = bench("ssb", "--url", "jdbc:postgresql://127.0.0.1:5432/postgres", "-U", "postgres", "drop");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("bench: --url is an option of 'bench ssb' itself, which 'bench ssb drop' does not read"), r.err());
+        assertTrue(r.out().isEmpty(), "nothing dropped or said: " + r.out());
+    }
+
     @Test
     void genWritesTheFiveTables(@TempDir Path out) throws Exception {
         CommandRun r = bench("ssb", "gen", "-s", "0.01", "--out", out.toString(), "--threads", "2");
