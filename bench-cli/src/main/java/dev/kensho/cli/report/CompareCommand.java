@@ -52,6 +52,10 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // RunComparison takes --metric's list as it is: --all-metrics beside it was ignored without a word
+        if (allMetrics && !metrics.isEmpty()) {
+            throw KenshoException.usage("--metric and --all-metrics: give one (--metric names the metrics to compare, --all-metrics takes every one)");
+        }
         List<RunResults> runs = new ArrayList<>();
         for (Path d : dirs) runs.add(ReportCommand.RunDirs.read(d));
         java.util.Set<String> known = new java.util.TreeSet<>();

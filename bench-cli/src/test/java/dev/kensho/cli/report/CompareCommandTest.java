@@ -58,6 +58,17 @@ class CompareCommandTest {
         assertTrue(Files.isRegularFile(tmp.resolve("new/dir/compare.csv")));
     }
 
+    /** --all-metrics beside --metric was ignored (the listed metrics alone compared, exit 0): the two are refused together. */
+    @Test
+    void metricAndAllMetricsAreRefusedTogether() {
+        Path run = sweep();
+        CommandRun r = CommandRun.of("compare", run.toString(), "--metric", "tps", "--all-metrics", "-o", tmp.resolve("out").toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertEquals("", r.out());
+        assertEquals("bench: --metric and --all-metrics: give one (--metric names the metrics to compare, --all-metrics takes every one)\n", r.err());
+        assertFalse(Files.exists(tmp.resolve("out")), "nothing written");
+    }
+
     /** bench report without DIR where there is no ./results: said as such, not as the I/O exception's bare path. */
     @Test
     void newestWithoutAResultsDirectory() {
