@@ -114,7 +114,17 @@ public final class TargetOptions {
         return !urls.isEmpty();
     }
 
+    /** A name as postgresql.conf's grammar takes it: an identifier, or two joined by a dot (an extension's, auto_explain.log_min_duration). */
+    private static final java.util.regex.Pattern SETTING_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
+
     private TargetSpec base() {
+        // written to kensho.conf as it is, such a name made the managed server's start fail (a target error, exit 3, after initdb)
+        for (String name : settings.keySet()) {
+            if (!SETTING_NAME.matcher(name).matches()) {
+                // the value is not repeated: it may be a connection string with a password
+                throw KenshoException.usage("--set " + name + "=...: '" + name + "' is not a setting's name (NAME=VALUE, e.g. work_mem=64MB)");
+            }
+        }
         TargetSpec t = new TargetSpec().settings(settings).keepData(keepData).restartCommand(restartCommand);
         if (urls.size() == 1) t.url(urls.get(0)).user(user).passwordFile(passwordFile);
         if (testcontainers != null) t.testcontainers(testcontainers.isEmpty() ? null : testcontainers);

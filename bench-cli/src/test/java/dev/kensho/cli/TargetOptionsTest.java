@@ -1,0 +1,24 @@
+package dev.kensho.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The target options every command shares: a malformed one is one line naming it, exit 2, before any server starts. */
+class TargetOptionsTest {
+
+    /**
+     * A --set whose name is no setting's (empty, or with a space) was written to the managed server's kensho.conf as it
+     * was: initdb ran, the start failed on the file's syntax, and the run ended as a target error (exit 3).
+     */
+    @Test
+    void aSetWithoutASettingsNameIsAUsageError() {
+        CommandRun empty = CommandRun.of("env", "--set", "=1");
+        assertEquals(2, empty.exit(), empty.err());
+        assertEquals("bench: --set =...: '' is not a setting's name (NAME=VALUE, e.g. work_mem=64MB)\n", empty.err());
+
+        CommandRun spaced = CommandRun.of("env", "--set", "work mem=secret");
+        assertEquals(2, spaced.exit(), spaced.err());
+        assertEquals("bench: --set work mem=...: 'work mem' is not a setting's name (NAME=VALUE, e.g. work_mem=64MB)\n", spaced.err());
+    }
+}
