@@ -86,7 +86,8 @@ public final class ScanCommand implements Callable<Integer> {
             description = "Size of the sequential-read probe of the tables' storage, like the study's dd figure (0 skips; default ${DEFAULT-VALUE}).")
     int throughputMb;
 
-    @Option(names = "--no-drop-os-cache", description = "Cold cells restart PostgreSQL only (recorded as server-cold only).")
+    @Option(names = "--no-drop-os-cache", description = "Never drop the OS page cache: cold cells restart PostgreSQL only (recorded as server-cold only), and the "
+            + "--throughput-mb probe reads its file back without a drop (where it has no O_DIRECT, possibly from the cache).")
     boolean noDropOsCache;
 
     @Option(names = "--rebuild", description = "Rebuild the tables even when matching ones from an earlier run exist.")
