@@ -131,6 +131,10 @@ public final class TargetOptions {
         if (urls.isEmpty() && (user != null || passwordFile != null)) {
             throw KenshoException.usage("--user and --password-file go with --url");
         }
+        // a server Kensho starts it restarts itself: the command was never run, while the user took it for the way restarts went
+        if (urls.isEmpty() && restartCommand != null) {
+            throw KenshoException.usage("--restart-command restarts a server given with --url; Kensho restarts the servers it starts itself");
+        }
         return t;
     }
 }

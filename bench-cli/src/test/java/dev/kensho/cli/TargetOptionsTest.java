@@ -21,4 +21,13 @@ class TargetOptionsTest {
         assertEquals(2, spaced.exit(), spaced.err());
         assertEquals("bench: --set work mem=...: 'work mem' is not a setting's name (NAME=VALUE, e.g. work_mem=64MB)\n", spaced.err());
     }
+
+    /** --restart-command without --url was accepted and never run (the embedded server started, exit 0). */
+    @Test
+    void aRestartCommandWithoutUrlIsAUsageError() {
+        CommandRun r = CommandRun.of("env", "--restart-command", "true");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --restart-command restarts a server given with --url; Kensho restarts the servers it starts itself\n", r.err());
+        assertEquals("", r.out(), "no server started");
+    }
 }
