@@ -113,6 +113,21 @@ class MicroCommandTest {
     }
 
     /** PostgreSQL's encoding names are checked before a server starts: no CREATE DATABASE failing (exit 3), no failed cell. */
+    /** --columns (or --client-encodings) for a run of benchmarks that never read it was dropped unsaid; refused before any server. */
+    @Test
+    void anOptionNoChosenBenchmarkReadsIsRefused(@TempDir Path tmp) throws Exception {
+        CommandRun columns = CommandRun.of("micro", "--benchmarks", "join-group-count,encoding", "--columns", "0..9", "--results", tmp.toString());
+        assertEquals(2, columns.exit(), columns.err());
+        assertEquals("bench: --columns is read by one-column and leading-columns, which --benchmarks join-group-count,encoding does not run\n",
+                columns.err());
+        CommandRun encodings = CommandRun.of("micro", "--benchmarks", "one-column", "--client-encodings", "UTF8", "--results", tmp.toString());
+        assertEquals(2, encodings.exit(), encodings.err());
+        assertEquals("bench: --client-encodings is read by encoding, which --benchmarks one-column does not run\n", encodings.err());
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "no run directory");
+        }
+    }
+
     @Test
     void encodingNamesAreUsageErrorsBeforeAnyServer(@TempDir Path tmp) throws Exception {
         String[][] cases = {
