@@ -50,11 +50,16 @@ public final class Credentials {
      */
     public static String maskSql(String sql) {
         if (sql == null) return null;
-        String s = SQL_PASSWORD.matcher(sql).replaceAll("$1'" + MASK + "'");
+        String s = maskPasswordLiterals(sql);
         // inside a SQL literal a conninfo's password= ends at a space or the literal's quote, not at the line's end
         s = SQL_CONNINFO_PASSWORD.matcher(s).replaceAll("$1" + MASK);
         s = maskUserinfo(s, false);
         return BARE_USERINFO.matcher(s).replaceAll("$1" + MASK + "@");
+    }
+
+    /** PASSWORD 'literal' as PASSWORD '****'. */
+    private static String maskPasswordLiterals(String sql) {
+        return SQL_PASSWORD.matcher(sql).replaceAll("$1'" + MASK + "'");
     }
 
     /**
@@ -199,7 +204,7 @@ public final class Credentials {
             } else {
                 if (a.equalsIgnoreCase("--password")) nextIsSecret = true;
                 // an argument may be SQL (bench query -c "ALTER ROLE ... PASSWORD '...'")
-                out[i] = maskUrl(SQL_PASSWORD.matcher(a).replaceAll("$1'" + MASK + "'"));
+                out[i] = maskUrl(maskPasswordLiterals(a));
             }
         }
         return out;
