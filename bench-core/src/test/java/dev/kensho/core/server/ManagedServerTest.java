@@ -253,7 +253,7 @@ class ManagedServerTest {
 
     /**
      * The port is chosen before initdb, seconds before the server binds it; on a busy machine (another fork's
-     * clients) something else may hold it by then. The start takes another port instead of failing.
+     * servers) something else may hold it by then. The start takes another port instead of failing.
      */
     @Test
     void aPortTakenBeforeTheServerBindsIsReplaced() throws Exception {
@@ -292,6 +292,24 @@ class ManagedServerTest {
             }
         }
         org.junit.jupiter.api.Assertions.fail("the server bound its port before the test could take it, five times");
+    }
+
+    /**
+     * A restart leaves the port free for a moment: a port of the ephemeral range could become a client connection's
+     * source port then, and the server could not come back. Managed servers listen below that range.
+     */
+    @Test
+    void theServerListensBelowTheEphemeralPortRange() throws Exception {
+        assumeTrue(Files.exists(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range")), "not Linux: no ip_local_port_range");
+        int low = ManagedServer.ephemeralLow();
+        assumeTrue(low > 2048, "ip_local_port_range starts at " + low + ": no room below it");
+        try (Target pg = new TargetSpec().open()) {
+            assertTrue(pg.port() < low && pg.port() >= 1024, pg.port() + " is not below the ephemeral range starting at " + low);
+            pg.control().restart();
+            try (Connection c = pg.connect()) {
+                assertTrue(c.isValid(2));
+            }
+        }
     }
 
     /** Two runs given one kept directory (two CI forks): the second is refused, the first goes on. */
