@@ -101,22 +101,25 @@ class RemoteSettingsIT {
             String restart = restartCommandOf(pg);
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             // each cell alternates max_worker_processes: a restart before each, and the interrupt lands in one of them or a trial
-            Process p = BenchJar.start(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT pg_sleep(0.2)",
+            // a KENSHO_HOME of its own: the restart command's log is this run's, not a parallel test's
+            Path home = work.resolve("home");
+            Path restartLog = home.resolve("logs").resolve("restart-command.log");
+            Process p = BenchJar.start(work, java.util.Map.of("KENSHO_HOME", home.toString()), "query", "--url", url, "--user", "postgres", "-c", "SELECT pg_sleep(0.2)",
                     "--matrix", "max_worker_processes=11,12", "--repeat", "20", "--order", "sequential", "--restart-command", restart);
-            Path results = work.resolve("results");
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
-            while (p.isAlive() && System.nanoTime() < deadline) {
-                if (Files.isDirectory(results) && trialsOf(results).size() >= 3) break;
-                Thread.sleep(100);
-            }
+            BenchJar.waitForTrials(p, work, 3);
             p.destroy();   // SIGTERM, as Ctrl-C
             assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the run ended");
+            // what the run and its restart commands said, for a failure below
+            String said = Files.readString(work.resolve("stderr.txt")) + "\nlast --restart-command's output:\n"
+                    + (Files.exists(restartLog) ? Files.readString(restartLog) : "(none)");
             try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
                     "SELECT current_setting('max_worker_processes'), (SELECT count(*) FROM pg_file_settings"
                             + " WHERE sourcefile LIKE '%postgresql.auto.conf')")) {
                 rs.next();
-                assertEquals("8", rs.getString(1), Files.readString(work.resolve("stderr.txt")));
+                assertEquals("8", rs.getString(1), said);
                 assertEquals(0, rs.getLong(2), "auto.conf as it was");
+            } catch (Exception e) {
+                throw new AssertionError("the server is not back: " + said, e);
             }
         }
     }
