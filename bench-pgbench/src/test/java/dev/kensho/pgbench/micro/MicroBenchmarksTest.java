@@ -331,9 +331,17 @@ class MicroBenchmarksTest {
             Thread killer = new Thread(() -> {
                 try {
                     while (dir.trials().isEmpty()) Thread.sleep(10);
+                    // again until one is ended: as an iteration's trial is written its backend shows COMMIT, not the query
                     try (Connection c = pg.connect(database(pg)); Statement s = c.createStatement()) {
-                        s.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() "
-                                + "and pid <> pg_backend_pid() and query = '" + EncodingConversion.SQL + "'");
+                        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+                        while (System.nanoTime() < deadline) {
+                            try (java.sql.ResultSet rs = s.executeQuery("select count(*) filter (where pg_terminate_backend(pid)) from pg_stat_activity"
+                                    + " where datname = current_database() and pid <> pg_backend_pid() and query = '" + EncodingConversion.SQL + "'")) {
+                                rs.next();
+                                if (rs.getLong(1) > 0) break;
+                            }
+                            Thread.sleep(5);
+                        }
                     }
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
