@@ -122,6 +122,8 @@ final class QueryCommand implements Callable<Integer> {
         params.put("order", order.name().toLowerCase());
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("settings", target.settings());
+        params.put("warmup", warmup);   // unrecorded runs before the first repeat: a cell measured warm or cold
+        params.put("setup", setup.stream().map(Credentials::maskSql).toList());
         params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
         int status;
         try (RunDirectory dir = results.open("query", params, System.err)) {

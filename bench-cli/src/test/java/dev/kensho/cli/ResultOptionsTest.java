@@ -32,6 +32,12 @@ class ResultOptionsTest {
         assertEquals(2, other.exit(), other.err());
         assertTrue(other.err().contains("that run had matrix.work_mem [\"4MB\",\"8MB\"], this command line [\"4MB\",\"16MB\"]"), other.err());
 
+        // the warm-up decides whether a cell is measured warm: another one is another run
+        CommandRun cold = CommandRun.of(concat(new String[] {"query", "-c", "SELECT 1", "--matrix", "work_mem=4MB,8MB", "--repeat", "1",
+                "--warmup", "0", "--resume", run.toString()}, target));
+        assertEquals(2, cold.exit(), cold.err());
+        assertTrue(cold.err().contains("that run had warmup 1, this command line 0"), cold.err());
+
         CommandRun ssb = CommandRun.of("ssb", "-s", "0.01", "--resume", run.toString());
         assertEquals(2, ssb.exit(), ssb.err());
         assertTrue(ssb.err().contains("a 'query' run, not 'ssb'"), ssb.err());

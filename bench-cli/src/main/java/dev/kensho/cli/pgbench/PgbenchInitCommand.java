@@ -76,6 +76,13 @@ final class PgbenchInitCommand implements Callable<Integer> {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("scale", scale);
         params.put("steps", effective);
+        // what shapes the tables: a --resume with another value would leave a run that says it made tables it did not
+        params.put("fillfactor", fillfactor);
+        params.put("unlogged_tables", unlogged);
+        params.put("tablespace", tablespace);
+        params.put("index_tablespace", indexTablespace);
+        params.put("partitions", partitions);
+        params.put("partition_method", partitionMethod == null ? null : PartitionMethod.parse(partitionMethod).name().toLowerCase());
         params.put("target", spec.label());
         params.put("settings", target.settings());
         // the run directory first: a --resume refused is refused before a server starts

@@ -81,6 +81,7 @@ final class SsbJitCommand implements Callable<Integer> {
             params.put("verifications", verifications);
             params.put("repeat", repeat);
             params.put("costs", costs);
+            params.put("queries", queries.isEmpty() ? "all" : queries);   // verification 3's: others would be other cells
             if (!varied.isEmpty()) params.put("matrix", varied);
             params.put("target", spec.label());
             params.put("settings", target.settings());

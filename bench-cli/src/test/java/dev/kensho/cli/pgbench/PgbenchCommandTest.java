@@ -228,6 +228,10 @@ class PgbenchCommandTest {
     @Test
     void resumingAFinishedRunRunsNothing(Target pg, @TempDir Path tmp) throws Exception {
         Path run = finishedRun(pg, tmp);
+        // another fillfactor is another init: refused, not "nothing left to resume" over tables made otherwise
+        CommandRun otherFill = bench(at(pg, tmp, "pgbench", "init", "-s", "1", "-q", "-F", "90", "--resume", run.toString()).toArray(String[]::new));
+        assertEquals(2, otherFill.exit(), otherFill.err());
+        assertTrue(otherFill.err().contains("that run had fillfactor 100, this command line 90"), otherFill.err());
         Files.delete(run.resolve("summary.csv"));   // killed between its trial and its summary
         CommandRun again = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--resume", run.toString())
                 .toArray(String[]::new));
@@ -297,6 +301,10 @@ class PgbenchCommandTest {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("update pgbench_branches set bbalance = 42 where bid = 1");
         }
+        // another fillfactor is another init: refused, not "nothing left to resume" over tables made otherwise
+        CommandRun otherFill = bench(at(pg, tmp, "pgbench", "init", "-s", "1", "-q", "-F", "90", "--resume", run.toString()).toArray(String[]::new));
+        assertEquals(2, otherFill.exit(), otherFill.err());
+        assertTrue(otherFill.err().contains("that run had fillfactor 100, this command line 90"), otherFill.err());
         Files.delete(run.resolve("summary.csv"));   // killed between its trial and its summary
         CommandRun again = bench(at(pg, tmp, "pgbench", "init", "-s", "1", "-q", "--resume", run.toString()).toArray(String[]::new));
         assertEquals(0, again.exit(), again.err());
