@@ -41,7 +41,7 @@ final class MicroCommand implements Callable<Integer> {
                     + "additional test 1), leading-columns (select col0..colN, additional test 2).")
     List<String> benchmarks = new ArrayList<>();
 
-    @Option(names = "--scale", paramLabel = "N", defaultValue = "10", description = "pgbench scale of the tables join-group-count and encoding read (default ${DEFAULT-VALUE}, the study's).")
+    @Option(names = {"-s", "--scale"}, paramLabel = "N", defaultValue = "10", description = "pgbench scale of the tables join-group-count and encoding read (default ${DEFAULT-VALUE}, the study's).")
     int scale;
 
     @Option(names = "--reinit", description = "Re-create pgbench tables of another scale found in the database (they are dropped, as pgbench -i does).")

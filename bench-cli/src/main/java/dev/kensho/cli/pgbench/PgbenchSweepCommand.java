@@ -48,7 +48,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "SEED",
             description = "Seed of the random trial order (default: time-based, recorded in run.json; --resume takes the run's).")
     Long seed;
-    @Option(names = {"--duration", "-T"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
+    @Option(names = {"--duration", "-T", "--time"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
     int duration;
     @Option(names = {"-M", "--protocol"}, defaultValue = "simple", paramLabel = "MODE", description = "simple, extended or prepared (default ${DEFAULT-VALUE}, as pgbench; the studies' read scripts only run in simple mode).")
     String mode;

@@ -19,7 +19,7 @@ final class SsbGenCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory for the .tbl files (created; existing files replaced).")
     Path out;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Generator threads (default: number of cores).")
+    @Option(names = {"--threads", "--jobs"}, paramLabel = "N", description = "Generator threads (default: number of cores; --jobs as ssb load names it).")
     Integer threads;
 
     @Override
