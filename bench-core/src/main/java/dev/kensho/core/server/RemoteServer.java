@@ -300,28 +300,22 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             System.err.println("bench: putting back the settings Kensho changed on " + host() + ":" + port()
                     + (restartToRestore ? " (then --restart-command)" : "") + "...");
         }
-        Map<String, String> left = new LinkedHashMap<>();
-        java.util.Set<String> pending = new java.util.LinkedHashSet<>(originals.keySet());
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            for (var e : originals.entrySet()) {
-                // one by one: a value the server will not take back leaves the others restored
-                try {
-                    if (e.getValue() == null) {
-                        s.execute("ALTER SYSTEM RESET " + e.getKey());
-                        did("ALTER SYSTEM RESET " + e.getKey() + " (restored)");
-                    } else {
-                        s.execute(alterSystemSet(e.getKey(), e.getValue()));
-                        did("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue() + " (restored)");
-                    }
-                    pending.remove(e.getKey());
-                } catch (SQLException one) {
-                    left.put(e.getKey(), KenshoException.firstLine(one));
-                    pending.remove(e.getKey());
-                }
+        Map<String, String> left = putBack();
+        if (left == null && restartToRestore) {
+            // down: a restart of the run's stopped it and did not start it again (the command failed half-way). The
+            // command brings it back with the run's values still in postgresql.auto.conf: they go back now, and the
+            // restart below starts it with what it had; without this it came back, and stayed, with the run's
+            try {
+                restart();
+                did("the server did not answer: ran --restart-command to put the settings back");
+                left = putBack();
+            } catch (KenshoException e) {
+                // still down: said below
             }
-            if (!restartToRestore) s.execute("SELECT pg_reload_conf()");
-        } catch (SQLException | KenshoException e) {
-            pending.forEach(n -> left.put(n, KenshoException.firstLine(e)));
+        }
+        if (left == null) {
+            left = new LinkedHashMap<>();
+            for (String n : originals.keySet()) left.put(n, "the server does not answer");
         }
         originals.clear();
         if (!left.isEmpty()) {
@@ -334,8 +328,54 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 restart();
             } catch (KenshoException e) {
                 System.err.println("warning: settings restored, but --restart-command failed: " + KenshoException.firstLine(e)
-                        + "; the server runs with the run's postmaster-level settings until it restarts");
+                        + (answers() ? "; the server runs with the run's postmaster-level settings until it restarts"
+                                : "; the server does not answer: start it (its postgresql.auto.conf is as Kensho found it)"));
             }
+        }
+    }
+
+    /**
+     * Puts each changed entry back, one by one (a value the server will not take back leaves the others restored), and
+     * reloads unless a restart follows. What could not be put back, name to reason; null when the server did not answer.
+     */
+    private Map<String, String> putBack() {
+        Connection c;
+        try {
+            c = connect();
+        } catch (SQLException | KenshoException e) {
+            return null;
+        }
+        Map<String, String> left = new LinkedHashMap<>();
+        java.util.Set<String> pending = new java.util.LinkedHashSet<>(originals.keySet());
+        try (c; Statement s = c.createStatement()) {
+            for (var e : originals.entrySet()) {
+                try {
+                    if (e.getValue() == null) {
+                        s.execute("ALTER SYSTEM RESET " + e.getKey());
+                        did("ALTER SYSTEM RESET " + e.getKey() + " (restored)");
+                    } else {
+                        s.execute(alterSystemSet(e.getKey(), e.getValue()));
+                        did("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue() + " (restored)");
+                    }
+                } catch (SQLException one) {
+                    left.put(e.getKey(), KenshoException.firstLine(one));
+                }
+                pending.remove(e.getKey());
+            }
+            if (!restartToRestore) s.execute("SELECT pg_reload_conf()");
+        } catch (SQLException e) {
+            // the connection broke half-way: what was not done yet stays changed
+            pending.forEach(n -> left.put(n, KenshoException.firstLine(e)));
+        }
+        return left;
+    }
+
+    /** Whether the server takes a connection now. */
+    private boolean answers() {
+        try (Connection c = connect()) {
+            return true;
+        } catch (SQLException | KenshoException e) {
+            return false;
         }
     }
 

@@ -402,6 +402,36 @@ class RemoteServerTest {
     }
 
     /**
+     * A run's --restart-command that stops the server and fails to start it leaves it down: the restore at the end brings
+     * it back with the command, puts the settings back, and restarts it with them (it came back with the run's).
+     * An embedded server stands in for the remote one, restarted through its pg_ctl as its DBA would.
+     */
+    @Test
+    void aServerLeftDownByAFailedRestartComesBackAsFound() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+            java.nio.file.Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
+            String as = ServerUser.isRoot() ? "runuser -u kensho -- " : "";
+            org.junit.jupiter.api.Assumptions.assumeTrue(!ServerUser.isRoot() || java.nio.file.Files.exists(java.nio.file.Path.of("/usr/sbin/runuser")),
+                    "root without runuser cannot restart the server");
+            String restart = as + pgCtl + " -D " + data + " -w -m fast restart";
+            try (Target remote = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho").user("postgres")
+                    .restartCommand(restart).open()) {
+                assertEquals(Map.of("max_worker_processes", "11"), remote.control().apply(Map.of("max_worker_processes", "11")).applied());
+                // as a restart command that failed after its stop leaves it
+                ServerUser.run(java.util.List.of("sh", "-c", as + pgCtl + " -D " + data + " -w -m fast stop"), "stop the server");
+            }
+            try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
+                    "SELECT current_setting('max_worker_processes'), (SELECT count(*) FROM pg_file_settings"
+                            + " WHERE sourcefile LIKE '%postgresql.auto.conf')")) {
+                rs.next();
+                assertEquals("8", rs.getString(1), "started again with what it had");
+                assertEquals(0, rs.getLong(2), "postgresql.auto.conf as found");
+            }
+        }
+    }
+
+    /**
      * A remote server that is down (its port refuses) is no server restarting: waiting for it fails at once, where a
      * crashed one in recovery is waited for. Reached through a relay to the local server, closed to take it down.
      */
