@@ -155,6 +155,11 @@ for i in "${!IC[@]}"; do IPAIRS+=("${IK[$i]}" "${IC[$i]}"); done
 SUMMARY+=("$(printf '%-34s pgbench %9.2f s  bench %9.2f s  ratio %.3f, per round %s (goal <= 0.8; wall medians %.2f / %.2f s)' \
   "init -s $SCALE (done in)" "$MC" "$MK" "$(echo "$MK / $MC" | bc -l)" "$(ratios 0.8 le "${IPAIRS[@]}")" "$(median "${WC[@]}")" "$(median "${WK[@]}")")")
 
+# The inits leave most of their writes to the checkpointer and the kernel's writeback: done now, at once, so that
+# the first comparison's rounds do not run beside them. CHECKPOINT needs a superuser or pg_checkpoint.
+sql -c CHECKPOINT > /dev/null 2>&1 || echo "pgbench-vs-c: CHECKPOINT refused; the first comparison may run beside the inits' checkpoint" >&2
+sync
+
 # ---- runs
 # Each round also runs pgbench with -j = c (SAME_MODEL=0 skips it): one thread per client, the model Kensho's
 # client has (JDBC blocks where libpq lets a pgbench thread multiplex its clients); its ratio separates what the
