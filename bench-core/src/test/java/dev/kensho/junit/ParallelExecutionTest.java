@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -38,8 +39,9 @@ class ParallelExecutionTest {
     @ChangesServer
     static class ChangesSettings {
         @RepeatedTest(4)
-        void appliesItsOwn(Target pg) throws Exception {
-            String mine = (20 + (int) (Math.random() * 1000)) + "MB";
+        void appliesItsOwn(Target pg, RepetitionInfo repetition) throws Exception {
+            // a value of its own per repetition, none the server's default: a failure can be run again as it was
+            String mine = (20 + 97 * repetition.getCurrentRepetition()) + "MB";
             pg.control().apply(Map.of("work_mem", mine));
             Thread.sleep(150);
             assertEquals(mine, workMem(pg));
