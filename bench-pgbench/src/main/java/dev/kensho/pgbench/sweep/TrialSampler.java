@@ -76,6 +76,12 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private final boolean ownBackendsOnly;
     /** The wait profile's key saying whose backends it counts, where not every one's. */
     public static final String BACKENDS = "backends";
+    /**
+     * The wait profile's key for the run's backends still there when the "after" snapshot gave up waiting for them: their
+     * last counts are missing from the database delta. Absent when all had gone.
+     */
+    public static final String BACKENDS_LEFT = "backends_left_at_after_snapshot";
+    private long backendsLeft;
     private final Map<String, Long> waits = new TreeMap<>();
     private long samples;
     private long backendSamples;
@@ -239,7 +245,14 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
                         + "AND pid <> pg_backend_pid() AND datname = current_database() " + runBackends())) {
                     rs.next();
-                    if (rs.getLong(1) == 0 || System.nanoTime() > giveUp) return;
+                    long left = rs.getLong(1);
+                    if (left == 0) return;
+                    if (System.nanoTime() > giveUp) {
+                        synchronized (this) {
+                            backendsLeft = left;
+                        }
+                        return;
+                    }
                 }
                 LockSupport.parkNanos(10_000_000L);
             }
@@ -387,6 +400,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             profile.put("backend_samples", backendSamples);
             if (ownBackendsOnly) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
+            if (backendsLeft > 0) profile.put(BACKENDS_LEFT, backendsLeft);
             Map<String, Double> share = new LinkedHashMap<>();
             waits.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
                     .forEach(e -> share.put(e.getKey(), backendSamples == 0 ? 0 : Math.round(1e5 * e.getValue() / backendSamples) / 1e3));
