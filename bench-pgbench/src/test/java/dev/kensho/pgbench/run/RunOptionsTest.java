@@ -110,7 +110,8 @@ class RunOptionsTest {
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertEquals(KenshoException.FAILURE, e.exitCode());
         assertEquals("Run was aborted due to an error in client 0 (--exit-on-abort): all clients stopped, no report", e.getMessage());
-        assertTrue(seconds < 10, "the run went on for " + seconds + " s");
+        // the other client sleeps 20 s: a run that waited for it ends after that; a loaded machine's start-up is far less
+        assertTrue(seconds < 15, "the run went on for " + seconds + " s");
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("division by zero"), err.toString(StandardCharsets.UTF_8));
 
         Path shortScript = Files.writeString(tmp.resolve("abort-short.sql"), "\\if :client_id = 0\nselect 1/0;\n"
