@@ -150,7 +150,8 @@ class PgbenchCommandTest {
         try {
             CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0").toArray(String[]::new));
             assertOneLineError(r, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
-                    + "(perhaps you need to do initialization (\"bench pgbench init\") in database \"" + pg.database() + "\")");
+                    + "(perhaps you need to do initialization (\"bench pgbench init\", from Java new PgbenchInit().run(target)) in database \""
+                    + pg.database() + "\")");
             // the "results: DIR" line named a directory that is gone: the error says so
             String announced = r.err().lines().filter(l -> l.startsWith("results: ")).findFirst().orElseThrow().substring(9);
             assertTrue(r.err().contains(" (nothing was measured: " + announced + " removed)"), r.err());
@@ -158,7 +159,7 @@ class PgbenchCommandTest {
             CommandRun embedded = bench("pgbench", "run", "-S", "-t", "1", "--warmup", "0", "--results", tmp.toString());
             assertOneLineError(embedded, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
                     + "(a server Kensho starts holds no pgbench tables: add --init [-s SCALE], or give --keep-data DIR to both"
-                    + " 'bench pgbench init' and this run)");
+                    + " 'bench pgbench init' and this run; from Java, run new PgbenchInit().run(target) on this Target first)");
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("alter table kensho_branches_aside rename to pgbench_branches");

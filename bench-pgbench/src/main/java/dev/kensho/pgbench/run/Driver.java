@@ -1397,8 +1397,11 @@ public final class Driver {
     }
 
     /** A managed server's data outlive neither its run nor a separate init (unless kept): what to do instead. */
+    // the command line's way and the library's: a harness that called PgbenchRun.run has no --init to add
     private static final String MANAGED_EMPTY = "a server Kensho starts holds no pgbench tables: add --init [-s SCALE],"
-            + " or give --keep-data DIR to both 'bench pgbench init' and this run";
+            + " or give --keep-data DIR to both 'bench pgbench init' and this run; from Java, run new PgbenchInit().run(target)"
+            + " on this Target first";
+    private static final String REMOTE_INIT = "\"bench pgbench init\", from Java new PgbenchInit().run(target)";
 
     /**
      * pgjdbc logs in with the JVM's TimeZone and DateStyle ISO, MDY, where libpq (pgbench, the wire engine) asks for neither
@@ -1455,12 +1458,12 @@ public final class Driver {
             // pgbench's hint, for a missing table only, naming Kensho's command
             String hint = !"42P01".equals(e.getSQLState()) ? ""
                     : target.kind().managed() ? " (" + MANAGED_EMPTY + ")"
-                    : " (perhaps you need to do initialization (\"bench pgbench init\") in database \"" + target.database() + "\")";
+                    : " (perhaps you need to do initialization (" + REMOTE_INIT + ") in database \"" + target.database() + "\")";
             throw KenshoException.target("could not count number of branches: " + oneLine(e) + hint, e);
         }
         if (n == 0) {
             throw KenshoException.target("invalid count(*) from pgbench_branches: 0 ("
-                    + (target.kind().managed() ? MANAGED_EMPTY : "run \"bench pgbench init\" first") + ")", null);
+                    + (target.kind().managed() ? MANAGED_EMPTY : "run " + REMOTE_INIT + " first") + ")", null);
         }
         // pgbench reports how pgbench_accounts is partitioned; before 10 nothing is (pgbench: "probably an older version,
         // coldly assume no partitioning"), and there is no pg_partitioned_table to ask
