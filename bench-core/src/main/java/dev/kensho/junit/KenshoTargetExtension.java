@@ -133,8 +133,10 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
             // Only reached when the condition did not run (extension registered on a parameter alone).
             if (t instanceof String reason) throw new ParameterResolutionException(reason);
             if (t instanceof KenshoException refused) {
-                throw new ParameterResolutionException("the PostgreSQL at " + dev.kensho.core.Credentials.maskUrl(local.get().url())
-                        + " refuses the test: " + refused.getMessage(), refused);
+                // a missing password file or a bad URL is the suite's own mistake, not the server's refusal
+                String at = dev.kensho.core.Credentials.maskUrl(local.get().url());
+                throw new ParameterResolutionException(serverAnswered(refused) ? "the PostgreSQL at " + at + " refuses the test: " + refused.getMessage()
+                        : "cannot open the PostgreSQL at " + at + " for the test: " + refused.getMessage(), refused);
             }
             return borrowed(e, localKey(local.get()), ((Handle) t).target);
         }
@@ -196,6 +198,14 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
                 return "no PostgreSQL at " + dev.kensho.core.Credentials.maskUrl(a.url()) + " (" + ex.getMessage() + "): test skipped";
             }
         });
+    }
+
+    /** Whether a server answered the login (its refusal is an SQLException), rather than the spec failing before it. */
+    private static boolean serverAnswered(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.sql.SQLException) return true;
+        }
+        return false;
     }
 
     /** Whether the connection failed before any server answered: refused, no route, unknown host, timed out. */

@@ -147,6 +147,8 @@ class KenshoTargetExtensionTest {
         String message = failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
                 .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
         assertTrue(message.contains("@LocalPostgres passwordFile /nonexistent/kensho-pw: cannot read"), message);
+        // the server refused nothing: the file is missing
+        assertTrue(message.startsWith("cannot open the PostgreSQL at jdbc:postgresql://127.0.0.1:5432/test for the test: "), message);
     }
 
     @KenshoTarget
