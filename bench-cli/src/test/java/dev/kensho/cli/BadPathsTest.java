@@ -37,4 +37,12 @@ class BadPathsTest {
         assertEquals("bench: --tablespace-dir " + missing + ": no such directory\n", r.err());
         assertFalse(Files.exists(tmp.resolve("mnt")), "nothing created");
     }
+
+    /** The scan library's builder names its methods in errors; the command names the options the user typed. */
+    @Test
+    void scanOptionErrorsNameTheOptions() {
+        CommandRun r = CommandRun.of("scan", "--rows", "10", "--results", tmp.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --rows must be at least 100\n", r.err());
+    }
 }

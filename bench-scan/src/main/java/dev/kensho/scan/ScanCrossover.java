@@ -90,6 +90,17 @@ public final class ScanCrossover {
         /** Cells per layout, cache and buffer size: far more than a crossover needs (the study: 100). */
         public static final int MAX_SELECTIVITIES = 10_000;
 
+        /**
+         * The command line's options as this builder's methods: a harness that called rows(10) is told rows(), not --rows,
+         * which it never typed. bench scan turns them back.
+         */
+        public static final Map<String, String> BUILDER_NAMES = Map.ofEntries(Map.entry("--rows", "rows()"),
+                Map.entry("--from", "from()"), Map.entry("--to", "to()"), Map.entry("--step", "step()"),
+                Map.entry("--repeat", "repeat()"), Map.entry("--throughput-mb", "throughputMb()"), Map.entry("--layout", "layouts()"),
+                Map.entry("--cache", "caches()"), Map.entry("--tablespace-dir", "tablespaceDir()"),
+                Map.entry("--tablespace", "tablespace()"), Map.entry("--parallel-workers", "parallelWorkers()"),
+                Map.entry("--shared-buffers", "sharedBuffers()"));
+
         public static Builder builder() {
             return new Builder();
         }
@@ -169,7 +180,11 @@ public final class ScanCrossover {
             public Options build() {
                 Options o = new Options(rows, layouts, from, to, step, caches, sharedBuffers, tablespaceDir, tablespace,
                         repeat, timing, parallelWorkers, throughputMb, dropOsCache, rebuild);
-                o.validate();
+                try {
+                    o.validate();
+                } catch (KenshoException e) {
+                    throw e.naming(BUILDER_NAMES);
+                }
                 return o;
             }
         }

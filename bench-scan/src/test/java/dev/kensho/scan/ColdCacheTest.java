@@ -129,7 +129,7 @@ class ColdCacheTest {
         KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.Options.builder().from(50).to(10).build());
         assertEquals(KenshoException.USAGE, e.exitCode());
         e = assertThrows(KenshoException.class, () -> ScanCrossover.Options.builder().sharedBuffers(List.of("huge")).build());
-        assertTrue(e.getMessage().contains("--shared-buffers huge"), e.getMessage());
+        assertTrue(e.getMessage().contains("sharedBuffers() huge"), e.getMessage());
     }
 
     private static int postmasterStart(Target pg) throws Exception {

@@ -29,8 +29,20 @@ class OptionsTest {
     void aStepGivingTooManySelectivitiesIsAUsageErrorBeforeTheyAreListed() {
         var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
                 () -> ScanCrossover.Options.builder().step(1e-8).build());
-        assertEquals("--step 0.00000001 gives 9900000001 selectivities from 1 to 100: at most 10000", e.getMessage());
+        assertEquals("step() 0.00000001 gives 9900000001 selectivities from 1 to 100: at most 10000", e.getMessage());
         assertEquals(9901, ScanCrossover.Options.builder().step(0.01).build().selectivities().size());   // allowed
+    }
+
+    /** A harness built its options with the builder's methods and typed no option: the errors name the methods. */
+    @Test
+    void theBuildersErrorsNameItsMethods() {
+        var rows = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> ScanCrossover.Options.builder().rows(10).build());
+        assertEquals("rows() must be at least 100", rows.getMessage());
+        assertEquals(dev.kensho.core.KenshoException.USAGE, rows.exitCode());
+        var both = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> ScanCrossover.Options.builder().tablespaceDir(Path.of("/var/tmp")).tablespace("ts").build());
+        assertEquals("choose one of tablespaceDir() and tablespace()", both.getMessage());
     }
 
     /** --to NaN and --step Infinity passed the range checks (every comparison with NaN is false) and failed after the load. */
@@ -43,6 +55,6 @@ class OptionsTest {
         }
         var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
                 () -> ScanCrossover.Options.builder().throughputMb(-5).build());
-        assertEquals("--throughput-mb must be >= 0 (0 skips the probe)", e.getMessage());
+        assertEquals("throughputMb() must be >= 0 (0 skips the probe)", e.getMessage());
     }
 }

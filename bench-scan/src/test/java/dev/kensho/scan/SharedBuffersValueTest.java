@@ -60,7 +60,7 @@ class SharedBuffersValueTest {
         for (String bad : List.of("128mb", "1gb", "128M", "-5", "99999999999")) {
             var e = assertThrows(KenshoException.class, () -> ScanCrossover.Options.builder().sharedBuffers(List.of(bad)).build(), bad);
             assertEquals(KenshoException.USAGE, e.exitCode());
-            assertTrue(e.getMessage().startsWith("--shared-buffers " + bad + ":"),
+            assertTrue(e.getMessage().startsWith("sharedBuffers() " + bad + ":"),
                     e.getMessage());
         }
     }

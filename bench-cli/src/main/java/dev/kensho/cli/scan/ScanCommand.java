@@ -169,8 +169,15 @@ public final class ScanCommand implements Callable<Integer> {
                 throw KenshoException.usage("--parallel-workers " + parallelWorkers + ": expected a number or server");
             }
         }
-        return ScanCrossover.Options.builder().rows(rows).layouts(layouts).from(from).to(to).step(step).caches(caches)
-                .sharedBuffers(sharedBuffers).tablespaceDir(tablespaceDir).tablespace(tablespace).repeat(repeat).timing(tm)
-                .parallelWorkers(workers).throughputMb(throughputMb).dropOsCache(!noDropOsCache).rebuild(rebuild).build();
+        try {
+            return ScanCrossover.Options.builder().rows(rows).layouts(layouts).from(from).to(to).step(step).caches(caches)
+                    .sharedBuffers(sharedBuffers).tablespaceDir(tablespaceDir).tablespace(tablespace).repeat(repeat).timing(tm)
+                    .parallelWorkers(workers).throughputMb(throughputMb).dropOsCache(!noDropOsCache).rebuild(rebuild).build();
+        } catch (KenshoException e) {
+            // the builder speaks of its methods; here the user typed options
+            Map<String, String> options = new java.util.HashMap<>();
+            ScanCrossover.Options.BUILDER_NAMES.forEach((option, method) -> options.put(method, option));
+            throw e.naming(options);
+        }
     }
 }
