@@ -112,9 +112,19 @@ public final class SsbDatabase {
      * @param analyze VACUUM (ANALYZE) after loading (off only to time the bare load against other tools)
      */
     public record LoadOptions(double scale, int jobs, boolean keys, boolean reload, boolean analyze) {
+        /**
+         * The command line's options as this record's components: a harness that wrote LoadOptions.of(0) is told of its
+         * scale, not of a --scale it never typed. bench ssb turns them back.
+         */
+        public static final Map<String, String> COMPONENT_NAMES = Map.of("--scale", "LoadOptions scale", "--jobs", "LoadOptions jobs");
+
         public LoadOptions {
-            if (jobs < 1) throw KenshoException.usage("--jobs must be at least 1, got " + jobs);
-            checkScale(scale);
+            try {
+                if (jobs < 1) throw KenshoException.usage("--jobs must be at least 1, got " + jobs);
+                checkScale(scale);
+            } catch (KenshoException e) {
+                throw e.naming(COMPONENT_NAMES);
+            }
         }
 
         public LoadOptions(double scale, int jobs, boolean keys, boolean reload) {

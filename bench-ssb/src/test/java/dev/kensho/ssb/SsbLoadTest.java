@@ -83,9 +83,14 @@ class SsbLoadTest {
         for (double sf : new double[] {1.5, 2.25, 10.001}) {
             KenshoException e = assertThrows(KenshoException.class, () -> new SsbDatabase.LoadOptions(sf, 1, false, false));
             assertEquals(KenshoException.USAGE, e.exitCode());
-            assertTrue(e.getMessage().startsWith("--scale " + sf + ": ") && e.getMessage().contains("dbgen truncates"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("LoadOptions scale " + sf + ": ") && e.getMessage().contains("dbgen truncates"), e.getMessage());
             assertTrue(e.getMessage().contains("data of SF " + (long) sf), e.getMessage());
         }
+        // a harness typed no option: the errors name the record's components
+        assertEquals("LoadOptions scale must be > 0 and <= 100000, got 0.0",
+                assertThrows(KenshoException.class, () -> SsbDatabase.LoadOptions.of(0)).getMessage());
+        assertEquals("LoadOptions jobs must be at least 1, got 0",
+                assertThrows(KenshoException.class, () -> new SsbDatabase.LoadOptions(0.01, 0, true, false)).getMessage());
         // below 1 dbgen scales by the fraction, and whole numbers are taken as given
         for (double sf : new double[] {0.01, 0.5, 1, 2, 100}) new SsbDatabase.LoadOptions(sf, 1, false, false);
         for (double sf : new double[] {0, -1, 100_001, Double.NaN}) {

@@ -38,6 +38,13 @@ public final class DataOptions {
     SsbDatabase.LoadOptions load() {
         int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
         if (j < 1) throw KenshoException.usage("--jobs must be at least 1, got " + j);
-        return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload, !noAnalyze);
+        try {
+            return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload, !noAnalyze);
+        } catch (KenshoException e) {
+            // the record speaks of its components; here the user typed options
+            java.util.Map<String, String> options = new java.util.HashMap<>();
+            SsbDatabase.LoadOptions.COMPONENT_NAMES.forEach((option, component) -> options.put(component, option));
+            throw e.naming(options);
+        }
     }
 }

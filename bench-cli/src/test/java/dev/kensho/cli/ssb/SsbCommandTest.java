@@ -39,6 +39,8 @@ class SsbCommandTest {
         CommandRun s = bench("ssb", "load", "-s", "1.5", "--results", results.toString());
         assertEquals(2, s.exit(), s.err());
         assertTrue(s.err().contains("must be a whole number"), s.err());
+        // the load options name their components to a harness; to the command line user, the option typed
+        assertTrue(s.err().contains("bench: --scale 1.5: "), s.err());
     }
 
     /**
