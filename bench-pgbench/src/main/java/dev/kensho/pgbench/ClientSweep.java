@@ -114,6 +114,9 @@ public final class ClientSweep {
     public ClientSweep fillfactor(Integer percent) { fillfactor = percent; return this; }
     /** --no-prewarm: skip pg_prewarm of pgbench_accounts before each trial. */
     public ClientSweep prewarm(boolean b) { prewarm = b; return this; }
+
+    /** How to turn the prewarm off, for the command line and for a harness that built this sweep (which has no --no-prewarm). */
+    static final String NO_PREWARM = "--no-prewarm, from Java prewarm(false),";
     /** -n: no pgbench vacuum before each trial. */
     public ClientSweep noVacuum(boolean b) { noVacuum = b; return this; }
     /** --warmup: each trial's warm-up before its clock, as {@link PgbenchRun#warmup}'s (0: none, as pgbench). */
@@ -378,13 +381,13 @@ public final class ClientSweep {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
                     if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) || "58P01".equals(e.getSQLState())) {
                         refusedOnce(cell.target(), "prewarm", KenshoException.firstLine(e), "pgbench_accounts is not prewarmed before the trials: "
-                                + KenshoException.firstLine(e) + "; --no-prewarm runs without it", dir);
+                                + KenshoException.firstLine(e) + "; " + NO_PREWARM + " runs without it", dir);
                     }
                 }
                 if (created) {
                     // the sweep changed the target's database: say so where the user and the results will see it
                     String note = p.cell().target() + ": created extension pg_prewarm in database " + target.database()
-                            + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";
+                            + " to prewarm pgbench_accounts before each trial (" + NO_PREWARM + " skips this; DROP EXTENSION pg_prewarm removes it)";
                     err.println(note);
                     dir.note(note);
                 }

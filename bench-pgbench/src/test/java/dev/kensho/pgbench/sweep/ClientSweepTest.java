@@ -291,7 +291,7 @@ class ClientSweepTest {
             new ClientSweep().clients(List.of(1)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("select-only")
                     .scale(1).warmup(0).log(err).run(Map.of("embedded", pg), dir);
             String note = "embedded: created extension pg_prewarm in database " + pg.database()
-                    + " to prewarm pgbench_accounts before each trial (--no-prewarm skips this; DROP EXTENSION pg_prewarm removes it)";
+                    + " to prewarm pgbench_accounts before each trial (--no-prewarm, from Java prewarm(false), skips this; DROP EXTENSION pg_prewarm removes it)";
             assertEquals(1, log.toString(StandardCharsets.UTF_8).lines().filter(note::equals).count(), log.toString(StandardCharsets.UTF_8));
             assertTrue(dir.info().notes().contains(note), dir.info().notes().toString());
         }
