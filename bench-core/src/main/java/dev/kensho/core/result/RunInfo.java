@@ -50,7 +50,8 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
     }
 
     public static RunInfo of(String command, List<String> commandLine, Map<String, Object> parameters) {
-        return new RunInfo(command, commandLine, Instant.now(), new LinkedHashMap<>(parameters),
+        // none given reads as none, as the record takes it: a harness's RunInfo.of(command, args, null) was a NullPointerException
+        return new RunInfo(command, commandLine, Instant.now(), parameters == null ? new LinkedHashMap<>() : new LinkedHashMap<>(parameters),
                 new LinkedHashMap<>(), new java.util.ArrayList<>());
     }
 }
