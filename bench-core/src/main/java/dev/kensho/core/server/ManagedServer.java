@@ -253,10 +253,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     /**
      * A free loopback port below the kernel's ephemeral range. A port from that range (what binding port 0 gives) is
      * free for any client connection's source port while the server is down for a restart, and a busy machine's
-     * connections took it: the restart failed with "Address already in use" and left the server down (seen in a
-     * full verify). No connection is given a port below the range, so only another server could take it.
+     * connections may take it: the restart then fails with "Address already in use" and leaves the server down (the
+     * likely cause of a server found down after a full verify's restart test). No connection is given a port below
+     * the range, so only another server could take it.
      */
-    static int freePort() {
+    private static int freePort() {
         int below = ephemeralLow();
         int from = Math.max(1024, below - EPHEMERAL_FREE_SPAN);
         java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
