@@ -55,6 +55,13 @@ public class KenshoException extends RuntimeException {
         return renamed;
     }
 
+    /** {@link #naming} the other way round: each value of names is read back as its key (a library's names as the command line's). */
+    public KenshoException namingBack(java.util.Map<String, String> names) {
+        java.util.Map<String, String> back = new java.util.LinkedHashMap<>();
+        names.forEach((key, value) -> back.put(value, key));
+        return naming(back);
+    }
+
     /**
      * The first line of an exception's message, credentials masked (its class name when it has no message): what a
      * one-line error shows of its cause. Server errors keep their "ERROR: " prefix; callers that quote pgbench drop it.

@@ -174,10 +174,7 @@ public final class ScanCommand implements Callable<Integer> {
                     .sharedBuffers(sharedBuffers).tablespaceDir(tablespaceDir).tablespace(tablespace).repeat(repeat).timing(tm)
                     .parallelWorkers(workers).throughputMb(throughputMb).dropOsCache(!noDropOsCache).rebuild(rebuild).build();
         } catch (KenshoException e) {
-            // the builder speaks of its methods; here the user typed options
-            Map<String, String> options = new java.util.HashMap<>();
-            ScanCrossover.Options.BUILDER_NAMES.forEach((option, method) -> options.put(method, option));
-            throw e.naming(options);
+            throw e.namingBack(ScanCrossover.Options.BUILDER_NAMES);   // the builder speaks of its methods; here the user typed options
         }
     }
 }

@@ -41,10 +41,7 @@ public final class DataOptions {
         try {
             return new SsbDatabase.LoadOptions(scale, j, !noKeys, reload, !noAnalyze);
         } catch (KenshoException e) {
-            // the record speaks of its components; here the user typed options
-            java.util.Map<String, String> options = new java.util.HashMap<>();
-            SsbDatabase.LoadOptions.COMPONENT_NAMES.forEach((option, component) -> options.put(component, option));
-            throw e.naming(options);
+            throw e.namingBack(SsbDatabase.LoadOptions.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
         }
     }
 }
