@@ -137,6 +137,19 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         }
     }
 
+    /**
+     * "name=value: " for the setting the server's words name (they quote it: parameter "work_mem"), as a managed
+     * server's refusal leads; a generic lead when they name none of those asked.
+     */
+    private String rejectedSetting(Map<String, String> session, String words) {
+        String lower = words == null ? "" : words.toLowerCase(java.util.Locale.ROOT);
+        for (var e : session.entrySet()) {
+            boolean asked = !e.getValue().equals(sessionSettings.get(e.getKey()));
+            if (asked && lower.contains("\"" + e.getKey().toLowerCase(java.util.Locale.ROOT) + "\"")) return e.getKey() + "=" + e.getValue() + ": ";
+        }
+        return "setting rejected by the server: ";
+    }
+
     @Override
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
         // the JVM is ending: the hook has restored, or is about to restore, what the run changed; nothing new now
@@ -201,7 +214,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             } catch (KenshoException | SQLException ex) {
                 // the server answered and refused the startup packet: its words, not "cannot connect"
                 String words = ex.getCause() instanceof SQLException sql ? serverWords(sql) : ex.getMessage();
-                throw KenshoException.usage("setting rejected by the server: " + words);
+                throw KenshoException.usage(rejectedSetting(session, words) + words);
             }
             sessionSettings = java.util.Collections.unmodifiableMap(session);
             sessionChanged();

@@ -204,8 +204,8 @@ class RemoteServerTest {
             assertEquals("8MB", rs.getString(1));
         }
         KenshoException e = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("work_mem", "lots")));
-        // the server's words: it answered, so no "cannot connect"
-        assertEquals("setting rejected by the server: invalid value for parameter \"work_mem\": \"lots\"", e.getMessage());
+        // the server's words: it answered, so no "cannot connect"; led by the setting, as a managed server's refusal
+        assertEquals("work_mem=lots: invalid value for parameter \"work_mem\": \"lots\"", e.getMessage());
         try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW work_mem")) {
             rs.next();
             assertEquals("8MB", rs.getString(1));
