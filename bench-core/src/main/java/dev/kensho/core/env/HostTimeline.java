@@ -89,11 +89,16 @@ public final class HostTimeline {
                 LockSupport.parkNanos(wait);
                 continue;   // woken early by stop(), or spuriously: look again
             }
+            long taken;
             synchronized (this) {
                 if (stop) return;
                 if (!sample()) return;
+                taken = last.nanos;
             }
             next += PERIOD_NANOS;
+            // woken late (descheduled on a loaded machine), the next second's sample would cover a sliver of a few
+            // jiffies, shares of 33 % and 67 % (stop() skips one too): the second after it instead
+            if (next - taken < PERIOD_NANOS / 4) next += PERIOD_NANOS;
             if (next < System.nanoTime()) next = System.nanoTime() + PERIOD_NANOS;   // a slow read: skip, don't burst
         }
     }
