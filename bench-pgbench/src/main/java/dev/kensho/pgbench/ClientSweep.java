@@ -43,6 +43,16 @@ import java.util.Map;
 public final class ClientSweep {
     /** The run directory's command name for these runs: the report draws its charts by it. */
     public static final String COMMAND = "pgbench sweep";
+
+    /**
+     * The command line's options as this class's builder methods: a harness that called repeats(0) is told repeats(),
+     * not --repeat, which it never typed. bench pgbench sweep turns them back. The init's and each trial's own checks
+     * keep pgbench's option names (-s/--scale, -c/--client), as PgbenchInit's and PgbenchRun's builders do.
+     */
+    public static final Map<String, String> BUILDER_NAMES = Map.of("--clients", "clients()", "--threads", "threads()",
+            "--repeat", "repeats()", "--duration", "seconds()", "--reinit-each-trial", "reinitEachTrial()", "-s SCALE", "scale()",
+            "-F", "fillfactor()");
+
     /** The metrics summary.csv lists first, in this order. */
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
             "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "tps_cv_pct", "db_xact_commit", "db_xact_rollback", "db_blks_read",
@@ -83,7 +93,14 @@ public final class ClientSweep {
     /** --clients 1,4,16,…: one cell per count. */
     public ClientSweep clients(List<Integer> c) { clients = List.copyOf(c); return this; }
     /** --threads: a number or an expression of clients ("clients/2"); at least 1. */
-    public ClientSweep threads(String expression) { threads = ThreadsExpression.parse(expression); return this; }
+    public ClientSweep threads(String expression) {
+        try {
+            threads = ThreadsExpression.parse(expression);
+        } catch (KenshoException e) {
+            throw e.naming(BUILDER_NAMES);
+        }
+        return this;
+    }
     /** --repeat: trials per cell. */
     public ClientSweep repeats(int n) { repeats = n; return this; }
     /** --order random|sequential. */
@@ -150,16 +167,24 @@ public final class ClientSweep {
      * before any target is opened.
      */
     public void validate() {
+        try {
+            validateOwn();
+        } catch (KenshoException e) {
+            throw e.naming(BUILDER_NAMES);
+        }
+        if (scale != null) init().validate();   // -s 0 said "initialising at scale 0..." on a started target first
+        template(maxClients()).config();
+    }
+
+    private void validateOwn() {
         if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1)) throw KenshoException.usage("--clients: every count must be at least 1");
         for (int c : clients) {
-            if (clients.indexOf(c) != clients.lastIndexOf(c)) throw KenshoException.usage("--clients " + c + " is given twice");
+            if (clients.indexOf(c) != clients.lastIndexOf(c)) throw KenshoException.usage("--clients gives " + c + " twice");
         }
         if (repeats < 1) throw KenshoException.usage("--repeat must be at least 1");
         if (seconds < 1) throw KenshoException.usage("--duration must be at least 1 s");
         if (reinitEachTrial && scale == null) throw KenshoException.usage("--reinit-each-trial needs -s SCALE");
         if (fillfactor != null && scale == null) throw KenshoException.usage("-F needs -s SCALE (the fillfactor is the init's)");
-        if (scale != null) init().validate();   // -s 0 said "initialising at scale 0..." on a started target first
-        template(maxClients()).config();
     }
 
     private int maxClients() {
@@ -303,7 +328,7 @@ public final class ClientSweep {
      */
     private void checkConnections(String label, Target t) {
         try (Connection c = t.connect()) {
-            Driver.checkConnections(c, maxClients(), t.sameHost() ? 1 : 2, false, "--clients");
+            Driver.checkConnections(c, maxClients(), t.sameHost() ? 1 : 2, false, "clients()");
         } catch (KenshoException e) {
             throw new KenshoException(e.exitCode(), label + ": " + e.getMessage(), e);
         } catch (SQLException e) {

@@ -91,6 +91,14 @@ final class PgbenchSweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        try {
+            return sweep();
+        } catch (KenshoException e) {
+            throw e.namingBack(ClientSweep.BUILDER_NAMES);   // the library speaks of its builder methods; here the user typed options
+        }
+    }
+
+    private Integer sweep() throws Exception {
         QueryMode m;
         try {
             m = QueryMode.parse(mode);

@@ -120,6 +120,8 @@ class PgbenchCommandTest {
             {"could not open file \"/nonexistent.sql\": No such file or directory", "-f", "/nonexistent.sql"},
             {"--pg-version selects an embedded server; it cannot be combined with --url", "-S", "--pg-version", "16,17"},
             {"-F needs -s SCALE (the fillfactor is the init's)", "-S", "-F", "80"},
+            {"--repeat must be at least 1", "-S", "--repeat", "0"},   // the library's repeats() read back as the option
+            {"--threads \"clients^2\": expected a number, clients, or clients/N, clients*N, clients-N, clients+N", "-S", "--threads", "clients^2"},
             {"-F/--fillfactor must be in range 10..100", "-S", "-s", "1", "-F", "5"},
         };
         for (String[] c : sweepCases) {

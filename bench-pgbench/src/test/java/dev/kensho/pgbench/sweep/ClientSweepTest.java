@@ -280,7 +280,7 @@ class ClientSweepTest {
                     .builtin("select-only").scale(1).log(err).run(Map.of("embedded", pg), dir));
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertTrue(e.getMessage().startsWith("embedded: 5000 clients need 5001 connections but the server has only "), e.getMessage());
-            assertTrue(e.getMessage().contains("lower --clients"), e.getMessage());
+            assertTrue(e.getMessage().contains("lower clients()"), e.getMessage());   // the builder method a harness called
             assertEquals(0, dir.trials().size(), "no trial ran");
             assertTrue(log.size() == 0, "nothing initialised: " + log);
         }
@@ -484,9 +484,15 @@ class ClientSweepTest {
         var tooLarge = assertThrows(KenshoException.class, () -> ThreadsExpression.parse("clients*99999999999"));
         assertEquals(KenshoException.USAGE, tooLarge.exitCode());
         assertEquals("--threads \"clients*99999999999\": 99999999999 must be at most 2147483647", tooLarge.getMessage());
-        // a client count twice ran its cell twice over, under one name
-        assertEquals("--clients 1 is given twice", assertThrows(KenshoException.class,
+        // a client count twice ran its cell twice over, under one name; a harness is told the builder methods it called
+        assertEquals("clients() gives 1 twice", assertThrows(KenshoException.class,
                 () -> new ClientSweep().clients(List.of(1, 4, 1)).validate()).getMessage());
+        assertEquals("repeats() must be at least 1", assertThrows(KenshoException.class,
+                () -> new ClientSweep().clients(List.of(1)).repeats(0).validate()).getMessage());
+        assertEquals("fillfactor() needs scale() (the fillfactor is the init's)", assertThrows(KenshoException.class,
+                () -> new ClientSweep().clients(List.of(1)).fillfactor(80).validate()).getMessage());
+        assertTrue(assertThrows(KenshoException.class, () -> new ClientSweep().threads("clients^2")).getMessage()
+                .startsWith("threads() \"clients^2\": expected"));
         // -s 0 is refused before any target starts (it said "initialising at scale 0..." on a started one first)
         assertEquals("-s/--scale must be in range 1..2147483647", assertThrows(KenshoException.class,
                 () -> new ClientSweep().clients(List.of(1)).scale(0).validate()).getMessage());
