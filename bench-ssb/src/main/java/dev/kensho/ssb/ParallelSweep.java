@@ -85,13 +85,25 @@ public final class ParallelSweep {
      */
     public record Options(double scale, List<Integer> workers, List<Pool> pools, int repeat, List<String> queries,
                           String schema, SsbDatabase.LoadOptions load, boolean useCache, boolean fresh, int fetchSize) {
+        /**
+         * The command line's options as this record's components: a harness that wrote repeat 0 is told of its repeat,
+         * not of a --repeat it never typed. bench ssb turns them back.
+         */
+        public static final Map<String, String> COMPONENT_NAMES = Map.of("--repeat", "ParallelSweep.Options repeat",
+                "--fetch-size", "ParallelSweep.Options fetchSize", "--workers", "ParallelSweep.Options workers",
+                "--schema", "ParallelSweep.Options schema");
+
         public Options {
-            if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
-            if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
-            if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
-            for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
-            for (int w : workers) if (workers.indexOf(w) != workers.lastIndexOf(w)) throw KenshoException.usage("--workers " + w + " is given twice");
-            SsbDatabase.checkSchema(schema);
+            try {
+                if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+                if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
+                if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
+                for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
+                for (int w : workers) if (workers.indexOf(w) != workers.lastIndexOf(w)) throw KenshoException.usage("--workers " + w + " is given twice");
+                SsbDatabase.checkSchema(schema);
+            } catch (KenshoException e) {
+                throw e.naming(COMPONENT_NAMES);
+            }
             if (load.scale() != scale) throw new IllegalArgumentException("load options are for SF " + load.scale() + ", not " + scale);
             if (pools.isEmpty()) pools = List.of(Pool.ENOUGH);
             workers = List.copyOf(workers);

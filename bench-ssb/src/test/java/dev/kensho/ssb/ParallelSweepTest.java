@@ -39,10 +39,34 @@ class ParallelSweepTest {
     @Test
     void aWorkerCountTwiceOrAnEmptySchemaIsRefusedBeforeAnyServerStarts() {
         var load = new SsbDatabase.LoadOptions(0.01, 1, false, false);
-        assertEquals("--workers 2 is given twice", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(2, 0, 2),
-                List.of(), 1, List.of(), "public", load, false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
-        assertEquals("--schema must name a schema (default public)", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01,
-                List.of(2), List.of(), 1, List.of(), "", load, false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
+        assertEquals("ParallelSweep.Options workers 2 is given twice", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01,
+                List.of(2, 0, 2), List.of(), 1, List.of(), "public", load, false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
+        assertEquals("ParallelSweep.Options schema must name a schema (default public)", assertThrows(KenshoException.class,
+                () -> new ParallelSweep.Options(0.01, List.of(2), List.of(), 1, List.of(), "", load, false, false,
+                        QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
+    }
+
+    /** A harness typed no option: the record's errors name its components, and bench ssb reads them back as its options. */
+    @Test
+    void theOptionsNameTheirComponentsToAHarness() {
+        var load = new SsbDatabase.LoadOptions(0.01, 1, false, false);
+        KenshoException repeat = assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(0), List.of(), 0,
+                List.of(), null, load, false, false, 0));
+        assertEquals(KenshoException.USAGE, repeat.exitCode());
+        assertEquals("ParallelSweep.Options repeat must be at least 1", repeat.getMessage());
+        assertEquals("ParallelSweep.Options fetchSize must not be negative (0: one execution, the result streamed)", assertThrows(
+                KenshoException.class, () -> new ParallelSweep.Options(0.01, List.of(0), List.of(), 1, List.of(), null, load, false, false, -1))
+                .getMessage());
+        assertEquals("ParallelSweep.Options workers needs at least one value", assertThrows(KenshoException.class,
+                () -> new ParallelSweep.Options(0.01, List.of(), List.of(), 1, List.of(), null, load, false, false, 0)).getMessage());
+        assertEquals("ParallelSweep.Options workers 1025: expected 0..1024", assertThrows(KenshoException.class,
+                () -> new ParallelSweep.Options(0.01, List.of(1025), List.of(), 1, List.of(), null, load, false, false, 0)).getMessage());
+        for (String cli : List.of("--repeat must be at least 1", "--fetch-size must not be negative (0: one execution, the result streamed)",
+                "--workers needs at least one value", "--workers 1025: expected 0..1024", "--workers 2 is given twice",
+                "--schema must name a schema (default public)")) {
+            assertEquals(cli, KenshoException.usage(cli).naming(ParallelSweep.Options.COMPONENT_NAMES)
+                    .namingBack(ParallelSweep.Options.COMPONENT_NAMES).getMessage());
+        }
     }
 
     /** A cell whose Gather launched fewer workers than planned (7.6.2.1's finding) is flagged on its line of the table. */

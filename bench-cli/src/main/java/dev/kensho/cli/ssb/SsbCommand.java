@@ -5,6 +5,7 @@ import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.ssb.ParallelSweep;
+import dev.kensho.ssb.SsbDatabase;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,8 +57,13 @@ public final class SsbCommand implements Callable<Integer> {
             own.put("max_parallel_workers", "from --workers and --worker-pool");
         }
         refuseOwnSettings("bench ssb", target.settings(), own);
-        ParallelSweep.Options o = new ParallelSweep.Options(data.scale, workers, p, repeat, queries, data.schema, data.load(),
-                !data.noCache, data.fresh, fetchSize);
+        SsbDatabase.LoadOptions load = data.load();
+        ParallelSweep.Options o;
+        try {
+            o = new ParallelSweep.Options(data.scale, workers, p, repeat, queries, data.schema, load, !data.noCache, data.fresh, fetchSize);
+        } catch (KenshoException e) {
+            throw e.namingBack(ParallelSweep.Options.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
+        }
         var specs = target.specs();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("scale", data.scale);

@@ -43,6 +43,21 @@ class SsbCommandTest {
         assertTrue(s.err().contains("bench: --scale 1.5: "), s.err());
     }
 
+    /** The study's options name their components to a harness; to the command line user, the option typed (before connecting). */
+    @Test
+    void theOptionsChecksNameTheOptionTyped(@TempDir Path results) {
+        String url = "jdbc:postgresql://127.0.0.1:1/x";
+        String[][] cases = {
+                {"bench: --workers 2 is given twice", "ssb", "--workers", "2,0,2"},
+                {"bench: --repeat must be at least 1", "ssb", "--repeat", "0"}};
+        for (String[] c : cases) {
+            String[] args = Stream.concat(Stream.of(c).skip(1), Stream.of("--url", url, "--results", results.toString())).toArray(String[]::new);
+            CommandRun r = bench(args);
+            assertEquals(2, r.exit(), r.err());
+            assertEquals(c[0], r.err().strip(), r.err());
+        }
+    }
+
     /**
      * A --set of what the command sets in every cell was overridden there, silently, while run.json listed it among the
      * run's settings (README's "give their proportion with --set" for maintenance_work_mem ran index-build at 1GB):
