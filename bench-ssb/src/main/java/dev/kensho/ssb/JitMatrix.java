@@ -62,46 +62,65 @@ public final class JitMatrix {
      */
     public record Options(List<Integer> verifications, int repeat, List<String> queries, Map<String, String> costs,
                           int fetchSize, Map<String, List<String>> matrix) {
+        /**
+         * The command line's options as this record's components: a harness that wrote repeat 0 is told of its repeat,
+         * not of a --repeat it never typed, and a cost it put in costs as that entry. bench ssb jit turns them back.
+         */
+        public static final Map<String, String> COMPONENT_NAMES = names(List.of("jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost"));
+
+        /** The options' names as components, each of these cost settings' option ("--jit-above-cost") as its costs entry. */
+        private static Map<String, String> names(java.util.Collection<String> costs) {
+            Map<String, String> m = new LinkedHashMap<>(Map.of("--repeat", "JitMatrix.Options repeat", "--fetch-size", "JitMatrix.Options fetchSize",
+                    "--verification", "JitMatrix.Options verifications", "--query", "JitMatrix.Options queries", "--matrix", "JitMatrix.Options matrix"));
+            for (String c : costs) m.putIfAbsent("--" + c.replace('_', '-'), "JitMatrix.Options costs " + c);
+            return java.util.Collections.unmodifiableMap(m);
+        }
+
         public Options(List<Integer> verifications, int repeat, List<String> queries, Map<String, String> costs, int fetchSize) {
             this(verifications, repeat, queries, costs, fetchSize, Map.of());
         }
 
         public Options {
-            if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
-            if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
-            if (verifications == null || verifications.isEmpty()) verifications = List.of(1, 2, 3);
-            for (int v : verifications) {
-                if (v < 1 || v > 3) throw KenshoException.usage("--verification " + v + ": expected 1, 2 or 3");
-            }
-            verifications = List.copyOf(verifications);
-            queries = queries == null ? List.of() : List.copyOf(queries);
-            // refused here, before any server starts or data load
-            SsbQuery.ssb(queries);
-            if (!queries.isEmpty() && !verifications.contains(3)) {
-                throw KenshoException.usage("--query selects queries of verification 3, which --verification " + verifications
-                        .stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + " leaves out");
-            }
-            costs = Map.copyOf(costs == null ? Map.of() : costs);
-            costs.forEach((name, value) -> {
-                String v = value.strip();
-                if (!v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?") || Double.parseDouble(v) < -1) {
-                    throw KenshoException.usage("--" + name.replace('_', '-') + " " + value + ": expected a number >= -1 (-1 disables)");
+            try {
+                if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+                if (fetchSize < 0) throw KenshoException.usage("--fetch-size must not be negative (0: one execution, the result streamed)");
+                if (verifications == null || verifications.isEmpty()) verifications = List.of(1, 2, 3);
+                for (int v : verifications) {
+                    if (v < 1 || v > 3) throw KenshoException.usage("--verification " + v + ": expected 1, 2 or 3");
                 }
-            });
-            Map<String, List<String>> m = new LinkedHashMap<>();
-            for (var e : (matrix == null ? Map.<String, List<String>>of() : matrix).entrySet()) {
-                String name = e.getKey();
-                // jit is what each cell compares; the study ran every query without parallel workers
-                if (name.equals("jit") || name.equals("max_parallel_workers_per_gather")) {
-                    throw KenshoException.usage("--matrix " + name + ": ssb jit sets " + name + " itself (jit off and on in every cell, "
-                            + "max_parallel_workers_per_gather 0)");
+                verifications = List.copyOf(verifications);
+                queries = queries == null ? List.of() : List.copyOf(queries);
+                // refused here, before any server starts or data load
+                SsbQuery.ssb(queries);
+                if (!queries.isEmpty() && !verifications.contains(3)) {
+                    throw KenshoException.usage("--query selects queries of verification 3, which --verification " + verifications
+                            .stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + " leaves out");
                 }
-                if (costs.containsKey(name)) {
-                    throw KenshoException.usage("--matrix " + name + " and --" + name.replace('_', '-') + ": give its values in one of them");
+                costs = Map.copyOf(costs == null ? Map.of() : costs);
+                costs.forEach((name, value) -> {
+                    String v = value.strip();
+                    if (!v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?") || Double.parseDouble(v) < -1) {
+                        throw KenshoException.usage("--" + name.replace('_', '-') + " " + value + ": expected a number >= -1 (-1 disables)");
+                    }
+                });
+                Map<String, List<String>> m = new LinkedHashMap<>();
+                for (var e : (matrix == null ? Map.<String, List<String>>of() : matrix).entrySet()) {
+                    String name = e.getKey();
+                    // jit is what each cell compares; the study ran every query without parallel workers
+                    if (name.equals("jit") || name.equals("max_parallel_workers_per_gather")) {
+                        throw KenshoException.usage("--matrix " + name + ": ssb jit sets " + name + " itself (jit off and on in every cell, "
+                                + "max_parallel_workers_per_gather 0)");
+                    }
+                    if (costs.containsKey(name)) {
+                        throw KenshoException.usage("--matrix " + name + " and --" + name.replace('_', '-') + ": give its values in one of them");
+                    }
+                    m.put(name, List.copyOf(e.getValue()));
                 }
-                m.put(name, List.copyOf(e.getValue()));
+                matrix = java.util.Collections.unmodifiableMap(m);
+            } catch (KenshoException e) {
+                // a harness's costs may hold any setting, not only those bench ssb jit has an option for
+                throw e.naming(names(costs == null ? List.of() : costs.keySet()));
             }
-            matrix = java.util.Collections.unmodifiableMap(m);
         }
     }
 

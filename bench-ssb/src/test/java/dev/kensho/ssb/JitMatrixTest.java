@@ -48,14 +48,35 @@ class JitMatrixTest {
     @Test
     void badQueriesAndCostsAreRefusedWhenTheOptionsAreMadeBeforeAnyServerStarts() {
         assertUsage("unknown SSB query q9.9", () -> new JitMatrix.Options(List.of(3), 1, List.of("q9.9"), Map.of(), 10));
-        assertUsage("--query selects queries of verification 3, which --verification 1,2 leaves out",
+        assertUsage("JitMatrix.Options queries selects queries of verification 3, which JitMatrix.Options verifications 1,2 leaves out",
                 () -> new JitMatrix.Options(List.of(1, 2), 1, List.of("q1.1"), Map.of(), 10));
         for (String bad : List.of("abc", "-2", "1e", "Infinity", "10d")) {
-            assertUsage("--jit-above-cost " + bad + ": expected a number >= -1",
+            assertUsage("JitMatrix.Options costs jit_above_cost " + bad + ": expected a number >= -1",
                     () -> new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("jit_above_cost", bad), 10));
         }
         for (String good : List.of("0", "-1", "1e5", "100000.5")) {
             new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("jit_inline_above_cost", good), 10);
+        }
+    }
+
+    /** A harness typed no option: the record's errors name its components, and bench ssb jit reads them back as its options. */
+    @Test
+    void theOptionsNameTheirComponentsToAHarness() {
+        assertEquals("JitMatrix.Options repeat must be at least 1",
+                assertThrows(KenshoException.class, () -> new JitMatrix.Options(List.of(1), 0, List.of(), Map.of(), 0)).getMessage());
+        assertUsage("JitMatrix.Options fetchSize must not be negative", () -> new JitMatrix.Options(List.of(1), 1, List.of(), Map.of(), -1));
+        assertEquals("JitMatrix.Options verifications 4: expected 1, 2 or 3",
+                assertThrows(KenshoException.class, () -> new JitMatrix.Options(List.of(4), 1, List.of(), Map.of(), 0)).getMessage());
+        // a cost bench ssb jit has no option for is named as the costs entry it is too
+        assertUsage("JitMatrix.Options costs work_mem 1GB: expected a number >= -1",
+                () -> new JitMatrix.Options(List.of(1), 1, List.of(), Map.of("work_mem", "1GB"), 0));
+        for (String cli : List.of("--repeat must be at least 1", "--verification 4: expected 1, 2 or 3",
+                "--query selects queries of verification 3, which --verification 1,2 leaves out",
+                "--jit-optimize-above-cost x: expected a number >= -1 (-1 disables)",
+                "--matrix jit_inline_above_cost and --jit-inline-above-cost: give its values in one of them")) {
+            KenshoException named = KenshoException.usage(cli).naming(JitMatrix.Options.COMPONENT_NAMES);
+            assertFalse(named.getMessage().contains("--"), named.getMessage());
+            assertEquals(cli, named.namingBack(JitMatrix.Options.COMPONENT_NAMES).getMessage());
         }
     }
 
@@ -262,10 +283,10 @@ class JitMatrixTest {
 
     @Test
     void matrixOfWhatTheStudyFixesIsRefused() {
-        assertUsage("--matrix jit: ssb jit sets jit itself", () -> new JitMatrix.Options(List.of(3), 1, List.of(), Map.of(), 0,
+        assertUsage("JitMatrix.Options matrix jit: ssb jit sets jit itself", () -> new JitMatrix.Options(List.of(3), 1, List.of(), Map.of(), 0,
                 Map.of("jit", List.of("on", "off"))));
-        assertUsage("--matrix jit_above_cost and --jit-above-cost: give its values in one of them", () -> new JitMatrix.Options(
-                List.of(3), 1, List.of(), Map.of("jit_above_cost", "0"), 0, Map.of("jit_above_cost", List.of("0", "10"))));
+        assertUsage("JitMatrix.Options matrix jit_above_cost and JitMatrix.Options costs jit_above_cost: give its values in one of them",
+                () -> new JitMatrix.Options(List.of(3), 1, List.of(), Map.of("jit_above_cost", "0"), 0, Map.of("jit_above_cost", List.of("0", "10"))));
     }
 
     private static long lineorderScans(Target pg, SsbDatabase db) throws Exception {

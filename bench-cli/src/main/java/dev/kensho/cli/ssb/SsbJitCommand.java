@@ -2,6 +2,7 @@ package dev.kensho.cli.ssb;
 
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.QueryMatrix;
@@ -71,7 +72,13 @@ final class SsbJitCommand implements Callable<Integer> {
         costs.keySet().forEach(n -> own.put(n, "from --" + n.replace('_', '-')));
         varied.keySet().forEach(n -> own.put(n.strip().toLowerCase(java.util.Locale.ROOT), "from --matrix " + n));
         SsbCommand.refuseOwnSettings("ssb jit", target.settings(), own);
-        JitMatrix m = new JitMatrix(new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize, varied), System.out, System.err);
+        JitMatrix.Options o;
+        try {
+            o = new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize, varied);
+        } catch (KenshoException e) {
+            throw e.namingBack(JitMatrix.Options.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
+        }
+        JitMatrix m = new JitMatrix(o, System.out, System.err);
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {

@@ -49,7 +49,11 @@ class SsbCommandTest {
         String url = "jdbc:postgresql://127.0.0.1:1/x";
         String[][] cases = {
                 {"bench: --workers 2 is given twice", "ssb", "--workers", "2,0,2"},
-                {"bench: --repeat must be at least 1", "ssb", "--repeat", "0"}};
+                {"bench: --repeat must be at least 1", "ssb", "--repeat", "0"},
+                {"bench: --query selects queries of verification 3, which --verification 1 leaves out", "ssb", "jit", "--verification", "1",
+                        "--query", "q1.1"},
+                {"bench: --matrix jit_above_cost and --jit-above-cost: give its values in one of them", "ssb", "jit", "--jit-above-cost", "0",
+                        "--matrix", "jit_above_cost=0,10"}};
         for (String[] c : cases) {
             String[] args = Stream.concat(Stream.of(c).skip(1), Stream.of("--url", url, "--results", results.toString())).toArray(String[]::new);
             CommandRun r = bench(args);
