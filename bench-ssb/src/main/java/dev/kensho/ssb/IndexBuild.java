@@ -41,15 +41,27 @@ public final class IndexBuild {
      * @param maintenanceWorkMem maintenance_work_mem for the builds (parallel builds need 32MB per participant), or null
      */
     public record Options(List<Integer> workers, int maxColumns, int repeat, String maintenanceWorkMem) {
+        /**
+         * The command line's options as this record's components: a harness that wrote repeat 0 is told of its repeat,
+         * not of a --repeat it never typed. bench ssb index-build turns them back.
+         */
+        public static final Map<String, String> COMPONENT_NAMES = Map.of("--maintenance-workers", "IndexBuild.Options workers",
+                "--columns", "IndexBuild.Options maxColumns", "--repeat", "IndexBuild.Options repeat",
+                "--maintenance-work-mem", "IndexBuild.Options maintenanceWorkMem");
+
         public Options {
-            if (workers.isEmpty()) throw KenshoException.usage("--maintenance-workers needs at least one value");
-            for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--maintenance-workers " + w + ": expected 0..1024");
-            if (maxColumns < 1 || maxColumns > 4) throw KenshoException.usage("--columns must be 1..4");
-            if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
-            // refused here, not by the server after it started and loaded the data
-            if (maintenanceWorkMem != null && kilobytes(maintenanceWorkMem) < 64) {
-                throw KenshoException.usage("--maintenance-work-mem " + maintenanceWorkMem
-                        + ": expected a size of at least 64kB, as PostgreSQL writes it (1GB, 512MB, 65536kB; no unit: kB)");
+            try {
+                if (workers.isEmpty()) throw KenshoException.usage("--maintenance-workers needs at least one value");
+                for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--maintenance-workers " + w + ": expected 0..1024");
+                if (maxColumns < 1 || maxColumns > 4) throw KenshoException.usage("--columns must be 1..4");
+                if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
+                // refused here, not by the server after it started and loaded the data
+                if (maintenanceWorkMem != null && kilobytes(maintenanceWorkMem) < 64) {
+                    throw KenshoException.usage("--maintenance-work-mem " + maintenanceWorkMem
+                            + ": expected a size of at least 64kB, as PostgreSQL writes it (1GB, 512MB, 65536kB; no unit: kB)");
+                }
+            } catch (KenshoException e) {
+                throw e.naming(COMPONENT_NAMES);
             }
             workers = List.copyOf(workers);
         }

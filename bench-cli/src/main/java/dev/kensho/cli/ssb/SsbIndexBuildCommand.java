@@ -2,6 +2,7 @@ package dev.kensho.cli.ssb;
 
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.TargetSpec;
@@ -44,7 +45,13 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        IndexBuild ib = new IndexBuild(new IndexBuild.Options(workers, columns, repeat, maintenanceWorkMem), System.out, System.err);
+        IndexBuild.Options o;
+        try {
+            o = new IndexBuild.Options(workers, columns, repeat, maintenanceWorkMem);
+        } catch (KenshoException e) {
+            throw e.namingBack(IndexBuild.Options.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
+        }
+        IndexBuild ib = new IndexBuild(o, System.out, System.err);
         SsbCommand.refuseOwnSettings("ssb index-build", target.settings(), Map.of(
                 "max_parallel_maintenance_workers", "from --maintenance-workers",
                 "maintenance_work_mem", "from --maintenance-work-mem (default 1GB)"));

@@ -53,7 +53,9 @@ class SsbCommandTest {
                 {"bench: --query selects queries of verification 3, which --verification 1 leaves out", "ssb", "jit", "--verification", "1",
                         "--query", "q1.1"},
                 {"bench: --matrix jit_above_cost and --jit-above-cost: give its values in one of them", "ssb", "jit", "--jit-above-cost", "0",
-                        "--matrix", "jit_above_cost=0,10"}};
+                        "--matrix", "jit_above_cost=0,10"},
+                {"bench: --columns must be 1..4", "ssb", "index-build", "--columns", "5"},
+                {"bench: --maintenance-workers 1025: expected 0..1024", "ssb", "index-build", "--maintenance-workers", "0,1025"}};
         for (String[] c : cases) {
             String[] args = Stream.concat(Stream.of(c).skip(1), Stream.of("--url", url, "--results", results.toString())).toArray(String[]::new);
             CommandRun r = bench(args);
