@@ -157,8 +157,14 @@ final class MicroCommand implements Callable<Integer> {
             Benchmark parsed = Benchmark.parse(b);
             if (!chosen.contains(parsed)) chosen.add(parsed);
         }
-        return new MicroBenchmarks.Options(chosen, scale, wideRows, reinit, columns(columns), clientEncodings.stream().map(String::trim).toList(),
-                databaseEncoding.trim(), warmupIterations, iterations, duration(iterationTime), forks, Kensho.verbose);
+        List<Integer> cols = columns(columns);
+        Duration time = duration(iterationTime);
+        try {
+            return new MicroBenchmarks.Options(chosen, scale, wideRows, reinit, cols, clientEncodings.stream().map(String::trim).toList(),
+                    databaseEncoding.trim(), warmupIterations, iterations, time, forks, Kensho.verbose);
+        } catch (KenshoException e) {
+            throw e.namingBack(MicroBenchmarks.Options.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
+        }
     }
 
     static List<Integer> columns(String spec) {

@@ -103,6 +103,16 @@ public final class MicroBenchmarks {
     public record Options(List<Benchmark> benchmarks, int scale, long wideRows, boolean reinit, List<Integer> columns,
                           List<String> clientEncodings, String databaseEncoding, int warmupIterations, int iterations,
                           Duration iterationTime, int forks, boolean verbose) {
+        /**
+         * The command line's options as this record's components: a harness that wrote iterations 0 is told of its
+         * iterations, not of an --iterations it never typed. bench micro turns them back.
+         */
+        public static final Map<String, String> COMPONENT_NAMES = Map.of("--iterations", "MicroBenchmarks.Options iterations",
+                "--scale", "MicroBenchmarks.Options scale", "--wide-rows", "MicroBenchmarks.Options wideRows",
+                "--warmup-iterations", "MicroBenchmarks.Options warmupIterations", "--forks", "MicroBenchmarks.Options forks",
+                "--iteration-time", "MicroBenchmarks.Options iterationTime", "--columns", "MicroBenchmarks.Options columns",
+                "--client-encodings", "MicroBenchmarks.Options clientEncodings", "--database-encoding", "MicroBenchmarks.Options databaseEncoding");
+
         public Options {
             // here, not in run(): without JMH, MicroBenchmarks itself cannot be linked (its methods catch JMH's
             // exceptions), and the caller would get a NoClassDefFoundError instead of what to add
@@ -110,36 +120,40 @@ public final class MicroBenchmarks {
                 throw KenshoException.usage("the micro benchmarks run on JMH, which is not on the classpath: add the dependency "
                         + "org.openjdk.jmh:jmh-core (Kensho declares it optional)");
             }
-            benchmarks = List.copyOf(benchmarks);
-            columns = List.copyOf(columns);
-            clientEncodings = List.copyOf(clientEncodings);
-            if (benchmarks.isEmpty()) throw KenshoException.usage("no benchmark chosen");
-            if (iterations < 1) throw KenshoException.usage("--iterations must be at least 1");
-            // before any server starts (MicroTables checks them again where the tables are made)
-            if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
-            if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
-            if (warmupIterations < 0) throw KenshoException.usage("--warmup-iterations must not be negative");
-            if (forks < 0) throw KenshoException.usage("--forks must not be negative");
-            if (iterationTime.toMillis() < 1) throw KenshoException.usage("--iteration-time must be positive");
-            for (int c : columns) {
-                if (c < 0 || c >= MicroTables.WIDE_COLUMNS) {
-                    throw KenshoException.usage("column " + c + " is outside col0..col" + (MicroTables.WIDE_COLUMNS - 1));
+            try {
+                benchmarks = List.copyOf(benchmarks);
+                columns = List.copyOf(columns);
+                clientEncodings = List.copyOf(clientEncodings);
+                if (benchmarks.isEmpty()) throw KenshoException.usage("no benchmark chosen");
+                if (iterations < 1) throw KenshoException.usage("--iterations must be at least 1");
+                // before any server starts (MicroTables checks them again where the tables are made)
+                if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
+                if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
+                if (warmupIterations < 0) throw KenshoException.usage("--warmup-iterations must not be negative");
+                if (forks < 0) throw KenshoException.usage("--forks must not be negative");
+                if (iterationTime.toMillis() < 1) throw KenshoException.usage("--iteration-time must be positive");
+                for (int c : columns) {
+                    if (c < 0 || c >= MicroTables.WIDE_COLUMNS) {
+                        throw KenshoException.usage("column " + c + " is outside col0..col" + (MicroTables.WIDE_COLUMNS - 1));
+                    }
                 }
-            }
-            if (columns.isEmpty() && (benchmarks.contains(Benchmark.ONE_COLUMN) || benchmarks.contains(Benchmark.LEADING_COLUMNS))) {
-                throw KenshoException.usage("--columns is empty");
-            }
-            if (clientEncodings.isEmpty() && benchmarks.contains(Benchmark.ENCODING)) throw KenshoException.usage("--client-encodings is empty");
-            // canonical names: the cell keys and the existing database's encoding compare as the server names them
-            clientEncodings = clientEncodings.stream().map(e -> "none".equals(e) ? e : PgEncodings.client("--client-encodings", e)).toList();
-            // one value twice made JMH run that cell twice under one key: its second run added a failed repeat, "JMH reported
-            // no measured iteration", and exit status 1
-            for (int i = 0; i < clientEncodings.size(); i++) {
-                if (clientEncodings.indexOf(clientEncodings.get(i)) < i) {
-                    throw KenshoException.usage("--client-encodings " + String.join(",", clientEncodings) + ": " + clientEncodings.get(i) + " is given twice");
+                if (columns.isEmpty() && (benchmarks.contains(Benchmark.ONE_COLUMN) || benchmarks.contains(Benchmark.LEADING_COLUMNS))) {
+                    throw KenshoException.usage("--columns is empty");
                 }
+                if (clientEncodings.isEmpty() && benchmarks.contains(Benchmark.ENCODING)) throw KenshoException.usage("--client-encodings is empty");
+                // canonical names: the cell keys and the existing database's encoding compare as the server names them
+                clientEncodings = clientEncodings.stream().map(e -> "none".equals(e) ? e : PgEncodings.client("--client-encodings", e)).toList();
+                // one value twice made JMH run that cell twice under one key: its second run added a failed repeat, "JMH reported
+                // no measured iteration", and exit status 1
+                for (int i = 0; i < clientEncodings.size(); i++) {
+                    if (clientEncodings.indexOf(clientEncodings.get(i)) < i) {
+                        throw KenshoException.usage("--client-encodings " + String.join(",", clientEncodings) + ": " + clientEncodings.get(i) + " is given twice");
+                    }
+                }
+                databaseEncoding = PgEncodings.server("--database-encoding", databaseEncoding);
+            } catch (KenshoException e) {
+                throw e.naming(COMPONENT_NAMES);
             }
-            databaseEncoding = PgEncodings.server("--database-encoding", databaseEncoding);
         }
 
         /** The values of one benchmark's parameter (a single null for a benchmark without one). */

@@ -48,6 +48,8 @@ public final class MicroTables {
         public void prepare(TargetState server) throws SQLException {
             try (Connection c = server.target.connect()) {
                 MicroTables.prepare(c, java.util.Set.of(Data.PGBENCH), Integer.getInteger(SCALE_PROPERTY, 10), 0, false, null);
+            } catch (KenshoException e) {
+                throw e.naming(java.util.Map.of("MicroTables.prepare scale", "-D" + SCALE_PROPERTY));   // what a JMH user set
             }
         }
     }
@@ -59,6 +61,8 @@ public final class MicroTables {
         public void prepare(TargetState server) throws SQLException {
             try (Connection c = server.target.connect()) {
                 MicroTables.prepare(c, java.util.Set.of(Data.WIDE), 0, Long.getLong(WIDE_ROWS_PROPERTY, 100_000), false, null);
+            } catch (KenshoException e) {
+                throw e.naming(java.util.Map.of("MicroTables.prepare wideRows", "-D" + WIDE_ROWS_PROPERTY));
             }
         }
     }
@@ -85,7 +89,8 @@ public final class MicroTables {
         Integer scaleDone = null;
         Boolean reusePgbench = null;
         if (needed.contains(Data.PGBENCH)) {
-            if (scale < 1) throw KenshoException.usage("--scale must be at least 1");
+            // bench micro's options refused --scale 0 before: only a caller of this method (or a JMH state) gets here
+            if (scale < 1) throw KenshoException.usage("MicroTables.prepare scale must be at least 1");
             Integer existing = pgbenchScale(c);
             reusePgbench = existing != null && existing == scale;
             if (existing != null && !reusePgbench && !reinit) {
@@ -114,7 +119,7 @@ public final class MicroTables {
         Long wideDone = null;
         Boolean reuseWide = null;
         if (needed.contains(Data.WIDE)) {
-            if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
+            if (wideRows < 1) throw KenshoException.usage("MicroTables.prepare wideRows must be at least 1");
             reuseWide = prepareWide(c, wideRows, log);
             wideDone = wideRows;
         }

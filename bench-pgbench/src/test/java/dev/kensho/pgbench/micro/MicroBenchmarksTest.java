@@ -113,12 +113,41 @@ class MicroBenchmarksTest {
 
     @Test
     void scaleAndWideRowsAreCheckedWithTheOptionsBeforeAnyServer() {
-        assertEquals("--scale must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
+        assertEquals("MicroBenchmarks.Options scale must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
                 List.of(Benchmark.JOIN_GROUP_COUNT), 0, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0,
                 false)).getMessage());
-        assertEquals("--wide-rows must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
+        assertEquals("MicroBenchmarks.Options wideRows must be at least 1", assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(
                 List.of(Benchmark.ONE_COLUMN), SCALE, 0, false, List.of(0), List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0,
                 false)).getMessage());
+    }
+
+    /** A harness typed no option: the record's errors name its components, and bench micro reads them back as its options. */
+    @Test
+    void theOptionsNameTheirComponentsToAHarness() {
+        KenshoException iterations = assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN),
+                SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP", 0, 0, Duration.ofMillis(100), 0, false));
+        assertEquals(KenshoException.USAGE, iterations.exitCode());
+        assertEquals("MicroBenchmarks.Options iterations must be at least 1", iterations.getMessage());
+        assertEquals("MicroBenchmarks.Options warmupIterations must not be negative", assertThrows(KenshoException.class,
+                () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
+                        -1, 1, Duration.ofMillis(100), 0, false)).getMessage());
+        assertEquals("MicroBenchmarks.Options iterationTime must be positive", assertThrows(KenshoException.class,
+                () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
+                        0, 1, Duration.ZERO, 0, false)).getMessage());
+        assertEquals("MicroBenchmarks.Options columns is empty", assertThrows(KenshoException.class,
+                () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), SCALE, WIDE_ROWS, false, List.of(), List.of("none"), "EUC_JP",
+                        0, 1, Duration.ofMillis(100), 0, false)).getMessage());
+        assertTrue(assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ENCODING), SCALE, WIDE_ROWS, false,
+                List.of(0), List.of("none"), "SJIS", 0, 1, Duration.ofMillis(100), 0, false)).getMessage()
+                .startsWith("MicroBenchmarks.Options databaseEncoding SJIS: SJIS is a client-only encoding"));
+        for (String cli : List.of("--iterations must be at least 1", "--scale must be at least 1", "--wide-rows must be at least 1",
+                "--warmup-iterations must not be negative", "--forks must not be negative", "--iteration-time must be positive",
+                "--columns is empty", "--client-encodings is empty", "--client-encodings none,SJIS,SJIS: SJIS is given twice",
+                "--database-encoding FOO: not a PostgreSQL encoding (e.g. SJIS, UTF8, EUC_JP, LATIN1)")) {
+            KenshoException named = KenshoException.usage(cli).naming(MicroBenchmarks.Options.COMPONENT_NAMES);
+            assertFalse(named.getMessage().contains("--"), named.getMessage());
+            assertEquals(cli, named.namingBack(MicroBenchmarks.Options.COMPONENT_NAMES).getMessage());
+        }
     }
 
     /** One benchmark, one short iteration, in this JVM; tables of another scale are refused, not re-created. */
@@ -279,6 +308,13 @@ class MicroBenchmarksTest {
             // the defaults are the study's scale 10: pgbench tables of scale 1 are not silently replaced
             KenshoException e = assertThrows(KenshoException.class, () -> new MicroTables.PgbenchReady().prepare(server));
             assertTrue(e.getMessage().contains("pgbench tables of scale " + SCALE + " exist"), e.getMessage());
+            // a JMH user set a property, not the parameter of MicroTables.prepare a harness calling it would read
+            System.setProperty(MicroTables.SCALE_PROPERTY, "0");
+            assertEquals("-Dkensho.micro.scale must be at least 1",
+                    assertThrows(KenshoException.class, () -> new MicroTables.PgbenchReady().prepare(server)).getMessage());
+            System.setProperty(MicroTables.WIDE_ROWS_PROPERTY, "0");
+            assertEquals("-Dkensho.micro.wideRows must be at least 1",
+                    assertThrows(KenshoException.class, () -> new MicroTables.WideReady().prepare(server)).getMessage());
             System.setProperty(MicroTables.SCALE_PROPERTY, String.valueOf(SCALE));
             System.setProperty(MicroTables.WIDE_ROWS_PROPERTY, String.valueOf(WIDE_ROWS));
             new MicroTables.PgbenchReady().prepare(server);
@@ -473,6 +509,11 @@ class MicroBenchmarksTest {
             s.execute("insert into kensho_wide values (7)");
             KenshoException e = assertThrows(KenshoException.class, () -> MicroTables.prepare(c, EnumSet.of(MicroTables.Data.WIDE), 1, 10, true, null));
             assertTrue(e.getMessage().contains("not created by Kensho"), e.getMessage());
+            // a harness calling prepare typed no option: the check names the parameter
+            assertEquals("MicroTables.prepare wideRows must be at least 1", assertThrows(KenshoException.class,
+                    () -> MicroTables.prepare(c, EnumSet.of(MicroTables.Data.WIDE), 1, 0, true, null)).getMessage());
+            assertEquals("MicroTables.prepare scale must be at least 1", assertThrows(KenshoException.class,
+                    () -> MicroTables.prepare(c, EnumSet.of(MicroTables.Data.PGBENCH), 0, 10, true, null)).getMessage());
             assertEquals(7, count(s, "select mine from kensho_wide"));
             s.execute("drop table kensho_wide");
         }
@@ -522,7 +563,7 @@ class MicroBenchmarksTest {
         // one value twice ran its cell twice under one key, the second run a failed repeat ("JMH reported no measured iteration")
         KenshoException twice = assertThrows(KenshoException.class, () -> new MicroBenchmarks.Options(List.of(Benchmark.ENCODING), 1, 10, false,
                 List.of(0), List.of("none", "sjis", "SJIS"), "EUC_JP", 0, 1, Duration.ofSeconds(1), 0, false));
-        assertEquals("--client-encodings none,SJIS,SJIS: SJIS is given twice", twice.getMessage());
+        assertEquals("MicroBenchmarks.Options clientEncodings none,SJIS,SJIS: SJIS is given twice", twice.getMessage());
         assertEquals(KenshoException.USAGE, twice.exitCode());
         assertThrows(KenshoException.class, () -> Benchmark.parse("memset"));
         assertEquals(Benchmark.LEADING_COLUMNS, Benchmark.parse(" Leading-Columns "));
