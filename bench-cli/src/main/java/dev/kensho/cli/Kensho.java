@@ -120,14 +120,22 @@ public final class Kensho implements Runnable {
         pgbench.getSubcommands().get("init").setOverwrittenOptionsAllowed(true);
         cl.setExecutionStrategy(parseResult -> {
             refuseOptionsBeforeSubcommand(parseResult);
+            refusePgbenchHost(parseResult);
             return new CommandLine.RunLast().execute(parseResult);
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
+            String command = ex.getCommandLine().getCommandSpec().qualifiedName(" ");
+            // pgbench's "-p 5432 bench" (its port and database) are unknown here: say what they are in Kensho's words
+            String hint = "";
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && dev.kensho.cli.pgbench.PgbenchConnectionArgs.isPgbenchCommand(command)) {
+                hint = dev.kensho.cli.pgbench.PgbenchConnectionArgs.hint(List.of(args), u.getUnmatched(), false)
+                        .map(h -> "; pgbench's -h HOST, -p PORT and DBNAME are one --url here: " + h).orElse("");
+            }
             // picocli says "option option '--matrix'" in some messages; users read it
             // picocli quotes the argument it refused, a URL with its password among them
-            err.println("bench: " + dev.kensho.core.Credentials.mask(ex.getMessage().replace("\n", " ").replace("option option", "option").strip())
-                    + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName(" ") + " --help')");
+            err.println("bench: " + dev.kensho.core.Credentials.mask(ex.getMessage().replace("\n", " ").replace("option option", "option").strip() + hint)
+                    + " (see '" + command + " --help')");
             err.flush();
             return KenshoException.USAGE;
         });
@@ -185,6 +193,21 @@ public final class Kensho implements Runnable {
                         + child + " " + o.longestName() + " ...)");
             }
         }
+    }
+
+    /**
+     * pgbench's {@code -h HOST} is --help here: {@code bench pgbench run -h db -p 5432 -S -T 60 bench} printed the help
+     * and exited 0, having run nothing, where a script took the 0 for a run. A -h followed by a host is refused,
+     * naming the --url that pgbench's -h, -p and DBNAME make; a lone -h is still help.
+     */
+    private static void refusePgbenchHost(CommandLine.ParseResult parseResult) {
+        CommandLine.ParseResult leaf = parseResult;
+        while (leaf.hasSubcommand()) leaf = leaf.subcommand();
+        String command = leaf.commandSpec().qualifiedName(" ");
+        if (!leaf.isUsageHelpRequested() || !dev.kensho.cli.pgbench.PgbenchConnectionArgs.isPgbenchCommand(command)) return;
+        java.util.Optional<String> hint = dev.kensho.cli.pgbench.PgbenchConnectionArgs.hint(parseResult.originalArgs(), leaf.unmatched(), true);
+        if (hint.isPresent()) throw new CommandLine.ParameterException(leaf.commandSpec().commandLine(), "-h is --help here, not pgbench's -h HOST: give pgbench's -h HOST, -p PORT and DBNAME as one "
+                + hint.get());
     }
 
     /** Every subcommand's -V prints what the top level's does (picocli gives them the option, not the text). */

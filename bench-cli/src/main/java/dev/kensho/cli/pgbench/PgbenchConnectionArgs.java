@@ -1,0 +1,75 @@
+package dev.kensho.cli.pgbench;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * pgbench's connection arguments on a {@code bench pgbench} command line: {@code -h HOST}, {@code -p PORT} and a
+ * trailing DBNAME, which Kensho takes as one {@code --url} (its {@code -h} is --help). A pgbench user's command line
+ * {@code bench pgbench run -h db -p 5432 -U postgres -S -T 60 bench} printed the help and exited 0 without running
+ * anything, and without {@code -h} was refused as "Unknown options: '-p', '5432', 'bench'"; both now name the --url.
+ */
+public final class PgbenchConnectionArgs {
+    private static final Set<String> COMMANDS = Set.of("run", "init", "sweep");
+
+    private PgbenchConnectionArgs() {
+    }
+
+    /** Whether {@code qualifiedName} ("bench pgbench run") is one of the pgbench commands that take --url. */
+    public static boolean isPgbenchCommand(String qualifiedName) {
+        String[] words = qualifiedName.split(" ");
+        return words.length == 3 && words[1].equals("pgbench") && COMMANDS.contains(words[2]);
+    }
+
+    /**
+     * The --url option ("--url jdbc:postgresql://HOST:PORT/DBNAME") that pgbench's {@code -h HOST -p PORT DBNAME} among {@code args} (the command line) mean, if the
+     * arguments picocli could not match ({@code unmatched}) are such: a host after -h, a -p, or a bare word.
+     *
+     * @param helpRequested picocli took a -h as --help: then only a host after it (the first unmatched word) makes it
+     *                      pgbench's -h, and a lone -h stays help
+     */
+    public static Optional<String> hint(List<String> args, List<String> unmatched, boolean helpRequested) {
+        if (unmatched.isEmpty()) return Optional.empty();
+        String host = null, port = null, db = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String next = i + 1 < args.size() ? args.get(i + 1) : null;
+            if ((a.equals("-h") || a.equals("--host")) && next != null && !next.startsWith("-")) {
+                host = next;
+                i++;
+            } else if (a.startsWith("--host=")) {
+                host = a.substring("--host=".length());
+            } else if ((a.equals("-p") || a.equals("--port")) && next != null && !next.startsWith("-")) {
+                port = next;
+                i++;
+            } else if (a.startsWith("--port=")) {
+                port = a.substring("--port=".length());
+            } else if (a.matches("-p\\d+")) {
+                port = a.substring(2);
+            }
+        }
+        if (helpRequested && (host == null || !unmatched.get(0).equals(host))) return Optional.empty();
+        // DBNAME: pgbench's one non-option argument, the unmatched word that is no host or port value (pgbench refuses
+        // a second one, and so is none of them taken for it here)
+        int words = 0;
+        for (String u : unmatched) {
+            if (!u.startsWith("-") && !u.equals(host) && !u.equals(port)) {
+                db = u;
+                words++;
+            }
+        }
+        if (words > 1) db = null;
+        boolean pgbenchLike = host != null || port != null || unmatched.contains("-p") || unmatched.contains("--port") || db != null;
+        if (!pgbenchLike) return Optional.empty();
+        String dbPart = db == null ? "DBNAME" : db;
+        String url;
+        if (host != null && host.startsWith("/")) {
+            // a Unix-domain socket directory, as pgbench's -h /var/run/postgresql
+            url = "jdbc:postgresql:///" + dbPart + "?host=" + host + (port == null ? "" : "&port=" + port);
+        } else {
+            url = "jdbc:postgresql://" + (host == null ? "localhost" : host) + (port == null ? "" : ":" + port) + "/" + dbPart;
+        }
+        return Optional.of("--url " + url);
+    }
+}
