@@ -68,16 +68,25 @@ abstract class JdbcTarget implements Target {
 
     @Override
     public String jdbcUrl() {
-        return Credentials.maskUrl(rawUrl(database));
+        return Credentials.maskUrl(rawUrl(database, true));
     }
 
+    /** The URL pgjdbc connects with: without the URL's options, which {@link #properties} carries with the session's. */
     private String rawUrl(String db) {
+        return rawUrl(db, false);
+    }
+
+    private String rawUrl(String db, boolean withOptions) {
         Path socket = socketFile;
         Map<String, String> props = urlProperties;
+        if (!withOptions && props.containsKey("options")) {
+            props = new LinkedHashMap<>(urlProperties);
+            props.remove("options");
+        }
         if (socket != null) {
             // pgjdbc has no Unix sockets: its socket factory connects to the file whatever host it is given.
             // libpq neither asks for TLS nor GSS encryption over a Unix socket; nor does Kensho.
-            props = new LinkedHashMap<>(urlProperties);
+            props = new LinkedHashMap<>(props);
             props.keySet().removeAll(List.of("socketFactory", "socketFactoryArg", "sslmode", "gssEncMode"));
             props.put("socketFactory", UnixSocketFactory.class.getName());
             props.put("socketFactoryArg", URLEncoder.encode(socket.toString(), StandardCharsets.UTF_8).replace("%2F", "/"));
@@ -114,8 +123,22 @@ abstract class JdbcTarget implements Target {
         // Every supported server is 9.0 or later: pgjdbc then sends application_name in the startup packet, as libpq does,
         // instead of a SET after login (a round trip per connection: -C pays it per transaction). A URL's own value wins.
         p.setProperty("assumeMinServerVersion", "9.0");
-        if (!session.isEmpty()) p.setProperty("options", options(session));
+        String options = startupOptions(session);
+        if (options != null) p.setProperty("options", options);
         return p;
+    }
+
+    /**
+     * The "options" startup parameter: the URL's own (?options=-c...) and then the session settings (--set), which
+     * the server applies in that order. pgjdbc took the URL's alone, dropping every --set, and the wire engine the
+     * session's alone, dropping the URL's, where libpq (pgbench) sends a conninfo's options. Null when neither has any.
+     */
+    private String startupOptions(Map<String, String> session) {
+        String raw = urlProperties.get("options");
+        String url = raw == null ? "" : java.net.URLDecoder.decode(raw, java.nio.charset.StandardCharsets.UTF_8).strip();
+        String set = session.isEmpty() ? "" : options(session);
+        String both = url.isEmpty() ? set : set.isEmpty() ? url : url + " " + set;
+        return both.isEmpty() ? null : both;
     }
 
     /** pgjdbc's "options" startup parameter: -c name=value, spaces and backslashes escaped. */
@@ -132,8 +155,8 @@ abstract class JdbcTarget implements Target {
     public WireLogin wireLogin() {
         Map<String, String> startup = new LinkedHashMap<>();
         startup.put("application_name", "kensho");
-        Map<String, String> session = sessionSettings;
-        if (!session.isEmpty()) startup.put("options", options(session));
+        String options = startupOptions(sessionSettings);
+        if (options != null) startup.put("options", options);
         String ssl = urlProperties.get("sslmode");
         // pgjdbc reads ssl=true without an sslmode as verify-full: a client of its own must not check less
         if (ssl == null) ssl = "true".equalsIgnoreCase(urlProperties.get("ssl")) ? "verify-full" : "prefer";
