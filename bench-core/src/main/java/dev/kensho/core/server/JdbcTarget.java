@@ -154,7 +154,9 @@ abstract class JdbcTarget implements Target {
     @Override
     public WireLogin wireLogin() {
         Map<String, String> startup = new LinkedHashMap<>();
-        startup.put("application_name", "kensho");
+        // the URL's ApplicationName, as pgjdbc sends it (the wire engine's backends showed "kensho" whatever it said)
+        String app = urlProperties.get("ApplicationName");
+        startup.put("application_name", app == null ? "kensho" : java.net.URLDecoder.decode(app, StandardCharsets.UTF_8));
         String options = startupOptions(sessionSettings);
         if (options != null) startup.put("options", options);
         String ssl = urlProperties.get("sslmode");
