@@ -157,6 +157,10 @@ abstract class JdbcTarget implements Target {
         // the URL's ApplicationName, as pgjdbc sends it (the wire engine's backends showed "kensho" whatever it said)
         String app = urlProperties.get("ApplicationName");
         startup.put("application_name", app == null ? "kensho" : java.net.URLDecoder.decode(app, StandardCharsets.UTF_8));
+        // the URL's currentSchema, which pgjdbc sends as the startup parameter search_path (the wire engine's clients
+        // looked for the tables in the default path)
+        String schema = urlProperties.get("currentSchema");
+        if (schema != null) startup.put("search_path", java.net.URLDecoder.decode(schema, StandardCharsets.UTF_8));
         String options = startupOptions(sessionSettings);
         if (options != null) startup.put("options", options);
         String ssl = urlProperties.get("sslmode");

@@ -19,13 +19,14 @@ import org.junit.jupiter.api.Test;
  * A --url's own {@code options} (libpq's and pgjdbc's startup parameter, as PGOPTIONS gives pgbench) and --set's
  * session settings reach the server together, through both engines. pgjdbc took the URL's options alone and dropped
  * every --set; the wire engine took the --set alone and dropped the URL's (a repeatable-read run was read committed),
- * and logged in as application "kensho" whatever the URL's ApplicationName said.
+ * logged in as application "kensho" whatever the URL's ApplicationName said, and with the default search_path
+ * whatever its currentSchema said.
  */
 @KenshoTarget
 class UrlOptionsTest {
     private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test"
             + "?options=-c%20statement_timeout%3D4321%20-c%20default_transaction_isolation%3Drepeatable%5C%20read"
-            + "&ApplicationName=kx%20url%20test";
+            + "&ApplicationName=kx%20url%20test&currentSchema=kx_url_schema,public";
 
     private static String show(Connection c, String name) throws Exception {
         try (c; Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW " + name)) {
@@ -37,7 +38,8 @@ class UrlOptionsTest {
     private static ClientScriptRunner wire(Target pg) throws Exception {
         ClientScriptRunner r = WireConnectionTest.runner("""
                 select current_setting('statement_timeout') as st, current_setting('default_transaction_isolation') as iso,
-                       current_setting('lock_timeout') as lt, replace(current_setting('application_name'), ' ', '_') as app \\gset
+                       current_setting('lock_timeout') as lt, replace(current_setting('application_name'), ' ', '_') as app,
+                       current_setting('search_path') as sp \\gset
                 """, QueryMode.EXTENDED);
         try (WireConnection w = WireConnection.open(pg.wireLogin(), QueryMode.EXTENDED)) {
             TransactionOutcome out = WireConnectionTest.run(w, r);
@@ -54,6 +56,8 @@ class UrlOptionsTest {
         assertEquals("repeatable read", r.variables().text("iso"));
         assertEquals("kx_url_test", r.variables().text("app"), "the URL's ApplicationName, as pgjdbc sends it");
         assertEquals("kx url test", show(pg.connect(), "application_name"));
+        assertEquals("kx_url_schema,public", r.variables().text("sp"), "the URL's currentSchema, as pgjdbc sends it");
+        assertEquals("kx_url_schema,public", show(pg.connect(), "search_path"));
 
         pg.control().apply(Map.of("lock_timeout", "1234"));
         assertEquals("1234ms", show(pg.connect(), "lock_timeout"), "pgjdbc keeps --set beside the URL's options");
