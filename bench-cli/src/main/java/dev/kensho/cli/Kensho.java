@@ -1,5 +1,6 @@
 package dev.kensho.cli;
 
+import dev.kensho.cli.pgbench.PgbenchConnectionArgs;
 import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
@@ -128,8 +129,8 @@ public final class Kensho implements Runnable {
             String command = ex.getCommandLine().getCommandSpec().qualifiedName(" ");
             // pgbench's "-p 5432 bench" (its port and database) are unknown here: say what they are in Kensho's words
             String hint = "";
-            if (ex instanceof CommandLine.UnmatchedArgumentException u && dev.kensho.cli.pgbench.PgbenchConnectionArgs.isPgbenchCommand(command)) {
-                hint = dev.kensho.cli.pgbench.PgbenchConnectionArgs.hint(List.of(args), u.getUnmatched(), false)
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && PgbenchConnectionArgs.isPgbenchCommand(command)) {
+                hint = PgbenchConnectionArgs.hint(List.of(args), u.getUnmatched(), false)
                         .map(h -> "; pgbench's -h HOST, -p PORT and DBNAME are one --url here: " + h).orElse("");
             }
             // picocli says "option option '--matrix'" in some messages; users read it
@@ -204,8 +205,8 @@ public final class Kensho implements Runnable {
         CommandLine.ParseResult leaf = parseResult;
         while (leaf.hasSubcommand()) leaf = leaf.subcommand();
         String command = leaf.commandSpec().qualifiedName(" ");
-        if (!leaf.isUsageHelpRequested() || !dev.kensho.cli.pgbench.PgbenchConnectionArgs.isPgbenchCommand(command)) return;
-        java.util.Optional<String> hint = dev.kensho.cli.pgbench.PgbenchConnectionArgs.hint(parseResult.originalArgs(), leaf.unmatched(), true);
+        if (!leaf.isUsageHelpRequested() || !PgbenchConnectionArgs.isPgbenchCommand(command)) return;
+        java.util.Optional<String> hint = PgbenchConnectionArgs.hint(parseResult.originalArgs(), leaf.unmatched(), true);
         if (hint.isPresent()) throw new CommandLine.ParameterException(leaf.commandSpec().commandLine(), "-h is --help here, not pgbench's -h HOST: give pgbench's -h HOST, -p PORT and DBNAME as one "
                 + hint.get());
     }

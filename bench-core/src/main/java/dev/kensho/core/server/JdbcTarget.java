@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import java.net.ConnectException;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -135,7 +136,7 @@ abstract class JdbcTarget implements Target {
      */
     private String startupOptions(Map<String, String> session) {
         String raw = urlProperties.get("options");
-        String url = raw == null ? "" : java.net.URLDecoder.decode(raw, java.nio.charset.StandardCharsets.UTF_8).strip();
+        String url = raw == null ? "" : URLDecoder.decode(raw, StandardCharsets.UTF_8).strip();
         String set = session.isEmpty() ? "" : options(session);
         String both = url.isEmpty() ? set : set.isEmpty() ? url : url + " " + set;
         return both.isEmpty() ? null : both;
@@ -156,11 +157,11 @@ abstract class JdbcTarget implements Target {
         Map<String, String> startup = new LinkedHashMap<>();
         // the URL's ApplicationName, as pgjdbc sends it (the wire engine's backends showed "kensho" whatever it said)
         String app = urlProperties.get("ApplicationName");
-        startup.put("application_name", app == null ? "kensho" : java.net.URLDecoder.decode(app, StandardCharsets.UTF_8));
+        startup.put("application_name", app == null ? "kensho" : URLDecoder.decode(app, StandardCharsets.UTF_8));
         // the URL's currentSchema, which pgjdbc sends as the startup parameter search_path (the wire engine's clients
         // looked for the tables in the default path)
         String schema = urlProperties.get("currentSchema");
-        if (schema != null) startup.put("search_path", java.net.URLDecoder.decode(schema, StandardCharsets.UTF_8));
+        if (schema != null) startup.put("search_path", URLDecoder.decode(schema, StandardCharsets.UTF_8));
         String options = startupOptions(sessionSettings);
         if (options != null) startup.put("options", options);
         String ssl = urlProperties.get("sslmode");
