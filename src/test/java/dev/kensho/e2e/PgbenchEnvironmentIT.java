@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * pgbench takes its random seed from PGBENCH_RANDOM_SEED when --random-seed is not given; bench pgbench run does too.
- * Checked side by side with the C pgbench on the machine's PostgreSQL (skipped, with the reason, where either is absent).
+ * pgbench takes its random seed from PGBENCH_RANDOM_SEED when --random-seed is not given, and what its connection
+ * options leave out from libpq's environment (PGHOST, PGOPTIONS...); bench pgbench run does too. Checked side by side
+ * with the C pgbench on the machine's PostgreSQL (skipped, with the reason, where either is absent).
  */
 class PgbenchEnvironmentIT {
     static final Path PGBENCH = Path.of("/usr/lib/postgresql/15/bin/pgbench");
@@ -53,5 +54,42 @@ class PgbenchEnvironmentIT {
                 "-t", "1", "-f", script.toString(), "--url", "jdbc:postgresql:///test?host=/var/run/postgresql", "-U", "postgres");
         assertEquals(2, bad.exitCode(), bad.all());
         assertTrue(bad.err().contains("banana"), bad.all());
+    }
+
+    /** PGOPTIONS gave pgbench its settings and Kensho, silently, none; both engines now take it, as the rest of libpq's. */
+    @Test
+    void libpqsEnvironmentReachesTheSessionsAsPgbenchs() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(PGBENCH), "no C pgbench at " + PGBENCH + ": side-by-side environment test skipped");
+        Assumptions.assumeTrue(Files.exists(SOCKET), "no PostgreSQL at " + SOCKET + ": side-by-side environment test skipped");
+        Path script = work.resolve("check.sql");
+        // a division by zero unless every session has what the environment says
+        Files.writeString(script, "select 1 / (current_setting('work_mem') = '7MB' and current_setting('transaction_isolation') = "
+                + "'repeatable read' and current_setting('application_name') = 'env app' and current_user = 'postgres' "
+                + "and current_database() = 'test')::int;\n");
+        Map<String, String> env = new java.util.HashMap<>(Map.of("PGHOST", "127.0.0.1", "PGPORT", "5432", "PGUSER", "postgres",
+                "PGDATABASE", "test", "PGOPTIONS", "-c work_mem=7MB -c default_transaction_isolation=repeatable\\ read",
+                "PGAPPNAME", "env app"));
+        ProcessBuilder pb = new ProcessBuilder(PGBENCH.toString(), "-n", "-c", "2", "-t", "3", "-f", script.toString()).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "pgbench: " + out);
+        for (String engine : List.of("pgjdbc", "wire")) {
+            BenchJar.Result k = BenchJar.run(work.resolve(engine), env, "pgbench", "run", "-n", "-c", "2", "-t", "3", "-f", script.toString(),
+                    "--url", "jdbc:postgresql:///", "--engine", engine, "--warmup", "0");
+            assertEquals(0, k.exitCode(), k.all());
+            assertTrue(k.out().contains("number of transactions actually processed: 6/6"), k.all());
+            assertTrue(k.out().contains("number of failed transactions: 0 "), k.all());
+            Path run;
+            try (var d = Files.list(work.resolve(engine + "/results"))) {
+                run = d.findFirst().orElseThrow();
+            }
+            String record = Files.readString(run.resolve("run.json"));
+            assertTrue(record.contains("took PGHOST, PGPORT, PGUSER, PGDATABASE, PGOPTIONS, PGAPPNAME from the environment"), record);
+        }
+        env.remove("PGOPTIONS");   // the check above can fail: without the settings it divides by zero
+        BenchJar.Result without = BenchJar.run(work.resolve("without"), env, "pgbench", "run", "-n", "-t", "1", "-f", script.toString(),
+                "--url", "jdbc:postgresql:///", "--warmup", "0");
+        assertTrue(without.exitCode() != 0 && without.all().contains("division by zero"), without.all());
     }
 }

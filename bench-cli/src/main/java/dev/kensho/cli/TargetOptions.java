@@ -31,14 +31,15 @@ public final class TargetOptions {
                     + "Without --restart-command it is never restarted or reconfigured: settings are session-level only. A local server's "
                     + "Unix-domain socket as pgbench's -h DIR: jdbc:postgresql:///bench?host=/var/run/postgresql "
                     + "(&port=N; no TLS over a socket, as libpq). Commands that compare servers take it more than once "
-                    + "(--url URL1 --url URL2), each a target of its own.")
+                    + "(--url URL1 --url URL2), each a target of its own. What the URL leaves out comes from libpq's environment "
+                    + "(PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME, PGSSLMODE), as for pgbench: jdbc:postgresql:/// takes it all.")
     List<String> urls = new ArrayList<>();
 
-    @Option(names = {"-U", "--user"}, paramLabel = "USER", description = "User for --url (default: the URL's, else the OS user).")
+    @Option(names = {"-U", "--user"}, paramLabel = "USER", description = "User for --url (default: the URL's, else PGUSER, else the OS user).")
     String user;
 
     @Option(names = "--password-file", paramLabel = "FILE",
-            description = "Read the password for --url from FILE (else PGPASSWORD, else ~/.pgpass). Never printed or stored.")
+            description = "Read the password for --url from FILE (else PGPASSWORD, else PGPASSFILE or ~/.pgpass). Never printed or stored.")
     Path passwordFile;
 
     @Option(names = "--testcontainers", arity = "0..1", fallbackValue = "", paramLabel = "IMAGE",

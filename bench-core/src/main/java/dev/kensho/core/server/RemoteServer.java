@@ -493,13 +493,19 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      * Parses a jdbc:postgresql:// URL into host, port, database and the remaining properties. As in a libpq URI, the
      * host may be a Unix-socket directory, percent-encoded ({@code jdbc:postgresql://%2Fvar%2Frun%2Fpostgresql/test})
      * or given as a {@code host} parameter ({@code jdbc:postgresql:///test?host=/var/run/postgresql}), and
-     * {@code host} and {@code port} parameters override the URL's.
+     * {@code host} and {@code port} parameters override the URL's. What the URL (and user, password) leave out comes
+     * from libpq's environment, as psql and pgbench take it: PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME,
+     * PGSSLMODE, PGPASSWORD and PGPASSFILE. Others (PGSERVICE, PGCONNECT_TIMEOUT...) are not read: a URL parameter
+     * gives each of them.
      */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
+        return fromUrl(url, user, password, restartCommand, System.getenv());
+    }
+
+    static RemoteServer fromUrl(String url, String user, String password, String restartCommand, Map<String, String> env) {
         UrlParts parts = UrlParts.of(url);
         // user:pa/ss@host or user:pa?ss@host: the authority ends at the '/' or '?' (as in libpq), the password's start
         // read as the port and its rest as the database or a parameter, which every message would then quote; an '@'
-        // before any parameter's value is refused (a database name's is written %40)
         // before any parameter's value is refused (a database name's is written %40), whether or not the authority has an
         // '@' of its own: user:We1rd@pw/x?y#z@host read as host pw and database x put "pw" and "x" in every message
         int authorityStart = url.indexOf("//") + 2;
@@ -576,6 +582,21 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 default -> props.put(k, kv.substring(eq + 1));
             }
         }
+        List<String> fromEnv = new ArrayList<>();
+        if (host.isEmpty() && present(env, "PGHOST")) {
+            host = env.get("PGHOST");
+            fromEnv.add("PGHOST");
+            if (host.contains(",")) {
+                throw KenshoException.usage("PGHOST=" + host + " names several hosts; Kensho connects to one: give it in --url");
+            }
+        }
+        if ((portText == null || portText.isEmpty()) && present(env, "PGPORT")) {
+            portText = env.get("PGPORT");
+            fromEnv.add("PGPORT");
+            if (!portText.matches("\\d{1,5}") || Integer.parseInt(portText) < 1 || Integer.parseInt(portText) > 65535) {
+                throw KenshoException.usage("PGPORT=" + portText + " is no port (1 to 65535); the --url without a port takes it");
+            }
+        }
         int port = 5432;
         if (portText != null && !portText.isEmpty()) {
             try {
@@ -607,10 +628,36 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         if (host.startsWith("/") && props.containsKey("socketFactory")) {
             throw KenshoException.usage("--url names a socket directory (" + host + ") and a socketFactory: give one of them");
         }
-        String u = user != null ? user : urlUser != null ? urlUser : System.getProperty("user.name");
+        String u = user != null ? user : urlUser != null ? urlUser : fromEnv(env, "PGUSER", fromEnv);
+        if (u == null) u = System.getProperty("user.name");
+        if (db == null) db = fromEnv(env, "PGDATABASE", fromEnv);
         if (db == null) db = u;
+        // as URL parameters, encoded as the URL's own are: the printed URL (jdbcUrl) then holds them, and the run's
+        // record reproduces the run without the environment it ran in
+        for (String[] p : new String[][] {{"options", "PGOPTIONS"}, {"ApplicationName", "PGAPPNAME"}, {"sslmode", "PGSSLMODE"}}) {
+            if (!props.containsKey(p[0]) && !(p[0].equals("sslmode") && props.containsKey("ssl")) && present(env, p[1])) {
+                props.put(p[0], java.net.URLEncoder.encode(env.get(p[1]), StandardCharsets.UTF_8));
+                fromEnv.add(p[1]);
+            }
+        }
         String pw = password != null ? password : urlPassword;
-        if (pw == null) pw = PgPass.lookup(host, port, db, u);
-        return new RemoteServer(TargetKind.REMOTE, host, port, db, u, pw, props, restartCommand, null);
+        if (pw == null) pw = PgPass.lookup(host, port, db, u, env, Path.of(System.getProperty("user.home")), System.err);
+        RemoteServer r = new RemoteServer(TargetKind.REMOTE, host, port, db, u, pw, props, restartCommand, null);
+        if (!fromEnv.isEmpty()) {
+            r.did("took " + String.join(", ", fromEnv) + " from the environment, as libpq does for what the URL leaves out");
+        }
+        return r;
+    }
+
+    private static boolean present(Map<String, String> env, String name) {
+        String v = env.get(name);
+        return v != null && !v.isEmpty();
+    }
+
+    /** The variable's value, noted in taken, or null when it is unset or empty (libpq passes over an empty one too). */
+    private static String fromEnv(Map<String, String> env, String name, List<String> taken) {
+        if (!present(env, name)) return null;
+        taken.add(name);
+        return env.get(name);
     }
 }

@@ -32,9 +32,12 @@ public final class TargetSpec {
     public TargetSpec pgVersion(PgRelease release) { this.pgVersion = release; return this; }
     /** A server run from the PostgreSQL binaries in this directory (initdb, pg_ctl, postgres), as --pg-bin. */
     public TargetSpec pgBin(Path dir) { this.pgBin = dir; return this; }
-    /** A server Kensho does not run (--url): never restarted or reconfigured without {@link #restartCommand}. */
+    /**
+     * A server Kensho does not run (--url): never restarted or reconfigured without {@link #restartCommand}. What the
+     * URL leaves out comes from libpq's environment (PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS...), as for psql.
+     */
     public TargetSpec url(String jdbcUrl) { this.url = jdbcUrl; return this; }
-    /** The role a remote target connects as (--user); null: the URL's, else the operating-system user's name. */
+    /** The role a remote target connects as (--user); null: the URL's, else PGUSER, else the operating-system user's name. */
     public TargetSpec user(String user) { this.user = user; return this; }
     /** A file holding the remote role's password (--password-file); read at {@link #open()}, never stored or printed. */
     public TargetSpec passwordFile(Path file) { this.passwordFile = file; return this; }

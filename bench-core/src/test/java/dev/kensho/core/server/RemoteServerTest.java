@@ -256,6 +256,53 @@ class RemoteServerTest {
         assertTrue(e.getMessage().startsWith("cannot connect to 127.0.0.1:1/x"), e.getMessage());
     }
 
+    /**
+     * What the URL leaves out comes from libpq's environment, as psql and pgbench take it: PGOPTIONS gave pgbench
+     * repeatable read and Kensho, silently, read committed. The URL's own parts, and --user, win.
+     */
+    @Test
+    void libpqsEnvironmentFillsWhatTheUrlLeavesOut(@LocalPostgres Target pg) throws Exception {
+        Map<String, String> env = Map.of("PGHOST", pg.host(), "PGPORT", Integer.toString(pg.port()), "PGDATABASE", "test",
+                "PGUSER", "postgres", "PGOPTIONS", "-c work_mem=7MB -c default_transaction_isolation=repeatable\\ read",
+                "PGAPPNAME", "from env", "PGSSLMODE", "disable");
+        RemoteServer r = RemoteServer.fromUrl("jdbc:postgresql:///", null, null, null, env).verify();
+        try (Connection c = r.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT current_user, current_database(), "
+                + "current_setting('work_mem'), current_setting('transaction_isolation'), current_setting('application_name'), "
+                + "(SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid())")) {
+            rs.next();
+            assertEquals("postgres|test|7MB|repeatable read|from env|false", rs.getString(1) + "|" + rs.getString(2) + "|"
+                    + rs.getString(3) + "|" + rs.getString(4) + "|" + rs.getString(5) + "|" + rs.getBoolean(6));
+        } finally {
+            r.close();
+        }
+        assertEquals(java.util.List.of("took PGHOST, PGPORT, PGUSER, PGDATABASE, PGOPTIONS, PGAPPNAME, PGSSLMODE from the environment, "
+                + "as libpq does for what the URL leaves out"), r.actions());
+        // the URL a run records holds what the environment gave: it reproduces the run without that environment
+        RemoteServer again = RemoteServer.fromUrl(r.jdbcUrl(), r.user(), null, null, Map.of());
+        assertEquals(r.properties().getProperty("options"), again.properties().getProperty("options"));
+        assertEquals(r.host() + ":" + r.port() + "/" + r.database(), again.host() + ":" + again.port() + "/" + again.database());
+        assertEquals(java.util.List.of(), again.actions());
+
+        RemoteServer own = RemoteServer.fromUrl("jdbc:postgresql://db.example:5433/x?options=-c%20work_mem%3D1MB&sslmode=require", "u",
+                null, null, env);
+        assertEquals("db.example:5433/x as u", own.host() + ":" + own.port() + "/" + own.database() + " as " + own.user());
+        assertEquals("-c work_mem=1MB", own.properties().getProperty("options"));
+        assertEquals("require", own.wireLogin().sslMode());
+        assertEquals(java.util.List.of("took PGAPPNAME from the environment, as libpq does for what the URL leaves out"), own.actions());
+        assertEquals("bob", RemoteServer.fromUrl("jdbc:postgresql://bob@h/x", null, null, null, env).user());
+        // an empty variable is an unset one, as in libpq
+        assertEquals("localhost:5432", hostPort(RemoteServer.fromUrl("jdbc:postgresql:///x", "u", null, null, Map.of("PGHOST", "", "PGPORT", ""))));
+
+        assertEquals("PGPORT=54x2 is no port (1 to 65535); the --url without a port takes it", assertThrows(KenshoException.class,
+                () -> RemoteServer.fromUrl("jdbc:postgresql://h/x", "u", null, null, Map.of("PGPORT", "54x2"))).getMessage());
+        assertEquals("PGHOST=a,b names several hosts; Kensho connects to one: give it in --url", assertThrows(KenshoException.class,
+                () -> RemoteServer.fromUrl("jdbc:postgresql:///x", "u", null, null, Map.of("PGHOST", "a,b"))).getMessage());
+    }
+
+    private static String hostPort(RemoteServer r) {
+        return r.host() + ":" + r.port();
+    }
+
     /** libpq's user:password@host form, which pgjdbc would take whole for a host name and print. */
     @Test
     void userinfoInTheUrlIsTheLogin() {
