@@ -122,18 +122,32 @@ public final class TargetSpec {
     /**
      * host:port/db of a URL: the same server gets the same label whether the password came in the URL
      * or from a file; only libpq's host and port parameters (a socket directory) are kept of the query.
+     * What the URL leaves out is filled from libpq's environment, as the target's connection is (RemoteServer.fromUrl):
+     * jdbc:postgresql:/// with PGHOST=db is labelled db:5432/..., not left empty.
      */
     static String remoteLabel(String url) {
+        return remoteLabel(url, System.getenv());
+    }
+
+    static String remoteLabel(String url, Map<String, String> env) {
         // cut from the masked URL: a password the parse would take for a port or a database (user:pa/ss@host) is gone
         RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(dev.kensho.core.Credentials.maskUrl(url));
         String hostPort = parts.authority().substring(parts.authority().lastIndexOf('@') + 1);
-        // the default port written out: db and db:5432 are one server, whichever way a command got its URL
-        if (!hostPort.isEmpty() && !hostPort.matches(".*:\\d+$")) hostPort += ":5432";
         StringBuilder kept = new StringBuilder();
         for (String kv : parts.query().split("&")) {
             if (kv.startsWith("host=") || kv.startsWith("port=")) kept.append(kept.length() == 0 ? '?' : '&').append(kv);
         }
-        return hostPort + (parts.database() == null ? "" : "/" + parts.database()) + kept;
+        String pgHost = env.getOrDefault("PGHOST", ""), pgPort = env.getOrDefault("PGPORT", "");
+        if (!pgHost.isEmpty() && (hostPort.isEmpty() || hostPort.startsWith(":")) && kept.indexOf("host=") < 0) hostPort = pgHost + hostPort;
+        boolean portGiven = hostPort.matches(".*:\\d+$") || kept.indexOf("port=") >= 0;
+        if (!portGiven && !pgPort.isEmpty()) {
+            if (hostPort.isEmpty()) kept.append(kept.length() == 0 ? '?' : '&').append("port=").append(pgPort);
+            else hostPort += ":" + pgPort;
+        }
+        // the default port written out: db and db:5432 are one server, whichever way a command got its URL
+        if (!hostPort.isEmpty() && !hostPort.matches(".*:\\d+$")) hostPort += ":5432";
+        String db = parts.database() != null ? parts.database() : env.getOrDefault("PGDATABASE", "");
+        return hostPort + (db.isEmpty() ? "" : "/" + db) + kept;
     }
 
     /**

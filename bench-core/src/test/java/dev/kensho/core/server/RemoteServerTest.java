@@ -289,6 +289,11 @@ class RemoteServerTest {
         assertEquals("-c work_mem=1MB", own.properties().getProperty("options"));
         assertEquals("require", own.wireLogin().sslMode());
         assertEquals(java.util.List.of("took PGAPPNAME from the environment, as libpq does for what the URL leaves out"), own.actions());
+        // a target's label (its name in results, and what a resume matches) names the server the environment chose
+        assertEquals(pg.host() + ":" + pg.port() + "/test", TargetSpec.remoteLabel("jdbc:postgresql:///", env));
+        assertEquals("db.example:5433/x", TargetSpec.remoteLabel("jdbc:postgresql://db.example:5433/x", env));
+        assertEquals("/x?host=/tmp&port=6543", TargetSpec.remoteLabel("jdbc:postgresql:///x?host=/tmp", Map.of("PGPORT", "6543")));
+        assertEquals("db:5432/x", TargetSpec.remoteLabel("jdbc:postgresql:///x", Map.of("PGHOST", "db")));
         assertEquals("bob", RemoteServer.fromUrl("jdbc:postgresql://bob@h/x", null, null, null, env).user());
         // an empty variable is an unset one, as in libpq
         assertEquals("localhost:5432", hostPort(RemoteServer.fromUrl("jdbc:postgresql:///x", "u", null, null, Map.of("PGHOST", "", "PGPORT", ""))));
