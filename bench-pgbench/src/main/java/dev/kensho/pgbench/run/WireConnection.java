@@ -81,6 +81,8 @@ final class WireConnection implements Closeable {
     private int tuples;
     private boolean rowsResult;
     private String errorState, errorMessage;
+    /** The in-flight command's error, whole (errorState and errorMessage are its SQLSTATE and first line). */
+    private dev.kensho.pgbench.script.ServerError error;
     private EvalException storeError;
     private boolean rollingBack;
     /** Statements parsed by what is in flight, in order, until their ParseComplete: forgotten if it never comes. */
@@ -424,6 +426,7 @@ final class WireConnection implements Closeable {
         tuples = 0;
         errorState = null;
         errorMessage = null;
+        error = null;
         storeError = null;
         rollingBack = false;
         pipelineResults = false;
@@ -608,7 +611,7 @@ final class WireConnection implements Closeable {
                             // the server skipped every Parse after the error, up to the Sync
                             for (String name : unconfirmed) statements.values().remove(name);
                             unconfirmed.clear();
-                            return r.sqlFailed(errorState, errorMessage, false);
+                            return r.sqlFailed(error, false);
                         }
                         if (storeError != null) return r.storeFailed(storeError);
                         return r.sqlDone(txStatus != 'I');
@@ -616,8 +619,8 @@ final class WireConnection implements Closeable {
                     case '1' -> unconfirmed.poll();   // ParseComplete: the statement exists, whatever happens next
                     case 'N' -> {   // NoticeResponse: libpq's default notice processor prints it, so pgbench's stderr has it
                         if (!rollingBack) {
-                            String[] f = errorFields(end);
-                            runner.notice((f[0] == null ? "NOTICE" : f[0]) + ":  " + f[2]);
+                            var notice = errorFields(end);
+                            runner.notice((notice.severity() == null ? "NOTICE" : notice.severity()) + ":  " + notice.message());
                         }
                     }
                     default -> { }   // BindComplete, NoData, ParameterStatus...
@@ -638,8 +641,7 @@ final class WireConnection implements Closeable {
         ClientScriptRunner r = runner;
         runner = null;
         close();
-        return r.sqlFailed(errorState != null ? errorState : "08006",
-                errorMessage != null ? errorMessage : String.valueOf(e.getMessage()), true);
+        return error != null ? r.sqlFailed(error, true) : r.sqlFailed("08006", String.valueOf(e.getMessage()), true);
     }
 
     /**
@@ -682,14 +684,18 @@ final class WireConnection implements Closeable {
     }
 
     private void readError(int end) {
-        String[] f = errorFields(end);
-        errorState = f[1] == null ? "XX000" : f[1];
-        errorMessage = (f[0] == null ? "ERROR" : f[0]) + ": " + f[2];
+        var f = errorFields(end);
+        errorState = f.sqlState() == null ? "XX000" : f.sqlState();
+        String severity = f.severity() == null ? "ERROR" : f.severity();
+        errorMessage = severity + ": " + f.message();
+        error = new dev.kensho.pgbench.script.ServerError(severity, errorState, f.message(), f.detail(), f.hint(), f.position(),
+                f.internalQuery(), f.internalPosition(), f.context());
     }
 
-    /** An ErrorResponse's or NoticeResponse's severity, SQLSTATE and message. */
-    private String[] errorFields(int end) {
-        String severity = null, state = null, message = null;
+    /** An ErrorResponse's or NoticeResponse's fields (those libpq shows at its default verbosity). */
+    private dev.kensho.pgbench.script.ServerError errorFields(int end) {
+        String severity = null, state = null, message = null, detail = null, hint = null, internalQuery = null, context = null;
+        int position = 0, internalPosition = 0;
         while (in.position() < end) {
             byte field = in.get();
             if (field == 0) break;
@@ -699,10 +705,25 @@ final class WireConnection implements Closeable {
                 case 'S' -> { if (severity == null) severity = v; }
                 case 'C' -> state = v;
                 case 'M' -> message = v;
+                case 'D' -> detail = v;
+                case 'H' -> hint = v;
+                case 'P' -> position = positionOf(v);
+                case 'p' -> internalPosition = positionOf(v);
+                case 'q' -> internalQuery = v;
+                case 'W' -> context = v;
                 default -> { }
             }
         }
-        return new String[] {severity, state, message};
+        return new dev.kensho.pgbench.script.ServerError(severity, state, message, detail, hint, position, internalQuery,
+                internalPosition, context);
+    }
+
+    private static int positionOf(String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private boolean wholeMessage() {

@@ -246,7 +246,9 @@ public final class ClientScriptRunner {
                     } catch (EvalException e) {
                         step = metaFailure(cmd, e);
                     } catch (SQLException e) {
-                        step = sqlFailed(e.getSQLState(), String.valueOf(e.getMessage()), closed(c));
+                        step = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                                ? sqlFailed(ServerError.of(p.getServerErrorMessage()), closed(c))
+                                : sqlFailed(e.getSQLState(), String.valueOf(e.getMessage()), closed(c));
                     }
                 }
                 case PIPELINE -> throw new IllegalStateException("a pipeline needs the wire engine (pgjdbc has no pipeline mode)");
@@ -409,8 +411,23 @@ public final class ClientScriptRunner {
         return advance();
     }
 
+    /**
+     * The pending SQL command failed with the server's error: worded as libpq words it (pgbench prints that), the
+     * statement's line and a caret under the error's position from the text this mode sent.
+     */
+    public Step sqlFailed(ServerError error, boolean connectionLost) {
+        Command cmd = cmds.get(pc);
+        // a pipeline's error comes at its \endpipeline, from any of its commands: libpq's " at character N" then
+        String sent = cmd.kind != Command.Kind.SQL ? null : mode == QueryMode.SIMPLE ? substitute(cmd.sql) : cmd.wireSql;
+        return failed(error.sqlState(), error.libpqText(sent), connectionLost);
+    }
+
     /** The pending SQL command failed; {@code connectionLost}: the session is gone (a broken socket, a closed connection). */
     public Step sqlFailed(String sqlState, String message, boolean connectionLost) {
+        return failed(sqlState, libpqStyle(message), connectionLost);
+    }
+
+    private Step failed(String sqlState, String message, boolean connectionLost) {
         // no endCommand(): pgbench's -r averages a command over its successful executions (an error skips END_COMMAND)
         TransactionOutcome.Status status;
         if ("40001".equals(sqlState)) {
@@ -423,7 +440,7 @@ public final class ClientScriptRunner {
             status = TransactionOutcome.Status.SQL_ERROR;
         }
         outcome = new TransactionOutcome(status, scriptIndex, pc, sqlState, "client " + clientId + " script " + scriptIndex
-                + " aborted in command " + pc + " query 0: " + libpqStyle(message), txStart, slept);
+                + " aborted in command " + pc + " query 0: " + message, txStart, slept);
         return Step.DONE;
     }
 
