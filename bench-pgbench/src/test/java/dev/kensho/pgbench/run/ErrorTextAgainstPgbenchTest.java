@@ -53,6 +53,8 @@ class ErrorTextAgainstPgbenchTest {
                 // the position is in the text the mode sent: the value in simple mode, $1 in extended
                 "\\set a 12345\nselect :a + kx_no_such_column;\n");
         List<Arguments> out = new ArrayList<>();
+        // not -M prepared: there pgbench prints the failed PREPARE's error on its own and aborts on the missing statement
+        // ("prepared statement "P_0" does not exist"), where Kensho aborts on the PREPARE's error, worded as here
         for (QueryMode mode : List.of(QueryMode.SIMPLE, QueryMode.EXTENDED)) {
             for (int i = 0; i < scripts.size(); i++) out.add(Arguments.of(mode, i + 1, scripts.get(i)));
         }
