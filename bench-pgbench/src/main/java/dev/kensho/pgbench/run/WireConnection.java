@@ -619,8 +619,7 @@ final class WireConnection implements Closeable {
                     case '1' -> unconfirmed.poll();   // ParseComplete: the statement exists, whatever happens next
                     case 'N' -> {   // NoticeResponse: libpq's default notice processor prints it, so pgbench's stderr has it
                         if (!rollingBack) {
-                            var notice = errorFields(end);
-                            runner.notice((notice.severity() == null ? "NOTICE" : notice.severity()) + ":  " + notice.message());
+                            runner.notice(errorFields(end));
                         }
                     }
                     default -> { }   // BindComplete, NoData, ParameterStatus...

@@ -416,10 +416,18 @@ public final class ClientScriptRunner {
      * statement's line and a caret under the error's position from the text this mode sent.
      */
     public Step sqlFailed(ServerError error, boolean connectionLost) {
+        return failed(error.sqlState(), error.libpqText(sentFor(error)), connectionLost);
+    }
+
+    /**
+     * The text the pending command sent, where the error points into it (else null: a serialization failure has no
+     * position, and pays for no substitution). A pipeline's error comes at its \endpipeline, from any of its commands:
+     * null too, and libpq's " at character N" then.
+     */
+    private String sentFor(ServerError error) {
         Command cmd = cmds.get(pc);
-        // a pipeline's error comes at its \endpipeline, from any of its commands: libpq's " at character N" then
-        String sent = cmd.kind != Command.Kind.SQL ? null : mode == QueryMode.SIMPLE ? substitute(cmd.sql) : cmd.wireSql;
-        return failed(error.sqlState(), error.libpqText(sent), connectionLost);
+        if (error.position() <= 0 || cmd.kind != Command.Kind.SQL) return null;
+        return mode == QueryMode.SIMPLE ? substitute(cmd.sql) : cmd.wireSql;
     }
 
     /** The pending SQL command failed; {@code connectionLost}: the session is gone (a broken socket, a closed connection). */
@@ -855,15 +863,20 @@ public final class ClientScriptRunner {
     }
 
     /** A notice as libpq's default notice processor prints it. */
-    private static String noticeText(SQLWarning w) {
+    private String noticeText(SQLWarning w) {
         if (w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null) {
-            return p.getServerErrorMessage().getSeverity() + ":  " + p.getServerErrorMessage().getMessage();
+            ServerError n = ServerError.of(p.getServerErrorMessage());
+            return n.libpqNoticeText(sentFor(n));
         }
         return "WARNING:  " + w.getMessage();
     }
 
     /** A notice the server sent with the pending command's results (the wire engine's). */
-    public void notice(String text) {
+    public void notice(ServerError notice) {
+        notice(notice.libpqNoticeText(sentFor(notice)));
+    }
+
+    private void notice(String text) {
         // on Ctrl-C Kensho's hook stops the server and says so; its "terminating connection due to immediate shutdown"
         // would follow that line as if the run had more to say
         if (dev.kensho.core.JvmShutdown.begun()) return;

@@ -55,6 +55,15 @@ public record ServerError(String severity, String sqlState, String message, Stri
     }
 
     /**
+     * A notice (NOTICE, WARNING...) as libpq's default notice processor prints it: as an error, without its CONTEXT
+     * (libpq shows a context for errors only), so a RAISE NOTICE prints its message, DETAIL and HINT.
+     */
+    public String libpqNoticeText(String query) {
+        return new ServerError(severity == null ? "NOTICE" : severity, sqlState, message, detail, hint, position, internalQuery,
+                internalPosition, null).libpqText(query);
+    }
+
+    /**
      * "LINE n: " and the line of query holding the character at position (1-based), then a caret under it. A line
      * wider than 60 columns is cut to 60 around the error, with "..." where it was cut; tabs show as spaces; columns
      * are screen columns (an East Asian wide character takes two). Nothing when position lies beyond the query.

@@ -84,6 +84,29 @@ class ErrorTextAgainstPgbenchTest {
         }
     }
 
+    /** Notices as libpq's notice processor prints them: with their DETAIL and HINT, without the CONTEXT (errors only). */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(QueryMode.class)
+    void noticesAsPgbenchs(QueryMode mode, @LocalPostgres Target pg) throws Exception {
+        assumeTrue(Files.isExecutable(C_PGBENCH), "no C pgbench at " + C_PGBENCH);
+        Path script = Files.writeString(dir.resolve("n.sql"), "DO $$ BEGIN RAISE NOTICE 'n1' USING DETAIL = 'd1', HINT = 'h1'; "
+                + "RAISE WARNING 'w2'; END $$;\nselect 1;\n");
+        Process p = new ProcessBuilder(C_PGBENCH.toString(), "-n", "-t", "1", "-M", mode.name().toLowerCase(), "-f", script.toString(),
+                "-h", pg.host(), "-p", Integer.toString(pg.port()), "-U", pg.user(), pg.database()).start();
+        p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, err);
+        List<String> theirs = err.lines().filter(l -> !l.startsWith("pgbench") && !l.isEmpty()).toList();
+        assertEquals(List.of("NOTICE:  n1", "DETAIL:  d1", "HINT:  h1", "WARNING:  w2"), theirs, err);
+        for (Engine engine : Engine.values()) {
+            ByteArrayOutputStream sink = new ByteArrayOutputStream();
+            new PgbenchRun().engine(engine).mode(mode).file(script.toString()).transactions(1).noVacuum(true).warmup(0)
+                    .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                            new PrintStream(sink, true, StandardCharsets.UTF_8)).run(pg);
+            assertEquals(theirs, sink.toString(StandardCharsets.UTF_8).lines().toList(), engine.toString());
+        }
+    }
+
     /** The abort message's lines: from the line "PREFIXclient 0 ... aborted" (prefix cut) to the next line of the tool's own. */
     private static List<String> abort(String err, String prefix) {
         List<String> out = new ArrayList<>();
