@@ -804,7 +804,7 @@ public final class Driver {
         private void verboseError(TransactionOutcome out, int tries, boolean retrying, long scheduledNanos) {
             String m = String.valueOf(out.message());
             int q = m.indexOf(" query 0: ");
-            String error = (q < 0 ? m : m.substring(q + " query 0: ".length())).replaceFirst("^(ERROR|FATAL): (?! )", "$1:  ");
+            String error = q < 0 ? m : m.substring(q + " query 0: ".length());   // libpq's words already (ClientScriptRunner)
             cfg.err().println("client " + id + " got an error in command " + out.command() + " (SQL) of script " + out.script() + "; " + error);
             StringBuilder sb = new StringBuilder("client ").append(id)
                     .append(retrying ? " repeats the transaction after the error" : " ends the failed transaction")

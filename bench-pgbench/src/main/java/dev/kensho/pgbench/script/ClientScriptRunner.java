@@ -481,7 +481,10 @@ public final class ClientScriptRunner {
         return out;
     }
 
-    /** The server's message as libpq's PQerrorMessage shows it, on one line: "ERROR:  text" (two spaces). */
+    /**
+     * A message without the server's fields (a broken socket's, a driver's own) on one line, with libpq's two spaces
+     * after a severity; the server's errors are worded by {@link ServerError#libpqText}.
+     */
     private static String libpqStyle(String message) {
         return message.replace('\n', ' ').replaceFirst("^(ERROR|FATAL|PANIC): (?! )", "$1:  ");
     }
