@@ -7,6 +7,7 @@ import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;
+import dev.kensho.pgbench.script.ServerError;
 import dev.kensho.pgbench.script.expr.CFormat;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -375,10 +376,7 @@ public final class PgbenchInit {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
             // in the server's severity, as libpq prints it: the vacuum of tables the role does not own is a WARNING
-            for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
-                say((w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null
-                        ? p.getServerErrorMessage().getSeverity() : "WARNING") + ":  " + w.getMessage());
-            }
+            for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) say(ServerError.noticeText(w, n -> sql));
         }
     }
 

@@ -15,6 +15,7 @@ import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.Command;
 import dev.kensho.pgbench.script.PgbenchRandom;
 import dev.kensho.pgbench.script.Script;
+import dev.kensho.pgbench.script.ServerError;
 import dev.kensho.pgbench.script.ScriptException;
 import dev.kensho.pgbench.script.TransactionOutcome;
 import dev.kensho.pgbench.script.Variables;
@@ -1502,11 +1503,7 @@ public final class Driver {
             s.execute(sql);
             // as libpq prints notices: a role that does not own the tables is told "skipping ... only table or database
             // owner can vacuum it", and without it "starting vacuum...end." read as a vacuum done
-            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
-                String severity = w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null
-                        ? p.getServerErrorMessage().getSeverity() : "WARNING";
-                cfg.err().println(severity + ":  " + w.getMessage());
-            }
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) cfg.err().println(ServerError.noticeText(w, n -> sql));
         } catch (SQLException e) {
             cfg.err().println("error: ERROR:  " + oneLine(e) + " (ignoring this error and continuing anyway)");
         }

@@ -6,6 +6,7 @@ import dev.kensho.core.server.WireLogin;
 import dev.kensho.pgbench.QueryMode;
 import dev.kensho.pgbench.script.ClientScriptRunner;
 import dev.kensho.pgbench.script.Command;
+import dev.kensho.pgbench.script.ServerError;
 import dev.kensho.pgbench.script.expr.EvalException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -50,10 +51,10 @@ final class WireConnection implements Closeable {
     }
 
     /** A login refused by the server, with its SQLSTATE (28P01 for a wrong password, 57P03 while starting up). */
-    static final class ServerError extends IOException {
+    static final class LoginRefused extends IOException {
         final String sqlState;
 
-        ServerError(String sqlState, String m) {
+        LoginRefused(String sqlState, String m) {
             super(m);
             this.sqlState = sqlState;
         }
@@ -82,7 +83,7 @@ final class WireConnection implements Closeable {
     private boolean rowsResult;
     private String errorState, errorMessage;
     /** The in-flight command's error, whole (errorState and errorMessage are its SQLSTATE and first line). */
-    private dev.kensho.pgbench.script.ServerError error;
+    private ServerError error;
     private EvalException storeError;
     private boolean rollingBack;
     /** Statements parsed by what is in flight, in order, until their ParseComplete: forgotten if it never comes. */
@@ -160,7 +161,7 @@ final class WireConnection implements Closeable {
             if (one.get(0) == 'S') {
                 tls = TlsLayer.handshake(ch, login.host(), login.port());
             } else if (!ssl.equals("prefer")) {
-                throw new ServerError("08004", "server does not support SSL, but SSL was required (sslmode=" + ssl + ")");
+                throw new LoginRefused("08004", "server does not support SSL, but SSL was required (sslmode=" + ssl + ")");
             }
         }
         out.clear();
@@ -231,7 +232,7 @@ final class WireConnection implements Closeable {
                 }
                 case 'E' -> {
                     readError(end);
-                    throw new ServerError(errorState, errorMessage);
+                    throw new LoginRefused(errorState, errorMessage);
                 }
                 case 'Z' -> {
                     txStatus = (char) in.get();
@@ -289,9 +290,9 @@ final class WireConnection implements Closeable {
         return Charset.forName(name);
     }
 
-    private static String password(WireLogin login) throws ServerError {
+    private static String password(WireLogin login) throws LoginRefused {
         if (login.password() == null) {
-            throw new ServerError("28P01", "the server asks for a password and none was given (--password-file, PGPASSWORD or ~/.pgpass)");
+            throw new LoginRefused("28P01", "the server asks for a password and none was given (--password-file, PGPASSWORD or ~/.pgpass)");
         }
         return login.password();
     }
@@ -687,12 +688,12 @@ final class WireConnection implements Closeable {
         errorState = f.sqlState() == null ? "XX000" : f.sqlState();
         String severity = f.severity() == null ? "ERROR" : f.severity();
         errorMessage = severity + ": " + f.message();
-        error = new dev.kensho.pgbench.script.ServerError(severity, errorState, f.message(), f.detail(), f.hint(), f.position(),
+        error = new ServerError(severity, errorState, f.message(), f.detail(), f.hint(), f.position(),
                 f.internalQuery(), f.internalPosition(), f.context());
     }
 
     /** An ErrorResponse's or NoticeResponse's fields (those libpq shows at its default verbosity). */
-    private dev.kensho.pgbench.script.ServerError errorFields(int end) {
+    private ServerError errorFields(int end) {
         String severity = null, state = null, message = null, detail = null, hint = null, internalQuery = null, context = null;
         int position = 0, internalPosition = 0;
         while (in.position() < end) {
@@ -713,7 +714,7 @@ final class WireConnection implements Closeable {
                 default -> { }
             }
         }
-        return new dev.kensho.pgbench.script.ServerError(severity, state, message, detail, hint, position, internalQuery,
+        return new ServerError(severity, state, message, detail, hint, position, internalQuery,
                 internalPosition, context);
     }
 

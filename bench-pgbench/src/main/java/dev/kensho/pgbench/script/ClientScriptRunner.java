@@ -860,18 +860,9 @@ public final class ClientScriptRunner {
     private void notices(Statement st) throws SQLException {
         SQLWarning w = st.getWarnings();
         if (w != null) {
-            for (; w != null; w = w.getNextWarning()) notice(noticeText(w));
+            for (; w != null; w = w.getNextWarning()) notice(ServerError.noticeText(w, this::sentFor));
             st.clearWarnings();
         }
-    }
-
-    /** A notice as libpq's default notice processor prints it. */
-    private String noticeText(SQLWarning w) {
-        if (w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null) {
-            ServerError n = ServerError.of(p.getServerErrorMessage());
-            return n.libpqNoticeText(sentFor(n));
-        }
-        return "WARNING:  " + w.getMessage();
     }
 
     /** A notice the server sent with the pending command's results (the wire engine's). */

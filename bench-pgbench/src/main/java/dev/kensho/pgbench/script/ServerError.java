@@ -64,6 +64,19 @@ public record ServerError(String severity, String sqlState, String message, Stri
     }
 
     /**
+     * A warning pgjdbc collected on a statement, as libpq's notice processor prints it (see libpqNoticeText); one the
+     * server did not send (pgjdbc's own) as a WARNING with its message. query gives the statement text the notice's
+     * position is in.
+     */
+    public static String noticeText(java.sql.SQLWarning w, java.util.function.Function<ServerError, String> query) {
+        if (w instanceof org.postgresql.util.PSQLWarning p && p.getServerErrorMessage() != null) {
+            ServerError n = of(p.getServerErrorMessage());
+            return n.libpqNoticeText(query.apply(n));
+        }
+        return "WARNING:  " + w.getMessage();
+    }
+
+    /**
      * "LINE n: " and the line of query holding the character at position (1-based), then a caret under it. A line
      * wider than 60 columns is cut to 60 around the error, with "..." where it was cut; tabs show as spaces; columns
      * are screen columns (an East Asian wide character takes two). Nothing when position lies beyond the query.

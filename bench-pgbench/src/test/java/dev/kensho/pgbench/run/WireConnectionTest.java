@@ -151,17 +151,17 @@ class WireConnectionTest {
                 }
                 assertFalse(good.toString().contains("sEcret"), "a login never prints its password");
                 WireLogin bad = new WireLogin("127.0.0.1", base.port(), base.database(), r[0], "wrong", Map.of(), "prefer");
-                WireConnection.ServerError e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(bad, QueryMode.SIMPLE));
+                WireConnection.LoginRefused e = assertThrows(WireConnection.LoginRefused.class, () -> WireConnection.open(bad, QueryMode.SIMPLE));
                 assertEquals("28P01", e.sqlState, r[2] + ": " + e.getMessage());
                 WireLogin none = new WireLogin("127.0.0.1", base.port(), base.database(), r[0], null, Map.of(), "prefer");
-                e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(none, QueryMode.SIMPLE));
+                e = assertThrows(WireConnection.LoginRefused.class, () -> WireConnection.open(none, QueryMode.SIMPLE));
                 assertTrue(e.getMessage().contains("none was given"), e.getMessage());
             }
             WireLogin noDb = new WireLogin("127.0.0.1", base.port(), "kensho_no_such_db", roles[0][0], "sEcret-" + roles[0][0], Map.of(), "prefer");
-            WireConnection.ServerError e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(noDb, QueryMode.SIMPLE));
+            WireConnection.LoginRefused e = assertThrows(WireConnection.LoginRefused.class, () -> WireConnection.open(noDb, QueryMode.SIMPLE));
             assertEquals("3D000", e.sqlState);
             WireLogin tls = new WireLogin("127.0.0.1", base.port(), base.database(), roles[0][0], "x", Map.of(), "require");
-            e = assertThrows(WireConnection.ServerError.class, () -> WireConnection.open(tls, QueryMode.SIMPLE));
+            e = assertThrows(WireConnection.LoginRefused.class, () -> WireConnection.open(tls, QueryMode.SIMPLE));
             assertTrue(e.getMessage().contains("SSL was required"), e.getMessage());
         } finally {
             java.nio.file.Files.writeString(hba, before);
