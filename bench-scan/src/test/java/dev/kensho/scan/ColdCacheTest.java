@@ -103,7 +103,14 @@ class ColdCacheTest {
             // --tablespace-dir: the tables move to a tablespace in a directory given to the server's
             // user, its read throughput is recorded, and a throw-away server leaves no table files there.
             Path tsDir = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-scan-ts");
-            try {
+            try (Target other = new TargetSpec().open()) {
+                // another server's tablespace in the same directory: a copy of the same initdb template, it has the
+                // same system identifier, and a directory named by it was taken ("already in use as a tablespace")
+                dev.kensho.scan.table.Tablespace.create(other, tsDir);
+                Path others;
+                try (Connection oc = other.connect()) {
+                    others = dev.kensho.scan.table.Tablespace.location(oc, "kensho_scan").orElseThrow();
+                }
                 ScanCrossover.Options ts = ScanCrossover.Options.builder().rows(2_000).from(50).to(50).layouts(List.of(Layout.HIGH))
                         .tablespaceDir(tsDir).throughputMb(8).build();
                 ScanCrossover.Result tr = ScanCrossover.run(pg, ts, results, List.of("scan", "--tablespace-dir", tsDir.toString()), null);
@@ -115,6 +122,9 @@ class ColdCacheTest {
                      var rs = s.executeQuery("SELECT count(*) FROM pg_tablespace WHERE spcname = 'kensho_scan'")) {
                     rs.next();
                     assertEquals(0, rs.getInt(1), "tablespace of a throw-away server dropped after the run");
+                }
+                try (var left = Files.list(tsDir)) {
+                    assertEquals(List.of(others), left.toList(), "the run's tablespace directory removed, the other server's kept");
                 }
             } finally {
                 try (var walk = Files.walk(tsDir)) {

@@ -438,9 +438,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot write " + marker + ": " + e.getMessage(), e);
         }
-        // -N, not --no-sync: that long name came with 10 (9.6 spells it --nosync); the short one is every version's
-        exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "-N"),
-                "initdb", 300);
+        InitdbTemplate template = InitdbTemplate.of(bin);
+        boolean copied = template.copyTo(data);
+        if (!copied) {
+            // -N, not --no-sync: that long name came with 10 (9.6 spells it --nosync); the short one is every version's
+            exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "-N"),
+                    "initdb", 300);
+        }
         try {
             Path conf = data.resolve("postgresql.conf");
             String text = Files.readString(conf);
@@ -448,11 +452,17 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 Files.writeString(conf, text + "\n# Settings chosen by Kensho (--set, workloads); rewritten on every change.\n"
                         + "include_if_exists = 'kensho.conf'\n");
             }
-            Files.delete(marker);   // complete: from now on a later start may reuse it
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, "cannot edit postgresql.conf: " + e.getMessage(), e);
         }
-        did("initdb " + data);
+        if (!copied) template.keep(data);   // before kensho.conf: that file is this server's
+        try {
+            Files.delete(marker);   // complete: from now on a later start may reuse it
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot remove " + marker + ": " + e.getMessage(), e);
+        }
+        did(copied ? "initdb " + data + " (a copy of " + template.dir() + ", initdb's data directory for this build, made once)"
+                : "initdb " + data);
     }
 
     private boolean includesKenshoConf() {

@@ -22,11 +22,12 @@ public final class Tablespace {
     private Tablespace() {}
 
     /**
-     * --tablespace-dir on a managed server: CREATE TABLESPACE kensho_scan in DIR/kensho-&lt;system
-     * identifier&gt;, a directory given to the server's OS user (the owner of the data directory; on
-     * root that is the unprivileged user the server runs as). The per-cluster subdirectory lets a
-     * kept data directory find its tablespace again while a fresh server never trips over the files
-     * of an earlier, deleted one.
+     * --tablespace-dir on a managed server: CREATE TABLESPACE kensho_scan in a new directory
+     * DIR/kensho-&lt;random&gt;, given to the server's OS user (the owner of the data directory; on
+     * root that is the unprivileged user the server runs as). A directory per cluster lets a kept
+     * data directory find its tablespace again (the server knows where it is) while a fresh server
+     * never trips over the files of an earlier, deleted one, nor of a concurrent one. Not named by
+     * the system identifier: servers copied from one initdb template share it.
      */
     public static String create(Target target, Path dir) {
         if (!target.kind().managed()) {
@@ -35,22 +36,28 @@ public final class Tablespace {
         }
         Path data = target.control().dataDirectory().orElseThrow();
         try (Connection c = target.connect()) {
-            Path location = dir.toAbsolutePath().normalize().resolve("kensho-" + systemIdentifier(c));
+            Path parent = dir.toAbsolutePath().normalize();
             Optional<Path> existing = location(c, NAME);
             if (existing.isPresent()) {
-                if (existing.get().equals(location)) return NAME;
+                if (parent.equals(existing.get().getParent()) && existing.get().getFileName().toString().startsWith("kensho-")) return NAME;
                 throw KenshoException.usage("tablespace " + NAME + " already exists at " + existing.get()
                         + ", not under --tablespace-dir " + dir);
             }
-            Files.createDirectories(location);
-            UserPrincipal owner = Files.getOwner(data);
-            Files.setOwner(dir.toAbsolutePath().normalize(), owner);
-            Files.setOwner(location, owner);
-            checkReachable(location);
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLESPACE " + NAME + " LOCATION '" + location.toString().replace("'", "''") + "'");
+            Files.createDirectories(parent);
+            Path location = Files.createTempDirectory(parent, "kensho-");
+            try {
+                UserPrincipal owner = Files.getOwner(data);
+                Files.setOwner(parent, owner);
+                Files.setOwner(location, owner);
+                checkReachable(location);
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLESPACE " + NAME + " LOCATION '" + location.toString().replace("'", "''") + "'");
+                }
+                return NAME;
+            } catch (IOException | SQLException | RuntimeException e) {
+                Files.deleteIfExists(location);   // still empty: the next try makes another
+                throw e;
             }
-            return NAME;
         } catch (IOException e) {
             throw KenshoException.usage("--tablespace-dir " + dir + ": " + e.getMessage());
         } catch (SQLException e) {
@@ -70,8 +77,16 @@ public final class Tablespace {
             return;
         }
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            Optional<Path> location = location(c, NAME);
             for (String t : tables) s.execute("DROP TABLE IF EXISTS " + t);
             s.execute("DROP TABLESPACE IF EXISTS " + NAME);
+            if (location.isPresent() && location.get().getFileName().toString().startsWith("kensho-")) {
+                try {
+                    Files.deleteIfExists(location.get());   // the directory create() made, empty once dropped
+                } catch (IOException notEmpty) {
+                    // someone else's files in it: left
+                }
+            }
         } catch (SQLException e) {
             System.err.println("warning: could not drop tablespace " + NAME + ": " + KenshoException.firstLine(e));
         }
@@ -103,13 +118,6 @@ public final class Tablespace {
                 String loc = rs.getString(1);
                 return loc == null || loc.isEmpty() ? Optional.empty() : Optional.of(Path.of(loc));
             }
-        }
-    }
-
-    private static String systemIdentifier(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT system_identifier FROM pg_control_system()")) {
-            rs.next();
-            return rs.getString(1);
         }
     }
 
