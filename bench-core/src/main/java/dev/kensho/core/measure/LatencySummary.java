@@ -10,6 +10,20 @@ import org.HdrHistogram.Histogram;
 public record LatencySummary(long count, double avgMs, double stddevMs, double p50Ms, double p90Ms,
                              double p99Ms, double p999Ms, double maxMs) {
 
+    /**
+     * Average, deviation and maximum exact from {@code m}, percentiles from {@code h} (the same latencies), each no
+     * higher than the maximum: a histogram's percentile is its bucket's top, which can lie above the largest value.
+     */
+    public static LatencySummary of(Histogram h, LatencyMoments m) {
+        if (m.count() == 0) return of(h);
+        double max = m.maxMicros();
+        return new LatencySummary(m.count(), m.meanMicros() / 1000.0, m.stddevMicros() / 1000.0,
+                Math.min(h.getValueAtPercentile(50), max) / 1000.0, Math.min(h.getValueAtPercentile(90), max) / 1000.0,
+                Math.min(h.getValueAtPercentile(99), max) / 1000.0, Math.min(h.getValueAtPercentile(99.9), max) / 1000.0,
+                max / 1000.0);
+    }
+
+    /** Everything from the histogram's buckets (three digits): the mean from their midpoints, the maximum a bucket's top. */
     public static LatencySummary of(Histogram h) {
         if (h.getTotalCount() == 0) return new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0);
         return new LatencySummary(h.getTotalCount(), h.getMean() / 1000.0, h.getStdDeviation() / 1000.0,

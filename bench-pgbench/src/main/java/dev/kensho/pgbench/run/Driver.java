@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.measure.LatencyMoments;
 import dev.kensho.core.measure.LatencyRecorder;
 import dev.kensho.core.measure.LatencySummary;
 import dev.kensho.core.result.Timeline;
@@ -90,6 +91,7 @@ public final class Driver {
     /** Watches the JIT during the warm-up; null without one. */
     private JitSettle jit;
     private LatencyRecorder[] scriptLatency;
+    private LatencyMoments[] scriptMoments;
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptOther, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
@@ -197,6 +199,7 @@ public final class Driver {
         PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads, !base.contains("default_seed"));
         int ns = cfg.scripts().size();
         scriptLatency = new LatencyRecorder[ns];
+        scriptMoments = new LatencyMoments[ns];
         scriptOk = new LongAdder[ns];
         scriptFailed = new LongAdder[ns];
         scriptSkipped = new LongAdder[ns];
@@ -209,6 +212,7 @@ public final class Driver {
         commandRetries = new AtomicLongArray[ns];
         for (int i = 0; i < ns; i++) {
             scriptLatency[i] = new LatencyRecorder();
+            scriptMoments[i] = new LatencyMoments();
             scriptOk[i] = new LongAdder();
             scriptFailed[i] = new LongAdder();
             scriptSkipped[i] = new LongAdder();
@@ -359,6 +363,7 @@ public final class Driver {
         long processed = ok.sum();
         long failed = serialization.sum() + deadlock.sum() + other.sum() + lost.sum();
         Histogram all = ticker.total();
+        LatencySummary latency = LatencySummary.of(all, seconds.totalMoments());
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
         int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
         int ns = cfg.scripts().size();
@@ -376,7 +381,7 @@ public final class Driver {
             }
             scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
                     scriptSkipped[i].sum(), scriptSerialization[i].sum(), scriptDeadlock[i].sum(), scriptOther[i].sum(), scriptRetried[i].sum(),
-                    scriptRetries[i].sum(), ns == 1 ? LatencySummary.of(all) : LatencySummary.of(scriptLatency[i].total()), cmds));
+                    scriptRetries[i].sum(), ns == 1 ? latency : LatencySummary.of(scriptLatency[i].total(), scriptMoments[i]), cmds));
         }
         // pgbench's average: conn_total_duration / (cnt + failures), connections and disconnections over transactions
         double connMs = cfg.connectPerTransaction() ? (processed + failed == 0 ? 0 : connectNanos.sum() / 1e6 / (processed + failed)) : initialConnMs;
@@ -384,7 +389,7 @@ public final class Driver {
         return new RunReport(type, scale, partitionMethod, partitions, cfg.mode().pgbenchName(), cfg.clients(), threads, cfg.maxTries(),
                 cfg.durationSeconds(), cfg.effectiveTransactions(), processed, failed, serialization.sum(), deadlock.sum(),
                 other.sum(), cfg.continueOnError(), lost.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
-                LatencySummary.of(all), LatencySummary.of(ticker.totalLag()), cfg.connectPerTransaction(), connMs, bench,
+                latency, LatencySummary.of(ticker.totalLag(), seconds.lagMoments()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
                 wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed,
@@ -431,6 +436,7 @@ public final class Driver {
         for (LongAdder a : List.of(ok, skipped, serialization, deadlock, other, lost, retried, retries, late)) a.reset();
         for (int i = 0; i < scriptLatency.length; i++) {
             scriptLatency[i].reset();
+            scriptMoments[i].reset();
             for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
                     scriptOther[i], scriptRetried[i], scriptRetries[i])) a.reset();
             commandFailures[i] = new AtomicLongArray(commandFailures[i].length());
@@ -694,9 +700,13 @@ public final class Driver {
                 ok.increment();
                 scriptOk[script].increment();
                 seconds.ok(end, lat, throttled ? Math.max(0, start - scheduled) : -1, tries - 1);
-                if (scriptLatency.length > 1) scriptLatency[script].recordNanos(lat);
+                if (scriptLatency.length > 1) {
+                    scriptLatency[script].recordNanos(lat);
+                    scriptMoments[script].record(LatencyRecorder.micros(lat));
+                }
                 if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
-                log(lat / 1000, null, script, (start - scheduled) / 1000, null, tries);
+                // the values the report's sums hold (rounded µs), so that the log's lines add up to its average
+                log(LatencyRecorder.micros(lat), null, script, throttled ? LatencyRecorder.micros(Math.max(0, start - scheduled)) : 0, null, tries);
                 return out.ok() || abort(out);
             }
             scriptFailed[script].increment();

@@ -1,5 +1,6 @@
 package dev.kensho.pgbench.run;
 
+import dev.kensho.core.measure.LatencyMoments;
 import dev.kensho.core.measure.LatencyRecorder;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,6 +82,8 @@ final class RunSeconds {
     private final boolean withLag;
     /** Every latency of the run, three digits. */
     private final Histogram total = LatencyRecorder.concurrent(), totalLag;
+    /** The report's average, deviation and maxima, exact as pgbench's; lag's is null without -R. */
+    private final LatencyMoments totalMoments = new LatencyMoments(), lagMoments;
     /** Open seconds by index, for the writers; the reader removes each as it seals it. */
     private final ConcurrentHashMap<Long, Second> open = new ConcurrentHashMap<>();
     /** The writers' cache of the newest open second (a map lookup boxes its key). */
@@ -105,6 +108,7 @@ final class RunSeconds {
         this.origin = originNanos;
         this.withLag = withLag;
         this.totalLag = withLag ? LatencyRecorder.concurrent() : null;
+        this.lagMoments = withLag ? new LatencyMoments() : null;
         this.progress = progress;
         this.timeline = timeline;
         this.due = originNanos + SECOND_NANOS + GRACE_NANOS;
@@ -120,18 +124,30 @@ final class RunSeconds {
         return totalLag == null ? LatencyRecorder.empty() : totalLag;
     }
 
+    /** Every latency of the run, summed; complete once every writer has finished. */
+    LatencyMoments totalMoments() {
+        return totalMoments;
+    }
+
+    /** Every schedule lag (-R), summed; empty without -R. */
+    LatencyMoments lagMoments() {
+        return lagMoments == null ? new LatencyMoments() : lagMoments;
+    }
+
     /** A transaction that succeeded and ended at {@code endNanos}; lag &lt; 0 when it was not throttled. */
     void ok(long endNanos, long latencyNanos, long lagNanos, int retries) {
         Second s = enter(endNanos);
         try {
             long us = LatencyRecorder.micros(latencyNanos);
             total.recordValue(us);
+            totalMoments.record(us);
             s.latency.recordValue(us);
             s.latencySum.add(us);
             s.latencySum2.add((double) us * us);
             if (lagNanos >= 0 && s.lag != null) {
                 long lag = LatencyRecorder.micros(lagNanos);
                 totalLag.recordValue(lag);
+                lagMoments.record(lag);
                 s.lag.recordValue(lag);
                 s.lagSum.add(lag);
             }

@@ -420,6 +420,45 @@ class PgbenchRunTest {
         assertTrue(n > 10 && n < 100, "sampled " + n + " of 400");
     }
 
+    /**
+     * The report's average, deviation and maxima are the logged transactions' own, exactly as pgbench's sums give
+     * them, and the lines of clients sharing a log are in time order. Latencies of 2.5 ms and a lag that grows to
+     * hundreds of ms lie in histogram buckets 2 to 256 µs wide: a bucket's midpoint or top would be off by more.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void theReportsAveragesAndMaximaAreTheLoggedTransactionsOwn(Engine engine, Target pg, @TempDir Path tmp) throws Exception {
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).script(Script.parse("sleep.sql", "SELECT pg_sleep(0.0025);\n"))
+                .clients(2).threads(1).seconds(2).rate(1000).log(true).logDirectory(tmp).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        List<String> lines = Files.readAllLines(tmp.resolve("pgbench_log." + ProcessHandle.current().pid()));
+        assertEquals(r.processed(), lines.size(), String.join("\n", r.lines()));
+        double sum = 0, sum2 = 0, lagSum = 0;
+        long max = 0, lagMax = 0, previousStamp = 0;
+        for (String x : lines) {
+            // client, transaction, latency, script, epoch seconds, µs, lag
+            String[] f = x.split(" ");
+            long us = Long.parseLong(f[2]), lag = Long.parseLong(f[6]);
+            sum += us;
+            sum2 += (double) us * us;
+            max = Math.max(max, us);
+            lagSum += lag;
+            lagMax = Math.max(lagMax, lag);
+            long stamp = Long.parseLong(f[4]) * 1_000_000 + Long.parseLong(f[5]);
+            assertTrue(stamp >= previousStamp, "a line stamped before the one above it: " + x);
+            previousStamp = stamp;
+        }
+        int n = lines.size();
+        double mean = sum / n;
+        assertTrue(mean > 2500 && lagMax > 100_000, "latencies of 2.5 ms and more, a lag past 100 ms expected: " + mean + " µs, " + lagMax + " µs");
+        assertEquals(mean, r.latency().avgMs() * 1000, 1e-6);
+        assertEquals(Math.sqrt(sum2 / n - mean * mean), r.latency().stddevMs() * 1000, 1e-3);
+        assertEquals(max, r.latency().maxMs() * 1000, 1e-6);
+        assertTrue(r.latency().p999Ms() <= r.latency().maxMs(), r.latency().toString());
+        assertEquals(lagSum / n, r.lag().avgMs() * 1000, 1e-6);
+        assertEquals(lagMax, r.lag().maxMs() * 1000, 1e-6);
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void rateLimitWithLagAndLatencyLimitAndReconnectEachTransaction(Engine engine, Target pg) {
