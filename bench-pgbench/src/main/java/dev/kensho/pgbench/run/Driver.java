@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -105,6 +106,8 @@ public final class Driver {
     private int partitions;
     private long startNanos;
     private long startEpochMicros;
+    /** The wall clock in µs as the run's log stamps it: its start's plus the monotonic time since. */
+    private final LongSupplier logClock = () -> startEpochMicros + (System.nanoTime() - startNanos) / 1000;
     private long deadlineNanos = Long.MAX_VALUE;
 
     /**
@@ -847,8 +850,7 @@ public final class Driver {
         private void log(long latencyUs, String result, int script, long lagUs, String kind, int tries) {
             if (group.log == null || warming) return;   // in this order: see choose
             if (cfg.aggregateInterval() == 0 && !group.sampled()) return;
-            long epochMicros = startEpochMicros + (System.nanoTime() - startNanos) / 1000;
-            group.log.transaction(id, txNo + 1, latencyUs, result, script, epochMicros, lagUs, tries, kind);
+            group.log.transactionNow(id, txNo + 1, latencyUs, result, script, logClock, lagUs, tries, kind);
         }
 
         // ---- the wire engine (driven by this client's Multiplexer, on its thread)

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 
 /**
  * One pgbench thread's -l transaction log, in pgbench's format: {@code prefix.PID} for thread 0,
@@ -83,6 +84,16 @@ final class TxLog implements AutoCloseable {
         if (showRetries) line.append(' ').append(tries - 1);
         line.append('\n');
         write(line);
+    }
+
+    /**
+     * As {@link #transaction}, stamped by {@code epochMicros} under the lock. The pgjdbc engine's clients of one
+     * thread group share this log from threads of their own: one that stamped first but wrote second would write its
+     * line out of order, and in an aggregate file add its transaction to the interval after its own.
+     */
+    synchronized void transactionNow(int client, long txNo, long latencyUs, String result, int script, LongSupplier epochMicros,
+                                     long lagUs, int tries, String failureKind) {
+        transaction(client, txNo, latencyUs, result, script, epochMicros.getAsLong(), lagUs, tries, failureKind);
     }
 
     /**

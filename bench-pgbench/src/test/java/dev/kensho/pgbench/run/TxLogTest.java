@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,29 @@ class TxLogTest {
 
     private List<String> lines(Path f) throws Exception {
         return Files.readAllLines(f);
+    }
+
+    /**
+     * A client's line is stamped once it holds the log: one that read the clock first and then waited for another
+     * client's write would come out of time order (and in an aggregate be added to the interval after its own).
+     */
+    @Test
+    void aLineIsStampedWhenItsWriterHoldsTheLog() throws Exception {
+        Path f = dir.resolve("shared");
+        AtomicLong clock = new AtomicLong(1_700_000_000_999_999L);
+        try (TxLog log = new TxLog(f, false, false, false, false, false, 0)) {
+            Thread waiting;
+            synchronized (log) {
+                waiting = new Thread(() -> log.transactionNow(1, 1, 500, null, 0, clock::get, 0, 1, null));
+                waiting.start();
+                while (waiting.getState() != Thread.State.BLOCKED) Thread.onSpinWait();
+                log.transaction(0, 1, 300, null, 0, 1_700_000_001_000_000L, 0, 1, null);
+                clock.set(1_700_000_001_000_001L);
+            }
+            waiting.join();
+        }
+        // the waiting client's stamp is the time it wrote, not the time it began to wait
+        assertEquals(List.of("0 1 300 0 1700000001 0", "1 1 500 0 1700000001 1"), lines(f));
     }
 
     @Test
