@@ -99,6 +99,18 @@ final class ScriptParser {
                 || c == '$' || c >= 0x80;
     }
 
+    /**
+     * Where a "--" comment at {@code from} ends: at the next newline or carriage return, as psqlscan's: a file saved
+     * with CR line ends would otherwise lose every command after its first comment, silently.
+     */
+    private static int commentEnd(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\n' || c == '\r') return i;
+        }
+        return s.length();
+    }
+
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
     }
@@ -123,8 +135,7 @@ final class ScriptParser {
             char c = src.charAt(pos);
             if (buf.length() == 0 && (isSpace(c) || src.startsWith("--", pos))) {
                 if (c == '-') {
-                    int nl = src.indexOf('\n', pos);
-                    pos = nl < 0 ? n : nl;
+                    pos = commentEnd(src, pos);
                 } else {
                     pos++;
                 }
@@ -134,8 +145,7 @@ final class ScriptParser {
                 start = pos;
             }
             if (src.startsWith("--", pos)) {
-                int nl = src.indexOf('\n', pos);
-                int end = nl < 0 ? n : nl;
+                int end = commentEnd(src, pos);
                 buf.append(src, pos, end);
                 pos = end;
             } else if (src.startsWith("/*", pos)) {
@@ -403,7 +413,7 @@ final class ScriptParser {
                 continue;
             }
             if (lineComment) {
-                lineComment = c != '\n';
+                lineComment = c != '\n' && c != '\r';
             } else if (blockDepth > 0) {
                 if (sql.startsWith("*/", i)) {
                     blockDepth--;

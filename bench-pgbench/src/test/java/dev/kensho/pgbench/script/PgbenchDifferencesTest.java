@@ -67,6 +67,8 @@ class PgbenchDifferencesTest {
                         "client 0 script 0 command 0 query 1: expected one row, got 0"),
                 aborts("aset invalid name", "SELECT 1 AS a \\; SELECT 1 AS \"a b\" \\aset\n",
                         "aset: invalid variable name: \"a b\"; client 0 script 0 command 0 query 1: error storing into variable a b"),
+                ok("comments end at a lone CR", "-- lead\rDO $$ BEGIN RAISE NOTICE 'one'; END $$;\r-- note\rDO $$ BEGIN RAISE NOTICE 'two'; END $$;\r",
+                        "NOTICE:  one", "NOTICE:  two"),
                 ok("continuation with CR LF", "\\set x 1 \\\r\n + 2\r\n\\set r debug(:x)\r\n", "debug(script=0,command=2): int 3"),
                 ok("continuation with CR LF right after a word", "\\sleep 1\\\r\nms\r\n\\set\\\r\nx\\\r\n3\r\n\\set r debug(:x)\r\n",
                         "debug(script=0,command=3): int 3"),
