@@ -162,7 +162,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
             if (init) new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
             RunReport r = run.runAndRecord(t, dir);
             CellSummary.write(dir, metrics);
-            // as pgbench's exit status 2 for aborted clients; also a run in which every transaction failed measured nothing
+            // Kensho's 1 where pgbench exits 2 for aborted clients (2 is a usage error here); a run in which every
+            // transaction failed measured nothing, where pgbench exits 0
             return r.unmeasured(null) != null ? KenshoException.FAILURE : 0;
         }
     }
