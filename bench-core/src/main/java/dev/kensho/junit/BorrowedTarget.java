@@ -1,5 +1,6 @@
 package dev.kensho.junit;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.kensho.core.server.ServerControl;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetKind;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import javax.sql.DataSource;
 
 /**
  * A shared server as one test (or one class's lifecycle) holds it: everything goes to the server, but
@@ -26,7 +26,7 @@ import javax.sql.DataSource;
 @SuppressWarnings("deprecation")
 final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.ExtensionContext.Store.CloseableResource {
     private final Target shared;
-    private final List<DataSource> pools = new ArrayList<>();
+    private final List<HikariDataSource> pools = new ArrayList<>();
     private final TestControl control;
 
     BorrowedTarget(Target shared) {
@@ -35,8 +35,8 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
     }
 
     @Override
-    public DataSource pool(int size) {
-        DataSource ds = shared.pool(size);
+    public HikariDataSource pool(int size) {
+        HikariDataSource ds = shared.pool(size);
         synchronized (pools) {
             pools.add(ds);
         }
@@ -44,19 +44,19 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
     }
 
     /**
-     * Closes the pools made through this test's Target and puts back the settings it applied; the server goes on
-     * for the tests after it.
+     * Closes the pools made through this test's Target and puts back the settings it applied (a test that closes
+     * its Target itself gets them back then); the server goes on for the tests after it.
      */
     @Override
     public void close() {
-        List<DataSource> made;
+        List<HikariDataSource> made;
         synchronized (pools) {
             made = new ArrayList<>(pools);
             pools.clear();
         }
-        for (DataSource ds : made) {
+        for (HikariDataSource ds : made) {
             try {
-                ((AutoCloseable) ds).close();
+                ds.close();
             } catch (Exception ignored) {
                 // a pool that will not close goes with the server at the end of the plan
             }

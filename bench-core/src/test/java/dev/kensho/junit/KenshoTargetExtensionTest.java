@@ -86,6 +86,17 @@ class KenshoTargetExtensionTest {
         }
 
         @Test
+        void aPoolClosesInTryWithResources(Target pg) throws Exception {
+            com.zaxxer.hikari.HikariDataSource closedEarly;
+            try (com.zaxxer.hikari.HikariDataSource ds = pg.pool(1)) {
+                closedEarly = ds;
+                ds.getConnection().close();
+            }
+            org.junit.jupiter.api.Assertions.assertTrue(closedEarly.isClosed());
+            org.junit.jupiter.api.Assertions.assertTrue(pg.pool(1).getConnection().isValid(2));
+        }
+
+        @Test
         void closingTheTargetItWasGivenLeavesTheServerToOthers(Target pg) throws Exception {
             try (Target mine = pg) {
                 mine.pool(2).getConnection().close();
@@ -100,7 +111,7 @@ class KenshoTargetExtensionTest {
     void theTestsPoolsCloseWithTheTest() {
         EngineExecutionResults r = run(ManyTestsWithPools.class);
         assertEquals(0, r.allEvents().failed().count(), r.allEvents().failed().list().toString());
-        assertEquals(14, r.testEvents().succeeded().count());
+        assertEquals(15, r.testEvents().succeeded().count());
     }
 
     @KenshoTarget

@@ -286,7 +286,7 @@ abstract class JdbcTarget implements Target {
     }
 
     @Override
-    public synchronized DataSource pool(int size) {
+    public synchronized HikariDataSource pool(int size) {
         if (closed) throw new IllegalStateException("target closed: " + describe());
         pools.removeIf(HikariDataSource::isClosed);   // closed by their user (a test's, see KenshoTarget)
         HikariConfig c = new HikariConfig();

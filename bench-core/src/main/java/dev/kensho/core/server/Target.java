@@ -1,8 +1,8 @@
 package dev.kensho.core.server;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
-import javax.sql.DataSource;
 
 /**
  * A PostgreSQL server to measure. Open one with {@link TargetSpec#open()}; closing it stops a
@@ -50,11 +50,11 @@ public interface Target extends AutoCloseable {
     Connection connect(String database) throws SQLException;
 
     /**
-     * A HikariCP pool over {@link #connect()}'s settings; closed with the target, or before by closing it (the
-     * DataSource is {@link AutoCloseable}). A test given its Target by {@link dev.kensho.junit.KenshoTarget} has its
-     * pools closed when it ends.
+     * A HikariCP pool over {@link #connect()}'s settings; closed with the target, or before by closing it
+     * ({@code try (HikariDataSource ds = target.pool(4)) { ... }}). A test given its Target by
+     * {@link dev.kensho.junit.KenshoTarget} has its pools closed when it ends.
      */
-    DataSource pool(int size);
+    HikariDataSource pool(int size);
 
     /** Restarts and settings: what Kensho may change on this server. */
     ServerControl control();
