@@ -46,8 +46,14 @@ final class ContainerServer {
         });
         container.setCommand(command.toArray(String[]::new));
         container.start();
-        return new RemoteServer(TargetKind.TESTCONTAINERS, container.getHost(), container.getFirstMappedPort(),
-                container.getDatabaseName(), container.getUsername(), container.getPassword(), Map.of(), null, container::stop)
-                .verify();
+        RemoteServer server = new RemoteServer(TargetKind.TESTCONTAINERS, container.getHost(), container.getFirstMappedPort(),
+                container.getDatabaseName(), container.getUsername(), container.getPassword(), Map.of(), null, container::stop);
+        try {
+            return server.verify();
+        } catch (RuntimeException e) {
+            // a container that will not take the login must not run on until the JVM's end (Ryuk's cleanup)
+            server.close();
+            throw e;
+        }
     }
 }
