@@ -695,6 +695,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         Map<String, String> before = new LinkedHashMap<>(settings);
         boolean restartNeeded = false;
         boolean changed = false;
+        // a backend-level setting reaches only sessions that start after the reload: the pools' idle ones would keep the old value
+        boolean newSessionsOnly = false;
         for (var e : wanted.entrySet()) {
             Current now = current.get(e.getKey());
             String ctx = now == null ? null : now.context();
@@ -715,6 +717,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 actions.add("set " + e.getKey() + " " + (old == null ? "(default)" : old) + " → " + e.getValue() + " (restart)");
             } else {
                 actions.add("set " + e.getKey() + " = " + e.getValue());
+                newSessionsOnly |= ctx.equals("backend") || ctx.equals("superuser-backend");
             }
         }
         if (changed) {
@@ -725,6 +728,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                     actions.add("restarted PostgreSQL for postmaster-level settings");
                 } else {
                     reload();
+                    if (newSessionsOnly) sessionChanged();
                 }
             } catch (KenshoException e) {
                 String rejected = running ? null : rejectedSetting(wanted);

@@ -63,6 +63,10 @@ class ManagedServerTest {
             SettingsOutcome user = pg.control().apply(Map.of("work_mem", "64MB"));
             assertFalse(user.restarted());
             assertEquals("64MB", show(pg, "work_mem"));
+            // a backend-level setting reaches only sessions begun after the reload: the pool's idle one is replaced
+            assertEquals("off", show(pool, "log_disconnections"));
+            assertFalse(pg.control().apply(Map.of("log_disconnections", "on")).restarted());
+            assertEquals("on", show(pool, "log_disconnections"));
 
             String before = show(pg, "max_worker_processes");
             SettingsOutcome pm = pg.control().apply(Map.of("max_worker_processes", "13"));
