@@ -111,6 +111,37 @@ final class ScriptParser {
         return s.length();
     }
 
+    /**
+     * Where the string a quote just closed goes on, as SQL's (and psqlscan's) continuation: blanks and "--" comments,
+     * a line break, then blank lines and whole-line comments, then a quote, whose index it returns; -1 when none
+     * follows. The string goes on in its own kind: an E string continued keeps its escapes.
+     */
+    private static int quoteContinuation(String s, int from) {
+        int n = s.length();
+        int i = from;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\f') i++;
+            else if (s.startsWith("--", i)) i = commentEnd(s, i);
+            else break;
+        }
+        if (i >= n || (s.charAt(i) != '\n' && s.charAt(i) != '\r')) return -1;
+        i++;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (isSpace(c)) {
+                i++;
+            } else if (s.startsWith("--", i)) {
+                int end = commentEnd(s, i);
+                if (end >= n) return -1;   // a comment is whitespace here only with its line break
+                i = end + 1;
+            } else {
+                break;
+            }
+        }
+        return i < n && s.charAt(i) == '\'' ? i : -1;
+    }
+
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
     }
@@ -177,12 +208,12 @@ final class ScriptParser {
                     if (escapes && q == '\\' && p + 1 < n) {
                         p += 2;
                     } else if (q == '\'') {
-                        if (p + 1 < n && src.charAt(p + 1) == '\'') {
-                            p += 2;
-                        } else {
+                        int more = p + 1 < n && src.charAt(p + 1) == '\'' ? p + 1 : quoteContinuation(src, p + 1);
+                        if (more < 0) {
                             p++;
                             break;
                         }
+                        p = more + 1;
                     } else {
                         p++;
                     }
@@ -441,6 +472,8 @@ final class ScriptParser {
                     continue;
                 }
                 if (c == quote) {
+                    // no continuation here: where '?' needs escaping, pgjdbc's parser reads each quote pair as a string
+                    // of its own (E'' decided by the letter before it), and so must this
                     quote = 0;
                 }
             } else if (c == '\'' || c == '"') {
