@@ -94,6 +94,19 @@ final class ScriptParser {
 
     // ------------------------------------------------------------------ SQL
 
+    /** psqlscan's variable_char, what a ":name" token is made of. */
+    private static boolean isVariableChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+    }
+
+    /** The end of a ":{?name}" at {@code at}, or -1. */
+    private static int existenceTestEnd(String s, int at) {
+        if (!s.startsWith(":{?", at)) return -1;
+        int p = at + 3;
+        while (p < s.length() && isVariableChar(s.charAt(p))) p++;
+        return p > at + 3 && p < s.length() && s.charAt(p) == '}' ? p + 1 : -1;
+    }
+
     private static boolean isIdentChar(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
                 || c == '$' || c >= 0x80;
@@ -263,6 +276,24 @@ final class ScriptParser {
                     backslash = true;
                     break;
                 }
+            } else if (c == ':' && pos + 1 < n && src.charAt(pos + 1) == ':') {
+                content = true;   // a cast: the name after it is an identifier
+                buf.append("::");
+                pos += 2;
+            } else if (c == ':' && pos + 1 < n && isVariableChar(src.charAt(pos + 1))) {
+                // psqlscan's variable token: its name is no identifier (":end" closes no BEGIN ATOMIC body)
+                int p = pos + 1;
+                while (p < n && isVariableChar(src.charAt(p))) {
+                    p++;
+                }
+                content = true;
+                buf.append(src, pos, p);
+                pos = p;
+            } else if (c == ':' && existenceTestEnd(src, pos) > 0) {
+                // psql's :{?name}: pgbench gives its scanner no variables, so every name tests absent
+                content = true;
+                buf.append("FALSE");
+                pos = existenceTestEnd(src, pos);
             } else if (isIdentStart(c) && (pos == 0 || !isIdentChar(src.charAt(pos - 1)))) {
                 int p = pos + 1;
                 while (p < n && isIdentChar(src.charAt(p))) {

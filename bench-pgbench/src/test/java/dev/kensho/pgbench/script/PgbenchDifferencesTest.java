@@ -72,6 +72,8 @@ class PgbenchDifferencesTest {
                 ok("an E string continued on the next line keeps its escapes",
                         "SELECT length(E'it' -- a comment\n\n-- another\n'\\'s') AS n \\gset\n\\set r debug(:n)\n",
                         "debug(script=0,command=2): int 4"),
+                ok(":{?name} is FALSE (pgbench gives psql's scanner no variables)", "SELECT (:{?scale})::int AS t \\gset\n\\set r debug(:t)\n",
+                        "debug(script=0,command=2): int 0"),
                 ok("continuation with CR LF", "\\set x 1 \\\r\n + 2\r\n\\set r debug(:x)\r\n", "debug(script=0,command=2): int 3"),
                 ok("continuation with CR LF right after a word", "\\sleep 1\\\r\nms\r\n\\set\\\r\nx\\\r\n3\r\n\\set r debug(:x)\r\n",
                         "debug(script=0,command=3): int 3"),

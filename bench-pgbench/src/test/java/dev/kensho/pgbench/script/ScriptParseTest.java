@@ -69,6 +69,14 @@ class ScriptParseTest {
                 "SELECT begin_x FROM (SELECT 1 AS begin_x) s;", "SELECT 2;"), s.commandLines());
     }
 
+    /** In psqlscan ":end" is a variable token, not the END that closes the body; "::" is a cast before an identifier. */
+    @Test
+    void aVariableNamedLikeAKeywordEndsNoFunctionBody() throws Exception {
+        Script s = Script.parse("v.sql", "CREATE FUNCTION pg_temp.f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT :end; SELECT 2::int; END;\nSELECT 3;\n");
+        assertEquals(2, s.commands().size(), s.commandLines().toString());
+        assertEquals("SELECT 3;", s.commands().get(1).sql().strip());
+    }
+
     @Test
     void compoundQueriesAndGsetMergeIntoTheSqlCommand() throws Exception {
         Script s = Script.parse("g.sql", "\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset\nSELECT 1 AS a \\aset p_\nSELECT 2;\n\\gset q\n");
