@@ -683,7 +683,7 @@ public final class ClientScriptRunner {
                 throw new EvalException("sleep: undefined variable \"" + name + "\"");
             }
             usec = Variables.atoi(v);
-            if (usec == 0 && (v.isEmpty() || !Character.isDigit(v.charAt(0)))) {
+            if (usec == 0 && (v.isEmpty() || !ScriptParser.isAsciiDigit(v.charAt(0)))) {
                 throw new EvalException("sleep: invalid sleep time \"" + v + "\" for variable \"" + name + "\"");
             }
         } else {

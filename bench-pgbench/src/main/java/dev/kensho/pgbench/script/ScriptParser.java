@@ -94,6 +94,10 @@ final class ScriptParser {
 
     // ------------------------------------------------------------------ SQL
 
+    static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
     /** psqlscan's variable_char, what a ":name" token is made of. */
     private static boolean isVariableChar(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
@@ -790,8 +794,9 @@ final class ScriptParser {
             if (value.charAt(0) == '+' || value.charAt(0) == '-') {
                 i++;
             }
-            boolean haveDigit = i < value.length() && Character.isDigit(value.charAt(i));
-            while (i < value.length() && Character.isDigit(value.charAt(i))) {
+            // ASCII digits, as C's isdigit: "\sleep ٣" is no number (Character.isDigit took it, and atoi slept 0)
+            boolean haveDigit = i < value.length() && isAsciiDigit(value.charAt(i));
+            while (i < value.length() && isAsciiDigit(value.charAt(i))) {
                 i++;
             }
             if (i < value.length()) {

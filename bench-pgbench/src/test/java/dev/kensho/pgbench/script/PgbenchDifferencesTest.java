@@ -45,6 +45,8 @@ class PgbenchDifferencesTest {
         return List.of(
                 aborts("set evaluation fails", "\\set i 9223372036854775807 + 1\n",
                         "bigint add out of range; client 0 aborted in command 0 (set) of script 0; evaluation of meta-command failed"),
+                aborts("sleep of a variable whose digit is not ASCII", "SELECT '\u0663' AS t \\gset\n\\sleep :t ms\n",
+                        "sleep: invalid sleep time \"\u0663\" for variable \"t\"; client 0 aborted in command 1 (sleep) of script 0; execution of meta-command failed"),
                 aborts("set assignment fails", "\\set 1x 1\n",
                         "set: invalid variable name: \"1x\"; client 0 aborted in command 0 (set) of script 0; assignment of meta-command failed"),
                 aborts("sleep fails", "\\sleep :nosuch us\n",

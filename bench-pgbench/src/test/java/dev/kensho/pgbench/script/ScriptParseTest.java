@@ -118,6 +118,7 @@ class ScriptParseTest {
         "'\\set i 9223372036854775808'|e.sql:1:8: syntax error in command \"set\"",
         "'\\set i 1\\n\\sleep 3 weeks'|e.sql:2:10: unrecognized time unit, must be us, ms or s (weeks)",
         "'\\sleep x'|e.sql:1:8: invalid sleep time, must be an integer (x)",
+        "'\\sleep \u0663ms'|e.sql:1:8: invalid sleep time, must be an integer (\u0663ms)",
         "'\\if 1\\n\\set a 2\\n\\endif\\n\\endif'|e.sql:4:1: \\endif without matching \\if",
         "'\\set x (1 + 2'|e.sql:1:14: syntax error in command \"set\"",
         "'\\set x 1 +* 2'|e.sql:1:11: syntax error in command \"set\"",
