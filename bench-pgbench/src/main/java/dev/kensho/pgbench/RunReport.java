@@ -30,7 +30,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         double driverCpuSeconds) {
 
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
-    public record ScriptReport(String description, int weight, int totalWeight, long processed, long failed, long skipped,
+    public record ScriptReport(String description, int weight, long totalWeight, long processed, long failed, long skipped,
                                long serializationFailures, long deadlockFailures, long otherFailures, long retried, long retries,
                                LatencySummary latency, List<CommandReport> commands) { }
 

@@ -368,7 +368,7 @@ public final class Driver {
         Histogram all = ticker.total();
         LatencySummary latency = LatencySummary.of(all, seconds.totalMoments());
         List<RunReport.ScriptReport> scripts = new ArrayList<>();
-        int totalWeight = cfg.scripts().stream().mapToInt(Script::weight).sum();
+        long totalWeight = cfg.scripts().stream().mapToLong(Script::weight).sum();
         int ns = cfg.scripts().size();
         for (int i = 0; i < cfg.scripts().size(); i++) {
             Script s = cfg.scripts().get(i);

@@ -237,11 +237,9 @@ public final class Script {
         for (Script s : scripts) {
             total += s.weight();
         }
+        // summed in 64 bits, as pgbench's total_weight: 128 weights of at most 2^31-1 each cannot overflow it
         if (total == 0) {
             throw new ScriptException("total script weight must not be zero");
-        }
-        if (total > Integer.MAX_VALUE) {
-            throw new ScriptException("total script weight must not exceed " + Integer.MAX_VALUE);
         }
     }
 
