@@ -23,15 +23,15 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * }
  * </pre>
  *
- * <p>The servers are shared: a setting one test applies ({@code pg.control().apply(...)}) holds until the
- * test ends; then the value it had before is applied back (for a constructor's or {@code @BeforeAll}'s
- * Target, when the class ends). The pools a test makes ({@code pg.pool(n)}) close when it
- * ends (a constructor's or {@code @BeforeAll}'s when the class ends); closing a Target it was given
- * closes only those and puts back the settings it applied, and the server stops when the test plan ends. A target
- * absent from this machine skips the test with the reason (nothing answers at a {@link LocalPostgres} address; no
- * Docker engine, or no Testcontainers on the classpath, for KENSHO_TEST_TESTCONTAINERS); one that is there but cannot be used fails it with the reason (a server
- * that refuses the login or has no such database, KENSHO_TEST_URL's included; an embedded server that does not start;
- * a {@link PgVersion} zonky never built): a misconfigured suite must not pass by skipping.
+ * <p>The servers are shared: a setting one test applies ({@code pg.control().apply(...)}) holds until the test ends;
+ * then the value it had before is applied back (for a constructor's or {@code @BeforeAll}'s Target, when the class
+ * ends). The pools a test makes ({@code pg.pool(n)}) close when it ends (a constructor's or {@code @BeforeAll}'s when
+ * the class ends); closing a Target it was given closes only those and puts back the settings it applied, and the
+ * server stops when the test plan ends. A target absent from this machine skips the test with the reason (nothing
+ * answers at a {@link LocalPostgres} address; no Docker engine, or no Testcontainers on the classpath, for
+ * KENSHO_TEST_TESTCONTAINERS); one that is there but cannot be used fails it with the reason (a server that refuses the
+ * login or has no such database, KENSHO_TEST_URL's included; an embedded server that does not start; a
+ * {@link PgVersion} zonky never built): a misconfigured suite must not pass by skipping.
  *
  * <p>Under JUnit's parallel execution the classes share the servers at the same time. Each holds
  * {@link #SERVER} for reading; a class or test that changes a server (apply, restart) says so with
