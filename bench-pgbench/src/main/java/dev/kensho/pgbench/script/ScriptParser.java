@@ -547,17 +547,12 @@ final class ScriptParser {
         if (j >= s.length()) {
             return -1;
         }
-        char c = s.charAt(j);
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80)) {
+        // a name's first character is no digit (pgbench's parseVariable), the rest psqlscan's variable_char
+        if (!isVariableChar(s.charAt(j)) || isAsciiDigit(s.charAt(j))) {
             return -1;
         }
         j++;
-        while (j < s.length()) {
-            c = s.charAt(j);
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80
-                    || (c >= '0' && c <= '9'))) {
-                break;
-            }
+        while (j < s.length() && isVariableChar(s.charAt(j))) {
             j++;
         }
         return j;
