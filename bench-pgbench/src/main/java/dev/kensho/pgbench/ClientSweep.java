@@ -121,7 +121,7 @@ public final class ClientSweep {
     public ClientSweep rate(double tps) { rate = tps; return this; }
     /** -L: every trial counts transactions above this latency (with -R skips those already late). */
     public ClientSweep latencyLimitMs(double ms) { latencyLimitMs = ms; return this; }
-    /** -s: initialise every target at this scale before the sweep; null uses the tables already there. */
+    /** -s: initialise every target at this scale before the sweep (and custom scripts' :scale); null uses the tables already there. */
     public ClientSweep scale(Integer s) { scale = s; return this; }
     /** --reinit-each-trial: rebuild the tables before every trial (the studies do for update scripts). */
     public ClientSweep reinitEachTrial(boolean b) { reinitEachTrial = b; return this; }
@@ -366,6 +366,9 @@ public final class ClientSweep {
         r.clients(clientCount).threads(threads.threadsFor(clientCount)).seconds(seconds).mode(mode).engine(engine).noVacuum(noVacuum)
                 .warmup(warmup).maxTries(maxTries);
         for (String d : defines) r.define(d);
+        // the tables were made at -s: a custom script's :scale, as pgbench run -s gives it (a builtin counts pgbench_branches,
+        // and would warn that -s is ignored every trial)
+        if (scale != null && !scripts.isEmpty() && scripts.stream().noneMatch(s -> s.startsWith("-b"))) r.scale(scale);
         if (randomSeed != null) r.randomSeed(randomSeed);
         if (progress != null) r.progress(progress);
         return r;

@@ -59,7 +59,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             + "latency, with -R skipping those already late (as pgbench -L); recorded as a parameter of the run and of each trial.")
     String latencyLimit;
     @Option(names = {"-s", "--scale"}, paramLabel = "SCALE", description = "Initialise every target at this scale first, as pgbench init: the four pgbench_* tables "
-            + "are dropped and made anew, whoever made them (default: use the tables already there).")
+            + "are dropped and made anew, whoever made them (default: use the tables already there); also the :scale of custom scripts.")
     Integer scale;
     @Option(names = {"-F", "--fillfactor"}, paramLabel = "PERCENT", description = "Fillfactor of the tables -s makes (10..100; "
             + "the studies' update sweeps: 80); needs -s.")

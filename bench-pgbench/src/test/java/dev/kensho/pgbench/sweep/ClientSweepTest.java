@@ -225,17 +225,20 @@ class ClientSweepTest {
         }
     }
 
-    /** -D, --random-seed and --max-tries reach every trial: with one seed, each trial draws the same values. */
+    /**
+     * -D, --random-seed, --max-tries and -s (the scale the tables were made at: a custom script's :scale) reach every
+     * trial: with one seed, each trial draws the same values.
+     */
     @Test
     void definesSeedAndTriesPassToEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
         try (var c = pg.connect(); var s = c.createStatement()) {
             s.execute("drop table if exists kensho_sweep_probe");
-            s.execute("create table kensho_sweep_probe(id bigserial primary key, r bigint, v int)");
+            s.execute("create table kensho_sweep_probe(id bigserial primary key, r bigint, v int, s int)");
         }
-        Path script = Files.writeString(tmp.resolve("draw.sql"), "\\set r random(1, 1000000000)\ninsert into kensho_sweep_probe(r, v) values (:r, :v);\n");
+        Path script = Files.writeString(tmp.resolve("draw.sql"), "\\set r random(1, 1000000000)\ninsert into kensho_sweep_probe(r, v, s) values (:r, :v, :scale);\n");
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(1)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).file(script.toString())
-                    .scale(1).warmup(0).define("v=42").randomSeed("5432").maxTries(3)
+                    .scale(2).warmup(0).define("v=42").randomSeed("5432").maxTries(3)
                     .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
             assertEquals(List.of("v=42"), dir.info().parameters().get("defines"));
             assertEquals(3, ((Number) dir.info().parameters().get("max_tries")).intValue());
@@ -248,14 +251,16 @@ class ClientSweepTest {
                 @SuppressWarnings("unchecked")
                 List<String> report = (List<String>) t.extra().get("report");
                 assertTrue(report.contains("maximum number of tries: 3"), report.toString());
+                assertTrue(report.contains("scaling factor: 2"), report.toString());
             }
         }
         List<Long> r = new java.util.ArrayList<>();
         try (var c = pg.connect(); var s = c.createStatement();
-             var rs = s.executeQuery("select r, v from kensho_sweep_probe order by id")) {
+             var rs = s.executeQuery("select r, v, s from kensho_sweep_probe order by id")) {
             while (rs.next()) {
                 r.add(rs.getLong(1));
                 assertEquals(42, rs.getInt(2));
+                assertEquals(2, rs.getInt(3));
             }
             s.execute("drop table kensho_sweep_probe");
         }
