@@ -128,7 +128,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
         PgbenchRun run = new PgbenchRun().engine(engine.engine()).clients(clients).threads(threads)
                 .progressTimestamp(progressTimestamp).perStatement(perStatement).mode(m).connectPerTransaction(connect)
                 .noVacuum(noVacuum).vacuumAll(vacuumAll).maxTries(maxTries).failuresDetailed(failuresDetailed).verboseErrors(verboseErrors).exitOnAbort(exitOnAbort).continueOnError(continueOnError).randomSeed(randomSeed)
-                .scale(scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).warmup(warmup);
+                .scale(init && scripts.builtinUsed() ? null : scale).log(log).logPrefix(logPrefix).logDirectory(Path.of(".")).warmup(warmup);
         if (seconds != null) run.seconds(seconds);
         if (transactions != null) run.transactions(transactions);
         if (rate != null) run.rate(RunConfig.parseRate(rate));

@@ -30,4 +30,9 @@ final class ScriptOptions {
     void simpleUpdate(boolean b) {
         if (b) specs.add("-bsimple-update");
     }
+
+    /** A builtin runs, given or by default (tpcb-like): the scale is then pgbench_branches' count, not -s. */
+    boolean builtinUsed() {
+        return specs.isEmpty() || specs.stream().anyMatch(s -> s.startsWith("-b"));
+    }
 }

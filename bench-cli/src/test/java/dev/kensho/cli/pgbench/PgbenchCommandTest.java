@@ -152,7 +152,7 @@ class PgbenchCommandTest {
         try {
             CommandRun r = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0").toArray(String[]::new));
             assertOneLineError(r, 3, "could not count number of branches: relation \"pgbench_branches\" does not exist "
-                    + "(perhaps you need to do initialization (\"bench pgbench init\", from Java new PgbenchInit().run(target)) in database \""
+                    + "(perhaps you need to do initialization (\"bench pgbench init\"; from Java, new PgbenchInit().run(target)) in database \""
                     + pg.database() + "\")");
             // the "results: DIR" line named a directory that is gone: the error says so
             String announced = r.err().lines().filter(l -> l.startsWith("results: ")).findFirst().orElseThrow().substring(9);

@@ -1414,7 +1414,7 @@ public final class Driver {
     private static final String MANAGED_EMPTY = "a server Kensho starts holds no pgbench tables: add --init [-s SCALE],"
             + " or give --keep-data DIR to both 'bench pgbench init' and this run; from Java, run new PgbenchInit().run(target)"
             + " on this Target first";
-    private static final String REMOTE_INIT = "\"bench pgbench init\", from Java new PgbenchInit().run(target)";
+    private static final String REMOTE_INIT = "\"bench pgbench init\"; from Java, new PgbenchInit().run(target)";
 
     /**
      * pgjdbc logs in with the JVM's TimeZone and DateStyle ISO, MDY, where libpq (pgbench, the wire engine) asks for neither
@@ -1469,30 +1469,38 @@ public final class Driver {
             n = rs.getInt(1);
         } catch (SQLException e) {
             // pgbench's hint, for a missing table only, naming Kensho's command
-            String hint = !"42P01".equals(e.getSQLState()) ? ""
-                    : target.kind().managed() ? " (" + MANAGED_EMPTY + ")"
-                    : " (perhaps you need to do initialization (" + REMOTE_INIT + ") in database \"" + target.database() + "\")";
+            String hint = !"42P01".equals(e.getSQLState()) ? "" : missingTablesHint();
             throw KenshoException.target("could not count number of branches: " + oneLine(e) + hint, e);
         }
         if (n == 0) {
+            // pgbench 15 goes on at scale 0, and every builtin then aborts its clients on random(1, 0)
             throw KenshoException.target("invalid count(*) from pgbench_branches: 0 ("
-                    + (target.kind().managed() ? MANAGED_EMPTY : "run " + REMOTE_INIT + " first") + ")", null);
+                    + (target.kind().managed() ? MANAGED_EMPTY : "the table is empty: run " + REMOTE_INIT) + ")", null);
+        }
+        // as pgbench, whenever -s is given: equal or not, it says nothing to a builtin script (a custom script's :scale)
+        if (cfg.scale() != null) {
+            cfg.err().println("warning: scale option ignored, using count from pgbench_branches table (" + n + ")");
         }
         // pgbench reports how pgbench_accounts is partitioned; before 10 nothing is (pgbench: "probably an older version,
         // coldly assume no partitioning"), and there is no pg_partitioned_table to ask
         if (!ServerVersion.of(c).atLeast(10)) return n;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "
-                        + "FROM pg_partitioned_table p WHERE p.partrelid = to_regclass('pgbench_accounts')")) {
-            if (rs.next()) {
-                partitionMethod = "h".equals(rs.getString(1)) ? "hash" : "range";
-                partitions = rs.getInt(2);
+                "SELECT a.r IS NOT NULL, p.partstrat, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = p.partrelid) "
+                        + "FROM (SELECT to_regclass('pgbench_accounts') AS r) a LEFT JOIN pg_partitioned_table p ON p.partrelid = a.r")) {
+            rs.next();
+            // pgbench's check too: branches alone make a scale, and every builtin would then abort on its first statement
+            if (!rs.getBoolean(1)) throw KenshoException.target("no pgbench_accounts table found in search_path" + missingTablesHint(), null);
+            if (rs.getString(2) != null) {
+                partitionMethod = "h".equals(rs.getString(2)) ? "hash" : "range";
+                partitions = rs.getInt(3);
             }
         }
-        if (cfg.scale() != null && cfg.scale() != n) {
-            cfg.err().println("warning: scale option ignored, using count from pgbench_branches table (" + n + ")");
-        }
         return n;
+    }
+
+    private String missingTablesHint() {
+        return target.kind().managed() ? " (" + MANAGED_EMPTY + ")"
+                : " (perhaps you need to do initialization (" + REMOTE_INIT + ") in database \"" + target.database() + "\")";
     }
 
     /**

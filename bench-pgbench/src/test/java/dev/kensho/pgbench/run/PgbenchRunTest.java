@@ -58,6 +58,25 @@ class PgbenchRunTest {
     }
 
     /**
+     * -s says nothing to a builtin, which reads pgbench_branches; pgbench warns whenever it is given, also when the two
+     * agree. A custom script's :scale is -s, and no warning.
+     */
+    @Test
+    void aGivenScaleIsIgnoredByBuiltinsWithAWarningAndIsACustomScriptsScale(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport b = new PgbenchRun().selectOnly().scale(1).transactions(1).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        assertEquals(1, b.scale());
+        assertTrue(err.toString().contains("warning: scale option ignored, using count from pgbench_branches table (1)"), err.toString());
+        Path script = Files.writeString(tmp.resolve("scale.sql"), "SELECT :scale;\n");
+        ByteArrayOutputStream customErr = new ByteArrayOutputStream();
+        RunReport c = new PgbenchRun().file(script.toString()).scale(7).transactions(1).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(customErr)).run(pg);
+        assertEquals(7, c.scale());
+        assertTrue(!customErr.toString().contains("scale option ignored"), customErr.toString());
+    }
+
+    /**
      * The driver's CPU while the clock ran follows what its clients do: one that only computes keeps a CPU busy, one
      * that sleeps leaves it idle (both figures from the same process counter, so a constant would fail one of them).
      */
