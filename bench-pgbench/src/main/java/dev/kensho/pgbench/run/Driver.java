@@ -735,6 +735,11 @@ public final class Driver {
                 }
                 default -> {
                     lost.increment();
+                    // where pgbench aborts the client, and says so: the run goes on, and says that (not on Ctrl-C, whose
+                    // hook stops the server under the clients and says so last)
+                    if (!dev.kensho.core.JvmShutdown.begun()) cfg.err().println("warning: client " + id + " lost its connection"
+                            + (out.command() >= 0 ? " in command " + out.command() + " of script " + out.script() : "")
+                            + ": " + serverWords(out).strip().replaceAll("\\s*\\R\\s*", "; ") + " (a failed transaction; the client reconnects)");
                     close();
                     kind = "failed";
                 }
@@ -742,6 +747,13 @@ public final class Driver {
             // the log writes lag 0 for it (TxLog), as pgbench measures the lag of successful transactions only
             log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, (start - scheduled) / 1000, kind, tries);
             return true;
+        }
+
+        /** The error of a failed transaction without pgbench's "client N script S aborted in command C query 0: " before it. */
+        private static String serverWords(TransactionOutcome out) {
+            String m = String.valueOf(out.message());
+            int q = m.indexOf(" query 0: ");
+            return q < 0 ? m : m.substring(q + " query 0: ".length());   // libpq's words already (ClientScriptRunner)
         }
 
         /** pgbench's client abort: said on stderr, not a failed transaction; always false (the client stops). */
@@ -816,10 +828,7 @@ public final class Driver {
          * retried or ends failed (pgbench prints them as "pgbench: client 1 got an error in command 3 (SQL) of script 0; ...").
          */
         private void verboseError(TransactionOutcome out, int tries, boolean retrying, long scheduledNanos) {
-            String m = String.valueOf(out.message());
-            int q = m.indexOf(" query 0: ");
-            String error = q < 0 ? m : m.substring(q + " query 0: ".length());   // libpq's words already (ClientScriptRunner)
-            cfg.err().println("client " + id + " got an error in command " + out.command() + " (SQL) of script " + out.script() + "; " + error);
+            cfg.err().println("client " + id + " got an error in command " + out.command() + " (SQL) of script " + out.script() + "; " + serverWords(out));
             StringBuilder sb = new StringBuilder("client ").append(id)
                     .append(retrying ? " repeats the transaction after the error" : " ends the failed transaction")
                     .append(" (try ").append(tries);

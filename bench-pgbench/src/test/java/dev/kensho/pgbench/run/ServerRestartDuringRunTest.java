@@ -67,6 +67,10 @@ class ServerRestartDuringRunTest {
         assertFalse(r.aborted(), report + err);
         assertTrue(report.matches("(?s).*number of failed transactions: [1-9]\\d* .*"), report);
         assertTrue(report.contains("number of connection failures: "), report);
+        // each loss said where pgbench would have said the client aborted
+        long said = err.toString(StandardCharsets.UTF_8).lines()
+                .filter(l -> l.matches("warning: client \\d+ lost its connection.*: .+ \\(a failed transaction; the client reconnects\\)")).count();
+        assertEquals(r.connectionFailures(), said, err.toString(StandardCharsets.UTF_8));
         // transactions after the restart: the clients came back
         assertTrue(err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("progress: 10.0 s")
                 || l.startsWith("progress: 8.0 s")).anyMatch(l -> !l.contains(", 0.0 tps")), err.toString(StandardCharsets.UTF_8));
