@@ -278,7 +278,11 @@ public final class PgbenchRun {
             err.flush();
             err = given;
         }
-        r.lines().forEach(out::println);
+        // pgbench's "pgbench: error: Run was aborted; ..." goes to stderr: a report read off stdout ends as pgbench's does
+        for (String l : r.lines()) {
+            if (l.equals(RunReport.ABORTED)) err.println("error: " + l);
+            else out.println(l);
+        }
         if (dir != null) {
             Map<String, Object> p = params();
             p.put("scale", r.scale());

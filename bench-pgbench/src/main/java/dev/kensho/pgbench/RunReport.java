@@ -29,6 +29,9 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
                         double driverCpuSeconds) {
 
+    /** The report's last line when a client aborted; printed on stderr, as pgbench's error, and kept in the stored report. */
+    public static final String ABORTED = "Run was aborted; the above results are incomplete.";
+
     /** Per script (-f/-b): its share, counts, latency, and with -r the per-command latencies. */
     public record ScriptReport(String description, int weight, long totalWeight, long processed, long failed, long skipped,
                                long serializationFailures, long deadlockFailures, long otherFailures, long retried, long retries,
@@ -69,7 +72,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         }
         if (total == 0 && continueOnError) {
             // pgbench 19, whose option it is, stops here when no transaction ended
-            if (aborted) l.add("Run was aborted; the above results are incomplete.");
+            if (aborted) l.add(ABORTED);
             return l;
         }
         // pgbench 15-18 go on when no transaction ended (each client aborted in its first, or -T was over before one
@@ -93,7 +96,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         }
         if (processed + skipped <= 0) {
             // as pgbench: with every transaction failed there is no latency or tps to report
-            if (aborted) l.add("Run was aborted; the above results are incomplete.");
+            if (aborted) l.add(ABORTED);
             return l;
         }
         if (rate > 0 && latencyLimitMs > 0) l.add(f("number of transactions skipped: %d (%.3f%%)", skipped, pct(skipped, total)));
@@ -174,7 +177,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     + " JVM's young generation was written once, so that the clients' allocations do not fault in fresh memory"
                     + " while the clock runs; --warmup 0 does neither)");
         }
-        if (aborted) l.add("Run was aborted; the above results are incomplete.");
+        if (aborted) l.add(ABORTED);
         return l;
     }
 

@@ -642,10 +642,10 @@ class PgbenchRunTest {
             s.execute("create table kensho_abort_probe(i int primary key)");
         }
         Path script = Files.writeString(tmp.resolve("uq.sql"), "insert into kensho_abort_probe values (1);\n");
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(1).transactions(3).noVacuum(true).warmup(0)
                 .perStatement(true).failuresDetailed(true).log(true).logDirectory(tmp)
-                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+                .output(sink(out), sink(err)).runAndRecord(pg, null);
         String report = String.join("\n", r.lines());
         assertTrue(r.aborted(), report);
         assertEquals(1, r.processed(), report);
@@ -654,6 +654,10 @@ class PgbenchRunTest {
         assertTrue(report.matches("(?s).*\n +\\d+\\.\\d{3} +0  insert into kensho_abort_probe values \\(1\\);\n.*"), report);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("duplicate key value"), err.toString(StandardCharsets.UTF_8));
         assertTrue(r.lines().contains("Run was aborted; the above results are incomplete."));
+        // printed as pgbench prints it: on stderr, after the report
+        assertTrue(err.toString(StandardCharsets.UTF_8).endsWith("error: Run was aborted; the above results are incomplete.\n"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("transaction type: ") && !out.toString(StandardCharsets.UTF_8).contains("Run was aborted"),
+                out.toString(StandardCharsets.UTF_8));
         List<String> log = Files.readAllLines(tmp.resolve("pgbench_log." + ProcessHandle.current().pid()));
         assertEquals(1, log.size(), log.toString());
         assertTrue(log.get(0).matches("0 1 \\d+ 0 \\d+ \\d+"), log.toString());
