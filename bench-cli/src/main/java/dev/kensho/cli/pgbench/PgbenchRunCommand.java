@@ -164,7 +164,10 @@ final class PgbenchRunCommand implements Callable<Integer> {
             CellSummary.write(dir, metrics);
             // Kensho's 1 where pgbench exits 2 for aborted clients (2 is a usage error here); a run in which every
             // transaction failed measured nothing, where pgbench exits 0
-            return r.unmeasured(null) != null ? KenshoException.FAILURE : 0;
+            String unmeasured = r.unmeasured(null);
+            // an abort has said so ("Run was aborted"); a run whose every transaction failed exits 1 where pgbench exits 0: say why
+            if (unmeasured != null && !r.aborted()) System.err.println("error: " + unmeasured + " (nothing was measured)");
+            return unmeasured != null ? KenshoException.FAILURE : 0;
         }
     }
 

@@ -278,6 +278,7 @@ class PgbenchCommandTest {
         CommandRun r = bench(at(pg, results, "pgbench", "run", "-n", "-t", "3", "--warmup", "0", "-f", script.toString()).toArray(String[]::new));
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.out().contains("number of failed transactions: 3 (100.000%)"), r.out());
+        assertTrue(r.err().endsWith("error: no transaction succeeded: all 3 failed (nothing was measured)\n"), r.err());
         Path run;
         try (Stream<Path> dirs = Files.list(results)) {
             run = dirs.findFirst().orElseThrow();
