@@ -1,6 +1,7 @@
 package dev.kensho.pgbench.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -67,13 +68,14 @@ class PgbenchRunTest {
         RunReport b = new PgbenchRun().selectOnly().scale(1).transactions(1).noVacuum(true).warmup(0)
                 .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
         assertEquals(1, b.scale());
-        assertTrue(err.toString().contains("warning: scale option ignored, using count from pgbench_branches table (1)"), err.toString());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("warning: scale option ignored, using count from pgbench_branches table (1)"),
+                err.toString(StandardCharsets.UTF_8));
         Path script = Files.writeString(tmp.resolve("scale.sql"), "SELECT :scale;\n");
         ByteArrayOutputStream customErr = new ByteArrayOutputStream();
         RunReport c = new PgbenchRun().file(script.toString()).scale(7).transactions(1).noVacuum(true).warmup(0)
                 .output(sink(new ByteArrayOutputStream()), sink(customErr)).run(pg);
         assertEquals(7, c.scale());
-        assertTrue(!customErr.toString().contains("scale option ignored"), customErr.toString());
+        assertFalse(customErr.toString(StandardCharsets.UTF_8).contains("scale option ignored"), customErr.toString(StandardCharsets.UTF_8));
     }
 
     /**

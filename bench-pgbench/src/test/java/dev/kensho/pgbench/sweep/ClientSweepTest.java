@@ -230,7 +230,7 @@ class ClientSweepTest {
      * trial: with one seed, each trial draws the same values.
      */
     @Test
-    void definesSeedAndTriesPassToEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
+    void definesSeedTriesAndScalePassToEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
         try (var c = pg.connect(); var s = c.createStatement()) {
             s.execute("drop table if exists kensho_sweep_probe");
             s.execute("create table kensho_sweep_probe(id bigserial primary key, r bigint, v int, s int)");
