@@ -51,6 +51,8 @@ public final class PgbenchInit {
     private boolean quiet;
     private Boolean overwriteProgress;
     private PrintStream log = System.err;
+    /** The statement the server refused, for the error (pgbench's "Query was:"); null when none did. */
+    private String failedStatement;
 
     /** -s: 100 000 accounts, 10 tellers and 1 branch per unit. */
     public PgbenchInit scale(int s) { this.scale = s; return this; }
@@ -152,7 +154,11 @@ public final class PgbenchInit {
         try (Connection c = target.connect()) {
             return run(c);
         } catch (SQLException e) {
-            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e) + hint(e, target), e);
+            // pgbench prints the server's HINT and "Query was: ..." on lines of their own: the one line keeps them
+            String serverHint = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                    && p.getServerErrorMessage().getHint() != null ? " (HINT: " + p.getServerErrorMessage().getHint() + ")" : "";
+            throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e) + serverHint
+                    + hint(e, target) + (failedStatement == null ? "" : "; query was: " + failedStatement), e);
         }
     }
 
@@ -186,6 +192,7 @@ public final class PgbenchInit {
 
     /** Runs the steps on an open connection (left in autocommit). */
     public Result run(Connection c) throws SQLException {
+        failedStatement = null;
         validate();
         String todo = effectiveSteps();
         PartitionMethod method = partitions == 0 ? PartitionMethod.NONE : partitionMethod == null ? PartitionMethod.RANGE : partitionMethod;
@@ -377,6 +384,9 @@ public final class PgbenchInit {
             s.execute(sql);
             // in the server's severity, as libpq prints it: the vacuum of tables the role does not own is a WARNING
             for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) say(ServerError.noticeText(w, n -> sql));
+        } catch (SQLException e) {
+            failedStatement = sql;
+            throw e;
         }
     }
 

@@ -351,10 +351,12 @@ class PgbenchCommandTest {
     void initTablespaceOptionsReachTheServer(Target pg, @TempDir Path tmp) {
         try {
             CommandRun t = bench(at(pg, tmp, "pgbench", "init", "--tablespace", "kensho_no_such_ts").toArray(String[]::new));
-            assertOneLineError(t, 1, "pgbench init failed: ERROR: tablespace \"kensho_no_such_ts\" does not exist");
+            assertOneLineError(t, 1, "pgbench init failed: ERROR: tablespace \"kensho_no_such_ts\" does not exist; query was: create table "
+                    + "pgbench_history(tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)) tablespace \"kensho_no_such_ts\"");
             assertTrue(t.err().contains("creating tables...") && !t.err().contains("generating data"), t.err());
             CommandRun i = bench(at(pg, tmp, "pgbench", "init", "--index-tablespace", "kensho_no_such_idx").toArray(String[]::new));
-            assertOneLineError(i, 1, "pgbench init failed: ERROR: tablespace \"kensho_no_such_idx\" does not exist");
+            assertOneLineError(i, 1, "pgbench init failed: ERROR: tablespace \"kensho_no_such_idx\" does not exist; query was: "
+                    + "alter table pgbench_branches add primary key (bid) using index tablespace \"kensho_no_such_idx\"");
             assertTrue(i.err().contains("creating primary keys..."), i.err());
         } finally {
             new PgbenchInit().scale(1).log(null).run(pg);

@@ -282,7 +282,8 @@ class PgbenchInitTest {
                         + "and tablespace = 'kensho_pgbench_idx'"));
             }
             var e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).tablespace("kensho_no_such_ts").log(null).run(pg));
-            assertEquals("pgbench init failed: ERROR: tablespace \"kensho_no_such_ts\" does not exist", e.getMessage());
+            assertEquals("pgbench init failed: ERROR: tablespace \"kensho_no_such_ts\" does not exist; query was: create table "
+                    + "pgbench_history(tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)) tablespace \"kensho_no_such_ts\"", e.getMessage());
         } finally {
             new PgbenchInit().scale(1).log(null).run(pg);   // back in the default tablespace, so both can be dropped
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {

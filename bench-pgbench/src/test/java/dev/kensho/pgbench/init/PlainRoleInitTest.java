@@ -27,7 +27,8 @@ class PlainRoleInitTest {
             KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).log(null).run(role.target()));
             assertEquals("pgbench init failed: ERROR: permission denied for schema public (role " + role.name()
                     + " may not create tables in schema public: GRANT CREATE ON SCHEMA public TO " + role.name()
-                    + ", or use a database the role owns)", e.getMessage());
+                    + ", or use a database the role owns); query was: create table pgbench_history(tid int,bid int,aid    int,delta int,"
+                    + "mtime timestamp,filler char(22))", e.getMessage());
         }
     }
 
