@@ -21,10 +21,13 @@ class OrphanReapingTest {
         return p.pid();
     }
 
-    /** The System V segments the kernel holds, by key (/proc/sysvipc/shm, second column). */
-    private static List<String> shmKeys() throws Exception {
+    /**
+     * The System V segments the kernel holds, by id (/proc/sysvipc/shm, second column). Not by key: PostgreSQL takes
+     * its key from the data directory's inode, which a server another test starts meanwhile may be given again.
+     */
+    private static List<String> shmIds() throws Exception {
         return Files.readAllLines(Path.of("/proc/sysvipc/shm")).stream().skip(1)
-                .map(l -> l.trim().split("\\s+")[0]).toList();
+                .map(l -> l.trim().split("\\s+")[1]).toList();
     }
 
     @Test
@@ -34,8 +37,9 @@ class OrphanReapingTest {
             Path instance = data.getParent();
             List<String> pid = Files.readAllLines(data.resolve("postmaster.pid"));
             long postmaster = Long.parseLong(pid.get(0).trim());
-            String shmKey = Long.toString(Long.parseLong(pid.get(6).trim().split("\\s+")[0]));
-            assertTrue(shmKeys().contains(shmKey), "segment " + shmKey + " not found");
+            // postmaster.pid's seventh line: "key shmid"
+            String shmId = Long.toString(Long.parseLong(pid.get(6).trim().split("\\s+")[1]));
+            assertTrue(shmIds().contains(shmId), "segment " + shmId + " not found");
 
             Files.writeString(instance.resolve("owner.pid"), Long.toString(deadPid()));
             ManagedServer.reapOrphansIn(instance.getParent());
@@ -45,8 +49,8 @@ class OrphanReapingTest {
             // the kernel frees the segment when its last attached process has gone: a backend of the stopped
             // postmaster may still be exiting on a loaded machine, so this is a deadline, not an instant
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-            while (shmKeys().contains(shmKey) && System.nanoTime() < deadline) Thread.sleep(50);
-            assertFalse(shmKeys().contains(shmKey), "shared memory segment " + shmKey + " left behind");
+            while (shmIds().contains(shmId) && System.nanoTime() < deadline) Thread.sleep(50);
+            assertFalse(shmIds().contains(shmId), "shared memory segment " + shmId + " left behind");
         }
     }
 
