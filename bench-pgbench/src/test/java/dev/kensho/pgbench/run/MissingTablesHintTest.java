@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.server.ScratchSchema;
 import dev.kensho.core.server.Target;
 import dev.kensho.junit.ChangesServer;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import dev.kensho.pgbench.PgbenchRun;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -46,23 +45,13 @@ class MissingTablesHintTest {
     /** pgbench's second check: pgbench_branches alone gives a scale, but a builtin's first statement would abort every client. */
     @Test
     void branchesWithoutAccountsAreRefusedBeforeTheRun(@LocalPostgres Target local) throws Exception {
-        String schema = "kensho_test_branches_only";   // its own schema: the database's pgbench tables stay as they are
-        try (Connection c = local.connect(); Statement s = c.createStatement()) {
-            s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-            s.execute("CREATE SCHEMA " + schema);
-            s.execute("CREATE TABLE " + schema + ".pgbench_branches (bid int, bbalance int, filler char(88))");
-            s.execute("INSERT INTO " + schema + ".pgbench_branches VALUES (1, 0, NULL)");
-        }
-        try {
-            local.control().apply(Map.of("search_path", schema));
+        try (ScratchSchema only = ScratchSchema.create(local, "branches_only",
+                "CREATE TABLE {schema}.pgbench_branches (bid int, bbalance int, filler char(88))",
+                "INSERT INTO {schema}.pgbench_branches VALUES (1, 0, NULL)")) {
             KenshoException e = assertThrows(KenshoException.class,
                     () -> new PgbenchRun().selectOnly().transactions(1).warmup(0).output(null, null).run(local));
             assertEquals("no pgbench_accounts table found in search_path (perhaps you need to do initialization (\"bench pgbench init\"; "
                     + "from Java, new PgbenchInit().run(target)) in database \"" + local.database() + "\")", e.getMessage());
-        } finally {
-            try (Connection c = local.connect(); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA " + schema + " CASCADE");
-            }
         }
     }
 }
