@@ -110,6 +110,20 @@ public final class Kensho implements Runnable {
         }
     }
 
+    /**
+     * A decimal number as strtol reads one: C's blanks (isspace) around it taken off, ASCII digits only (Java's
+     * valueOf takes any script's); picocli's words when it is none, or too large.
+     */
+    private static <T> T cNumber(String s, String what, java.util.function.Function<String, T> valueOf) {
+        String t = s.replaceAll("^[ \\t\\n\\x0B\\f\\r]+|[ \\t\\n\\x0B\\f\\r]+$", "");
+        try {
+            if (t.matches("[+-]?[0-9]+")) return valueOf.apply(t);
+        } catch (NumberFormatException tooLarge) {
+            // said below, as any other
+        }
+        throw new CommandLine.TypeConversionException("'" + s + "' is not " + what);
+    }
+
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Kensho());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -119,6 +133,13 @@ public final class Kensho implements Runnable {
         CommandLine pgbench = cl.getSubcommands().get("pgbench");
         pgbench.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
         pgbench.getSubcommands().get("init").setOverwrittenOptionsAllowed(true);
+        // pgbench's option_parse_int reads with strtol and skips trailing blanks: -s " 2 " is 2 there, and here
+        CommandLine.ITypeConverter<Integer> cInt = s -> cNumber(s, "an int", Integer::valueOf);
+        CommandLine.ITypeConverter<Long> cLong = s -> cNumber(s, "a long", Long::valueOf);
+        pgbench.registerConverter(Integer.class, cInt);
+        pgbench.registerConverter(Integer.TYPE, cInt);
+        pgbench.registerConverter(Long.class, cLong);
+        pgbench.registerConverter(Long.TYPE, cLong);
         cl.setExecutionStrategy(parseResult -> {
             refuseOptionsBeforeSubcommand(parseResult);
             refusePgbenchHost(parseResult);

@@ -91,6 +91,7 @@ class PgbenchCommandTest {
         String[][] runCases = {
             {latin1 + ":3: not valid UTF-8 (byte 0xe9)", "-f", latin1.toString()},
             {"-t/--transactions must be in range 1..2147483647", "-t", "0"},
+            {"-t/--transactions must be in range 1..2147483647", "-t", " 0 "},   // blanks around a number: pgbench's strtol takes them
             {"-t/--transactions must be in range 1..2147483647", "-t", "-5", "-T", "2"},
             {"-T/--time must be in range 1..2147483647", "-T", "0"},
             {"-T/--time must be in range 1..2147483647", "-T", "2", "-T", "0"},   // a repeated option: the last wins, as in pgbench
