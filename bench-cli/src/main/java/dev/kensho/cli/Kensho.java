@@ -5,6 +5,7 @@ import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.ServerActions;
+import dev.kensho.pgbench.script.Variables;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -115,7 +116,10 @@ public final class Kensho implements Runnable {
      * valueOf takes any script's); picocli's words when it is none, or too large.
      */
     private static <T> T cNumber(String s, String what, java.util.function.Function<String, T> valueOf) {
-        String t = s.replaceAll("^[ \\t\\n\\x0B\\f\\r]+|[ \\t\\n\\x0B\\f\\r]+$", "");
+        int from = 0, to = s.length();
+        while (from < to && Variables.isSpace(s.charAt(from))) from++;
+        while (to > from && Variables.isSpace(s.charAt(to - 1))) to--;
+        String t = s.substring(from, to);
         try {
             if (t.matches("[+-]?[0-9]+")) return valueOf.apply(t);
         } catch (NumberFormatException tooLarge) {

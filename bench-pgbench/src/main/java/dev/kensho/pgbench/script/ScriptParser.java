@@ -146,7 +146,7 @@ final class ScriptParser {
         i++;
         while (i < n) {
             char c = s.charAt(i);
-            if (isSpace(c)) {
+            if (Variables.isSpace(c)) {
                 i++;
             } else if (s.startsWith("--", i)) {
                 int end = commentEnd(s, i);
@@ -157,10 +157,6 @@ final class ScriptParser {
             }
         }
         return i < n && s.charAt(i) == '\'' ? i : -1;
-    }
-
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
     }
 
     /**
@@ -181,7 +177,7 @@ final class ScriptParser {
         int[] kept = null;      // buf range of the last statement with content, once a \; was seen
         while (pos < n) {
             char c = src.charAt(pos);
-            if (buf.length() == 0 && (isSpace(c) || src.startsWith("--", pos))) {
+            if (buf.length() == 0 && (Variables.isSpace(c) || src.startsWith("--", pos))) {
                 if (c == '-') {
                     pos = commentEnd(src, pos);
                 } else {
@@ -313,7 +309,7 @@ final class ScriptParser {
                 } else if (c == ')' && depth > 0) {
                     depth--;
                 }
-                content |= !isSpace(c) && c != ';';
+                content |= !Variables.isSpace(c) && c != ';';
                 buf.append(c);
                 pos++;
                 if (c == ';' && depth == 0 && beginDepth == 0) {

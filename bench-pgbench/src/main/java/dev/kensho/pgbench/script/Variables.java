@@ -325,8 +325,8 @@ public final class Variables {
         return new CLong(negative ? v : v == Long.MIN_VALUE ? Long.MAX_VALUE : -v, i);
     }
 
-    /** C isspace in the C locale. */
-    static boolean isSpace(char c) {
+    /** C isspace in the C locale (the script lexer's blanks, and pgbench's around a number). */
+    public static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b;
     }
 
