@@ -309,6 +309,8 @@ public final class Driver {
         ts.forEach(Thread::start);
         try {
             connected.await();
+        } catch (InterruptedException e) {
+            throw stopOnInterrupt(e, ts, go, null);
         } finally {
             if (jit != null) jit.close();   // a library's caller keeps its JVM: no watcher left behind
         }
@@ -346,7 +348,13 @@ public final class Driver {
         seconds = ticker.seconds;
         ticker.start();
         go.countDown();
-        for (Thread t : ts) t.join();
+        try {
+            for (Thread t : ts) t.join();
+        } catch (InterruptedException e) {
+            InterruptedException stopped = stopOnInterrupt(e, ts, go, ticker);
+            window.closed();
+            throw stopped;
+        }
         long cpuAtEnd = processCpuNanos();
         window.closed();
         long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
@@ -397,6 +405,34 @@ public final class Driver {
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
                 wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed,
                 cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9);
+    }
+
+    /**
+     * The caller's thread was interrupted (a harness's timeout, a cancelled Future): the run stops as it is, no report.
+     * Its clients must not go on loading the server (and its next test) to the end of -T, each with its connection,
+     * nor its ticker for ever: they are cut off as --exit-on-abort cuts them, and waited for before the interrupt is
+     * passed on.
+     */
+    private InterruptedException stopOnInterrupt(InterruptedException e, List<Thread> ts, CountDownLatch go, Ticker ticker) {
+        cancelled = true;
+        go.countDown();
+        for (Client c : allClients) c.cut();
+        boolean interrupted = false;
+        for (Thread t : ts) {
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException again) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (ticker != null) {
+            ticker.finished = true;
+            ticker.interrupt();
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+        return e;
     }
 
     /**
@@ -533,7 +569,7 @@ public final class Driver {
                 // n transactions each, then client 0 alone goes on until the JIT is idle: queued compilations need the
                 // code to stay hot, and the compiler thread needs a core (with every client busy it got a fifth of one
                 // and was still compiling ten seconds later)
-                for (int gen = 0; (txNo < n || id == 0 && !jit.settled()) && System.nanoTime() < giveUp && !warmupFailed; gen++) {
+                for (int gen = 0; (txNo < n || id == 0 && !jit.settled()) && System.nanoTime() < giveUp && !warmupFailed && !cancelled; gen++) {
                     // A fresh runner with new statement texts now and then: the run starts with new statements and
                     // unset variables, and pgjdbc's first executions of a statement take another path (Parse, Describe,
                     // unnamed until prepareThreshold). Code compiled without ever seeing those paths is thrown away at
@@ -737,7 +773,7 @@ public final class Driver {
                     lost.increment();
                     // where pgbench aborts the client, and says so: the run goes on, and says that (not on Ctrl-C, whose
                     // hook stops the server under the clients and says so last)
-                    if (!dev.kensho.core.JvmShutdown.begun()) cfg.err().println("warning: client " + id + " lost its connection"
+                    if (!dev.kensho.core.JvmShutdown.begun() && !cancelled) cfg.err().println("warning: client " + id + " lost its connection"
                             + (out.command() >= 0 ? " in command " + out.command() + " of script " + out.script() : "")
                             + ": " + serverWords(out).strip().replaceAll("\\s*\\R\\s*", "; ") + " (a failed transaction; the client reconnects)");
                     close();
