@@ -96,7 +96,9 @@ class PgbenchRunTest {
         assertTrue(idlePct < busyPct / 5, "idle " + idlePct + " vs busy " + busyPct);
         // per transaction: a sleeping transaction costs less CPU than 200 hash() calls; both are over 0
         double busyUs = b.metrics().get("driver_cpu_us_per_tx").doubleValue();
-        assertTrue(busyUs > 0 && Math.abs(busyUs * b.processed() / 1e6 - b.driverCpuSeconds()) < 0.01, busyUs + " us");
+        // kept to 0.1 us: multiplied back by the transactions, that rounding alone was over 0.01 s at 280 000 of them
+        assertTrue(busyUs > 0 && Math.abs(busyUs - 1e6 * b.driverCpuSeconds() / b.processed()) <= 0.05 + 1e-9,
+                busyUs + " us, " + b.driverCpuSeconds() + " s over " + b.processed());
         String said = String.format(java.util.Locale.ROOT, "(this driver's process used %.2f CPU-seconds while the clock ran: ", b.driverCpuSeconds());
         assertTrue(b.lines().stream().anyMatch(l -> l.startsWith(said)), String.join("\n", b.lines()));
     }
