@@ -34,6 +34,15 @@ public class KenshoException extends RuntimeException {
     }
 
     /**
+     * A builder's argument that has no meaning as null: refused where it is given, naming the method
+     * ({@code mode() must not be null}), not later as a NullPointerException, or as a failure of the server.
+     */
+    public static <T> T given(T value, String builderMethod) {
+        if (value == null) throw usage(builderMethod + " must not be null");
+        return value;
+    }
+
+    /**
      * This error in the words of a caller that does not use the command line: each option name in the message (a whole
      * word: "--url", "--password-file") replaced by what that caller set instead (a JUnit suite's environment variable,
      * a JMH fork's system property), since "--password-file" means nothing to who set KENSHO_TEST_PASSWORD_FILE. A

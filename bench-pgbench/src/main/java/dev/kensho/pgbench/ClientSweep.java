@@ -13,6 +13,7 @@ import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.QueryMode;
 import dev.kensho.pgbench.RunReport;
 import dev.kensho.pgbench.run.Driver;
+import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.sweep.ThreadsExpression;
 import dev.kensho.pgbench.sweep.TrialSampler;
 import java.io.ByteArrayOutputStream;
@@ -63,9 +64,9 @@ public final class ClientSweep {
     private ThreadsExpression threads = ThreadsExpression.parse("1");
     private int repeats = 1;
     private TrialMatrix.Order order = TrialMatrix.Order.RANDOM;
-    private long seed = 5432;
+    private Long seed;
     private int seconds = 60;
-    private final List<String> scripts = new ArrayList<>();
+    private final List<Source> scripts = new ArrayList<>();
     private QueryMode mode = QueryMode.SIMPLE;
     private dev.kensho.pgbench.Engine engine = dev.kensho.pgbench.Engine.PGJDBC;
     private Double rate;
@@ -91,11 +92,15 @@ public final class ClientSweep {
     private Integer fillfactor;
 
     /** --clients 1,4,16,…: one cell per count. */
-    public ClientSweep clients(List<Integer> c) { clients = List.copyOf(c); return this; }
+    public ClientSweep clients(List<Integer> c) {
+        if (KenshoException.given(c, "clients()").stream().anyMatch(java.util.Objects::isNull)) throw KenshoException.usage("clients() must not hold null");
+        clients = List.copyOf(c);
+        return this;
+    }
     /** --threads: a number or an expression of clients ("clients/2"); at least 1. */
     public ClientSweep threads(String expression) {
         try {
-            threads = ThreadsExpression.parse(expression);
+            threads = ThreadsExpression.parse(KenshoException.given(expression, "threads()"));
         } catch (KenshoException e) {
             throw e.naming(BUILDER_NAMES);
         }
@@ -104,19 +109,29 @@ public final class ClientSweep {
     /** --repeat: trials per cell. */
     public ClientSweep repeats(int n) { repeats = n; return this; }
     /** --order random|sequential. */
-    public ClientSweep order(TrialMatrix.Order o) { order = o; return this; }
-    /** Seed of the random trial order (recorded, so --resume replays the same plan). */
+    public ClientSweep order(TrialMatrix.Order o) { order = KenshoException.given(o, "order()"); return this; }
+    /**
+     * Seed of the random trial order, recorded in run.json. Not given: the one the run directory recorded (a resume
+     * replays its plan), else a new one for every run, as bench pgbench sweep draws it (a fixed default would give
+     * every sweep the same order, and the random order would guard against nothing).
+     */
     public ClientSweep orderSeed(long s) { seed = s; return this; }
     /** --duration: seconds per trial (pgbench -T). */
     public ClientSweep seconds(int s) { seconds = s; return this; }
     /** -b NAME[@W] (default tpcb-like when no script is given). */
-    public ClientSweep builtin(String nameAtWeight) { scripts.add("-b" + nameAtWeight); return this; }
+    public ClientSweep builtin(String nameAtWeight) { scripts.add(new Source("-b" + KenshoException.given(nameAtWeight, "builtin()"), null)); return this; }
     /** -f FILE[@W]. */
-    public ClientSweep file(String fileAtWeight) { scripts.add("-f" + fileAtWeight); return this; }
+    public ClientSweep file(String fileAtWeight) { scripts.add(new Source("-f" + KenshoException.given(fileAtWeight, "file()"), null)); return this; }
+    /** A script already parsed, as {@link PgbenchRun#script(Script)}; run.json records its name and weight. */
+    public ClientSweep script(Script s) { scripts.add(new Source(null, KenshoException.given(s, "script()"))); return this; }
+    /** A script given as its text, as {@link PgbenchRun#script(String, String)}. */
+    public ClientSweep script(String name, String text) {
+        return script(new PgbenchRun().script(name, text).config().scripts().get(0));
+    }
     /** -M (default simple, as pgbench and the studies (whose read scripts fail under extended and prepared)). */
-    public ClientSweep mode(QueryMode m) { mode = m; return this; }
+    public ClientSweep mode(QueryMode m) { mode = KenshoException.given(m, "mode()"); return this; }
     /** How each trial's clients talk to the server (see {@link dev.kensho.pgbench.Engine}). */
-    public ClientSweep engine(dev.kensho.pgbench.Engine e) { engine = e; return this; }
+    public ClientSweep engine(dev.kensho.pgbench.Engine e) { engine = KenshoException.given(e, "engine()"); return this; }
     /** -R: target rate of every trial in transactions per second over all its clients (not set: as fast as possible). */
     public ClientSweep rate(double tps) { rate = tps; return this; }
     /** -L: every trial counts transactions above this latency (with -R skips those already late). */
@@ -139,7 +154,7 @@ public final class ClientSweep {
     /** --warmup: each trial's warm-up before its clock, as {@link PgbenchRun#warmup}'s (0: none, as pgbench). */
     public ClientSweep warmup(int transactions) { warmup = transactions; return this; }
     /** -D: a script variable of every trial (repeatable). */
-    public ClientSweep define(String nameEqualsValue) { defines.add(nameEqualsValue); return this; }
+    public ClientSweep define(String nameEqualsValue) { defines.add(KenshoException.given(nameEqualsValue, "define()")); return this; }
     /** --max-tries: tries per transaction on a serialization or deadlock failure, in every trial (0: unlimited within -T). */
     public ClientSweep maxTries(int n) { maxTries = n; return this; }
     /**
@@ -154,6 +169,18 @@ public final class ClientSweep {
     public ClientSweep progress(Integer seconds) { progress = seconds; return this; }
     /** Where trial lines go (stderr); null for none, as {@link PgbenchInit#log} and {@link PgbenchRun#output} take it. */
     public ClientSweep log(PrintStream e) { err = e != null ? e : new PrintStream(java.io.OutputStream.nullOutputStream()); return this; }
+
+    /** A script as given: a -b or -f spec, or a script the harness parsed itself. */
+    private record Source(String spec, Script parsed) {
+        /** As run.json records it: the spec, or a parsed script's name and weight. */
+        String recorded() {
+            return parsed == null ? spec : "script " + parsed.name() + "@" + parsed.weight();
+        }
+
+        boolean builtin() {
+            return parsed == null ? spec.startsWith("-b") : parsed.isBuiltin();
+        }
+    }
 
     /** A cell: one target at one client count. */
     public record Cell(String target, int clients, int threads) {
@@ -228,9 +255,9 @@ public final class ClientSweep {
         p.put("threads", threads.toString());
         p.put("repeat", repeats);
         p.put("order", order.name().toLowerCase(Locale.ROOT));
-        p.put("order_seed", seed);
+        p.put("order_seed", seed);   // null when not given: run() draws one (or takes the one a resumed run recorded)
         p.put("duration_s", seconds);
-        p.put("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts);
+        p.put("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts.stream().map(Source::recorded).toList());
         p.put("mode", mode.pgbenchName());
         p.put("rate", rate);   // null when not given: a resume that adds one is another sweep
         p.put("latency_limit_ms", latencyLimitMs);
@@ -252,7 +279,11 @@ public final class ClientSweep {
         if (finished(List.copyOf(targets.keySet()), dir)) return;
         // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
-        parameters().forEach(dir::parameter);
+        long orderSeed = seed != null ? seed
+                : dir.info().parameters().get("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
+        Map<String, Object> params = parameters();
+        params.put("order_seed", orderSeed);
+        params.forEach(dir::parameter);
         List<Cell> cells = new ArrayList<>();
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));
@@ -266,7 +297,7 @@ public final class ClientSweep {
             }
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
-        TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, seed);
+        TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, orderSeed);
         dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
         matrix.run(dir, p -> trial(targets.get(p.cell().target()), p, dir), new TrialMatrix.Listener<>() {
             @Override
@@ -357,9 +388,10 @@ public final class ClientSweep {
 
     private PgbenchRun template(int clientCount) {
         PgbenchRun r = new PgbenchRun();
-        for (String s : scripts) {
-            if (s.startsWith("-b")) r.builtin(s.substring(2));
-            else r.file(s.substring(2));
+        for (Source s : scripts) {
+            if (s.parsed() != null) r.script(s.parsed());
+            else if (s.spec().startsWith("-b")) r.builtin(s.spec().substring(2));
+            else r.file(s.spec().substring(2));
         }
         if (rate != null) r.rate(rate);
         if (latencyLimitMs != null) r.latencyLimitMs(latencyLimitMs);
@@ -368,7 +400,7 @@ public final class ClientSweep {
         for (String d : defines) r.define(d);
         // the tables were made at -s: a custom script's :scale, as pgbench run -s gives it (a builtin counts pgbench_branches,
         // and would warn that -s is ignored every trial)
-        if (scale != null && !scripts.isEmpty() && scripts.stream().noneMatch(s -> s.startsWith("-b"))) r.scale(scale);
+        if (scale != null && !scripts.isEmpty() && scripts.stream().noneMatch(Source::builtin)) r.scale(scale);
         if (randomSeed != null) r.randomSeed(randomSeed);
         if (progress != null) r.progress(progress);
         return r;

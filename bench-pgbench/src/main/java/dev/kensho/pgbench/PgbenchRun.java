@@ -74,11 +74,22 @@ public final class PgbenchRun {
     private PrintStream err = System.err;
 
     /** -b NAME[@W]: a builtin (tpcb-like, simple-update, select-only, pgecons-read, pgecons-read-noagg, pgecons-update). */
-    public PgbenchRun builtin(String nameAtWeight) { return add("-b" + nameAtWeight); }
+    public PgbenchRun builtin(String nameAtWeight) { return add("-b" + KenshoException.given(nameAtWeight, "builtin()")); }
     /** -f FILE[@W]. */
-    public PgbenchRun file(String fileAtWeight) { return add("-f" + fileAtWeight); }
-    /** A script already parsed. */
-    public PgbenchRun script(Script s) { scripts.add(s); return this; }
+    public PgbenchRun file(String fileAtWeight) { return add("-f" + KenshoException.given(fileAtWeight, "file()")); }
+    /** A script already parsed ({@link Script#parse}; {@code withWeight(w)} gives it -f's @W). */
+    public PgbenchRun script(Script s) { scripts.add(KenshoException.given(s, "script()")); return this; }
+    /**
+     * A script given as its text, as a -f file would hold it; name stands for the file's in errors
+     * ({@code name:2:19: syntax error ...}, a usage {@link KenshoException}).
+     */
+    public PgbenchRun script(String name, String text) {
+        try {
+            return script(Script.parse(KenshoException.given(name, "script()'s name"), KenshoException.given(text, "script()'s text")));
+        } catch (ScriptException e) {
+            throw KenshoException.usage(e.getMessage());
+        }
+    }
     /** -S: select-only; -N: simple-update. */
     public PgbenchRun selectOnly() { return builtin("select-only"); }
     public PgbenchRun simpleUpdate() { return builtin("simple-update"); }
@@ -112,7 +123,7 @@ public final class PgbenchRun {
     /** -r: per-statement latencies and failures. */
     public PgbenchRun perStatement(boolean b) { perStatement = b; return this; }
     /** -M simple|extended|prepared (default simple, as pgbench). */
-    public PgbenchRun mode(QueryMode m) { mode = m; return this; }
+    public PgbenchRun mode(QueryMode m) { mode = KenshoException.given(m, "mode()"); return this; }
     /** -C: a new connection for every transaction. */
     public PgbenchRun connectPerTransaction(boolean b) { connectPerTransaction = b; return this; }
     /** -n: no vacuum before the run. */
@@ -128,7 +139,7 @@ public final class PgbenchRun {
     /** -s: the :scale of custom scripts (builtins read it from pgbench_branches, as pgbench). */
     public PgbenchRun scale(Integer s) { scale = s; return this; }
     /** -D name=value. */
-    public PgbenchRun define(String nameEqualsValue) { defines.add(nameEqualsValue); return this; }
+    public PgbenchRun define(String nameEqualsValue) { defines.add(KenshoException.given(nameEqualsValue, "define()")); return this; }
     /** -l: transaction log files pgbench_log.PID[.THREAD] in the log directory. */
     public PgbenchRun log(boolean b) { log = b; return this; }
     public PgbenchRun logPrefix(String p) { logPrefix = p; return this; }
@@ -150,7 +161,7 @@ public final class PgbenchRun {
      * --engine: {@link Engine#WIRE} (pgbench's thread model, Kensho's own protocol client) or {@link Engine#PGJDBC}
      * (a thread and a pgjdbc connection per client).
      */
-    public PgbenchRun engine(Engine e) { engine = e; return this; }
+    public PgbenchRun engine(Engine e) { engine = KenshoException.given(e, "engine()"); return this; }
     /**
      * Report (System.out by default) and progress/errors (System.err by default: the vacuum line, -P lines, client
      * errors) streams; null silences one.

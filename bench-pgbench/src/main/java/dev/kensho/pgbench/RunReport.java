@@ -17,6 +17,8 @@ import org.HdrHistogram.Histogram;
  * ({@link LatencyDistribution}). Latency is always measured per transaction (pgbench derives its average from
  * the run time unless -P, -R or -L is given); {@link #lines()} says so. {@code driverCpuSeconds} is the CPU time this
  * JVM used while the clock ran (NaN where the JVM cannot tell): on a server sharing the host, CPU the server lacked.
+ * {@code abortReason} is the first client abort's error, as the errors stream said it (pgbench's "client 0 script 0
+ * aborted in command 1 query 0: ERROR: ..."), null when no client aborted ({@code aborted} false).
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
@@ -27,7 +29,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
                         int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
-                        double driverCpuSeconds) {
+                        double driverCpuSeconds, String abortReason) {
 
     /** The report's last line when a client aborted; printed on stderr, as pgbench's error, and kept in the stored report. */
     public static final String ABORTED = "Run was aborted; the above results are incomplete.";
@@ -187,7 +189,10 @@ public record RunReport(String transactionType, int scale, String partitionMetho
      * trial it would be a median's worth of nothing, so it is recorded as failed and the command exits 1.
      */
     public String unmeasured(String firstError) {
-        if (aborted) return "run aborted: " + (firstError == null ? "a client stopped on an error" : firstError);
+        if (aborted) {
+            String why = firstError != null ? firstError : abortReason;
+            return "run aborted: " + (why == null ? "a client stopped on an error" : why);
+        }
         if (processed == 0 && failed > 0) {
             return "no transaction succeeded: all " + failed + " failed" + (connectionFailures > 0 ? ", " + connectionFailures
                     + " of them on a lost connection" : "") + (firstError == null ? "" : " (" + firstError + ")");

@@ -96,6 +96,8 @@ public final class Driver {
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptOther, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
     private final AtomicBoolean aborted = new AtomicBoolean();
+    /** The first client abort's message, for a caller that reads the report and not the errors stream. */
+    private final java.util.concurrent.atomic.AtomicReference<String> firstAbort = new java.util.concurrent.atomic.AtomicReference<>();
     /** Set when a client could not connect (the others do not start), or by --exit-on-abort when one aborts (the others stop). */
     private volatile boolean cancelled;
     /** --exit-on-abort: the client whose abort stopped the run, -1 while none has. */
@@ -404,7 +406,7 @@ public final class Driver {
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
                 wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed,
-                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9);
+                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get());
     }
 
     /**
@@ -795,6 +797,7 @@ public final class Driver {
         /** pgbench's client abort: said on stderr, not a failed transaction; always false (the client stops). */
         private boolean abort(TransactionOutcome out) {
             aborted.set(true);
+            firstAbort.compareAndSet(null, String.valueOf(out.message()));
             cfg.err().println("error: " + out.message());
             if (cfg.exitOnAbort()) stopAll(id);
             return false;
@@ -1447,7 +1450,7 @@ public final class Driver {
             if (needed > free) {
                 throw KenshoException.usage(String.format(Locale.ROOT,
                         "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
-                                + "%d in use by others): lower %s or raise max_connections (e.g. --set max_connections=%d on a managed server)",
+                                + "%d in use by others): lower %s or raise max_connections (on a managed server --set max_connections=%d; from Java, target.control().apply(Map.of(\"max_connections\", \"%<d\")))",
                         clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
                         needed + reserved + others + 10));
             }

@@ -118,6 +118,34 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * Without orderSeed() each sweep draws its own random order, as bench pgbench sweep does (every sweep from Java had
+     * the order of seed 5432), and a resumed one keeps the seed its run directory recorded. A script given as text runs
+     * in every trial and is recorded by name and weight.
+     */
+    @Test
+    void eachSweepDrawsItsOrderAndAResumeKeepsTheRecordedOne(Target pg, @TempDir Path tmp) throws Exception {
+        Object[] seeds = new Object[2];
+        for (int i = 0; i < 2; i++) {
+            try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+                new ClientSweep().clients(List.of(1)).seconds(1).script("own", "SELECT :client_id;\n").scale(1).warmup(0).log(null)
+                        .run(Map.of("embedded", pg), dir);
+                seeds[i] = dir.info().parameters().get("order_seed");
+                assertEquals(List.of("script own@1"), dir.info().parameters().get("scripts"));
+                List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+                assertTrue(trials.size() == 1 && trials.get(0).ok() && trials.get(0).metric("transactions") > 0, trials.toString());
+            }
+        }
+        assertTrue(seeds[0] instanceof Number && seeds[1] instanceof Number, Arrays.toString(seeds));
+        assertFalse(seeds[0].equals(seeds[1]), "two sweeps drew the same order seed " + seeds[0]);
+        Map<String, Object> recorded = new LinkedHashMap<>();
+        recorded.put("order_seed", 77L);
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), recorded))) {
+            new ClientSweep().clients(List.of(1)).seconds(1).builtin("select-only").warmup(0).log(null).run(Map.of("embedded", pg), dir);
+            assertEquals(77L, ((Number) dir.info().parameters().get("order_seed")).longValue());
+        }
+    }
+
     /** Update scripts: the tables are rebuilt before every trial, and the rebuild is recorded with it. */
     @Test
     void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
