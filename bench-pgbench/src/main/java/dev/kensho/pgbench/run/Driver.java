@@ -585,8 +585,12 @@ public final class Driver {
                     if (id == 0) readWarmupSeconds();
                 }
                 if (w != null) w.releaseStatements();
-                // leave the session as pgbench finds it: no named statement of ours (pgjdbc forgets its cache too)
+                // leave the session as pgbench finds it: no transaction open (a script that ends inside one, which
+                // aborts the client, left the warm-up's open, and the run's first BEGIN went into it with a WARNING),
+                // no named statement of ours (pgjdbc forgets its cache too)
                 try (Statement st = conn.createStatement()) {
+                    if (conn.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
+                            != org.postgresql.core.TransactionState.IDLE) st.execute("ROLLBACK");
                     for (String sql : betweenPhases) st.execute(sql);
                 }
             } catch (ScriptException e) {
@@ -1173,24 +1177,29 @@ public final class Driver {
                     c.finishedAt = 0;
                     c.phase = Phase.DONE;
                 }
-                // leave the session as pgbench finds it: no statement of the warm-up's left prepared (see betweenPhases);
-                // sent to every client before any answer is awaited, as the pgjdbc engine's threads run them at once
-                if (!betweenPhases.isEmpty()) {
-                    for (Client c : clients) {
-                        if (c.wire == null) continue;
-                        try {
-                            c.wire.sendBetweenPhases(String.join("; ", betweenPhases));
-                        } catch (IOException e) {
-                            c.close();   // the run reconnects and reports what is wrong
-                        }
+                // leave the session as pgbench finds it: no transaction of the warm-up's open (see Client.warmup), no
+                // statement of its left prepared (see betweenPhases); sent to every client before any answer is awaited,
+                // as the pgjdbc engine's threads run them at once
+                List<Client> sent = new ArrayList<>();
+                for (Client c : clients) {
+                    if (c.wire == null) continue;
+                    List<String> sql = new ArrayList<>();
+                    if (c.wire.inTransaction()) sql.add("ROLLBACK");
+                    sql.addAll(betweenPhases);
+                    if (sql.isEmpty()) continue;
+                    try {
+                        c.wire.sendBetweenPhases(String.join("; ", sql));
+                        sent.add(c);
+                    } catch (IOException e) {
+                        c.close();   // the run reconnects and reports what is wrong
                     }
-                    for (Client c : clients) {
-                        if (c.wire == null) continue;
-                        try {
-                            c.wire.awaitBetweenPhases(cfg.mode() == QueryMode.PREPARED);
-                        } catch (IOException e) {
-                            c.close();
-                        }
+                }
+                for (Client c : sent) {
+                    if (c.wire == null) continue;
+                    try {
+                        c.wire.awaitBetweenPhases(cfg.mode() == QueryMode.PREPARED);
+                    } catch (IOException e) {
+                        c.close();
                     }
                 }
             }

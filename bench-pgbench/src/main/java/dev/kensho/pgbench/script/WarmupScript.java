@@ -86,7 +86,7 @@ public final class WarmupScript {
                 }
                 case SQL -> {
                     if (c.store != Command.Store.NONE) return GENERIC;
-                    Command twin = transactionControl(c.sql) ? c : zeroRowWrite(c, quiet);
+                    Command twin = transactionControl(c) ? c : zeroRowWrite(c, quiet);
                     cmds.add(twin != null ? twin : selectOf(c, types.of(c)));
                 }
             }
@@ -104,7 +104,7 @@ public final class WarmupScript {
         for (Script s : warmups) {
             List<Command> cmds = new ArrayList<>(s.commands().size());
             for (Command c : s.commands()) {
-                if (c.kind != Command.Kind.SQL || transactionControl(c.sql)) {
+                if (c.kind != Command.Kind.SQL || transactionControl(c)) {
                     cmds.add(c);
                 } else {
                     String tag = " /* kensho warm-up " + n + " */";
@@ -130,8 +130,13 @@ public final class WarmupScript {
         return sql == null || jdbc == null || wire == null ? null : Command.sql(c.line, c.column, sql, c.paramNames, jdbc, wire);
     }
 
-    private static boolean transactionControl(String sql) {
-        String w = sql.stripLeading().split("[\\s;]", 2)[0].toLowerCase(Locale.ROOT);
+    /**
+     * BEGIN, COMMIT and the like, kept as they are. Not a compound command that starts with one ({@code BEGIN\; UPDATE
+     * ...\; COMMIT}): kept, it ran the script's writes for real, thousands of times before the clock started.
+     */
+    private static boolean transactionControl(Command c) {
+        if (c.compound) return false;
+        String w = c.sql.stripLeading().split("[\\s;]", 2)[0].toLowerCase(Locale.ROOT);
         return switch (w) {
             case "begin", "start", "end", "commit", "rollback", "abort" -> true;
             default -> false;

@@ -182,4 +182,49 @@ class WarmupScriptTest {
             s.execute("drop function kensho_warm_fire()");
         }
     }
+    /**
+     * A compound command that starts with BEGIN is no transaction control: it was kept as it is, and the warm-up ran the
+     * script's writes for real (a table of the test's gained 20 003 rows in a run of 3 transactions).
+     */
+    @Test
+    void aCompoundCommandStartingWithBeginIsNotRunByTheWarmup(Target pg) throws Exception {
+        Script compound = Script.parse("c.sql", "BEGIN\\; INSERT INTO kensho_warm_rows DEFAULT VALUES\\; COMMIT;\n");
+        Command twin = WarmupScript.of(compound, c -> null).commands().get(0);
+        assertTrue(twin.sql().startsWith("SELECT ") && !twin.sql().contains("kensho_warm_rows"), twin.sql());
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_warm_rows");
+            s.execute("create table kensho_warm_rows (id serial)");
+        }
+        for (Engine engine : Engine.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            PrintStream sink = new PrintStream(out, true, StandardCharsets.UTF_8);
+            RunReport r = new PgbenchRun().script(compound).clients(1).transactions(3).warmup(2000).engine(engine).output(sink, sink).run(pg);
+            assertEquals(3, r.processed(), out.toString(StandardCharsets.UTF_8));
+        }
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select count(*) from kensho_warm_rows")) {
+            rs.next();
+            assertEquals(6, rs.getLong(1), "rows of the two runs' 3 transactions each, none of the warm-up's");
+            s.execute("drop table kensho_warm_rows");
+        }
+    }
+
+    /**
+     * A script that ends inside its transaction aborts the client at the end of its first one, in the warm-up too: the
+     * warm-up's transaction was left open, and the run's first BEGIN went into it ("WARNING: there is already a
+     * transaction in progress"), its first transaction part of the warm-up's.
+     */
+    @Test
+    void theWarmupLeavesNoTransactionOpen(Target pg) throws Exception {
+        Script open = Script.parse("open.sql", "BEGIN;\nSELECT 1;\n");
+        for (Engine engine : Engine.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            PrintStream sink = new PrintStream(out, true, StandardCharsets.UTF_8);
+            RunReport r = new PgbenchRun().script(open).clients(1).transactions(3).warmup(2000).engine(engine).output(sink, sink).run(pg);
+            String said = out.toString(StandardCharsets.UTF_8);
+            assertTrue(r.aborted() && r.processed() == 1, engine + ": " + said);
+            assertEquals("client 0 aborted: end of script reached without completing the last transaction", r.abortReason(), said);
+            assertTrue(!said.contains("WARNING"), engine + ": " + said);
+        }
+    }
 }
