@@ -17,8 +17,8 @@ import org.HdrHistogram.Histogram;
  * ({@link LatencyDistribution}). Latency is always measured per transaction (pgbench derives its average from
  * the run time unless -P, -R or -L is given); {@link #lines()} says so. {@code driverCpuSeconds} is the CPU time this
  * JVM used while the clock ran (NaN where the JVM cannot tell): on a server sharing the host, CPU the server lacked.
- * {@code abortReason} is the first client abort's error, as the errors stream said it (pgbench's "client 0 script 0
- * aborted in command 1 query 0: ERROR: ..."), null when no client aborted ({@code aborted} false).
+ * {@code abortReason} is the first client abort's error on one line (pgbench's "client 0 script 0 aborted in command 1
+ * query 0: ERROR: ...", its lines joined by "; "), null when no client aborted ({@code aborted} false).
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
@@ -190,7 +190,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
      */
     public String unmeasured(String firstError) {
         if (aborted) {
-            String why = firstError != null ? firstError : abortReason;
+            String why = abortReason != null ? abortReason : firstError;
             return "run aborted: " + (why == null ? "a client stopped on an error" : why);
         }
         if (processed == 0 && failed > 0) {

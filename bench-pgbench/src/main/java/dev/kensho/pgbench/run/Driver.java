@@ -801,8 +801,11 @@ public final class Driver {
         /** pgbench's client abort: said on stderr, not a failed transaction; always false (the client stops). */
         private boolean abort(TransactionOutcome out) {
             aborted.set(true);
-            firstAbort.compareAndSet(null, String.valueOf(out.message()));
-            cfg.err().println("error: " + out.message());
+            String m = String.valueOf(out.message());
+            firstAbort.compareAndSet(null, m.strip().replaceAll("\\s*\\R\\s*", "; "));
+            // a failed meta-command is two of pgbench's error lines, what went wrong and then the abort; an SQL error's
+            // DETAIL and HINT lines follow its first as libpq wrote them, without the prefix
+            cfg.err().println("error: " + (out.status() == TransactionOutcome.Status.META_ERROR ? m.replace("\n", "\nerror: ") : m));
             if (cfg.exitOnAbort()) stopAll(id);
             return false;
         }

@@ -625,12 +625,15 @@ public final class ClientScriptRunner {
         });
     }
 
-    /** pgbench's commandFailed after the error itself; {@code what} null: the error alone, as pgbench prints it. */
+    /**
+     * pgbench's commandFailed after the error itself, on a line of its own as pgbench prints them; {@code what} null:
+     * the error alone.
+     */
     private Step metaFailure(Command cmd, EvalException e, String what) {
         int here = pc;
         endCommand();
         outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, here, null,
-                what == null ? e.getMessage() : e.getMessage() + "; client " + clientId + " aborted in command " + here
+                what == null ? e.getMessage() : e.getMessage() + "\nclient " + clientId + " aborted in command " + here
                         + " (" + metaName(cmd) + ") of script " + scriptIndex + "; " + what,
                 txStart, slept);
         return Step.DONE;
@@ -918,7 +921,7 @@ public final class ClientScriptRunner {
             String name = cmd.storePrefix + names[i];
             if (!vars.putText(name, row[i])) {
                 String store = cmd.store.name().toLowerCase(java.util.Locale.ROOT);
-                throw new EvalException(store + ": invalid variable name: \"" + name + "\"; client " + clientId + " script "
+                throw new EvalException(store + ": invalid variable name: \"" + name + "\"\nclient " + clientId + " script "
                         + scriptIndex + " command " + pc + " query " + query + ": error storing into variable " + name);
             }
         }

@@ -107,6 +107,34 @@ class ErrorTextAgainstPgbenchTest {
         }
     }
 
+    /**
+     * A failed meta-command is two error lines, what went wrong and then the client's abort, as pgbench prints them;
+     * Kensho joined them into one with "; ".
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"\\set y 10 / 0\n", "\\if :nosuch\n\\endif\n", "\\sleep :nosuch ms\n"})
+    void aFailedMetaCommandIsTwoErrorLinesAsPgbenchs(String text, @LocalPostgres Target pg) throws Exception {
+        assumeTrue(Files.isExecutable(C_PGBENCH), "no C pgbench at " + C_PGBENCH);
+        Path script = Files.writeString(dir.resolve("m.sql"), text);
+        Process p = new ProcessBuilder(C_PGBENCH.toString(), "-n", "-t", "1", "-f", script.toString(),
+                "-h", pg.host(), "-p", Integer.toString(pg.port()), "-U", pg.user(), pg.database()).start();
+        p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        List<String> theirs = err.lines().filter(l -> l.startsWith("pgbench: error: ") && !l.contains("Run was aborted"))
+                .map(l -> l.substring("pgbench: error: ".length())).toList();
+        assertEquals(2, theirs.size(), err);
+        for (Engine engine : Engine.values()) {
+            ByteArrayOutputStream sink = new ByteArrayOutputStream();
+            new PgbenchRun().engine(engine).file(script.toString()).transactions(1).noVacuum(true).warmup(0)
+                    .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                            new PrintStream(sink, true, StandardCharsets.UTF_8)).run(pg);
+            List<String> ours = sink.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("error: "))
+                    .map(l -> l.substring("error: ".length())).toList();
+            assertEquals(theirs, ours, engine + "; pgbench said:\n" + err);
+        }
+    }
+
     /** The abort message's lines: from the line "PREFIXclient 0 ... aborted" (prefix cut) to the next line of the tool's own. */
     private static List<String> abort(String err, String prefix) {
         List<String> out = new ArrayList<>();

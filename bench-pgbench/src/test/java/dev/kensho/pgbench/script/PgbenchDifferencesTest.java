@@ -44,19 +44,19 @@ class PgbenchDifferencesTest {
     static List<Case> cases() {
         return List.of(
                 aborts("set evaluation fails", "\\set i 9223372036854775807 + 1\n",
-                        "bigint add out of range; client 0 aborted in command 0 (set) of script 0; evaluation of meta-command failed"),
+                        "bigint add out of range\nclient 0 aborted in command 0 (set) of script 0; evaluation of meta-command failed"),
                 aborts("sleep of a variable whose digit is not ASCII", "SELECT '\u0663' AS t \\gset\n\\sleep :t ms\n",
-                        "sleep: invalid sleep time \"\u0663\" for variable \"t\"; client 0 aborted in command 1 (sleep) of script 0; execution of meta-command failed"),
+                        "sleep: invalid sleep time \"\u0663\" for variable \"t\"\nclient 0 aborted in command 1 (sleep) of script 0; execution of meta-command failed"),
                 aborts("set assignment fails", "\\set 1x 1\n",
-                        "set: invalid variable name: \"1x\"; client 0 aborted in command 0 (set) of script 0; assignment of meta-command failed"),
+                        "set: invalid variable name: \"1x\"\nclient 0 aborted in command 0 (set) of script 0; assignment of meta-command failed"),
                 aborts("sleep fails", "\\sleep :nosuch us\n",
-                        "sleep: undefined variable \"nosuch\"; client 0 aborted in command 0 (sleep) of script 0; execution of meta-command failed"),
+                        "sleep: undefined variable \"nosuch\"\nclient 0 aborted in command 0 (sleep) of script 0; execution of meta-command failed"),
                 aborts("setshell fails", "\\setshell x printf \"\"\n",
-                        "printf: could not read result of shell command; client 0 aborted in command 0 (setshell) of script 0; execution of meta-command failed"),
+                        "printf: could not read result of shell command\nclient 0 aborted in command 0 (setshell) of script 0; execution of meta-command failed"),
                 aborts("if fails", "\\if 1/0\n\\endif\n",
-                        "division by zero; client 0 aborted in command 0 (if) of script 0; evaluation of meta-command failed"),
+                        "division by zero\nclient 0 aborted in command 0 (if) of script 0; evaluation of meta-command failed"),
                 aborts("elif fails as its own command", "\\if false\n\\elif false\n\\elif 1/0\n\\endif\n",
-                        "division by zero; client 0 aborted in command 2 (elif) of script 0; evaluation of meta-command failed"),
+                        "division by zero\nclient 0 aborted in command 2 (elif) of script 0; evaluation of meta-command failed"),
                 ok("elif conditions print as their commands",
                         "\\if debug(0)\n\\set a debug(1)\n\\elif debug(0)\n\\elif debug(2)\n\\set b debug(3)\n\\else\n\\set c debug(4)\n\\endif\n",
                         "debug(script=0,command=1): int 0", "debug(script=0,command=3): int 0",
@@ -64,11 +64,11 @@ class PgbenchDifferencesTest {
                 aborts("gset without a row", "SELECT 1 AS a WHERE false \\gset\n",
                         "client 0 script 0 command 0 query 0: expected one row, got 0"),
                 aborts("gset names the compound query's result", "SELECT 2 AS a \\; SELECT 3 AS b \\; SELECT 1 \\gset\n",
-                        "gset: invalid variable name: \"?column?\"; client 0 script 0 command 0 query 2: error storing into variable ?column?"),
+                        "gset: invalid variable name: \"?column?\"\nclient 0 script 0 command 0 query 2: error storing into variable ?column?"),
                 aborts("gset without a row in a compound query", "SELECT 2 AS a \\; SELECT 1 AS b WHERE false \\gset\n",
                         "client 0 script 0 command 0 query 1: expected one row, got 0"),
                 aborts("aset invalid name", "SELECT 1 AS a \\; SELECT 1 AS \"a b\" \\aset\n",
-                        "aset: invalid variable name: \"a b\"; client 0 script 0 command 0 query 1: error storing into variable a b"),
+                        "aset: invalid variable name: \"a b\"\nclient 0 script 0 command 0 query 1: error storing into variable a b"),
                 ok("comments end at a lone CR", "-- lead\rDO $$ BEGIN RAISE NOTICE 'one'; END $$;\r-- note\rDO $$ BEGIN RAISE NOTICE 'two'; END $$;\r",
                         "NOTICE:  one", "NOTICE:  two"),
                 ok("an E string continued on the next line keeps its escapes",
@@ -131,7 +131,7 @@ class PgbenchDifferencesTest {
         LocalServer.assumePgbench();
         List<String> theirs = pgbench(text);
         assertEquals("NOTICE:  n1", theirs.get(0));   // pgbench(): a WARNING line counts among the error lines
-        assertEquals(true, theirs.get(1).startsWith("WARNING:  w2; client 0 script 0 aborted in command 0 query 0: ERROR:  boom"),
+        assertEquals(true, theirs.get(1).startsWith("WARNING:  w2\nclient 0 script 0 aborted in command 0 query 0: ERROR:  boom"),
                 theirs.get(1));
     }
 
@@ -196,7 +196,7 @@ class PgbenchDifferencesTest {
         return out;
     }
 
-    /** The C pgbench's debug() and NOTICE lines, then "OK" or its error lines joined by "; ". */
+    /** The C pgbench's debug() and NOTICE lines, then "OK" or its error lines (each "pgbench: error: " line one). */
     private List<String> pgbench(String text) throws Exception {
         Path f = dir.resolve("s.sql");
         Files.writeString(f, text);
@@ -218,7 +218,7 @@ class PgbenchDifferencesTest {
                 errors.add(l);   // a continuation line of a message (a shell's output)
             }
         }
-        out.add(status == 0 ? "OK" : String.join("; ", errors));
+        out.add(status == 0 ? "OK" : String.join("\n", errors));
         return out;
     }
 }
