@@ -585,6 +585,7 @@ public final class Driver {
                     if (id == 0) readWarmupSeconds();
                 }
                 if (w != null) w.releaseStatements();
+                if (!warmupFailed) warmFailurePath();
                 // leave the session as pgbench finds it: no transaction open (a script that ends inside one, which
                 // aborts the client, left the warm-up's open, and the run's first BEGIN went into it with a WARNING),
                 // no named statement of ours (pgjdbc forgets its cache too)
@@ -607,6 +608,21 @@ public final class Driver {
 
         private void loop() {
             loop(runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
+        }
+
+        /** {@link WarmupScript#FAILING}: a failed try and its retry, on this client's connection, nothing counted. */
+        private void warmFailurePath() throws ScriptException {
+            ClientScriptRunner f = failingRunner();
+            TransactionOutcome out = f.runScript(conn, 0);
+            if (out.retryable()) f.retry(conn, out);
+            f.releaseStatements();
+        }
+
+        /** A runner of {@link WarmupScript#FAILING} in the place of each of the run's scripts (a thread draws among them). */
+        ClientScriptRunner failingRunner() throws ScriptException {
+            return new ClientScriptRunner(java.util.Collections.nCopies(cfg.scripts().size(), WarmupScript.FAILING), id,
+                    runner.variables().copy(), new PgbenchRandom(id), cfg.mode(),
+                    ClientScriptRunner.Options.defaults().withStderr(line -> { }).withCommandTiming(cfg.perStatement()));
         }
 
         private void deallocateAll() throws SQLException {
@@ -714,8 +730,9 @@ public final class Driver {
             if (!(out.retryable() && (cfg.maxTries() == 0 || tries < cfg.maxTries())
                     && (latencyLimitNanos == 0 || System.nanoTime() - scheduled < latencyLimitNanos)
                     && System.nanoTime() < until)) return false;
-            if (out.command() >= 0) commandRetries[out.script()].incrementAndGet(out.command());
-            if (cfg.verboseErrors()) verboseError(out, tries, true, scheduled);
+            // the warm-up's failing transaction (the wire engine's, WarmupScript.FAILING) is neither counted nor told
+            if (out.command() >= 0 && !warming) commandRetries[out.script()].incrementAndGet(out.command());
+            if (cfg.verboseErrors() && !warming) verboseError(out, tries, true, scheduled);
             return true;
         }
 
@@ -1169,6 +1186,16 @@ public final class Driver {
                     loop();
                     if (group.index == 0) readWarmupSeconds();
                 }
+                // then the failure path, a failed try and (with --max-tries) its retry: see WarmupScript.FAILING
+                boolean failing = false;
+                for (Client c : clients) {
+                    c.phase = Phase.DONE;
+                    if (c.warmupFailed || c.wire == null) continue;
+                    failing = true;
+                    c.warming = true;
+                    c.plan(c.failingRunner(), c.txNo + 1, giveUp, false);
+                }
+                if (failing) loop();
             } catch (ScriptException e) {
                 throw new IllegalStateException(e);
             } finally {

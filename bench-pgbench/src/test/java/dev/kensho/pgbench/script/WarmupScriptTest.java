@@ -227,4 +227,31 @@ class WarmupScriptTest {
             assertTrue(!said.contains("WARNING"), engine + ": " + said);
         }
     }
+    /**
+     * The warm-up ends with a transaction that fails as a serialization failure does, and its retry, so that a run's
+     * first failure does not meet the error path cold: it is retryable, in its second command, and the run neither counts
+     * nor tells it (its command index is past the run's one-command scripts, whose counters it would have overrun).
+     */
+    @Test
+    void theWarmupsFailingTransactionIsRetryableAndNeitherCountedNorTold(Target pg) throws Exception {
+        ClientScriptRunner r = new ClientScriptRunner(List.of(WarmupScript.FAILING), 0, new Variables(), new PgbenchRandom(1),
+                QueryMode.SIMPLE, ClientScriptRunner.Options.defaults().withStderr(l -> { }));
+        try (Connection c = pg.connect()) {
+            TransactionOutcome out = r.runScript(c, 0);
+            assertTrue(out.retryable() && out.command() == 1, String.valueOf(out.message()));
+            assertTrue(r.retry(c, out).retryable());
+        }
+        for (Engine engine : Engine.values()) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            RunReport rep = new PgbenchRun().script("one", "SELECT 1;\n").script("two", "SELECT 2;\n").clients(2).transactions(5)
+                    .maxTries(3).verboseErrors(true).perStatement(true).mode(QueryMode.PREPARED).warmup(2000).engine(engine)
+                    .output(null, new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertEquals(10, rep.processed(), engine + ": " + said);
+            assertEquals(0, rep.failed() + rep.retried() + rep.retries(), engine + ": " + said);
+            assertTrue(rep.scripts().stream().flatMap(s -> s.commands().stream()).allMatch(c -> c.failures() == 0 && c.retries() == 0),
+                    engine + ": " + rep.scripts());
+            assertTrue(!said.contains("got an error") && !said.contains("kensho warm-up"), engine + ": " + said);
+        }
+    }
 }
