@@ -153,8 +153,9 @@ public final class PgbenchRun {
      * --warmup: before the clock starts, the clients together run this many warm-up transactions in the -M mode:
      * the run's scripts with every SQL command that could touch a table replaced by a SELECT of its variables, or
      * a plain write of a table without triggers by the same write made to write no row (see {@link dev.kensho.pgbench.script.WarmupScript}; a random state of their own, a copy of the variables),
-     * then wait until the JIT compilers are idle, so a short run measures the server, not the compiler; then each client
-     * runs one transaction that fails as a serialization failure does, and retries it, so the error path is not cold.
+     * then wait until the JIT compilers are idle, so a short run measures the server, not the compiler; with maxTries
+     * other than 1 or continueOnError, each client then runs one transaction that fails as a serialization failure
+     * does, and retries it, so the error path is not cold.
      * 0 runs nothing, exactly as pgbench.
      */
     public PgbenchRun warmup(int statements) { warmup = statements; return this; }

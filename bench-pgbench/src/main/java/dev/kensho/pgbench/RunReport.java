@@ -175,8 +175,9 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         if (warmupPerClient > 0) {
             l.add("(before the clock started each client ran " + warmupPerClient
                     + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
-                    + " same variables, or by the same write made to write no row) and waited for the compilers to finish, then one"
-                    + " that fails as a serialization failure does, and its retry; then the"
+                    + " same variables, or by the same write made to write no row) and waited for the compilers to finish"
+                    + (maxTries != 1 || continueOnError ? ", then one that fails as a serialization failure does, and its retry" : "")
+                    + "; then the"
                     + " JVM's young generation was written once, so that the clients' allocations do not fault in fresh memory"
                     + " while the clock runs; --warmup 0 does neither)");
         }

@@ -100,8 +100,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "" + PgbenchRun.DEFAULT_WARMUP, paramLabel = "N",
             description = "Before the clock starts, the clients together run N warm-up transactions (the scripts with every SQL command that "
                     + "could touch a table replaced by a SELECT of its variables, or a plain write by itself made to write no row), then wait for the JIT compilers to go idle, so the JVM's "
-                    + "JIT has compiled the client path, then each run one transaction that fails as a serialization failure does, and its "
-                    + "retry; 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
+                    + "JIT has compiled the client path (with --max-tries other than 1 or --continue-on-error, then each runs one transaction that "
+                    + "fails as a serialization failure does, and its retry); 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
     int warmup;
     @Mixin
     EngineOption engine;

@@ -585,7 +585,7 @@ public final class Driver {
                     if (id == 0) readWarmupSeconds();
                 }
                 if (w != null) w.releaseStatements();
-                if (!warmupFailed) warmFailurePath();
+                if (!warmupFailed && warmsFailurePath()) warmFailurePath();
                 // leave the session as pgbench finds it: no transaction open (a script that ends inside one, which
                 // aborts the client, left the warm-up's open, and the run's first BEGIN went into it with a WARNING),
                 // no named statement of ours (pgjdbc forgets its cache too)
@@ -1188,7 +1188,7 @@ public final class Driver {
                 }
                 // then the failure path, a failed try and (with --max-tries) its retry: see WarmupScript.FAILING
                 boolean failing = false;
-                for (Client c : clients) {
+                for (Client c : warmsFailurePath() ? clients : List.<Client>of()) {
                     c.phase = Phase.DONE;
                     if (c.warmupFailed || c.wire == null) continue;
                     failing = true;
@@ -1271,6 +1271,15 @@ public final class Driver {
             }
             c.key.interestOps(c.wire.pendingWrite() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
         }
+    }
+
+    /**
+     * Whether the warm-up ends with {@link WarmupScript#FAILING}: where a failure's time counts, a retried transaction's
+     * latency (--max-tries other than 1) or a continued one's (--continue-on-error). Otherwise a failure is not timed, and
+     * the server is spared the ERROR it logs.
+     */
+    private boolean warmsFailurePath() {
+        return cfg.maxTries() != 1 || cfg.continueOnError();
     }
 
     /** --exit-on-abort: the first client to abort stops all others; the run then fails without a report. */

@@ -35,9 +35,9 @@ public final class WarmupScript {
     }
 
     /**
-     * A transaction that fails as a serialization failure does, in the script's own position (a statement of its
-     * BEGIN ... END block): run once and retried once after the warm-up, so that the first real failure of a run with
-     * --max-tries does not meet the error path cold (pgjdbc's exceptions and the client's handling loaded and
+     * A transaction that fails as a serialization failure does, in a statement of its BEGIN ... END block: run once and
+     * retried once after the warm-up of a run where a failure's time counts (--max-tries, --continue-on-error), so
+     * that its first real failure does not meet the error path cold (pgjdbc's exceptions and the client's handling loaded and
      * interpreted on first use: 10-20 ms, where pgbench took 1-2, enough to fail a -L of 5 ms).
      */
     public static final Script FAILING;
