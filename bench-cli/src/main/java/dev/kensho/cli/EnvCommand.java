@@ -17,7 +17,7 @@ final class EnvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (Target t = target.single().open()) {
-            System.out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(Environment.capture(t)));
+            System.out.println(Json.MASKING.writerWithDefaultPrettyPrinter().writeValueAsString(Environment.capture(t)));
         }
         return 0;
     }

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -153,14 +154,28 @@ public final class Kensho implements Runnable {
             PrintWriter err = ex.getCommandLine().getErr();
             String command = ex.getCommandLine().getCommandSpec().qualifiedName(" ");
             // pgbench's "-p 5432 bench" (its port and database) are unknown here: say what they are in Kensho's words
+            // picocli quotes the arguments it refused: the one after "--password" (not an option here, but what a psql
+            // user types) is a password, which no free-text mask can tell from a word; the command line's mask can
+            String[] maskedArgs = dev.kensho.core.Credentials.maskArgs(args);
+            Map<String, String> masked = new java.util.HashMap<>();
+            for (int i = 0; i < args.length; i++) if (!args[i].equals(maskedArgs[i])) masked.putIfAbsent(args[i], maskedArgs[i]);
+            String message = ex.getMessage();
+            for (var m : masked.entrySet()) message = message.replace("'" + m.getKey() + "'", "'" + m.getValue() + "'");
             String hint = "";
             if (ex instanceof CommandLine.UnmatchedArgumentException u && PgbenchConnectionArgs.isPgbenchCommand(command)) {
-                hint = PgbenchConnectionArgs.hint(List.of(args), u.getUnmatched(), false)
+                // a password is no DBNAME: neither it nor its option is read for pgbench's connection arguments
+                Set<String> secret = Set.of("--password", "--pass", "-W");
+                List<String> given = new java.util.ArrayList<>();
+                for (int i = 0; i < args.length; i++) {
+                    boolean isSecret = !args[i].equals(maskedArgs[i]) && i > 0 && secret.contains(args[i - 1]);
+                    if (!isSecret && !secret.contains(args[i])) given.add(args[i]);
+                }
+                hint = PgbenchConnectionArgs.hint(given, u.getUnmatched().stream().filter(given::contains).toList(), false)
                         .map(h -> "; pgbench's -h HOST, -p PORT and DBNAME are one --url here: " + h).orElse("");
             }
             // picocli says "option option '--matrix'" in some messages; users read it
             // picocli quotes the argument it refused, a URL with its password among them
-            err.println("bench: " + dev.kensho.core.Credentials.mask(ex.getMessage().replace("\n", " ").replace("option option", "option").strip() + hint)
+            err.println("bench: " + dev.kensho.core.Credentials.mask(message.replace("\n", " ").replace("option option", "option").strip() + hint)
                     + " (see '" + command + " --help')");
             err.flush();
             return KenshoException.USAGE;

@@ -56,4 +56,18 @@ class CredentialsInErrorsTest {
             assertFalse(r.err().contains("et123") || r.out().contains("et123"), r.err());
         }
     }
+    /**
+     * What a psql user types, the password after --password, --pass or -W (none of them options here): picocli quotes
+     * the refused arguments, and the pgbench hint read the password as a database name; both printed it.
+     */
+    @Test
+    void aPasswordAfterAPsqlOptionIsQuotedMasked() {
+        for (String option : new String[] {"--password", "--pass", "-W"}) {
+            CommandRun r = CommandRun.of("pgbench", "run", option, "S3cretPW", "-T", "1");
+            assertEquals(2, r.exit(), r.err());
+            assertEquals("bench: Unknown options: '" + option + "', '****' (see 'bench pgbench run --help')", r.err().strip());
+        }
+        CommandRun r = CommandRun.of("pgbench", "run", "--password=S3cretPW", "-T", "1");
+        assertEquals("bench: Unknown option: '--password=****' (see 'bench pgbench run --help')", r.err().strip());
+    }
 }

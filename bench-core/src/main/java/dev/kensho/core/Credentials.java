@@ -174,6 +174,13 @@ public final class Credentials {
         Matcher m = PASSWORD_KEY.matcher(s);
         int done = 0;
         while (m.find(done)) {
+            int after = m.end() + MASK.length();
+            if (s.startsWith(MASK, m.end()) && (after == s.length() || "'\"&),; \t\r\n".indexOf(s.charAt(after)) >= 0)) {
+                // masked already (a command line's --password=****, quoted in an error): what follows is not the password's
+                out.append(s, done, after);
+                done = after;
+                continue;
+            }
             int end = s.indexOf('&', m.end());
             if (end < 0) end = s.length();
             if (!whole) {
@@ -185,6 +192,40 @@ public final class Credentials {
             done = end;
         }
         return out.append(s, done, s.length()).toString();
+    }
+
+    /**
+     * Masks text that may be SQL or quote it, or a connection string, or a URL: what a server said (an error quoting
+     * the statement, a setting's conninfo), what a user gave. Where results, logs and reports store or print text
+     * whose source is not known, this is the mask.
+     */
+    public static String maskText(String text) {
+        return text == null ? null : mask(maskSql(text));
+    }
+
+    /**
+     * A stream that writes what it is given line by line, each line {@link #maskText masked}: for streams that carry
+     * what the server said and the user's scripts (a client's abort quoting its statement), where no single message
+     * can be masked at its source. Not flushed by its prints (a password split over two prints would pass in halves):
+     * a line goes on at its end, what remains of one on an explicit flush ("starting vacuum...").
+     */
+    public static java.io.PrintStream masking(java.io.PrintStream to) {
+        return new java.io.PrintStream(new java.io.OutputStream() {
+            private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+            @Override
+            public synchronized void write(int b) {
+                line.write(b);
+                if (b == '\n') flush();
+            }
+
+            @Override
+            public synchronized void flush() {
+                if (line.size() > 0) to.print(maskText(line.toString(java.nio.charset.StandardCharsets.UTF_8)));
+                line.reset();
+                to.flush();
+            }
+        }, false, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Masks a command line: the value after a password option, and URLs (each argument whole). */
@@ -202,7 +243,8 @@ public final class Credentials {
             if (m.matches()) {
                 out[i] = m.group(1) + "=" + MASK;
             } else {
-                if (a.equalsIgnoreCase("--password")) nextIsSecret = true;
+                // --password is Kensho's; --pass and psql's -W are what a user may try with the password after them
+                if (a.equalsIgnoreCase("--password") || a.equals("--pass") || a.equals("-W")) nextIsSecret = true;
                 // an argument may be SQL (bench query -c "ALTER ROLE ... PASSWORD '...'")
                 out[i] = maskUrl(maskPasswordLiterals(a));
             }

@@ -2,6 +2,7 @@ package dev.kensho.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -152,5 +153,48 @@ class CredentialsTest {
         assertArrayEquals(new String[] {"query", "-c", "ALTER ROLE bob PASSWORD '****'"},
                 Credentials.maskArgs(new String[] {"query", "-c", "ALTER ROLE bob PASSWORD 'pw'"}));
         assertEquals("SELECT password_encryption FROM t WHERE aid = :aid", Credentials.maskSql("SELECT password_encryption FROM t WHERE aid = :aid"));
+    }
+    /**
+     * Text of unknown source (what a server said, a setting's value): SQL's PASSWORD literal, a conninfo's password=
+     * up to its end, a URL's userinfo; a password already masked keeps what follows it (a quote closing the argument).
+     */
+    @Test
+    void textOfUnknownSourceIsMaskedAsSqlAndAsAUrl() {
+        assertEquals("LINE 1: ALTER ROLE u PASSWORD '****' BOGUS;", Credentials.maskText("LINE 1: ALTER ROLE u PASSWORD 'Hunter2pw' BOGUS;"));
+        assertEquals("host=10.0.0.9 user=rep password=**** (configuration file)",
+                Credentials.maskText("host=10.0.0.9 user=rep password=Zz9pass (configuration file)"));
+        assertEquals("ERROR:  invalid input syntax for type integer: \"postgresql://u:****@127.0.0.1/db\"",
+                Credentials.maskText("ERROR:  invalid input syntax for type integer: \"postgresql://u:S3cretPW@127.0.0.1/db\""));
+        assertEquals("Unknown option: '--password=****' (see 'bench pgbench run --help')",
+                Credentials.mask("Unknown option: '--password=****' (see 'bench pgbench run --help')"));
+        assertEquals("password=****", Credentials.mask("password=****abc"));
+        assertEquals(null, Credentials.maskText(null));
+    }
+
+    /** A stream of lines (a run's stderr): each line masked as it ends, and what is left of one when flushed. */
+    @Test
+    void aMaskingStreamMasksLineByLine() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream to = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+        java.io.PrintStream masking = Credentials.masking(to);
+        masking.println("error: client 0 script 0 aborted in command 0 query 0: ERROR:  syntax error at or near \"BOGUS\"");
+        masking.println("LINE 1: ALTER ROLE u PASSWORD 'Hunter2pw' BOGUS;");
+        masking.print("starting vacuum...");
+        masking.flush();
+        assertTrue(bytes.toString(java.nio.charset.StandardCharsets.UTF_8).endsWith("\nstarting vacuum..."), "a flush passes a part-line");
+        masking.print("end.\n");
+        masking.print("dblink('host=h password=");
+        masking.print("Zz9pass') AS t(x int)");
+        masking.println();
+        String out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("error: client 0 script 0 aborted in command 0 query 0: ERROR:  syntax error at or near \"BOGUS\"\n"
+                + "LINE 1: ALTER ROLE u PASSWORD '****' BOGUS;\nstarting vacuum...end.\ndblink('host=h password=****') AS t(x int)\n", out);
+    }
+
+    /** What a psql user types: --pass and -W with the password after them are masked like --password. */
+    @Test
+    void aPasswordAfterPsqlsOptionsIsMasked() {
+        assertArrayEquals(new String[] {"--pass", "****", "-W", "****", "-w", "x"},
+                Credentials.maskArgs(new String[] {"--pass", "S3cretPW", "-W", "Hunter2pw", "-w", "x"}));
     }
 }

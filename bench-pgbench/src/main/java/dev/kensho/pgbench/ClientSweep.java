@@ -82,7 +82,7 @@ public final class ClientSweep {
     private Integer progress;
     /** "[3/12]   ": the trial under way, for its progress lines. */
     private String trialPrefix = "";
-    private PrintStream err = System.err;
+    private PrintStream err = dev.kensho.core.Credentials.masking(System.err);
     /** Targets whose host could not be observed, said once each. */
     private final java.util.Set<String> hostUnseen = new java.util.HashSet<>();
     /** "target;checkpoint" or "target;prewarm": what the target's role may not do, and the server's reason. */
@@ -168,7 +168,10 @@ public final class ClientSweep {
      */
     public ClientSweep progress(Integer seconds) { progress = seconds; return this; }
     /** Where trial lines go (stderr); null for none, as {@link PgbenchInit#log} and {@link PgbenchRun#output} take it. */
-    public ClientSweep log(PrintStream e) { err = e != null ? e : new PrintStream(java.io.OutputStream.nullOutputStream()); return this; }
+    public ClientSweep log(PrintStream e) {
+        err = e != null ? dev.kensho.core.Credentials.masking(e) : new PrintStream(java.io.OutputStream.nullOutputStream());
+        return this;
+    }
 
     /** A script as given: a -b or -f spec, or a script the harness parsed itself. */
     private record Source(String spec, Script parsed) {

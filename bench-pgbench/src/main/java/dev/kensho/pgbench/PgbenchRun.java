@@ -211,7 +211,9 @@ public final class PgbenchRun {
         RunConfig c = new RunConfig(s, clients, threads, orZero(seconds), transactions == null ? 0 : transactions, orZero(rate),
                 orZero(latencyLimitMs), orZero(progress), perStatement, mode, connectPerTransaction, noVacuum, vacuumAll, maxTries,
                 failuresDetailed, randomSeed, scale, defines, log, logPrefix, logDirectory, orZero(aggregateInterval), orZero(samplingRate),
-                warmup, progressTimestamp, verboseErrors, exitOnAbort, continueOnError, engine, out, err);
+                warmup, progressTimestamp, verboseErrors, exitOnAbort, continueOnError, engine,
+                // a client's abort quotes its statement (ALTER ROLE ... PASSWORD '...', a dblink conninfo)
+                Credentials.masking(out), Credentials.masking(err));
         c.validate();
         return c;
     }

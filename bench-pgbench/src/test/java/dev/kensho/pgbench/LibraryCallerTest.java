@@ -61,6 +61,33 @@ class LibraryCallerTest {
         assertNull(fine.abortReason());
     }
 
+    /**
+     * A client's abort quotes its statement as the server does (LINE 1: ...): a password in it reached stderr, the trial
+     * (trials.jsonl), summary.csv and the report; -r's per-statement lines were masked, these were not.
+     */
+    @Test
+    void anAbortQuotingAPasswordIsMaskedOnStderrAndInTheTrial(Target pg, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        for (Engine engine : Engine.values()) {
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            java.nio.file.Path run;
+            try (dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp,
+                    dev.kensho.core.result.RunInfo.of(PgbenchRun.COMMAND, java.util.List.of(), java.util.Map.of()))) {
+                new PgbenchRun().script("role", "ALTER ROLE kensho_no_such_role PASSWORD 'Hunter2pw' BOGUS;\n").transactions(1)
+                        .warmup(0).engine(engine).output(null, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8))
+                        .runAndRecord(pg, dir);
+                run = dir.path();
+            }
+            String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(said.contains("LINE 1: ALTER ROLE kensho_no_such_role PASSWORD '****' BOGUS;"), engine + ": " + said);
+            for (String f : java.util.List.of(dev.kensho.core.result.RunDirectory.TRIALS, dev.kensho.core.result.RunDirectory.SUMMARY)) {
+                String stored = java.nio.file.Files.readString(run.resolve(f));
+                assertTrue(stored.contains("PASSWORD '****'") && !stored.contains("Hunter2pw"), engine + " " + f + ": " + stored);
+            }
+            assertTrue(!said.contains("Hunter2pw"), said);
+        }
+    }
+
     private static void assertUsage(String message, Supplier<?> call) {
         KenshoException e = assertThrows(KenshoException.class, call::get);
         assertEquals(message, e.getMessage());

@@ -304,7 +304,7 @@ public final class RunDirectory implements AutoCloseable {
         // a trial finishing while the JVM ends ran while its server stopped or changed: not a result (resume reruns it)
         if (JvmShutdown.begun()) return;
         try {
-            byte[] line = (Json.MAPPER.writeValueAsString(t) + "\n").getBytes(StandardCharsets.UTF_8);
+            byte[] line = (Json.MASKING.writeValueAsString(t) + "\n").getBytes(StandardCharsets.UTF_8);
             ByteBuffer b = ByteBuffer.wrap(line);
             while (b.hasRemaining()) out.write(b);
             out.force(false);
@@ -363,13 +363,15 @@ public final class RunDirectory implements AutoCloseable {
 
     /** Writes summary.csv atomically. Values are quoted where CSV needs it. */
     public void writeSummary(List<String> header, List<List<Object>> rows) {
-        writeAtomically(SUMMARY, Csv.format(header, rows));
+        // a failed cell's reason quotes the error, which may quote the statement
+        writeAtomically(SUMMARY, Csv.format(header, rows.stream()
+                .map(r -> r.stream().map(v -> v instanceof String t ? (Object) dev.kensho.core.Credentials.maskText(t) : v).toList()).toList()));
     }
 
     /** Writes name (e.g. "plans/q1.1.json") as pretty JSON, atomically. */
     public void writeJson(String name, Object value) {
         try {
-            writeAtomically(name, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value));
+            writeAtomically(name, Json.MASKING.writerWithDefaultPrettyPrinter().writeValueAsString(value));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -99,6 +99,15 @@ final class ServerUser {
      * the process, not for the end of its output: a command that starts a server (--restart-command
      * with "pg_ctl restart" and no -l) leaves that server holding whatever output it was given.
      */
+    /**
+     * A command's environment without the passwords Kensho's run was given: PGPASSWORD, and any variable whose value holds
+     * one (a URL's user:password@, password=). A server the command (re)starts (--restart-command) keeps its environment,
+     * which any superuser can read (COPY FROM PROGRAM 'env'). The rest stays: a restart command may need PGDATA or PATH.
+     */
+    static void withoutPasswords(java.util.Map<String, String> env) {
+        env.entrySet().removeIf(e -> e.getKey().equals("PGPASSWORD") || !dev.kensho.core.Credentials.mask(e.getValue()).equals(e.getValue()));
+    }
+
     static String run(List<String> cmd, String what) {
         return run(cmd, what, null);
     }
@@ -112,8 +121,10 @@ final class ServerUser {
         try {
             if (logFile != null) Files.createDirectories(logFile.toAbsolutePath().getParent());
             out = logFile != null ? logFile : Files.createTempFile("kensho-cmd", ".out");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            withoutPasswords(pb.environment());
+            Process p = pb.start();
             if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": still running after 300 s");

@@ -488,4 +488,27 @@ class RunDirectoryTest {
         assertEquals(2.0, Stats.median(new double[] {3, 1, 2}));
         assertEquals(2.5, Stats.median(new double[] {4, 1, 2, 3}));
     }
+    /**
+     * What a run directory stores is masked whatever put it there: a standby's primary_conninfo among the server's
+     * settings, a --set value and its note, a trial's error quoting ALTER ROLE ... PASSWORD, a failed cell's reason in
+     * summary.csv. Each was written as given.
+     */
+    @Test
+    void aPasswordInAnythingStoredIsMasked() throws Exception {
+        Path dir;
+        try (RunDirectory d = RunDirectory.create(root, RunInfo.of("pgbench run", List.of("pgbench", "run"), Map.of()))) {
+            d.environment("remote", Map.of("non_default_settings", Map.of("primary_conninfo", "host=h user=rep password=Zz9pass (configuration file)")));
+            d.parameter("settings", Map.of("primary_conninfo", "host=h password=S3cretPW"));
+            d.note("remote 127.0.0.1:5432: ALTER SYSTEM SET primary_conninfo = host=h user=rep password=S3cretPW");
+            d.append(Trial.of("clients=1", 0).metric("tps", 1.0).extra("errors", "LINE 1: ALTER ROLE u PASSWORD 'Hunter2pw' BOGUS;").build());
+            d.writeSummary(List.of("cell", "reason"), List.of(List.of("clients=1", "run aborted: dblink('host=h password=Hunter2pw')")));
+            dir = d.path();
+        }
+        for (String f : List.of(RunDirectory.RUN, RunDirectory.TRIALS, RunDirectory.SUMMARY)) {
+            String text = Files.readString(dir.resolve(f));
+            for (String secret : List.of("Zz9pass", "S3cretPW", "Hunter2pw")) assertFalse(text.contains(secret), f + ": " + text);
+            assertTrue(text.contains("****"), f + ": " + text);
+        }
+        assertTrue(Files.readString(dir.resolve(RunDirectory.RUN)).contains("host=h user=rep password=**** (configuration file)"));
+    }
 }
