@@ -174,6 +174,9 @@ abstract class JdbcTarget implements Target {
                 break;
             }
         }
+        // pgjdbc tries each host of jdbc:postgresql://h1,h2:5432/db in turn (targetServerType); a client of its own would
+        // take the list for one host name, and fail to resolve it
+        if (pgjdbcOnly == null && host != null && host.contains(",")) pgjdbcOnly = "the URL names several hosts, which only pgjdbc tries in turn";
         if (socketFile != null) {
             ssl = "disable";   // as libpq: sslmode means nothing over a Unix socket
             pgjdbcOnly = null;

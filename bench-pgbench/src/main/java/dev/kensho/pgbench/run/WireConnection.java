@@ -111,7 +111,10 @@ final class WireConnection implements Closeable {
         try {
             if (login.socketFile() == null) {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.connect(new InetSocketAddress(login.host(), login.port()));
+                InetSocketAddress at = new InetSocketAddress(login.host(), login.port());
+                // an IOException, as pgjdbc's: the caller says the host is unknown (not "UnresolvedAddressException: null")
+                if (at.isUnresolved()) throw new java.net.UnknownHostException("unknown host " + login.host());
+                ch.connect(at);
             }
             WireConnection c = new WireConnection(ch, mode);
             c.login(login);

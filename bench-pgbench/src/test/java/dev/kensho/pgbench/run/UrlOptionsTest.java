@@ -68,4 +68,23 @@ class UrlOptionsTest {
         // what the run records as its target is still the URL as given
         assertTrue(pg.jdbcUrl().contains("options="), pg.jdbcUrl());
     }
+    /**
+     * pgjdbc's multi-host URL: the run crashed before its clients with "UnresolvedAddressException: null", the wire
+     * engine's libpq-like login having taken "127.0.0.1,127.0.0.2" for one host. Now the pgjdbc engine runs it, and
+     * --engine wire says it cannot and runs it on pgjdbc.
+     */
+    @Test
+    void aMultiHostUrlRunsOnPgjdbc(@LocalPostgres(url = "jdbc:postgresql://127.0.0.1,127.0.0.2:5432/test") Target pg) throws Exception {
+        for (dev.kensho.pgbench.Engine engine : dev.kensho.pgbench.Engine.values()) {
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            dev.kensho.pgbench.RunReport r = new dev.kensho.pgbench.PgbenchRun().script("one", "SELECT 1;\n").transactions(3).warmup(0)
+                    .engine(engine).output(null, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)).run(pg);
+            String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(3, r.processed(), said);
+            assertEquals(dev.kensho.pgbench.Engine.PGJDBC, r.engine());
+            if (engine == dev.kensho.pgbench.Engine.WIRE) {
+                assertTrue(said.contains("warning: --engine wire: the URL names several hosts, which only pgjdbc tries in turn;"), said);
+            }
+        }
+    }
 }
