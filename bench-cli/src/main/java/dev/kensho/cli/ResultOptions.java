@@ -50,6 +50,9 @@ public final class ResultOptions {
                 throw e;
             }
             err.println("resuming " + dir.path() + " (" + dir.trials().size() + " trials already recorded)");
+            // which trials ran in which session: the environment run.json keeps is this session's
+            dir.note("resumed at " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " with "
+                    + dir.trials().size() + " trials already recorded");
         } else {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
             err.println("results: " + dir.path());
@@ -121,7 +124,8 @@ public final class ResultOptions {
     /** A value as run.json holds it, so a number or list read back compares equal to the one given. */
     private static com.fasterxml.jackson.databind.JsonNode asJson(Object v) {
         try {
-            return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(v));
+            // masked, as run.json holds it: a --set conninfo's password is "****" there, and no other value
+            return Json.MAPPER.readTree(Json.MASKING.writeValueAsString(v));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

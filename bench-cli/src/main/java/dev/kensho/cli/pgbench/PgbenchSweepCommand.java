@@ -125,6 +125,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("engine", engine.engine().optionName());
+        // the servers' --set: a resume without them (or with others) made one cell of trials at two settings
+        params.put("settings", target.settings());
         params.putAll(sweep.parameters());   // recorded before the first trial, and what --resume compares
         try (RunDirectory dir = results.open(ClientSweep.COMMAND, params, System.err)) {
             sweep.run(specs, dir);

@@ -435,4 +435,38 @@ class PgbenchCommandTest {
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("2 of 2 trials failed; the reasons are in summary.csv"), r.err());
     }
+    /**
+     * A sweep resumed with other --set values, or with its -f file edited, is another sweep: its trials would share cells
+     * with the first's (trials at shared_buffers 64MB and 128MB in one median; a SELECT's and an UPDATE's). Both went
+     * unnoticed; the settings and what the scripts say are now compared. A resume is noted in run.json.
+     */
+    @Test
+    void aSweepResumedWithOtherSettingsOrAnEditedScriptIsRefused(Target pg, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("s.sql"), "-- the study's read\nSELECT 1;\n");
+        String[] sweep = {"pgbench", "sweep", "-f", script.toString(), "--clients", "1", "--repeat", "1", "-T", "1", "-n", "--warmup", "0"};
+        CommandRun first = bench(at(pg, tmp.resolve("results"), concat(sweep, "--set", "work_mem=8MB")).toArray(String[]::new));
+        assertEquals(0, first.exit(), first.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(tmp.resolve("results"))) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        CommandRun noSet = bench(at(pg, tmp.resolve("results"), concat(sweep, "--resume", run.toString())).toArray(String[]::new));
+        assertOneLineError(noSet, 2, "--resume " + run + ": that run had settings {\"work_mem\":\"8MB\"}, this command line {}");
+        Files.writeString(script, "SELECT 2;\n");
+        CommandRun edited = bench(at(pg, tmp.resolve("results"), concat(sweep, "--set", "work_mem=8MB", "--resume", run.toString()))
+                .toArray(String[]::new));
+        assertOneLineError(edited, 2, "--resume " + run + ": that run had script_digests [");
+        // the same script but for its comment and blank lines is the same script
+        Files.writeString(script, "SELECT 1;\n\n");
+        CommandRun same = bench(at(pg, tmp.resolve("results"), concat(sweep, "--set", "work_mem=8MB", "--resume", run.toString()))
+                .toArray(String[]::new));
+        assertEquals(0, same.exit(), same.err());
+        assertTrue(same.err().contains("every trial is already in"), same.err());
+        assertTrue(dev.kensho.core.result.RunDirectory.info(run).notes().stream().anyMatch(n -> n.matches("resumed at \\S+ with 1 trials already recorded")),
+                dev.kensho.core.result.RunDirectory.info(run).notes().toString());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        return Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(b)).toArray(String[]::new);
+    }
 }

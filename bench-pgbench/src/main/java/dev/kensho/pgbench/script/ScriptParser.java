@@ -25,6 +25,8 @@ final class ScriptParser {
     static final int MAX_ARGS = 256;
 
     private static final AtomicBoolean SETRANDOM_WARNED = new AtomicBoolean();
+    /** The study errata said so far: once each, as \setrandom's (a sweep parses its scripts again for every trial). */
+    private static final java.util.Set<String> ERRATA_WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Where the \setrandom and study-errata warnings go (stderr by default). */
     static volatile Consumer<String> warnings = s -> System.err.println(s); // System.err as it is when warning
 
@@ -732,8 +734,9 @@ final class ScriptParser {
         String quoted = restOfLine(cmdStart);
         int nl = src.indexOf('\n', pos);
         pos = nl < 0 ? src.length() : nl;
-        warnings.accept("warning: " + file + ":" + line + ": running \"" + quoted + "\" as \"" + corrected
-                + "\" (the typo is in " + erratum.source() + "; pgbench rejects the line as quoted)");
+        String warning = "warning: " + file + ":" + line + ": running \"" + quoted + "\" as \"" + corrected
+                + "\" (the typo is in " + erratum.source() + "; pgbench rejects the line as quoted)";
+        if (ERRATA_WARNED.add(warning)) warnings.accept(warning);
         commands.add(Command.meta(Command.Kind.SET, line, col, quoted,
                 corrected.substring("\\set ".length(), space), e, List.of(), 0));
     }
