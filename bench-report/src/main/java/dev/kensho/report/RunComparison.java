@@ -904,17 +904,26 @@ public final class RunComparison {
         return as.size() * bs.size();
     }
 
+    /**
+     * "Bartlett K² … p …"; a cell without spread among cells with some (two repeats at 100 % CPU) gives K² = ∞ and p = 0
+     * as R's bartlett.test does, which read as strong evidence of unequal variances: Bartlett's log-variances are
+     * undefined there, so it is said to be not testable.
+     */
+    private static String bartlettText(Analysis a) {
+        return a.bartlett().statistic() == Double.POSITIVE_INFINITY ? "Bartlett not testable (a cell without spread)"
+                : "Bartlett K² = " + num(a.bartlett().statistic()) + ", " + pIs(a.bartlett().p());
+    }
+
     /** "Levene (median-centred, Brown–Forsythe) F … p …; Bartlett K² … p …", with the cells left out named. */
     private static String varianceText(Analysis a) {
         String over = a.varianceCells() < a.cells() ? " over the " + a.varianceCells() + " of " + a.cells()
                 + " cells with 2 or more values" : "";
         if (Double.isNaN(a.levene().p())) {
-            return "Variance homogeneity" + over + ": Levene's test needs 3 or more values in some cell; Bartlett K² = "
-                    + num(a.bartlett().statistic()) + ", " + pIs(a.bartlett().p());
+            return "Variance homogeneity" + over + ": Levene's test needs 3 or more values in some cell; " + bartlettText(a);
         }
         return "Variance homogeneity" + over + ": " + VarianceTest.LEVENE + " F(" + num(a.levene().df1()) + ", "
                 + num(a.levene().df2()) + ") = " + num(a.levene().statistic()) + ", " + pIs(a.levene().p())
-                + "; Bartlett K² = " + num(a.bartlett().statistic()) + ", " + pIs(a.bartlett().p());
+                + "; " + bartlettText(a);
     }
 
     /** "p = 0.0744", or "p < 0.0001". */
