@@ -286,6 +286,7 @@ public final class RunComparison {
             throw KenshoException.usage("compare: the runs are of different commands (" + String.join(", ", commands)
                     + "); compare runs of one command");
         }
+        if (runs.size() > 1) runParametersThatDiffer();
         Set<String> params = new LinkedHashSet<>();
         runs.forEach(r -> r.trials().forEach(t -> params.addAll(t.params().keySet())));
         this.by = options.by() != null ? options.by()
@@ -558,6 +559,28 @@ public final class RunComparison {
             Group g = new Group(label, run, ids.get(i).get(1));
             groups.add(g);
             cells.put(g, raw.get(ids.get(i)));
+        }
+    }
+
+    /** What each run drew or was pointed at: differs between any two runs, and compare is made across it. */
+    private static final Set<String> EXPECTED_TO_DIFFER = Set.of("order_seed", "random_seed", "targets", "target");
+
+    /**
+     * Run-level parameters (run.json's, not a trial's) that differ between the runs: a trial's parameters make the cells,
+     * but --set settings, the order or the warm-up are the run's, and two runs compared across them (autovacuum off in
+     * one) were compared without a word. Said as a note; the cells are still compared.
+     */
+    private void runParametersThatDiffer() {
+        Set<String> keys = new java.util.TreeSet<>();
+        runs.forEach(r -> keys.addAll(r.info().parameters().keySet()));
+        for (String k : keys) {
+            if (EXPECTED_TO_DIFFER.contains(k)) continue;
+            List<String> values = new ArrayList<>();
+            for (RunResults r : runs) values.add(r.info().parameters().containsKey(k) ? Cells.text(r.info().parameters().get(k)) : "(not recorded)");
+            if (values.stream().distinct().count() < 2) continue;
+            List<String> each = new ArrayList<>();
+            for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i));
+            notes.add("the runs differ in " + k + ": " + String.join("; ", each));
         }
     }
 

@@ -12,6 +12,8 @@ import dev.kensho.core.result.RunResults;
 import dev.kensho.core.result.Trial;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -473,6 +475,35 @@ class RunComparisonTest {
         assertTrue(text.contains("F(3, 12) = 6.482, p = 0.0074; Bartlett K² = "), text);
         assertTrue(text.contains(RunComparison.VARIANCES_DIFFER), text);
         assertTrue(cmp.html().contains(dev.kensho.report.html.Html.esc(RunComparison.VARIANCES_DIFFER) + ".</p>"), "advice in the report");
+    }
+
+    /**
+     * Two sweeps compared across a run-level parameter (autovacuum off in one, another order): the cells match, and the
+     * comparison said nothing of it. What each run drew (its order seed) or ran on (its targets) is not said.
+     */
+    @Test
+    void runParametersThatDifferAreNoted(@TempDir Path tmp) throws Exception {
+        List<RunResults> runs = new ArrayList<>();
+        String[][] settings = {{"{}", "random"}, {"autovacuum=off", "rounds"}};
+        for (int i = 0; i < 2; i++) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("settings", i == 0 ? Map.of() : Map.of("autovacuum", "off"));
+            p.put("order", settings[i][1]);
+            p.put("order_seed", 100 + i);
+            p.put("targets", List.of("embedded-1" + (6 + i)));
+            p.put("duration_s", 60);
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x"), p))) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("clients=1", r).param("clients", 1).param("version", String.valueOf(16 + i)).metric("tps", 100.0 + r + i).build());
+                }
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison cmp = RunComparison.of(runs);
+        List<String> said = cmp.notes().stream().filter(n -> n.startsWith("the runs differ")).toList();
+        assertEquals(List.of("the runs differ in order: random in A; rounds in B", "the runs differ in settings: {} in A; {autovacuum=off} in B"),
+                said.stream().map(n -> n.replace("\"", "")).toList(), cmp.notes().toString());
+        assertTrue(cmp.text().contains("note: the runs differ in settings: "), cmp.text());
     }
 
     @Test
