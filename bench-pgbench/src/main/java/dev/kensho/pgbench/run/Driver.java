@@ -175,6 +175,7 @@ public final class Driver {
         int scale;
         try (Connection admin = target.connect()) {
             checkConnections(admin, cfg.clients(), extraConnections, true, "-c");
+            if (cfg.mode() != QueryMode.SIMPLE) refuseUntypedParameters(admin);
             scale = scale(admin);
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
                     ? c -> parameterTypes(admin, c) : c -> null, table -> cfg.warmupStatements() > 0 && quietTable(admin, table));
@@ -1643,6 +1644,30 @@ public final class Driver {
             return types;
         } catch (SQLException e) {
             return null;
+        }
+    }
+
+    /**
+     * Under -M extended and prepared a statement's variables go as parameters of unknown type, which the server must
+     * type from the statement: {@code :aid + :row_count} (the studies' read scripts) is "operator is not unique: unknown +
+     * unknown", and every client aborts on it at its first transaction (pgbench's too), a sweep's every trial. Said
+     * before the run, where it is the script's line; other errors (a table the script makes itself) are the run's.
+     */
+    private void refuseUntypedParameters(Connection admin) {
+        for (Script s : cfg.scripts()) {
+            for (Command c : s.commands()) {
+                if (c.kind() != Command.Kind.SQL || c.paramNames().isEmpty()) continue;
+                try (java.sql.PreparedStatement ps = admin.prepareStatement(c.parameterizedSql())) {
+                    ps.getParameterMetaData();
+                } catch (SQLException e) {
+                    // ambiguous_function ("operator is not unique"), indeterminate_datatype ("could not determine data type")
+                    if ("42725".equals(e.getSQLState()) || "42P18".equals(e.getSQLState())) {
+                        throw KenshoException.usage(s.name() + ":" + c.line() + ":" + c.column() + ": under -M " + cfg.mode().pgbenchName()
+                                + " the server cannot type this command's variables (" + KenshoException.firstLine(e)
+                                + "); pgbench's clients abort on it too; -M simple sends them as text, or cast them (:aid::int)");
+                    }
+                }
+            }
         }
     }
 
