@@ -1606,10 +1606,12 @@ public final class Driver {
      */
     private void vacuum(Connection c) {
         cfg.err().print("starting vacuum...");
+        cfg.err().flush();   // the errors stream passes whole lines (masked): this one is said before its end
         for (String sql : List.of("vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history")) vacuumStep(c, sql);
         cfg.err().println("end.");
         if (cfg.vacuumAccounts()) {
             cfg.err().print("starting vacuum pgbench_accounts...");
+            cfg.err().flush();
             vacuumStep(c, "vacuum analyze pgbench_accounts");
             cfg.err().println("end.");
         }
