@@ -173,17 +173,6 @@ public final class ClientSweep {
         return this;
     }
 
-    /** SHA-256 of a script's commands as parsed (comments and blank lines are not the script's), and its weight. */
-    private static String digest(Script s) {
-        try {
-            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-            for (dev.kensho.pgbench.script.Command c : s.commands()) md.update((c.text() + "\n").getBytes(StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(md.digest()) + "@" + s.weight();
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);   // every Java runtime has SHA-256
-        }
-    }
-
     /** A script as given: a -b or -f spec, or a script the harness parsed itself. */
     private record Source(String spec, Script parsed) {
         /** As run.json records it: the spec, or a parsed script's name and weight. */
@@ -274,7 +263,7 @@ public final class ClientSweep {
         p.put("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts.stream().map(Source::recorded).toList());
         // what the scripts say, not only their names: a -f file edited between a sweep and its --resume made one cell
         // of a SELECT's trials and an UPDATE's
-        p.put("script_digests", template(1).config().scripts().stream().map(ClientSweep::digest).toList());
+        p.put("script_digests", template(1).config().scripts().stream().map(Script::digest).toList());
         p.put("mode", mode.pgbenchName());
         p.put("rate", rate);   // null when not given: a resume that adds one is another sweep
         p.put("latency_limit_ms", latencyLimitMs);

@@ -148,6 +148,13 @@ final class PgbenchRunCommand implements Callable<Integer> {
         // what --resume compares: a run resumed on another server or with other settings is another run
         params.put("target", spec.label());
         params.put("settings", target.settings());
+        // recorded when not given too (null): a run resumed with -R, -L or another warm-up, or with its -f file edited, is
+        // another run (a trial's own parameters name -R and -L only when given)
+        RunConfig given = run.config();
+        params.put("rate", given.rate() > 0 ? given.rate() : null);
+        params.put("latency_limit_ms", given.latencyLimitMs() > 0 ? given.latencyLimitMs() : null);
+        params.put("warmup", given.warmupStatements());
+        params.put("script_digests", given.scripts().stream().map(dev.kensho.pgbench.script.Script::digest).toList());
         // the run directory first: a --resume refused is refused before a server starts
         try (RunDirectory dir = results.open(PgbenchRun.COMMAND, params, System.err); Target t = spec.open()) {
             List<String> metrics = PgbenchRun.SUMMARY_METRICS;

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 /** bench pgbench sweep: the PGECons fixed-point observation over client counts, repeats and versions. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Run one script at each client count on each target (e.g. --pg-version 16,17), every cell repeated, in random "
-                + "order, by rounds or sequentially (--order). Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts (after a rebuild with "
+                + "order, by rounds or sequentially (--order). Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts and its indexes (after a rebuild with "
                 + "--reinit-each-trial). During each trial: pg_stat_activity wait events every 100 ms, pg_stat_database deltas, "
                 + "and for a server on this host the CPU split per core and memory. summary.csv: median, min, max per cell.",
                 "Study 001 (read): bench pgbench sweep -b pgecons-read --clients 1,4,8,16,32,64,128,256 --threads clients/2 --repeat 3 "
@@ -66,7 +66,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     Integer fillfactor;
     @Option(names = "--reinit-each-trial", description = "Rebuild the tables before every trial (the studies do for update scripts); needs -s.")
     boolean reinit;
-    @Option(names = "--no-prewarm", description = "Skip pg_prewarm of pgbench_accounts before each trial.")
+    @Option(names = "--no-prewarm", description = "Skip pg_prewarm of pgbench_accounts and its indexes before each trial.")
     boolean noPrewarm;
     @Option(names = {"-n", "--no-vacuum"}, description = "Skip pgbench's vacuum before each trial.")
     boolean noVacuum;

@@ -265,6 +265,12 @@ class PgbenchCommandTest {
         CommandRun otherSet = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "--set", "work_mem=8MB",
                 "--resume", run.toString()).toArray(String[]::new));
         assertOneLineError(otherSet, 2, "--resume " + run + ": that run had settings {}");
+        // -R, -L and --warmup are the run's when not given too: a resume that adds them was taken, and ran rate-limited
+        CommandRun withRate = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--warmup", "0", "-R", "100",
+                "--resume", run.toString()).toArray(String[]::new));
+        assertOneLineError(withRate, 2, "--resume " + run + ": that run had rate null, this command line 100.0");
+        CommandRun otherWarmup = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "5", "-n", "--resume", run.toString()).toArray(String[]::new));
+        assertOneLineError(otherWarmup, 2, "--resume " + run + ": that run had warmup 0, this command line 20000");
     }
 
     /**

@@ -69,6 +69,20 @@ public final class Script {
         return null;
     }
 
+    /**
+     * SHA-256 of the commands as parsed, and the weight ("…@1"): what the script says, so that a run resumed with its
+     * file edited is told from the one recorded; comments and blank lines are not the script's and change nothing.
+     */
+    public String digest() {
+        try {
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            for (Command c : commands) md.update((c.text() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(md.digest()) + "@" + weight;
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);   // every Java runtime has SHA-256
+        }
+    }
+
     public Script withWeight(int w) {
         return new Script(name, description, w, commands, builtin);
     }
