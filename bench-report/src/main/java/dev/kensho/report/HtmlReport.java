@@ -71,8 +71,8 @@ public final class HtmlReport {
                 .append(line.isEmpty() ? "<p><i>not recorded</i></p>\n"
                         : "<pre>" + esc(line.stream().map(RunInfo::shellWord).collect(Collectors.joining(" "))) + "</pre>\n");
         Map<String, Object> asked = run.info().parameters() == null ? Map.of() : new LinkedHashMap<>(run.info().parameters());
-        // findings are shown with the charts, not as what the run was asked
-        asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS));
+        // findings are shown with the charts, not as what the run was asked; the planned cells are the results' rows
+        asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS, dev.kensho.core.result.RunDirectory.PLANNED_CELLS));
         if (!asked.isEmpty()) b.append("<h3>Parameters</h3>\n").append(mapTable(asked, 0));
         if (run.info().environment() != null && !run.info().environment().isEmpty()) {
             b.append("<h2 id=\"environment\">Environment</h2>\n");
@@ -231,11 +231,25 @@ public final class HtmlReport {
         // a cell without the charted metrics (an SSB run's load) is not one the repeats apply to
         List<List<Trial>> measured = byCell.values().stream().filter(ts -> ts.stream()
                 .anyMatch(t -> t.ok() && (charted.isEmpty() || charted.stream().anyMatch(m -> t.metric(m) != null)))).toList();
-        long shorter = measured.stream().filter(ts -> ts.size() < n.intValue()).count();
-        if (shorter == 0) return java.util.Optional.empty();
-        return java.util.Optional.of("Unfinished: " + shorter + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
-                + " fewer trials than the " + n.intValue() + " repeats asked for (their n below), as an interrupted run leaves them "
-                + "(" + run.info().resumeCommand(run.directory()) + " runs the rest); cells it never reached are not listed.");
+        List<String> shorter = measured.stream().filter(ts -> ts.size() < n.intValue())
+                .map(ts -> ts.get(0).cell() + " (" + ts.size() + ")").toList();
+        // the cells the run set out to measure (run.json keeps them since Kensho recorded them) that have no trial at all
+        List<String> neverReached = params.get(dev.kensho.core.result.RunDirectory.PLANNED_CELLS) instanceof List<?> planned
+                ? planned.stream().map(String::valueOf).filter(c -> !byCell.containsKey(c)).toList() : List.of();
+        if (shorter.isEmpty() && neverReached.isEmpty()) return java.util.Optional.empty();
+        String fewer = shorter.isEmpty() ? "" : shorter.size() + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
+                + " fewer trials than the " + n.intValue() + " repeats asked for: " + names(shorter);
+        String none = neverReached.isEmpty() ? "" : (fewer.isEmpty() ? "" : "; ") + neverReached.size()
+                + (neverReached.size() == 1 ? " cell has" : " cells have") + " none: " + names(neverReached);
+        return java.util.Optional.of("Unfinished: " + fewer + none + ", as an interrupted run leaves them ("
+                + run.info().resumeCommand(run.directory()) + " runs the rest)"
+                + (params.containsKey(dev.kensho.core.result.RunDirectory.PLANNED_CELLS) ? "." : "; cells it never reached are not listed."));
+    }
+
+    /** Up to ten names, then how many more. */
+    private static String names(List<String> cells) {
+        return cells.size() <= 10 ? String.join(", ", cells)
+                : String.join(", ", cells.subList(0, 10)) + " and " + (cells.size() - 10) + " more";
     }
 
     private static void figures(StringBuilder b, List<Figure> figures, int[] ids) {

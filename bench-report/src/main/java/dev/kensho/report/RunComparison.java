@@ -563,7 +563,8 @@ public final class RunComparison {
     }
 
     /** What each run drew or was pointed at: differs between any two runs, and compare is made across it. */
-    private static final Set<String> EXPECTED_TO_DIFFER = Set.of("order_seed", "random_seed", "targets", "target");
+    private static final Set<String> EXPECTED_TO_DIFFER = Set.of("order_seed", "random_seed", "targets", "target",
+            dev.kensho.core.result.RunDirectory.PLANNED_CELLS);
 
     /**
      * Run-level parameters (run.json's, not a trial's) that differ between the runs: a trial's parameters make the cells,
@@ -576,7 +577,10 @@ public final class RunComparison {
         for (String k : keys) {
             if (EXPECTED_TO_DIFFER.contains(k)) continue;
             List<String> values = new ArrayList<>();
-            for (RunResults r : runs) values.add(r.info().parameters().containsKey(k) ? Cells.text(r.info().parameters().get(k)) : "(not recorded)");
+            for (RunResults r : runs) {
+                Object v = r.info().parameters().get(k);
+                values.add(!r.info().parameters().containsKey(k) ? "(not recorded)" : v == null || Cells.text(v).isEmpty() ? "(none)" : Cells.text(v));
+            }
             if (values.stream().distinct().count() < 2) continue;
             List<String> each = new ArrayList<>();
             for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i));

@@ -47,8 +47,20 @@ class HtmlReportTest {
             cut = RunDirectory.read(rd.path());
         }
         String html = HtmlReport.render(cut);
-        assertTrue(html.contains("<p class=\"warnings\">Unfinished: 1 of 2 cells have fewer trials than the 3 repeats asked for"), html);
+        assertTrue(html.contains("<p class=\"warnings\">Unfinished: 1 of 2 cells have fewer trials than the 3 repeats asked for: "
+                + "clients=4 (1), as an interrupted run leaves them"), html);
         assertTrue(html.contains("--resume " + cut.directory()), html);
+        assertTrue(html.contains("cells it never reached are not listed"), "run.json without its planned cells: " + html);
+        // the plan is in run.json: the cells the run never reached are named too (they were not, "1 of 1 cell" read as all)
+        RunResults planned;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("planned"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 2)))) {
+            rd.plannedCells(List.of("clients=1", "clients=2", "clients=4"));
+            rd.append(Trial.of("clients=2", 0).param("clients", 2).metric("tps", 2000.0).build());
+            planned = RunDirectory.read(rd.path());
+        }
+        assertEquals("Unfinished: 1 of 1 cell has fewer trials than the 2 repeats asked for: clients=2 (1); 2 cells have none: clients=1,"
+                + " clients=4, as an interrupted run leaves them (" + planned.info().resumeCommand(planned.directory()) + " runs the rest).",
+                HtmlReport.unfinished(planned).orElseThrow());
         RunResults none;
         try (RunDirectory rd = RunDirectory.create(tmp.resolve("none"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
             none = RunDirectory.read(rd.path());

@@ -350,7 +350,12 @@ public final class RunDirectory implements AutoCloseable {
      */
     public synchronized void plannedCells(List<String> cells) {
         planned.addAll(cells);
+        // kept in run.json too: a report of an interrupted run names the cells it never reached
+        if (!planned.equals(info.parameters().get(PLANNED_CELLS))) parameter(PLANNED_CELLS, List.copyOf(planned));
     }
+
+    /** run.json's parameter that lists {@link #plannedCells}: what the run set out to measure. */
+    public static final String PLANNED_CELLS = "planned_cells";
 
     public synchronized List<String> plannedCells() {
         return List.copyOf(planned);
