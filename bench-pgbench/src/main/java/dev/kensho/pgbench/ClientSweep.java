@@ -419,7 +419,10 @@ public final class ClientSweep {
         String waited = TrialMatrix.awaitServer(target, cell.target(), p.key() + " #" + p.repeat(), extra, dir);
         if (waited != null) err.println(waited);
         if (reinitEachTrial) {
+            // at the studies' scale 2000 minutes pass here: said before and after, not left silent
+            err.println(trialPrefix + "rebuilding the pgbench tables at scale " + scale + "...");
             PgbenchInit.Result r = init().run(target);
+            err.println(trialPrefix + r.line());
             extra.extra("init", r.line()).metric("init_s", r.totalSeconds());
         }
         try (Connection c = target.connect(); Statement s = c.createStatement()) {

@@ -180,7 +180,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
     }
 
     /** pgbench's --show-script (and -b list): no target is opened. */
-    private static void showScript(String name) {
+    static void showScript(String name) {
         if (name.equals("list")) {
             int width = 2 + Script.BUILTINS.stream().mapToInt(String::length).max().orElse(0);
             StringBuilder sb = new StringBuilder("Available builtin scripts:\n");

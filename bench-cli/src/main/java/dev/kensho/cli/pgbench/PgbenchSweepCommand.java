@@ -91,6 +91,10 @@ final class PgbenchSweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (scripts.specs.contains("-blist")) {
+            PgbenchRunCommand.showScript("list");   // as pgbench -b list, and bench pgbench run: no target is opened
+            return 0;
+        }
         try {
             return sweep();
         } catch (KenshoException e) {

@@ -73,6 +73,10 @@ class PgbenchCommandTest {
         assertTrue(list.out().contains("\n  pgecons-read-noagg: <builtin: pgecons-read-noagg>\n"), list.out());
         assertTrue(list.out().contains("\n      pgecons-update: <builtin: pgecons-update>\n"), list.out());
         assertEquals(list.out(), bench("pgbench", "run", "-b", "list").out());
+        // the sweep's -b takes the same names: its list too (it said "no builtin script found for name \"list\"")
+        CommandRun sweepList = bench("pgbench", "sweep", "-b", "list", "--clients", "1");
+        assertEquals(0, sweepList.exit(), sweepList.err());
+        assertEquals(list.out(), sweepList.out());
 
         assertOneLineError(bench("pgbench", "run", "--show-script", "nosuch"), 2, "no builtin script found for name \"nosuch\"; available: tpcb-like");
         assertOneLineError(bench("pgbench", "run", "--show-script", "pgecons-"), 2, "ambiguous builtin name: 3 builtin scripts found");

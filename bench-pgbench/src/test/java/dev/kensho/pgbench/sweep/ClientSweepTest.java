@@ -149,13 +149,18 @@ class ClientSweepTest {
     /** Update scripts: the tables are rebuilt before every trial, and the rebuild is recorded with it. */
     @Test
     void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(2)).repeats(2).order(TrialMatrix.Order.SEQUENTIAL).seconds(1).builtin("simple-update")
                     .scale(1).reinitEachTrial(true).fillfactor(80).warmup(0)
-                    .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                    .log(new PrintStream(log, true, StandardCharsets.UTF_8))
                     .run(Map.of("embedded", pg), dir);
             List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
             assertEquals(2, trials.size());
+            // each rebuild said as it starts and ends (at scale 2000 it takes minutes, and the log was silent)
+            String said = log.toString(StandardCharsets.UTF_8);
+            assertEquals(2, said.lines().filter(l -> l.matches("\\[[12]/2\\]   rebuilding the pgbench tables at scale 1\\.\\.\\.")).count(), said);
+            assertEquals(2, said.lines().filter(l -> l.matches("\\[[12]/2\\]   done in .*")).count(), said);
             assertEquals(80, dir.info().parameters().get("fillfactor"), dir.info().parameters().toString());
             for (Trial t : trials) {
                 assertTrue(t.ok() && t.metric("init_s") > 0, t.toString());
