@@ -224,21 +224,21 @@ public final class HtmlReport {
         Map<String, Object> params = run.info().parameters() == null ? Map.of() : run.info().parameters();
         Object asked = params.get("repeat");
         if (asked == null && params.get("options") instanceof Map<?, ?> options) asked = options.get("repeat");   // bench scan's
-        if (!(asked instanceof Number n) || n.intValue() < 2) return java.util.Optional.empty();
+        int repeats = asked instanceof Number n ? n.intValue() : 1;
         List<String> charted = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
         Map<String, List<Trial>> byCell = run.trials().stream()
                 .collect(Collectors.groupingBy(Trial::cell, LinkedHashMap::new, Collectors.toList()));
         // a cell without the charted metrics (an SSB run's load) is not one the repeats apply to
         List<List<Trial>> measured = byCell.values().stream().filter(ts -> ts.stream()
                 .anyMatch(t -> t.ok() && (charted.isEmpty() || charted.stream().anyMatch(m -> t.metric(m) != null)))).toList();
-        List<String> shorter = measured.stream().filter(ts -> ts.size() < n.intValue())
+        List<String> shorter = measured.stream().filter(ts -> ts.size() < repeats)
                 .map(ts -> ts.get(0).cell() + " (" + ts.size() + ")").toList();
         // the cells the run set out to measure (run.json keeps them since Kensho recorded them) that have no trial at all
         List<String> neverReached = params.get(dev.kensho.core.result.RunDirectory.PLANNED_CELLS) instanceof List<?> planned
                 ? planned.stream().map(String::valueOf).filter(c -> !byCell.containsKey(c)).toList() : List.of();
         if (shorter.isEmpty() && neverReached.isEmpty()) return java.util.Optional.empty();
         String fewer = shorter.isEmpty() ? "" : shorter.size() + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
-                + " fewer trials than the " + n.intValue() + " repeats asked for: " + names(shorter);
+                + " fewer trials than the " + repeats + " repeats asked for: " + names(shorter);
         String none = neverReached.isEmpty() ? "" : (fewer.isEmpty() ? "" : "; ") + neverReached.size()
                 + (neverReached.size() == 1 ? " cell has" : " cells have") + " none: " + names(neverReached);
         return java.util.Optional.of("Unfinished: " + fewer + none + ", as an interrupted run leaves them ("

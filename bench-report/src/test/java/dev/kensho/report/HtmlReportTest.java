@@ -61,6 +61,15 @@ class HtmlReportTest {
         assertEquals("Unfinished: 1 of 1 cell has fewer trials than the 2 repeats asked for: clients=2 (1); 2 cells have none: clients=1,"
                 + " clients=4, as an interrupted run leaves them (" + planned.info().resumeCommand(planned.directory()) + " runs the rest).",
                 HtmlReport.unfinished(planned).orElseThrow());
+        // one repeat asked for: no cell is short, but one never reached is still said
+        RunResults once;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("once"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 1)))) {
+            rd.plannedCells(List.of("clients=1", "clients=2"));
+            rd.append(Trial.of("clients=2", 0).param("clients", 2).metric("tps", 2000.0).build());
+            once = RunDirectory.read(rd.path());
+        }
+        assertTrue(HtmlReport.unfinished(once).orElseThrow().startsWith("Unfinished: 1 cell has none: clients=1, as an interrupted run"),
+                HtmlReport.unfinished(once).toString());
         RunResults none;
         try (RunDirectory rd = RunDirectory.create(tmp.resolve("none"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
             none = RunDirectory.read(rd.path());
