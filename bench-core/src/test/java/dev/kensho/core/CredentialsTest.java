@@ -168,6 +168,11 @@ class CredentialsTest {
         assertEquals("Unknown option: '--password=****' (see 'bench pgbench run --help')",
                 Credentials.mask("Unknown option: '--password=****' (see 'bench pgbench run --help')"));
         assertEquals("password=****", Credentials.mask("password=****abc"));
+        // a line with neither an '@' nor the word password is passed as it is (a run's stderr: thousands a second)
+        String plain = "client 3 got an error in command 1 (SQL) of script 0; ERROR:  duplicate key value (try 1/1)";
+        org.junit.jupiter.api.Assertions.assertSame(plain, Credentials.maskText(plain));
+        assertEquals("PGPASSWORD=****", Credentials.maskText("PGPASSWORD=x"));
+        assertEquals("x PassWord=****", Credentials.maskText("x PassWord='p'"));
         assertEquals(null, Credentials.maskText(null));
     }
 
