@@ -164,11 +164,10 @@ public final class Kensho implements Runnable {
             String hint = "";
             if (ex instanceof CommandLine.UnmatchedArgumentException u && PgbenchConnectionArgs.isPgbenchCommand(command)) {
                 // a password is no DBNAME: neither it nor its option is read for pgbench's connection arguments
-                Set<String> secret = Set.of("--password", "--pass", "-W");
                 List<String> given = new java.util.ArrayList<>();
                 for (int i = 0; i < args.length; i++) {
-                    boolean isSecret = !args[i].equals(maskedArgs[i]) && i > 0 && secret.contains(args[i - 1]);
-                    if (!isSecret && !secret.contains(args[i])) given.add(args[i]);
+                    boolean isSecret = !args[i].equals(maskedArgs[i]) && i > 0 && dev.kensho.core.Credentials.takesPassword(args[i - 1]);
+                    if (!isSecret && !dev.kensho.core.Credentials.takesPassword(args[i])) given.add(args[i]);
                 }
                 hint = PgbenchConnectionArgs.hint(given, u.getUnmatched().stream().filter(given::contains).toList(), false)
                         .map(h -> "; pgbench's -h HOST, -p PORT and DBNAME are one --url here: " + h).orElse("");

@@ -242,6 +242,14 @@ public final class Credentials {
         }, false, java.nio.charset.StandardCharsets.UTF_8);
     }
 
+    /**
+     * Whether the argument after this one is a password: --password, and what a psql user may try with the password
+     * after it (--pass, -W), which Kensho refuses as unknown options while quoting them.
+     */
+    public static boolean takesPassword(String option) {
+        return option.equalsIgnoreCase("--password") || option.equals("--pass") || option.equals("-W");
+    }
+
     /** Masks a command line: the value after a password option, and URLs (each argument whole). */
     public static String[] maskArgs(String[] args) {
         String[] out = new String[args.length];
@@ -257,8 +265,7 @@ public final class Credentials {
             if (m.matches()) {
                 out[i] = m.group(1) + "=" + MASK;
             } else {
-                // --password is Kensho's; --pass and psql's -W are what a user may try with the password after them
-                if (a.equalsIgnoreCase("--password") || a.equals("--pass") || a.equals("-W")) nextIsSecret = true;
+                if (takesPassword(a)) nextIsSecret = true;
                 // an argument may be SQL (bench query -c "ALTER ROLE ... PASSWORD '...'")
                 out[i] = maskUrl(maskPasswordLiterals(a));
             }
