@@ -33,8 +33,13 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     private String versionLine = "";
     /** Settings changed with ALTER SYSTEM → their earlier postgresql.auto.conf entry (null: none); see restoreSettings. */
     private final Map<String, String> originals = new LinkedHashMap<>();
+    /** Whether the server may run with (or has on disk for its next start) a postmaster-level value of the run's. */
     private boolean restartToRestore;
+    /** pg_postmaster_start_time() before Kensho's first ALTER SYSTEM: a server still started then never took the run's values. */
+    private String startedBeforeChanges;
     private static final Path SETSID = Path.of("/usr/bin/setsid");
+    /** How long a --restart-command that returned may take to restart the server; shorter in tests. */
+    static java.time.Duration restartGrace = java.time.Duration.ofSeconds(15);
 
     /**
      * Remote targets not closed yet, weakly held, for one hook when the JVM ends (Ctrl-C) without close(). First it
@@ -99,6 +104,22 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return h.startsWith("/") || h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
     }
 
+    /** pg_postmaster_start_time() as text, or null when the server does not answer. */
+    private String startTime() {
+        try (Connection c = connect()) {
+            return startTime(c);
+        } catch (SQLException | KenshoException e) {
+            return null;
+        }
+    }
+
+    private static String startTime(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_postmaster_start_time()::text")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     @Override
     public boolean canRestart() {
         return restartCommand != null;
@@ -114,16 +135,35 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         // would leave the server down; this way it finishes, and the exit hook restores after it
         List<String> cmd = Files.isExecutable(SETSID) ? List.of(SETSID.toString(), "-w", "sh", "-c", restartCommand)
                 : List.of("sh", "-c", restartCommand);
+        // a command that restarts nothing (a wrong service name, a no-op script) exits 0 too: measurements would then
+        // run under the old values, said to be the new ones; the postmaster's start time tells a restart from none
+        String startedBefore = startTime();
         ServerUser.run(cmd, "run --restart-command",
                 KenshoHome.dir().resolve("logs").resolve("restart-command.log"));
         did("ran --restart-command");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        // a command that returns before the restart (systemctl --no-block) is given a while to start it
+        long unchangedDeadline = System.nanoTime() + restartGrace.toNanos();
         while (true) {
             try (Connection c = connect()) {
+                String startedNow = startTime(c);
+                if (startedBefore != null && startedBefore.equals(startedNow)) {
+                    if (System.nanoTime() > unchangedDeadline) {
+                        throw KenshoException.target("--restart-command ran, but the server at " + host() + ":" + port()
+                                + " was not restarted (its pg_postmaster_start_time is still " + startedNow
+                                + "): the command must restart this server", null);
+                    }
+                    Thread.sleep(250);
+                    continue;
+                }
                 forgetVersion();
                 sessionChanged();
                 return;
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new KenshoException(KenshoException.FAILURE, "interrupted", ie);
             } catch (SQLException | KenshoException e) {
+                if (e instanceof KenshoException k && k.getMessage().startsWith("--restart-command ran, but")) throw k;
                 if (System.nanoTime() > deadline) {
                     throw KenshoException.target("server did not come back within 120 s after --restart-command", e);
                 }
@@ -192,19 +232,28 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         if (!systemWide.isEmpty()) {
             try (Connection c = connect(); Statement s = c.createStatement()) {
+                if (startedBeforeChanges == null) startedBeforeChanges = startTime(c);
                 rememberOriginals(c, systemWide.keySet(), current);
                 for (var e : systemWide.entrySet()) {   // each differs from the server's value (SettingValue.same)
                     s.execute(alterSystemSet(e.getKey(), e.getValue()));
-                    actions.add("ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
+                    // recorded at once, in order: a restart that fails next must not leave the change unsaid
+                    changed(actions, "ALTER SYSTEM SET " + e.getKey() + " = " + e.getValue());
                 }
-                if (reloadNeeded && !restartNeeded) s.execute("SELECT pg_reload_conf()");
+                if (reloadNeeded && !restartNeeded) {
+                    s.execute("SELECT pg_reload_conf()");
+                    changed(actions, "reloaded the configuration (pg_reload_conf)");
+                }
             } catch (SQLException ex) {
                 throw KenshoException.target("cannot change settings: " + KenshoException.firstLine(ex), ex);
             }
             if (restartNeeded) {
+                restartToRestore = true;   // before the command: a Ctrl-C during it restores with a restart
                 restart();
                 actions.add("restarted with --restart-command");
             }
+            // what the server runs with now: a value that did not take (a command line's -c, a reload not seen yet)
+            // would be measured as the one asked for
+            awaitTaken(systemWide);
         }
         // Session settings travel with new connections: the server must accept them before any connection
         // (a pool's included) gets them, and a rejected value leaves the earlier, good ones in force.
@@ -219,14 +268,52 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             sessionSettings = java.util.Collections.unmodifiableMap(session);
             sessionChanged();
         }
-        // session SETs are the trials' own parameters; run.json's notes keep what changed the server
+        // session SETs are the trials' own parameters; run.json's notes keep what changed the server, recorded as it happened
         actions.forEach(a -> {
-            if (a.startsWith("session SET")) log.add(a); else did(a);
+            if (a.startsWith("session SET")) log.add(a);
         });
         Map<String, String> ok = new LinkedHashMap<>(wanted);
         ok.keySet().removeAll(refused.keySet());
         applied.putAll(ok);
         return new SettingsOutcome(ok, restartNeeded, refused, actions);
+    }
+
+    /**
+     * Waits (a reload is asynchronous) until the server runs with each wanted value, as PostgreSQL reads it; throws when
+     * one has not taken within 10 s: something the server reads after postgresql.auto.conf (its command line's -c)
+     * overrides it, and a measurement would run under a value other than the one it records.
+     */
+    private void awaitTaken(Map<String, String> wanted) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            Map<String, String> notTaken = new LinkedHashMap<>();
+            try (Connection c = connect();
+                 var ps = c.prepareStatement("SELECT name, setting, unit, vartype, current_setting(name) FROM pg_settings WHERE name = ANY (?)")) {
+                ps.setArray(1, c.createArrayOf("text", wanted.keySet().toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String name = rs.getString(1);
+                        if (!SettingValue.same(rs.getString(4), rs.getString(2), rs.getString(3), wanted.get(name))) notTaken.put(name, rs.getString(5));
+                    }
+                }
+            } catch (SQLException e) {
+                throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+            }
+            if (notTaken.isEmpty()) return;
+            if (System.nanoTime() > deadline) {
+                StringBuilder sb = new StringBuilder();
+                notTaken.forEach((n, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(n).append("=").append(wanted.get(n))
+                        .append(" (it runs with ").append(v).append(")"));
+                throw KenshoException.target("ALTER SYSTEM did not take on " + host() + ":" + port() + ": " + sb
+                        + "; something the server reads after postgresql.auto.conf (a -c on its command line) overrides it", null);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new KenshoException(KenshoException.FAILURE, "interrupted", ie);
+            }
+        }
     }
 
     /**
@@ -248,7 +335,6 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         for (String n : fresh) {
             originals.put(n, auto.get(n));
-            if ("postmaster".equals(current.get(n).context)) restartToRestore = true;
         }
     }
 
@@ -313,6 +399,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             System.err.println("bench: putting back the settings Kensho changed on " + host() + ":" + port()
                     + (restartToRestore ? " (then --restart-command)" : "") + "...");
         }
+        // a server that never restarted since (a restart command that failed before its stop, or restarted nothing)
+        // runs with what it had: the file put back and a reload leave it as found, where a restart would be one more
+        if (restartToRestore && startedBeforeChanges != null && startedBeforeChanges.equals(startTime())) restartToRestore = false;
         Map<String, String> left = putBack();
         if (left == null && restartToRestore) {
             // down: a restart of the run's stopped it and did not start it again (the command failed half-way). The
@@ -327,24 +416,41 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             }
         }
         if (left == null) {
-            left = new LinkedHashMap<>();
-            for (String n : originals.keySet()) left.put(n, "the server does not answer");
+            // still down, with the run's values in its postgresql.auto.conf (they may be why it does not start): the
+            // user is told what to put back there, all in this line, since a run that measured nothing keeps no run.json
+            System.err.println("warning: the server at " + host() + ":" + port() + " does not answer, and its postgresql.auto.conf"
+                    + " still holds what Kensho's ALTER SYSTEM set: " + howToPutBack(originals.keySet()) + "; put that back, then start the server");
+            originals.clear();
+            restartToRestore = false;
+            return;
         }
-        originals.clear();
+        String notRestored = left.isEmpty() ? "" : howToPutBack(left.keySet());
         if (!left.isEmpty()) {
             System.err.println("warning: could not put back " + left + " on " + host() + ":" + port()
-                    + "; ALTER SYSTEM changed them (run.json's notes list every change)");
+                    + "; its postgresql.auto.conf still holds what Kensho's ALTER SYSTEM set: " + notRestored);
         }
+        originals.clear();
         if (restartToRestore) {
             restartToRestore = false;
             try {
                 restart();
             } catch (KenshoException e) {
+                String file = left.isEmpty() ? "its postgresql.auto.conf is as Kensho found it" : "its postgresql.auto.conf is as Kensho found it but for " + notRestored;
                 System.err.println("warning: settings restored, but --restart-command failed: " + KenshoException.firstLine(e)
-                        + (answers() ? "; the server runs with the run's postmaster-level settings until it restarts"
-                                : "; the server does not answer: start it (its postgresql.auto.conf is as Kensho found it)"));
+                        + (answers() ? "; the server runs with the run's postmaster-level settings until it restarts (" + file + ")"
+                                : "; the server does not answer: start it (" + file + ")"));
             }
         }
+    }
+
+    /** For each name, what its postgresql.auto.conf entry was before the run: "wal_level (no entry: remove its line)". */
+    private String howToPutBack(java.util.Collection<String> names) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            String was = originals.get(n);
+            out.add(n + (was == null ? " (it had no entry: remove its line)" : " (it was '" + was + "')"));
+        }
+        return String.join(", ", out);
     }
 
     /**
@@ -375,7 +481,10 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 }
                 pending.remove(e.getKey());
             }
-            if (!restartToRestore) s.execute("SELECT pg_reload_conf()");
+            if (!restartToRestore) {
+                s.execute("SELECT pg_reload_conf()");
+                did("reloaded the configuration (pg_reload_conf)");
+            }
         } catch (SQLException e) {
             // the connection broke half-way: what was not done yet stays changed
             pending.forEach(n -> left.put(n, KenshoException.firstLine(e)));
@@ -422,10 +531,22 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return Collections.unmodifiableMap(applied);
     }
 
-    /** Kept for {@link #actions()} and reported to the run's record (ServerActions). */
+    private void changed(List<String> actions, String action) {
+        actions.add(action);
+        did(action);
+    }
+
+    /**
+     * Kept for {@link #actions()} and reported to the run's record (ServerActions); a change to the server (ALTER SYSTEM, a
+     * restart) is said on stderr as it happens too: it is someone else's server, and a command that measures nothing
+     * (env) or is cut short keeps no record of it.
+     */
     private void did(String action) {
         log.add(action);
         ServerActions.record("remote " + host() + ":" + port(), action);
+        if (action.startsWith("ALTER SYSTEM") || action.contains("--restart-command") || action.startsWith("reloaded")) {
+            System.err.println("bench: " + host() + ":" + port() + ": " + action);
+        }
     }
 
     @Override

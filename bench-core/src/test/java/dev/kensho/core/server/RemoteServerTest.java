@@ -484,6 +484,80 @@ class RemoteServerTest {
     }
 
     /**
+     * A --restart-command that restarts nothing (a wrong service name, a no-op) exits 0: the change fails, where it
+     * measured under the old value said to be the new one, and the restore puts the file back with a reload, no
+     * restart. Every change to the server is said on stderr as it happens. An embedded server stands in for the remote.
+     */
+    @Test
+    void aRestartCommandThatRestartsNothingFailsTheChange() throws Exception {
+        java.time.Duration grace = RemoteServer.restartGrace;
+        java.io.PrintStream was = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        try (Target pg = new TargetSpec().open()) {
+            String started = query(pg, "SELECT pg_postmaster_start_time()::text");
+            RemoteServer.restartGrace = java.time.Duration.ofSeconds(1);
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            try (Target remote = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho").user("postgres")
+                    .restartCommand("true").open()) {
+                KenshoException e = assertThrows(KenshoException.class, () -> remote.control().apply(Map.of("max_worker_processes", "11")));
+                assertEquals(KenshoException.TARGET, e.exitCode());
+                assertTrue(e.getMessage().startsWith("--restart-command ran, but the server at 127.0.0.1:" + pg.port()
+                        + " was not restarted (its pg_postmaster_start_time is still "), e.getMessage());
+            } finally {
+                System.setErr(was);
+                RemoteServer.restartGrace = grace;
+            }
+            assertEquals("8", query(pg, "SELECT current_setting('max_worker_processes')"));
+            assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
+            assertEquals(started, query(pg, "SELECT pg_postmaster_start_time()::text"), "no restart to put it back");
+            String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+            String at = "bench: 127.0.0.1:" + pg.port() + ": ";
+            for (String line : java.util.List.of("ALTER SYSTEM SET max_worker_processes = 11", "ran --restart-command",
+                    "ALTER SYSTEM RESET max_worker_processes (restored)", "reloaded the configuration (pg_reload_conf)")) {
+                assertTrue(said.contains(at + line + "\n"), line + " in: " + said);
+            }
+        }
+    }
+
+    /**
+     * A restart that leaves the server down because of the run's value (wal_level=minimal beside max_wal_senders): the
+     * restore cannot start it either, and says what to put back in postgresql.auto.conf, in its one line, not that the
+     * file is as Kensho found it.
+     */
+    @Test
+    void aServerThatCannotStartWithTheRunsValueIsToldHowToPutItBack() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+            java.nio.file.Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
+            String as = ServerUser.isRoot() ? "runuser -u kensho -- " : "";
+            org.junit.jupiter.api.Assumptions.assumeTrue(!ServerUser.isRoot() || java.nio.file.Files.exists(java.nio.file.Path.of("/usr/sbin/runuser")),
+                    "root without runuser cannot restart the server");
+            java.io.PrintStream was = System.err;
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            try (Target remote = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho").user("postgres")
+                    .restartCommand(as + pgCtl + " -D " + data + " -w -t 20 -m fast restart").open()) {
+                KenshoException e = assertThrows(KenshoException.class, () -> remote.control().apply(Map.of("wal_level", "minimal")));
+                assertTrue(e.getMessage().startsWith("cannot run --restart-command: exit code "), e.getMessage());
+            } finally {
+                System.setErr(was);
+            }
+            String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(said.contains("warning: the server at 127.0.0.1:" + pg.port() + " does not answer, and its postgresql.auto.conf still holds"
+                    + " what Kensho's ALTER SYSTEM set: wal_level (it had no entry: remove its line); put that back, then start the server"), said);
+            assertFalse(said.contains("as Kensho found it"), said);
+            assertTrue(java.nio.file.Files.readString(data.resolve("postgresql.auto.conf")).contains("wal_level = 'minimal'"), "as said");
+        }
+    }
+
+    private static String query(Target t, String sql) throws Exception {
+        try (Connection c = t.connect(); ResultSet rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
      * A remote server that is down (its port refuses) is no server restarting: waiting for it fails at once, where a
      * crashed one in recovery is waited for. Reached through a relay to the local server, closed to take it down.
      */
