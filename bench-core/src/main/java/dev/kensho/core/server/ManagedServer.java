@@ -83,6 +83,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 throw KenshoException.usage("--pg-bin " + bin + " is not a PostgreSQL bin directory: it has no executable " + tool);
             }
         }
+        initialSettings.forEach((k, v) -> {
+            String why = refusal(k, v);
+            if (why != null) throw KenshoException.usage("--set " + k + ": " + why);
+        });
         reapOrphans();
         for (int attempt = 1; ; attempt++) {
             ManagedServer s = startOnce(kind, bin, keepDir, initialSettings, attempt == 3);
@@ -129,6 +133,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             s.writeConf();
             if (s.keep) s.startWatchdog();
             s.startServer();
+            s.refuseOverridden(initialSettings);
             s.ensureDatabase();
         } catch (RuntimeException e) {
             String rejected = s.rejectedSetting(initialSettings);
@@ -499,7 +504,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         sb.append("port = ").append(port()).append('\n');
         // No Unix socket: the server user may not write /var/run/postgresql, and TCP is what clients use.
         sb.append("unix_socket_directories = ''\n");
-        settings.forEach((k, v) -> sb.append(k).append(" = '").append(v.replace("'", "''")).append("'\n"));
+        // in the file's quoted strings a backslash starts an escape (\b is a backspace): each is doubled
+        settings.forEach((k, v) -> sb.append(k).append(" = '").append(v.replace("\\", "\\\\").replace("'", "''")).append("'\n"));
         try {
             Path tmp = data.resolve("kensho.conf.tmp");
             Files.writeString(tmp, sb.toString());
@@ -610,6 +616,54 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         running = false;
     }
 
+    /** Whether the process postmaster.pid names is alive (false with no file). */
+    private boolean postmasterAlive() {
+        try {
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Why Kensho will not write this setting to kensho.conf, or null. It chooses where its servers listen (127.0.0.1, a
+     * free port, no Unix socket): another listen_addresses would open a benchmark server to the network, another port
+     * lose it. A line break (or other control character) would end the quoted value in the file.
+     */
+    static String refusal(String name, String value) {
+        if (List.of("listen_addresses", "port", "unix_socket_directories").contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            return "Kensho sets it on the servers it runs (127.0.0.1, a free port, no Unix socket)";
+        }
+        if (value.chars().anyMatch(ch -> ch < 0x20 && ch != '\t')) return "a value cannot hold a line break or other control character";
+        return null;
+    }
+
+    /**
+     * Refuses settings a postgresql.auto.conf entry (an ALTER SYSTEM's: a kept data directory's, or the run's own --setup)
+     * would override: PostgreSQL reads that file after kensho.conf, so the server would run with the file's value while
+     * the run records Kensho's.
+     */
+    private void refuseOverridden(Map<String, String> wanted) {
+        if (wanted.isEmpty()) return;
+        try (Connection c = connect("postgres");
+             var ps = c.prepareStatement("SELECT name, setting, sourcefile FROM pg_file_settings WHERE name = ANY (?)"
+                     + " AND sourcefile NOT LIKE '%/kensho.conf' AND seqno > (SELECT min(seqno) FROM pg_file_settings"
+                     + " WHERE sourcefile LIKE '%/kensho.conf') ORDER BY seqno DESC")) {
+            ps.setArray(1, c.createArrayOf("text", wanted.keySet().toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    String name = rs.getString(1);
+                    throw KenshoException.usage(name + "=" + wanted.get(name) + " would not take: " + rs.getString(3) + " sets it to '"
+                            + rs.getString(2) + "', and PostgreSQL reads that file after Kensho's settings (remove the line, or ALTER SYSTEM RESET "
+                            + name + ")");
+                }
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_file_settings: " + KenshoException.firstLine(e), e);
+        }
+    }
+
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
     private String crashSinceStart() {
         if (startMark < 0) return null;
@@ -681,7 +735,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     private void restartServer() {
         // the exit hook stops the server: a restart now would start it again behind the hook's back
         if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no restart", null);
-        stopServer();
+        if (postmasterAlive()) {
+            stopServer();
+        } else {
+            // killed, or ended on its own: pg_ctl stop would fail on it ("No such process"), and the server stay down
+            running = false;
+            did("the postmaster had ended (" + Optional.ofNullable(crashSinceStart()).orElse("killed or stopped from outside") + "): started it again");
+        }
         startServer();
         sessionChanged();
     }
@@ -689,8 +749,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     @Override
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
         if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more settings changes", null);
+        wanted.forEach((k, v) -> {
+            String why = refusal(k, v);
+            if (why != null) throw KenshoException.usage(k + "=" + v + ": " + why);
+        });
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
+        Map<String, String> changing = new LinkedHashMap<>();
         Map<String, Current> current = current(wanted.keySet());
         Map<String, String> before = new LinkedHashMap<>(settings);
         boolean restartNeeded = false;
@@ -711,6 +776,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 continue;
             }
             String old = settings.put(e.getKey(), e.getValue());
+            changing.put(e.getKey(), e.getValue());
             changed = true;
             if (ctx.equals("postmaster")) {
                 restartNeeded = true;
@@ -721,6 +787,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             }
         }
         if (changed) {
+            try {
+                refuseOverridden(changing);
+            } catch (KenshoException e) {
+                settings.clear();
+                settings.putAll(before);
+                throw e;
+            }
             writeConf();
             try {
                 if (restartNeeded) {

@@ -205,7 +205,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         for (var e : wanted.entrySet()) {
             String name = e.getKey();
             Current now = current.get(name);
-            String ctx = now == null ? null : now.context;
+            // a dotted name the server does not know yet is a custom one (myapp.tenant): any session may set it
+            String ctx = now == null ? (name.indexOf('.') > 0 ? "user" : null) : now.context;
             if (ctx == null) {
                 refused.put(name, "unknown setting");
             } else if (ctx.equals("user") || ctx.equals("backend") || ((ctx.equals("superuser") || ctx.equals("superuser-backend")) && superuser)) {

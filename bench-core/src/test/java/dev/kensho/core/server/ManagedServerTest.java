@@ -491,6 +491,68 @@ class ManagedServerTest {
         }
     }
 
+    /**
+     * restart() of a server whose postmaster was killed starts it again: pg_ctl stop failed on it ("No such process"),
+     * and the server stayed down for the rest of the harness's tests.
+     */
+    @Test
+    void aRestartStartsAServerWhosePostmasterWasKilled() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+            ProcessHandle h = ProcessHandle.of(Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim())).orElseThrow();
+            assertTrue(h.destroyForcibly());
+            h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            pg.control().restart();
+            assertFalse(show(pg, "server_version").isEmpty(), "answers");
+            assertTrue(pg.control().actions().stream().anyMatch(a -> a.startsWith("the postmaster had ended (")), pg.control().actions().toString());
+        }
+    }
+
+    /**
+     * postgresql.auto.conf (an ALTER SYSTEM's, kept with --keep-data) is read after kensho.conf: a --set of the same name
+     * ran with the file's value while the run recorded Kensho's. Refused, at start and in apply, naming the file.
+     */
+    @Test
+    void aSettingPostgresqlAutoConfWouldOverrideIsRefused() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            try (Target pg = new TargetSpec().keepData(dir).open(); Connection c = pg.connect()) {
+                c.createStatement().execute("ALTER SYSTEM SET work_mem = '77MB'");
+                KenshoException e = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("work_mem", "5MB")));
+                assertEquals(KenshoException.USAGE, e.exitCode());
+                assertEquals("work_mem=5MB would not take: " + dir.toRealPath().resolve("data").resolve("postgresql.auto.conf")
+                        + " sets it to '77MB', and PostgreSQL reads that file after Kensho's settings (remove the line, or ALTER SYSTEM RESET work_mem)",
+                        e.getMessage());
+                assertEquals(Map.of(), pg.control().applied().entrySet().stream().filter(x -> x.getKey().equals("work_mem"))
+                        .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)), "not recorded as applied");
+            }
+            KenshoException atStart = assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dir).set("work_mem", "5MB").open());
+            assertEquals(KenshoException.USAGE, atStart.exitCode());
+            assertTrue(atStart.getMessage().contains("work_mem=5MB would not take: "), atStart.getMessage());
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+
+    /**
+     * Where a managed server listens is Kensho's: another listen_addresses opened it to the network, another port lost it.
+     * A line break ended the quoted value in kensho.conf, and a backslash started an escape (a\b became a backspace).
+     */
+    @Test
+    void settingsThatWouldBreakKenshoConfAreRefusedAndBackslashesKept() throws Exception {
+        for (var bad : java.util.List.of(Map.entry("listen_addresses", "*"), Map.entry("port", "25999"), Map.entry("unix_socket_directories", "/tmp"),
+                Map.entry("cluster_name", "a\nb"))) {
+            KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().set(bad.getKey(), bad.getValue()).open());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("--set " + bad.getKey() + ": "), e.getMessage());
+        }
+        try (Target pg = new TargetSpec().set("cluster_name", "a\\b").open()) {
+            assertEquals("a\\b", show(pg, "cluster_name"));
+            KenshoException e = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("listen_addresses", "0.0.0.0")));
+            assertEquals("listen_addresses=0.0.0.0: Kensho sets it on the servers it runs (127.0.0.1, a free port, no Unix socket)", e.getMessage());
+        }
+    }
+
     /** initdb on a full disk ends with its cleanup note; the error named that note, not the full disk. */
     @Test
     void aFailedToolIsReportedByTheLineThatSaysWhy() {
