@@ -38,6 +38,14 @@ class RemoteServerTest {
         assertThrows(KenshoException.class, () -> pg.control().restart());
     }
 
+    /** A dotted name the server does not know is a custom setting any session may set (myapp.tenant), not an unknown one. */
+    @Test
+    void aCustomSettingIsASessionOne(@LocalPostgres Target pg) throws Exception {
+        assertEquals(Map.of("kensho_test.tenant", "7"), pg.control().apply(Map.of("kensho_test.tenant", "7")).applied());
+        assertEquals("7", query(pg, "SELECT current_setting('kensho_test.tenant')"));
+        assertEquals("unknown setting", pg.control().apply(Map.of("kensho_test_tenant", "7")).refused().get("kensho_test_tenant"));
+    }
+
     /**
      * A backend-level setting goes with each new connection as the user-level ones do (the startup packet is where a
      * backend takes it); an internal one is refused as fixed, not as wanting a --restart-command that cannot change it.
