@@ -53,7 +53,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class Driver {
     private static final long RECONNECT_PAUSE_NANOS = 100_000_000L;
-    /** With -t (no deadline) a client gives up reconnecting after this long. */
+    /** A client gives up reconnecting after this long, or at the run's end (-T) if that comes first. */
     private static final long RECONNECT_LIMIT_NANOS = 60_000_000_000L;
 
     /** The warm-up ends after this even if the JIT is still busy. */
@@ -843,10 +843,14 @@ public final class Driver {
             }
         }
 
-        /** (Re)connects; with a lost server keeps trying every 100 ms until the run's end. */
+        /**
+         * (Re)connects; with a lost server keeps trying every 100 ms, for 60 s or until the run's end. A client that gives
+         * up is aborted, as pgbench's is: ended silently at -T's end, a run whose server died half-way reported its
+         * transactions over the whole duration, exit 0, and a sweep took it into its median.
+         */
         private boolean connect(boolean measured) {
             long t0 = System.nanoTime();
-            long giveUp = deadlineNanos == Long.MAX_VALUE ? t0 + RECONNECT_LIMIT_NANOS : deadlineNanos;
+            long giveUp = Math.min(deadlineNanos, t0 + RECONNECT_LIMIT_NANOS);
             String last = null;
             boolean first = true;
             while (true) {
@@ -876,11 +880,12 @@ public final class Driver {
                     }
                 }
                 if (System.nanoTime() + RECONNECT_PAUSE_NANOS > giveUp) {
-                    if (deadlineNanos == Long.MAX_VALUE) {
-                        aborted.set(true);
-                        cfg.err().println("error: client " + id + " could not reconnect: " + last);
-                        if (cfg.exitOnAbort()) stopAll(id);
-                    }
+                    aborted.set(true);
+                    String why = "client " + id + " could not reconnect"
+                            + (giveUp == deadlineNanos ? " before the run's end" : " within " + RECONNECT_LIMIT_NANOS / 1_000_000_000L + " s") + ": " + last;
+                    firstAbort.compareAndSet(null, why);
+                    cfg.err().println("error: " + why);
+                    if (cfg.exitOnAbort()) stopAll(id);
                     return false;
                 }
                 LockSupport.parkNanos(RECONNECT_PAUSE_NANOS);

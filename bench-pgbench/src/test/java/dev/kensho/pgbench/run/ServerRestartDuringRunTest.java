@@ -83,4 +83,37 @@ class ServerRestartDuringRunTest {
         assertEquals((double) r.failed(), failed.stream().mapToDouble(Double::doubleValue).sum(), tl.toString());
         for (int i = 0; i < tl.size(); i++) if (t.get(i) <= 2.5) assertEquals(0.0, failed.get(i), tl.toString());
     }
+
+    /**
+     * A server that dies half-way and does not come back: its clients give up at the run's end and the run is aborted,
+     * as pgbench's is. They ended silently, and the run reported its transactions over the whole duration, exit 0.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aServerThatDoesNotComeBackAbortsTheRun(Engine engine, @TempDir Path tmp) throws Exception {
+        try (Target pg = new dev.kensho.core.server.TargetSpec().open()) {
+            new PgbenchInit().scale(1).log(null).run(pg);
+            Path pid = pg.control().dataDirectory().orElseThrow().resolve("postmaster.pid");
+            ProcessHandle postmaster = ProcessHandle.of(Long.parseLong(java.nio.file.Files.readAllLines(pid).get(0).trim())).orElseThrow();
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            Thread killer = new Thread(() -> {
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                try {
+                    while (!err.toString(StandardCharsets.UTF_8).contains("progress: 1.0 s") && System.nanoTime() < deadline) Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                postmaster.destroyForcibly();
+            });
+            killer.start();
+            RunReport r = new PgbenchRun().engine(engine).builtin("select-only").clients(2).seconds(4).progress(1).noVacuum(true).warmup(0)
+                    .output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(pg);
+            killer.join();
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertTrue(r.aborted(), said + out);
+            assertTrue(said.lines().anyMatch(l -> l.matches("error: client \\d could not reconnect before the run's end: .+")), said);
+            assertTrue(String.valueOf(r.abortReason()).contains("could not reconnect"), String.valueOf(r.abortReason()));
+        }
+    }
 }
