@@ -235,6 +235,18 @@ public final class PgbenchInit {
         }
     }
 
+    /**
+     * The schema the create step makes the tables in (current_schema(), quoted), or null when the search_path names none.
+     * The drop step drops only there: unqualified, a search_path of "public, userdata" without public tables dropped
+     * userdata's pgbench_history, someone's, and made the new one in public.
+     */
+    private static String creationSchema(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("select quote_ident(current_schema())")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     private static boolean advisoryLock(Connection c, String function) throws SQLException {
         try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("select " + function + "(" + INIT_LOCK + ")")) {
             rs.next();
@@ -257,7 +269,7 @@ public final class PgbenchInit {
                 case 'd' -> {
                     name = "drop tables";
                     say("dropping old tables...");
-                    exec(c, Tables.DROP);
+                    exec(c, Tables.drop(creationSchema(c)));
                 }
                 case 't' -> {
                     name = "create tables";

@@ -18,6 +18,13 @@ public final class Tables {
     public static final int SCALE_32BIT_THRESHOLD = 20_000;
 
     public static final String DROP = "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
+
+    /** {@link #DROP} of the tables in one schema (quoted already); unqualified for null. */
+    public static String drop(String schema) {
+        if (schema == null) return DROP;
+        String q = schema + ".";
+        return "drop table if exists " + q + "pgbench_accounts, " + q + "pgbench_branches, " + q + "pgbench_history, " + q + "pgbench_tellers";
+    }
     public static final String TRUNCATE = "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers";
 
     private record Ddl(String table, String small, String big, boolean fillfactor) { }

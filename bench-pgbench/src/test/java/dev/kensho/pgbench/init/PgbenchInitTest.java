@@ -216,6 +216,46 @@ class PgbenchInitTest {
     }
 
     /**
+     * Tables of the user's beside the four: a pgbench_history in another schema of the search_path (the drop step,
+     * unqualified, dropped it and made the new one in public, as pgbench does), and a table inheriting from the new
+     * pgbench_history (pgbench run's pre-run "truncate pgbench_history" emptied it, as pgbench's does). Both keep their rows.
+     */
+    @Test
+    void tablesOfTheUsersBesideTheFourKeepTheirRows(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_user_paths");
+            s.execute("create database kensho_user_paths");
+        }
+        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_user_paths")
+                .user("postgres").open()) {
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                s.execute("create schema userdata");
+                s.execute("create table userdata.pgbench_history(tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
+                s.execute("insert into userdata.pgbench_history values (1, 1, 1, 5, now(), 'PRECIOUS')");
+                s.execute("alter database kensho_user_paths set search_path = public, userdata");
+            }
+            new PgbenchInit().scale(1).log(null).run(db);
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                assertEquals(1, count(c, "select count(*) from userdata.pgbench_history where filler = 'PRECIOUS'"));
+                assertEquals(0, count(c, "select count(*) from public.pgbench_history"), "made in public");
+                s.execute("create table userdata.hist_child () inherits (public.pgbench_history)");
+                s.execute("insert into userdata.hist_child values (1, 1, 1, 5, now(), 'KEEPME')");
+                s.execute("insert into public.pgbench_history values (1, 1, 1, 5, now(), 'RUN')");
+            }
+            new dev.kensho.pgbench.PgbenchRun().builtin("select-only").transactions(1).warmup(0)
+                    .output(new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run(db);
+            try (Connection c = db.connect()) {
+                assertEquals(1, count(c, "select count(*) from userdata.hist_child where filler = 'KEEPME'"));
+                assertEquals(0, count(c, "select count(*) from only public.pgbench_history"), "pgbench_history itself truncated");
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_user_paths");
+            }
+        }
+    }
+
+    /**
      * On a terminal pgbench writes each progress line over the last ('\\r') and ends the table's with a newline, so
      * -s 1000 shows one line; Kensho printed a thousand.
      */
