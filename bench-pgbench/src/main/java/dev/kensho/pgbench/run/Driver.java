@@ -852,7 +852,6 @@ public final class Driver {
             long t0 = System.nanoTime();
             long giveUp = Math.min(deadlineNanos, t0 + RECONNECT_LIMIT_NANOS);
             String last = null;
-            boolean first = true;
             while (true) {
                 if (cancelled) return false;
                 try {
@@ -874,9 +873,15 @@ public final class Driver {
                     return true;
                 } catch (SQLException | IOException | RuntimeException e) {
                     last = oneLine(e);
-                    if (measured && first) {
-                        // -C: a failed connection is pgbench's client abort, unless the server is just restarting
-                        first = false;
+                    if (refusedForGood(e)) {
+                        // the server answered and will not have this login (a role, a password, a database, no free
+                        // slot): pgbench's client abort; retried, a -C run went on at 0 tps, saying nothing, exit 0
+                        aborted.set(true);
+                        firstAbort.compareAndSet(null, "client " + id + " aborted while establishing connection: " + last);
+                        cfg.err().println("error: " + last);
+                        cfg.err().println("error: client " + id + " aborted while establishing connection");
+                        if (cfg.exitOnAbort()) stopAll(id);
+                        return false;
                     }
                 }
                 if (System.nanoTime() + RECONNECT_PAUSE_NANOS > giveUp) {
@@ -890,6 +895,20 @@ public final class Driver {
                 }
                 LockSupport.parkNanos(RECONNECT_PAUSE_NANOS);
             }
+        }
+
+        /**
+         * Whether a failed login is the server's refusal, not its absence: retrying helps a server restarting (no answer,
+         * class 08; "the database system is starting up" or "shutting down", and the administrator's terminations, 57P),
+         * and nothing else.
+         */
+        private static boolean refusedForGood(Throwable e) {
+            // the target's translation (a KenshoException naming host and database) carries the driver's exception
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                String state = t instanceof SQLException q ? q.getSQLState() : t instanceof WireConnection.LoginRefused l ? l.sqlState : null;
+                if (state != null) return !state.startsWith("08") && !state.startsWith("57P");
+            }
+            return false;
         }
 
         /**

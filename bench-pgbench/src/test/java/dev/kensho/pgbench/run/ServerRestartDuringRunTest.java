@@ -116,4 +116,38 @@ class ServerRestartDuringRunTest {
             assertTrue(String.valueOf(r.abortReason()).contains("could not reconnect"), String.valueOf(r.abortReason()));
         }
     }
+
+    /**
+     * -C: a login the server refuses mid-run (a role made NOLOGIN) aborts the client, as pgbench's "client 0 aborted while
+     * establishing connection"; it was retried every 100 ms, the run going on at 0 tps, saying nothing, exit 0.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aLoginRefusedMidRunAbortsTheClient(Engine engine, Target pg) throws Exception {
+        try (dev.kensho.core.server.PlainRole role = dev.kensho.core.server.PlainRole.create(pg, "nologin_" + engine.name().toLowerCase())) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread refuser = new Thread(() -> {
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                try {
+                    while (!err.toString(StandardCharsets.UTF_8).contains("progress: 1.0 s") && System.nanoTime() < deadline) Thread.sleep(20);
+                    role.asSuperuser("ALTER ROLE " + role.name() + " NOLOGIN");
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            });
+            refuser.start();
+            long start = System.nanoTime();
+            RunReport r = new PgbenchRun().engine(engine).script("one.sql", "SELECT 1;").clients(1).seconds(20).progress(1)
+                    .connectPerTransaction(true).noVacuum(true).warmup(0)
+                    .output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(role.target());
+            refuser.join();
+            assertEquals(null, failed.get());
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertTrue(r.aborted(), said + out);
+            assertTrue(said.matches("(?s).*is not permitted to log in[^\n]*\nerror: client 0 aborted while establishing connection\n.*"), said);
+            assertTrue(System.nanoTime() - start < 15_000_000_000L, "ended at the refusal, not at -T's end: " + said);
+        }
+    }
 }
