@@ -135,6 +135,7 @@ public final class Driver {
         final PgbenchRandom choose, throttle, sample;
         final double throttleDelayMicros;
         long trigger;
+        boolean scheduling;
         TxLog log;
         final java.util.concurrent.atomic.AtomicLong connectedAt = new java.util.concurrent.atomic.AtomicLong();
 
@@ -154,8 +155,17 @@ public final class Driver {
             }
         }
 
-        /** The next -R schedule point of this thread (pgbench's thread->throttle_trigger). */
+        /**
+         * The next -R schedule point of this thread (pgbench's thread->throttle_trigger). The schedule starts when the
+         * thread's first client asks, as pgbench's starts when its thread passes the start barrier: from the run's start,
+         * a client woken late (a loaded machine) found a short schedule (-t 200 -R 100000: 2 ms) all behind it, and -L
+         * skipped every transaction.
+         */
         synchronized long nextSchedule() {
+            if (!scheduling) {
+                trigger = System.nanoTime();
+                scheduling = true;
+            }
             trigger += throttle.nextPoisson(throttleDelayMicros) * 1000L;
             return trigger;
         }
@@ -343,7 +353,7 @@ public final class Driver {
         startNanos = System.nanoTime();
         startEpochMicros = TxLog.nowEpochMicros();
         for (Group g : groups) {
-            g.trigger = startNanos;
+            g.scheduling = false;
             if (g.log != null) g.log.begin(startEpochMicros);
         }
         if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
@@ -666,6 +676,7 @@ public final class Driver {
          */
         private void loop(ClientScriptRunner r, long limit, long until, boolean throttled) {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
+            long burstClock = 0;   // the clock reading a burst of -L skips is judged by; 0 outside one
             // the latest clock reading: the previous transaction's end serves the deadline check (a read fewer per transaction)
             long clock = System.nanoTime();
             // no limit (-T) as the largest one, not as 0: the warm-up always has a limit (see choose)
@@ -679,11 +690,17 @@ public final class Driver {
                 if (throttled) {
                     scheduled = group.nextSchedule();
                     if (scheduled > until) return;
-                    // pgbench skips transactions already later than the latency limit when they would start
-                    if (latencyLimitNanos > 0 && System.nanoTime() > scheduled + latencyLimitNanos) {
-                        skip(script);
-                        clock = System.nanoTime();
-                        continue;
+                    // pgbench skips transactions already later than the latency limit when they would start, a burst of
+                    // them against one clock reading: read per slot, a slot's handling that took longer than the slots
+                    // come (-R 100000) never caught up, and every transaction of the run was skipped
+                    if (latencyLimitNanos > 0) {
+                        if (burstClock == 0) burstClock = System.nanoTime();
+                        if (burstClock > scheduled + latencyLimitNanos) {
+                            skip(script);
+                            clock = burstClock;
+                            continue;
+                        }
+                        burstClock = 0;
                     }
                     if (!parkUntil(scheduled)) return;
                 }
@@ -964,8 +981,9 @@ public final class Driver {
         /** Starts transactions until one waits for the server or the clock, or the client is done. */
         void next() {
             long latencyLimitNanos = (long) (cfg.latencyLimitMs() * 1e6);
+            // read again after each transaction begun, not per skipped slot: a burst of -L skips is judged by one reading, as in loop()
+            long now = System.nanoTime();
             while (true) {
-                long now = System.nanoTime();
                 if (txNo >= limit || now >= until || cancelled) {
                     finish();
                     return;
@@ -992,6 +1010,7 @@ public final class Driver {
                     }
                 }
                 if (!begin()) return;
+                now = System.nanoTime();
             }
         }
 
