@@ -61,7 +61,8 @@ public final class ClientSweep {
             "cpu_iowait_pct", "mem_used_mb", "driver_cpu_pct");
 
     private List<Integer> clients = List.of(1);
-    private ThreadsExpression threads = ThreadsExpression.parse("1");
+    /** The command's default: a Java sweep without threads() measures what the same command line would. */
+    private ThreadsExpression threads = ThreadsExpression.parse("clients/2");
     private int repeats = 1;
     private TrialMatrix.Order order = TrialMatrix.Order.RANDOM;
     private Long seed;

@@ -38,6 +38,12 @@ class LibraryCallerTest {
         assertUsage("script() must not be null", () -> new ClientSweep().script(null));
     }
 
+    /** A Java sweep without threads() measures what the command line's would: --threads clients/2, not 1. */
+    @Test
+    void aSweepsThreadsDefaultAsTheCommandsDo() {
+        assertEquals("clients/2", new ClientSweep().parameters().get("threads"));
+    }
+
     /** Script.parse throws the checked ScriptException; the builder's text form gives the usage error a -f file gets. */
     @Test
     void aScriptGivenAsTextIsParsedWithItsNameInTheError() {
