@@ -40,7 +40,14 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                                LatencySummary latency, List<CommandReport> commands) { }
 
     /** One command of a script for -r: average latency over its executions and the failures it caused. */
-    public record CommandReport(String text, double avgMs, long failures, long retries) { }
+    public record CommandReport(String text, double avgMs, long failures, long retries) {
+        /** Masked, as the report's lines are: a command's text may set a password (ALTER ROLE ... PASSWORD '...'). */
+        @Override
+        public String toString() {
+            return "CommandReport[text=" + dev.kensho.core.Credentials.maskText(text) + ", avgMs=" + avgMs + ", failures=" + failures
+                    + ", retries=" + retries + "]";
+        }
+    }
 
     /** C's printf, as pgbench prints: a double's %f rounded as C rounds it (see {@link CFormat#printf}). */
     private static String f(String fmt, Object... a) {

@@ -38,6 +38,13 @@ class LibraryCallerTest {
         assertUsage("script() must not be null", () -> new ClientSweep().script(null));
     }
 
+    /** A report's toString (a harness's log line) masks a command's password as its lines do. */
+    @Test
+    void aReportsToStringMasksPasswords() {
+        String s = new RunReport.CommandReport("ALTER ROLE app PASSWORD 'S3cretPW!';", 0.5, 0, 0).toString();
+        assertTrue(!s.contains("S3cretPW") && s.contains("ALTER ROLE app PASSWORD"), s);
+    }
+
     /** A Java sweep without threads() measures what the command line's would: --threads clients/2, not 1. */
     @Test
     void aSweepsThreadsDefaultAsTheCommandsDo() {
