@@ -42,14 +42,37 @@ public final class Credentials {
     /** A conninfo's password=value, or password='value' with its quotes doubled inside a SQL literal. */
     private static final Pattern SQL_CONNINFO_PASSWORD = Pattern.compile("(?i)(\\bpassword\\s*=\\s*)(?:''(?:[^']|'''')*''|[^\\s'&]+)");
 
+    /** Passwords this process connects with, masked wherever they appear (see {@link #remember}). */
+    private static final java.util.Set<String> KNOWN = new java.util.concurrent.CopyOnWriteArraySet<>();
+
     private Credentials() {}
+
+    /**
+     * A password Kensho connects with: masked by its value in every text from now on, beside the patterns, which find
+     * it only where it follows password=, a URL's user: or SQL's PASSWORD (a --restart-command or a -D value the user
+     * wrote it in was stored whole). Not one shorter than 6 characters, nor one that is the user's or the database's
+     * name (postgres/postgres): masking those would garble every line that names a role, a database or a word.
+     */
+    public static void remember(String password, String... names) {
+        if (password == null || password.length() < 6 || password.isBlank()) return;
+        for (String n : names) if (password.equals(n)) return;
+        KNOWN.add(password);
+    }
+
+    /** The text with each {@link #remember remembered} password replaced. */
+    private static String maskKnown(String text) {
+        for (String k : KNOWN) if (text.contains(k)) text = text.replace(k, MASK);
+        return text;
+    }
 
     /**
      * Masks what a SQL text a user gave (a query, a script's command) may hold of a password: the literal after
      * PASSWORD, and password=… or user:password@ in a connection string inside it (dblink, postgres_fdw).
      */
     public static String maskSql(String sql) {
-        if (sql == null || !mayHold(sql)) return sql;
+        if (sql == null) return null;
+        sql = maskKnown(sql);
+        if (!mayHold(sql)) return sql;
         String s = maskPasswordLiterals(sql);
         // inside a SQL literal a conninfo's password= ends at a space or the literal's quote, not at the line's end
         s = SQL_CONNINFO_PASSWORD.matcher(s).replaceAll("$1" + MASK);
@@ -95,7 +118,9 @@ public final class Credentials {
     }
 
     private static String mask(String text, boolean whole) {
-        if (text == null || !mayHold(text)) return text;
+        if (text == null) return null;
+        text = maskKnown(text);
+        if (!mayHold(text)) return text;
         String s = maskUserinfo(text, whole);
         s = maskPasswordValues(s, whole);
         return BARE_USERINFO.matcher(s).replaceAll("$1" + MASK + "@");
@@ -256,6 +281,7 @@ public final class Credentials {
         boolean nextIsSecret = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
+            a = maskKnown(a);
             if (nextIsSecret) {
                 out[i] = MASK;
                 nextIsSecret = false;

@@ -27,6 +27,22 @@ class CredentialsTest {
         assertEquals(expected, Credentials.maskUrl(Credentials.maskUrl(url)));
     }
 
+    /**
+     * A password a target connects with is masked by its value wherever a user also wrote it (a --restart-command's
+     * text, a -D value), where no pattern finds it; not one of under 6 characters, or one that is the user's name.
+     */
+    @Test
+    void aPasswordKenshoConnectsWithIsMaskedWhereverItIsWritten() {
+        Credentials.remember("Zq9_remembered!", "u", "db");
+        assertEquals("PGPASS=**** pg_ctl restart", Credentials.mask("PGPASS=Zq9_remembered! pg_ctl restart"));
+        assertArrayEquals(new String[] {"-D", "pw=****"}, Credentials.maskArgs(new String[] {"-D", "pw=Zq9_remembered!"}));
+        assertEquals("SELECT '****'", Credentials.maskText("SELECT 'Zq9_remembered!'"));
+        Credentials.remember("kensho_own_name", "kensho_own_name", "db");
+        unchanged("user kensho_own_name");
+        Credentials.remember("abc12", "u");
+        unchanged("abc12");
+    }
+
     private static void unchanged(String text) {
         assertEquals(text, Credentials.mask(text));
         assertEquals(text, Credentials.maskUrl(text));

@@ -52,6 +52,8 @@ abstract class JdbcTarget implements Target {
         this.database = database;
         this.user = user;
         this.password = password;
+        // masked by its value from now on too: a user may also write it where no pattern finds it (a --restart-command)
+        dev.kensho.core.Credentials.remember(password, user, database);
         this.urlProperties = new LinkedHashMap<>(urlProperties);
         this.socketFile = WireLogin.socketFile(host, port);
     }

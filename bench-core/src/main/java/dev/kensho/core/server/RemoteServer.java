@@ -771,6 +771,34 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return r;
     }
 
+    /**
+     * Remembers the passwords a URL and PGPASSWORD give (Credentials.remember) before the target opens: a run records its
+     * command line first, which may quote one where no pattern masks it (a --restart-command's text). Nothing else of
+     * fromUrl's: no errors (open() gives them), no ~/.pgpass warnings, no notes.
+     */
+    static void rememberPasswords(String url, Map<String, String> env) {
+        if (url == null) return;
+        try {
+            UrlParts parts = UrlParts.of(url);
+            int at = parts.authority().lastIndexOf('@');
+            String user = null;
+            if (at >= 0) {
+                String info = parts.authority().substring(0, at);
+                int c = info.indexOf(':');
+                user = percentDecode(c < 0 ? info : info.substring(0, c));
+                if (c >= 0) dev.kensho.core.Credentials.remember(percentDecode(info.substring(c + 1)), user, parts.database());
+            }
+            for (String kv : parts.query().split("&")) {
+                if (kv.startsWith("password=")) {
+                    dev.kensho.core.Credentials.remember(java.net.URLDecoder.decode(kv.substring(9), StandardCharsets.UTF_8), user, parts.database());
+                }
+            }
+        } catch (RuntimeException bad) {
+            // a URL open() refuses, with its reason
+        }
+        if (present(env, "PGPASSWORD")) dev.kensho.core.Credentials.remember(env.get("PGPASSWORD"), env.get("PGUSER"), env.get("PGDATABASE"), "postgres");
+    }
+
     private static boolean present(Map<String, String> env, String name) {
         String v = env.get(name);
         return v != null && !v.isEmpty();

@@ -119,7 +119,16 @@ final class ServerUser {
     static String run(List<String> cmd, String what, Path logFile) {
         Path out = null;
         try {
-            if (logFile != null) Files.createDirectories(logFile.toAbsolutePath().getParent());
+            if (logFile != null) {
+                Files.createDirectories(logFile.toAbsolutePath().getParent());
+                // the owner's only: a restart command's output may quote what it was given (a password in its text)
+                if (!Files.exists(logFile)) Files.createFile(logFile);
+                try {
+                    Files.setPosixFilePermissions(logFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException notPosix) {
+                    // a file system without POSIX permissions: as it is
+                }
+            }
             out = logFile != null ? logFile : Files.createTempFile("kensho-cmd", ".out");
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

@@ -36,11 +36,24 @@ public final class TargetSpec {
      * A server Kensho does not run (--url): never restarted or reconfigured without {@link #restartCommand}. What the
      * URL leaves out comes from libpq's environment (PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS...), as for psql.
      */
-    public TargetSpec url(String jdbcUrl) { this.url = jdbcUrl; return this; }
+    public TargetSpec url(String jdbcUrl) {
+        this.url = jdbcUrl;
+        RemoteServer.rememberPasswords(jdbcUrl, System.getenv());
+        return this;
+    }
     /** The role a remote target connects as (--user); null: the URL's, else PGUSER, else the operating-system user's name. */
     public TargetSpec user(String user) { this.user = user; return this; }
     /** A file holding the remote role's password (--password-file); read at {@link #open()}, never stored or printed. */
-    public TargetSpec passwordFile(Path file) { this.passwordFile = file; return this; }
+    public TargetSpec passwordFile(Path file) {
+        this.passwordFile = file;
+        try {
+            // masked from now on: the command line a run records before its target opens may quote it elsewhere
+            if (file != null) dev.kensho.core.Credentials.remember(Files.readString(file).strip());
+        } catch (java.io.IOException | RuntimeException unreadable) {
+            // open() says why
+        }
+        return this;
+    }
     /** A Testcontainers server (needs org.testcontainers:postgresql and Docker); null image: the default. */
     public TargetSpec testcontainers(String image) { this.testcontainers = true; this.testcontainersImage = image; return this; }
     /** A server setting every measurement needs (--set); {@link #open()} fails where the server refuses it. */

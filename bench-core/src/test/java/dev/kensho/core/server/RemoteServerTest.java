@@ -38,6 +38,17 @@ class RemoteServerTest {
         assertThrows(KenshoException.class, () -> pg.control().restart());
     }
 
+    /**
+     * The passwords a URL (userinfo or password=) and PGPASSWORD give are masked by value from the spec on, before the
+     * target opens: a run's command line, recorded first, may quote one bare (-D note=..., a --restart-command).
+     */
+    @Test
+    void aSpecsPasswordsAreMaskedBeforeItOpens() {
+        new TargetSpec().url("jdbc:postgresql://u:Yy_spec%21pw@127.0.0.1/db?password=Xx_param_pw");
+        RemoteServer.rememberPasswords("jdbc:postgresql://127.0.0.1/db", Map.of("PGPASSWORD", "Ww_env_pw1"));
+        assertEquals("-D a=**** b=**** c=****", dev.kensho.core.Credentials.mask("-D a=Yy_spec!pw b=Xx_param_pw c=Ww_env_pw1"));
+    }
+
     /** A dotted name the server does not know is a custom setting any session may set (myapp.tenant), not an unknown one. */
     @Test
     void aCustomSettingIsASessionOne(@LocalPostgres Target pg) throws Exception {
