@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -50,6 +51,9 @@ public final class ResultOptions {
                 throw e;
             }
             err.println("resuming " + dir.path() + " (" + dir.trials().size() + " trials already recorded)");
+            notPutBack(dir.info().notes()).forEach((server, changes) -> err.println("warning: the run changed " + server
+                    + " with ALTER SYSTEM and did not put it back (it was killed): " + String.join(", ", changes)
+                    + "; the server may still run with these (its postgresql.auto.conf has them), and this session will not put them back"));
             // which trials ran in which session: the environment run.json keeps is this session's
             dir.note("resumed at " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " with "
                     + dir.trials().size() + " trials already recorded");
@@ -64,6 +68,29 @@ public final class ResultOptions {
         RunDirectory notes = dir;
         ServerActions.recordTo(notes::note);
         return dir;
+    }
+
+    /**
+     * From run.json's notes, the ALTER SYSTEM changes to a remote server no later note restores (a run killed with -9
+     * cannot put them back), by server: "remote 127.0.0.1:5432" → ["max_connections = 50"].
+     */
+    static Map<String, List<String>> notPutBack(List<String> notes) {
+        Map<String, Map<String, String>> open = new java.util.LinkedHashMap<>();
+        java.util.regex.Pattern change = java.util.regex.Pattern.compile("^(remote [^:]+:\\d+): ALTER SYSTEM (?:SET (\\S+) = (.*)|RESET (\\S+).*)$");
+        for (String n : notes == null ? List.<String>of() : notes) {
+            java.util.regex.Matcher m = change.matcher(n);
+            if (!m.matches()) continue;
+            Map<String, String> of = open.computeIfAbsent(m.group(1), k -> new java.util.LinkedHashMap<>());
+            boolean restored = n.endsWith(" (restored)");
+            String name = m.group(2) != null ? m.group(2) : m.group(4);
+            if (restored) of.remove(name);
+            else if (m.group(2) != null) of.put(name, name + " = " + m.group(3));
+        }
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        open.forEach((server, changes) -> {
+            if (!changes.isEmpty()) out.put(server, List.copyOf(changes.values()));
+        });
+        return out;
     }
 
     /**

@@ -17,6 +17,22 @@ import org.junit.jupiter.api.io.TempDir;
 class ResultOptionsTest {
     @TempDir Path results;
 
+    /**
+     * A run killed with -9 cannot put back what its ALTER SYSTEM changed on a remote server; its resume finds the
+     * values already there, changes nothing and so restores nothing: it says so, from run.json's notes.
+     */
+    @Test
+    void aResumeSaysWhatAKilledRunLeftChanged() {
+        assertEquals(java.util.Map.of("remote 10.0.0.5:5432", java.util.List.of("max_connections = 50")), ResultOptions.notPutBack(java.util.List.of(
+                "remote 10.0.0.5:5432: ALTER SYSTEM SET checkpoint_timeout = 9min",
+                "remote 10.0.0.5:5432: ALTER SYSTEM SET max_connections = 50",
+                "remote 10.0.0.5:5432: ran --restart-command",
+                "remote 10.0.0.5:5432: ALTER SYSTEM RESET checkpoint_timeout (restored)",
+                "remote 10.0.0.6:5432: ALTER SYSTEM SET work_mem = 8MB",
+                "remote 10.0.0.6:5432: ALTER SYSTEM SET work_mem = 4MB (restored)",
+                "embedded-17 at 127.0.0.1:20000: set work_mem = 8MB")));
+    }
+
     @Test
     void resumeRefusesAnotherCommandOrOtherOptions(@LocalPostgres Target pg) throws Exception {
         String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", results.toString()};
