@@ -20,6 +20,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,6 +145,37 @@ class ClientSweepTest {
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), recorded))) {
             new ClientSweep().clients(List.of(1)).seconds(1).builtin("select-only").warmup(0).log(null).run(Map.of("embedded", pg), dir);
             assertEquals(77L, ((Number) dir.info().parameters().get("order_seed")).longValue());
+        }
+    }
+
+    /**
+     * A prewarm that fails after creating pg_prewarm (pgbench_accounts a view): the extension it left in the user's
+     * database is said, and so is the failure, each on stderr, where only trials.jsonl had the error.
+     */
+    @Test
+    void aFailedPrewarmSaysWhatItCreatedAndWhy(Target pg, @TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS kensho_prewarm_view");
+            s.execute("CREATE DATABASE kensho_prewarm_view");
+        }
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_prewarm_view").user("postgres").open();
+             RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+            new dev.kensho.pgbench.PgbenchInit().scale(1).log(null).run(db);
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE pgbench_accounts RENAME TO accounts_behind_a_view");
+                s.execute("CREATE VIEW pgbench_accounts AS SELECT * FROM accounts_behind_a_view");
+            }
+            new ClientSweep().clients(List.of(1)).seconds(1).script("own", "SELECT 1;\n").warmup(0)
+                    .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("view", db), dir);
+            String said = log.toString(StandardCharsets.UTF_8);
+            assertTrue(said.contains("view: created extension pg_prewarm in database kensho_prewarm_view"), said);
+            assertTrue(said.matches("(?s).*\\[1/1] +warning: pgbench_accounts not prewarmed: .*"), said);
+            assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("view: created extension pg_prewarm")), dir.info().notes().toString());
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS kensho_prewarm_view");
+            }
         }
     }
 
