@@ -245,11 +245,12 @@ class ManagedServerTest {
         try {
             KenshoException bogus = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).set("work_mem", "bogus").open());
             assertEquals("--set work_mem=bogus: invalid value for parameter \"work_mem\": \"bogus\"", bogus.getMessage());
-            KenshoException sockets = assertThrows(KenshoException.class,
-                    () -> new TargetSpec().pgVersion(17).keepData(dir).set("listen_addresses", "192.0.2.1").open());
-            assertEquals(KenshoException.TARGET, sockets.exitCode());
-            assertEquals("starting PostgreSQL failed (server log: could not create any TCP/IP sockets); it was started with "
-                    + "listen_addresses=192.0.2.1", sockets.getMessage());
+            // a valid value the server cannot start with (max_wal_senders is 10)
+            KenshoException minimal = assertThrows(KenshoException.class,
+                    () -> new TargetSpec().pgVersion(17).keepData(dir).set("wal_level", "minimal").open());
+            assertEquals(KenshoException.TARGET, minimal.exitCode());
+            assertEquals("starting PostgreSQL failed (server log: WAL streaming (\"max_wal_senders\" > 0) requires \"wal_level\" to be \"replica\" or \"logical\");"
+                    + " it was started with wal_level=minimal", minimal.getMessage());
         } finally {
             ManagedServer.deleteTree(dir);
         }
