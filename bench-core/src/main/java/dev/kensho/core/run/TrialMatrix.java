@@ -136,7 +136,25 @@ public final class TrialMatrix<C> {
      */
     public static String awaitServer(Target target, String who, String before, Trial.Builder trial, RunDirectory dir)
             throws java.sql.SQLException {
-        double waited = target.awaitAccepting(Target.RECOVERY_WAIT);
+        double waited;
+        try {
+            waited = target.awaitAccepting(Target.RECOVERY_WAIT);
+        } catch (java.sql.SQLException | RuntimeException gone) {
+            // a managed server whose postmaster ended (killed, the OOM killer) comes back by Kensho's restart, which is
+            // its to make: every later trial failed with "Connection refused"
+            if (!target.kind().managed()) throw gone;
+            try {
+                target.control().restart();
+            } catch (RuntimeException notBack) {
+                gone.addSuppressed(notBack);
+                throw gone;
+            }
+            String note = who + ": the server did not accept connections (" + dev.kensho.core.KenshoException.firstLine(gone)
+                    + "); restarted it before " + before;
+            trial.extra("restarted_server", true);
+            dir.note(note);
+            return note;
+        }
         if (waited <= 0) return null;
         String note = who + ": waited " + String.format(java.util.Locale.ROOT, "%.1f", waited)
                 + " s for the server to accept connections (it was restarting or recovering) before " + before;

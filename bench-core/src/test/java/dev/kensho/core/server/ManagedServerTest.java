@@ -510,6 +510,27 @@ class ManagedServerTest {
     }
 
     /**
+     * Before a trial, a managed server whose postmaster was killed is restarted, and the run's notes say so: every later
+     * trial of a sweep failed with "Connection refused".
+     */
+    @Test
+    void aTrialAfterAKilledPostmasterFindsTheServerRestarted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        try (Target pg = new TargetSpec().open();
+             dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp,
+                     dev.kensho.core.result.RunInfo.of("query", java.util.List.of(), Map.of()))) {
+            java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+            ProcessHandle h = ProcessHandle.of(Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim())).orElseThrow();
+            assertTrue(h.destroyForcibly());
+            h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            var trial = dev.kensho.core.result.Trial.of("cell=1", 0);
+            String note = dev.kensho.core.run.TrialMatrix.awaitServer(pg, "embedded", "cell=1 #0", trial, dir);
+            assertTrue(note != null && note.startsWith("embedded: the server did not accept connections (") && note.endsWith("); restarted it before cell=1 #0"), note);
+            assertTrue(dir.info().notes().contains(note), dir.info().notes().toString());
+            assertFalse(show(pg, "server_version").isEmpty(), "answers");
+        }
+    }
+
+    /**
      * postgresql.auto.conf (an ALTER SYSTEM's, kept with --keep-data) is read after kensho.conf: a --set of the same name
      * ran with the file's value while the run recorded Kensho's. Refused, at start and in apply, naming the file.
      */
