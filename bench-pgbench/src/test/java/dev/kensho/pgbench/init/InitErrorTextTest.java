@@ -20,7 +20,8 @@ class InitErrorTextTest {
         try (ScratchSchema view = ScratchSchema.create(local, "accounts_view", "CREATE VIEW {schema}.pgbench_accounts AS SELECT 1 AS aid")) {
             KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("d").log(null).run(local));
             assertEquals("pgbench init failed: ERROR: \"pgbench_accounts\" is not a table (HINT: Use DROP VIEW to remove a view.); "
-                    + "query was: drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers", e.getMessage());
+                    + "query was: drop table if exists kensho_test_accounts_view.pgbench_accounts, kensho_test_accounts_view.pgbench_branches, "
+                    + "kensho_test_accounts_view.pgbench_history, kensho_test_accounts_view.pgbench_tellers", e.getMessage());
         }
     }
 }
