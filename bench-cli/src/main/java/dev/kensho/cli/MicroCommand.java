@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
                 "Study setting: bench micro (the default: all benchmarks, scale 10, 100 000 wide rows, every column)",
                 "Exit status 1 when a benchmark failed (see summary.csv)."})
 final class MicroCommand implements Callable<Integer> {
-    private static final List<String> SUMMARY_METRICS = List.of("ms");
+    private static final List<String> SUMMARY_METRICS = MicroBenchmarks.SUMMARY_METRICS;
 
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;

@@ -72,6 +72,24 @@ class MicroCommandTest {
         }
     }
 
+    /**
+     * From Java, MicroBenchmarks.run records what bench micro does around it: the target's environment and summary.csv.
+     * A harness's run directory had neither, and its report no Environment section.
+     */
+    @Test
+    void aHarnessRunWritesTheSummaryAndEnvironmentTheCommandWrites(Target pg, @TempDir Path tmp) throws Exception {
+        var o = new dev.kensho.pgbench.micro.MicroBenchmarks.Options(List.of(Benchmark.TRAILING_COLUMNS), 1, 1000, false, List.of(99),
+                List.of("none"), "EUC_JP", 0, 1, Duration.ofMillis(100), 0, false);
+        try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of(
+                dev.kensho.pgbench.micro.MicroBenchmarks.COMMAND, List.of(), java.util.Map.of()))) {
+            var r = dev.kensho.pgbench.micro.MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir, null);
+            assertEquals(0, r.failed());
+            assertTrue(dir.info().environment().containsKey("embedded"), dir.info().environment().keySet().toString());
+            List<String> csv = Files.readAllLines(dir.path().resolve(dev.kensho.core.result.RunDirectory.SUMMARY));
+            assertTrue(csv.size() == 2 && csv.get(1).startsWith("embedded,"), String.join("\n", csv));
+        }
+    }
+
     @Test
     void columnsAreListsOrRangesThatAlwaysReachTheirEnd() {
         assertEquals(List.of(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 99), MicroCommand.columns("0..99/10"));

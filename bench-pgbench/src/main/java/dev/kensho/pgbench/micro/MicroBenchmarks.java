@@ -45,6 +45,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class MicroBenchmarks {
     public static final String COMMAND = "micro";
+    /** The metrics summary.csv summarises (a cell's milliseconds per operation). */
+    public static final List<String> SUMMARY_METRICS = List.of("ms");
     public static final String DATABASE = "kensho_micro";
 
     /** The study's measurements, each one JMH benchmark method. */
@@ -179,7 +181,9 @@ public final class MicroBenchmarks {
 
     /**
      * Runs the chosen benchmarks on an open target. Cells already finished in dir (a resumed run)
-     * are skipped.
+     * are skipped. As {@code bench micro} does, it records the target's environment under label (unless the caller did)
+     * and writes summary.csv with each trial and at the end (unless the caller said how, {@link RunDirectory#summarizeAfterEachTrial}):
+     * a harness's run directory had neither.
      *
      * @param spec how the target was opened: forks reach it the same way (password file, session settings)
      * @param out  progress lines (null: none)
@@ -189,7 +193,12 @@ public final class MicroBenchmarks {
         // a harness calling this directly holds no lock: without it a second run met JMH's own lock only at its first
         // benchmark, its tables made (bench micro takes it before its targets; its thread goes on under it here)
         try (JmhLock lock = JmhLock.forRun("process " + ProcessHandle.current().pid() + ", run " + dir.path().toAbsolutePath())) {
-            return runLocked(spec, target, label, o, dir, out);
+            if (!dir.info().environment().containsKey(label)) dir.environment(label, dev.kensho.core.env.Environment.capture(target));
+            boolean ours = !dir.summarizesAfterEachTrial();
+            if (ours) dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
+            Result r = runLocked(spec, target, label, o, dir, out);
+            if (ours) CellSummary.write(dir, SUMMARY_METRICS);
+            return r;
         }
     }
 
