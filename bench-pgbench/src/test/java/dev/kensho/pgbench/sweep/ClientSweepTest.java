@@ -495,11 +495,24 @@ class ClientSweepTest {
     @Test
     void aCellsRowHasItsParametersWhenItsFirstRepeatFailedEarly(Target pg, @TempDir Path tmp) throws Exception {
         java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+        // a managed server that does not answer is restarted before the trial: this one does not come back either
+        dev.kensho.core.server.ServerControl control = (dev.kensho.core.server.ServerControl) java.lang.reflect.Proxy.newProxyInstance(
+                Target.class.getClassLoader(), new Class<?>[] {dev.kensho.core.server.ServerControl.class}, (proxy, m, args) -> {
+                    if (m.getName().equals("restart") && down.getAndSet(false)) throw new KenshoException(KenshoException.TARGET, "still down");
+                    try {
+                        return m.invoke(pg.control(), args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
         Target refusing = (Target) java.lang.reflect.Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class},
                 (proxy, m, args) -> {
                     if (m.getName().equals("awaitAccepting") && armed.getAndSet(false)) {
+                        down.set(true);
                         throw new java.sql.SQLException("Connection to 127.0.0.1:1 refused", "08001");
                     }
+                    if (m.getName().equals("control")) return control;
                     try {
                         return m.invoke(pg, args);
                     } catch (java.lang.reflect.InvocationTargetException e) {
