@@ -480,17 +480,12 @@ class RemoteServerTest {
     @Test
     void aServerLeftDownByAFailedRestartComesBackAsFound() throws Exception {
         try (Target pg = new TargetSpec().open()) {
-            java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
-            java.nio.file.Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
-            String as = ServerUser.isRoot() ? "runuser -u kensho -- " : "";
-            org.junit.jupiter.api.Assumptions.assumeTrue(!ServerUser.isRoot() || java.nio.file.Files.exists(java.nio.file.Path.of("/usr/sbin/runuser")),
-                    "root without runuser cannot restart the server");
-            String restart = as + pgCtl + " -D " + data + " -w -m fast restart";
+            String restart = pgCtl(pg, "-w -m fast restart");
             try (Target remote = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho").user("postgres")
                     .restartCommand(restart).open()) {
                 assertEquals(Map.of("max_worker_processes", "11"), remote.control().apply(Map.of("max_worker_processes", "11")).applied());
                 // as a restart command that failed after its stop leaves it
-                ServerUser.run(java.util.List.of("sh", "-c", as + pgCtl + " -D " + data + " -w -m fast stop"), "stop the server");
+                ServerUser.run(java.util.List.of("sh", "-c", pgCtl(pg, "-w -m fast stop")), "stop the server");
             }
             try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery(
                     "SELECT current_setting('max_worker_processes'), (SELECT count(*) FROM pg_file_settings"
@@ -547,15 +542,12 @@ class RemoteServerTest {
     void aServerThatCannotStartWithTheRunsValueIsToldHowToPutItBack() throws Exception {
         try (Target pg = new TargetSpec().open()) {
             java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
-            java.nio.file.Path pgCtl = pg.control().binDirectory().orElseThrow().resolve("pg_ctl");
-            String as = ServerUser.isRoot() ? "runuser -u kensho -- " : "";
-            org.junit.jupiter.api.Assumptions.assumeTrue(!ServerUser.isRoot() || java.nio.file.Files.exists(java.nio.file.Path.of("/usr/sbin/runuser")),
-                    "root without runuser cannot restart the server");
+            String restart = pgCtl(pg, "-w -t 20 -m fast restart");
             java.io.PrintStream was = System.err;
             java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
             System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
             try (Target remote = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho").user("postgres")
-                    .restartCommand(as + pgCtl + " -D " + data + " -w -t 20 -m fast restart").open()) {
+                    .restartCommand(restart).open()) {
                 KenshoException e = assertThrows(KenshoException.class, () -> remote.control().apply(Map.of("wal_level", "minimal")));
                 assertTrue(e.getMessage().startsWith("cannot run --restart-command: exit code "), e.getMessage());
             } finally {
@@ -567,6 +559,14 @@ class RemoteServerTest {
             assertFalse(said.contains("as Kensho found it"), said);
             assertTrue(java.nio.file.Files.readString(data.resolve("postgresql.auto.conf")).contains("wal_level = 'minimal'"), "as said");
         }
+    }
+
+    /** pg_ctl on an embedded server standing in for a remote one, as its DBA would run it (as the server's user). */
+    private static String pgCtl(Target pg, String action) {
+        String as = ServerUser.isRoot() ? "runuser -u kensho -- " : "";
+        org.junit.jupiter.api.Assumptions.assumeTrue(!ServerUser.isRoot() || java.nio.file.Files.exists(java.nio.file.Path.of("/usr/sbin/runuser")),
+                "root without runuser cannot restart the server");
+        return as + pg.control().binDirectory().orElseThrow().resolve("pg_ctl") + " -D " + pg.control().dataDirectory().orElseThrow() + " " + action;
     }
 
     private static String query(Target t, String sql) throws Exception {
