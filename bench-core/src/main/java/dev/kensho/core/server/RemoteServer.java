@@ -280,7 +280,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * Waits (a reload is asynchronous) until the server runs with each wanted value, as PostgreSQL reads it; throws when
+     * Waits (a reload is asynchronous) until the server runs with each wanted value (but strings), as PostgreSQL reads it; throws when
      * one has not taken within 10 s: something the server reads after postgresql.auto.conf (its command line's -c)
      * overrides it, and a measurement would run under a value other than the one it records.
      */
@@ -294,6 +294,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         String name = rs.getString(1);
+                        // a string's spelling may differ from the server's with the same meaning (a list's spaces, a
+                        // time zone's alias): only values SettingValue reads as PostgreSQL does are compared
+                        if ("string".equals(rs.getString(4))) continue;
                         if (!SettingValue.same(rs.getString(4), rs.getString(2), rs.getString(3), wanted.get(name))) notTaken.put(name, rs.getString(5));
                     }
                 }
