@@ -549,7 +549,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         log.add(action);
         ServerActions.record("remote " + host() + ":" + port(), action);
         if (action.startsWith("ALTER SYSTEM") || action.contains("--restart-command") || action.startsWith("reloaded")) {
-            System.err.println("bench: " + host() + ":" + port() + ": " + action);
+            System.err.println(Credentials.maskText("bench: " + host() + ":" + port() + ": " + action));   // a conninfo's value
         }
     }
 
