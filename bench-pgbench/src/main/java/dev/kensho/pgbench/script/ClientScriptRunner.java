@@ -81,6 +81,8 @@ public final class ClientScriptRunner {
     private final long[][] commandNanos;
     private final long[][] commandCounts;
     private final boolean[] hasSql;
+    /** Commands that cannot run in this mode and that not every transaction reaches: the client reaching one aborts. */
+    private final java.util.Map<Command, String> unrunnable = new java.util.IdentityHashMap<>();
 
     private Connection connection;
     private org.postgresql.core.BaseConnection pgConnection;
@@ -131,33 +133,42 @@ public final class ClientScriptRunner {
             hasSql[i] = s.commands().stream().anyMatch(c -> c.kind == Command.Kind.SQL || c.kind.pipeline());
             commandNanos[i] = new long[s.commands().size()];
             commandCounts[i] = new long[s.commands().size()];
-            Command piped = s.firstPipelineCommand();
-            if (mode == QueryMode.SIMPLE && piped != null) {
-                throw new ScriptException(s.name(), piped.line, piped.column, "cannot use pipeline mode with the simple query"
-                        + " protocol (pgbench aborts the client at run time); use -M extended or -M prepared");
-            }
-            if (mode != QueryMode.SIMPLE) {
-                for (Command c : s.commands()) {
-                    if (c.kind == Command.Kind.SQL && c.compound) {
-                        throw new ScriptException(s.name(), c.line, c.column, "a compound query (\\;) cannot run in "
-                                + mode.pgbenchName() + " mode: the server refuses multiple commands in a prepared"
-                                + " statement (pgbench fails the same way at run time); use -M simple");
-                    }
-                    if (c.kind == Command.Kind.SQL && c.hiddenVariable != null) {
-                        // pgjdbc would fail with its own "column index is out of range", the wire engine as pgbench
-                        int k = c.hiddenVariable[0];
-                        throw new ScriptException(s.name(), c.hiddenVariable[1], c.hiddenVariable[2], "\":"
-                                + c.paramNames.get(k - 1) + "\" inside a string, quoted name or comment becomes parameter $" + k
-                                + " in " + mode.pgbenchName() + " mode, as in pgbench, which the statement never uses, so the"
-                                + " server refuses it (pgbench fails at run time); use -M simple");
-                    }
-                    if (c.kind == Command.Kind.SQL && c.paramNames.size() >= ScriptParser.MAX_ARGS) {
-                        throw new ScriptException(s.name(), c.line, c.column, "statement has too many arguments"
-                                + " (maximum is " + (ScriptParser.MAX_ARGS - 1) + ") in " + mode.pgbenchName() + " mode");
-                    }
-                }
+            for (Command c : s.commands()) {
+                ScriptException refused = refusal(s, c, mode);
+                if (refused == null) continue;
+                // pgbench fails on it only when it runs: refused before the run where every transaction reaches it,
+                // else the client that reaches it aborts (a branch never taken, a script of weight 0 runs as in pgbench)
+                if (s.alwaysReached(c)) throw refused;
+                unrunnable.put(c, refused.getMessage());
             }
         }
+    }
+
+    /** Why a command cannot run in this mode, as pgbench fails on it at run time; null when it can. */
+    private static ScriptException refusal(Script s, Command c, QueryMode mode) {
+        if (mode == QueryMode.SIMPLE && c.kind.pipeline()) {
+            return new ScriptException(s.name(), c.line, c.column, "cannot use pipeline mode with the simple query"
+                    + " protocol (pgbench aborts the client at run time); use -M extended or -M prepared");
+        }
+        if (mode == QueryMode.SIMPLE || c.kind != Command.Kind.SQL) return null;
+        if (c.compound) {
+            return new ScriptException(s.name(), c.line, c.column, "a compound query (\\;) cannot run in "
+                    + mode.pgbenchName() + " mode: the server refuses multiple commands in a prepared"
+                    + " statement (pgbench fails the same way at run time); use -M simple");
+        }
+        if (c.hiddenVariable != null) {
+            // pgjdbc would fail with its own "column index is out of range", the wire engine as pgbench
+            int k = c.hiddenVariable[0];
+            return new ScriptException(s.name(), c.hiddenVariable[1], c.hiddenVariable[2], "\":"
+                    + c.paramNames.get(k - 1) + "\" inside a string, quoted name or comment becomes parameter $" + k
+                    + " in " + mode.pgbenchName() + " mode, as in pgbench, which the statement never uses, so the"
+                    + " server refuses it (pgbench fails at run time); use -M simple");
+        }
+        if (c.paramNames.size() >= ScriptParser.MAX_ARGS) {
+            return new ScriptException(s.name(), c.line, c.column, "statement has too many arguments"
+                    + " (maximum is " + (ScriptParser.MAX_ARGS - 1) + ") in " + mode.pgbenchName() + " mode");
+        }
+        return null;
     }
 
     public Variables variables() {
@@ -520,6 +531,8 @@ public final class ClientScriptRunner {
         while (pc < cmds.size()) {
             Command cmd = cmds.get(pc);
             commandStart = timed ? System.nanoTime() : 0;
+            String cannot = unrunnable.isEmpty() ? null : unrunnable.get(cmd);
+            if (cannot != null) return commandFailed(cmd, cannot);
             try {
                 switch (cmd.kind) {
                     case SQL -> {

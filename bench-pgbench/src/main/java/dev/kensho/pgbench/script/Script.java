@@ -61,6 +61,22 @@ public final class Script {
     }
 
     /**
+     * Whether a transaction of this script always reaches c, and the script is ever chosen (its weight is above 0). A
+     * command inside an \if block, or in a script of weight 0, runs only when reached, and pgbench fails on it only
+     * then: what Kensho refuses before a run for such a command, it fails there instead.
+     */
+    public boolean alwaysReached(Command c) {
+        if (weight == 0) return false;
+        int depth = 0;
+        for (Command x : commands) {
+            if (x == c) return depth == 0;
+            if (x.kind == Command.Kind.IF) depth++;
+            else if (x.kind == Command.Kind.ENDIF) depth--;
+        }
+        return false;
+    }
+
+    /**
      * The script's first pipeline command, or null. pgjdbc has no pipeline mode, and running the commands one by
      * one would measure something else: a run that uses pgjdbc refuses such a script, naming this command.
      */

@@ -49,7 +49,9 @@
  * <li>A compound {@code \;} query (two statements or more, not counting blanks and comments) is refused before
  *     running in extended/prepared mode (pgbench fails on it at run time with the server's "cannot insert multiple
  *     commands into a prepared statement"). So is, there, a {@code :name} inside a string, quoted name or comment,
- *     which pgbench makes a parameter the statement never uses (its run fails on the server's error).</li>
+ *     which pgbench makes a parameter the statement never uses (its run fails on the server's error). Refused before
+ *     the run only where every transaction reaches the command ({@link dev.kensho.pgbench.script.Script#alwaysReached}):
+ *     inside an \if block or in a script of weight 0 the client that reaches it aborts, as pgbench's.</li>
  * <li>{@code abs()} of a boolean fails with "cannot coerce boolean to double"; pgbench 15 (through 17) reads the
  *     boolean's storage as a double and returns whatever bits are there (4.9e-324 for true, often stack garbage).</li>
  * <li>Not modelled: the C library's rounding of {@code exp()}, {@code ln()} and {@code pow()}. Kensho uses Java's

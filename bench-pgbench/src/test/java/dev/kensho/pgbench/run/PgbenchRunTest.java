@@ -483,6 +483,26 @@ class PgbenchRunTest {
     }
 
     /**
+     * What extended mode cannot run (a ":var" in a string, a \\; compound, a variable the server cannot type) fails, as in
+     * pgbench, only when a transaction reaches it: in a branch never taken it was refused before the run; reached, the
+     * client aborts with the reason.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void whatCannotRunFailsOnlyWhereItIsReached(Engine engine, Target pg) {
+        String dead = "\\set a 5\n\\if false\nSELECT ':a';\nSELECT 1 \\; SELECT 2;\nSELECT :a IS NULL;\n\\endif\nSELECT :a;\n";
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).mode(QueryMode.EXTENDED).script("dead.sql", dead).transactions(3).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg);
+        assertEquals(3, r.processed(), String.join("\n", r.lines()));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport reached = new PgbenchRun().warmup(0).engine(engine).mode(QueryMode.EXTENDED).script("taken.sql", "\\set a 1\n\\if :a\nSELECT ':a';\n\\endif\n")
+                .transactions(3).noVacuum(true).output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        assertTrue(reached.aborted());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("error: client 0 aborted in command 2 (SQL) of script 0; taken.sql:3:9: \":a\" inside a string"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
      * A schedule shorter than a thread's wake-up (-t 50 at -R 1 000 000: 50 us) starts when the thread's first client asks,
      * as pgbench's thread starts its own after the start barrier; from the run's start, a client woken late found it all
      * behind it and -L skipped every transaction. Skip bursts are judged by one clock reading, as pgbench's.
