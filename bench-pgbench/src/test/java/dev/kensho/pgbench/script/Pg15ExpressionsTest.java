@@ -165,9 +165,11 @@ class Pg15ExpressionsTest {
      * threads have 256 KB stacks, so deep trees are evaluated aside.
      */
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"16000 additions, int 16001", "9995 unary minuses, int -1"})
+    @CsvSource({"16000 additions, int 16001", "9995 unary minuses, int -1", "a CASE of 20000 WHENs, int 2"})
     void deepExpressionsEvaluateOnASmallClientStack(String form, String expected) throws Exception {
-        String expr = form.startsWith("16000") ? "1" + " + 1".repeat(16_000) : "- ".repeat(9_995) + "1";
+        // a CASE's WHENs are one call's arguments, flat, but were evaluated one frame each: 2000 overflowed
+        String expr = form.startsWith("16000") ? "1" + " + 1".repeat(16_000) : form.startsWith("a CASE")
+                ? "CASE" + " WHEN false THEN 1".repeat(20_000) + " ELSE 2 END" : "- ".repeat(9_995) + "1";
         Script s = Script.parse("deep.sql", "\\set x debug(" + expr + ")\n");
         List<String> debug = new ArrayList<>();
         ClientScriptRunner runner = runner(s, debug);

@@ -70,17 +70,14 @@ enum Fn {
     }
 
     private Value lazy(Expr[] args, int from, Expr.Context ctx) throws EvalException {
-        Value a1 = args[from].eval(ctx);
         if (this == CASE) {
-            if (a1.truth()) {
-                return args[from + 1].eval(ctx);
+            // WHEN by WHEN in a loop, where pgbench recurses: a CASE of 2000 branches overflowed a client thread's stack
+            for (int at = from; ; at += 2) {
+                if (args[at].eval(ctx).truth()) return args[at + 1].eval(ctx);
+                if (at + 2 == args.length - 1) return args[at + 2].eval(ctx);
             }
-            int next = from + 2;
-            if (next == args.length - 1) {
-                return args[next].eval(ctx);
-            }
-            return lazy(args, next, ctx);
         }
+        Value a1 = args[from].eval(ctx);
         if (a1.isNull()) {
             return Value.NULL;
         }
