@@ -65,8 +65,28 @@ public final class Kensho implements Runnable {
         }
     }
 
+    private static int outOfMemory(OutOfMemoryError e) {
+        oomReserve = null;
+        if (verbose) e.printStackTrace();
+        long mb = Runtime.getRuntime().maxMemory() >> 20;
+        System.err.println("bench: out of memory (" + e.getMessage() + "; the JVM's heap is at most " + mb + " MB): give it more, "
+                + "as in java -Xmx" + Math.max(1024, 2 * mb) + "m -jar bench.jar ...");
+        return KenshoException.FAILURE;
+    }
+
+    /** Heap given back when the JVM runs out, so that the out-of-memory line can be made. */
+    @SuppressWarnings("unused")
+    private static volatile byte[] oomReserve = new byte[512 * 1024];
+
     public static void main(String[] args) {
-        System.exit(execute(args));
+        int code;
+        try {
+            code = execute(args);
+        } catch (OutOfMemoryError e) {
+            // before a command runs (picocli building its model in a tiny heap): said as execute says it
+            code = outOfMemory(e);
+        }
+        System.exit(code);
     }
 
     /** Runs a command line and returns the exit code (tests call this without exiting the JVM). */
@@ -93,12 +113,9 @@ public final class Kensho implements Runnable {
         try {
             return cl.execute(args);
         } catch (OutOfMemoryError e) {
-            // an Error passes picocli's handlers: it ended as a stack trace without a word of what to do
-            if (verbose) e.printStackTrace();
-            long mb = Runtime.getRuntime().maxMemory() >> 20;
-            System.err.println("bench: out of memory (" + e.getMessage() + "; the JVM's heap is at most " + mb + " MB): give it more, "
-                    + "as in java -Xmx" + Math.max(1024, 2 * mb) + "m -jar bench.jar ...");
-            return KenshoException.FAILURE;
+            // an Error passes picocli's handlers: it ended as a stack trace without a word of what to do. The reserve
+            // goes first: in a tiny heap (-Xmx8m) building this line ran out of memory too, and the trace was back
+            return outOfMemory(e);
         } finally {
             activeRun = null;
             createdRun = null;
