@@ -611,10 +611,10 @@ public final class HtmlReport {
     }
 
     static Path writeString(Path out, String content) {
+        Path abs = out.toAbsolutePath();
+        Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
         try {
-            Path abs = out.toAbsolutePath();
             if (abs.getParent() != null) Files.createDirectories(abs.getParent());
-            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
             Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return abs;
@@ -622,7 +622,15 @@ public final class HtmlReport {
             // createDirectories met a file where a directory of the path should be: "already exists" named neither
             throw KenshoException.usage("cannot write " + out + ": " + e.getFile() + " is not a directory");
         } catch (IOException e) {
-            throw KenshoException.usage("cannot write " + out + ": " + KenshoException.ioReason(e));
+            try {
+                Files.deleteIfExists(tmp);   // a full disk left a cut report.html.tmp behind
+            } catch (IOException ignored) {
+                // what could not be written may not be removable either
+            }
+            String why = KenshoException.ioReason(e);
+            // a full disk is no mistake of the command line's (a path it cannot write is): exit 1, not 2
+            if (why.contains("No space left on device")) throw new KenshoException(KenshoException.FAILURE, "cannot write " + out + ": " + why);
+            throw KenshoException.usage("cannot write " + out + ": " + why);
         }
     }
 }
