@@ -150,6 +150,14 @@ final class QueryCommand implements Callable<Integer> {
                             throw KenshoException.usage("--setup " + KenshoException.firstLine(stmt) + ": " + KenshoException.firstLine(e));
                         }
                     }
+                    if (varied.containsKey("jit") && !jitAvailable(t)) {
+                        // zonky's embedded binaries have no LLVM: the jit=on cells were the jit=off ones, measured twice
+                        String line = "--matrix jit=" + String.join(",", varied.get("jit")) + ": jit changes nothing on " + label
+                                + ", whose server was built without LLVM (pg_jit_available() is false); give --pg-bin DIR of a"
+                                + " PostgreSQL built with LLVM, or --url, to measure JIT";
+                        System.err.println("warning: " + line);
+                        dir.noteOnce(line);
+                    }
                     int cellsPerQuery = QueryMatrix.combinations(varied).size();
                     m.writingQueries(t, label).forEach((name, what) -> {
                         // a write runs on every warm-up and repeat, unlike --setup: later runs meet what earlier ones left
@@ -206,6 +214,15 @@ final class QueryCommand implements Callable<Integer> {
             }
             System.out.printf("%-" + w + "s %5d %12.3f %12.3f %12.3f %10.0f%n", c.cell(), c.n(), c.median().get("ms"),
                     c.min().get("ms"), c.max().get("ms"), c.median().get("rows"));
+        }
+    }
+
+    /** pg_jit_available(); true where it cannot be asked (checkSettings says what is wrong with a server without jit). */
+    static boolean jitAvailable(Target t) {
+        try (var c = t.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT pg_jit_available()")) {
+            return !rs.next() || rs.getBoolean(1);
+        } catch (SQLException e) {
+            return true;
         }
     }
 }

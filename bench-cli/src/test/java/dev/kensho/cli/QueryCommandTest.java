@@ -63,6 +63,30 @@ class QueryCommandTest {
         assertFalse(ok.err().contains("failed"), ok.err());
     }
 
+    /**
+     * --matrix jit=on,off on a server without LLVM (zonky's embedded binaries) measured the same plan twice, silently:
+     * said once, on stderr and in run.json's notes.
+     */
+    @Test
+    void aJitMatrixOnAServerWithoutLlvmSaysItChangesNothing(Target pg, @TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(QueryCommand.jitAvailable(pg), "this embedded build has LLVM");
+        CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", "--matrix", "jit=on,off"));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        String line = "--matrix jit=on,off: jit changes nothing on ";
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("warning: " + line)).count(), r.err());
+        Path run;
+        try (Stream<Path> d = Files.list(tmp)) {
+            run = d.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        assertTrue(RunDirectory.read(run).info().notes().stream().anyMatch(n -> n.startsWith(line)), run.toString());
+    }
+
+    /** The machine's PostgreSQL 15 (Debian's, built with LLVM) is not warned about. */
+    @Test
+    void aServerWithLlvmHasJit(@dev.kensho.junit.LocalPostgres Target local) {
+        assertTrue(QueryCommand.jitAvailable(local), "Debian's PostgreSQL 15 is built with LLVM");
+    }
+
     @Test
     void aSetupStatementTheServerRejectsIsAOneLineUsageError(Target pg, @TempDir Path tmp) {
         CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", "--setup", "creat table x (i int)"));
