@@ -38,7 +38,8 @@ abstract class JdbcTarget implements Target {
      */
     protected volatile Map<String, String> sessionSettings = Map.of();
     private final List<HikariDataSource> pools = new ArrayList<>();
-    private int poolsMade;
+    /** Numbers pools JVM-wide: a harness with two targets tells their pools apart in Hikari's log lines and threads. */
+    private static final java.util.concurrent.atomic.AtomicInteger POOLS_MADE = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
     private int versionNum;
     /** Connections handed out, weakly held: what they run can be cancelled when the JVM ends (see RemoteServer). */
@@ -300,7 +301,7 @@ abstract class JdbcTarget implements Target {
         c.setDataSource(new Connecting());
         c.setMaximumPoolSize(size);
         c.setMinimumIdle(0);
-        c.setPoolName("kensho-" + poolsMade++);
+        c.setPoolName("kensho-" + database + "-" + POOLS_MADE.getAndIncrement());
         c.setInitializationFailTimeout(-1);
         HikariDataSource ds = new HikariDataSource(c);
         pools.add(ds);

@@ -1,6 +1,7 @@
 package dev.kensho.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -207,6 +208,17 @@ class RemoteServerTest {
         assertFalse(SettingValue.same("bool", "on", null, "o"));
         assertTrue(SettingValue.same("enum", "replica", null, "REPLICA"));
         assertFalse(SettingValue.same("integer", "16384", "8kB", "lots"));
+    }
+
+    /** Pools of two targets have names of their own: Hikari's log lines and threads say which target they are about. */
+    @Test
+    void poolsOfTwoTargetsAreToldApart(@LocalPostgres Target pg) throws Exception {
+        try (Target other = new TargetSpec().url(pg.jdbcUrl()).user(pg.user()).open()) {
+            var first = (com.zaxxer.hikari.HikariDataSource) pg.pool(1);
+            var second = (com.zaxxer.hikari.HikariDataSource) other.pool(1);
+            assertNotEquals(first.getPoolName(), second.getPoolName());
+            assertTrue(first.getPoolName().startsWith("kensho-" + pg.database() + "-"), first.getPoolName());
+        }
     }
 
     /** A value the server rejects is refused in one line and leaves the earlier accepted value in force. */
