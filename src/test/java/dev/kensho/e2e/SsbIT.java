@@ -150,6 +150,9 @@ class SsbIT {
                 "--verification", "1", "--jit-above-cost", "0", "--repeat", "1");
         assertEquals(0, r.exitCode(), r.all());
         List<String> summary = Files.readAllLines(ScanIT.onlyRun(work.resolve("results")).resolve("summary.csv"));
+        // run.json says which build ran
+        assertTrue(Files.readString(ScanIT.onlyRun(work.resolve("results")).resolve("run.json"))
+                .contains("\"bin_directory\" : \"" + bin + "\""), "run.json names the --pg-bin directory");
         List<String> header = List.of(summary.get(0).split(","));
         int jit = header.indexOf("jit"), functions = header.indexOf("jit_functions"), reduction = header.indexOf("reduction_pct");
         int rows = header.indexOf("rows"), query = header.indexOf("query");

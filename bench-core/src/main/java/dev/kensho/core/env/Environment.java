@@ -26,6 +26,8 @@ public final class Environment {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("target_kind", target.kind().label());
         m.put("target", Credentials.mask(target.describe()));
+        // which build ran: a --pg-bin directory, or where the embedded binaries were unpacked
+        target.control().binDirectory().ifPresent(bin -> m.put("bin_directory", bin.toString()));
         m.put("jdbc_url", Credentials.maskUrl(target.jdbcUrl()));
         m.put("user", target.user());
         m.put("same_host", target.sameHost());
