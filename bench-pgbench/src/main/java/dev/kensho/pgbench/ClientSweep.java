@@ -58,7 +58,10 @@ public final class ClientSweep {
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
             "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "failed", "tps_cv_pct", "db_xact_commit", "db_xact_rollback", "db_blks_read",
             "db_blks_hit", "db_temp_files", "db_temp_bytes", "db_deadlocks", "cpu_busy_pct", "cpu_user_pct", "cpu_system_pct", "cpu_softirq_pct",
-            "cpu_iowait_pct", "mem_used_mb", "driver_cpu_pct");
+            "cpu_iowait_pct", "server_cpu_pct", "kensho_cpu_pct", "other_cpu_pct", "mem_used_mb", "driver_cpu_pct");
+
+    /** Another program's share of the host (other_cpu_pct) from which a trial is said to have shared the machine. */
+    static final double SHARED_HOST_PCT = 10;
 
     private List<Integer> clients = List.of(1);
     /** The command's default: a Java sweep without threads() measures what the same command line would. */
@@ -491,6 +494,11 @@ public final class ClientSweep {
         ex.put("wait_events", seen.waitProfile());
         ex.put("pg_stat_database_delta", seen.databaseDelta());
         if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
+        if (metrics.get("other_cpu_pct") instanceof Double other && other >= SHARED_HOST_PCT) {
+            // the trial's numbers are the server's and another program's: said as it finishes, not found later in a column
+            err.println(trialPrefix + String.format(Locale.ROOT, "warning: other processes took %.0f %% of the host's CPU during this trial"
+                    + " (the server's %.0f %%): it shared the machine", other, metrics.get("server_cpu_pct")));
+        }
         if (!seen.memoryKb().isEmpty()) ex.put("memory_kb", seen.memoryKb());
         ex.put("host", seen.host());
         if (seen.host().get("unavailable") != null && hostUnseen.add(cell.target())) {

@@ -3,6 +3,7 @@ package dev.kensho.pgbench.sweep;
 import dev.kensho.core.env.HostSampler;
 import dev.kensho.core.env.HostTimeline;
 import dev.kensho.core.env.ProcFiles;
+import dev.kensho.core.env.ServerCpu;
 import dev.kensho.core.result.Timeline;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
@@ -88,6 +89,13 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private Map<String, Long> dbBefore;
     private HostSampler.CpuTimes cpuBefore;
     private Map<String, Map<String, Double>> cpu = Map.of();
+    /** The server's processes on its host, or null with the reason in serverCpuUnavailable. */
+    private final ServerCpu serverCpu;
+    private final String serverCpuUnavailable;
+    /** Clock ticks at the "before" snapshot: the server's processes', and this JVM's where it shares their host (else -1). */
+    private long serverTicksBefore = -1, ownTicksBefore = -1;
+    /** Shares of the host (as cpu_busy_pct): the server's processes', Kensho's where it runs there, and everything else's. */
+    private Map<String, Double> processCpu = Map.of();
     private Map<String, Long> delta = Map.of();
     private long openedNanos, closedNanos;
     private Thread thread;
@@ -116,6 +124,9 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             this.hostPid = hc == null ? 0 : pid(hc);
             this.hostUnavailable = r.unavailable() == null ? null : "the server runs on another host and its files cannot be read: " + r.unavailable();
         }
+        ServerCpu.Found found = host == null ? new ServerCpu.Found(null, hostUnavailable) : ServerCpu.of(host, pid(conn));
+        this.serverCpu = found.server();
+        this.serverCpuUnavailable = found.unavailable();
     }
 
     private static int pid(Connection c) throws SQLException {
@@ -182,6 +193,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             error = e.getMessage();
         }
         if (host != null) {
+            serverTicksBefore = serverTicks();
+            if (hostConn == null) ownTicksBefore = ServerCpu.ownTicks();
             cpuBefore = hostCpu();
             hostTimeline = new HostTimeline(host);
             hostTimeline.start();
@@ -200,7 +213,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         if (hostTimeline != null) hostSeries = hostTimeline.stop();
         if (cpuBefore != null) {
             HostSampler.CpuTimes after = hostCpu();
-            if (after != null) cpu = HostSampler.split(cpuBefore, after);
+            if (after != null) {
+                cpu = HostSampler.split(cpuBefore, after);
+                processCpu = processShares(cpuBefore, after, serverTicks(), hostConn == null ? ServerCpu.ownTicks() : -1);
+            }
         }
         try {
             if (thread != null) thread.join(2000);
@@ -302,6 +318,36 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         }
     }
 
+    private long serverTicks() {
+        try {
+            return serverCpu == null ? -1 : serverCpu.ticks();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The host's process time (user, nice, system) split into the server's, Kensho's and the rest, as shares of the host
+     * like cpu_busy_pct. The rest is what another program took from the server and the clients: on a shared machine
+     * every trial read 100 % busy, and nothing said it was not the server's doing.
+     */
+    private Map<String, Double> processShares(HostSampler.CpuTimes before, HostSampler.CpuTimes after, long serverTicksAfter, long ownTicksAfter) {
+        long[] b = before.perCpu().get("cpu"), a = after.perCpu().get("cpu");
+        if (a == null || b == null || serverTicksBefore < 0 || serverTicksAfter < 0) return Map.of();
+        long total = 0;
+        for (int i = 0; i < a.length; i++) total += a[i] - b[i];
+        if (total <= 0) return Map.of();
+        // user, nice, system: the states a process's own time is counted in (/proc/PID/stat's utime and stime)
+        long processes = (a[0] - b[0]) + (a[1] - b[1]) + (a[2] - b[2]);
+        long server = serverTicksAfter - serverTicksBefore;
+        long own = ownTicksBefore >= 0 && ownTicksAfter >= 0 ? ownTicksAfter - ownTicksBefore : 0;
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("server_cpu_pct", Math.round(1000.0 * server / total) / 10.0);
+        if (ownTicksBefore >= 0) m.put("kensho_cpu_pct", Math.round(1000.0 * own / total) / 10.0);
+        m.put("other_cpu_pct", Math.round(1000.0 * Math.max(0, processes - server - own) / total) / 10.0);
+        return m;
+    }
+
     private HostSampler.CpuTimes hostCpu() {
         try {
             return HostSampler.cpu(host.read("/proc/stat"));
@@ -369,7 +415,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     /** What was observed; stops sampling. */
     public record Observation(Map<String, Object> waitProfile, Map<String, Long> databaseDelta,
                               Map<String, Map<String, Double>> cpu, Map<String, Long> memoryKb, String error,
-                              Timeline hostTimeline, Map<String, Object> host) {
+                              Timeline hostTimeline, Map<String, Object> host, Map<String, Double> processCpu) {
 
         /** Numbers worth a median: database deltas and the all-core CPU split. */
         public Map<String, Number> metrics() {
@@ -388,6 +434,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             java.util.List<Double> used = hostTimeline == null ? java.util.List.of() : hostTimeline.column(HostTimeline.MEMORY_USED);
             double mean = used.stream().filter(v -> !v.isNaN()).mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
             if (!Double.isNaN(mean)) m.put("mem_used_mb", Math.round(mean * 10) / 10.0);
+            m.putAll(processCpu);
             return m;
         }
     }
@@ -424,8 +471,9 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         } else {
             about.put("source", host.source());
             if (hostTimeline != null && hostTimeline.error() != null) about.put("error", hostTimeline.error());
+            if (serverCpuUnavailable != null) about.put("server_processes", serverCpuUnavailable);
         }
-        return new Observation(profile, delta, cpu, memory, error, hostSeries, about);
+        return new Observation(profile, delta, cpu, memory, error, hostSeries, about, processCpu);
     }
 
     @Override

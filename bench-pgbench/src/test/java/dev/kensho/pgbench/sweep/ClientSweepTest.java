@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +76,11 @@ class ClientSweepTest {
                             && host.containsKey("cpu0.usr"), String.valueOf(host));
                     assertEquals(Map.of("source", "this host"), t.extra().get("host"));
                     assertTrue(t.metric("mem_used_mb") > 0, t.metrics().toString());
+                    // the host's process time told apart: the server's processes (its backends answered every
+                    // transaction), Kensho's, the rest; together no more than the host's busy share
+                    double server = t.metric("server_cpu_pct"), kensho = t.metric("kensho_cpu_pct"), other = t.metric("other_cpu_pct");
+                    assertTrue(server > 0 && kensho > 0 && other >= 0 && server + kensho + other <= t.metric("cpu_busy_pct") + 0.3,
+                            t.metrics().toString());
                 }
                 int clients = ((Number) t.params().get("clients")).intValue();
                 assertEquals(Math.max(1, clients / 2), ((Number) t.params().get("threads")).intValue());
@@ -90,7 +96,8 @@ class ClientSweepTest {
             int target = header.indexOf("target"), clients = header.indexOf("clients");
             assertTrue(n >= 0 && med >= 0 && lo >= 0 && hi >= 0 && target >= 0 && clients >= 0, csv.get(0));
             // what the issue names per trial (rollbacks, temp files, memory) has its medians too, not trials.jsonl alone
-            for (String m : List.of("db_xact_commit", "db_xact_rollback", "db_blks_hit", "db_blks_read", "db_temp_files", "mem_used_mb")) {
+            for (String m : List.of("db_xact_commit", "db_xact_rollback", "db_blks_hit", "db_blks_read", "db_temp_files", "mem_used_mb",
+                    "server_cpu_pct", "other_cpu_pct")) {
                 assertTrue(header.contains(m + "_median"), m + ": " + csv.get(0));
             }
             for (String row : csv.subList(1, csv.size())) {
@@ -103,6 +110,33 @@ class ClientSweepTest {
             }
             assertTrue(csv.stream().anyMatch(r -> r.startsWith("embedded-16,")) && csv.stream().anyMatch(r -> r.startsWith("embedded-17,")),
                     String.join("\n", csv));
+        }
+    }
+
+    /**
+     * A trial during which another program kept the host's cores busy says so as it ends: its numbers are not the
+     * server's alone. Every trial read 100 % busy on such a host, as on one the server itself kept busy.
+     */
+    @Test
+    void aTrialThatSharedTheMachineSaysSo(Target pg, @TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(pg.sameHost() && Files.isReadable(Path.of("/proc/stat")), "needs the server's host's /proc here");
+        List<Process> burners = new ArrayList<>();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                burners.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+            }
+            new ClientSweep().clients(List.of(1)).seconds(2).builtin("select-only").scale(1).warmup(0)
+                    .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
+            Trial t = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0);
+            // a loop per core beside one client and its backend: most of the host is the loops'
+            assertTrue(t.metric("other_cpu_pct") >= 30 && t.metric("server_cpu_pct") > 0, t.metrics().toString());
+            String said = log.toString(StandardCharsets.UTF_8);
+            assertTrue(said.lines().anyMatch(l -> l.startsWith("[1/1]   warning: other processes took ")
+                    && l.endsWith(" of the host's CPU during this trial (the server's " + Math.round(t.metric("server_cpu_pct")) + " %): it shared the machine")),
+                    said);
+        } finally {
+            burners.forEach(Process::destroyForcibly);
         }
     }
 

@@ -47,6 +47,9 @@ class TrialSamplerTest {
             double mean = t.column("mem.used_MB").stream().mapToDouble(Double::doubleValue).average().orElseThrow();
             assertEquals(mean, used, 0.1);
             assertTrue(used > 0 && used < HostSampler.memory().get("MemTotal") / 1024.0, o.metrics().toString());
+            // the server's processes read there too (its backends: this sampler's at least); Kensho is not on that host
+            assertTrue(o.metrics().get("server_cpu_pct") instanceof Double && o.metrics().get("other_cpu_pct") instanceof Double
+                    && !o.metrics().containsKey("kensho_cpu_pct"), o.metrics().toString());
         }
         // the run's environment names the server host's machine (here this one, read through the server)
         Map<String, Object> host = Environment.serverHost(remote);
