@@ -67,6 +67,9 @@ public final class Charts {
             first(cells, List.of("cpu_busy_pct", "cpu_total_pct", "cpu_user_pct"), "cpu")
                     .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
                             "Server host CPU vs clients (all its processes, a driver there too)")));
+            // the server's own processes apart from the rest of the host: on a shared machine the line above is not theirs
+            metric(cells, "server_cpu_pct").ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
+                    "Server processes' CPU vs clients (% of the host; other programs' is other_cpu_pct)")));
             first(cells, List.of("mem_used_mb", "memory_used_mb", "mem_used_bytes"), "mem")
                     .ifPresent(m -> out.add(titled(ChartSpec.line(m, "clients", series, List.of()),
                             "Server host memory in use vs clients")));

@@ -17,7 +17,7 @@ class ChartsTest {
     @TempDir
     Path tmp;
 
-    /** A sweep that recorded the driver's CPU charts it per clients beside TPS and latency; one without it does not. */
+    /** A sweep that recorded the server's and the driver's CPU charts them per clients beside TPS and latency; one without them does not. */
     @Test
     void sweepChartsTheDriversCpuWhereRecorded() {
         for (boolean recorded : new boolean[] {true, false}) {
@@ -25,13 +25,13 @@ class ChartsTest {
             try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + recorded), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
                 for (int c : new int[] {1, 4, 16}) {
                     Trial.Builder t = Trial.of("clients=" + c, 0).param("clients", c).metric("tps", 100.0 * c).metric("latency_avg_ms", 1.0);
-                    if (recorded) t.metric("driver_cpu_pct", 10.0 * c);
+                    if (recorded) t.metric("driver_cpu_pct", 10.0 * c).metric("server_cpu_pct", 5.0 * c);
                     rd.append(t.build());
                 }
                 run = RunDirectory.read(rd.path());
             }
             List<String> metrics = Charts.defaults(run).stream().map(ChartSpec::metric).toList();
-            assertEquals(recorded ? List.of("tps", "latency_avg_ms", "driver_cpu_pct") : List.of("tps", "latency_avg_ms"), metrics);
+            assertEquals(recorded ? List.of("tps", "latency_avg_ms", "server_cpu_pct", "driver_cpu_pct") : List.of("tps", "latency_avg_ms"), metrics);
         }
     }
 
