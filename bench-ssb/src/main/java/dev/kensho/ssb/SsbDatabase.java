@@ -25,8 +25,8 @@ import java.util.concurrent.Future;
 
 /**
  * The SSB tables in one schema of a target. Kensho keeps a marker table, kensho_ssb_meta, listing the
- * tables it created there; it drops (on --reload) only tables listed there, and refuses to load
- * over same-named tables it did not create.
+ * tables it created there and their OIDs; it drops (on --reload) only tables listed there that are still the ones it
+ * created, and refuses to load over, or measure, same-named tables it did not create.
  */
 public final class SsbDatabase {
     /**
@@ -66,16 +66,18 @@ public final class SsbDatabase {
      * @param tables   tables Kensho created in this schema
      * @param keys     lineorder has its primary key (a load without --no-keys)
      * @param missing  of the five SSB tables, those no longer there (dropped since the load)
+     * @param replaced of the tables listed, those there now that are not the ones Kensho created (a user dropped one and
+     *                 made a table of that name): never dropped nor measured
      */
     public record Status(boolean present, double scale, String generatorVersion, boolean complete, Instant loadedAt,
-                         List<String> tables, boolean keys, List<String> missing) {
+                         List<String> tables, boolean keys, List<String> missing, List<String> replaced) {
         public Status(boolean present, double scale, String generatorVersion, boolean complete, Instant loadedAt, List<String> tables) {
-            this(present, scale, generatorVersion, complete, loadedAt, tables, false, List.of());
+            this(present, scale, generatorVersion, complete, loadedAt, tables, false, List.of(), List.of());
         }
 
         /** Loaded, complete and whole, at this scale by this generator: a run may use it as is (keys aside, see below). */
         public boolean usable(double sf) {
-            return present && complete && missing.isEmpty() && scale == sf && GENERATOR_VERSION.equals(generatorVersion);
+            return present && complete && missing.isEmpty() && replaced.isEmpty() && scale == sf && GENERATOR_VERSION.equals(generatorVersion);
         }
 
         /** {@link #usable(double)}, and with the primary keys exactly when asked for: --no-keys on keyed tables measured index plans. */
@@ -88,6 +90,8 @@ public final class SsbDatabase {
             List<String> d = new ArrayList<>();
             if (!missing.isEmpty()) d.add("its table" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
                     + (missing.size() == 1 ? " is" : " are") + " gone (dropped since the load)");
+            if (!replaced.isEmpty()) d.add(String.join(", ", replaced) + (replaced.size() == 1 ? " is a table" : " are tables")
+                    + " Kensho did not create (dropped and made anew since the load), which it neither measures nor drops");
             if (scale != opts.scale()) d.add("this run asks for SF " + fmt(opts.scale()) + " (-s)");
             if (!GENERATOR_VERSION.equals(generatorVersion)) d.add("this Kensho generates " + GENERATOR_VERSION);
             if (keys != opts.keys()) d.add(keys ? "it has the primary keys and --no-keys asks for none"
@@ -213,8 +217,82 @@ public final class SsbDatabase {
             List<String> tables = a == null ? List.of() : List.of((String[]) a.getArray());
             List<String> missing = new ArrayList<>();
             for (String t : TABLES) if (!exists(c, t)) missing.add(t);
+            Map<String, Long> created = createdOids(c);
+            List<String> replaced = new ArrayList<>();
+            for (String t : tables) {
+                Long now = oid(c, t);
+                if (now != null && !(created != null ? now.equals(created.get(t)) : hasKenshoColumns(c, t))) replaced.add(t);
+            }
             return new Status(true, rs.getDouble(1), rs.getString(2), rs.getBoolean(3), at == null ? null : at.toInstant(), tables,
-                    !missing.contains("lineorder") && hasPrimaryKey(c, "lineorder"), missing);
+                    !missing.contains("lineorder") && !replaced.contains("lineorder") && hasPrimaryKey(c, "lineorder"), missing, replaced);
+        }
+    }
+
+    /**
+     * The OIDs Kensho's loads recorded per table it created; null for a marker from before they were recorded. A name
+     * alone was taken for Kensho's table: a user's table made under it after dropping Kensho's was dropped by --reload.
+     */
+    private Map<String, Long> createdOids(Connection c) throws SQLException {
+        if (!hasColumn(c, META, "table_oids")) return null;
+        Map<String, Long> m = new LinkedHashMap<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT t, o FROM " + own(META) + ", unnest(tables, table_oids) AS u(t, o)")) {
+            while (rs.next()) if (rs.getObject(2) != null) m.put(rs.getString(1), rs.getLong(2));
+        }
+        return m;
+    }
+
+    /**
+     * For a marker from before OIDs were recorded: whether the table has the columns Kensho's DDL gives it, in order. A
+     * user's table of another shape is then not taken for Kensho's.
+     */
+    private boolean hasKenshoColumns(Connection c, String table) throws SQLException {
+        List<String> expected = KENSHO_COLUMNS.get(VARIANTS.containsKey(table) ? "lineorder" : table);
+        List<String> actual = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ?::regclass "
+                + "AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
+            ps.setString(1, own(table));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) actual.add(rs.getString(1));
+            }
+        }
+        return actual.equals(expected);
+    }
+
+    /** Each SSB table's columns as schema.sql creates them. */
+    private static final Map<String, List<String>> KENSHO_COLUMNS = kenshoColumns();
+
+    private static Map<String, List<String>> kenshoColumns() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
+            String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
+            List<String> cols = new ArrayList<>();
+            java.util.regex.Matcher col = java.util.regex.Pattern.compile("(?m)^\\s+([a-z_0-9]+)\\s").matcher(ddl);
+            while (col.find()) cols.add(col.group(1));
+            m.put(table, List.copyOf(cols));
+        }
+        return m;
+    }
+
+    private Long oid(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT r.oid FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace "
+                + "WHERE n.nspname = ? AND r.relname = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    private boolean hasColumn(Connection c, String table, String column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_attribute WHERE attrelid = ?::regclass "
+                + "AND attname = ? AND NOT attisdropped")) {
+            ps.setString(1, own(table));
+            ps.setString(2, column);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         }
     }
 
@@ -312,7 +390,7 @@ public final class SsbDatabase {
             if (!st.present || !st.tables.contains("lineorder")) {
                 throw KenshoException.usage("no SSB data loaded by Kensho in schema " + schema + ": run bench ssb load first");
             }
-            if (st.tables.contains(name) && exists(c, name)) return;
+            if (st.tables.contains(name) && exists(c, name) && !st.replaced.contains(name)) return;
             if (exists(c, name)) {
                 throw KenshoException.usage("table " + name + " exists in schema " + schema + " but was not created by Kensho");
             }
@@ -346,7 +424,7 @@ public final class SsbDatabase {
             if (!st.present) return List.of();
             boolean ownSchema = schemaCreated(c);
             List<String> dropped = new ArrayList<>();
-            for (String t : st.tables) if (exists(c, t)) dropped.add(t);
+            for (String t : st.tables) if (exists(c, t) && !st.replaced.contains(t)) dropped.add(t);
             dropOwn(c, st);
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE IF EXISTS " + own(META));
@@ -451,10 +529,11 @@ public final class SsbDatabase {
             if (!exists(c, META)) {
                 s.execute("CREATE TABLE " + own(META) + " (scale double precision NOT NULL, generator_version text NOT NULL, "
                         + "loaded_at timestamptz, complete boolean NOT NULL DEFAULT false, tables text[] NOT NULL DEFAULT '{}', "
-                        + "schema_created boolean NOT NULL DEFAULT false)");
+                        + "schema_created boolean NOT NULL DEFAULT false, table_oids oid[] NOT NULL DEFAULT '{}')");
             }
             createdSchema |= schemaCreated(c);
             s.execute("ALTER TABLE " + own(META) + " ADD COLUMN IF NOT EXISTS schema_created boolean NOT NULL DEFAULT false");
+            s.execute("ALTER TABLE " + own(META) + " ADD COLUMN IF NOT EXISTS table_oids oid[] NOT NULL DEFAULT '{}'");
             s.execute("DELETE FROM " + own(META));
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + own(META)
@@ -487,7 +566,9 @@ public final class SsbDatabase {
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             s.execute(ddl);
-            s.executeUpdate("UPDATE " + own(META) + " SET tables = array_append(tables, " + literal(table) + ")");
+            // its OID beside its name: a table made under that name later is not Kensho's (see createdOids)
+            s.executeUpdate("UPDATE " + own(META) + " SET tables = array_append(tables, " + literal(table) + "), "
+                    + "table_oids = array_append(table_oids, to_regclass(" + literal(own(table)) + ")::oid)");
             c.commit();
         } catch (SQLException e) {
             c.rollback();
@@ -497,12 +578,22 @@ public final class SsbDatabase {
         }
     }
 
+    /** Drops the tables Kensho created; one replaced since by a user's of the same name is only struck off the list. */
     private void dropOwn(Connection c, Status st) throws SQLException {
         if (!st.present) return;
+        Map<String, Long> oids = createdOids(c);
+        List<String> left = new ArrayList<>(st.tables);
         try (Statement s = c.createStatement()) {
             for (String t : st.tables) {
-                s.execute("DROP TABLE IF EXISTS " + own(t));
-                s.executeUpdate("UPDATE " + own(META) + " SET tables = array_remove(tables, " + literal(t) + ")");
+                if (!st.replaced.contains(t)) s.execute("DROP TABLE IF EXISTS " + own(t));
+                left.remove(t);
+                // name and OID struck off together, as each is dropped: a crash half-way leaves the list true
+                try (PreparedStatement ps = c.prepareStatement("UPDATE " + own(META) + " SET tables = ?"
+                        + (oids == null ? "" : ", table_oids = ?::bigint[]::oid[]"))) {
+                    ps.setArray(1, c.createArrayOf("text", left.toArray()));
+                    if (oids != null) ps.setArray(2, c.createArrayOf("int8", left.stream().map(x -> oids.getOrDefault(x, 0L)).toArray()));
+                    ps.executeUpdate();
+                }
             }
         }
     }

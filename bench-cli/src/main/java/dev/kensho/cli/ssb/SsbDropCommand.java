@@ -33,7 +33,10 @@ final class SsbDropCommand implements Callable<Integer> {
             SsbDatabase.Status st = db.status();
             List<String> dropped = db.drop();
             System.out.println(!st.present() ? "no SSB data loaded by Kensho in schema " + schema
-                    : "dropped " + (dropped.isEmpty() ? "" : String.join(", ", dropped) + " and ") + SsbDatabase.META + " in " + schema);
+                    : "dropped " + (dropped.isEmpty() ? "" : String.join(", ", dropped) + " and ") + SsbDatabase.META + " in " + schema
+                    // a user's table made under the name of one Kensho created: Kensho's is gone already, this one stays
+                    + (st.replaced().isEmpty() ? "" : "; left " + String.join(", ", st.replaced()) + " alone: not "
+                    + (st.replaced().size() == 1 ? "the table" : "the tables") + " Kensho created"));
         }
         return 0;
     }
