@@ -111,6 +111,12 @@ public final class Driver {
     /** The wall clock in µs as the run's log stamps it: its start's plus the monotonic time since. */
     private final LongSupplier logClock = () -> startEpochMicros + (System.nanoTime() - startNanos) / 1000;
     private long deadlineNanos = Long.MAX_VALUE;
+    /**
+     * Counted down as each client finishes, before it closes its connection: the run's end is known then, and its
+     * seconds end with it. Closing waits on the backends' exits (each close hands a core to a backend ending itself:
+     * 256 wire clients took 2.6 s), during which the seconds ticked on, -P printing seconds after the run's end.
+     */
+    private CountDownLatch finishedClients;
 
     /**
      * @param extraConnections connections the caller has open and keeps open during the run (a sampler), counted
@@ -286,6 +292,7 @@ public final class Driver {
         allClients = List.copyOf(clients);
         jit = cfg.warmupStatements() > 0 && !cfg.connectPerTransaction() ? JitSettle.watch() : null;
         CountDownLatch connected = new CountDownLatch(clients.size());
+        finishedClients = new CountDownLatch(clients.size());
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();
         int depth = cfg.scripts().stream().flatMap(sc -> sc.commands().stream()).map(dev.kensho.pgbench.script.Command::expr)
@@ -361,23 +368,36 @@ public final class Driver {
         seconds = ticker.seconds;
         ticker.start();
         go.countDown();
+        long cpuAtEnd;
+        long end;
+        Timeline timeline;
         try {
+            finishedClients.await();
+            cpuAtEnd = processCpuNanos();
+            end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
+            // the seconds end with the run, before the connections' closing and the observer's (a sweep waits there up
+            // to 3 s for the backends to go): ticking on meanwhile, -P and the timeline showed seconds after the run's
+            // end, the last transactions' 4 ms as a whole second among them
+            timeline = ticker.finish(end);
             for (Thread t : ts) t.join();
         } catch (InterruptedException e) {
             InterruptedException stopped = stopOnInterrupt(e, ts, go, ticker);
             window.closed();
             throw stopped;
         }
-        long cpuAtEnd = processCpuNanos();
         window.closed();
-        long end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
+        long idle = wireEngine ? 0 : clients.stream().filter(c -> c.timeUp && c.lastTxEnd == 0).count();
+        if (idle > 0) {
+            cfg.err().println("warning: " + idle + " of " + clients.size() + " clients ran no transaction before the run's end: their"
+                    + " threads got a core only after it (--engine pgjdbc runs a thread per client); the run measured fewer clients"
+                    + " than it says (--engine wire runs them on -j threads, as pgbench)");
+        }
         for (Group g : groups) {
             if (g.log == null) continue;
             // as pgbench's thread, whose log ends when its own clients have: an interval that ends later is not its to write
             long groupEnd = clients.stream().filter(c -> c.group == g).mapToLong(c -> c.finishedAt).max().orElse(end);
             g.log.finish(startEpochMicros + (groupEnd - startNanos) / 1000);
         }
-        Timeline timeline = ticker.finish(end);
         if (abortedBy.get() >= 0) {
             // pgbench 17+ exits at once without a report: "Run was aborted due to an error in thread N"
             throw new KenshoException(KenshoException.FAILURE, "Run was aborted due to an error in client " + abortedBy.get()
@@ -426,6 +446,22 @@ public final class Driver {
      * nor its ticker for ever: they are cut off as --exit-on-abort cuts them, and waited for before the interrupt is
      * passed on.
      */
+    /** How often a client thread waiting for the start looks (see awaitStart). */
+    private static final long START_LOOK_MILLIS = 50;
+
+    /**
+     * Waits for the start, looking every {@link #START_LOOK_MILLIS} on a timer of the thread's own. Woken by the latch
+     * alone, each waiter wakes the next once it runs: with 1024 client threads on two cores busy with the run, the
+     * chain took 20-30 s (half the clients woke after a 10 s -T was over, and the run's end, its last client's, came
+     * long after its last transaction, deflating tps); waking every thread from one loop was no better, each wake-up
+     * preempting the waker. Timers expire independently of the busy cores' order of running.
+     */
+    private static void awaitStart(CountDownLatch go) throws InterruptedException {
+        while (!go.await(START_LOOK_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            // not yet
+        }
+    }
+
     private InterruptedException stopOnInterrupt(InterruptedException e, List<Thread> ts, CountDownLatch go, Ticker ticker) {
         cancelled = true;
         go.countDown();
@@ -506,6 +542,9 @@ public final class Driver {
         Thread thread;
         String connectError;
         long finishedAt;
+        /** The end of this client's last transaction of the run, and whether it stopped because -T's time was up. */
+        long lastTxEnd;
+        boolean timeUp;
         long txNo;
         /** In warmup(): see loop(). */
         boolean warming, warmupFailed;
@@ -556,13 +595,18 @@ public final class Driver {
                 if (connectError == null && conn != null) warmup();
                 connected.countDown();
                 counted = true;
-                go.await();
+                awaitStart(go);
                 if (connectError == null && !cancelled) loop();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
                 if (!counted) connected.countDown();   // a defect in the warm-up must not leave the start waiting
-                finishedAt = System.nanoTime();
+                long now = System.nanoTime();
+                // a client whose -T was up ends with -T, or with its last transaction past it: one whose thread got a
+                // core only after the end (a thousand client threads on two cores) ran nothing then, and stretched the
+                // run by seconds in which nothing ran, deflating tps
+                finishedAt = timeUp ? Math.max(lastTxEnd, Math.min(now, deadlineNanos)) : now;
+                finishedClients.countDown();
                 close();
             }
         }
@@ -682,14 +726,20 @@ public final class Driver {
             // no limit (-T) as the largest one, not as 0: the warm-up always has a limit (see choose)
             if (limit == 0) limit = Long.MAX_VALUE;
             while (txNo < limit) {
-                if (clock >= until) return;
+                if (clock >= until) {
+                    timeUp = !warming;
+                    return;
+                }
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
                 int script = nextScript();
                 long scheduled = 0;
                 if (throttled) {
                     scheduled = group.nextSchedule();
-                    if (scheduled > until) return;
+                    if (scheduled > until) {
+                        timeUp = !warming;
+                        return;
+                    }
                     // pgbench skips transactions already later than the latency limit when they would start, a burst of
                     // them against one clock reading: read per slot, a slot's handling that took longer than the slots
                     // come (-R 100000) never caught up, and every transaction of the run was skipped
@@ -702,13 +752,19 @@ public final class Driver {
                         }
                         burstClock = 0;
                     }
-                    if (!parkUntil(scheduled)) return;
+                    if (!parkUntil(scheduled)) {
+                        timeUp = !warming && !cancelled;
+                        return;
+                    }
                 }
                 if (conn == null && !connect(cfg.connectPerTransaction())) return;
                 long start = System.nanoTime();
                 // a thread preempted since its last look at the clock (a thousand clients on two cores: seconds) must
                 // not start a transaction after -T: the run would drag on past its duration at a trickle
-                if (start >= until) return;
+                if (start >= until) {
+                    timeUp = !warming;
+                    return;
+                }
                 if (!throttled) scheduled = start;
                 TransactionOutcome out = r.runScript(conn, script);
                 int tries = 1;
@@ -723,6 +779,7 @@ public final class Driver {
                     return;
                 }
                 if (!record(out, script, tries, scheduled, start, end, throttled)) return;
+                if (!warming) lastTxEnd = end;
                 txNo++;
                 if (cfg.connectPerTransaction()) disconnect();
                 clock = end;
@@ -1184,7 +1241,7 @@ public final class Driver {
                 if (clients.stream().allMatch(c -> c.connectError == null)) warmup();
                 for (Client c : clients) connected.countDown();
                 counted = true;
-                go.await();
+                awaitStart(go);
                 if (clients.stream().allMatch(c -> c.connectError == null) && !cancelled) {
                     for (Client c : clients) c.plan(c.runner, cfg.effectiveTransactions(), deadlineNanos, cfg.rate() > 0);
                     loop();
@@ -1200,8 +1257,9 @@ public final class Driver {
                 long now = System.nanoTime();
                 for (Client c : clients) {
                     if (c.phase != Phase.DONE || c.finishedAt == 0) c.finishedAt = now;
-                    c.close();
+                    finishedClients.countDown();
                 }
+                for (Client c : clients) c.close();
                 try {
                     selector.close();
                 } catch (IOException ignored) {

@@ -67,6 +67,10 @@ class ClientSweepTest {
                 double window = ((Number) waits.get("seconds")).doubleValue(), run = t.metric("seconds");
                 assertTrue(window >= run - 0.001 && window <= run + 0.5, "window " + window + " s for a run of " + run + " s: " + waits);
                 assertTrue(((Number) waits.get("backend_samples")).longValue() > 0, waits.toString());
+                // the run second by second ends with the run, not with the sampler's wait for the backends to go after it
+                @SuppressWarnings("unchecked")
+                List<Number> ts = ((Map<String, List<Number>>) t.extra().get("timeline")).get("t_s");
+                assertEquals(run, ts.get(ts.size() - 1).doubleValue(), 0.002, ts.toString());
                 if (v17.sameHost()) {
                     assertTrue(t.metric("cpu_user_pct") != null, t.metrics().toString());
                     // the host second by second (study 001's per-CPU %soft): a 2 s run's seconds (one of them late on a loaded machine)
