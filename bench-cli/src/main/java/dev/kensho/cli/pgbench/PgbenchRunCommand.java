@@ -167,7 +167,16 @@ final class PgbenchRunCommand implements Callable<Integer> {
                 return 0;
             }
             dir.environment(spec.label(), Environment.capture(t));
-            if (init) new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
+            if (init) {
+                // the clients' connections are checked before the load, not after it: at the studies' scales that is
+                // a wasted half hour (the run checks again)
+                try (java.sql.Connection c = t.connect()) {
+                    dev.kensho.pgbench.run.Driver.checkConnections(c, clients, 0, false, "-c");
+                } catch (java.sql.SQLException e) {
+                    // the init meets and says whatever is wrong with the server
+                }
+                new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
+            }
             RunReport r = run.runAndRecord(t, dir);
             CellSummary.write(dir, metrics);
             // Kensho's 1 where pgbench exits 2 for aborted clients (2 is a usage error here); a run in which every

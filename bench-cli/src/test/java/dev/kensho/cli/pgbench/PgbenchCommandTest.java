@@ -183,6 +183,17 @@ class PgbenchCommandTest {
     }
 
     /**
+     * run --init with more clients than the server takes stops before the load, not after it: at the studies' scales
+     * the load is half an hour.
+     */
+    @Test
+    void runInitChecksTheClientsBeforeTheLoad(@TempDir Path tmp) throws Exception {
+        CommandRun r = bench("pgbench", "run", "--init", "-S", "-c", "5000", "-T", "1", "--warmup", "0", "--results", tmp.toString());
+        assertOneLineError(r, 2, "5000 clients need 5000 connections but the server has only ");
+        assertTrue(!r.err().contains("done in") && !r.err().contains("creating tables"), "no load before the refusal: " + r.err());
+    }
+
+    /**
      * A server that will not start (a --set it rejects, a --pg-bin that is no PostgreSQL) ends run and sweep in one
      * line, exit 2, and leaves no run directory behind.
      */
