@@ -164,6 +164,24 @@ public final class ParallelSweep {
         finish(dir, versions);
     }
 
+    /**
+     * jit settings given (--set jit=on) on a server built without LLVM, zonky's embedded ones: the run measures no JIT,
+     * and two runs with jit on and off compared the same plans. Null where that is not so, or cannot be asked (9.6).
+     */
+    static String jitWithoutLlvm(Target t, String version) {
+        Map<String, String> applied = t.control().applied();
+        List<String> jit = applied.keySet().stream().filter(k -> k.equals("jit") || k.startsWith("jit_")).sorted().toList();
+        if (jit.isEmpty()) return null;
+        try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
+            if (!rs.next() || rs.getBoolean(1)) return null;
+        } catch (SQLException e) {
+            return null;
+        }
+        return jit.stream().map(k -> "--set " + k + "=" + applied.get(k)).collect(java.util.stream.Collectors.joining(" "))
+                + ": jit changes nothing on " + version + ", whose server was built without LLVM (pg_jit_available() is false);"
+                + " give --pg-bin DIR of a PostgreSQL built with LLVM, or --url, to measure JIT";
+    }
+
     /** Loads if needed and measures the whole matrix on one open target; returns its version label. */
     public String run(Target t, RunDirectory dir) throws InterruptedException {
         return run(t, dir, versionLabel(t));
@@ -182,6 +200,11 @@ public final class ParallelSweep {
             dir.noteOnce(serial);
         }
         dir.environment(version, Environment.capture(t));
+        String noJit = jitWithoutLlvm(t, version);
+        if (noJit != null && !dir.info().notes().contains(noJit)) {
+            err.println("ssb: warning: " + noJit);
+            dir.noteOnce(noJit);
+        }
         SsbDatabase db = new SsbDatabase(t, opts.schema());
         // a version whose cells are all in (a resumed run of several) measures nothing: loading it would be for nothing
         if (!finishedOn(dir, version)) ensureLoaded(db, opts.load(), dir, version, err);

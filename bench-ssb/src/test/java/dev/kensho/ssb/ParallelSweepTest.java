@@ -109,6 +109,19 @@ class ParallelSweepTest {
         }
     }
 
+    /** --set jit... on a server built without LLVM (zonky's) is said: two runs, jit on and off, would compare the same plans. */
+    @Test
+    void jitSetOnAServerWithoutLlvmIsSaid(Target pg) throws Exception {
+        try (var c = pg.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT pg_jit_available()")) {
+            rs.next();
+            org.junit.jupiter.api.Assumptions.assumeFalse(rs.getBoolean(1), pg.describe() + " has JIT");
+        }
+        assertEquals(null, ParallelSweep.jitWithoutLlvm(pg, "18"), "nothing of jit set: nothing to say");
+        pg.control().apply(Map.of("jit_above_cost", "0"));   // JIT for every plan, were there JIT (put back after the test)
+        assertEquals("--set jit_above_cost=0: jit changes nothing on 18, whose server was built without LLVM (pg_jit_available() is false);"
+                + " give --pg-bin DIR of a PostgreSQL built with LLVM, or --url, to measure JIT", ParallelSweep.jitWithoutLlvm(pg, "18"));
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void sweepRecordsPlannedAndLaunchedWorkersPerQuery(Target pg, @TempDir Path results) throws Exception {
