@@ -108,13 +108,20 @@ public final class RunComparison {
         /**
          * The 95 % confidence interval of the ratio of the means (group / baseline), Fieller's, with Welch's degrees of
          * freedom: it leaves out 1 exactly where Welch's p (before Holm) is below 0.05. Per cell, not adjusted for the
-         * other cells. "–" where a side has one value or no variance; "unbounded" where the baseline's mean is not
-         * clearly away from 0.
+         * other cells. "–" where a side has one value or no variance; where the baseline's mean is not clearly away
+         * from 0, two rays ("≤ −3.70 or ≥ 1.91", ratioLow above ratioHigh, see {@link #fieller}) or "unbounded".
          */
         public String intervalText() {
             if (Double.isNaN(ratioLow)) return "–";
+            if (ratioLow > ratioHigh) return "≤ " + Html.ratio(ratioHigh) + " or ≥ " + Html.ratio(ratioLow);
             if (Double.isInfinite(ratioHigh)) return "unbounded";
             return "[" + Html.ratio(ratioLow) + ".." + Html.ratio(ratioHigh) + "]";
+        }
+
+        /** Whether the interval holds this ratio (1: no difference). */
+        public boolean intervalHolds(double r) {
+            if (Double.isNaN(ratioLow)) return false;
+            return ratioLow > ratioHigh ? r <= ratioHigh || r >= ratioLow : ratioLow <= r && r <= ratioHigh;
         }
 
         /** Welch's p, or why there is none: with one value in a group there is no variance to test against. */
@@ -146,8 +153,10 @@ public final class RunComparison {
     /**
      * Fieller's 95 % interval for mean(b) / mean(a) with Welch–Satterthwaite degrees of freedom: the ratios r with
      * (mean b − r·mean a)² ≤ t² (var b/nb + r² var a/na). At r = 1 that is Welch's test, so the interval holds 1
-     * exactly where Welch does not reject. {NaN, NaN} without two values a side or without variance;
-     * {-∞, +∞} where the baseline's mean is within its own interval of 0 (no bounded interval exists).
+     * exactly where Welch does not reject. {NaN, NaN} without two values a side or without variance. Where the
+     * baseline's mean is within its own interval of 0 the set is not an interval: the ratios outside the two roots,
+     * returned as {upper root, lower root} (low above high), or every ratio, {-∞, +∞}. Said "unbounded" for the former,
+     * it read as anything possible beside a significant "worse".
      */
     static double[] fieller(double[] a, double[] b) {
         if (a.length < 2 || b.length < 2) return new double[] {Double.NaN, Double.NaN};
@@ -160,8 +169,13 @@ public final class RunComparison {
         double t = new org.apache.commons.math3.distribution.TDistribution(df).inverseCumulativeProbability(0.975);
         double t2 = t * t;
         double qa = ma * ma - t2 * va;   // > 0: the baseline mean is clearly away from 0
-        if (qa <= 0) return new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
         double disc = ma * ma * mb * mb - qa * (mb * mb - t2 * vb);
+        if (qa <= 0) {
+            // the quadratic opens downward: below 0 outside its roots, or nowhere-bounded without real roots
+            if (qa == 0 || disc <= 0) return new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+            double r1 = (ma * mb - Math.sqrt(disc)) / qa, r2 = (ma * mb + Math.sqrt(disc)) / qa;
+            return new double[] {Math.max(r1, r2), Math.min(r1, r2)};
+        }
         double root = Math.sqrt(Math.max(0, disc));
         return new double[] {(ma * mb - root) / qa, (ma * mb + root) / qa};
     }
@@ -287,6 +301,13 @@ public final class RunComparison {
                     + "); compare runs of one command");
         }
         if (runs.size() > 1) runParametersThatDiffer();
+        // what report says of a run cut short, compare says too: a median of 1 of 3 repeats compared as one of 3
+        for (RunResults r : runs) HtmlReport.unfinished(r).ifPresent(u -> warnings.add(r.directory().getFileName() + ": " + u));
+        Set<String> seen = new java.util.HashSet<>();
+        for (RunResults r : runs) {
+            Path same = r.directory().toAbsolutePath().normalize();
+            if (!seen.add(same.toString())) warnings.add(r.directory().getFileName() + " is given twice: it is compared with itself");
+        }
         Set<String> params = new LinkedHashSet<>();
         runs.forEach(r -> r.trials().forEach(t -> params.addAll(t.params().keySet())));
         this.by = options.by() != null ? options.by()
@@ -445,8 +466,9 @@ public final class RunComparison {
                 }
             }
             List<String> parts = new ArrayList<>();
-            if (!onlyBase.isEmpty()) parts.add("only in " + base.label() + ": " + String.join("; ", onlyBase));
-            if (!onlyGroup.isEmpty()) parts.add("only in " + g.label() + ": " + String.join("; ", onlyGroup));
+            // both groups named: with three or more, "only in the baseline" was said of a cell the third group had too
+            if (!onlyBase.isEmpty()) parts.add("in " + base.label() + " but not in " + g.label() + ": " + String.join("; ", onlyBase));
+            if (!onlyGroup.isEmpty()) parts.add("in " + g.label() + " but not in " + base.label() + ": " + String.join("; ", onlyGroup));
             if (!parts.isEmpty()) notes.add("not compared, " + String.join(", ", parts));
         }
     }
@@ -981,7 +1003,9 @@ public final class RunComparison {
             List<String> cellsOut = new ArrayList<>();
             for (String p : keyParams) cellsOut.add(r.params().containsKey(p) ? Cells.text(r.params().get(p)) : "");
             cellsOut.addAll(List.of(r.metric(), r.baseline(), r.group(), plain(r.baselineMedian()), plain(r.median()),
-                    plain(r.ratio()), plain(r.ratioLow()), plain(r.ratioHigh()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()), plain(r.mannWhitneyP()),
+                    plain(r.ratio()), plain(r.ratioLow()), plain(r.ratioHigh()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()),
+                    // as the table: left out where even fully separated samples of these sizes could not reach α
+                    r.mannWhitneyTestable() ? plain(r.mannWhitneyP()) : "",
                     Better.of(r.metric()) == Better.UNKNOWN ? "" : Better.of(r.metric()).name().toLowerCase(Locale.ROOT),
                     String.valueOf(ALPHA), r.verdict()));
             b.append(cellsOut.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');

@@ -68,6 +68,26 @@ class RunComparisonVerdictsTest {
         assertTrue(Double.isNaN(huge[0]) && Double.isNaN(huge[1]), java.util.Arrays.toString(huge));
     }
 
+    /**
+     * A baseline whose mean is not clearly away from 0 (a = −1, 1, 3) against b = 10, 11, 12: Welch rejects (p 0.005),
+     * and Fieller's set is the ratios outside two roots, which leaves 1 out. It was said "unbounded" beside "worse".
+     */
+    @Test
+    void fiellersSetOfTwoRaysLeavesOutOne() {
+        double[] a = {-1, 1, 3}, b = {10, 11, 12};
+        double[] ci = RunComparison.fieller(a, b);
+        assertTrue(ci[0] > ci[1], java.util.Arrays.toString(ci));
+        // each bound a root of (mean b − r·mean a)² = t²(var b/3 + r² var a/3), t of Welch's df (2.9412)
+        double df = (4.0 / 3 + 1.0 / 3) * (4.0 / 3 + 1.0 / 3) / ((4.0 / 3) * (4.0 / 3) / 2 + (1.0 / 3) * (1.0 / 3) / 2);
+        double t = new org.apache.commons.math3.distribution.TDistribution(df).inverseCumulativeProbability(0.975);
+        for (double r : ci) assertEquals(t * t * (1.0 / 3 + r * r * 4.0 / 3), (11 - r) * (11 - r), 1e-6, "root " + r);
+        RunComparison.Row row = new RunComparison.Row("c", Map.of(), "tps", "A", "B", 1, 11, 11, 3, 3, 0.005, 0.005, 0.1,
+                "better", ci[0], ci[1]);
+        assertFalse(row.intervalHolds(1));
+        assertTrue(row.intervalHolds(11) && row.intervalHolds(ci[0]) && row.intervalHolds(ci[1]));
+        assertTrue(row.intervalText().startsWith("≤ ") && row.intervalText().contains(" or ≥ "), row.intervalText());
+    }
+
     @Test
     void verdictsFollowTheMetricsDirection() {
         RunComparison cmp = compare();
