@@ -624,14 +624,7 @@ public final class SsbDatabase {
     }
 
     boolean exists(Connection c, String table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace "
-                + "WHERE n.nspname = ? AND r.relname = ?")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return oid(c, table) != null;
     }
 
     /** Exact row counts (count(*)) of the five tables. */
