@@ -26,6 +26,7 @@ import dev.kensho.pgbench.script.expr.Expr;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -188,6 +189,7 @@ public final class Driver {
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
         if (cfg.randomSeed() != null) cfg.err().println("setting random seed to " + Long.toUnsignedString(seed));
         int threads = cfg.effectiveThreads();
+        checkOpenFiles(cfg.clients() + extraConnections, threads);
         int scale;
         try (Connection admin = target.connect()) {
             checkConnections(admin, cfg.clients(), extraConnections, true, "-c");
@@ -1604,6 +1606,33 @@ public final class Driver {
                         clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
                         needed + reserved + others + 10));
             }
+        }
+    }
+
+    /**
+     * As pgbench checks its open-files limit before connecting ("need at least N open files"): a client past the limit
+     * failed to connect with "Too many open files", exit 3 as if the server were at fault. This process's soft limit
+     * (the JVM raises it to the hard one) against what is open already, a socket a connection, and a selector (an epoll
+     * descriptor and its wake-up pipe) and a -l file a thread.
+     */
+    static void checkOpenFiles(int connections, int threads) {
+        long limit;
+        long open;
+        try {
+            String line = Files.readAllLines(Path.of("/proc/self/limits")).stream().filter(l -> l.startsWith("Max open files"))
+                    .findFirst().orElse(null);
+            if (line == null || line.substring(14).trim().startsWith("unlimited")) return;
+            limit = Long.parseLong(line.substring(14).trim().split("\\s+")[0]);
+            try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+                open = fds.count();
+            }
+        } catch (IOException | RuntimeException e) {
+            return;   // no /proc (not Linux): the connections say it if they must
+        }
+        long needed = open + connections + 4L * threads + 16;
+        if (needed > limit) {
+            throw KenshoException.usage(connections + " connections need about " + needed + " open files (" + open + " open already)"
+                    + " but this process may open " + limit + ": lower -c, or raise the limit (ulimit -n " + needed + ")");
         }
     }
 

@@ -88,4 +88,23 @@ class OptionChecksTest {
         assertEquals("-5", RunConfig.typed(-5.0));
         assertEquals("0.25", RunConfig.typed(0.25));
     }
+
+    /**
+     * More connections than this process may open files for is refused before connecting, as pgbench does ("need at
+     * least N open files"): the client past the limit failed with "Too many open files", exit 3 as if the server were at
+     * fault. The JVM raises its soft limit to the hard one; a million connections are past any set limit.
+     */
+    @Test
+    void moreConnectionsThanOpenFilesAreRefusedBeforeConnecting() throws Exception {
+        String limits = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/limits"));
+        String line = limits.lines().filter(l -> l.startsWith("Max open files")).findFirst().orElse("");
+        org.junit.jupiter.api.Assumptions.assumeTrue(!line.isEmpty() && !line.substring(14).trim().startsWith("unlimited"),
+                "no finite open-files limit here: " + line);
+        String limit = line.substring(14).trim().split("\\s+")[0];
+        KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkOpenFiles(1_000_000, 4));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("1000000 connections need about ")
+                && e.getMessage().contains(" but this process may open " + limit + ": lower -c, or raise the limit (ulimit -n "), e.getMessage());
+        Driver.checkOpenFiles(8, 4);   // a few: nothing to say
+    }
 }
