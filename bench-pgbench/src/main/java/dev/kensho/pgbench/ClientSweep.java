@@ -289,6 +289,8 @@ public final class ClientSweep {
         if (finished(List.copyOf(targets.keySet()), dir)) return;
         // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
+        // and this process's open files, before any init (each trial checks its own threads' too)
+        dev.kensho.pgbench.run.Driver.checkOpenFiles(maxClients() + 2, 1, "clients()");
         long orderSeed = seed != null ? seed
                 : dir.info().parameters().get("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         Map<String, Object> params = parameters();

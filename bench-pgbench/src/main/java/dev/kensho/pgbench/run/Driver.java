@@ -189,7 +189,7 @@ public final class Driver {
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
         if (cfg.randomSeed() != null) cfg.err().println("setting random seed to " + Long.toUnsignedString(seed));
         int threads = cfg.effectiveThreads();
-        checkOpenFiles(cfg.clients() + extraConnections, threads);
+        checkOpenFiles(cfg.clients() + extraConnections, threads, "-c");
         int scale;
         try (Connection admin = target.connect()) {
             checkConnections(admin, cfg.clients(), extraConnections, true, "-c");
@@ -1615,7 +1615,7 @@ public final class Driver {
      * (the JVM raises it to the hard one) against what is open already, a socket a connection, and a selector (an epoll
      * descriptor and its wake-up pipe) and a -l file a thread.
      */
-    static void checkOpenFiles(int connections, int threads) {
+    public static void checkOpenFiles(int connections, int threads, String clientsOption) {
         long limit;
         long open;
         try {
@@ -1632,7 +1632,7 @@ public final class Driver {
         long needed = open + connections + 4L * threads + 16;
         if (needed > limit) {
             throw KenshoException.usage(connections + " connections need about " + needed + " open files (" + open + " open already)"
-                    + " but this process may open " + limit + ": lower -c, or raise the limit (ulimit -n " + needed + ")");
+                    + " but this process may open " + limit + ": lower " + clientsOption + ", or raise the limit (ulimit -n " + needed + ")");
         }
     }
 
