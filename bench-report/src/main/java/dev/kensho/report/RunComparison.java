@@ -596,8 +596,11 @@ public final class RunComparison {
     private void runParametersThatDiffer() {
         Set<String> keys = new java.util.TreeSet<>();
         runs.forEach(r -> keys.addAll(r.info().parameters().keySet()));
+        // what each trial records is compared cell by cell (a remote sweep's scale, unset on its command line, is in its trials)
+        Set<String> perTrial = new java.util.HashSet<>();
+        runs.forEach(r -> r.trials().forEach(t -> perTrial.addAll(t.params().keySet())));
         for (String k : keys) {
-            if (EXPECTED_TO_DIFFER.contains(k)) continue;
+            if (EXPECTED_TO_DIFFER.contains(k) || perTrial.contains(k)) continue;
             List<String> values = new ArrayList<>();
             for (RunResults r : runs) {
                 Object v = r.info().parameters().get(k);
@@ -605,7 +608,8 @@ public final class RunComparison {
             }
             if (values.stream().distinct().count() < 2) continue;
             List<String> each = new ArrayList<>();
-            for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i));
+            // the letter and the directory: the groups may be named otherwise (--by mode, targets), leaving A and B undefined
+            for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
             notes.add("the runs differ in " + k + ": " + String.join("; ", each));
         }
     }

@@ -493,16 +493,19 @@ class RunComparisonTest {
             p.put("order_seed", 100 + i);
             p.put("targets", List.of("embedded-1" + (6 + i)));
             p.put("duration_s", 60);
+            p.put("scale", i == 0 ? 1 : null);   // unset on the second's command line (read from its tables): its trials say 1
             try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x"), p))) {
                 for (int r = 0; r < 2; r++) {
-                    rd.append(Trial.of("clients=1", r).param("clients", 1).param("version", String.valueOf(16 + i)).metric("tps", 100.0 + r + i).build());
+                    rd.append(Trial.of("clients=1", r).param("clients", 1).param("version", String.valueOf(16 + i)).param("scale", 1)
+                            .metric("tps", 100.0 + r + i).build());
                 }
                 runs.add(RunDirectory.read(rd.path()));
             }
         }
         RunComparison cmp = RunComparison.of(runs);
         List<String> said = cmp.notes().stream().filter(n -> n.startsWith("the runs differ")).toList();
-        assertEquals(List.of("the runs differ in order: random in A; rounds in B", "the runs differ in settings: {} in A; {autovacuum=off} in B"),
+        String a = " in A (" + runs.get(0).directory().getFileName() + ")", b = " in B (" + runs.get(1).directory().getFileName() + ")";
+        assertEquals(List.of("the runs differ in order: random" + a + "; rounds" + b, "the runs differ in settings: {}" + a + "; {autovacuum=off}" + b),
                 said.stream().map(n -> n.replace("\"", "")).toList(), cmp.notes().toString());
         assertTrue(cmp.text().contains("note: the runs differ in settings: "), cmp.text());
     }
