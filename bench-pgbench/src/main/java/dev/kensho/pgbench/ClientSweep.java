@@ -494,6 +494,7 @@ public final class ClientSweep {
         Map<String, Object> ex = new LinkedHashMap<>(t.extra());
         ex.putAll(built.extra());
         ex.put("wait_events", seen.waitProfile());
+        if (seen.waitProfile().get(TrialSampler.THIN) instanceof String thin) err.println(trialPrefix + "warning: the wait-event profile has " + thin);
         ex.put("pg_stat_database_delta", seen.databaseDelta());
         if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
         if (metrics.get("other_cpu_pct") instanceof Double other && other >= SHARED_HOST_PCT) {

@@ -82,6 +82,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * last counts are missing from the database delta. Absent when all had gone.
      */
     public static final String BACKENDS_LEFT = "backends_left_at_after_snapshot";
+    /** The wait profile's key saying that it holds far fewer samples than its window should have had, and why. */
+    public static final String THIN = "thin";
     private long backendsLeft;
     private final Map<String, Long> waits = new TreeMap<>();
     private long samples;
@@ -439,6 +441,17 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         }
     }
 
+    /**
+     * Why a profile of this many samples over this window is rough, or null: 6 samples in a 10.6 s trial of 1024
+     * clients on two cores, the sampler getting few turns, gave shares of so few readings without a word.
+     */
+    static String thin(long samples, long windowNanos) {
+        long expected = windowNanos / PERIOD_NANOS;
+        if (expected < 10 || samples >= expected / 2) return null;
+        return samples + " samples where one every 100 ms would be " + expected + ": the sampler got few turns on a busy host,"
+                + " and the shares are rough";
+    }
+
     /** What was observed between {@link #opened} and {@link #closed}. */
     public Observation observation() {
         Map<String, Object> profile = new LinkedHashMap<>();
@@ -447,6 +460,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             profile.put("backend_samples", backendSamples);
             if (ownBackendsOnly) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
+            String thin = thin(samples, closedNanos - openedNanos);
+            if (thin != null) profile.put(THIN, thin);
             if (backendsLeft > 0) profile.put(BACKENDS_LEFT, backendsLeft);
             Map<String, Double> share = new LinkedHashMap<>();
             waits.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))

@@ -71,4 +71,13 @@ class TrialSamplerTest {
             }
         });
     }
+
+    /** A profile of far fewer samples than its window should hold says so; a short window or a fair share does not. */
+    @Test
+    void aThinProfileSaysSo() {
+        assertEquals("6 samples where one every 100 ms would be 106: the sampler got few turns on a busy host, and the shares are rough",
+                TrialSampler.thin(6, 10_600_000_000L));
+        assertNull(TrialSampler.thin(60, 10_600_000_000L));
+        assertNull(TrialSampler.thin(2, 500_000_000L), "half a second: too short to tell");
+    }
 }
