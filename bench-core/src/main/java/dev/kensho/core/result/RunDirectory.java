@@ -250,7 +250,11 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     private static KenshoException unreadable(Path dir, IOException e) {
-        // Jackson's message runs over lines (location, source); its first line says what is wrong
+        // Jackson's message runs over lines (location, source): what is wrong, and where, as file:line:column
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null) {
+            return KenshoException.usage(dir + ": not a readable results directory (" + RUN + ":" + j.getLocation().getLineNr() + ":"
+                    + j.getLocation().getColumnNr() + ": " + KenshoException.firstLine(j.getOriginalMessage()) + ")");
+        }
         return KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
     }
 

@@ -382,6 +382,11 @@ class RunDirectoryTest {
                 dev.kensho.core.KenshoException.class, () -> RunDirectory.read(nullRun)).getMessage());
         assertEquals("--resume " + nullRun + ": cannot read it (run.json is null)", org.junit.jupiter.api.Assertions.assertThrows(
                 dev.kensho.core.KenshoException.class, () -> RunDirectory.resume(nullRun)).getMessage());
+        // a damaged one: the file, line and column, and the parser's words without its quoting of the source
+        Path torn = Files.createDirectories(root.resolve("torn"));
+        Files.writeString(torn.resolve(RunDirectory.RUN), "{\"command\": \"pgbench sweep\",\n  \"parameters\": {\"a\n");
+        String said = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> RunDirectory.read(torn)).getMessage();
+        assertTrue(said.startsWith(torn + ": not a readable results directory (run.json:2:") && !said.contains("Source:"), said);
         Path bare = Files.createDirectories(root.resolve("bare"));
         Files.writeString(bare.resolve(RunDirectory.RUN), "{}");
         Files.writeString(bare.resolve(RunDirectory.TRIALS), "{\"cell\":\"clients=1\",\"repeat\":0,\"status\":\"ok\"}\n");
