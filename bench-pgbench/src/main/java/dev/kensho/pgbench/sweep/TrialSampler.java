@@ -323,8 +323,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private long serverTicks() {
         try {
             return serverCpu == null ? -1 : serverCpu.ticks();
-        } catch (java.io.IOException e) {
-            return -1;
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;   // the postmaster gone (a restart) or a file read empty: the trial goes on without the split
         }
     }
 
