@@ -150,7 +150,7 @@ final class QueryCommand implements Callable<Integer> {
                             throw KenshoException.usage("--setup " + KenshoException.firstLine(stmt) + ": " + KenshoException.firstLine(e));
                         }
                     }
-                    if (varied.containsKey("jit") && !jitAvailable(t)) {
+                    if (varied.containsKey("jit") && !dev.kensho.core.env.Environment.jitAvailable(t)) {
                         // zonky's embedded binaries have no LLVM: the jit=on cells were the jit=off ones, measured twice
                         String line = "--matrix jit=" + String.join(",", varied.get("jit")) + ": jit changes nothing on " + label
                                 + ", whose server was built without LLVM (pg_jit_available() is false); give --pg-bin DIR of a"
@@ -217,12 +217,4 @@ final class QueryCommand implements Callable<Integer> {
         }
     }
 
-    /** pg_jit_available(); true where it cannot be asked (checkSettings says what is wrong with a server without jit). */
-    static boolean jitAvailable(Target t) {
-        try (var c = t.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT pg_jit_available()")) {
-            return !rs.next() || rs.getBoolean(1);
-        } catch (SQLException e) {
-            return true;
-        }
-    }
 }

@@ -69,7 +69,7 @@ class QueryCommandTest {
      */
     @Test
     void aJitMatrixOnAServerWithoutLlvmSaysItChangesNothing(Target pg, @TempDir Path tmp) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse(QueryCommand.jitAvailable(pg), "this embedded build has LLVM");
+        org.junit.jupiter.api.Assumptions.assumeFalse(dev.kensho.core.env.Environment.jitAvailable(pg), "this embedded build has LLVM");
         CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", "--matrix", "jit=on,off"));
         assertEquals(0, r.exit(), r.out() + r.err());
         String line = "--matrix jit=on,off: jit changes nothing on ";
@@ -84,7 +84,7 @@ class QueryCommandTest {
     /** The machine's PostgreSQL 15 (Debian's, built with LLVM) is not warned about. */
     @Test
     void aServerWithLlvmHasJit(@dev.kensho.junit.LocalPostgres Target local) {
-        assertTrue(QueryCommand.jitAvailable(local), "Debian's PostgreSQL 15 is built with LLVM");
+        assertTrue(dev.kensho.core.env.Environment.jitAvailable(local), "Debian's PostgreSQL 15 is built with LLVM");
     }
 
     @Test

@@ -171,12 +171,7 @@ public final class ParallelSweep {
     static String jitWithoutLlvm(Target t, String version) {
         Map<String, String> applied = t.control().applied();
         List<String> jit = applied.keySet().stream().filter(k -> k.equals("jit") || k.startsWith("jit_")).sorted().toList();
-        if (jit.isEmpty()) return null;
-        try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
-            if (!rs.next() || rs.getBoolean(1)) return null;
-        } catch (SQLException e) {
-            return null;
-        }
+        if (jit.isEmpty() || Environment.jitAvailable(t)) return null;
         return jit.stream().map(k -> "--set " + k + "=" + applied.get(k)).collect(java.util.stream.Collectors.joining(" "))
                 + ": jit changes nothing on " + version + ", whose server was built without LLVM (pg_jit_available() is false);"
                 + " give --pg-bin DIR of a PostgreSQL built with LLVM, or --url, to measure JIT";

@@ -41,6 +41,18 @@ public final class Environment {
         return m;
     }
 
+    /**
+     * pg_jit_available(): false on a server built without LLVM (zonky's), where jit settings change nothing; true where
+     * it cannot be asked (before 11 there is no jit setting to give, and the server refuses one).
+     */
+    public static boolean jitAvailable(Target target) {
+        try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
+            return !rs.next() || rs.getBoolean(1);
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
     public static Map<String, Object> server(Target target) {
         Map<String, Object> m = new LinkedHashMap<>();
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
