@@ -291,6 +291,11 @@ public final class ClientSweep {
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
         // and this process's open files, before any init (each trial checks its own threads' too)
         dev.kensho.pgbench.run.Driver.checkOpenFiles(maxClients() + 2, 1, "clients()");
+        String crowded = Driver.threadPerClientLoad(maxClients(), engine, Runtime.getRuntime().availableProcessors(), "up to ");
+        if (crowded != null) {
+            err.println("warning: " + crowded);
+            dir.noteOnce(crowded);
+        }
         long orderSeed = seed != null ? seed
                 : dir.info().parameters().get("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         Map<String, Object> params = parameters();

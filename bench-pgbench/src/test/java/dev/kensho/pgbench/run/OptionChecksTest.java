@@ -107,4 +107,16 @@ class OptionChecksTest {
                 && e.getMessage().contains(" but this process may open " + limit + ": lower -c, or raise the limit (ulimit -n "), e.getMessage());
         Driver.checkOpenFiles(8, 4, "-c");   // a few: nothing to say
     }
+
+    @Test
+    void aThreadPerClientIsNamedBeyondAHundredClientsPerCore() {
+        assertEquals("1024 clients on 2 cores with --engine pgjdbc, a thread per client: their scheduling is part of what is"
+                + " measured; --engine wire runs them on -j threads, as pgbench",
+                Driver.threadPerClientLoad(1024, dev.kensho.pgbench.Engine.PGJDBC, 2, ""));
+        assertEquals("up to 101 clients on 1 core", Driver.threadPerClientLoad(101, dev.kensho.pgbench.Engine.PGJDBC, 1, "up to ")
+                .substring(0, 27));
+        org.junit.jupiter.api.Assertions.assertNull(Driver.threadPerClientLoad(200, dev.kensho.pgbench.Engine.PGJDBC, 2, ""));
+        org.junit.jupiter.api.Assertions.assertNull(Driver.threadPerClientLoad(1024, dev.kensho.pgbench.Engine.WIRE, 2, ""),
+                "the wire engine runs its clients on -j threads");
+    }
 }
