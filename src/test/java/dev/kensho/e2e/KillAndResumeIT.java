@@ -75,7 +75,9 @@ class KillAndResumeIT {
         assertTrue(!Files.exists(instance), instance + " left behind");
         String said = Files.readString(work.resolve("stderr.txt"));
         // the run's own options with --resume, which the resume below runs: --resume DIR alone is refused
-        assertTrue(said.matches("(?s).*bench: interrupted; finished trials are kept in (\\S+) \\(java -jar bench.jar query -c "
+        // named as it was started: the jar's own path, not "bench.jar" where none is
+        assertTrue(said.matches("(?s).*bench: interrupted; finished trials are kept in (\\S+) \\(java -jar "
+                + java.util.regex.Pattern.quote(BenchJar.JAR.toString()) + " query -c "
                 + "'SELECT pg_sleep\\(0.2\\)' --repeat 40 --warmup 0 --resume \\1 runs any trials that are left\\)\n.*"), said);
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 3 && kept.size() < 40, "kept " + kept.size());

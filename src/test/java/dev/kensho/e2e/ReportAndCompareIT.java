@@ -32,7 +32,7 @@ class ReportAndCompareIT {
         BenchJar.Result r = BenchJar.run(work.resolve("r"), java.util.Map.of("JDK_JAVA_OPTIONS", "-Xmx32m"), "report", dir.toString());
         assertEquals(1, r.exitCode(), r.all());
         assertTrue(r.err().startsWith("bench: out of memory (Java heap space; the JVM's heap is at most "), r.err());
-        assertTrue(r.err().contains(" MB): give it more, as in java -Xmx1024m -jar bench.jar ..."), r.err());
+        assertTrue(r.err().contains(" MB): give it more, as in java -Xmx1024m -jar " + BenchJar.JAR + " ..."), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
     }
 

@@ -59,9 +59,25 @@ public final class Kensho implements Runnable {
     /** The run's own command line with --resume (a resume with other options is refused), from its run.json. */
     private static String resumeCommand(Path run) {
         try {
-            return RunDirectory.info(run).resumeCommand(run);
+            return RunDirectory.info(run).resumeCommand(run, program());
         } catch (RuntimeException e) {
             return "--resume " + run;   // run.json unreadable: the resume will say why
+        }
+    }
+
+    /**
+     * How this process was started, for the commands it prints to run again: the jar as found from the working
+     * directory (a copy named otherwise, or one elsewhere, was printed as bench.jar, which is not there).
+     */
+    static String program() {
+        try {
+            Path jar = Path.of(Kensho.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (!jar.toString().endsWith(".jar")) return "java -jar bench.jar";   // classes, as in tests
+            Path cwd = Path.of("").toAbsolutePath();
+            String shown = jar.startsWith(cwd) ? cwd.relativize(jar).toString() : jar.toString();
+            return "java -jar " + dev.kensho.core.result.RunInfo.shellWord(shown);
+        } catch (RuntimeException | java.net.URISyntaxException e) {
+            return "java -jar bench.jar";
         }
     }
 
@@ -70,7 +86,7 @@ public final class Kensho implements Runnable {
         if (verbose) e.printStackTrace();
         long mb = Runtime.getRuntime().maxMemory() >> 20;
         System.err.println("bench: out of memory (" + e.getMessage() + "; the JVM's heap is at most " + mb + " MB): give it more, "
-                + "as in java -Xmx" + Math.max(1024, 2 * mb) + "m -jar bench.jar ...");
+                + "as in " + program().replaceFirst("^java ", "java -Xmx" + Math.max(1024, 2 * mb) + "m ") + " ...");
         return KenshoException.FAILURE;
     }
 

@@ -34,13 +34,18 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
      * be given again.
      */
     public String resumeCommand(java.nio.file.Path dir) {
+        return resumeCommand(dir, "java -jar bench.jar");
+    }
+
+    /** As {@link #resumeCommand(java.nio.file.Path)}, started as program says (the jar as the user named it). */
+    public String resumeCommand(java.nio.file.Path dir, String program) {
         List<String> line = new java.util.ArrayList<>(commandLine == null ? List.of() : commandLine);
         int earlier = line.indexOf("--resume");
         if (earlier >= 0) line.subList(earlier, Math.min(earlier + 2, line.size())).clear();
         String resume = "--resume " + shellWord(dir.toString());
         if (line.isEmpty()) return resume;
         String words = String.join(" ", line.stream().map(RunInfo::shellWord).toList());
-        return "java -jar bench.jar " + words + " " + resume + (words.contains("****") ? ", the masked password given again," : "");
+        return program + " " + words + " " + resume + (words.contains("****") ? ", the masked password given again," : "");
     }
 
     /** An argument as a shell takes it back: the command line can be copied and run again. */
