@@ -542,6 +542,15 @@ public final class ParallelSweep {
         return List.of(String.valueOf(version), String.valueOf(pool), String.valueOf(workers), String.valueOf(query));
     }
 
+    private static int workersOf(Object label) {
+        if (label instanceof Number n) return n.intValue();
+        try {
+            return Integer.parseInt(String.valueOf(label));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /** @param compiled the cells (tableKey) whose plan was JIT-compiled */
     private void printTable(List<List<Object>> rows, Set<List<Object>> compiled) {
         boolean versions = rows.stream().map(r -> r.get(0)).distinct().count() > 1;
@@ -554,6 +563,10 @@ public final class ParallelSweep {
             }
             // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
             String fewer = r.get(10) instanceof Integer p && r.get(11) instanceof Integer l && l < p ? "launched fewer than planned" : "";
+            // and one the planner gave fewer than its label (a small table, the per-table limit): the cell is not that parallel
+            if (r.get(10) instanceof Integer p && workersOf(r.get(2)) > p) {
+                fewer = "planned fewer than " + workersOf(r.get(2)) + (fewer.isEmpty() ? "" : "  " + fewer);
+            }
             // --fetch-size: the cursor's run had none of the workers the EXPLAIN shows
             if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) fewer = "timed without workers (--fetch-size)";
             if (compiled.contains(tableKey(r.get(0), r.get(1), r.get(2), r.get(3)))) fewer = fewer.isEmpty() ? "JIT-compiled" : fewer + "  JIT-compiled";

@@ -69,22 +69,25 @@ class ParallelSweepTest {
         }
     }
 
-    /** A cell whose Gather launched fewer workers than planned (7.6.2.1's finding) is flagged on its line of the table. */
+    /** A cell whose Gather launched fewer workers than planned (7.6.2.1's finding), or planned fewer than asked, is flagged on its line of the table. */
     @Test
     void theTableFlagsACellThatLaunchedFewerWorkersThanPlanned(@TempDir Path results) throws Exception {
         try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
-            for (int[] w : new int[][] {{2, 1}, {4, 4}}) {
+            // workers asked, planned, launched
+            for (int[] w : new int[][] {{2, 2, 1}, {4, 4, 4}, {8, 5, 4}}) {
                 dir.append(Trial.of("version=18;pool=gather;workers=" + w[0] + ";query=q1.1", 0).param("version", "18").param("pool", "gather")
                         .param("workers", w[0]).param("query", "q1.1").metric("seconds", 0.5).metric("rows", 1L)
-                        .metric("workers_planned", (long) w[0]).metric("workers_launched", (long) w[1]).build());
+                        .metric("workers_planned", (long) w[1]).metric("workers_launched", (long) w[2]).build());
             }
-            ParallelSweep.Options o = new ParallelSweep.Options(1, List.of(2, 4), List.of(ParallelSweep.Pool.GATHER), 1, List.of("q1.1"),
+            ParallelSweep.Options o = new ParallelSweep.Options(1, List.of(2, 4, 8), List.of(ParallelSweep.Pool.GATHER), 1, List.of("q1.1"),
                     "public", new SsbDatabase.LoadOptions(1, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), System.err).finish(dir, List.of("18"));
             List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
             assertTrue(lines.get(1).matches(".* 2 q1\\.1 .* 2 +1  launched fewer than planned"), lines.get(1));
             assertFalse(lines.get(2).contains("fewer"), lines.get(2));
+            // the planner's own limit (a small table) is told apart from the launch's shortfall
+            assertTrue(lines.get(3).matches(".* 8 q1\\.1 .* 5 +4  planned fewer than 8  launched fewer than planned"), lines.get(3));
         }
     }
 
