@@ -75,6 +75,8 @@ final class QueryCommand implements Callable<Integer> {
                 throw KenshoException.usage("-c " + KenshoException.firstLine(sql.get(i)) + ": a second statement at " + lineColumn(sql.get(i), later.get(0))
                         + ONE_STATEMENT);
             }
+            // nothing to run (blanks, a semicolon, comments): timed, it measured a round trip as the query's cell
+            if (!QueryTimer.holdsStatement(sql.get(i))) throw KenshoException.usage("-c '" + sql.get(i) + "': holds no statement");
             queries.add(new QueryMatrix.Query("q" + (i + 1), sql.get(i)));
         }
         Map<String, Path> named = new LinkedHashMap<>();
@@ -104,7 +106,7 @@ final class QueryCommand implements Callable<Integer> {
                 throw KenshoException.usage("-f " + f + ":" + lineColumn(text, later.get(0)).replace("line ", "").replace(", column ", ":")
                         + ": a second statement" + ONE_STATEMENT);
             }
-            if (text.isBlank()) throw KenshoException.usage("-f " + f + ": holds no statement");
+            if (!QueryTimer.holdsStatement(text)) throw KenshoException.usage("-f " + f + ": holds no statement");
             queries.add(new QueryMatrix.Query(name, text));
         }
         if (queries.isEmpty()) throw KenshoException.usage("give at least one query with -c SQL or -f FILE");

@@ -268,6 +268,11 @@ class QueryCommandTest {
         assertOneLineUsageError(r, "-f " + two + ":3:3: a second statement; bench query times one statement per -c or -f");
         assertOneLineUsageError(CommandRun.of(args(pg, results, "-c", "select 1; select 2")), "-c select 1; select 2: a second statement at line 1, column 11");
         assertFalse(Files.exists(results), "no run directory");
+        // nothing to run: a -c as a file of comments, not a cell timing a round trip
+        assertOneLineUsageError(CommandRun.of(args(pg, results, "-c", "; -- nothing")), "-c '; -- nothing': holds no statement");
+        Path none = Files.writeString(files.resolve("none.sql"), "-- to do\n/* later */;\n");
+        assertOneLineUsageError(CommandRun.of(args(pg, results, "-f", none.toString())), "-f " + none + ": holds no statement");
+        assertFalse(Files.exists(results), "no run directory");
 
         Path bad = Files.writeString(files.resolve("bad.sql"), "-- header\n\nselect 1\n  frm t;\n");
         CommandRun b = CommandRun.of(args(pg, results, "-f", bad.toString(), "-c", "select ';' -- one statement ;"));

@@ -15,7 +15,7 @@ public final class Explain {
     private Explain() {}
 
     public static ExplainResult analyze(Connection c, String sql) throws SQLException {
-        return run(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql);
+        return run(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + QueryTimer.withoutTerminator(sql));
     }
 
     /**
@@ -35,7 +35,7 @@ public final class Explain {
 
     /** Plan only (no execution): for checking which plan a cell will use. */
     public static ExplainResult plan(Connection c, String sql) throws SQLException {
-        return run(c, "EXPLAIN (FORMAT JSON) " + sql);
+        return run(c, "EXPLAIN (FORMAT JSON) " + QueryTimer.withoutTerminator(sql));
     }
 
     private static ExplainResult run(Connection c, String explain) throws SQLException {

@@ -53,6 +53,7 @@ public final class QueryTimer {
     /** @param fetchSize 0: one execution, streamed (parallel workers as the plan says); more: a cursor of that many rows */
     public static Timing time(Connection c, String sql, int fetchSize) throws SQLException {
         if (fetchSize < 0) throw new IllegalArgumentException("fetch size " + fetchSize);
+        sql = withoutTerminator(sql);
         if (fetchSize > 0) {
             try {
                 return throughCursor(c, sql, fetchSize);
@@ -61,7 +62,6 @@ public final class QueryTimer {
             }
         }
         String q = sql.strip();
-        if (q.endsWith(";")) q = q.substring(0, q.length() - 1).strip();
         if (!copyable(q)) {
             try {
                 return plain(c, sql);
@@ -131,8 +131,7 @@ public final class QueryTimer {
      * and repeat, each meeting what the runs before it left.
      */
     public static String writes(Connection c, String sql) {
-        String q = sql.strip();
-        if (q.endsWith(";")) q = q.substring(0, q.length() - 1).strip();
+        String q = withoutTerminator(sql).strip();
         java.util.List<String> words = topLevelWords(q);
         if (words.isEmpty()) return null;
         String first = words.get(0);
@@ -154,6 +153,11 @@ public final class QueryTimer {
 
     private static final java.util.Set<String> MAIN_KEYWORDS = java.util.Set.of("select", "values", "table", "insert", "update",
             "delete", "merge");
+
+    /** Whether sql holds anything to run: not only blanks, semicolons and comments. */
+    public static boolean holdsStatement(String sql) {
+        return !withoutTerminator(sql).replaceAll("(?s)--[^\n]*|/\\*.*?\\*/|[\\s;]", "").isEmpty();
+    }
 
     /**
      * The words of a statement outside parentheses (those it opens with count as outside), lower-cased; string
@@ -224,6 +228,38 @@ public final class QueryTimer {
             }
         }
         return starts;
+    }
+
+    /**
+     * The statement without its closing semicolon and the blanks and comments after it ("select 1; -- total" is
+     * "select 1"), the text before it as it was, so that an error's line and column are still the caller's. With the
+     * semicolon and a comment left on, it was no longer one statement to COPY (…) or EXPLAIN: "select 1; -- c" ran
+     * unstreamed, its result buffered, and under --explain failed "Multiple ResultSets were returned by the query".
+     */
+    public static String withoutTerminator(String sql) {
+        int n = sql.length(), i = 0, last = -1;
+        while (i < n) {
+            char ch = sql.charAt(i);
+            if (sql.startsWith("--", i) || sql.startsWith("/*", i)) {
+                i = afterComment(sql, i);
+            } else if (ch == ';') {
+                last = i++;
+            } else if (Character.isWhitespace(ch)) {
+                i++;
+            } else {
+                last = -1;
+                if (ch == '\'' || ch == '"') {
+                    i = afterQuoted(sql, i);
+                } else if (ch == '$' && dollarTag(sql, i) != null) {
+                    i = afterDollarQuoted(sql, i);
+                } else if (Character.isLetter(ch) || ch == '_') {
+                    while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) i++;
+                } else {
+                    i++;
+                }
+            }
+        }
+        return last < 0 ? sql : sql.substring(0, last);
     }
 
     /** The index after the comment opening at i: -- to the line's end, or /* to its matching close (they nest). */

@@ -37,6 +37,16 @@ class ExplainTest {
         }
     }
 
+    /** A statement as a user's file ends it: the semicolon and a comment after it made EXPLAIN two statements. */
+    @Test
+    void aClosingSemicolonAndCommentsAfterItAreNoSecondStatement(Target pg) throws Exception {
+        try (Connection c = pg.connect()) {
+            assertTrue(Explain.analyze(c, "SELECT pg_sleep(0.01); -- the note").executionMs() >= 10);
+            assertTrue(Explain.analyze(c, "SELECT 1 AS x;\n/* the end */\n").nodeTypes().contains("Result"));
+            assertTrue(Explain.plan(c, "SELECT ';' AS x ; -- c").nodeTypes().contains("Result"));
+        }
+    }
+
     @Test
     void jitTimingsFromAJitServer(@LocalPostgres Target pg) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {

@@ -1,6 +1,7 @@
 package dev.kensho.core.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.server.Target;
@@ -94,6 +95,18 @@ class QueryTimerTest {
     }
 
     @Test
+    void theClosingSemicolonGoesWithTheCommentsAfterIt() {
+        assertEquals("select 1", QueryTimer.withoutTerminator("select 1; -- c"));
+        assertEquals("select 1 ", QueryTimer.withoutTerminator("select 1 ; /* a */ -- b\n\n"));
+        assertEquals("\n  select 'a;b' -- x;\n", QueryTimer.withoutTerminator("\n  select 'a;b' -- x;\n;"));
+        assertEquals("select $$;$$", QueryTimer.withoutTerminator("select $$;$$;"));
+        assertEquals("select 1 -- c", QueryTimer.withoutTerminator("select 1 -- c"), "no semicolon: as it is");
+        assertEquals("select 1; select 2", QueryTimer.withoutTerminator("select 1; select 2;"), "the last one only");
+        for (String none : new String[] {"", " ; ", "-- c", "/* a */ ; -- b\n"}) assertFalse(QueryTimer.holdsStatement(none), none);
+        assertTrue(QueryTimer.holdsStatement("select '--' -- c"));
+    }
+
+    @Test
     void everyRowIsReceivedWhateverTheStatement(Target pg) throws Exception {
         try (Connection c = pg.connect()) {
             // a trailing comment, a semicolon: still one COPY (the comment would swallow ") TO STDOUT" on one line)
@@ -102,6 +115,7 @@ class QueryTimerTest {
             assertTrue(t.bytes() >= 1000 * 33, "bytes " + t.bytes());
             assertTrue(t.firstRowNanos() <= t.elapsedNanos());
             assertEquals(3, QueryTimer.time(c, "/* c */ (VALUES (1), (2), (3))").rows());
+            assertEquals(2, QueryTimer.time(c, "SELECT x FROM kensho_timer_t WHERE x <= 2; -- two", 64).rows(), "a cursor's one statement");
             assertEquals(1000, QueryTimer.time(c, "SELECT x FROM kensho_timer_t WHERE x <= 1000", 64).rows(), "through a cursor");
             // what COPY cannot wrap runs plainly
             assertEquals(1, QueryTimer.time(c, "SHOW work_mem").rows());
