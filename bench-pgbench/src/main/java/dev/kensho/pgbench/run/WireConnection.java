@@ -92,6 +92,8 @@ final class WireConnection implements Closeable {
     private int syncsAwaited;
     /** What is in flight is a pipeline's results: nothing to hand to the runner but the first error. */
     private boolean pipelineResults;
+    /** A COPY answered the command: what the server sends up to its ReadyForQuery is skipped, and the client aborts. */
+    private boolean copying;
     /** What is in flight is \startpipeline's Parse+Sync per statement (prepared mode): errors there are not the run's. */
     private boolean preparing;
 
@@ -435,6 +437,7 @@ final class WireConnection implements Closeable {
         rollingBack = false;
         pipelineResults = false;
         preparing = false;
+        copying = false;
     }
 
     /** Parse (unless prepared already), Bind, Describe portal, Execute: libpq's PQsendQueryParams/PQsendQueryPrepared without the Sync. */
@@ -472,6 +475,12 @@ final class WireConnection implements Closeable {
 
     boolean pendingWrite() {
         return tls != null ? tls.pending() : out.hasRemaining();
+    }
+
+    private void copyFail() {
+        byte[] b = ClientScriptRunner.COPY_UNSUPPORTED.getBytes(StandardCharsets.US_ASCII);
+        room(b.length + 6);
+        out.put((byte) 'f').putInt(4 + b.length + 1).put(b).put((byte) 0);
     }
 
     private void query(String sql) {
@@ -538,7 +547,33 @@ final class WireConnection implements Closeable {
                     in.position(end);
                     continue;
                 }
+                if (copying) {
+                    // a COPY's data and end, and the error the CopyFail brought: pgbench discards them as it aborts
+                    if (type != 'Z') {
+                        in.position(end);
+                        continue;
+                    }
+                    copying = false;
+                    txStatus = (char) in.get();
+                    in.position(end);
+                    ClientScriptRunner r = runner;
+                    runner = null;
+                    return r.copyRefused();
+                }
                 switch (type) {
+                    case 'G', 'H', 'W' -> {
+                        // CopyIn/Out/BothResponse: pgbench has no COPY ("COPY is not supported in pgbench, aborting").
+                        // A copy in waits for the client's data: a CopyFail ends it (and a Sync the extended protocol,
+                        // whose Sync sent with the Execute the copy ignored), or client and server waited for each other
+                        copying = true;
+                        if (type != 'H') {
+                            out.clear();
+                            copyFail();
+                            if (mode != QueryMode.SIMPLE) sync();
+                            out.flip();
+                            write();
+                        }
+                    }
                     case 'T' -> {   // RowDescription
                         rowsResult = true;
                         tuples = 0;

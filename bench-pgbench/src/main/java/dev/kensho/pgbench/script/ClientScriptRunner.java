@@ -257,7 +257,7 @@ public final class ClientScriptRunner {
                     } catch (EvalException e) {
                         step = metaFailure(cmd, e);
                     } catch (SQLException e) {
-                        step = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                        step = copyProtocol(cmd, e) ? copyRefused() : e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
                                 ? sqlFailed(ServerError.of(p.getServerErrorMessage()), closed(c))
                                 : sqlFailed(e.getSQLState(), String.valueOf(e.getMessage()), closed(c));
                     }
@@ -626,6 +626,25 @@ public final class ClientScriptRunner {
     }
 
     /** Storing the pending command's result failed (\aset into an invalid variable name): the client aborts. */
+    /** pgbench's words for a command whose result is a COPY (libpq's PGRES_COPY_IN or _OUT): it aborts the client. */
+    public static final String COPY_UNSUPPORTED = "COPY is not supported in pgbench, aborting";
+
+    /** The pending command's result was a COPY in or out: the client aborts, as pgbench's does. */
+    public Step copyRefused() {
+        return metaFailure(cmds.get(pc), new EvalException(COPY_UNSUPPORTED));
+    }
+
+    private static final java.util.regex.Pattern COPY = java.util.regex.Pattern.compile("(?is)^(\\s|--[^\n]*\n|/\\*.*?\\*/)*copy\\b.*");
+
+    /**
+     * Whether pgjdbc failed a COPY ... FROM STDIN or TO STDOUT (which it runs only through its CopyManager): it refuses
+     * the copy out itself (0A000) and ends the copy in with CopyFail, which the server answers with 57014, "COPY from
+     * stdin failed: ...". Told by the state, not by pgjdbc's message, which its translations change.
+     */
+    private static boolean copyProtocol(Command cmd, SQLException e) {
+        return ("0A000".equals(e.getSQLState()) || "57014".equals(e.getSQLState())) && cmd.sql != null && COPY.matcher(cmd.sql).matches();
+    }
+
     public Step storeFailed(EvalException e) {
         return metaFailure(cmds.get(pc), e);
     }

@@ -1,0 +1,62 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.server.Target;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.Engine;
+import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.QueryMode;
+import dev.kensho.pgbench.RunReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A script's COPY FROM STDIN or TO STDOUT aborts its client as pgbench's does ("COPY is not supported in pgbench,
+ * aborting"), on both engines and in every mode. On the wire engine a copy in waited for data that never came, a run
+ * of -T 3 that never ended; a copy out ran as a transaction; pgjdbc's engine said its own "CopyManager API".
+ */
+@KenshoTarget
+class CopyRefusedTest {
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({
+        "WIRE, SIMPLE, COPY kensho_copy_t FROM STDIN",
+        "WIRE, EXTENDED, COPY kensho_copy_t FROM STDIN",
+        "WIRE, PREPARED, COPY kensho_copy_t FROM STDIN",
+        "WIRE, SIMPLE, COPY (SELECT 1) TO STDOUT",
+        "WIRE, PREPARED, COPY (SELECT 1) TO STDOUT",
+        "PGJDBC, SIMPLE, COPY kensho_copy_t FROM STDIN",
+        "PGJDBC, PREPARED, COPY kensho_copy_t FROM STDIN",
+        "PGJDBC, EXTENDED, COPY (SELECT 1) TO STDOUT",
+    })
+    @Timeout(120)
+    void aCopyAbortsTheClientInPgbenchsWords(Engine engine, QueryMode mode, String copy, Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
+            s.execute("TRUNCATE kensho_copy_t");
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().engine(engine).script("copy.sql", "select 1;\n" + copy + ";\n").mode(mode).clients(2)
+                .seconds(3).noVacuum(true).warmup(0)
+                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertTrue(r.aborted(), said);
+        assertEquals("COPY is not supported in pgbench, aborting", r.abortReason(), said);
+        assertTrue(said.contains("error: COPY is not supported in pgbench, aborting"), said);
+        assertTrue(!said.contains("CopyManager"), said);
+        try (Connection c = pg.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM kensho_copy_t")) {
+            rs.next();
+            assertEquals(0, rs.getLong(1), "the copy in took no row");
+        }
+    }
+}
