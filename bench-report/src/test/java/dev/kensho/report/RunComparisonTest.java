@@ -278,6 +278,30 @@ class RunComparisonTest {
     }
 
     /**
+     * A select-only sweep on one server and a tpcb-like one on another: the script differs with the target one to one,
+     * but does not name it, so it is a cell's parameter and nothing matches. Taken as the target's label, the two
+     * workloads' TPS were compared as one cell's (a ratio of 0.03, exit 0).
+     */
+    @Test
+    void aWorkloadThatDiffersWithTheTargetIsNoLabelOfIt() throws Exception {
+        List<RunResults> runs = new java.util.ArrayList<>();
+        for (String[] run : new String[][] {{"remote 127.0.0.1:5432/x", "select-only"}, {"remote 127.0.0.1:5432/y", "tpcb-like"}}) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(run[1]), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("target=" + run[0] + ";clients=2", r).param("target", run[0]).param("clients", 2)
+                            .param("script", run[1]).metric("tps", (run[1].equals("tpcb-like") ? 350.0 : 11000.0) + r).build());
+                }
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison cmp = RunComparison.of(runs);
+        assertEquals(List.of(), cmp.rows());
+        assertTrue(cmp.warnings().stream().anyMatch(w -> w.startsWith("remote 127.0.0.1:5432/y has no cell that matches one of remote 127.0.0.1:5432/x's: script is tpcb-like there, select-only in")),
+                cmp.warnings().toString());
+        assertFalse(cmp.notes().stream().anyMatch(n -> n.startsWith("matched without")), cmp.notes().toString());
+    }
+
+    /**
      * pgbench run -M simple, then -M prepared, one trial each: by default the runs are the groups and nothing matches,
      * which the warning says with the way out; --by mode compares them, where every row is "not testable (n=1)" and no
      * "Mann–Whitney left out (1 against 1: p ≥ 1)" line adds to it.
