@@ -46,6 +46,13 @@ public final class CompareCommand implements Callable<Integer> {
             + "(the ANOVA stays on the charted ones).")
     boolean allMetrics;
 
+    @Option(names = "--fail-if-worse", arity = "0..1", fallbackValue = "0", paramLabel = "PCT",
+            description = "For a CI gate: exit 1 when a cell of a compared metric is worse than the baseline (the verdict "
+                    + "'worse': Welch's t, Holm-adjusted, at α = 0.05); with PCT, only when it is also worse by more than PCT "
+                    + "percent (--fail-if-worse=5: a TPS ratio below 0.95, a latency ratio above 1.05). The table and files "
+                    + "are written first.")
+    Double failIfWorse;
+
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = ".",
             description = "Directory for compare.html and compare.csv (default: the current directory).")
     Path out;
@@ -55,6 +62,9 @@ public final class CompareCommand implements Callable<Integer> {
         // RunComparison takes --metric's list as it is: --all-metrics beside it was ignored without a word
         if (allMetrics && !metrics.isEmpty()) {
             throw KenshoException.usage("--metric and --all-metrics: give one (--metric names the metrics to compare, --all-metrics takes every one)");
+        }
+        if (failIfWorse != null && !(failIfWorse >= 0 && failIfWorse < 100)) {
+            throw KenshoException.usage("--fail-if-worse " + failIfWorse + ": expected a percentage from 0 up to 100 (0 or none: any significant worsening)");
         }
         List<RunResults> runs = new ArrayList<>();
         for (Path d : dirs) runs.add(ReportCommand.RunDirs.read(d));
@@ -78,6 +88,29 @@ public final class CompareCommand implements Callable<Integer> {
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
         // a CI step comparing against a baseline must not pass on a comparison that compared nothing
         if (cmp.rows().isEmpty()) throw new KenshoException(1, "nothing compared: no cell matches one of the baseline's (the warnings above say why)");
+        if (failIfWorse != null) {
+            List<RunComparison.Row> worse = cmp.rows().stream().filter(r -> "worse".equals(r.verdict()) && beyond(r, failIfWorse)).toList();
+            if (!worse.isEmpty()) {
+                String cells = worse.stream().limit(5).map(r -> r.group() + " " + r.cell() + " " + r.metric() + " x"
+                        + String.format(java.util.Locale.ROOT, "%.3f", r.ratio())).collect(java.util.stream.Collectors.joining(", "));
+                throw new KenshoException(1, worse.size() + (worse.size() == 1 ? " cell is" : " cells are") + " worse than "
+                        + worse.get(0).baseline() + (failIfWorse > 0 ? " by more than " + fmt(failIfWorse) + " %" : "") + " (--fail-if-worse): "
+                        + cells + (worse.size() > 5 ? ", ..." : ""));
+            }
+        }
         return 0;
+    }
+
+    /** Whether a worse row is worse by more than pct percent, in its metric's better direction. */
+    static boolean beyond(RunComparison.Row r, double pct) {
+        return switch (RunComparison.Better.of(r.metric())) {
+            case HIGHER -> r.ratio() < 1 - pct / 100;
+            case LOWER -> r.ratio() > 1 + pct / 100;
+            case UNKNOWN -> false;   // no verdict of worse is given to it
+        };
+    }
+
+    private static String fmt(double pct) {
+        return pct == Math.rint(pct) ? String.valueOf((long) pct) : String.valueOf(pct);
     }
 }

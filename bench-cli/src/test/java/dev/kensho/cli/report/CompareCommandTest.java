@@ -78,6 +78,41 @@ class CompareCommandTest {
         assertFalse(e.getMessage().contains("(" + tmp.resolve("results") + ")"));
     }
 
+    /**
+     * A CI gate: 17 is 10 % worse at 1 client and 0.5 % worse at 4, both significant. --fail-if-worse fails on both,
+     * =5 on the 10 % one only, =20 on neither; the table and files come first either way.
+     */
+    @Test
+    void failIfWorseGatesOnSignificantWorsening() {
+        Path run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("results"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 2)))) {
+            for (String v : List.of("16", "17")) {
+                for (int c : new int[] {1, 4}) {
+                    for (int r = 0; r < 2; r++) {
+                        double tps = v.equals("16") ? 1000.0 * c : c == 1 ? 900 : 3980;
+                        rd.append(Trial.of("clients=" + c + ";version=" + v, r).param("version", v).param("clients", c)
+                                .metric("tps", tps + r).build());
+                    }
+                }
+            }
+            run = rd.path();
+        }
+        CommandRun plain = CommandRun.of("compare", run.toString(), "-o", tmp.resolve("a").toString());
+        assertEquals(0, plain.exit(), plain.out() + plain.err());
+        CommandRun any = CommandRun.of("compare", run.toString(), "--fail-if-worse", "-o", tmp.resolve("b").toString());
+        assertEquals(1, any.exit(), any.out() + any.err());
+        assertEquals("bench: 2 cells are worse than 16 (--fail-if-worse): 17 clients=1 tps x0.900, 17 clients=4 tps x0.995\n", any.err());
+        assertTrue(Files.isRegularFile(tmp.resolve("b/compare.csv")), "written before the gate");
+        CommandRun five = CommandRun.of("compare", run.toString(), "--fail-if-worse=5", "-o", tmp.resolve("c").toString());
+        assertEquals(1, five.exit(), five.out() + five.err());
+        assertEquals("bench: 1 cell is worse than 16 by more than 5 % (--fail-if-worse): 17 clients=1 tps x0.900\n", five.err());
+        CommandRun twenty = CommandRun.of("compare", run.toString(), "--fail-if-worse=20", "-o", tmp.resolve("d").toString());
+        assertEquals(0, twenty.exit(), twenty.out() + twenty.err());
+        CommandRun bad = CommandRun.of("compare", run.toString(), "--fail-if-worse=-3", "-o", tmp.resolve("e").toString());
+        assertEquals(2, bad.exit(), bad.out() + bad.err());
+        assertEquals("bench: --fail-if-worse -3.0: expected a percentage from 0 up to 100 (0 or none: any significant worsening)\n", bad.err());
+    }
+
     /** Two versions swept over different client counts: no cell matches, and a CI step relying on the exit code must fail. */
     @Test
     void aComparisonThatComparesNothingFails() {
