@@ -120,7 +120,8 @@ public final class Kensho implements Runnable {
             Path run = activeRun;
             if (run != null && run.equals(createdRun) && !hasTrials(run)) {
                 // not removed here: the command's thread still writes to it until the JVM halts
-                System.err.println("bench: interrupted before any trial finished; " + run + " holds no results");
+                // yet it is a run to resume, not to delete: its run.json has the plan
+                System.err.println("bench: interrupted before any trial finished; " + run + " holds no results yet (" + resumeCommand(run) + " runs it)");
             } else if (run != null) {
                 System.err.println("bench: interrupted; finished trials are kept in " + run + " (" + resumeCommand(run) + " runs any trials that are left)");
             }

@@ -219,7 +219,8 @@ public final class HtmlReport {
         if (run.trials().isEmpty()) {
             return java.util.Optional.of(dev.kensho.core.result.RunDirectory.failedBeforeFirstTrial(run.info())
                     .map(why -> "No trial finished: the run failed before its first measurement (" + why + ").")
-                    .orElse("No trial finished: the run stopped before its first measurement."));
+                    .orElse("No trial finished: the run stopped before its first measurement ("
+                            + run.info().resumeCommand(run.directory()) + " runs it)."));
         }
         Map<String, Object> params = run.info().parameters() == null ? Map.of() : run.info().parameters();
         Object asked = params.get("repeat");

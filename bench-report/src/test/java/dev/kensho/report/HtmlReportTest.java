@@ -74,7 +74,9 @@ class HtmlReportTest {
         try (RunDirectory rd = RunDirectory.create(tmp.resolve("none"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
             none = RunDirectory.read(rd.path());
         }
-        assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement."));
+        // a run to resume, not to delete: the command that does is there
+        assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement (java -jar bench.jar bench --resume "
+                + none.directory() + " runs it)."), HtmlReport.render(none));
     }
 
     /**
