@@ -26,6 +26,14 @@ class OptionNamesTest {
     }
 
     @Test
+    void theUserIsTakenAsPgbenchAndPsqlSpellIt() {
+        // pgbench --username was refused, its value then read as pgbench's DBNAME in the hint
+        for (String spelling : new String[] {"-U", "--user", "--username"}) {
+            assertEquals("alice", leaf("pgbench", "run", "--url", "jdbc:postgresql://h/db", spelling, "alice").matchedOptionValue("--user", ""));
+        }
+    }
+
+    @Test
     void microTakesTheShortScaleOfTheOtherCommands() {
         assertEquals(Integer.valueOf(2), leaf("micro", "-s", "2").matchedOptionValue("--scale", 0));
     }
