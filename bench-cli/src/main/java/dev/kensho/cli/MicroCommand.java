@@ -88,7 +88,9 @@ final class MicroCommand implements Callable<Integer> {
         params.put("wide_rows", o.wideRows());
         params.put("columns", o.columns());
         params.put("client_encodings", o.clientEncodings());
-        params.put("database_encoding", o.databaseEncoding());
+        // the database Kensho creates on a server it manages; a remote database is measured as it is (its own
+        // encoding in each trial's server_encoding), and the option's EUC_JP there described nothing that happened
+        if (specs.stream().anyMatch(sp -> sp.kind().managed())) params.put("database_encoding", o.databaseEncoding());
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("settings", target.settings());
         params.put("jmh", Map.of("warmup_iterations", o.warmupIterations(), "iterations", o.iterations(),
@@ -97,11 +99,16 @@ final class MicroCommand implements Callable<Integer> {
         String pid = "process " + ProcessHandle.current().pid();
         // before any run directory, server or table: JMH's own lock would refuse this run only at its first benchmark
         try (JmhLock lock = JmhLock.acquire(pid)) {
-            System.err.println(about(o.estimate()) + (specs.size() > 1 ? " per target, " + specs.size() + " targets" : ""));
             try (RunDirectory dir = results.open(MicroBenchmarks.COMMAND, params, System.err)) {
+                // after open: a resume it refuses was told a whole run's estimate first
+                System.err.println(about(o.estimate()) + (specs.size() > 1 ? " per target, " + specs.size() + " targets" : ""));
                 lock.owner(pid + ", run " + dir.path().toAbsolutePath());
                 dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
                 for (TargetSpec spec : specs) {
+                    if (results.resuming() && MicroBenchmarks.finished(dir, spec.label(), o)) {
+                        System.err.println(spec.label() + ": every cell is already in " + dir.path() + "; nothing left to resume there");
+                        continue;
+                    }
                     try (Target t = spec.open()) {
                         String label = label(spec, t);
                         System.err.println("target: " + t.describe());

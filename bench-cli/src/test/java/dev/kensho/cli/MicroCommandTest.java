@@ -62,6 +62,19 @@ class MicroCommandTest {
                     assertFalse(Files.readString(f).contains(secret), f + " holds the password");
                 }
             }
+            Path run;
+            try (Stream<Path> dirs = Files.list(tmp)) {
+                run = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+            }
+            // a remote database is measured as it is: --database-encoding's EUC_JP described nothing that happened
+            assertFalse(Files.readString(run.resolve("run.json")).contains("database_encoding"), Files.readString(run.resolve("run.json")));
+            // a finished run resumed: nothing to connect to or make, where it set up its tables again for nothing
+            CommandRun again = CommandRun.of("micro", "--url", url + "?password=" + secret, "--user", role,
+                    "--benchmarks", "trailing-columns", "--wide-rows", "2000", "--warmup-iterations", "0", "--iterations", "1",
+                    "--iteration-time", "100ms", "--resume", run.toString());
+            assertEquals(0, again.exit(), again.out() + again.err());
+            assertTrue(again.err().contains("every cell is already in " + run + "; nothing left to resume there"), again.err());
+            assertFalse(again.err().contains("target: "), again.err());
         } finally {
             Files.writeString(hba, hbaBefore);
             try (Connection c = pg.connect("postgres"); Statement s = c.createStatement()) {

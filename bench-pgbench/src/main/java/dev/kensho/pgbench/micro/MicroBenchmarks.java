@@ -204,6 +204,9 @@ public final class MicroBenchmarks {
 
     private static Result runLocked(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream out) {
         PrintStream log = out != null ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
+        // summary.csv's rows in the order the options list them: a skipped cell (SQL_ASCII), appended before the
+        // measured ones, came first
+        dir.plannedCells(o.benchmarks().stream().flatMap(b -> o.values(b).stream().map(v -> cellKey(label, b, v))).toList());
         String database = target.kind().managed() ? ensureDatabase(target, o.databaseEncoding(), log) : target.database();
         MicroTables.Facts facts;
         Set<MicroTables.Data> needed = EnumSet.noneOf(MicroTables.Data.class);
@@ -250,7 +253,7 @@ public final class MicroBenchmarks {
             if (todo.isEmpty()) continue;
             // Ctrl-C: the server is stopping, and a further benchmark would only start a fork to fail
             if (dev.kensho.core.JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more benchmarks", null);
-            log.println(b.label + (b.param == null ? "" : " (" + todo.size() + " values)"));
+            log.println(b.label + (b.param == null ? "" : " (" + todo.size() + (todo.size() == 1 ? " value)" : " values)")));
             JmhTrials trials = new JmhTrials(dir, p -> cell(label, b, facts, b.param == null ? null : p.getParam(b.param),
                     p.getMode().shortLabel(), p.getForks()), log, o.verbose(), o.iterations() * Math.max(1, forks));
             // In this JVM one JMH run per value: JMH 1.37's in-VM runner throws IndexOutOfBoundsException when a
@@ -382,6 +385,15 @@ public final class MicroBenchmarks {
         extra.put("jmh_mode", jmhMode);
         extra.put("forks", forks);
         return new JmhTrials.Cell(cellKey(label, b, value), params, extra);
+    }
+
+    /**
+     * Whether every cell of these options already has its iterations on label in dir (as forks would record them): a
+     * resumed run that is finished has no server to start and no table to make.
+     */
+    public static boolean finished(RunDirectory dir, String label, Options o) {
+        return o.benchmarks().stream().allMatch(b -> o.values(b).stream()
+                .allMatch(v -> finished(dir, cellKey(label, b, v), o.iterations() * Math.max(1, o.forks()))));
     }
 
     private static boolean finished(RunDirectory dir, String key, int repeats) {
