@@ -67,7 +67,8 @@ public class TargetState {
             try {
                 s.pgVersion(version.strip());
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("-Dkensho.pgVersion=" + version + ": a major (17, 9.6) or minor release (16.6)");
+                // Kensho's usage error, as the other properties' are: a bare IllegalArgumentException read as a bug
+                throw dev.kensho.core.KenshoException.usage("-Dkensho.pgVersion=" + version + ": a major (17, 9.6) or minor release (16.6)");
             }
         }
         String restart = p.getProperty("kensho.restartCommand");

@@ -64,6 +64,12 @@ class JmhStatesTest {
         p.setProperty("kensho.pgBin", tmp.toString());
         e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> new TargetState().open(p));
         assertEquals("choose one of -Dkensho.url and -Dkensho.pgBin", e.getMessage());
+        // Kensho's usage error, as the others: it was a bare IllegalArgumentException
+        var bad = new java.util.Properties();
+        bad.setProperty("kensho.pgVersion", "15x");
+        e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> TargetState.spec(bad));
+        assertEquals("-Dkensho.pgVersion=15x: a major (17, 9.6) or minor release (16.6)", e.getMessage());
+        assertEquals(dev.kensho.core.KenshoException.USAGE, e.exitCode());
     }
 
     @Test
