@@ -22,6 +22,10 @@ class CommandLineIT {
         BenchJar.Result r = BenchJar.run(work, "--help");
         assertEquals(0, r.exitCode());
         assertTrue(r.out().contains("Commands:"), r.out());
+        // a CI job's LANG=C: Java's charset there is ASCII, where the name's kanji and the dashes came out as "?"
+        BenchJar.Result c = BenchJar.run(work.resolve("c"), java.util.Map.of("LANG", "C", "LC_ALL", "C"), "--help");
+        assertEquals(r.out(), c.out());
+        assertTrue(c.out().contains("Kensho (検証): ") && c.out().contains("min–max") && !c.out().contains("?"), c.out());
         for (String line : r.out().split("\n")) {
             String t = line.strip();
             if (!line.startsWith("  ") || line.startsWith("   ") || t.startsWith("-") || t.isEmpty()) continue;

@@ -94,7 +94,20 @@ public final class Kensho implements Runnable {
     @SuppressWarnings("unused")
     private static volatile byte[] oomReserve = new byte[512 * 1024];
 
+    /** Set by main where the JVM's charset cannot write Kensho's text (LANG=C): stdout and stderr are UTF-8 instead. */
+    private static boolean utf8Console;
+
     public static void main(String[] args) {
+        if (!java.nio.charset.Charset.defaultCharset().newEncoder().canEncode("検証–µ≥")) {
+            // LANG=C, a CI job's usual locale: Java wrote ASCII, every kanji, dash, µ and ≥ a "?" ("Kensho (??)",
+            // "min?max"). UTF-8's bytes are what CI logs and today's terminals read, and what pgbench and psql pass on
+            // from the server unconverted. Buffered and flushed as the JVM's own streams are.
+            System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 128),
+                    true, java.nio.charset.StandardCharsets.UTF_8));
+            System.setErr(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), 128),
+                    true, java.nio.charset.StandardCharsets.UTF_8));
+            utf8Console = true;
+        }
         int code;
         try {
             code = execute(args);
@@ -166,6 +179,11 @@ public final class Kensho implements Runnable {
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Kensho());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        if (utf8Console) {
+            // picocli writes through its own writers, made with the JVM's charset
+            cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true));
+            cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true));
+        }
         giveVersion(cl);
         // pgbench takes the last of a repeated option (-T 60 ... -T 120); Kensho's other commands refuse the repeat,
         // where a second --pg-version meant as a list would otherwise be dropped unsaid
