@@ -156,7 +156,9 @@ public final class QueryTimer {
 
     /** Whether sql holds anything to run: not only blanks, semicolons and comments. */
     public static boolean holdsStatement(String sql) {
-        return !withoutTerminator(sql).replaceAll("(?s)--[^\n]*|/\\*.*?\\*/|[\\s;]", "").isEmpty();
+        boolean[] any = {false};
+        scanTopLevel(sql, semicolon -> { }, token -> any[0] = true);
+        return any[0];
     }
 
     /**
@@ -199,22 +201,46 @@ public final class QueryTimer {
      */
     public static java.util.List<Integer> laterStatements(String sql) {
         java.util.List<Integer> starts = new java.util.ArrayList<>();
-        int n = sql.length(), i = 0, pending = -1;
+        int[] pending = {-1};
+        scanTopLevel(sql, semicolon -> pending[0] = semicolon + 1, token -> {
+            // something other than blanks and comments after a semicolon: a statement starts here
+            if (pending[0] >= 0) {
+                starts.add(token);
+                pending[0] = -1;
+            }
+        });
+        return starts;
+    }
+
+    /**
+     * The statement without its closing semicolon and the blanks and comments after it ("select 1; -- total" is
+     * "select 1"), the text before it as it was, so that an error's line and column are still the caller's. With the
+     * semicolon and a comment left on, it was no longer one statement to COPY (…) or EXPLAIN: "select 1; -- c" ran
+     * unstreamed, its result buffered, and under --explain failed "Multiple ResultSets were returned by the query".
+     */
+    public static String withoutTerminator(String sql) {
+        int[] last = {-1};
+        scanTopLevel(sql, semicolon -> last[0] = semicolon, token -> last[0] = -1);
+        return last[0] < 0 ? sql : sql.substring(0, last[0]);
+    }
+
+    /**
+     * Walks sql's top level: each semicolon that separates statements, and the start of each token that is neither a
+     * blank nor a comment (a word, a literal, a quoted identifier or dollar-quoted body taken whole, a sign). Semicolons
+     * in literals, quoted identifiers, dollar-quoted bodies and comments are not seen.
+     */
+    private static void scanTopLevel(String sql, java.util.function.IntConsumer semicolon, java.util.function.IntConsumer token) {
+        int n = sql.length(), i = 0;
         while (i < n) {
             char ch = sql.charAt(i);
             if (sql.startsWith("--", i) || sql.startsWith("/*", i)) {
                 i = afterComment(sql, i);
             } else if (ch == ';') {
-                pending = i + 1;
-                i++;
+                semicolon.accept(i++);
             } else if (Character.isWhitespace(ch)) {
                 i++;
             } else {
-                // something other than blanks and comments after a semicolon: a statement starts here
-                if (pending >= 0) {
-                    starts.add(i);
-                    pending = -1;
-                }
+                token.accept(i);
                 if (ch == '\'' || ch == '"') {
                     i = afterQuoted(sql, i);
                 } else if (ch == '$' && dollarTag(sql, i) != null) {
@@ -227,39 +253,6 @@ public final class QueryTimer {
                 }
             }
         }
-        return starts;
-    }
-
-    /**
-     * The statement without its closing semicolon and the blanks and comments after it ("select 1; -- total" is
-     * "select 1"), the text before it as it was, so that an error's line and column are still the caller's. With the
-     * semicolon and a comment left on, it was no longer one statement to COPY (…) or EXPLAIN: "select 1; -- c" ran
-     * unstreamed, its result buffered, and under --explain failed "Multiple ResultSets were returned by the query".
-     */
-    public static String withoutTerminator(String sql) {
-        int n = sql.length(), i = 0, last = -1;
-        while (i < n) {
-            char ch = sql.charAt(i);
-            if (sql.startsWith("--", i) || sql.startsWith("/*", i)) {
-                i = afterComment(sql, i);
-            } else if (ch == ';') {
-                last = i++;
-            } else if (Character.isWhitespace(ch)) {
-                i++;
-            } else {
-                last = -1;
-                if (ch == '\'' || ch == '"') {
-                    i = afterQuoted(sql, i);
-                } else if (ch == '$' && dollarTag(sql, i) != null) {
-                    i = afterDollarQuoted(sql, i);
-                } else if (Character.isLetter(ch) || ch == '_') {
-                    while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) i++;
-                } else {
-                    i++;
-                }
-            }
-        }
-        return last < 0 ? sql : sql.substring(0, last);
     }
 
     /** The index after the comment opening at i: -- to the line's end, or /* to its matching close (they nest). */
