@@ -180,6 +180,13 @@ public final class JitMatrix {
         }
     }
 
+    /**
+     * What a trial's line adds when it ends after Ctrl-C or a kill: the run keeps no trial from then on (its server is
+     * stopping), and the line read as a result that the files then did not have.
+     */
+    static final java.util.function.Supplier<String> NOT_KEPT = () -> dev.kensho.core.JvmShutdown.begun()
+            ? " (not kept: the run is stopping; --resume measures it again)" : "";
+
     /** Measures every item with jit=off and jit=on. The data must be loaded; the type variants are created here. */
     public void run(SsbDatabase db, RunDirectory dir) throws InterruptedException {
         Target t = db.target();
@@ -197,6 +204,12 @@ public final class JitMatrix {
         }
         dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
         List<Map<String, String>> combos = QueryMatrix.combinations(opts.matrix());
+        // run.json's plan: the report of an interrupted run names the cells it never reached
+        List<String> planned = new java.util.ArrayList<>();
+        for (Map<String, String> combo : combos) {
+            for (Item it : items) for (String jit : List.of("off", "on")) planned.add(key(it, jit, combo));
+        }
+        dir.plannedCells(planned);
         for (int i = 0; i < combos.size(); i++) {
             Map<String, String> combo = combos.get(i);
             if (finished(items, combo, dir)) continue;   // --resume: no restart for settings nothing is left to run under
@@ -464,8 +477,8 @@ public final class JitMatrix {
         if (j != null) b.extra("jit_inlining", j.inlining()).extra("jit_optimization", j.optimization());
         if (plan.warning() != null) b.extra("warning", plan.warning());
         if (plan.partial() != null) b.extra(JIT_PARTIAL, plan.partial()).extra("plan_cost", cost(plan.result()));
-        err.printf("ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%n", jit, it.verification(), it.id(), repeat + 1,
-                timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions");
+        err.printf("ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%s%n", jit, it.verification(), it.id(), repeat + 1,
+                timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions", NOT_KEPT.get());
         return b.build();
     }
 

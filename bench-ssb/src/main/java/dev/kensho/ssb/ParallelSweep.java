@@ -442,9 +442,9 @@ public final class ParallelSweep {
                     }
                 }
                 Trial tr = b.build();
-                err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d%n", version,
+                err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d%s%n", version,
                         pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
-                        plan.workersLaunched());
+                        plan.workersLaunched(), JitMatrix.NOT_KEPT.get());
                 return tr;
             }, new TrialMatrix.Listener<>() { });
         } finally {
