@@ -174,7 +174,18 @@ public final class JitMatrix {
         if (!v.atLeast(11)) throw KenshoException.usage("this server has no JIT: " + v.lacks("JIT", 11) + "; " + elsewhere());
         try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
             rs.next();
-            if (!rs.getBoolean(1)) throw KenshoException.usage(NO_JIT);
+            if (!rs.getBoolean(1)) {
+                // the embedded binaries have no LLVM; a --pg-bin or remote server whose jit_provider did not load
+                // (a --set jit_provider, a missing llvmjit package) was sent to the --pg-bin it was already on
+                if (t.kind() == dev.kensho.core.server.TargetKind.EMBEDDED) throw KenshoException.usage(NO_JIT);
+                String provider;
+                try (ResultSet p = s.executeQuery("SELECT current_setting('jit_provider')")) {
+                    p.next();
+                    provider = p.getString(1);
+                }
+                throw KenshoException.usage("this server has no JIT: pg_jit_available() is false, its jit_provider '" + provider
+                        + "' did not load (a --set jit_provider, or a build or package without LLVM: Debian's postgresql-NN has it)");
+            }
         } catch (SQLException e) {
             throw KenshoException.target("cannot ask the server about JIT: " + KenshoException.firstLine(e), e);
         }

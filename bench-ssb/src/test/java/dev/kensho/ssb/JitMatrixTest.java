@@ -45,6 +45,28 @@ class JitMatrixTest {
         assertTrue(e.getMessage().contains("--pg-bin") && e.getMessage().contains("--url"), e.getMessage());
     }
 
+    /**
+     * A --pg-bin server whose jit_provider does not load (a build without LLVM, here the embedded 18's tools; a
+     * --set jit_provider): its refusal said to give --pg-bin, which it was already on, not why.
+     */
+    @Test
+    void aPgBinServerWithoutJitIsToldWhyNotSentToPgBin() throws Exception {
+        // one directory across runs: a server's initdb template is kept per bin directory
+        java.nio.file.Path bin = dev.kensho.core.server.KenshoHome.dir().resolve("test-bin-without-llvm-18");
+        if (!java.nio.file.Files.isDirectory(bin)) {
+            java.nio.file.Files.createDirectories(bin);
+            java.nio.file.Files.setPosixFilePermissions(bin, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            java.nio.file.Path real = dev.kensho.core.server.EmbeddedBinaries.binDirectory(18);
+            for (String tool : List.of("initdb", "pg_ctl", "postgres")) java.nio.file.Files.createSymbolicLink(bin.resolve(tool), real.resolve(tool));
+        }
+        try (Target t = new dev.kensho.core.server.TargetSpec().pgBin(bin).open()) {
+            KenshoException e = assertThrows(KenshoException.class, () -> JitMatrix.requireJit(t));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("this server has no JIT: pg_jit_available() is false, its jit_provider 'llvmjit' did not load (a --set"
+                    + " jit_provider, or a build or package without LLVM: Debian's postgresql-NN has it)", e.getMessage());
+        }
+    }
+
     @Test
     void badQueriesAndCostsAreRefusedWhenTheOptionsAreMadeBeforeAnyServerStarts() {
         assertUsage("unknown SSB query q9.9", () -> new JitMatrix.Options(List.of(3), 1, List.of("q9.9"), Map.of(), 10));
