@@ -80,7 +80,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         }
         for (String tool : List.of("initdb", "pg_ctl", "postgres")) {
             if (!Files.isExecutable(bin.resolve(tool))) {
-                throw KenshoException.usage("--pg-bin " + bin + " is not a PostgreSQL bin directory: it has no executable " + tool);
+                // the installation's directory for its bin directory (/usr/lib/postgresql/15): the one meant is named
+                Path under = bin.resolve("bin");
+                throw KenshoException.usage("--pg-bin " + bin + " is not a PostgreSQL bin directory: it has no executable " + tool
+                        + (Files.isExecutable(under.resolve(tool)) ? " (" + under + " has: --pg-bin " + under + ")" : ""));
             }
         }
         initialSettings.forEach((k, v) -> {

@@ -212,6 +212,13 @@ class ManagedServerTest {
                 .startsWith("--pg-bin " + file + ": not a directory"));
         assertEquals("--pg-bin " + tmp + " is not a PostgreSQL bin directory: it has no executable initdb",
                 assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(tmp).open()).getMessage());
+        // the installation's directory, whose bin/ was meant (/usr/lib/postgresql/15): that one is named
+        java.nio.file.Path install = Files.createDirectories(tmp.resolve("15/bin")).getParent();
+        java.nio.file.Path initdb = Files.writeString(install.resolve("bin/initdb"), "#!/bin/sh\n");
+        initdb.toFile().setExecutable(true);
+        assertEquals("--pg-bin " + install + " is not a PostgreSQL bin directory: it has no executable initdb (" + install.resolve("bin")
+                + " has: --pg-bin " + install.resolve("bin") + ")",
+                assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(install).open()).getMessage());
     }
 
     @Test
