@@ -452,6 +452,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             // -N, not --no-sync: that long name came with 10 (9.6 spells it --nosync); the short one is every version's
             exec(cmd("initdb", "-D", data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "-N"),
                     "initdb", 300);
+            // an initdb that exits 0 and makes nothing is not PostgreSQL's: said so, not as "cannot edit postgresql.conf"
+            if (!Files.isRegularFile(data.resolve("PG_VERSION"))) {
+                throw KenshoException.usage("--pg-bin " + bin + ": its initdb made no data directory in " + data
+                        + " (is it PostgreSQL's initdb?)");
+            }
         }
         try {
             Path conf = data.resolve("postgresql.conf");

@@ -219,6 +219,23 @@ class ManagedServerTest {
         assertEquals("--pg-bin " + install + " is not a PostgreSQL bin directory: it has no executable initdb (" + install.resolve("bin")
                 + " has: --pg-bin " + install.resolve("bin") + ")",
                 assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(install).open()).getMessage());
+        // tools of those names that are not PostgreSQL's: their initdb made nothing ("cannot edit postgresql.conf" before)
+        // (where the server's user can run them: as root Kensho runs initdb as another user)
+        java.nio.file.Path fake = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "fake-bin");
+        try {
+            Files.setPosixFilePermissions(fake, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            for (String tool : java.util.List.of("initdb", "pg_ctl", "postgres")) {
+                Files.setPosixFilePermissions(Files.writeString(fake.resolve(tool), "#!/bin/sh\necho hello\n"),
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
+            KenshoException notPg = assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(fake).open());
+            assertTrue(notPg.getMessage().startsWith("--pg-bin " + fake + ": its initdb made no data directory in ")
+                    && notPg.getMessage().endsWith(" (is it PostgreSQL's initdb?)"), notPg.getMessage());
+        } finally {
+            try (var files = Files.walk(fake)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
     }
 
     @Test
