@@ -634,15 +634,21 @@ public final class ClientScriptRunner {
         return metaFailure(cmds.get(pc), new EvalException(COPY_UNSUPPORTED));
     }
 
-    private static final java.util.regex.Pattern COPY = java.util.regex.Pattern.compile("(?is)^(\\s|--[^\n]*\n|/\\*.*?\\*/)*copy\\b.*");
+    private static final java.util.regex.Pattern COPY_IN = java.util.regex.Pattern.compile("(?is).*\\bcopy\\b.*\\bfrom\\s+stdin\\b.*");
+    private static final java.util.regex.Pattern COPY_OUT = java.util.regex.Pattern.compile("(?is).*\\bcopy\\b.*\\bto\\s+stdout\\b.*");
 
     /**
-     * Whether pgjdbc failed a COPY ... FROM STDIN or TO STDOUT (which it runs only through its CopyManager): it refuses
-     * the copy out itself (0A000) and ends the copy in with CopyFail, which the server answers with 57014, "COPY from
-     * stdin failed: ...". Told by the state, not by pgjdbc's message, which its translations change.
+     * Whether pgjdbc failed a COPY ... FROM STDIN or TO STDOUT (which it runs only through its CopyManager), also one
+     * of a simple-mode line's statements: it refuses the copy out itself (0A000, no server error) and ends the copy in
+     * with CopyFail, which the server answers with 57014. Told by the states and the statement, not by pgjdbc's
+     * message, which its translations change; a COPY to a server file failing 0A000 or timing out (57014) is the
+     * server's error, said in its words.
      */
     private static boolean copyProtocol(Command cmd, SQLException e) {
-        return ("0A000".equals(e.getSQLState()) || "57014".equals(e.getSQLState())) && cmd.sql != null && COPY.matcher(cmd.sql).matches();
+        if (cmd.sql == null) return false;
+        boolean server = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null;
+        if ("0A000".equals(e.getSQLState()) && !server) return COPY_OUT.matcher(cmd.sql).matches();
+        return "57014".equals(e.getSQLState()) && server && COPY_IN.matcher(cmd.sql).matches();
     }
 
     public Step storeFailed(EvalException e) {
@@ -663,7 +669,7 @@ public final class ClientScriptRunner {
      */
     private Step metaFailure(Command cmd, EvalException e, String what) {
         int here = pc;
-        endCommand();
+        // no endCommand(), as pgbench's aborted command never reaches END_COMMAND: -r shows it 0.000, not its time
         outcome = new TransactionOutcome(TransactionOutcome.Status.META_ERROR, scriptIndex, here, null,
                 what == null ? e.getMessage() : e.getMessage() + "\nclient " + clientId + " aborted in command " + here
                         + " (" + metaName(cmd) + ") of script " + scriptIndex + "; " + what,

@@ -37,6 +37,9 @@ class CopyRefusedTest {
         "PGJDBC, SIMPLE, COPY kensho_copy_t FROM STDIN",
         "PGJDBC, PREPARED, COPY kensho_copy_t FROM STDIN",
         "PGJDBC, EXTENDED, COPY (SELECT 1) TO STDOUT",
+        // one of a simple-mode line's statements
+        "PGJDBC, SIMPLE, SELECT 1 \\; COPY kensho_copy_t FROM STDIN",
+        "WIRE, SIMPLE, SELECT 1 \\; COPY kensho_copy_t FROM STDIN",
     })
     @Timeout(120)
     void aCopyAbortsTheClientInPgbenchsWords(Engine engine, QueryMode mode, String copy, Target pg) throws Exception {
@@ -46,7 +49,7 @@ class CopyRefusedTest {
         }
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunReport r = new PgbenchRun().engine(engine).script("copy.sql", "select 1;\n" + copy + ";\n").mode(mode).clients(2)
-                .seconds(3).noVacuum(true).warmup(0)
+                .seconds(3).noVacuum(true).warmup(0).perStatement(true)
                 .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
         String said = err.toString(StandardCharsets.UTF_8);
@@ -54,9 +57,30 @@ class CopyRefusedTest {
         assertEquals("COPY is not supported in pgbench, aborting", r.abortReason(), said);
         assertTrue(said.contains("error: COPY is not supported in pgbench, aborting"), said);
         assertTrue(!said.contains("CopyManager"), said);
+        // as pgbench's -r: the aborted command never ended, its latency 0.000 (it was the time to the abort)
+        assertEquals(0.0, r.scripts().get(0).commands().get(1).avgMs(), r.scripts().get(0).commands().toString());
         try (Connection c = pg.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM kensho_copy_t")) {
             rs.next();
             assertEquals(0, rs.getLong(1), "the copy in took no row");
         }
+    }
+
+    /** A COPY to a server file is a command as any other: its error (0A000 here) is the server's, in its words. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"WIRE", "PGJDBC"})
+    @Timeout(120)
+    void aServerSideCopysErrorIsTheServers(Engine engine, Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().engine(engine).script("copy.sql", "COPY kensho_copy_t TO '/tmp/kensho-copy-x' (FORMAT binary, HEADER true);\n")
+                .clients(1).transactions(1).noVacuum(true).warmup(0)
+                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertTrue(r.aborted(), said);
+        assertTrue(said.contains("ERROR:  cannot specify HEADER in BINARY mode"), said);
+        assertTrue(!said.contains("COPY is not supported"), said);
     }
 }
