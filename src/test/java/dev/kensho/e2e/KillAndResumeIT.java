@@ -81,6 +81,10 @@ class KillAndResumeIT {
                 + "'SELECT pg_sleep\\(0.2\\)' --repeat 40 --warmup 0 --resume \\1 runs any trials that are left\\)\n.*"), said);
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 3 && kept.size() < 40, "kept " + kept.size());
+        // and report, which says it too
+        BenchJar.Result report = BenchJar.run(work.resolve("report"), "report", trials.getParent().toString(), "-o",
+                work.resolve("report/r.html").toString());
+        assertTrue(report.all().contains("(java -jar " + BenchJar.JAR + " query -c "), report.all());
         // the trial the server's stop cut short is not a failure of the workload: it is not kept, and resume runs it
         assertEquals(List.of("ok"), kept.stream().map(Trial::status).distinct().toList(), kept.toString());
         BenchJar.Result r = BenchJar.run(work.resolve("resume"), "query", "--resume", trials.getParent().toString(), "-c", "SELECT pg_sleep(0.2)",

@@ -59,7 +59,7 @@ public final class Kensho implements Runnable {
     /** The run's own command line with --resume (a resume with other options is refused), from its run.json. */
     private static String resumeCommand(Path run) {
         try {
-            return RunDirectory.info(run).resumeCommand(run, program());
+            return RunDirectory.info(run).resumeCommand(run);
         } catch (RuntimeException e) {
             return "--resume " + run;   // run.json unreadable: the resume will say why
         }
@@ -98,6 +98,8 @@ public final class Kensho implements Runnable {
     private static boolean utf8Console;
 
     public static void main(String[] args) {
+        // the resume commands that stderr, report and compare print name the jar this is
+        dev.kensho.core.result.RunInfo.startedAs(program());
         if (!java.nio.charset.Charset.defaultCharset().newEncoder().canEncode("検証–µ≥")) {
             // LANG=C, a CI job's usual locale: Java wrote ASCII, every kanji, dash, µ and ≥ a "?" ("Kensho (??)",
             // "min?max"). UTF-8's bytes are what CI logs and today's terminals read, and what pgbench and psql pass on

@@ -46,12 +46,16 @@ public final class CompareCommand implements Callable<Integer> {
             + "(the ANOVA stays on the charted ones).")
     boolean allMetrics;
 
-    @Option(names = "--fail-if-worse", arity = "0..1", fallbackValue = "0", paramLabel = "PCT",
+    @Option(names = "--fail-if-worse",
             description = "For a CI gate: exit 1 when a cell of a compared metric is worse than the baseline (the verdict "
-                    + "'worse': Welch's t, Holm-adjusted, at α = 0.05); with PCT, only when it is also worse by more than PCT "
-                    + "percent (--fail-if-worse=5: a TPS ratio below 0.95, a latency ratio above 1.05). The table and files "
-                    + "are written first.")
-    Double failIfWorse;
+                    + "'worse': Welch's t, Holm-adjusted, at α = 0.05), or when no cell could be tested (one repeat a side). "
+                    + "The table and files are written first.")
+    boolean failIfWorse;
+
+    @Option(names = "--tolerance", paramLabel = "PCT", defaultValue = "0",
+            description = "With --fail-if-worse: a worsening of PCT percent or less passes, significant or not "
+                    + "(--tolerance 5: a TPS ratio down to 0.95, a latency ratio up to 1.05).")
+    double tolerance;
 
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = ".",
             description = "Directory for compare.html and compare.csv (default: the current directory).")
@@ -63,9 +67,8 @@ public final class CompareCommand implements Callable<Integer> {
         if (allMetrics && !metrics.isEmpty()) {
             throw KenshoException.usage("--metric and --all-metrics: give one (--metric names the metrics to compare, --all-metrics takes every one)");
         }
-        if (failIfWorse != null && !(failIfWorse >= 0 && failIfWorse < 100)) {
-            throw KenshoException.usage("--fail-if-worse " + failIfWorse + ": expected a percentage from 0 up to 100 (0 or none: any significant worsening)");
-        }
+        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw KenshoException.usage("--tolerance " + tolerance + ": expected a percentage, 0 or more");
+        if (tolerance > 0 && !failIfWorse) throw KenshoException.usage("--tolerance is --fail-if-worse's: give both");
         List<RunResults> runs = new ArrayList<>();
         for (Path d : dirs) runs.add(ReportCommand.RunDirs.read(d));
         java.util.Set<String> known = new java.util.TreeSet<>();
@@ -88,14 +91,19 @@ public final class CompareCommand implements Callable<Integer> {
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
         // a CI step comparing against a baseline must not pass on a comparison that compared nothing
         if (cmp.rows().isEmpty()) throw new KenshoException(1, "nothing compared: no cell matches one of the baseline's (the warnings above say why)");
-        if (failIfWorse != null) {
-            List<RunComparison.Row> worse = cmp.rows().stream().filter(r -> "worse".equals(r.verdict()) && beyond(r, failIfWorse)).toList();
+        if (failIfWorse) {
+            List<RunComparison.Row> worse = cmp.rows().stream().filter(r -> "worse".equals(r.verdict()) && beyond(r, tolerance)).toList();
             if (!worse.isEmpty()) {
                 String cells = worse.stream().limit(5).map(r -> r.group() + " " + r.cell() + " " + r.metric() + " x"
                         + String.format(java.util.Locale.ROOT, "%.3f", r.ratio())).collect(java.util.stream.Collectors.joining(", "));
                 throw new KenshoException(1, worse.size() + (worse.size() == 1 ? " cell is" : " cells are") + " worse than "
-                        + worse.get(0).baseline() + (failIfWorse > 0 ? " by more than " + fmt(failIfWorse) + " %" : "") + " (--fail-if-worse): "
+                        + worse.get(0).baseline() + (tolerance > 0 ? " by more than " + fmt(tolerance) + " %" : "") + " (--fail-if-worse): "
                         + cells + (worse.size() > 5 ? ", ..." : ""));
+            }
+            // a gate that could judge nothing is no pass: runs of one repeat have no variance to test against
+            if (cmp.rows().stream().allMatch(r -> r.verdict().startsWith("not testable"))) {
+                throw new KenshoException(1, "--fail-if-worse: no cell could be tested (" + cmp.rows().get(0).verdict()
+                        + "): run --repeat 2 or more on each side");
             }
         }
         return 0;

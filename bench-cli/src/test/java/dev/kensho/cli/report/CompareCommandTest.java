@@ -99,18 +99,31 @@ class CompareCommandTest {
         }
         CommandRun plain = CommandRun.of("compare", run.toString(), "-o", tmp.resolve("a").toString());
         assertEquals(0, plain.exit(), plain.out() + plain.err());
-        CommandRun any = CommandRun.of("compare", run.toString(), "--fail-if-worse", "-o", tmp.resolve("b").toString());
+        // before the directories: a flag, not an option whose value the first directory became
+        CommandRun any = CommandRun.of("compare", "--fail-if-worse", run.toString(), "-o", tmp.resolve("b").toString());
         assertEquals(1, any.exit(), any.out() + any.err());
         assertEquals("bench: 2 cells are worse than 16 (--fail-if-worse): 17 clients=1 tps x0.900, 17 clients=4 tps x0.995\n", any.err());
         assertTrue(Files.isRegularFile(tmp.resolve("b/compare.csv")), "written before the gate");
-        CommandRun five = CommandRun.of("compare", run.toString(), "--fail-if-worse=5", "-o", tmp.resolve("c").toString());
+        CommandRun five = CommandRun.of("compare", run.toString(), "--fail-if-worse", "--tolerance", "5", "-o", tmp.resolve("c").toString());
         assertEquals(1, five.exit(), five.out() + five.err());
         assertEquals("bench: 1 cell is worse than 16 by more than 5 % (--fail-if-worse): 17 clients=1 tps x0.900\n", five.err());
-        CommandRun twenty = CommandRun.of("compare", run.toString(), "--fail-if-worse=20", "-o", tmp.resolve("d").toString());
+        CommandRun twenty = CommandRun.of("compare", run.toString(), "--fail-if-worse", "--tolerance", "20", "-o", tmp.resolve("d").toString());
         assertEquals(0, twenty.exit(), twenty.out() + twenty.err());
-        CommandRun bad = CommandRun.of("compare", run.toString(), "--fail-if-worse=-3", "-o", tmp.resolve("e").toString());
+        CommandRun bad = CommandRun.of("compare", run.toString(), "--fail-if-worse", "--tolerance", "-3", "-o", tmp.resolve("e").toString());
         assertEquals(2, bad.exit(), bad.out() + bad.err());
-        assertEquals("bench: --fail-if-worse -3.0: expected a percentage from 0 up to 100 (0 or none: any significant worsening)\n", bad.err());
+        assertEquals("bench: --tolerance -3.0: expected a percentage, 0 or more\n", bad.err());
+
+        // one repeat a side: nothing can be tested, and a gate that judged nothing does not pass
+        Path once;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("once"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 1)))) {
+            for (String v : List.of("16", "17")) {
+                rd.append(Trial.of("clients=1;version=" + v, 0).param("version", v).param("clients", 1).metric("tps", v.equals("16") ? 1000.0 : 10.0).build());
+            }
+            once = rd.path();
+        }
+        CommandRun untested = CommandRun.of("compare", once.toString(), "--fail-if-worse", "-o", tmp.resolve("f").toString());
+        assertEquals(1, untested.exit(), untested.out() + untested.err());
+        assertEquals("bench: --fail-if-worse: no cell could be tested (not testable (n=1)): run --repeat 2 or more on each side\n", untested.err());
     }
 
     /** Two versions swept over different client counts: no cell matches, and a CI step relying on the exit code must fail. */

@@ -34,7 +34,15 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
      * be given again.
      */
     public String resumeCommand(java.nio.file.Path dir) {
-        return resumeCommand(dir, "java -jar bench.jar");
+        return resumeCommand(dir, program);
+    }
+
+    /** How the process that prints a resume command was started: bench.jar's entry point sets it to the jar it ran. */
+    private static volatile String program = "java -jar bench.jar";
+
+    /** Sets what {@link #resumeCommand(java.nio.file.Path)} starts with ("java -jar /opt/kensho.jar"): report and compare say it too. */
+    public static void startedAs(String command) {
+        program = command;
     }
 
     /** As {@link #resumeCommand(java.nio.file.Path)}, started as program says (the jar as the user named it). */
