@@ -1168,6 +1168,9 @@ public final class Driver {
                         long end = System.nanoTime();
                         if ((!out.ok() && warming) || !record(out, script, tries, scheduled, start, end, throttled)) {
                             if (warming) warmupFailed = true;
+                            // an aborted client's session ends with it, as pgbench's (its backend was left idle, or idle
+                            // in an aborted transaction, until the run's end)
+                            else close();
                             finish();
                             return false;
                         }

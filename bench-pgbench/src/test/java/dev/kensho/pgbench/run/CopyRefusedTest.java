@@ -65,6 +65,30 @@ class CopyRefusedTest {
         }
     }
 
+    /** An aborted client's session ends with it, as pgbench's, while the others run on (the wire engine kept it open). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"WIRE", "PGJDBC"})
+    @Timeout(120)
+    void anAbortedClientsSessionEndsWithIt(Engine engine, Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
+        }
+        var run = java.util.concurrent.CompletableFuture.supplyAsync(() -> new PgbenchRun().engine(engine)
+                .script("copy.sql", "\\if :client_id = 0\nBEGIN;\nCOPY kensho_copy_t FROM STDIN;\nEND;\n\\else\nselect pg_sleep(0.05);\n\\endif\n")
+                .clients(2).seconds(4).noVacuum(true).warmup(0)
+                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(pg));
+        Thread.sleep(2500);
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE query LIKE 'COPY kensho_copy_t%'), count(*) FILTER (WHERE query LIKE 'select pg_sleep%')"
+                     + " FROM pg_stat_activity WHERE pid <> pg_backend_pid()")) {
+            rs.next();
+            assertEquals(0, rs.getLong(1), "the aborted client's backend is gone");
+            assertEquals(1, rs.getLong(2), "the other client runs on");
+        }
+        assertTrue(run.get().aborted());
+    }
+
     /** A COPY to a server file is a command as any other: its error (0A000 here) is the server's, in its words. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"WIRE", "PGJDBC"})
