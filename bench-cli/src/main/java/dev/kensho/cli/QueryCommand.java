@@ -72,7 +72,7 @@ final class QueryCommand implements Callable<Integer> {
         for (int i = 0; i < sql.size(); i++) {
             List<Integer> later = QueryTimer.laterStatements(sql.get(i));
             if (!later.isEmpty()) {
-                throw KenshoException.usage("-c " + KenshoException.firstLine(sql.get(i)) + ": a second statement at " + lineColumn(sql.get(i), later.get(0))
+                throw KenshoException.usage("-c '" + KenshoException.firstLine(sql.get(i)) + "': a second statement at " + lineColumn(sql.get(i), later.get(0))
                         + ONE_STATEMENT);
             }
             // nothing to run (blanks, a semicolon, comments): timed, it measured a round trip as the query's cell

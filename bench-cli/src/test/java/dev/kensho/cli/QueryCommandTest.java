@@ -266,7 +266,7 @@ class QueryCommandTest {
         Path two = Files.writeString(files.resolve("two.sql"), "select count(*) from pg_class;\n-- then\n  select 2;\n");
         CommandRun r = CommandRun.of(args(pg, results, "-f", two.toString()));
         assertOneLineUsageError(r, "-f " + two + ":3:3: a second statement; bench query times one statement per -c or -f");
-        assertOneLineUsageError(CommandRun.of(args(pg, results, "-c", "select 1; select 2")), "-c select 1; select 2: a second statement at line 1, column 11");
+        assertOneLineUsageError(CommandRun.of(args(pg, results, "-c", "select 1; select 2")), "-c 'select 1; select 2': a second statement at line 1, column 11");
         assertFalse(Files.exists(results), "no run directory");
         // nothing to run: a -c as a file of comments, not a cell timing a round trip
         assertOneLineUsageError(CommandRun.of(args(pg, results, "-c", "; -- nothing")), "-c '; -- nothing': holds no statement");
