@@ -76,7 +76,7 @@ final class QueryCommand implements Callable<Integer> {
                         + ONE_STATEMENT);
             }
             // nothing to run (blanks, a semicolon, comments): timed, it measured a round trip as the query's cell
-            if (!QueryTimer.holdsStatement(sql.get(i))) throw KenshoException.usage("-c '" + sql.get(i) + "': holds no statement");
+            if (!QueryTimer.holdsStatement(sql.get(i))) throw KenshoException.usage("-c '" + sql.get(i).replaceAll("\\s+", " ").strip() + "': holds no statement");
             queries.add(new QueryMatrix.Query("q" + (i + 1), sql.get(i)));
         }
         Map<String, Path> named = new LinkedHashMap<>();

@@ -34,19 +34,6 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
      * be given again.
      */
     public String resumeCommand(java.nio.file.Path dir) {
-        return resumeCommand(dir, program);
-    }
-
-    /** How the process that prints a resume command was started: bench.jar's entry point sets it to the jar it ran. */
-    private static volatile String program = "java -jar bench.jar";
-
-    /** Sets what {@link #resumeCommand(java.nio.file.Path)} starts with ("java -jar /opt/kensho.jar"): report and compare say it too. */
-    public static void startedAs(String command) {
-        program = command;
-    }
-
-    /** As {@link #resumeCommand(java.nio.file.Path)}, started as program says (the jar as the user named it). */
-    public String resumeCommand(java.nio.file.Path dir, String program) {
         List<String> line = new java.util.ArrayList<>(commandLine == null ? List.of() : commandLine);
         int earlier = line.indexOf("--resume");
         if (earlier >= 0) line.subList(earlier, Math.min(earlier + 2, line.size())).clear();
@@ -54,6 +41,14 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
         if (line.isEmpty()) return resume;
         String words = String.join(" ", line.stream().map(RunInfo::shellWord).toList());
         return program + " " + words + " " + resume + (words.contains("****") ? ", the masked password given again," : "");
+    }
+
+    /** How the process that prints a resume command was started: bench.jar's entry point sets it to the jar it ran. */
+    private static volatile String program = "java -jar bench.jar";
+
+    /** Sets what {@link #resumeCommand} starts with ("java -jar /opt/kensho.jar"): stderr, report and compare say it. */
+    public static void startedAs(String command) {
+        program = command;
     }
 
     /** An argument as a shell takes it back: the command line can be copied and run again. */
