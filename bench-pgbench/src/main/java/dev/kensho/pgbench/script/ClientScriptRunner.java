@@ -631,7 +631,8 @@ public final class ClientScriptRunner {
 
     /** The pending command's result was a COPY in or out: the client aborts, as pgbench's does. */
     public Step copyRefused() {
-        return metaFailure(cmds.get(pc), new EvalException(COPY_UNSUPPORTED));
+        // pgbench's one line, also where the COPY's result comes at a pipeline's end (no "aborted in command N (endpipeline)")
+        return metaFailure(cmds.get(pc), new EvalException(COPY_UNSUPPORTED), null);
     }
 
     private static final java.util.regex.Pattern COPY_IN = java.util.regex.Pattern.compile("(?is).*\\bcopy\\b.*\\bfrom\\s+stdin\\b.*");

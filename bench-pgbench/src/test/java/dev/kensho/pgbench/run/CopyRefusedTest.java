@@ -65,6 +65,25 @@ class CopyRefusedTest {
         }
     }
 
+    /** A COPY in a pipeline: its result comes at \endpipeline, and pgbench says only the COPY line there too. */
+    @org.junit.jupiter.api.Test
+    @Timeout(120)
+    void aCopyInAPipelineIsOneLine(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().engine(Engine.WIRE).mode(QueryMode.EXTENDED)
+                .script("copy.sql", "\\startpipeline\nselect 1;\nCOPY kensho_copy_t FROM STDIN;\n\\endpipeline\n")
+                .clients(1).transactions(1).noVacuum(true).warmup(0)
+                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertTrue(r.aborted(), said);
+        assertTrue(said.contains("error: COPY is not supported in pgbench, aborting"), said);
+        assertTrue(!said.contains("endpipeline"), said);
+    }
+
     /** An aborted client's session ends with it, as pgbench's, while the others run on (the wire engine kept it open). */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"WIRE", "PGJDBC"})
