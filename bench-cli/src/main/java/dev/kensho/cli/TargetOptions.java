@@ -88,6 +88,8 @@ public final class TargetOptions {
             out.add(base.withPgVersion(r));
         }
         for (Path d : pgBins) {
+            // --pg-bin= (an unset variable in a script) was the current directory, refused as "not a bin directory"
+            if (d.toString().isEmpty()) throw KenshoException.usage("--pg-bin is empty: give the bin directory of an installed PostgreSQL");
             if (out.stream().anyMatch(t -> t.pgBin().equals(d))) throw KenshoException.usage("--pg-bin " + d + " is given twice");
             out.add(base.copy().pgBin(d));
         }

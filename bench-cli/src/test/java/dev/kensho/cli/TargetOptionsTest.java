@@ -23,6 +23,14 @@ class TargetOptionsTest {
     }
 
     /** --restart-command without --url was accepted and never run (the embedded server started, exit 0). */
+    /** --pg-bin= (a script's unset variable) was the current directory. */
+    @Test
+    void anEmptyPgBinIsAUsageError() {
+        CommandRun r = CommandRun.of("env", "--pg-bin=");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --pg-bin is empty: give the bin directory of an installed PostgreSQL\n", r.err());
+    }
+
     @Test
     void aRestartCommandWithoutUrlIsAUsageError() {
         CommandRun r = CommandRun.of("env", "--restart-command", "true");
