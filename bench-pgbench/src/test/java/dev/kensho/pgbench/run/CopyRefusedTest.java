@@ -27,6 +27,23 @@ import org.junit.jupiter.params.provider.CsvSource;
 @KenshoTarget
 class CopyRefusedTest {
 
+    private static PrintStream sink(ByteArrayOutputStream b) {
+        return new PrintStream(b, true, StandardCharsets.UTF_8);
+    }
+
+    private static void table(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
+        }
+    }
+
+    private static void emptyTable(Target pg) throws Exception {
+        table(pg);
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("TRUNCATE kensho_copy_t");
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource({
         "WIRE, SIMPLE, COPY kensho_copy_t FROM STDIN",
@@ -43,15 +60,11 @@ class CopyRefusedTest {
     })
     @Timeout(120)
     void aCopyAbortsTheClientInPgbenchsWords(Engine engine, QueryMode mode, String copy, Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
-            s.execute("TRUNCATE kensho_copy_t");
-        }
+        emptyTable(pg);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunReport r = new PgbenchRun().engine(engine).script("copy.sql", "select 1;\n" + copy + ";\n").mode(mode).clients(2)
                 .seconds(3).noVacuum(true).warmup(0).perStatement(true)
-                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
         String said = err.toString(StandardCharsets.UTF_8);
         assertTrue(r.aborted(), said);
         assertEquals("COPY is not supported in pgbench, aborting", r.abortReason(), said);
@@ -69,15 +82,12 @@ class CopyRefusedTest {
     @org.junit.jupiter.api.Test
     @Timeout(120)
     void aCopyInAPipelineIsOneLine(Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
-        }
+        table(pg);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunReport r = new PgbenchRun().engine(Engine.WIRE).mode(QueryMode.EXTENDED)
                 .script("copy.sql", "\\startpipeline\nselect 1;\nCOPY kensho_copy_t FROM STDIN;\n\\endpipeline\n")
                 .clients(1).transactions(1).noVacuum(true).warmup(0)
-                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
         String said = err.toString(StandardCharsets.UTF_8);
         assertTrue(r.aborted(), said);
         assertTrue(said.contains("error: COPY is not supported in pgbench, aborting"), said);
@@ -89,14 +99,11 @@ class CopyRefusedTest {
     @CsvSource({"WIRE", "PGJDBC"})
     @Timeout(120)
     void anAbortedClientsSessionEndsWithIt(Engine engine, Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
-        }
+        table(pg);
         var run = java.util.concurrent.CompletableFuture.supplyAsync(() -> new PgbenchRun().engine(engine)
                 .script("copy.sql", "\\if :client_id = 0\nBEGIN;\nCOPY kensho_copy_t FROM STDIN;\nEND;\n\\else\nselect pg_sleep(0.05);\n\\endif\n")
                 .clients(2).seconds(4).noVacuum(true).warmup(0)
-                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(pg));
+                .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg));
         Thread.sleep(2500);
         try (Connection c = pg.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE query LIKE 'COPY kensho_copy_t%'), count(*) FILTER (WHERE query LIKE 'select pg_sleep%')"
@@ -113,14 +120,11 @@ class CopyRefusedTest {
     @CsvSource({"WIRE", "PGJDBC"})
     @Timeout(120)
     void aServerSideCopysErrorIsTheServers(Engine engine, Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS kensho_copy_t (x int)");
-        }
+        table(pg);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunReport r = new PgbenchRun().engine(engine).script("copy.sql", "COPY kensho_copy_t TO '/tmp/kensho-copy-x' (FORMAT binary, HEADER true);\n")
                 .clients(1).transactions(1).noVacuum(true).warmup(0)
-                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
         String said = err.toString(StandardCharsets.UTF_8);
         assertTrue(r.aborted(), said);
         assertTrue(said.contains("ERROR:  cannot specify HEADER in BINARY mode"), said);
