@@ -320,13 +320,16 @@ public final class SsbDatabase {
                     throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
                             + (difference.isEmpty() ? "" : "; " + difference) + ": use --reload to replace it");
                 }
-                dropOwn(c, st);
+                // refused before anything is dropped: a refused --reload had dropped Kensho's own tables first
                 List<String> foreign = new ArrayList<>();
-                for (String t : allNames()) if (exists(c, t)) foreign.add(t);
+                for (String t : allNames()) {
+                    if (exists(c, t) && !(st.present && st.tables.contains(t) && !st.replaced.contains(t))) foreign.add(t);
+                }
                 if (!foreign.isEmpty()) {
                     throw KenshoException.usage("table(s) " + String.join(", ", foreign) + " already exist in schema " + schema
                             + " and were not created by Kensho; Kensho never drops them: load into another schema or database");
                 }
+                dropOwn(c, st);
                 createMeta(c, opts.scale(), createdSchema);
                 for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
                     String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
