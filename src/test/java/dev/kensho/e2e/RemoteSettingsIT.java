@@ -33,7 +33,8 @@ class RemoteSettingsIT {
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             BenchJar.Result r = BenchJar.run(work, "query", "--url", url, "--user", "postgres", "-c", "SELECT 1",
                     "--matrix", "max_worker_processes=9,10", "--matrix", "work_mem=8MB", "--repeat", "1");
-            assertEquals(0, r.exitCode(), r.all());
+            assertEquals(1, r.exitCode(), "every cell skipped: nothing was measured; " + r.all());
+            assertTrue(r.err().contains("every one of its 2 cells was skipped: nothing was measured"), r.err());
             List<Trial> trials = trialsOf(work.resolve("results"));
             assertEquals(2, trials.size());
             for (Trial t : trials) {

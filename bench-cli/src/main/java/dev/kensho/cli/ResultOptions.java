@@ -95,15 +95,26 @@ public final class ResultOptions {
 
     /**
      * The exit status of a run that measured: 1 when a trial of it failed (a resumed run's earlier ones too, as
-     * summary.csv shows them), so that CI notices; a skipped cell (a setting the target cannot take) is no failure.
+     * summary.csv shows them), so that CI notices; a skipped cell (a setting the target cannot take) is no failure,
+     * but a run whose every cell was skipped measured nothing: 1 too (it had exited 0, as if it had measured).
      */
     public static int exitStatus(RunDirectory dir, PrintStream err) {
+        if (!dir.trials().isEmpty() && dir.trials().stream().allMatch(t -> "skipped".equals(t.status()))) {
+            err.println(everySkipped(dir.trials().stream().map(t -> t.cell()).distinct().count(), "cell"));
+            return 1;
+        }
         // a failure a resume ran again with success is behind the run: only repeats still without a result count
         long failed = dir.trials().stream().filter(t -> "failed".equals(t.status()) && !dir.isFinished(t.cell(), t.repeat()))
                 .map(t -> t.cell() + "#" + t.repeat()).distinct().count();
         if (failed == 0) return 0;
         err.println(failed + " of " + dir.trials().size() + " trials failed; the reasons are in summary.csv");
         return 1;
+    }
+
+    /** The line of a run that measured nothing because the target could take none of its cells. */
+    public static String everySkipped(long n, String what) {
+        return (n == 1 ? "its one " + what + " was" : "every one of its " + n + " " + what + "s was")
+                + " skipped: nothing was measured; the reasons are in summary.csv";
     }
 
     /**

@@ -33,6 +33,24 @@ class ResultOptionsTest {
                 "embedded-17 at 127.0.0.1:20000: set work_mem = 8MB")));
     }
 
+    /**
+     * A run the target could take no cell of measured nothing: exit 1, saying so. It exited 0, as if it had measured
+     * (an ssb pool on a remote server of another max_worker_processes). One skipped cell beside a measured one is no failure.
+     */
+    @Test
+    void aRunWhoseEveryCellWasSkippedExitsOne() {
+        try (RunDirectory rd = RunDirectory.create(results, dev.kensho.core.result.RunInfo.of("ssb", java.util.List.of("bench"), null))) {
+            for (int r = 0; r < 2; r++) rd.append(dev.kensho.core.result.Trial.of("workers=2", r).skipped("needs max_worker_processes=2").build());
+            rd.append(dev.kensho.core.result.Trial.of("workers=4", 0).skipped("needs max_worker_processes=4").build());
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            assertEquals(1, ResultOptions.exitStatus(rd, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)));
+            assertEquals("every one of its 2 cells was skipped: nothing was measured; the reasons are in summary.csv",
+                    err.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
+            rd.append(dev.kensho.core.result.Trial.of("workers=0", 0).metric("seconds", 1.5).build());
+            assertEquals(0, ResultOptions.exitStatus(rd, System.err), "a measured cell beside skipped ones");
+        }
+    }
+
     @Test
     void resumeRefusesAnotherCommandOrOtherOptions(@LocalPostgres Target pg) throws Exception {
         String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", results.toString()};

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
                 "Example: bench scan --rows 1000000 --step 1 --cache warm",
                 "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho",
                 "Exit status 1 when a cell ran another plan than the intended one or failed (see summary.csv, status invalid "
-                        + "or failed); skipped cells (cold ones on a server Kensho may not restart) are reported, not an error."})
+                        + "or failed); skipped cells (cold ones on a server Kensho may not restart) are reported, not an error, unless every cell was."})
 public final class ScanCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
@@ -133,6 +133,10 @@ public final class ScanCommand implements Callable<Integer> {
 
     private static int report(ScanCrossover.Result r) {
         r.report().forEach(System.out::println);
+        if (r.cells() > 0 && r.skipped() == r.cells()) {
+            System.err.println(ResultOptions.everySkipped(r.cells(), "trial"));
+            return 1;
+        }
         return r.invalid() > 0 || r.failed() > 0 ? 1 : 0;
     }
 
