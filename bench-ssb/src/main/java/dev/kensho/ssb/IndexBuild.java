@@ -53,12 +53,14 @@ public final class IndexBuild {
             try {
                 if (workers.isEmpty()) throw KenshoException.usage("--maintenance-workers needs at least one value");
                 for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--maintenance-workers " + w + ": expected 0..1024");
+                for (int w : workers) if (workers.indexOf(w) != workers.lastIndexOf(w)) throw KenshoException.usage("--maintenance-workers " + w + " is given twice");
                 if (maxColumns < 1 || maxColumns > 4) throw KenshoException.usage("--columns must be 1..4");
                 if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
                 // refused here, not by the server after it started and loaded the data
-                if (maintenanceWorkMem != null && kilobytes(maintenanceWorkMem) < 64) {
+                // maintenance_work_mem's own range (1MB .. 2147483647kB), not work_mem's 64kB: 64kB was let through to the server
+                if (maintenanceWorkMem != null && (kilobytes(maintenanceWorkMem) < 1024 || kilobytes(maintenanceWorkMem) > Integer.MAX_VALUE)) {
                     throw KenshoException.usage("--maintenance-work-mem " + maintenanceWorkMem
-                            + ": expected a size of at least 64kB, as PostgreSQL writes it (1GB, 512MB, 65536kB; no unit: kB)");
+                            + ": expected a size from 1MB to 2147483647kB, as PostgreSQL writes it (1GB, 512MB, 65536kB; no unit: kB)");
                 }
             } catch (KenshoException e) {
                 throw e.naming(COMPONENT_NAMES);

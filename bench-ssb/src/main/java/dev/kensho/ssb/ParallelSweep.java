@@ -91,7 +91,7 @@ public final class ParallelSweep {
          */
         public static final Map<String, String> COMPONENT_NAMES = Map.of("--repeat", "ParallelSweep.Options repeat",
                 "--fetch-size", "ParallelSweep.Options fetchSize", "--workers", "ParallelSweep.Options workers",
-                "--schema", "ParallelSweep.Options schema");
+                "--schema", "ParallelSweep.Options schema", "--worker-pool", "ParallelSweep.Options pools");
 
         public Options {
             try {
@@ -100,6 +100,8 @@ public final class ParallelSweep {
                 if (workers.isEmpty()) throw KenshoException.usage("--workers needs at least one value");
                 for (int w : workers) if (w < 0 || w > 1024) throw KenshoException.usage("--workers " + w + ": expected 0..1024");
                 for (int w : workers) if (workers.indexOf(w) != workers.lastIndexOf(w)) throw KenshoException.usage("--workers " + w + " is given twice");
+                // as --workers: a pool given twice had been merged silently, and run.json kept both
+                for (Pool p : pools) if (pools.indexOf(p) != pools.lastIndexOf(p)) throw KenshoException.usage("--worker-pool " + p.label() + " is given twice");
                 SsbDatabase.checkSchema(schema);
             } catch (KenshoException e) {
                 throw e.naming(COMPONENT_NAMES);

@@ -53,12 +53,13 @@ class IndexBuildTest {
     /** A maintenance_work_mem the server would refuse is refused before any server starts or data load. */
     @Test
     void badMaintenanceWorkMemIsRefusedBeforeTheRun() {
-        for (String bad : List.of("lots", "10kB", "1 GiB", "-1", "")) {
+        // 64kB is work_mem's minimum, not maintenance_work_mem's (1MB); 3000GB is over its maximum: the server refused both after the prewarm
+        for (String bad : List.of("lots", "10kB", "64kB", "1023kB", "3000GB", "1 GiB", "-1", "")) {
             KenshoException e = assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(0), 1, 1, bad), bad);
             assertEquals(KenshoException.USAGE, e.exitCode());
-            assertTrue(e.getMessage().startsWith("IndexBuild.Options maintenanceWorkMem " + bad + ": expected a size of at least 64kB"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("IndexBuild.Options maintenanceWorkMem " + bad + ": expected a size from 1MB to 2147483647kB"), e.getMessage());
         }
-        for (String good : List.of("1GB", "512MB", "65536", "64kB", "1.5GB")) new IndexBuild.Options(List.of(0), 1, 1, good);
+        for (String good : List.of("1GB", "512MB", "65536", "1MB", "1024kB", "1.5GB", "2147483647kB")) new IndexBuild.Options(List.of(0), 1, 1, good);
     }
 
     /** A harness typed no option: the record's errors name its components, and bench ssb index-build reads them back as its options. */
@@ -68,13 +69,16 @@ class IndexBuildTest {
                 assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(), 1, 1, null)).getMessage());
         assertEquals("IndexBuild.Options workers 1025: expected 0..1024",
                 assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(1025), 1, 1, null)).getMessage());
+        assertEquals("IndexBuild.Options workers 2 is given twice",
+                assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(2, 0, 2), 1, 1, null)).getMessage());
         assertEquals("IndexBuild.Options maxColumns must be 1..4",
                 assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(0), 5, 1, null)).getMessage());
         KenshoException repeat = assertThrows(KenshoException.class, () -> new IndexBuild.Options(List.of(0), 1, 0, null));
         assertEquals(KenshoException.USAGE, repeat.exitCode());
         assertEquals("IndexBuild.Options repeat must be at least 1", repeat.getMessage());
         for (String cli : List.of("--maintenance-workers needs at least one value", "--maintenance-workers 1025: expected 0..1024",
-                "--columns must be 1..4", "--repeat must be at least 1", "--maintenance-work-mem 10kB: expected a size of at least 64kB")) {
+                "--columns must be 1..4", "--repeat must be at least 1", "--maintenance-work-mem 10kB: expected a size from 1MB to 2147483647kB",
+                "--maintenance-workers 2 is given twice")) {
             KenshoException named = KenshoException.usage(cli).naming(IndexBuild.Options.COMPONENT_NAMES);
             assertFalse(named.getMessage().contains("--"), named.getMessage());
             assertEquals(cli, named.namingBack(IndexBuild.Options.COMPONENT_NAMES).getMessage());

@@ -41,6 +41,9 @@ class ParallelSweepTest {
         var load = new SsbDatabase.LoadOptions(0.01, 1, false, false);
         assertEquals("ParallelSweep.Options workers 2 is given twice", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01,
                 List.of(2, 0, 2), List.of(), 1, List.of(), "public", load, false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
+        assertEquals("ParallelSweep.Options pools gather is given twice", assertThrows(KenshoException.class, () -> new ParallelSweep.Options(0.01,
+                List.of(2), List.of(ParallelSweep.Pool.GATHER, ParallelSweep.Pool.GATHER4, ParallelSweep.Pool.GATHER), 1, List.of(), "public", load,
+                false, false, QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
         assertEquals("ParallelSweep.Options schema must name a schema (default public)", assertThrows(KenshoException.class,
                 () -> new ParallelSweep.Options(0.01, List.of(2), List.of(), 1, List.of(), "", load, false, false,
                         QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
@@ -63,7 +66,7 @@ class ParallelSweepTest {
                 () -> new ParallelSweep.Options(0.01, List.of(1025), List.of(), 1, List.of(), null, load, false, false, 0)).getMessage());
         for (String cli : List.of("--repeat must be at least 1", "--fetch-size must not be negative (0: one execution, the result streamed)",
                 "--workers needs at least one value", "--workers 1025: expected 0..1024", "--workers 2 is given twice",
-                "--schema must name a schema (default public)")) {
+                "--worker-pool gather is given twice", "--schema must name a schema (default public)")) {
             assertEquals(cli, KenshoException.usage(cli).naming(ParallelSweep.Options.COMPONENT_NAMES)
                     .namingBack(ParallelSweep.Options.COMPONENT_NAMES).getMessage());
         }
