@@ -146,8 +146,10 @@ public final class ResultOptions {
                     was = was.get(field);
                     now = now.get(field);
                 }
+                // the command itself: "--resume DIR" alone met a default (scan's --rows 1000000) and was told only of it
                 throw KenshoException.usage("--resume " + dir.path() + ": that run had " + name + " " + was
-                        + ", this command line " + now + "; resume with the run's own options");
+                        + ", this command line " + now + " (given or by default); resume with the run's own options: "
+                        + dir.info().resumeCommand(dir.path()));
             }
         }
     }

@@ -161,7 +161,10 @@ class ResultOptionsTest {
         fewer[java.util.Arrays.asList(micro).indexOf("--iterations") + 1] = "2";
         CommandRun otherJmh = CommandRun.of(concat(concat(fewer, target), new String[] {"--resume", microRun.toString()}));
         assertEquals(2, otherJmh.exit(), otherJmh.err());
-        assertTrue(otherJmh.err().contains("that run had jmh.iterations 1, this command line 2; resume with the run's own options"), otherJmh.err());
+        assertTrue(otherJmh.err().contains("that run had jmh.iterations 1, this command line 2 (given or by default); resume with the run's own options: "), otherJmh.err());
+        // the refusal gives the command that resumes: the run's own options, which a --resume alone had no way to learn
+        assertTrue(otherJmh.err().strip().endsWith("--iterations 1 --iteration-time 50ms --forks 0 " + String.join(" ", target)
+                + " --resume " + microRun), otherJmh.err());
     }
 
     /**
