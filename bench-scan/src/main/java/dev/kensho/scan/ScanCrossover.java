@@ -63,7 +63,7 @@ public final class ScanCrossover {
      * @param step            selectivity step, percent (the study: 1)
      * @param caches          cold and/or warm cells; cold needs a server Kensho may restart
      * @param sharedBuffers   one sweep per value: "large" (holds every measured table and index, the
-     *                        study's setting), "small" (a tenth of one layout, the study's small-cache case),
+     *                        study's setting), "small" (a tenth of one layout, at least 16MB, the study's small-cache case),
      *                        a size such as "256MB", or "server" (leave as is); empty = "large" on managed
      *                        servers, "server" elsewhere
      * @param tablespaceDir   managed servers: create the tables in a tablespace under this directory
@@ -439,7 +439,16 @@ public final class ScanCrossover {
         }
 
         List<Cell> cells = new ArrayList<>();
-        for (String sb : sbs) {
+        for (int i = 0; i < sbs.size(); i++) {
+            String sb = sbs.get(i);
+            int first = sbs.indexOf(sb);
+            if (first < i) {
+                // two values of one size are one sweep: their cells had the same keys and were merged without a word
+                String same = "--shared-buffers " + sbWanted.get(i) + " is " + sb + ", as " + sbWanted.get(first) + " is: measured once";
+                dir.noteOnce("scan: " + same);
+                say(progress, "scan: " + same);
+                continue;
+            }
             // cold cells the server may not be restarted for are recorded as skipped by the sweep
             for (CacheState cache : options.caches()) {
                 for (Layout l : options.layouts()) {

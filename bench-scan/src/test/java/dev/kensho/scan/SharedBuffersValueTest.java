@@ -53,6 +53,36 @@ class SharedBuffersValueTest {
         }
     }
 
+    /**
+     * "server" is the server's own value: its cells after a 16MB sweep ran with 16MB under server's name (the partly-warm
+     * note gave it away). Two values of one size are one sweep, said so; their cells had merged without a word.
+     */
+    @Test
+    void serverIsTheServersOwnValueAfterAnotherAndOneSizeIsMeasuredOnce(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            String own;
+            try (Connection c = pg.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW shared_buffers")) {
+                rs.next();
+                own = rs.getString(1);
+            }
+            assertTrue(!own.equals("16MB") && !own.equals("32MB"), own);
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(2_000).from(10).to(90).step(80).layouts(List.of(Layout.HIGH))
+                    .sharedBuffers(List.of("16MB", "server", "32MB", "4096")).throughputMb(0).build();
+            java.io.ByteArrayOutputStream progress = new java.io.ByteArrayOutputStream();
+            ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("scan"),
+                    new java.io.PrintStream(progress, true, java.nio.charset.StandardCharsets.UTF_8));
+            List<Trial> trials = RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS));
+            assertEquals(List.of("16MB", "16MB", "16MB", "16MB", "server", "server", "server", "server", "32MB", "32MB", "32MB", "32MB"),
+                    trials.stream().map(t -> String.valueOf(t.params().get("shared_buffers"))).toList(), "4096 blocks are 32MB: one sweep");
+            Trial firstServer = trials.get(4);
+            assertEquals(own, firstServer.extra().get("shared_buffers_server"), firstServer.toString());
+            assertTrue(String.valueOf(firstServer.extra().get("settings")).contains("set shared_buffers 16MB → " + own + " (restart)"), firstServer.toString());
+            String note = "--shared-buffers 4096 is 32MB, as 32MB is: measured once";
+            assertTrue(progress.toString(java.nio.charset.StandardCharsets.UTF_8).contains(note), progress.toString());
+            assertTrue(RunDirectory.read(r.directory()).info().notes().stream().anyMatch(n -> n.contains(note)));
+        }
+    }
+
     @Test
     void unitsArePostgresqls() {
         assertEquals(List.of("16384", "128MB", "131072kB", " 1 GB "), ScanCrossover.Options.builder()

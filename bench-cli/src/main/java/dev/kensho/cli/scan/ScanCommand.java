@@ -58,7 +58,8 @@ public final class ScanCommand implements Callable<Integer> {
 
     @Option(names = "--shared-buffers", split = ",", paramLabel = "SIZE",
             description = "One sweep per value: large (holds every table and index, the study's setting), small (a tenth of a "
-                    + "table: the study's small-cache case), a size such as 256MB (a bare number is in 8kB blocks, as PostgreSQL reads it), or server (unchanged). "
+                    + "table with its index, at least 16MB: the study's small-cache case), a size such as 256MB (a bare number is in 8kB blocks, as PostgreSQL reads it), "
+                    + "or server (the server's own value, as the run found it). Values of one size are measured once. "
                     + "Default: large on managed servers, server elsewhere.")
     List<String> sharedBuffers = new ArrayList<>();
 

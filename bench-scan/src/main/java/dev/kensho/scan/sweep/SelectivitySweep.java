@@ -53,6 +53,8 @@ public final class SelectivitySweep {
     private final Integer parallelWorkers;
     private final boolean dropOsCache;
     private String osCacheUnavailable;
+    /** shared_buffers before the sweep's first cell: what cells labelled "server" run with. */
+    private String serverSharedBuffers;
 
     /**
      * @param dropOsCache       drop the OS page cache for cold cells (only effective on the server's host)
@@ -90,9 +92,14 @@ public final class SelectivitySweep {
     Trial measure(TrialMatrix.Planned<Cell> p) throws Exception {
         Cell cell = p.cell();
         Trial.Builder b = Trial.of(p.key(), p.repeat()).params(cell.params());
+        // read before this sweep changes it: "server" cells after a "small" sweep ran with small's value under server's name
+        if (serverSharedBuffers == null) serverSharedBuffers = sharedBuffersNow();
         if (cell.cache() == CacheState.COLD && !target.control().canRestart()) return b.skipped("cold: " + NO_RESTART).build();
-        if (!cell.sharedBuffers().equals(SERVER_VALUE) && !hasSharedBuffers(cell.sharedBuffers())) {
-            SettingsOutcome o = target.control().apply(Map.of("shared_buffers", cell.sharedBuffers()));
+        boolean server = cell.sharedBuffers().equals(SERVER_VALUE);
+        String wanted = server ? serverSharedBuffers : cell.sharedBuffers();
+        if (server) b.extra("shared_buffers_server", serverSharedBuffers);
+        if (!hasSharedBuffers(wanted)) {
+            SettingsOutcome o = target.control().apply(Map.of("shared_buffers", wanted));
             if (!o.ok()) return b.skipped("shared_buffers " + cell.sharedBuffers() + ": " + o.refusalReason()).build();
             if (o.restarted()) b.extra("settings", o.actions());
         }
@@ -167,6 +174,16 @@ public final class SelectivitySweep {
     }
 
     /** True when the server already runs with this shared_buffers (no restart needed to get it). */
+    /** The server's shared_buffers as a setting's value (128MB; kB where not whole MB). */
+    private String sharedBuffersNow() throws SQLException {
+        try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings WHERE name = 'shared_buffers'")) {
+            rs.next();
+            long bytes = rs.getLong(1);
+            return bytes % (1024 * 1024) == 0 ? bytes / (1024 * 1024) + "MB" : bytes / 1024 + "kB";
+        }
+    }
+
     private boolean hasSharedBuffers(String value) throws SQLException {
         // a bare number is blocks, as the server reads it (a run that recorded 16384 before it was labelled 128MB)
         boolean blocks = value.strip().matches("\\d+");
