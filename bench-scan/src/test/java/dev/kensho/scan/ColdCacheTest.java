@@ -99,6 +99,21 @@ class ColdCacheTest {
                 assertEquals("invalid", t.status());
                 assertTrue(String.valueOf(t.extra().get("reason")).contains("plan was Seq Scan"), t.extra().toString());
             }
+            // A failed cell has the parameters of a measured one: from its key it had "selectivity" "10" beside none of
+            // selectivity_pct, an extra column in summary.csv that shifted the rest of its row
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE scan_low");
+            }
+            try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("scan-failed", List.of(), Map.of()))) {
+                Cell failing = new Cell("server", CacheState.WARM, Layout.LOW, 10, Scan.INDEX);
+                new SelectivitySweep(pg, 20_000, SelectivitySweep.Timing.SERVER, 0, false).run(dir, List.of(failing), 1, null);
+                Trial t = dir.trials().get(0);
+                assertEquals("failed", t.status());
+                assertEquals(failing.params(), t.params());
+                dev.kensho.core.result.CellSummary.write(dir, List.of("time_ms", "rows"));
+                assertTrue(Files.readString(dir.path().resolve(RunDirectory.SUMMARY)).startsWith("shared_buffers,cache,layout,selectivity_pct,scan,n,"),
+                        Files.readString(dir.path().resolve(RunDirectory.SUMMARY)));
+            }
 
             // --tablespace-dir: the tables move to a tablespace in a directory given to the server's
             // user, its read throughput is recorded, and a throw-away server leaves no table files there.

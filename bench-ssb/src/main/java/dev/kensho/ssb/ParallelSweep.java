@@ -257,6 +257,15 @@ public final class ParallelSweep {
         return true;
     }
 
+    private static Map<String, Object> cellParams(String version, Pool pool, int n, SsbQuery q) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("version", version);
+        m.put("pool", pool.label());
+        m.put("workers", n);
+        m.put("query", q.id());
+        return m;
+    }
+
     private static String cellKey(String version, Pool pool, int n, SsbQuery q) {
         return "version=" + version + ";pool=" + pool.label() + ";workers=" + n + ";query=" + q.id();
     }
@@ -391,14 +400,14 @@ public final class ParallelSweep {
     private void runCell(SsbDatabase db, String version, Pool pool, int n, List<SsbQuery> queries, RunDirectory dir,
                          String skip, Map<String, String> settings) throws InterruptedException {
         Map<String, ExplainResult> plans = new HashMap<>();
-        TrialMatrix<SsbQuery> m = new TrialMatrix<>(queries, q -> cellKey(version, pool, n, q), opts.repeat(),
-                TrialMatrix.Order.SEQUENTIAL, 0);
+        // a failed trial's parameters as a measured one's: workers a number, not its key's text
+        TrialMatrix<SsbQuery> m = new TrialMatrix<>(queries, q -> cellKey(version, pool, n, q), q -> cellParams(version, pool, n, q),
+                opts.repeat(), TrialMatrix.Order.SEQUENTIAL, 0);
         Connection[] conn = new Connection[1];
         try {
             m.run(dir, p -> {
                 SsbQuery q = p.cell();
-                Trial.Builder b = Trial.of(p.key(), p.repeat()).param("version", version).param("pool", pool.label())
-                        .param("workers", n).param("query", q.id());
+                Trial.Builder b = Trial.of(p.key(), p.repeat()).params(cellParams(version, pool, n, q));
                 if (skip != null) return b.skipped(skip).build();
                 if (conn[0] != null && !conn[0].isValid(5)) {
                     // the server crashed under an earlier query (its connection went with it): a new one once it is back

@@ -47,10 +47,22 @@ public final class TrialMatrix<C> {
     private final Order order;
     private final long seed;
 
+    private final Function<C, Map<String, Object>> params;
+
+    /** A matrix whose failed trials take their parameters from their keys, as text (see {@link #paramsOf}). */
     public TrialMatrix(List<C> cells, Function<C, String> key, int repeats, Order order, long seed) {
+        this(cells, key, c -> paramsOf(key.apply(c)), repeats, order, seed);
+    }
+
+    /**
+     * @param params a cell's parameters as its measured trials record them: a failed trial gets the same (scan's
+     *               selectivity_pct 51.0; from its key it got "selectivity" "51", an extra column of summary.csv)
+     */
+    public TrialMatrix(List<C> cells, Function<C, String> key, Function<C, Map<String, Object>> params, int repeats, Order order, long seed) {
         if (repeats < 1) throw new IllegalArgumentException("repeats must be at least 1");
         this.cells = List.copyOf(cells);
         this.key = key;
+        this.params = params;
         this.repeats = repeats;
         this.order = order;
         this.seed = seed;
@@ -100,10 +112,10 @@ public final class TrialMatrix<C> {
                 throw e;
             } catch (dev.kensho.core.KenshoException e) {
                 if (e.exitCode() == dev.kensho.core.KenshoException.USAGE) throw e;
-                t = Trial.of(p.key(), p.repeat()).params(paramsOf(p.key())).failed(e.getMessage()).build();
+                t = Trial.of(p.key(), p.repeat()).params(params.apply(p.cell())).failed(e.getMessage()).build();
             } catch (Exception e) {
                 // one line: the reason is a CSV cell and a progress line (a server error's "Position: 8" follows a newline)
-                t = Trial.of(p.key(), p.repeat()).params(paramsOf(p.key())).failed(e.getClass().getSimpleName() + ": "
+                t = Trial.of(p.key(), p.repeat()).params(params.apply(p.cell())).failed(e.getClass().getSimpleName() + ": "
                         + dev.kensho.core.KenshoException.firstLine(e)).build();
             }
             // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and

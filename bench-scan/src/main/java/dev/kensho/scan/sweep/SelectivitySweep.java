@@ -84,7 +84,7 @@ public final class SelectivitySweep {
 
     public void run(RunDirectory dir, List<Cell> cells, int repeats, PrintStream progress) throws InterruptedException {
         notes = dir;
-        TrialMatrix<Cell> m = new TrialMatrix<>(cells, Cell::key, repeats, TrialMatrix.Order.SEQUENTIAL, 0);
+        TrialMatrix<Cell> m = new TrialMatrix<>(cells, Cell::key, Cell::params, repeats, TrialMatrix.Order.SEQUENTIAL, 0);
         TrialMatrix.Listener<Cell> listener = progress == null ? new TrialMatrix.Listener<>() { } : new ProgressBar(progress);
         m.run(dir, this::measure, listener);
     }
