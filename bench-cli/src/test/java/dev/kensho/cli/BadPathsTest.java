@@ -2,6 +2,7 @@ package dev.kensho.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,5 +45,24 @@ class BadPathsTest {
         CommandRun r = CommandRun.of("scan", "--rows", "10", "--results", tmp.toString());
         assertEquals(2, r.exit(), r.err());
         assertEquals("bench: --rows must be at least 100\n", r.err());
+    }
+
+    /**
+     * A --set of a setting scan SETs in every session (the study's planner settings, jit, the workers per Gather) was
+     * overridden there while run.json recorded it as the run's: refused before anything starts. Others go through.
+     */
+    @Test
+    void aScanSettingOfItsOwnIsRefused() {
+        CommandRun seq = CommandRun.of("scan", "--rows", "1000", "--set", "enable_seqscan=on", "--results", tmp.toString());
+        assertEquals(2, seq.exit(), seq.err());
+        assertEquals("bench: --set enable_seqscan: bench scan sets it itself (off, one of the study's planner settings that make each "
+                + "query run its intended plan); it cannot be changed\n", seq.err());
+        CommandRun jit = CommandRun.of("scan", "--rows", "1000", "--set", "JIT=on", "--results", tmp.toString());
+        assertEquals(2, jit.exit(), jit.err());
+        assertTrue(jit.err().startsWith("bench: --set JIT: bench scan sets it itself (off: "), jit.err());
+        CommandRun workers = CommandRun.of("scan", "--rows", "1000", "--set", "max_parallel_workers_per_gather=2", "--results", tmp.toString());
+        assertEquals("bench: --set max_parallel_workers_per_gather: bench scan sets it itself from --parallel-workers; give its value there\n",
+                workers.err());
+        assertEquals(0, tmp.toFile().list().length, "refused before a run directory was made");
     }
 }

@@ -97,6 +97,7 @@ public final class ScanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ScanCrossover.Options options = options();
+        refuseOwnSettings(target.settings(), options.parallelWorkers());
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("options", options);
         TargetSpec spec = target.single();
@@ -124,6 +125,22 @@ public final class ScanCommand implements Callable<Integer> {
             try (Target t = spec.open()) {
                 return run(t, stored, dir);
             }
+        }
+    }
+
+    /**
+     * A --set of a setting scan SETs in every session was overridden there, while run.json recorded it among the run's
+     * settings (enable_seqscan=on beside session_settings' off): refused.
+     */
+    static void refuseOwnSettings(Map<String, String> settings, Integer parallelWorkers) {
+        Map<String, String> own = dev.kensho.scan.sweep.ScanQuery.sessionSettings(parallelWorkers);
+        for (String name : settings.keySet()) {
+            String n = name.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!own.containsKey(n)) continue;
+            String why = n.equals("max_parallel_workers_per_gather") ? "from --parallel-workers; give its value there"
+                    : n.equals("jit") ? "(off: on a JIT build the full scan's time would include its compilation); it cannot be changed"
+                    : "(" + own.get(n) + ", one of the study's planner settings that make each query run its intended plan); it cannot be changed";
+            throw KenshoException.usage("--set " + name + ": bench scan sets it itself " + why);
         }
     }
 
