@@ -8,7 +8,7 @@ package dev.kensho.scan;
  * @param sharedBuffers the shared_buffers the curves were measured with
  * @param kind          CROSSED (selectivity interpolated), INDEX_SLOWER_THROUGHOUT (already slower at
  *                      the first point), INDEX_FASTER_THROUGHOUT (never slower up to the last point),
- *                      or INSUFFICIENT (fewer than two selectivities with both scans valid)
+ *                      or INSUFFICIENT (no selectivity with both scans valid)
  * @param selectivity   percent where the median times are equal, linearly interpolated between the
  *                      last point where the index scan was faster and the first where it was slower;
  *                      null unless CROSSED
@@ -53,8 +53,12 @@ public record Crossover(Layout layout, CacheState cache, String sharedBuffers, K
      * 42.0 %)" or "… do not meet inside the sweep".
      */
     public String caveat() {
-        if (signChanges <= 1) return "";
-        return " (curves cross " + signChanges + " times; " + (fitted == null ? "fitted lines do not meet inside the sweep"
+        // "slower throughout" is clean only without a crossing: slower at the first point alone (a noisy cold one) and
+        // 5 times faster after it read as "< 1 %" without a word
+        if (kind == Kind.CROSSED ? signChanges <= 1 : signChanges == 0) return "";
+        return " (curves cross " + (signChanges == 1 ? "once" : signChanges + " times")
+                + (kind == Kind.INDEX_SLOWER_THROUGHOUT ? ": the index scan is slower at the first point, not throughout" : "")
+                + "; " + (fitted == null ? "fitted lines do not meet inside the sweep"
                 : String.format(java.util.Locale.ROOT, "fitted lines meet at %.1f %%", fitted)) + ")";
     }
 

@@ -53,7 +53,8 @@ public final class CrossoverFinder {
     }
 
     static Crossover crossover(String sb, CacheState cache, Layout layout, List<Point> pts) {
-        if (pts.size() < 2) {
+        // one point decides which scan wins there: a single --from = --to said "n/a" and left the study's check undecided
+        if (pts.isEmpty()) {
             return new Crossover(layout, cache, sb, Crossover.Kind.INSUFFICIENT, null, null, null, 0, pts.size(), null);
         }
         int changes = 0;

@@ -53,7 +53,25 @@ class CrossoverFinderTest {
         assertEquals("> 100 %", faster.describe(1, 100));
         Crossover slower = of(Layout.LOW, new double[][] {{1, 200, 100}, {50, 300, 100}});
         assertEquals(Crossover.Kind.INDEX_SLOWER_THROUGHOUT, slower.kind());
-        assertEquals(Crossover.Kind.INSUFFICIENT, of(Layout.LOW, new double[][] {{1, 1, 2}}).kind());
+        assertEquals("", slower.caveat());
+        assertEquals(Crossover.Kind.INSUFFICIENT, of(Layout.LOW, new double[][] {}).kind());
+        // one point is enough to say which scan wins there (it was "n/a", its check undecided)
+        Crossover one = of(Layout.LOW, new double[][] {{1, 2, 1358}});
+        assertEquals(Crossover.Kind.INDEX_FASTER_THROUGHOUT, one.kind());
+        assertEquals("> 1 %", one.describe(1, 1));
+        assertEquals(Boolean.TRUE, CrossoverFinder.check(List.of(one), 1, 1).get(0).passed());
+    }
+
+    /** Slower at the first point only, then much faster: not "slower throughout" without a word. */
+    @Test
+    void slowerOnlyAtTheFirstPointSaysSo() {
+        Crossover c = of(Layout.HIGH, new double[][] {{1, 60, 50}, {26, 10, 50}, {51, 10, 50}, {76, 10, 50}});
+        assertEquals(Crossover.Kind.INDEX_SLOWER_THROUGHOUT, c.kind());
+        assertEquals(1, c.signChanges());
+        assertTrue(c.caveat().startsWith(" (curves cross once: the index scan is slower at the first point, not throughout; "), c.caveat());
+        Check first = CrossoverFinder.check(List.of(c), 1, 76).get(0);
+        assertFalse(first.passed());
+        assertTrue(first.detail().endsWith(c.caveat()), first.detail());
     }
 
     /** Equal medians count as the index scan not yet slower: the crossing is after the tie, not before it. */
