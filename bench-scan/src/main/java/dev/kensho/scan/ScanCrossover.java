@@ -412,7 +412,8 @@ public final class ScanCrossover {
             storage.put("note", "not measured: the tables' directory is not on this host");
         } else if (storageDir.isEmpty()) {
             // a server Kensho does not manage: its files are not Kensho's to write a probe beside
-            storage.put("note", "not measured: the server is not Kensho's (give --tablespace-dir DIR to measure a directory of yours)");
+            storage.put("note", "not measured: the server is not Kensho's, nor its data directory to write a probe in "
+                    + "(--tablespace NAME, a tablespace of this host, is measured in its directory)");
         } else {
             say(progress, "measuring sequential read throughput of " + storageDir.get() + "…");
             storage = SequentialRead.measure(storageDir.get(), options.throughputMb(), options.dropOsCache());
