@@ -221,6 +221,9 @@ public final class ScanCrossover {
             if (storage.containsKey("mb_per_s")) {
                 out.add(String.format(Locale.ROOT, "storage %s: sequential read %.1f MB/s%s", storage.get("directory"),
                         ((Number) storage.get("mb_per_s")).doubleValue(), Boolean.TRUE.equals(storage.get("direct_io")) ? " (O_DIRECT)" : ""));
+            } else if (storage.containsKey("directory")) {
+                // a probe that was asked for and not made (too little space, an I/O error) says so, not nothing
+                out.add("storage " + storage.get("directory") + ": " + storage.getOrDefault("error", storage.get("note")));
             }
             if (osCache != null && crossovers.stream().anyMatch(c -> c.cache() == CacheState.COLD)) {
                 out.add("cold cells are server-cold only: " + osCache);

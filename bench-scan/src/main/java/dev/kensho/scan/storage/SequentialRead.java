@@ -30,7 +30,17 @@ public final class SequentialRead {
         Path file = null;
         try {
             Files.createDirectories(dir);
+            long free = Files.getFileStore(dir).getUsableSpace();
+            long want = (long) megabytes * BLOCK;
+            // the probe must not fill the disk the tables live on: 200000 MB went on writing into 74 GB free
+            if (want > free / 2) {
+                m.put("note", String.format(java.util.Locale.ROOT, "not measured: a %d MB probe file would take more than half of "
+                        + "the %d MB free there (a smaller --throughput-mb is measured)", megabytes, free / BLOCK));
+                return m;
+            }
             file = Files.createTempFile(dir, "kensho-seqread", ".bin");
+            // Ctrl-C ends the JVM without this method's finally: the file (gigabytes) went with it only here
+            file.toFile().deleteOnExit();
             ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK);
             byte[] random = new byte[BLOCK];
             ThreadLocalRandom.current().nextBytes(random);
