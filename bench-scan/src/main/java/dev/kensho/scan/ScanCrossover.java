@@ -400,8 +400,9 @@ public final class ScanCrossover {
         try (Connection c = target.connect()) {
             ScanTable.checkNoForeignTable(c, options.layouts());
             for (Layout l : options.layouts()) {
-                say(progress, "preparing " + ScanTable.name(l) + " (" + options.rows() + " rows, " + l.label() + " clustering)…");
-                facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild()));
+                say(progress, String.format(Locale.ROOT, "preparing %s (%d rows, about %s, %s clustering)…", ScanTable.name(l), options.rows(),
+                        size(ScanTable.estimatedBytes(options.rows())), l.label()));
+                facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild(), storageDir, progress));
             }
         } catch (SQLException e) {
             throw KenshoException.target("cannot build the scan tables: " + KenshoException.firstLine(e), e);
