@@ -125,6 +125,15 @@ public final class ScanCrossover {
                         plain(step), points, plain(from),
                         plain(to), MAX_SELECTIVITIES));
             }
+            // two selectivities of one row count are one query under two labels, and a crossover interpolated between them
+            List<Double> pcts = selectivities();
+            for (int i = 1; i < pcts.size(); i++) {
+                long a = ScanQuery.upperKey(rows, pcts.get(i - 1));
+                if (a == ScanQuery.upperKey(rows, pcts.get(i))) {
+                    throw KenshoException.usage(String.format(java.util.Locale.ROOT, "--step %s: %s %% and %s %% of %d rows both select %d row%s; "
+                            + "a larger --step or more --rows", plain(step), plain(pcts.get(i - 1)), plain(pcts.get(i)), rows, a, a == 1 ? "" : "s"));
+                }
+            }
             if (repeat < 1) throw KenshoException.usage("--repeat must be at least 1");
             if (throughputMb < 0) throw KenshoException.usage("--throughput-mb must be >= 0 (0 skips the probe)");
             if (layouts.isEmpty()) throw KenshoException.usage("--layout: choose high, low or both");

@@ -33,6 +33,19 @@ class OptionsTest {
         assertEquals(9901, ScanCrossover.Options.builder().step(0.01).build().selectivities().size());   // allowed
     }
 
+    /** Selectivities finer than a row were one query under several labels, and the crossover interpolated between them. */
+    @Test
+    void selectivitiesOfOneRowCountAreAUsageError() {
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> ScanCrossover.Options.builder().rows(100).from(0.1).to(0.9).step(0.4).build());
+        assertEquals(dev.kensho.core.KenshoException.USAGE, e.exitCode());
+        assertEquals("step() 0.4: 0.1 % and 0.5 % of 100 rows both select 1 row; a larger step() or more rows()", e.getMessage());
+        var tens = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class,
+                () -> ScanCrossover.Options.builder().rows(1000).from(10).to(10.04).step(0.01).build());
+        assertEquals("step() 0.01: 10 % and 10.01 % of 1000 rows both select 100 rows; a larger step() or more rows()", tens.getMessage());
+        assertEquals(100, ScanCrossover.Options.builder().rows(100).build().selectivities().size(), "1 % of 100 rows is a row: allowed");
+    }
+
     /** A harness built its options with the builder's methods and typed no option: the errors name the methods. */
     @Test
     void theBuildersErrorsNameItsMethods() {
