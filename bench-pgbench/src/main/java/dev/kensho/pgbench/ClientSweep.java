@@ -500,6 +500,12 @@ public final class ClientSweep {
         ex.putAll(built.extra());
         ex.put("wait_events", seen.waitProfile());
         if (seen.waitProfile().get(TrialSampler.THIN) instanceof String thin) err.println(trialPrefix + "warning: the wait-event profile has " + thin);
+        if (seen.error() != null) {
+            // it had said "the sampler got few turns on a busy host", and the trial's db_* figures went missing unsaid
+            err.println(trialPrefix + "warning: the sampler's connection failed (" + seen.error() + "): the wait-event profile stops there"
+                    + (seen.databaseDelta().isEmpty() ? ", and this trial has no pg_stat_database figures" : "; pg_stat_database's figures "
+                    + "were read on a new connection"));
+        }
         ex.put("pg_stat_database_delta", seen.databaseDelta());
         if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
         if (metrics.get("other_cpu_pct") instanceof Double other && other >= SHARED_HOST_PCT) {

@@ -40,14 +40,22 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * The run's backends: those that connected after this sampler, which opens before the run's clients. Sessions already
      * in the database (a psql left open, a pool) are not the run's: idle in ClientRead, they made the profile theirs.
      */
-    private static final String RUN_BACKENDS = "AND backend_start > (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())";
+    private static final String RUN_BACKENDS = "AND backend_start > ";
 
-    /** {@link #RUN_BACKENDS}, less this sampler's own second connection (it connected after the first). */
+    /**
+     * {@link #RUN_BACKENDS}, less this sampler's own second connection (it connected after the first). The sampler's
+     * start as read when it connected: a connection made again after the first was lost is younger than the run's.
+     */
     private String runBackends() {
-        return RUN_BACKENDS + (hostPid == 0 ? "" : " AND pid <> " + hostPid);
+        return RUN_BACKENDS + "'" + since + "'::timestamptz" + (hostPid == 0 ? "" : " AND pid <> " + hostPid);
     }
 
-    private final Connection conn;
+    private Connection conn;
+    private final Target target;
+    /** When this sampler's first connection started (pg_stat_activity.backend_start, as text). */
+    private final String since;
+    /** Whether the "after" snapshot was read on a new connection, the first having been lost during the run. */
+    private boolean reconnected;
     /**
      * Statements this sampler ran on conn, each a transaction of its own: its commits are in pg_stat_database's count
      * too (ten a second), and are taken out of the delta, which is the run's.
@@ -84,6 +92,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public static final String BACKENDS_LEFT = "backends_left_at_after_snapshot";
     /** The wait profile's key saying that it holds far fewer samples than its window should have had, and why. */
     public static final String THIN = "thin";
+    /** A profile's key when the sampler's connection failed during the run: its samples end there. */
+    public static final String STOPPED = "stopped";
     private long backendsLeft;
     private final Map<String, Long> waits = new TreeMap<>();
     private long samples;
@@ -106,6 +116,12 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
 
     public TrialSampler(Target target) throws SQLException {
         this.conn = target.connect();
+        this.target = target;
+        try (Statement s = conn.createStatement();
+             ResultSet rs = s.executeQuery("SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()")) {
+            rs.next();
+            this.since = rs.getString(1);
+        }
         this.clients = ClientBackends.condition(ServerVersion.of(conn));
         this.forceFlush = ServerVersion.of(conn).atLeast(15);
         this.ownBackendsOnly = !seesEveryBackend(conn);
@@ -227,6 +243,13 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         }
         if (dbBefore == null) return;
         try {
+            if (error != null && !conn.isValid(2)) {
+                // terminated during the run (pg_terminate_backend, a lost network): the "before" snapshot still holds, and
+                // pg_stat_database's counts are the database's, whichever backend reads them; the trial lost them all
+                conn.close();
+                conn = target.connect();
+                reconnected = true;
+            }
             awaitRunBackendsGone();
             Map<String, Long> after;
             long own;
@@ -460,8 +483,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             profile.put("backend_samples", backendSamples);
             if (ownBackendsOnly) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
-            String thin = thin(samples, closedNanos - openedNanos);
+            // a profile cut short by a lost connection is not one the sampler got few turns for: said as what it is
+            String thin = error != null ? null : thin(samples, closedNanos - openedNanos);
             if (thin != null) profile.put(THIN, thin);
+            if (error != null) profile.put(STOPPED, "the sampler's connection failed after " + samples + " samples: " + error);
             if (backendsLeft > 0) profile.put(BACKENDS_LEFT, backendsLeft);
             Map<String, Double> share = new LinkedHashMap<>();
             waits.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))

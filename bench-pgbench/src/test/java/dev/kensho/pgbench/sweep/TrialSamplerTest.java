@@ -60,6 +60,42 @@ class TrialSamplerTest {
         assertFalse(host.containsKey("error"), host.toString());
     }
 
+    /**
+     * The sampler's connection terminated during the run: its profile says it stopped (it said "the sampler got few
+     * turns on a busy host"), and the database's counts are read on a new connection (the trial had none of them).
+     */
+    @Test
+    void aSamplerWhoseConnectionIsLostSaysSoAndStillReadsTheDatabase(Target pg) throws Exception {
+        try (java.sql.Connection run = pg.connect(); java.sql.Statement s = run.createStatement()) {
+            try (TrialSampler sampler = new TrialSampler(pg)) {
+                int samplerPid;
+                try (java.sql.ResultSet rs = s.executeQuery("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                        + "AND pid <> pg_backend_pid() AND backend_type = 'client backend' ORDER BY backend_start DESC LIMIT 1")) {
+                    rs.next();
+                    samplerPid = rs.getInt(1);
+                }
+                sampler.opened();
+                Thread.sleep(300);
+                try (java.sql.ResultSet rs = s.executeQuery("SELECT pg_terminate_backend(" + samplerPid + ")")) {
+                    rs.next();
+                    assertTrue(rs.getBoolean(1));
+                }
+                // the run's own work, after the sampler lost its connection: 20 commits of its own connection
+                try (java.sql.Connection client = pg.connect(); java.sql.Statement cs = client.createStatement()) {
+                    for (int i = 0; i < 20; i++) cs.execute("SELECT 1");
+                }
+                Thread.sleep(1200);
+                sampler.closed();
+                TrialSampler.Observation o = sampler.observation();
+                assertTrue(o.error() != null && o.error().contains("terminating connection"), String.valueOf(o.error()));
+                assertTrue(String.valueOf(o.waitProfile().get(TrialSampler.STOPPED)).startsWith("the sampler's connection failed after "),
+                        o.waitProfile().toString());
+                assertNull(o.waitProfile().get(TrialSampler.THIN), o.waitProfile().toString());
+                assertTrue(o.databaseDelta().getOrDefault("xact_commit", 0L) >= 20, o.databaseDelta().toString());
+            }
+        }
+    }
+
     /** The same server, but sameHost() says no, as for a server on another machine. */
     private static Target elsewhere(Target pg) {
         return (Target) Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class}, (p, m, args) -> {
