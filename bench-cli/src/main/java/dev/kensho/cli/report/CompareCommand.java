@@ -28,7 +28,8 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--by", paramLabel = "PARAM",
             description = "The compared parameter (default: the first of version, pg_version, target, server_version that "
-                    + "the trials have; without one, each DIR is a group named by its server version). "
+                    + "the trials have; without one, each DIR is a group, named by its server version where every DIR has another, else lettered A, B, … "
+                    + "with a legend; runs are never pooled into one group). "
                     + "Cells without it (an SSB run's load) are left out.")
     String by;
 
