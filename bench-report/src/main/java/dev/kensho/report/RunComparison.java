@@ -118,6 +118,16 @@ public final class RunComparison {
             return "[" + Html.ratio(ratioLow) + ".." + Html.ratio(ratioHigh) + "]";
         }
 
+        /**
+         * compare.csv's word for the interval's shape: "interval" ([low..high]), "two_rays" (up to high and from low on:
+         * low is above high), "unbounded", or "" where there is none. A spreadsheet read "two rays" as a negative range.
+         */
+        public String intervalShape() {
+            if (Double.isNaN(ratioLow)) return "";
+            if (ratioLow > ratioHigh) return "two_rays";
+            return Double.isInfinite(ratioHigh) ? "unbounded" : "interval";
+        }
+
         /** Whether the interval holds this ratio (1: no difference). */
         public boolean intervalHolds(double r) {
             if (Double.isNaN(ratioLow)) return false;
@@ -1005,14 +1015,14 @@ public final class RunComparison {
     public String csv() {
         StringBuilder b = new StringBuilder();
         List<String> header = new ArrayList<>(keyParams);
-        header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "ratio_ci_low", "ratio_ci_high", "baseline_n", "n",
+        header.addAll(List.of("metric", "baseline", "group", "baseline_median", "median", "ratio", "ratio_ci_low", "ratio_ci_high", "ratio_ci_shape", "baseline_n", "n",
                 "welch_p", "welch_p_holm", "mann_whitney_p", "better", "alpha", "verdict"));
         b.append(header.stream().map(RunComparison::csvCell).collect(Collectors.joining(","))).append('\n');
         for (Row r : rows) {
             List<String> cellsOut = new ArrayList<>();
             for (String p : keyParams) cellsOut.add(r.params().containsKey(p) ? Cells.text(r.params().get(p)) : "");
             cellsOut.addAll(List.of(r.metric(), r.baseline(), r.group(), plain(r.baselineMedian()), plain(r.median()),
-                    plain(r.ratio()), plain(r.ratioLow()), plain(r.ratioHigh()), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()),
+                    plain(r.ratio()), plain(r.ratioLow()), plain(r.ratioHigh()), r.intervalShape(), String.valueOf(r.baselineN()), String.valueOf(r.n()), plain(r.welchP()), plain(r.welchHolmP()),
                     // as the table: left out where even fully separated samples of these sizes could not reach α
                     r.mannWhitneyTestable() ? plain(r.mannWhitneyP()) : "",
                     Better.of(r.metric()) == Better.UNKNOWN ? "" : Better.of(r.metric()).name().toLowerCase(Locale.ROOT),

@@ -58,7 +58,7 @@ class RunComparisonTest {
         assertTrue(html.contains("26.835"), "interaction F");
         String csv = Files.readString(files.get(1));
         List<String> lines = csv.lines().toList();
-        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,ratio_ci_low,ratio_ci_high,baseline_n,n,"
+        assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,ratio_ci_low,ratio_ci_high,ratio_ci_shape,baseline_n,n,"
                 + "welch_p,welch_p_holm,mann_whitney_p,better,alpha,verdict", lines.get(0));
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,")
                 && l.contains(",3,3,0.00804989") && l.contains(",0.0160997")

@@ -86,6 +86,7 @@ class RunComparisonVerdictsTest {
         assertFalse(row.intervalHolds(1));
         assertTrue(row.intervalHolds(11) && row.intervalHolds(ci[0]) && row.intervalHolds(ci[1]));
         assertTrue(row.intervalText().startsWith("≤ ") && row.intervalText().contains(" or ≥ "), row.intervalText());
+        assertEquals("two_rays", row.intervalShape(), "compare.csv says it: low above high read as a negative range");
     }
 
     @Test
