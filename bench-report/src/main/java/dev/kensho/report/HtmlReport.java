@@ -313,8 +313,14 @@ public final class HtmlReport {
         }
         List<String> header = new ArrayList<>(varying);
         header.addAll(List.of("workers planned", "workers launched"));
-        String out = "<h3>Parallel workers launched</h3>\n" + (rows.isEmpty()
-                ? "<p>Every cell launched the workers its plan asked for.</p>\n"
+        // ssb --fetch-size: the timed runs went through a cursor, whose plan runs without workers; the counts are the
+        // EXPLAIN (ANALYZE)'s. "Every cell launched the workers its plan asked for" was said of them, unqualified
+        long cursor = trials.stream().filter(t -> Boolean.TRUE.equals(t.extra().get("timed_without_workers"))).map(Trial::cell).distinct().count();
+        String without = cursor == 0 ? "" : "<p>" + Html.bad(esc(cursor + (cursor == 1 ? " cell was" : " cells were")
+                + " timed without workers (--fetch-size: a cursor's plan runs without them); their workers planned and launched "
+                + "are those of the EXPLAIN (ANALYZE), not of the timed runs.")) + "</p>\n";
+        String out = "<h3>Parallel workers launched</h3>\n" + without + (rows.isEmpty()
+                ? "<p>Every cell launched the workers its plan asked for" + (cursor == 0 ? "" : " in its EXPLAIN (ANALYZE)") + ".</p>\n"
                 : "<p>" + rows.size() + " cells launched fewer workers than planned (medians over the repeats):</p>\n"
                         + Html.table(header, rows));
         if (!cells.params().contains(setting) || !cells.numeric(setting)) return out;

@@ -484,6 +484,27 @@ class HtmlReportTest {
         assertTrue(all.contains("<tr><td><code>load;version=17</code></td><td class=\"num\">1</td><td>ok</td><td class=\"num\">1.500</td>"), all);
     }
 
+    /**
+     * ssb --fetch-size timed through a cursor, without workers: "Every cell launched the workers its plan asked for" was
+     * said of those cells unqualified, their planned/launched being the EXPLAIN (ANALYZE)'s.
+     */
+    @Test
+    void cellsTimedWithoutWorkersAreSaidToBe() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("ssb", List.of("bench", "ssb"), Map.of()))) {
+            for (int w : new int[] {0, 2}) {
+                Trial.Builder b = Trial.of("query=Q2.1;workers=" + w, 0).param("query", "Q2.1").param("workers", w)
+                        .metric("seconds", 0.06).metric("workers_planned", w).metric("workers_launched", w);
+                if (w > 0) b.extra("timed_without_workers", true);
+                rd.append(b.build());
+            }
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("1 cell was timed without workers (--fetch-size: a cursor&#39;s plan runs without them)"), html);
+        assertTrue(html.contains("Every cell launched the workers its plan asked for in its EXPLAIN (ANALYZE)."), html);
+    }
+
     /** 130 trials skipped for one reason were 130 rows; repeats were 0-based where the CLI counts from 1. */
     @Test
     void skippedTrialsAreGroupedByReason() {

@@ -486,7 +486,7 @@ public final class ParallelSweep {
 
     static final List<String> HEADER = List.of("version", "pool", "workers", "query", "n", "status", "seconds_median",
             "seconds_min", "seconds_max", "rows", "workers_planned", "workers_launched", "gathers", "speedup_vs_first",
-            "reason");
+            "timing", "reason");
 
     /**
      * One row per cell: median/min/max seconds, Workers Planned/Launched, and the study's performance
@@ -514,10 +514,26 @@ public final class ParallelSweep {
             Double base = firstVersion.get(c.params().get("pool") + "|" + c.params().get("workers") + "|" + c.params().get("query"));
             Double mine = c.median().get("seconds");
             r.add(base != null && mine != null && mine > 0 ? base / mine : null);
+            // what the console's line says of the cell, kept with its numbers (it was on stdout only)
+            r.add(timingNote(qs, c.cell()));
             r.add(c.reason());
             rows.add(r);
         }
         return rows;
+    }
+
+    /** "timed without workers (--fetch-size)", "JIT-compiled", both, or "" for a cell's trials. */
+    static String timingNote(List<Trial> trials, String cell) {
+        boolean cursor = false, jit = false;
+        for (Trial t : trials) {
+            if (!t.cell().equals(cell)) continue;
+            cursor |= Boolean.TRUE.equals(t.extra().get(TIMED_WITHOUT_WORKERS));
+            jit |= t.extra().get(JIT_FUNCTIONS) != null;
+        }
+        List<String> notes = new ArrayList<>();
+        if (cursor) notes.add("timed without workers (--fetch-size)");
+        if (jit) notes.add("JIT-compiled");
+        return String.join("; ", notes);
     }
 
     private static List<String> versionsRun(List<Trial> trials) {
@@ -569,7 +585,7 @@ public final class ParallelSweep {
                 "rows", "planned", "launched", versions ? "vs_first" : "");
         for (List<Object> r : rows) {
             if (!"ok".equals(r.get(5))) {
-                out.printf("%-8s %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(14));
+                out.printf("%-8s %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
                 continue;
             }
             // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label

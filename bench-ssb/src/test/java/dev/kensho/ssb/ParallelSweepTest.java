@@ -289,6 +289,11 @@ class ParallelSweepTest {
             String table = out.toString(StandardCharsets.UTF_8);
             assertTrue(table.lines().anyMatch(l -> l.contains(" 2 q2.1") && l.endsWith("timed without workers (--fetch-size)")), table);
             assertTrue(table.lines().noneMatch(l -> l.contains(" 0 q2.1") && l.contains("timed without")), table);
+            // summary.csv says it beside the numbers (it was on the console only)
+            List<String> summary = java.nio.file.Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY));
+            assertTrue(summary.get(0).endsWith(",speedup_vs_first,timing,reason"), summary.get(0));
+            assertTrue(summary.stream().anyMatch(l -> l.contains(",2,q2.1,") && l.endsWith(",timed without workers (--fetch-size),")), summary.toString());
+            assertTrue(summary.stream().anyMatch(l -> l.contains(",0,q2.1,") && l.endsWith(",,")), summary.toString());
         } finally {
             db.drop();
         }
