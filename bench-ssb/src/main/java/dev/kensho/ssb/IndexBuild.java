@@ -152,7 +152,10 @@ public final class IndexBuild {
                 String cell = "index-build;workers=" + w + ";columns=" + k;
                 for (int r = 0; r < opts.repeat(); r++) {
                     if (dir.isFinished(cell, r)) continue;
-                    Trial.Builder b = Trial.of(cell, r).param("maintenance_workers", w).param("columns", k).param("key", cols);
+                    // the settings in force, as an ssb trial records them: the report showed the environment's one
+                    // max_parallel_maintenance_workers (the last applied) as if it held for the whole run
+                    Trial.Builder b = Trial.of(cell, r).param("maintenance_workers", w).param("columns", k).param("key", cols)
+                            .extra("settings", want);
                     if (cannot != null || !o.ok()) {
                         dir.append(b.skipped(cannot != null ? cannot : o.refusalReason()).build());
                         continue;

@@ -117,6 +117,10 @@ class IndexBuildTest {
                 int w = (Integer) t.params().get("maintenance_workers");
                 assertEquals(Math.min(w, 2), t.metric("workers_planned").intValue(), t.cell());
                 assertEquals(Math.min(w, 2), t.metric("workers_launched").intValue(), t.cell());
+                // the settings each build ran with, for the report (it showed the last one applied as the run's)
+                Map<?, ?> settings = (Map<?, ?>) t.extra().get("settings");
+                assertEquals(String.valueOf(w), settings.get("max_parallel_maintenance_workers"), t.extra().toString());
+                assertEquals("256MB", settings.get("maintenance_work_mem"), t.extra().toString());
             }
             // --resume with one more worker count: the counts the finished builds recorded are not taken again
             ByteArrayOutputStream again = new ByteArrayOutputStream();
