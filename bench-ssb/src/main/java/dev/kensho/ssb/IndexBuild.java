@@ -102,8 +102,10 @@ public final class IndexBuild {
             requireOwner(db, c);
             if (db.exists(c, INDEX)) {
                 if (!leftByKensho(db, c)) {
-                    throw KenshoException.usage("index " + INDEX + " already exists in schema " + db.schema()
-                            + " (left by an interrupted run?): drop it first");
+                    // one an interrupted run left is Kensho's, dropped just below: this one is someone's, and they were
+                    // told to drop it
+                    throw KenshoException.usage("a relation named " + INDEX + " exists in schema " + db.schema()
+                            + " that Kensho did not create; Kensho never drops it: run ssb index-build on SSB data in another schema");
                 }
                 s.execute("DROP INDEX " + qualified(db));
                 err.println("ssb index-build: dropped index " + INDEX + " in schema " + db.schema() + ", left by an interrupted run");
