@@ -78,6 +78,15 @@ class SsbLoadTest {
         }
     }
 
+    /** A scale factor in plain digits, in messages and the cache directory's name: 0.00001 was 1.0E-5. */
+    @Test
+    void scaleFactorsArePlainDigits() {
+        assertEquals("0.00001", SsbDatabase.fmt(1e-5));
+        assertEquals("0.1", SsbDatabase.fmt(0.1));
+        assertEquals("10", SsbDatabase.fmt(10));
+        assertEquals("1", SsbDatabase.fmt(1));
+    }
+
     @Test
     void fractionalScaleFactorsFromOneUpAreRefusedAsDbgenWouldTruncateThem() {
         for (double sf : new double[] {1.5, 2.25, 10.001}) {

@@ -88,6 +88,7 @@ final class SsbLoadCommand implements Callable<Integer> {
     }
 
     static String fmt(double d) {
-        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+        // plain digits: SF 0.00001 printed as 1.0E-5, in the cache directory's name too
+        return java.math.BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
     }
 }
