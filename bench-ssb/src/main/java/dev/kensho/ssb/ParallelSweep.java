@@ -329,6 +329,8 @@ public final class ParallelSweep {
         // 9.6 bounds parallel workers by max_worker_processes alone (the study's patterns set max_parallel_workers "from 10 on")
         boolean mpwSetting = poolSettings(ServerVersion.of(t)).contains("max_parallel_workers");
         boolean warm = false;
+        // the pools as the sweep found them: a pattern's control group runs with these, whatever cell came before
+        Map<String, String> startPools = current(db, poolSettings(ServerVersion.of(t)));
         for (Pool pool : opts.pools()) {
             for (int n : opts.workers()) {
                 // a resumed run's finished cells: their settings would restart a managed server, and prewarm it, for nothing
@@ -337,8 +339,11 @@ public final class ParallelSweep {
                 want.put("max_parallel_workers_per_gather", Integer.toString(n));
                 String skip = null;
                 Integer size = pool.poolSize(n);
-                // the control group (no workers per Gather) runs alike whatever the pool: a remote server need not match it
-                if (n == 0 && !managed) size = null;
+                // the control group (no workers per Gather) runs alike whatever the pool, as the study's (7.4.1.4): only
+                // max_parallel_workers_per_gather=0, the pools the server's. A managed server was given max_worker_processes=0
+                // for it, and restarted twice over for two pools' identical cells
+                if (n == 0) size = null;
+                if (n == 0 && managed && pool != Pool.ENOUGH) want.putAll(startPools);
                 Map<String, String> current = current(db, poolSettings(ServerVersion.of(t)));
                 if (size != null) {
                     if (managed) {

@@ -202,6 +202,13 @@ class ParallelSweepTest {
             Path trials = run.resolve(RunDirectory.TRIALS);
             List<String> lines = Files.readAllLines(trials);
             assertEquals(5, lines.size(), "the load and four cells: " + lines);
+            // the control group, as the study's: max_parallel_workers_per_gather 0 with the pools as they were, one
+            // setting for both patterns (gather's had max_worker_processes 0, and a restart into and out of it)
+            List<Map<?, ?>> control = RunDirectory.readTrials(trials).stream().filter(t -> Integer.valueOf(0).equals(t.params().get("workers")))
+                    .<Map<?, ?>>map(t -> (Map<?, ?>) t.extra().get("settings")).toList();
+            assertEquals(2, control.size());
+            assertEquals(control.get(0), control.get(1));
+            assertTrue(Integer.parseInt(String.valueOf(control.get(0).get("max_worker_processes"))) >= 8, control.toString());
             // killed before its last cell (gather*4, 2 workers), with the server at that cell's settings
             Files.write(trials, lines.subList(0, 4));
             String started = startTime(pg);
