@@ -530,6 +530,15 @@ public final class ClientSweep {
         // "starting vacuum..." is printed without its end of line: what the server said first follows it on that line
         List<String> said = runErr.text().lines().map(l -> l.startsWith("starting vacuum") && l.contains("...") ? l.substring(l.indexOf("...") + 3) : l)
                 .toList();
+        // pgbench run prints each; a sweep of 1024 clients would print a screenful: one line, with the first reason
+        List<String> lost = said.stream().filter(l -> l.startsWith("warning: client ") && l.contains(" lost its connection")).toList();
+        if (!lost.isEmpty()) {
+            ex.put("lost_connections", lost.size());
+            String first = lost.get(0).substring("warning: ".length());
+            long clients = lost.stream().map(l -> l.split(" ")[2]).distinct().count();
+            err.println(trialPrefix + "warning: " + (lost.size() == 1 ? first : lost.size() + " connections lost, by " + clients
+                    + (clients == 1 ? " client" : " clients") + "; the first: " + first));
+        }
         String errors = said.stream().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
         if (errors != null) ex.put("errors", errors);
         // the server's warnings, e.g. pgbench's vacuum skipping tables the role does not own: the trial ran unvacuumed

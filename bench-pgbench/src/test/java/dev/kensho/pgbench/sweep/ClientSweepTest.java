@@ -148,6 +148,26 @@ class ClientSweepTest {
      * A null log silences the sweep, as PgbenchInit.log(null) and PgbenchRun.output(null, null) silence theirs: it threw a
      * NullPointerException at its first trial, with its run directory begun.
      */
+    /**
+     * Clients that lost their connection showed only as failed transactions in a sweep (pgbench run says each): one
+     * line per trial now, with the first reason, and the count in the trial.
+     */
+    @Test
+    void clientsThatLoseTheirConnectionAreSaidOncePerTrial(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+            new ClientSweep().clients(List.of(2)).seconds(1).script("own", "SELECT pg_terminate_backend(pg_backend_pid());\n").scale(1)
+                    .warmup(0).log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
+            Trial t = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0);
+            int lost = ((Number) t.extra().get("lost_connections")).intValue();
+            assertTrue(lost > 1, t.extra().toString());
+            String said = log.toString(StandardCharsets.UTF_8);
+            List<String> lines = said.lines().filter(l -> l.contains("warning: ") && l.contains(" lost")).toList();
+            assertEquals(1, lines.size(), said);
+            assertTrue(lines.get(0).contains("warning: " + lost + " connections lost, by 2 clients; the first: client "), said);
+        }
+    }
+
     @Test
     void aNullLogSilencesTheSweep(Target pg, @TempDir Path tmp) throws Exception {
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
