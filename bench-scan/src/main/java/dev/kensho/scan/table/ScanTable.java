@@ -46,9 +46,12 @@ public final class ScanTable {
         for (Layout l : layouts) {
             String existing = comment(c, name(l));
             if (existing != null && !existing.startsWith(MARK)) foreign.add(name(l));
+            // the primary key's name too: a user's index of that name failed the build's ALTER TABLE, exit 3 after a load
+            else if (!keyOfOwnTable(c, name(l))) foreign.add(name(l) + "_pk");
         }
         if (!foreign.isEmpty()) {
-            throw KenshoException.usage("table" + (foreign.size() == 1 ? " " : "s ") + String.join(", ", foreign)
+            String what = foreign.stream().anyMatch(f -> f.endsWith("_pk")) ? "relation" : "table";
+            throw KenshoException.usage(what + (foreign.size() == 1 ? " " : "s ") + String.join(", ", foreign)
                     + (foreign.size() == 1 ? " exists and was" : " exist and were") + " not created by Kensho; "
                     + "run bench scan in another database or schema");
         }
@@ -145,6 +148,20 @@ public final class ScanTable {
     }
 
     private static final String PAGES = " pages=";
+
+    /** Whether no relation is named table_pk, or it is the primary key of table (Kensho's, checked by its caller). */
+    private static boolean keyOfOwnTable(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NULL OR EXISTS (SELECT 1 FROM pg_index i "
+                + "WHERE i.indexrelid = to_regclass(?) AND i.indrelid = to_regclass(?) AND i.indisprimary)")) {
+            ps.setString(1, table + "_pk");
+            ps.setString(2, table + "_pk");
+            ps.setString(3, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
 
     private static long pages(Connection c, String table) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_relation_size(?::regclass) / current_setting('block_size')::bigint")) {

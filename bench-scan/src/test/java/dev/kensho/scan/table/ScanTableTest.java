@@ -69,6 +69,20 @@ class ScanTableTest {
         }
     }
 
+    /** A user's index under the primary key's name failed the build's ALTER TABLE after the load, exit 3: refused before, as a table is. */
+    @Test
+    void aRelationUnderThePrimaryKeysNameIsRefusedBeforeTheBuild() throws Exception {
+        try (Target pg = new TargetSpec().open(); Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE mine (x int); CREATE INDEX scan_low_pk ON mine (x)");
+            KenshoException e = assertThrows(KenshoException.class, () -> ScanTable.checkNoForeignTable(c, java.util.List.of(Layout.HIGH, Layout.LOW)));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("relation scan_low_pk exists and was not created by Kensho; run bench scan in another database or schema", e.getMessage());
+            s.execute("DROP TABLE mine");
+            ScanTable.prepare(c, Layout.LOW, 1000, null, false, Optional.empty(), null);
+            ScanTable.checkNoForeignTable(c, java.util.List.of(Layout.HIGH, Layout.LOW));   // Kensho's own key: no refusal
+        }
+    }
+
     private static long count(Statement s) throws Exception {
         try (ResultSet rs = s.executeQuery("SELECT count(*) FROM scan_high")) {
             rs.next();
