@@ -127,10 +127,10 @@ class MicroCommandTest {
         assertEquals("EUC_JP", o.databaseEncoding());
         assertEquals(Duration.ofSeconds(1), o.iterationTime());
         assertEquals(1, o.forks());
-        // the study's 204 cells of 1 warm-up + 3 iterations of 1 s and a fork's second
-        assertEquals("about 17 min", MicroCommand.about(o.estimate()));
+        // the study's 204 cells of 1 warm-up + 3 iterations of 1 s and a fork's two seconds
+        assertEquals("about 20 min", MicroCommand.about(o.estimate()));
         new CommandLine(c = new MicroCommand()).parseArgs("--benchmarks", "encoding,trailing-columns", "--iterations", "2", "--iteration-time", "200ms");
-        assertEquals("about 5 s", MicroCommand.about(c.options().estimate()), "3 cells of 3 × 0.2 s and a fork's 1 s, not 'about 1 min'");
+        assertEquals("about 8 s", MicroCommand.about(c.options().estimate()), "3 cells of 3 × 0.2 s and a fork's 2 s, not 'about 1 min'");
     }
 
     @Test

@@ -165,11 +165,14 @@ public final class MicroBenchmarks {
             return columns.stream().map(String::valueOf).toList();
         }
 
-        /** Rough wall time of the benchmarks: JMH's iterations plus a second per fork. */
+        /**
+         * Rough wall time of the benchmarks: JMH's iterations plus two seconds per fork (a forked JVM's start, JMH's setup
+         * and the trial's tear-down: measured 4.8 s a cell where 3 s of iterations and the one second then assumed said 4).
+         */
         public Duration estimate() {
             long cells = 0;
             for (Benchmark b : benchmarks) cells += values(b).size();
-            long perCell = iterationTime.toMillis() * (long) (warmupIterations + iterations) * Math.max(1, forks) + 1000L * forks;
+            long perCell = iterationTime.toMillis() * (long) (warmupIterations + iterations) * Math.max(1, forks) + 2000L * forks;
             return Duration.ofMillis(cells * perCell);
         }
     }
