@@ -54,8 +54,6 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private final Target target;
     /** When this sampler's first connection started (pg_stat_activity.backend_start, as text). */
     private final String since;
-    /** Whether the "after" snapshot was read on a new connection, the first having been lost during the run. */
-    private boolean reconnected;
     /**
      * Statements this sampler ran on conn, each a transaction of its own: its commits are in pg_stat_database's count
      * too (ten a second), and are taken out of the delta, which is the run's.
@@ -248,7 +246,6 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 // pg_stat_database's counts are the database's, whichever backend reads them; the trial lost them all
                 conn.close();
                 conn = target.connect();
-                reconnected = true;
             }
             awaitRunBackendsGone();
             Map<String, Long> after;

@@ -173,7 +173,6 @@ public final class SelectivitySweep {
         }
     }
 
-    /** True when the server already runs with this shared_buffers (no restart needed to get it). */
     /** The server's shared_buffers as a setting's value (128MB; kB where not whole MB). */
     private String sharedBuffersNow() throws SQLException {
         try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
@@ -184,6 +183,7 @@ public final class SelectivitySweep {
         }
     }
 
+    /** True when the server already runs with this shared_buffers (no restart needed to get it). */
     private boolean hasSharedBuffers(String value) throws SQLException {
         // a bare number is blocks, as the server reads it (a run that recorded 16384 before it was labelled 128MB)
         boolean blocks = value.strip().matches("\\d+");
