@@ -366,7 +366,8 @@ public final class ScanCrossover {
 
     /** The crossovers and checks of the run's trials, recorded in crossover.json and run.json. */
     private static Result findings(RunDirectory dir, Options options, List<LayoutFacts> facts, Map<String, Object> storage, String osCache) {
-        List<Trial> trials = dir.trials();
+        // a failed repeat a resume ran again with success is behind the run: counted, it made every later resume exit 1
+        List<Trial> trials = Trial.standing(dir.trials());
         List<Crossover> crossovers = CrossoverFinder.find(CellSummary.of(trials));
         List<Check> checks = CrossoverFinder.check(crossovers, options.from(), options.to());
         Map<String, String> partlyWarm = partlyWarm(trials);

@@ -47,6 +47,16 @@ class ScanResumeTest {
             assertEquals(4, all.size(), all.toString());
             assertEquals(new TreeSet<>(List.of(resolved)), new TreeSet<>(all.stream().map(t -> String.valueOf(t.params().get("shared_buffers"))).toList()));
             assertEquals(1, resumed.crossovers().size());
+
+            // a failed repeat the resume ran again with success is behind the run: "2 failed" and exit 1 for ever after
+            Trial rerun = all.get(3);
+            List<String> withFailure = new java.util.ArrayList<>(Files.readAllLines(trials));
+            withFailure.add(2, dev.kensho.core.result.Json.MAPPER.writeValueAsString(new Trial(rerun.cell(), rerun.repeat(), rerun.params(),
+                    Map.of(), Map.of("reason", "canceled"), "failed", rerun.finished())));
+            Files.write(trials, withFailure);
+            ScanCrossover.Result again = ScanCrossover.resume(pg, first.directory(), null);
+            assertEquals(0, again.failed(), again.report().toString());
+            assertEquals(5, RunDirectory.readTrials(trials).size(), "nothing run again");
         }
     }
 

@@ -26,8 +26,11 @@ public record CellSummary(String cell, Map<String, Object> params, int n, Map<St
     /** Groups trials by cell in order of first appearance. */
     public static List<CellSummary> of(List<Trial> trials) {
         Map<String, List<Trial>> byCell = new LinkedHashMap<>();
+        // cells in the order they first ran: a rerun repeat's cell, its failed trial passed over below, moved to the end
+        for (Trial t : trials) byCell.putIfAbsent(t.cell(), new ArrayList<>());
         // a resumed run's rerun of a failed repeat: "2 of 4 repeats failed" where both repeats asked for were ok
-        for (Trial t : Trial.standing(trials)) byCell.computeIfAbsent(t.cell(), k -> new ArrayList<>()).add(t);
+        for (Trial t : Trial.standing(trials)) byCell.get(t.cell()).add(t);
+        byCell.values().removeIf(List::isEmpty);
         List<CellSummary> out = new ArrayList<>();
         for (var e : byCell.entrySet()) {
             List<Trial> ok = e.getValue().stream().filter(Trial::ok).toList();

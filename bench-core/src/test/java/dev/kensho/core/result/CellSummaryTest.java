@@ -16,6 +16,19 @@ class CellSummaryTest {
      * Repeats that measured different metrics: each metric over the repeats that have it. By hand: tps of 100, 300, 200
      * → median 200, min 100, max 300; lat only in repeats 0 and 2, 2 and 4 → median 3.
      */
+    /** A failed repeat a resume ran again: its cell keeps its place (it moved to the end, after the cells run after it). */
+    @Test
+    void aRerunRepeatsCellKeepsItsPlace() {
+        List<CellSummary> s = CellSummary.of(List.of(
+                Trial.of("a", 0).failed("canceled").build(),
+                Trial.of("b", 0).metric("tps", 2.0).build(),
+                Trial.of("c", 0).metric("tps", 3.0).build(),
+                Trial.of("a", 0).metric("tps", 1.0).build()));
+        assertEquals(List.of("a", "b", "c"), s.stream().map(CellSummary::cell).toList());
+        assertEquals("ok", s.get(0).status());
+        assertEquals(1, s.get(0).n());
+    }
+
     @Test
     void aMetricMissingInARepeat() {
         List<CellSummary> s = CellSummary.of(List.of(
