@@ -120,7 +120,7 @@ public final class IndexBuild {
             for (int k = 1; k <= opts.maxColumns(); k++) {
                 String cols = String.join(", ", COLUMNS.subList(0, k));
                 if (distinct.containsKey(k)) continue;
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + cols + " FROM lineorder) d")) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT DISTINCT " + cols + " FROM " + SsbDatabase.ident(db.schema()) + ".lineorder) d")) {
                     rs.next();
                     distinct.put(k, rs.getLong(1));
                 }

@@ -313,6 +313,18 @@ public final class SsbDatabase {
                 s.execute("SET synchronous_commit = off");
             }
             try {
+                // one load per schema at a time: two at once dropped each other's tables mid-COPY, left a marker of two
+                // rows or of one table, and (through the search_path, before the names were qualified) wrote into public's
+                try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(hashtext('kensho ssb load'), hashtext(?))")) {
+                    ps.setString(1, schema);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        if (!rs.getBoolean(1)) {
+                            throw KenshoException.usage("another process is loading SSB data into schema " + schema + " of "
+                                    + target.describe() + ": wait for it to finish, or load into another schema");
+                        }
+                    }
+                }
                 boolean createdSchema = ensureSchema(c);
                 Status st = status(c);
                 if (st.present && st.complete && !opts.reload()) {
@@ -333,7 +345,7 @@ public final class SsbDatabase {
                 createMeta(c, opts.scale(), createdSchema);
                 for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
                     String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
-                    createOwned(c, table, ddl);
+                    createOwned(c, table, ddl.replaceFirst("^CREATE TABLE \"?[a-z_]+\"?", "CREATE TABLE " + own(table)));
                 }
             } catch (SQLException e) {
                 throw KenshoException.target("cannot create the SSB schema in " + schema + ": " + KenshoException.firstLine(e), e);
@@ -345,7 +357,9 @@ public final class SsbDatabase {
             double keys = 0;
             if (opts.keys()) {
                 long k0 = System.nanoTime();
-                parallel(opts.jobs(), statements(SsbQuery.resource("keys.sql")));
+                // qualified: ALTER TABLE part of a schema whose part is gone went on to public's part, through the search_path
+                parallel(opts.jobs(), statements(SsbQuery.resource("keys.sql")).stream()
+                        .map(k -> k.replaceFirst("^ALTER TABLE\\s+\"?([a-z_]+)\"?", "ALTER TABLE " + java.util.regex.Matcher.quoteReplacement(ident(schema)) + ".\"$1\"")).toList());
                 keys = (System.nanoTime() - k0) / 1e9;
             }
             long a0 = System.nanoTime();
@@ -646,9 +660,9 @@ public final class SsbDatabase {
         return m;
     }
 
-    /** The relation of a generator table, for COPY. */
-    public static String tableOf(SsbTable t) {
-        return ident(t.tableName());
+    /** The relation of a generator table in this schema, for COPY: qualified, never public's of that name. */
+    public String tableOf(SsbTable t) {
+        return own(t.tableName());
     }
 
     static List<String> statements(String text) {

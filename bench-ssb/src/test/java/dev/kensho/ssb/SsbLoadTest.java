@@ -78,6 +78,31 @@ class SsbLoadTest {
         }
     }
 
+    /**
+     * Two loads into one schema at once dropped each other's tables mid-COPY and, through the search_path, wrote into
+     * public's: a second is refused while the first holds the schema's load lock, and nothing of the schema is touched.
+     */
+    @Test
+    void aSecondLoadIntoTheSameSchemaIsRefusedWhileOneRuns(Target pg) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_lock_test");
+        db.drop();
+        try (Connection other = pg.connect(); Statement s = other.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(hashtext('kensho ssb load'), hashtext('kensho_ssb_lock_test'))");   // the first load
+            KenshoException e = assertThrows(KenshoException.class, () -> db.load(new SsbDatabase.LoadOptions(0.01, 1, false, false), null));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("another process is loading SSB data into schema kensho_ssb_lock_test of "), e.getMessage());
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'kensho_ssb_lock_test'")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "not even the schema was made");
+            }
+            s.execute("SELECT pg_advisory_unlock(hashtext('kensho ssb load'), hashtext('kensho_ssb_lock_test'))");
+            db.load(new SsbDatabase.LoadOptions(0.01, 1, false, false), null);   // the first is done: this one loads
+            assertEquals(List.of(), db.status().missing());
+        } finally {
+            db.drop();
+        }
+    }
+
     /** A scale factor in plain digits, in messages and the cache directory's name: 0.00001 was 1.0E-5. */
     @Test
     void scaleFactorsArePlainDigits() {

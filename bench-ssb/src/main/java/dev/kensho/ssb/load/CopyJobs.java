@@ -204,7 +204,7 @@ public final class CopyJobs implements AutoCloseable {
 
     private void copy(Connection c, Chunk ch) throws SQLException, IOException {
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI()
-                .copyIn("COPY " + SsbDatabase.tableOf(ch.table) + " FROM STDIN (FORMAT text, DELIMITER '|')");
+                .copyIn("COPY " + db.tableOf(ch.table) + " FROM STDIN (FORMAT text, DELIMITER '|')");
         try {
             gen.write(ch.table, ch.from, ch.to, RowFormat.COPY, new CopyStream(in));
             in.endCopy();
