@@ -24,6 +24,11 @@ public final class ConsoleProgress<C> implements TrialMatrix.Listener<C> {
                 : t.status() + ": " + t.extra().get("reason");
         System.err.printf("[%d/%d] %s #%d %s%s%n", index, total, label.apply(p), p.repeat() + 1, what,
                 skipped > 0 ? " (" + skipped + " already done)" : "");
+        // in run.json's notes only, a restart of a dead server went unseen on the console
+        if (Boolean.TRUE.equals(t.extra().get("restarted_server"))) System.err.println("  warning: the server did not accept connections: "
+                + "Kensho restarted it before this trial (run.json's notes say why)");
+        else if (t.extra().get("waited_for_server_s") != null) System.err.println("  warning: waited " + t.extra().get("waited_for_server_s")
+                + " s for the server to accept connections before this trial (it was restarting or recovering)");
     }
 
     private static String fmt(Object v) {

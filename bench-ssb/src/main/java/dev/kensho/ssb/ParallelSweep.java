@@ -424,8 +424,15 @@ public final class ParallelSweep {
                     conn[0] = null;
                 }
                 if (conn[0] == null) {
-                    TrialMatrix.awaitServer(db.target(), "version " + version, p.key(), b, dir);
+                    String back = TrialMatrix.awaitServer(db.target(), "version " + version, p.key(), b, dir);
                     conn[0] = db.connect();
+                    if (back != null) {
+                        // restarted or recovered, its shared buffers are empty: lineorder's scans go through a ring buffer and
+                        // would never fill them, so every later cell was timed half cold under the run's "prewarmed"
+                        err.println("ssb: warning: " + back + "; prewarming again");
+                        db.prewarm(SsbDatabase.TABLES, err, dir);
+                        b.extra("prewarmed_again", true);
+                    }
                 }
                 ExplainResult plan = plans.get(q.id());
                 if (plan == null) {

@@ -237,6 +237,42 @@ class ParallelSweepTest {
         assertEquals(5, table.toString(StandardCharsets.UTF_8).lines().count(), table.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A postmaster killed mid-run comes back by Kensho's restart with empty shared buffers: the sweep says so and prewarms
+     * again (lineorder's scans use a ring buffer and never filled them: every later cell was timed half cold, "prewarmed").
+     */
+    @Test
+    void aServerRestartedMidRunIsPrewarmedAgain(@TempDir Path results) throws Exception {
+        ParallelSweep.Options o = new ParallelSweep.Options(0.05, List.of(0), List.of(ParallelSweep.Pool.ENOUGH), 3, List.of(),
+                "public", new SsbDatabase.LoadOptions(0.05, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+        try (Target pg = new dev.kensho.core.server.TargetSpec().open()) {
+            Path data = pg.control().dataDirectory().orElseThrow();
+            ByteArrayOutputStream said = new ByteArrayOutputStream();
+            try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+                Path trials = dir.path().resolve(RunDirectory.TRIALS);
+                Thread killer = new Thread(() -> {
+                    try {
+                        // after the first query's first trial (the load's is the first line): the rest of the run follows
+                        while (!Files.exists(trials) || Files.readAllLines(trials).size() < 2) Thread.sleep(5);
+                        ProcessHandle.of(Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim()))
+                                .ifPresent(ProcessHandle::destroyForcibly);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                killer.start();
+                ParallelSweep sweep = new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(said, true, StandardCharsets.UTF_8));
+                sweep.run(pg, dir);
+                killer.join();
+                List<Trial> all = dir.trials();
+                String err = said.toString(StandardCharsets.UTF_8);
+                assertTrue(all.stream().anyMatch(t -> Boolean.TRUE.equals(t.extra().get("prewarmed_again"))), err);
+                assertTrue(err.contains("restarted it before") && err.contains("; prewarming again"), err);
+                assertEquals(2, err.lines().filter(l -> l.startsWith("ssb: prewarmed")).count(), err);
+            }
+        }
+    }
+
     private static String startTime(Target pg) throws Exception {
         try (var c = pg.connect(); var rs = c.createStatement().executeQuery("SELECT pg_postmaster_start_time()::text")) {
             rs.next();
