@@ -86,6 +86,34 @@ class MicroCommandTest {
     }
 
     /**
+     * A cell whose second iteration failed (its connection terminated), resumed: the rerun's iterations are numbered from
+     * the failed one, which no longer stands (numbered after it, "1 of 4 repeats failed" stayed with every repeat ok).
+     */
+    @Test
+    void aResumedCellsRerunReplacesItsFailedRepeat(Target pg, @TempDir Path tmp) throws Exception {
+        var o = new dev.kensho.pgbench.micro.MicroBenchmarks.Options(List.of(Benchmark.TRAILING_COLUMNS), 1, 1000, false, List.of(99),
+                List.of("none"), "EUC_JP", 0, 2, Duration.ofMillis(100), 0, false);
+        Path run;
+        try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of(
+                dev.kensho.pgbench.micro.MicroBenchmarks.COMMAND, List.of(), java.util.Map.of()))) {
+            dev.kensho.pgbench.micro.MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir, null);
+            run = dir.path();
+        }
+        Path trials = run.resolve(dev.kensho.core.result.RunDirectory.TRIALS);
+        List<String> lines = Files.readAllLines(trials);
+        assertEquals(2, lines.size());
+        Files.write(trials, List.of(lines.get(0), lines.get(1).replace("\"status\":\"ok\"", "\"status\":\"failed\"")));
+        try (var dir = dev.kensho.core.result.RunDirectory.resume(run)) {
+            dev.kensho.pgbench.micro.MicroBenchmarks.run(new TargetSpec(), pg, "embedded", o, dir, null);
+            List<dev.kensho.core.result.Trial> all = dir.trials();
+            assertEquals(List.of(0, 1, 1), all.stream().map(dev.kensho.core.result.Trial::repeat).toList());
+            var cells = dev.kensho.core.result.CellSummary.of(all);
+            assertEquals("ok", cells.get(0).status());
+            assertEquals("", cells.get(0).reason(), "the failed repeat was run again");
+        }
+    }
+
+    /**
      * From Java, MicroBenchmarks.run records what bench micro does around it: the target's environment and summary.csv.
      * A harness's run directory had neither, and its report no Environment section.
      */

@@ -86,8 +86,10 @@ final class JmhTrials implements OutputFormat {
         settle();
         current = params;
         currentCell = cell.apply(params);
-        // a cell resumed after an interruption keeps its earlier repeats and adds to them
-        firstRepeat = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key())).count();
+        // a cell resumed after an interruption keeps its earlier repeats and adds to them, from its first failed one on:
+        // numbered after it, the rerun left that failure standing ("1 of 4 repeats failed" where every repeat asked was ok)
+        List<Trial> before = Trial.standing(dir.trials()).stream().filter(t -> t.cell().equals(currentCell.key())).toList();
+        firstRepeat = before.stream().filter(t -> !t.ok()).mapToInt(Trial::repeat).min().orElse(before.size());
         okBefore = (int) dir.trials().stream().filter(t -> t.cell().equals(currentCell.key()) && t.ok()).count();
         measured = 0;
         fork = 0;
