@@ -327,12 +327,8 @@ public final class SsbDatabase {
                 }
                 boolean createdSchema = ensureSchema(c);
                 Status st = status(c);
-                if (st.present && st.complete && !opts.reload()) {
-                    String difference = st.difference(opts);
-                    throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
-                            + (difference.isEmpty() ? "" : "; " + difference) + ": use --reload to replace it");
-                }
-                // refused before anything is dropped: a refused --reload had dropped Kensho's own tables first
+                // refused before anything is dropped (a refused --reload had dropped Kensho's own tables first), and before the
+                // advice to --reload, which this refusal would then meet
                 List<String> foreign = new ArrayList<>();
                 for (String t : allNames()) {
                     if (exists(c, t) && !(st.present && st.tables.contains(t) && !st.replaced.contains(t))) foreign.add(t);
@@ -340,6 +336,11 @@ public final class SsbDatabase {
                 if (!foreign.isEmpty()) {
                     throw KenshoException.usage("table(s) " + String.join(", ", foreign) + " already exist in schema " + schema
                             + " and were not created by Kensho; Kensho never drops them: load into another schema or database");
+                }
+                if (st.present && st.complete && !opts.reload()) {
+                    String difference = st.difference(opts);
+                    throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
+                            + (difference.isEmpty() ? "" : "; " + difference) + ": use --reload to replace it");
                 }
                 dropOwn(c, st);
                 createMeta(c, opts.scale(), createdSchema);

@@ -271,6 +271,9 @@ class SsbLoadTest {
                     .contains("part, lineorder are tables Kensho did not create"), st.toString());
             KenshoException e = assertThrows(KenshoException.class, () -> db.load(new SsbDatabase.LoadOptions(0.01, 1, false, true), null));
             assertTrue(e.getMessage().contains("part, lineorder already exist") && e.getMessage().contains("not created by Kensho"), e.getMessage());
+            // without --reload the same refusal: it advised "use --reload to replace it", which then met this one
+            KenshoException plain = assertThrows(KenshoException.class, () -> db.load(new SsbDatabase.LoadOptions(0.01, 1, false, false), null));
+            assertEquals(e.getMessage(), plain.getMessage());
             // the refusal came before any drop: Kensho's other tables are still there and listed (a refused --reload had
             // dropped them and left a marker of a complete load without tables)
             assertEquals(List.of("part", "lineorder"), db.status().replaced());
