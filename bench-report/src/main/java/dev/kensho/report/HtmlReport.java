@@ -535,8 +535,9 @@ public final class HtmlReport {
     }
 
     /**
-     * The environment is captured once, before the first cell: a setting the run then varies would show one value
-     * as if it held for the whole run, so such entries say that it is the start value and list the run's values.
+     * The environment is captured once (before the first cell, or after the last): a setting the run varies would show
+     * one value as if it held for the whole run, so such entries say that it is the value when the environment was read
+     * and list the run's values. "At the start" was said of ssb's and index-build's, which are read after the last cell.
      */
     private static Object startValues(Object v, Map<String, List<String>> varied) {
         if (!(v instanceof Map<?, ?> m) || varied.isEmpty()) return v;
@@ -546,7 +547,7 @@ public final class HtmlReport {
             if (("kensho_settings".equals(e.getKey()) || "non_default_settings".equals(e.getKey())) && x instanceof Map<?, ?> settings) {
                 Map<Object, Object> marked = new LinkedHashMap<>(settings);
                 marked.replaceAll((k, val) -> varied.containsKey(String.valueOf(k))
-                        ? val + " at the start; the run varies it: " + String.join(", ", varied.get(String.valueOf(k))) : val);
+                        ? val + " when the environment was read; the run varies it: " + String.join(", ", varied.get(String.valueOf(k))) : val);
                 x = marked;
             } else {
                 x = startValues(x, varied);

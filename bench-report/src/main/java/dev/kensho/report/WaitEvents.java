@@ -83,6 +83,16 @@ public final class WaitEvents {
                         .reduce((a, b) -> a + ", " + b).orElse("no samples"));
             }
             notes.addAll(merged);
+            // a profile cut short (the sampler's connection lost) or thin is said where it is drawn, as the console said it
+            for (CellSummary c : facet.getValue()) {
+                for (Trial t : byCell.getOrDefault(c.cell(), List.of())) {
+                    if (!(t.extra().get("wait_events") instanceof Map<?, ?> w)) continue;
+                    for (String k : List.of("stopped", "thin")) {
+                        if (w.get(k) != null) notes.add(Cells.label(c.params(), varying) + " repeat " + (t.repeat() + 1) + ": "
+                                + (k.equals("thin") ? "the profile has " : "") + w.get(k));
+                    }
+                }
+            }
             List<Integer> colours = parts.stream().map(p -> p.equals("other") ? -1 : ranked.indexOf(p)).toList();
             out.add(new Figure(title, StackedShareChart.build(title, x == null ? "cell" : x, shares, parts, colours), notes));
         }

@@ -249,8 +249,8 @@ class HtmlReportTest {
         String html = Files.readString(HtmlReport.write(RunDirectory.read(dir), tmp.resolve("env.html")));
         String env = html.substring(html.indexOf("<h2 id=\"environment\">"), html.indexOf("<h2", html.indexOf("<h2 id=\"environment\">") + 5));
         assertTrue(env.contains("<h3>PostgreSQL 18</h3>"), env);
-        assertTrue(env.contains("4MB at the start; the run varies it: 4MB, 64MB"), env);
-        assertTrue(env.contains("8 (configuration file) at the start; the run varies it: 8, 16"), env);
+        assertTrue(env.contains("4MB when the environment was read; the run varies it: 4MB, 64MB"), env);
+        assertTrue(env.contains("8 (configuration file) when the environment was read; the run varies it: 8, 16"), env);
         assertTrue(env.contains("<td>1GB</td>"), "a setting the run keeps is shown as it is: " + env);
     }
 
@@ -661,6 +661,8 @@ class HtmlReportTest {
         assertTrue(waits.contains("clients=4: Client:ClientRead 45.0 %, CPU 25.0 %, LWLock:WALWrite 10.0 %, IO:WALSync 6.0 %, "
                 + "Lock:transactionid 5.0 %, Lock:tuple 4.0 %, LWLock:BufferContent 3.5 %, other 3.0 %"), waits);
         assertTrue(waits.contains("clients=1: Client:ClientRead 90.0 %, CPU 10.0 %<"), waits);
+        // a profile cut short is said under its chart (it was drawn as a whole one, the console's warning nowhere)
+        assertTrue(waits.contains("version=17, clients=4, threads=2 repeat 2: the sampler&#39;s connection failed after 12 samples: FATAL: terminating connection"), waits);
         // the names a reader meets most are explained: Kensho's own (CPU, Idle:…) and the client wait
         assertTrue(waits.contains("<i>CPU</i>: running") && waits.contains("<i>Client:ClientRead</i>: between statements")
                 && waits.contains("<i>Idle:idle</i>: between statements but not waiting"), waits);
