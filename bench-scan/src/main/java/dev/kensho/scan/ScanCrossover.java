@@ -454,12 +454,15 @@ public final class ScanCrossover {
         }
 
         List<Cell> cells = new ArrayList<>();
+        // "server" is the size the server has now, before any cell changes it: "server" and "large" of 128MB were two sweeps
+        String serverSize = sizeLabel(currentSharedBuffers(target));
+        List<String> sizes = sbs.stream().map(s -> s.equals(SelectivitySweep.SERVER_VALUE) ? serverSize : s).toList();
         for (int i = 0; i < sbs.size(); i++) {
             String sb = sbs.get(i);
-            int first = sbs.indexOf(sb);
+            int first = sizes.indexOf(sizes.get(i));
             if (first < i) {
                 // two values of one size are one sweep: their cells had the same keys and were merged without a word
-                String same = "--shared-buffers " + sbWanted.get(i) + " is " + sb + ", as " + sbWanted.get(first) + " is: measured once";
+                String same = "--shared-buffers " + sbWanted.get(i) + " is " + sizes.get(i) + ", as " + sbWanted.get(first) + " is: measured once";
                 dir.noteOnce("scan: " + same);
                 say(progress, "scan: " + same);
                 continue;

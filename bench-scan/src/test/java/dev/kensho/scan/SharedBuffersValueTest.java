@@ -67,7 +67,7 @@ class SharedBuffersValueTest {
             }
             assertTrue(!own.equals("16MB") && !own.equals("32MB"), own);
             ScanCrossover.Options o = ScanCrossover.Options.builder().rows(2_000).from(10).to(90).step(80).layouts(List.of(Layout.HIGH))
-                    .sharedBuffers(List.of("16MB", "server", "32MB", "4096")).throughputMb(0).build();
+                    .sharedBuffers(List.of("16MB", "server", "32MB", "4096", "large")).throughputMb(0).build();
             java.io.ByteArrayOutputStream progress = new java.io.ByteArrayOutputStream();
             ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("scan"),
                     new java.io.PrintStream(progress, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -80,6 +80,9 @@ class SharedBuffersValueTest {
             String note = "--shared-buffers 4096 is 32MB, as 32MB is: measured once";
             assertTrue(progress.toString(java.nio.charset.StandardCharsets.UTF_8).contains(note), progress.toString());
             assertTrue(RunDirectory.read(r.directory()).info().notes().stream().anyMatch(n -> n.contains(note)));
+            // large of 2000 rows is the server's own size: server's sweep, not a second one of the same size
+            assertTrue(progress.toString(java.nio.charset.StandardCharsets.UTF_8).contains("--shared-buffers large is " + own + ", as server is: measured once"),
+                    progress.toString());
         }
     }
 
