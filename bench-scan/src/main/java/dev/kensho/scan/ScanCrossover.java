@@ -364,6 +364,21 @@ public final class ScanCrossover {
         return Optional.of(findings(dir, options, facts, storage, osCache));
     }
 
+    /**
+     * A server on this host that Kensho does not manage: its data directory, where the role may read the setting (a
+     * superuser, pg_read_all_settings); else empty. Only for the room check: its files are not Kensho's to probe.
+     */
+    private static Optional<Path> dataDirectoryHere(Target target, Connection c) {
+        if (!target.sameHost()) return Optional.empty();
+        try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_setting('data_directory')")) {
+            if (!rs.next()) return Optional.empty();
+            Path p = Path.of(rs.getString(1));
+            return java.nio.file.Files.isDirectory(p) ? Optional.of(p) : Optional.empty();
+        } catch (SQLException | RuntimeException e) {
+            return Optional.empty();   // not readable for this role: unchecked, as before
+        }
+    }
+
     /** The crossovers and checks of the run's trials, recorded in crossover.json and run.json. */
     private static Result findings(RunDirectory dir, Options options, List<LayoutFacts> facts, Map<String, Object> storage, String osCache) {
         // a failed repeat a resume ran again with success is behind the run: counted, it made every later resume exit 1
@@ -409,10 +424,13 @@ public final class ScanCrossover {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {
             ScanTable.checkNoForeignTable(c, options.layouts());
+            // the directory the tables go to, for the room they need: a remote server on this host says where its data are
+            Optional<Path> room = storageDir.isPresent() || tablespace != null ? storageDir : dataDirectoryHere(target, c);
+            ScanTable.checkRoom(c, options.layouts(), options.rows(), room);
             for (Layout l : options.layouts()) {
                 say(progress, String.format(Locale.ROOT, "preparing %s (%d rows, about %s, %s clustering)…", ScanTable.name(l), options.rows(),
                         size(ScanTable.estimatedBytes(options.rows())), l.label()));
-                facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild(), storageDir, progress));
+                facts.add(ScanTable.prepare(c, l, options.rows(), tablespace, options.rebuild(), room, progress));
             }
         } catch (SQLException e) {
             throw KenshoException.target("cannot build the scan tables: " + KenshoException.firstLine(e), e);

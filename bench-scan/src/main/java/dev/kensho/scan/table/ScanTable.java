@@ -92,6 +92,9 @@ public final class ScanTable {
                 String changed = changedSince(c, table, rows, Long.parseLong(existing.substring(built.length()).strip()));
                 if (changed == null) return facts(c, layout, table, rows, p, 0, true);
                 if (progress != null) progress.println(table + " was changed since Kensho built it (" + changed + "): rebuilding it");
+            } else if (existing.equals(mark) && !rebuild && progress != null) {
+                // the same table as asked, from a Kensho that kept no size to check it against: rebuilt, said so
+                progress.println(table + " was built by an earlier Kensho, which recorded no size to check it against: rebuilding it");
             }
             freed = relationBytes(c, table);
         }
@@ -104,8 +107,8 @@ public final class ScanTable {
                 free = Long.MAX_VALUE;   // unknown: the server's own error says it if the disk fills
             }
             if (free != Long.MAX_VALUE && need - freed > free) {
-                throw KenshoException.usage(String.format(java.util.Locale.ROOT, "--rows %d: %s would take about %.1f GB, and %s has "
-                        + "%.1f GB free", rows, table, need / 1e9, storage.get(), (free + freed) / 1e9));
+                throw KenshoException.usage(String.format(java.util.Locale.ROOT, "--rows %d: %s would take about %s, and %s has "
+                        + "%s free", rows, table, gb(need), storage.get(), gb(free + freed)));
             }
         }
         if (existing != null) exec(c, "DROP TABLE " + table);
@@ -148,6 +151,40 @@ public final class ScanTable {
     }
 
     private static final String PAGES = " pages=";
+
+    /**
+     * Refuses (usage error) layouts the directory has no room for, all of them together, before the first is dropped:
+     * checked per table, the first was rebuilt larger and the second refused, the disk left full and the pair half-made.
+     * Kensho's tables there now count as room (they are dropped or reused). Empty storage: not checked.
+     */
+    public static void checkRoom(Connection c, java.util.List<Layout> layouts, long rows, java.util.Optional<java.nio.file.Path> storage)
+            throws SQLException {
+        if (storage.isEmpty()) return;
+        long need = 0, have = 0;
+        for (Layout l : layouts) {
+            need = Math.max(need, need + estimatedBytes(rows));   // saturating
+            String existing = comment(c, name(l));
+            if (existing != null && existing.startsWith(MARK)) have += relationBytes(c, name(l));
+        }
+        long free;
+        try {
+            free = java.nio.file.Files.getFileStore(existingAncestor(storage.get())).getUsableSpace();
+        } catch (java.io.IOException e) {
+            return;   // unknown: the server's own error says it if the disk fills
+        }
+        if (need - have > free) {
+            throw KenshoException.usage(String.format(java.util.Locale.ROOT, "--rows %d: %s would take about %s, and %s has %s free%s",
+                    rows, String.join(" and ", layouts.stream().map(ScanTable::name).toList()), gb(need), storage.get(), gb(free),
+                    have > 0 ? " (and " + gb(have) + " in Kensho's tables there now)" : ""));
+        }
+    }
+
+    /** A size as the preparing line gives it (binary units: 1 GB is 1024³ bytes), MB below a GB. */
+    private static String gb(long bytes) {
+        double g = bytes / (1024.0 * 1024 * 1024);
+        return g >= 1 ? String.format(java.util.Locale.ROOT, "%.1f GB", g)
+                : String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024));
+    }
 
     /** Whether no relation is named table_pk, or it is the primary key of table (Kensho's, checked by its caller). */
     private static boolean keyOfOwnTable(Connection c, String table) throws SQLException {

@@ -59,8 +59,16 @@ class ScanTableTest {
             KenshoException e = assertThrows(KenshoException.class,
                     () -> ScanTable.prepare(c, Layout.LOW, rows, null, false, Optional.of(storage), null));
             assertEquals(KenshoException.USAGE, e.exitCode());
-            assertTrue(e.getMessage().startsWith("--rows 10000000000000: scan_low would take about 2600000.0 GB, and " + storage + " has "),
+            // GB as the preparing line gives them (1024³ bytes): 2.6e15 bytes
+            assertTrue(e.getMessage().startsWith("--rows 10000000000000: scan_low would take about 2421438.7 GB, and " + storage + " has "),
                     e.getMessage());
+            // both layouts checked together before either is touched: checked per table, the first was rebuilt and the second refused
+            KenshoException both = assertThrows(KenshoException.class,
+                    () -> ScanTable.checkRoom(c, java.util.List.of(Layout.HIGH, Layout.LOW), rows, Optional.of(storage)));
+            assertTrue(both.getMessage().startsWith("--rows 10000000000000: scan_high and scan_low would take about 4842877.4 GB, and "),
+                    both.getMessage());
+            assertTrue(both.getMessage().endsWith(" in Kensho's tables there now)"), both.getMessage());
+            ScanTable.checkRoom(c, java.util.List.of(Layout.HIGH, Layout.LOW), 1000, Optional.of(storage));   // room enough
             try (ResultSet rs = s.executeQuery("SELECT count(*) FROM scan_low")) {
                 rs.next();
                 assertEquals(1000, rs.getLong(1), "the table there was left as it was");
