@@ -174,6 +174,10 @@ public final class Cells {
     }
 
     private static String trim(double d) {
+        // a small value in plain digits, as the commands print it: SF 0.00001 was 1.00000e-05 in compare's notes
+        if (d != 0 && Math.abs(d) < 1e-4 && Math.abs(d) >= 1e-9) {
+            return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        }
         String s = String.format(java.util.Locale.ROOT, "%.6g", d);
         if (s.contains("e") || s.contains("E")) return s;
         return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;

@@ -35,6 +35,15 @@ class CellsTest {
     }
 
     /** Queries keep the order they were run in (the study's list), unless the run was shuffled: then natural order. */
+    /** A small value in plain digits, as the commands print it (SF 0.00001 was 1.00000e-05 in compare's notes). */
+    @Test
+    void smallValuesArePlainDigits() {
+        assertEquals("0.00001", Cells.text(1e-5));
+        assertEquals("0.01", Cells.text(0.01));
+        assertEquals("0.000123457", Cells.text(0.0001234567));
+        assertEquals("1234.57", Cells.text(1234.5678));
+    }
+
     @Test
     void queriesInRunOrderUnlessShuffled() {
         List<Trial> inOrder = List.of(ok("q=Q2.1", 0, Map.of("query", "Q2.1")), ok("q=Q1.10", 0, Map.of("query", "Q1.10")),
