@@ -115,8 +115,9 @@ public final class TrialMatrix<C> {
                 t = Trial.of(p.key(), p.repeat()).params(params.apply(p.cell())).failed(e.getMessage()).build();
             } catch (Exception e) {
                 // one line: the reason is a CSV cell and a progress line (a server error's "Position: 8" follows a newline)
-                t = Trial.of(p.key(), p.repeat()).params(params.apply(p.cell())).failed(e.getClass().getSimpleName() + ": "
-                        + dev.kensho.core.KenshoException.firstLine(e)).build();
+                // the server's words alone for a server's error ("PSQLException: ERROR: ..." named a driver class)
+                t = Trial.of(p.key(), p.repeat()).params(params.apply(p.cell())).failed((e instanceof java.sql.SQLException ? ""
+                        : e.getClass().getSimpleName() + ": ") + dev.kensho.core.KenshoException.firstLine(e)).build();
             }
             // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and
             // the rest would only fail the same way; neither is a result (RunDirectory keeps none from now on)
