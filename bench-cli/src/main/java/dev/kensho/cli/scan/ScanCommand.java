@@ -140,7 +140,7 @@ public final class ScanCommand implements Callable<Integer> {
             String why = n.equals("max_parallel_workers_per_gather") ? "from --parallel-workers; give its value there"
                     : n.equals("jit") ? "(off: on a JIT build the full scan's time would include its compilation); it cannot be changed"
                     : "(" + own.get(n) + ", one of the study's planner settings that make each query run its intended plan); it cannot be changed";
-            throw KenshoException.usage("--set " + name + ": bench scan sets it itself " + why);
+            throw KenshoException.usage("--set " + name.strip() + ": bench scan sets it itself " + why);
         }
     }
 

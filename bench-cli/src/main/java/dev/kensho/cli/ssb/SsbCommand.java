@@ -90,7 +90,7 @@ public final class SsbCommand implements Callable<Integer> {
     static void refuseOwnSettings(String command, Map<String, String> settings, Map<String, String> owner) {
         for (String name : settings.keySet()) {
             String from = owner.get(name.strip().toLowerCase(java.util.Locale.ROOT));
-            if (from != null) throw KenshoException.usage("--set " + name + ": " + command + " sets it itself " + from + "; give its values there");
+            if (from != null) throw KenshoException.usage("--set " + name.strip() + ": " + command + " sets it itself " + from + "; give its values there");
         }
     }
 }
