@@ -469,7 +469,17 @@ public final class ParallelSweep {
                         pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
                         plan.workersLaunched(), JitMatrix.NOT_KEPT.get());
                 return tr;
-            }, new TrialMatrix.Listener<>() { });
+            }, new TrialMatrix.Listener<>() {
+                @Override
+                public void finished(TrialMatrix.Planned<SsbQuery> p, Trial t, int index, int total) {
+                    // a timed run the server failed printed nothing at the time: the table at the end showed its cell's
+                    // median of the repeats left, and only the run's last line a count
+                    if ("failed".equals(t.status())) {
+                        err.printf("ssb %s %s workers=%d %s #%d failed: %s%n", version, pool.label(), n, p.cell().id(), p.repeat() + 1,
+                                t.extra().get("reason"));
+                    }
+                }
+            });
         } finally {
             if (conn[0] != null) {
                 try {

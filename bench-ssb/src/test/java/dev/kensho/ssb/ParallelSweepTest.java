@@ -269,6 +269,12 @@ class ParallelSweepTest {
                 assertTrue(all.stream().anyMatch(t -> Boolean.TRUE.equals(t.extra().get("prewarmed_again"))), err);
                 assertTrue(err.contains("restarted it before") && err.contains("; prewarming again"), err);
                 assertEquals(2, err.lines().filter(l -> l.startsWith("ssb: prewarmed")).count(), err);
+                // a timed run the kill failed is said as it fails (it printed nothing)
+                for (Trial t : all) {
+                    if ("failed".equals(t.status())) {
+                        assertTrue(err.contains(" " + t.params().get("query") + " #" + (t.repeat() + 1) + " failed: " + t.extra().get("reason")), err);
+                    }
+                }
             }
         }
     }
