@@ -201,18 +201,17 @@ public final class ScanTable {
     }
 
     private static long pages(Connection c, String table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_relation_size(?::regclass) / current_setting('block_size')::bigint")) {
-            ps.setString(1, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return number(c, "SELECT pg_relation_size(?::regclass) / current_setting('block_size')::bigint", table);
     }
 
     /** Table, index and TOAST bytes of a relation that exists (what dropping it gives back). */
     private static long relationBytes(Connection c, String table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(pg_total_relation_size(to_regclass(?)), 0)")) {
+        return number(c, "SELECT coalesce(pg_total_relation_size(to_regclass(?)), 0)", table);
+    }
+
+    /** The one number a query of the table's name returns. */
+    private static long number(Connection c, String sql, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, table);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
