@@ -465,7 +465,8 @@ public final class ParallelSweep {
                     }
                 }
                 Trial tr = b.build();
-                err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d%s%n", version,
+                // the workers are the cell's EXPLAIN (ANALYZE)'s, run once before its repeats: said so, not as if each repeat's
+                err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d (EXPLAIN ANALYZE)%s%n", version,
                         pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
                         plan.workersLaunched(), JitMatrix.NOT_KEPT.get());
                 return tr;
