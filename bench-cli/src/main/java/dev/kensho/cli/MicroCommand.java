@@ -119,7 +119,8 @@ final class MicroCommand implements Callable<Integer> {
                 }
                 CellSummary.write(dir, SUMMARY_METRICS);
                 MicroBenchmarks.report(dir.trials()).forEach(System.out::println);
-                if (failed > 0) System.err.println(failed + (failed == 1 ? " cell" : " cells") + " failed; the reasons are in summary.csv");
+                // a cell whose other repeats finished is "ok" in summary.csv, its failure in reason: "1 cell failed" contradicted it
+                if (failed > 0) System.err.println(failed + (failed == 1 ? " cell has" : " cells have") + " a failed repeat; the reasons are in summary.csv");
                 System.err.println("results: " + dir.path());
             }
         }
