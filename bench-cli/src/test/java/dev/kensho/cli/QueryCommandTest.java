@@ -83,8 +83,19 @@ class QueryCommandTest {
 
     /** The machine's PostgreSQL 15 (Debian's, built with LLVM) is not warned about. */
     @Test
-    void aServerWithLlvmHasJit(@dev.kensho.junit.LocalPostgres Target local) {
+    void aServerWithLlvmHasJit(@dev.kensho.junit.LocalPostgres Target local, @TempDir Path tmp) throws Exception {
         assertTrue(dev.kensho.core.env.Environment.jitAvailable(local), "Debian's PostgreSQL 15 is built with LLVM");
+        // a session with jit off still has it: pg_jit_available() said false there, and run.json recorded no LLVM while
+        // --matrix jit=on,off warned that jit changed nothing
+        CommandRun r = CommandRun.of(args(local, tmp, "-c", "select 1", "--set", "jit=off", "--matrix", "jit=on,off"));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertFalse(r.err().contains("jit changes nothing"), r.err());
+        Path run;
+        try (var dirs = java.nio.file.Files.list(tmp)) {
+            run = dirs.filter(java.nio.file.Files::isDirectory).findFirst().orElseThrow();
+        }
+        assertTrue(java.nio.file.Files.readString(run.resolve("run.json")).matches("(?s).*\"jit_available\" ?: ?true.*"),
+                java.nio.file.Files.readString(run.resolve("run.json")));
     }
 
     @Test

@@ -172,9 +172,8 @@ public final class JitMatrix {
         // JIT came with 11: an older server has no pg_jit_available() to ask
         ServerVersion v = ServerVersion.of(t);
         if (!v.atLeast(11)) throw KenshoException.usage("this server has no JIT: " + v.lacks("JIT", 11) + "; " + elsewhere());
-        try (Connection c = t.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
-            rs.next();
-            if (!rs.getBoolean(1)) {
+        try (Connection c = t.connect(); Statement s = c.createStatement()) {
+            if (!dev.kensho.core.env.Environment.jitAvailable(c)) {
                 // the embedded binaries have no LLVM; a --pg-bin or remote server whose jit_provider did not load
                 // (a --set jit_provider, a missing llvmjit package) was sent to the --pg-bin it was already on
                 if (t.kind() == dev.kensho.core.server.TargetKind.EMBEDDED) throw KenshoException.usage(NO_JIT);

@@ -46,10 +46,28 @@ public final class Environment {
      * it cannot be asked (before 11 there is no jit setting to give, and the server refuses one).
      */
     public static boolean jitAvailable(Target target) {
-        try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
-            return !rs.next() || rs.getBoolean(1);
+        try (Connection c = target.connect()) {
+            return jitAvailable(c);
         } catch (SQLException e) {
             return true;
+        }
+    }
+
+    /**
+     * pg_jit_available() with jit on for the question: it is false in a session with jit off, so a --set jit=off
+     * recorded a JIT build as one without LLVM (and --matrix jit=on,off warned that jit changed nothing). 11 and later.
+     */
+    public static boolean jitAvailable(Connection c) throws SQLException {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL jit = on");
+            try (ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
+                return !rs.next() || rs.getBoolean(1);
+            }
+        } finally {
+            c.rollback();
+            c.setAutoCommit(auto);
         }
     }
 
@@ -59,16 +77,17 @@ public final class Environment {
             // JIT came with 11: before it there is neither pg_jit_available() nor a jit setting, and no JIT
             boolean jit = ServerVersion.of(c).atLeast(11);
             try (ResultSet rs = s.executeQuery("SELECT version(), current_setting('server_version'), "
-                    + "current_setting('server_version_num')::int, " + (jit ? "pg_jit_available()" : "false")
+                    + "current_setting('server_version_num')::int, false"
                     + ", current_setting('data_checksums'), " + (jit ? "current_setting('jit')" : "NULL"))) {
                 rs.next();
                 m.put("version", rs.getString(1));
                 m.put("server_version", rs.getString(2));
                 m.put("server_version_num", rs.getInt(3));
-                m.put("jit_available", rs.getBoolean(4));
+                m.put("jit_available", rs.getBoolean(4));   // the statement's false; asked with jit on below
                 m.put("data_checksums", rs.getString(5));
                 if (jit) m.put("jit", rs.getString(6));
             }
+            if (jit) m.put("jit_available", jitAvailable(c));
             Map<String, String> nonDefault = new LinkedHashMap<>();
             Map<String, String> driverSession = new LinkedHashMap<>();
             // current_setting() writes values as SHOW does (128MB, not "16384 8kB")
