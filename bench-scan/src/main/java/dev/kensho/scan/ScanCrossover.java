@@ -566,8 +566,29 @@ public final class ScanCrossover {
         if (options.caches().equals(List.of(CacheState.COLD))) {
             throw KenshoException.usage("--cache cold restarts the server: use a managed server, or give --restart-command");
         }
-        if (options.sharedBuffers().stream().anyMatch(s -> !s.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE))) {
-            throw KenshoException.usage("--shared-buffers needs a restart: use a managed server, or give --restart-command");
+        // a size the server has already needs no restart (it was refused as one, 128MB on a server of 128MB); large
+        // depends on the tables, built later: a large the server lacks has its cells skipped with the reason
+        for (String s : options.sharedBuffers()) {
+            String w = s.strip();
+            if (w.equalsIgnoreCase(SelectivitySweep.SERVER_VALUE) || w.equalsIgnoreCase("large")) continue;
+            if (w.equalsIgnoreCase("small") || sizeBytes(target, w) != currentSharedBuffers(target)) {
+                throw KenshoException.usage("--shared-buffers " + w + " needs a restart: use a managed server, or give --restart-command");
+            }
+        }
+    }
+
+    /** A size as postgresql.conf takes it, in bytes (a bare number is blocks). */
+    private static long sizeBytes(Target target, String value) {
+        String v = value.replace(" ", "");
+        if (v.matches("\\d+")) return Long.parseLong(v) * blockSize(target);
+        try (Connection c = target.connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_size_bytes(?)")) {
+            ps.setString(1, v);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read the size " + v + ": " + KenshoException.firstLine(e), e);
         }
     }
 

@@ -55,7 +55,18 @@ class RemoteServerScanTest {
             assertTrue(e.getMessage().contains("--restart-command"), e.getMessage());
             ScanCrossover.Options small = ScanCrossover.Options.builder().rows(5_000).sharedBuffers(List.of("small")).build();
             e = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, small, results, List.of("scan"), null));
-            assertTrue(e.getMessage().contains("--shared-buffers needs a restart"), e.getMessage());
+            assertTrue(e.getMessage().contains("--shared-buffers small needs a restart"), e.getMessage());
+            // the size the server has needs none: it runs as the server's own sweep (it was refused as a change)
+            String own;
+            try (var c = pg.connect(); var rs = c.createStatement().executeQuery("SHOW shared_buffers")) {
+                rs.next();
+                own = rs.getString(1);
+            }
+            ScanCrossover.Options same = ScanCrossover.Options.builder().rows(5_000).from(50).to(50).layouts(List.of(Layout.HIGH))
+                    .sharedBuffers(List.of("server", own)).throughputMb(0).build();
+            ScanCrossover.Result sameRun = ScanCrossover.run(pg, same, results, List.of("scan"), null);
+            assertEquals(2, sameRun.cells(), "one sweep: " + sameRun.report());
+            assertEquals(0, sameRun.skipped());
 
             ScanCrossover.Options both = ScanCrossover.Options.builder().rows(5_000).step(50)
                     .caches(List.of(CacheState.COLD, CacheState.WARM)).build();
