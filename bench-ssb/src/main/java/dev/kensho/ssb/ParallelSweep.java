@@ -621,8 +621,11 @@ public final class ParallelSweep {
             if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) fewer = "timed without workers (--fetch-size)";
             if (compiled.contains(tableKey(r.get(0), r.get(1), r.get(2), r.get(3)))) fewer = fewer.isEmpty() ? "JIT-compiled" : fewer + "  JIT-compiled";
             String ratio = !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13));
+            // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
+            Object partly = r.get(HEADER.indexOf("reason"));
+            String failedRepeats = partly == null || String.valueOf(partly).isEmpty() ? "" : "(" + partly + ")";
             out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
-                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer)
+                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer, failedRepeats)
                             .filter(x -> !x.isEmpty()).toList()));
         }
     }

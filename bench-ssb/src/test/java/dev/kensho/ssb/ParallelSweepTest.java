@@ -279,6 +279,25 @@ class ParallelSweepTest {
         }
     }
 
+    /** A cell's median of the repeats left says so on its row of the table (only the run's last line had a count). */
+    @Test
+    void aRowWithFailedRepeatsSaysSo(@TempDir Path results) {
+        ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0), List.of(), 2, List.of("q1.1"), "public",
+                new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            String cell = "version=17;pool=enough;workers=0;query=q1.1";
+            Map<String, Object> params = Map.of("version", "17", "pool", "enough", "workers", 0, "query", "q1.1");
+            dir.append(Trial.of(cell, 0).params(params).metric("seconds", 0.5).metric("rows", 1L).metric("workers_planned", 0L)
+                    .metric("workers_launched", 0L).build());
+            dir.append(Trial.of(cell, 1).params(params).failed("ERROR: canceling statement due to lock timeout").build());
+            new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), null).finish(dir, List.of("17"));
+        }
+        String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(table.lines().anyMatch(l -> l.contains(" q1.1 ") && l.endsWith("(1 of 2 repeats failed: ERROR: canceling statement due to lock timeout)")),
+                table);
+    }
+
     private static String startTime(Target pg) throws Exception {
         try (var c = pg.connect(); var rs = c.createStatement().executeQuery("SELECT pg_postmaster_start_time()::text")) {
             rs.next();
