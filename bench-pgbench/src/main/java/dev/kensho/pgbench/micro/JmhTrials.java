@@ -242,7 +242,9 @@ final class JmhTrials implements OutputFormat {
             failing = true;
         } else if (failing && failure == null && !s.isBlank()) {
             String first = s.strip().split("\\R", 2)[0];
-            failure = Credentials.mask(first.replaceFirst("^org\\.openjdk\\.jmh\\.runner\\.BenchmarkException: ", ""));
+            // the server's words alone for a server's error, as the other commands give them (not "org.postgresql.util.PSQLException: ...")
+            failure = Credentials.mask(first.replaceFirst("^org\\.openjdk\\.jmh\\.runner\\.BenchmarkException: ", "")
+                    .replaceFirst("^(org\\.postgresql\\.util\\.PSQLException|java\\.sql\\.SQL[A-Za-z]*Exception): ", ""));
         }
         if (verbose && saying()) log.println(Credentials.mask(s));
     }

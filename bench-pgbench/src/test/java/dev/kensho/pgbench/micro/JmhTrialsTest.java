@@ -49,7 +49,7 @@ class JmhTrialsTest {
     void aBenchmarkThatThrewKeepsTheExceptionsFirstLine() throws Exception {
         Trial t = failedTrial(List.of("<failure>", "", "org.openjdk.jmh.runner.BenchmarkException: java.sql.SQLException: boom",
                 "\tat x.y(Z.java:1)"));
-        assertEquals("java.sql.SQLException: boom", reason(t));
+        assertEquals("boom", reason(t), "the server's words, as the other commands give them");
     }
 
     /**
@@ -75,7 +75,7 @@ class JmhTrialsTest {
             List<Trial> all = dir.trials();
             assertEquals(List.of("ok", "ok", "failed"), all.stream().map(Trial::status).toList(), all.toString());
             assertEquals(List.of(0, 1, 2), all.stream().map(Trial::repeat).toList());
-            assertEquals("org.postgresql.util.PSQLException: This connection has been closed.", reason(all.get(2)));
+            assertEquals("This connection has been closed.", reason(all.get(2)));
             assertEquals(1, trials.failures());
         }
     }
