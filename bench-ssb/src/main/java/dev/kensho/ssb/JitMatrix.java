@@ -392,6 +392,10 @@ public final class JitMatrix {
                             }
                         }
                         dir.append(trial);
+                        // as ssb's: a failed run said nothing at the time, its repeat's line just missing
+                        if ("failed".equals(trial.status())) {
+                            err.printf("ssb jit=%s v%d %s #%d failed: %s%n", jit, it.verification(), it.id(), r + 1, trial.extra().get("reason"));
+                        }
                     }
                 }
             }
@@ -581,6 +585,7 @@ public final class JitMatrix {
     }
 
     private static String join(String a, String b) {
+        if (a == null || a.isEmpty()) return b == null ? "" : b;
         return b == null || b.isEmpty() ? a : a + "; " + b;
     }
 
@@ -607,7 +612,10 @@ public final class JitMatrix {
             }
             List<Object> b = on.getOrDefault(pair(a, jit), Collections.nCopies(h.size(), null));
             // a skipped pair has one reason on both rows (a matrix value the server refused): said once
-            String note = text(b.get(why)).equals(text(a.get(why))) ? text(a.get(why)) : join(text(b.get(why)), text(a.get(why)));
+            // which side a repeat failed on: the same "1 of 15 repeats failed: ..." twice said neither
+            String onWhy = text(b.get(why)), offWhy = text(a.get(why));
+            String note = onWhy.equals(offWhy) && !onWhy.contains(" repeats failed") ? offWhy
+                    : join(onWhy.contains(" repeats failed") ? "jit=on: " + onWhy : onWhy, offWhy.contains(" repeats failed") ? "jit=off: " + offWhy : offWhy);
             out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), f3(a.get(med)), f3(b.get(med)),
                     b.get(red) instanceof Double d ? String.format("%.1f%%", d) : "", b.get(fn) instanceof Double d ? d.intValue() : "",
                     f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");
