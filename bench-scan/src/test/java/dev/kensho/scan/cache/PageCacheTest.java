@@ -30,15 +30,20 @@ class PageCacheTest {
             }
             ch.force(true);
         }
-        try (InputStream in = Files.newInputStream(file)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+        // the host's page cache is shared: beside the other modules' tests (servers loading tables) it fills again while the
+        // drop is measured, and one try removed 39 of the file's 64 MB net. The drop is the evidence in at least one of three.
+        PageCache.Drop d = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try (InputStream in = Files.newInputStream(file)) {
+                in.transferTo(java.io.OutputStream.nullOutputStream());
+            }
+            d = PageCache.drop();
+            assertTrue(d.dropped(), d.reason());
+            // Cached − Shmem − Mapped counted a mapped shared_buffers twice and recorded 0 before the drop
+            assertTrue(d.cachedKbBefore() >= FILE_MB * 1024L, "before the drop: " + d.cachedKbBefore() + " kB");
+            if (d.cachedKbBefore() - d.cachedKbAfter() >= FILE_MB * 1024L * 3 / 4) return;
         }
-        PageCache.Drop d = PageCache.drop();
-        assertTrue(d.dropped(), d.reason());
-        // Cached − Shmem − Mapped counted a mapped shared_buffers twice and recorded 0 before the drop
-        assertTrue(d.cachedKbBefore() >= FILE_MB * 1024L, "before the drop: " + d.cachedKbBefore() + " kB");
-        assertTrue(d.cachedKbBefore() - d.cachedKbAfter() >= FILE_MB * 1024L * 3 / 4,
-                "the drop removed " + d.cachedKbBefore() + " → " + d.cachedKbAfter() + " kB");
+        org.junit.jupiter.api.Assertions.fail("the drop removed " + d.cachedKbBefore() + " → " + d.cachedKbAfter() + " kB, three times less than the file");
     }
 
     /**
