@@ -535,6 +535,7 @@ public final class ClientSweep {
         if (!lost.isEmpty()) {
             ex.put("lost_connections", lost.size());
             String first = lost.get(0).substring("warning: ".length());
+            ex.put("lost_connection_first", first);   // the reason kept with the count, not on the console only
             long clients = lost.stream().map(l -> l.split(" ")[2]).distinct().count();
             err.println(trialPrefix + "warning: " + (lost.size() == 1 ? first : lost.size() + " connections lost, by " + clients
                     + (clients == 1 ? " client" : " clients") + "; the first: " + first));

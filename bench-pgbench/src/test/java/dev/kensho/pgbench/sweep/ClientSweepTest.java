@@ -161,6 +161,7 @@ class ClientSweepTest {
             Trial t = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0);
             int lost = ((Number) t.extra().get("lost_connections")).intValue();
             assertTrue(lost > 1, t.extra().toString());
+            assertTrue(String.valueOf(t.extra().get("lost_connection_first")).startsWith("client "), t.extra().toString());
             String said = log.toString(StandardCharsets.UTF_8);
             List<String> lines = said.lines().filter(l -> l.contains("warning: ") && l.contains(" lost")).toList();
             assertEquals(1, lines.size(), said);
