@@ -81,6 +81,8 @@ final class MicroCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         MicroBenchmarks.Options o = options();
         refuseUnread(o.benchmarks());
+        // the encoding benchmark sets it per cell, and pgjdbc needs UTF8 for the others: a --set was overridden (or broke them)
+        target.refuseOwnSettings("bench micro", Map.of("client_encoding", "from --client-encodings"));
         List<TargetSpec> specs = target.specs();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("benchmarks", o.benchmarks().stream().map(b -> b.label).toList());

@@ -113,6 +113,17 @@ public final class TargetOptions {
         return new LinkedHashMap<>(settings);
     }
 
+    /**
+     * A --set of a setting the command sets itself in every cell would be overridden there while run.json recorded it
+     * among the run's settings: refused, naming where its values go (owner: setting → "from OPTION").
+     */
+    public void refuseOwnSettings(String command, Map<String, String> owner) {
+        for (String name : settings.keySet()) {
+            String from = owner.get(name.strip().toLowerCase(java.util.Locale.ROOT));
+            if (from != null) throw KenshoException.usage("--set " + name.strip() + ": " + command + " sets it itself " + from + "; give its values there");
+        }
+    }
+
     public boolean isRemote() {
         return !urls.isEmpty();
     }

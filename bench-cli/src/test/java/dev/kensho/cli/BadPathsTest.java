@@ -64,5 +64,9 @@ class BadPathsTest {
         assertEquals("bench: --set max_parallel_workers_per_gather: bench scan sets it itself from --parallel-workers; give its value there\n",
                 workers.err());
         assertEquals(0, tmp.toFile().list().length, "refused before a run directory was made");
+        // micro's encoding benchmark sets client_encoding per cell: a --set of it was overridden there
+        CommandRun micro = CommandRun.of("micro", "--set", "client_encoding=SJIS", "--results", tmp.toString());
+        assertEquals(2, micro.exit(), micro.err());
+        assertEquals("bench: --set client_encoding: bench micro sets it itself from --client-encodings; give its values there\n", micro.err());
     }
 }

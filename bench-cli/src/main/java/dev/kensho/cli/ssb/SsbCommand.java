@@ -56,7 +56,7 @@ public final class SsbCommand implements Callable<Integer> {
             own.put("max_worker_processes", "from --workers and --worker-pool");
             own.put("max_parallel_workers", "from --workers and --worker-pool");
         }
-        refuseOwnSettings("bench ssb", target.settings(), own);
+        target.refuseOwnSettings("bench ssb", own);
         SsbDatabase.LoadOptions load = data.load();
         ParallelSweep.Options o;
         try {
@@ -83,14 +83,4 @@ public final class SsbCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * A --set of a setting the command sets itself in every cell would be overridden there while run.json recorded it
-     * among the run's settings: refused, naming where its values go (owner: setting → "from OPTION").
-     */
-    static void refuseOwnSettings(String command, Map<String, String> settings, Map<String, String> owner) {
-        for (String name : settings.keySet()) {
-            String from = owner.get(name.strip().toLowerCase(java.util.Locale.ROOT));
-            if (from != null) throw KenshoException.usage("--set " + name.strip() + ": " + command + " sets it itself " + from + "; give its values there");
-        }
-    }
 }

@@ -52,7 +52,7 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
             throw e.namingBack(IndexBuild.Options.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
         }
         IndexBuild ib = new IndexBuild(o, System.out, System.err);
-        SsbCommand.refuseOwnSettings("ssb index-build", target.settings(), Map.of(
+        target.refuseOwnSettings("ssb index-build", Map.of(
                 "max_parallel_maintenance_workers", "from --maintenance-workers",
                 "maintenance_work_mem", "from --maintenance-work-mem (default 1GB)"));
         SsbDatabase.LoadOptions lo = data.load();

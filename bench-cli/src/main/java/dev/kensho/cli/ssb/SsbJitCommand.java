@@ -71,7 +71,7 @@ final class SsbJitCommand implements Callable<Integer> {
         own.put("max_parallel_workers_per_gather", "(0 in every cell, as the study)");
         costs.keySet().forEach(n -> own.put(n, "from --" + n.replace('_', '-')));
         varied.keySet().forEach(n -> own.put(n.strip().toLowerCase(java.util.Locale.ROOT), "from --matrix " + n));
-        SsbCommand.refuseOwnSettings("ssb jit", target.settings(), own);
+        target.refuseOwnSettings("ssb jit", own);
         JitMatrix.Options o;
         try {
             o = new JitMatrix.Options(verifications, repeat, queries, costs, fetchSize, varied);
