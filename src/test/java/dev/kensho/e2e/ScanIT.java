@@ -117,7 +117,7 @@ class ScanIT {
             }
             String url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
             BenchJar.Result r = BenchJar.run(work.resolve("ts"), "scan", "--url", url, "--user", "postgres", "--tablespace", "fast_disk",
-                    "--rows", "1000", "--step", "50", "--cache", "warm");
+                    "--rows", "1000", "--to", "51", "--step", "50", "--cache", "warm");
             assertEquals(0, r.exitCode(), r.all());
             try (var c = pg.connect(); var s = c.createStatement();
                  var rs = s.executeQuery("select string_agg(c.relname || ':' || coalesce(t.spcname, 'default'), ',' order by c.relname) "

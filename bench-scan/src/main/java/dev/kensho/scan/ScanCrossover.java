@@ -105,12 +105,19 @@ public final class ScanCrossover {
             return new Builder();
         }
 
-        /** The selectivities of the sweep, in percent, from..to by step. */
+        /**
+         * The selectivities of the sweep, in percent, from..to by step, and to itself where the step does not land on it
+         * (1..100 by 10 had stopped at 91: the highest selectivity asked for went unmeasured), unless it selects the same
+         * rows as the last step.
+         */
         public List<Double> selectivities() {
             List<Double> out = new ArrayList<>();
             BigDecimal s = BigDecimal.valueOf(step);
             BigDecimal end = BigDecimal.valueOf(to);
-            for (BigDecimal p = BigDecimal.valueOf(from); p.compareTo(end) <= 0; p = p.add(s)) out.add(p.doubleValue());
+            BigDecimal p = BigDecimal.valueOf(from);
+            for (; p.compareTo(end) <= 0; p = p.add(s)) out.add(p.doubleValue());
+            double last = out.get(out.size() - 1);
+            if (last < to && ScanQuery.upperKey(rows, last) != ScanQuery.upperKey(rows, to)) out.add(to);
             return out;
         }
 

@@ -46,6 +46,16 @@ class OptionsTest {
         assertEquals(100, ScanCrossover.Options.builder().rows(100).build().selectivities().size(), "1 % of 100 rows is a row: allowed");
     }
 
+    /** 1..100 by 10 stopped at 91: the highest selectivity asked for went unmeasured. */
+    @Test
+    void theHighestSelectivityIsMeasuredWhereTheStepDoesNotLandOnIt() {
+        assertEquals(List.of(1.0, 11.0, 21.0, 31.0, 41.0, 51.0, 61.0, 71.0, 81.0, 91.0, 100.0),
+                ScanCrossover.Options.builder().step(10).build().selectivities());
+        assertEquals(List.of(10.0, 20.0, 30.0), ScanCrossover.Options.builder().from(10).to(30).step(10).build().selectivities());
+        // 99.5 % and 100 % of 100 rows are one query: not measured twice
+        assertEquals(List.of(0.5, 99.5), ScanCrossover.Options.builder().rows(100).from(0.5).to(100).step(99).build().selectivities());
+    }
+
     /** A harness built its options with the builder's methods and typed no option: the errors name the methods. */
     @Test
     void theBuildersErrorsNameItsMethods() {

@@ -30,7 +30,7 @@ class RemoteServerScanTest {
     @Test
     void warmCellsWithoutPgPrewarmAreRefusedBeforeTheLoad(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
         try (PlainRole role = PlainRole.create(pg, "scan")) {
-            ScanCrossover.Options warm = ScanCrossover.Options.builder().rows(2_000).step(50).caches(List.of(CacheState.WARM)).build();
+            ScanCrossover.Options warm = ScanCrossover.Options.builder().rows(2_000).to(51).step(50).caches(List.of(CacheState.WARM)).build();
             KenshoException e = assertThrows(KenshoException.class, () -> ScanCrossover.run(role.target(), warm, results, List.of("scan"), null));
             assertEquals(KenshoException.TARGET, e.exitCode());
             assertEquals("the warm cells (--cache warm or both) prewarm the tables: pg_prewarm is not installed in database " + role.name() + " and role " + role.name()
@@ -68,7 +68,7 @@ class RemoteServerScanTest {
             assertEquals(2, sameRun.cells(), "one sweep: " + sameRun.report());
             assertEquals(0, sameRun.skipped());
 
-            ScanCrossover.Options both = ScanCrossover.Options.builder().rows(5_000).step(50)
+            ScanCrossover.Options both = ScanCrossover.Options.builder().rows(5_000).to(51).step(50)
                     .caches(List.of(CacheState.COLD, CacheState.WARM)).build();
             ScanCrossover.Result r = ScanCrossover.run(pg, both, results, List.of("scan", "--cache", "both"), null);
             assertEquals(2, r.crossovers().size());
