@@ -12,7 +12,7 @@ public final class DataOptions {
     double scale;
 
     @Option(names = "--schema", defaultValue = "public", paramLabel = "NAME",
-            description = "Schema holding the SSB tables (default ${DEFAULT-VALUE}); created when missing.")
+            description = "Schema holding the SSB tables (default ${DEFAULT-VALUE}), the name as written (S6 is \"S6\", not s6); created when missing.")
     String schema;
 
     @Option(names = "--jobs", paramLabel = "N",
