@@ -36,7 +36,9 @@ public final class Environment {
             Map<String, Object> host = serverHost(target);
             if (!host.isEmpty()) m.put("server_host", host);
         }
-        m.put("kensho_settings", target.control().applied());
+        // a copy: applied() is the live map, and run.json, rewritten after every trial, showed the cell in progress (the
+        // last one's shared_buffers beside the 128MB the server was read with) under "when the environment was read"
+        m.put("kensho_settings", new LinkedHashMap<>(target.control().applied()));
         m.put("client", client());
         return m;
     }
@@ -73,6 +75,10 @@ public final class Environment {
 
     public static Map<String, Object> server(Target target) {
         Map<String, Object> m = new LinkedHashMap<>();
+        // a remote target's --set reaches the server in the startup packet, as pgjdbc's own settings do (source "client"):
+        // they are Kensho's, recorded as kensho_settings, not what pgjdbc set for its session
+        java.util.Set<String> kensho = new java.util.HashSet<>();
+        for (String name : target.control().applied().keySet()) kensho.add(name.toLowerCase(java.util.Locale.ROOT));
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             // JIT came with 11: before it there is neither pg_jit_available() nor a jit setting, and no JIT
             boolean jit = ServerVersion.of(c).atLeast(11);
@@ -96,8 +102,8 @@ public final class Environment {
                 while (rs.next()) {
                     // pgjdbc's startup packet sets DateStyle, TimeZone, client_encoding, extra_float_digits for its own
                     // session: listed as the server's, they hid what the server itself is configured with
-                    if ("client".equals(rs.getString(3))) driverSession.put(rs.getString(1), rs.getString(2));
-                    else nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
+                    if (!"client".equals(rs.getString(3))) nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
+                    else if (!kensho.contains(rs.getString(1).toLowerCase(java.util.Locale.ROOT))) driverSession.put(rs.getString(1), rs.getString(2));
                 }
             }
             m.put("non_default_settings", nonDefault);
@@ -127,7 +133,8 @@ public final class Environment {
             rs.next();
             m.put("name", rs.getString(1));
             m.put("superuser", rs.getBoolean(2));
-            m.put("privileges_of", rs.getBoolean(2) ? List.of() : List.of((String[]) rs.getArray(3).getArray()));
+            // a superuser has the privileges of every one (pg_has_role says so): "none" read as the opposite
+            m.put("privileges_of", List.of((String[]) rs.getArray(3).getArray()));
         }
         return m;
     }

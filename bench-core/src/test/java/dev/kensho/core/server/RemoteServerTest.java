@@ -112,6 +112,10 @@ class RemoteServerTest {
             assertFalse(monitor.containsKey("settings_hidden"), monitor.toString());
             Map<String, Object> superuser = dev.kensho.core.env.Environment.server(pg);
             assertEquals(true, ((Map<?, ?>) superuser.get("role")).get("superuser"), superuser.toString());
+            // a superuser has the privileges of every one: an empty list read as "none"
+            assertTrue(((java.util.List<?>) ((Map<?, ?>) superuser.get("role")).get("privileges_of"))
+                    .containsAll(java.util.List.of("pg_monitor", "pg_read_all_settings", "pg_read_all_stats", "pg_read_server_files")),
+                    superuser.toString());
             assertFalse(superuser.containsKey("settings_hidden"), superuser.toString());
             // what pgjdbc sets for its own session is not the server's configuration
             Map<?, ?> nonDefault = (Map<?, ?>) superuser.get("non_default_settings");
@@ -242,6 +246,22 @@ class RemoteServerTest {
             assertEquals("8MB", rs.getString(1));
         }
         assertEquals("8MB", pg.control().applied().get("work_mem"));
+    }
+
+    /**
+     * The environment is a snapshot: its kensho_settings had been the live map, so run.json (rewritten after every trial)
+     * showed the cell in progress. A --set reaches a remote server in the startup packet, as pgjdbc's own settings: it
+     * is Kensho's, not "what pgjdbc set for its session".
+     */
+    @Test
+    void theEnvironmentIsReadOnceAndTellsKenshosSettingsFromPgjdbcs(@LocalPostgres Target pg) throws Exception {
+        pg.control().apply(Map.of("work_mem", "8MB"));
+        Map<String, Object> env = dev.kensho.core.env.Environment.capture(pg);
+        pg.control().apply(Map.of("work_mem", "16MB"));
+        assertEquals("8MB", ((Map<?, ?>) env.get("kensho_settings")).get("work_mem"), env.toString());
+        Map<?, ?> driver = (Map<?, ?>) ((Map<?, ?>) env.get("server")).get("driver_session_settings");
+        assertFalse(driver.containsKey("work_mem"), driver.toString());
+        assertEquals("UTF8", driver.get("client_encoding"), driver.toString());
     }
 
     /** A client speaking the protocol itself gets pgjdbc's meaning of the URL's TLS settings, never a weaker one. */
