@@ -54,11 +54,9 @@ public final class LatencyPercentiles {
                 int repeats = ok.get(c.cell()).size();
                 String label = Cells.label(c.params(), series);
                 lines.put(label, h);
-                // the exact max the trials recorded: the histogram's is its bucket's upper end (230.399 for 230.389)
-                double max = ok.get(c.cell()).stream().map(t -> t.metric("latency_max_ms")).filter(java.util.Objects::nonNull)
-                        .mapToDouble(Double::doubleValue).max().orElse(h.getMaxValue() / 1000.0);
+                double max = LatencyDistribution.maxMs(ok.get(c.cell()), h);
                 notes.add(String.format(Locale.ROOT, "%sp50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, p99.99 %.3f ms, max %.3f ms over %d transactions%s",
-                        series.isEmpty() ? "" : label + ": ", ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 99.99), max,
+                        series.isEmpty() ? "" : label + ": ", ms(h, 50, max), ms(h, 99, max), ms(h, 99.9, max), ms(h, 99.99, max), max,
                         h.getTotalCount(), repeats == 1 ? "" : " (" + repeats + " repeats merged)"));
             }
             String title = "Latency by percentile" + (facets.isEmpty() ? "" : " — " + Cells.label(facet.getValue().get(0).params(), facets));
@@ -67,8 +65,8 @@ public final class LatencyPercentiles {
         return out;
     }
 
-    private static double ms(Histogram h, double percentile) {
-        return h.getValueAtPercentile(percentile) / 1000.0;
+    private static double ms(Histogram h, double percentile, double maxMs) {
+        return LatencyDistribution.percentileMs(h, percentile, maxMs);
     }
 
     static Map<String, List<Trial>> byCell(List<Trial> trials) {

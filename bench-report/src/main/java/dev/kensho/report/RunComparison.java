@@ -518,20 +518,23 @@ public final class RunComparison {
     private void compareLatency() {
         Group base = groups.get(0);
         for (String key : orderedKeys()) {
-            Histogram a = LatencyDistribution.merged(cells.get(base).getOrDefault(key, List.of()));
+            List<Trial> aTrials = cells.get(base).getOrDefault(key, List.of());
+            Histogram a = LatencyDistribution.merged(aTrials);
             if (a == null) continue;
             for (Group g : groups.subList(1, groups.size())) {
-                Histogram b = LatencyDistribution.merged(cells.get(g).getOrDefault(key, List.of()));
+                List<Trial> bTrials = cells.get(g).getOrDefault(key, List.of());
+                Histogram b = LatencyDistribution.merged(bTrials);
                 if (b == null) continue;
                 latencyRows.add(new LatencyRow(cellLabel(key), base.label(), g.label(), a.getTotalCount(), b.getTotalCount(),
-                        percentiles(a), percentiles(b)));
+                        percentiles(a, aTrials), percentiles(b, bTrials)));
             }
         }
     }
 
-    private static List<Double> percentiles(Histogram h) {
+    private static List<Double> percentiles(Histogram h, List<Trial> trials) {
+        double max = LatencyDistribution.maxMs(trials, h);
         List<Double> out = new ArrayList<>();
-        for (double p : PERCENTILES) out.add(h.getValueAtPercentile(p) / 1000.0);
+        for (double p : PERCENTILES) out.add(LatencyDistribution.percentileMs(h, p, max));
         return out;
     }
 

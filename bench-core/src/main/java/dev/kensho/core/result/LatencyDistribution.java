@@ -54,4 +54,18 @@ public final class LatencyDistribution {
         }
         return all;
     }
+
+    /**
+     * The trials' largest latency in ms as they recorded it (latency_max_ms), else the histogram's: that is its bucket's
+     * upper end (230.399 for 230.389), which a percentile read off the merged histogram can reach too.
+     */
+    public static double maxMs(Collection<Trial> trials, Histogram merged) {
+        return trials.stream().map(t -> t.metric("latency_max_ms")).filter(java.util.Objects::nonNull)
+                .mapToDouble(Double::doubleValue).max().orElse(merged.getMaxValue() / 1000.0);
+    }
+
+    /** A percentile of the merged histogram in ms, no higher than maxMs: a p99.99 above the max the report prints beside it. */
+    public static double percentileMs(Histogram merged, double percentile, double maxMs) {
+        return Math.min(merged.getValueAtPercentile(percentile) / 1000.0, maxMs);
+    }
 }
