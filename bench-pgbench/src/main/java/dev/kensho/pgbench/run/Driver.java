@@ -210,7 +210,7 @@ public final class Driver {
             // no sooner: one that sleeps past that sends the warm-up's last ones before the run, not within it
             else if (window != RunWindow.NONE) between.add("SELECT pg_sleep(" + PRE15_FLUSH_SECONDS + ")");
             betweenPhases = List.copyOf(between);
-            wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks();
+            wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks(admin);
             if (!wireEngine) connector.settings(libpqSessionSettings(admin));
         } catch (SQLException e) {
             // nothing measured yet: the server's state is the problem (and the CLI keeps no empty run directory)
@@ -279,8 +279,8 @@ public final class Driver {
     }
 
     /** Tries the wire engine's login once; where it cannot be done here (a verifying sslmode), says so: the run uses pgjdbc. */
-    private boolean wireLoginWorks() {
-        login = target.wireLogin();
+    private boolean wireLoginWorks(Connection admin) throws SQLException {
+        login = encodingSafe(admin, target.wireLogin());
         try {
             WireConnection.open(login, cfg.mode()).close();
             return true;
@@ -292,6 +292,82 @@ public final class Driver {
             return false;
         } catch (IOException e) {
             throw KenshoException.target("connection to the server failed (wire engine): " + oneLine(e), e);
+        }
+    }
+
+    /**
+     * The wire engine logs in as libpq, without a client_encoding, so that a non-UTF8 database converts nothing, as for
+     * pgbench; it encodes the script's text with Java's charset of the database's encoding. Where that gives other bytes
+     * than the server's own conversion (Java's EUC-JP puts 〜 where PostgreSQL has ～) or none (an emoji became "?"),
+     * the run stored other text than the script's, silently: then the engine asks for UTF8 and the server converts, as
+     * for pgjdbc, and says so. The texts are the scripts' SQL and -D values; a login that names a client_encoding keeps it.
+     */
+    private WireLogin encodingSafe(Connection admin, WireLogin login) throws SQLException {
+        if (login.startupParameters().keySet().stream().anyMatch(k -> k.equalsIgnoreCase("client_encoding"))) return login;
+        List<String[]> texts = new ArrayList<>();   // {where, text}
+        for (Script s : cfg.scripts()) {
+            for (Command c : s.commands()) {
+                if (c.sql() != null && !ascii(c.sql())) texts.add(new String[] {s.name() + ":" + c.line(), c.sql()});
+            }
+        }
+        for (String d : cfg.defines()) if (!ascii(d)) texts.add(new String[] {"-D " + d.substring(0, Math.max(0, d.indexOf('='))), d});
+        if (texts.isEmpty()) return login;
+        String encoding;
+        try (Statement st = admin.createStatement(); ResultSet rs = st.executeQuery("SELECT getdatabaseencoding()")) {
+            rs.next();
+            encoding = rs.getString(1);
+        }
+        if (encoding.equals("UTF8")) return login;
+        String differs = null;
+        java.nio.charset.Charset java;
+        try {
+            java = WireConnection.javaCharset(encoding);
+        } catch (WireConnection.Unsupported e) {
+            java = null;   // no Java charset: the server converts, or the login fails over to pgjdbc as before
+        }
+        for (String[] t : texts) {
+            byte[] server = serverBytes(admin, t[1]), client = java == null ? null : javaBytes(java, t[1]);
+            if (server == null || client == null || !Arrays.equals(server, client)) {
+                differs = t[0];
+                break;
+            }
+        }
+        if (differs == null) return login;
+        cfg.err().println("warning: --engine wire: " + differs + " holds text that Java's " + (java == null ? "(missing) charset" : java.name())
+                + " would send otherwise than the server's " + encoding + " conversion: this run sends UTF8, which the server converts"
+                + " (as for pgjdbc; pgbench sends a file's bytes as they are)");
+        java.util.Map<String, String> startup = new java.util.LinkedHashMap<>(login.startupParameters());
+        startup.put("client_encoding", "UTF8");
+        return new WireLogin(login.host(), login.port(), login.database(), login.user(), login.password(), startup,
+                login.sslMode(), login.pgjdbcOnly());
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) >= 0x80) return false;
+        return true;
+    }
+
+    /** The text in the database's encoding as the server converts it; null where it has no equivalent there. */
+    private static byte[] serverBytes(Connection admin, String text) {
+        // admin is in autocommit: a refused conversion ends its own statement, nothing else
+        try (java.sql.PreparedStatement ps = admin.prepareStatement("SELECT convert_to(?, getdatabaseencoding())")) {
+            ps.setString(1, text);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBytes(1);
+            }
+        } catch (SQLException e) {
+            return null;   // "character with byte sequence ... has no equivalent in encoding"
+        }
+    }
+
+    /** The text in Java's charset; null where a character has none there (String.getBytes would put "?"). */
+    private static byte[] javaBytes(java.nio.charset.Charset cs, String text) {
+        try {
+            java.nio.ByteBuffer b = cs.newEncoder().encode(java.nio.CharBuffer.wrap(text));
+            return Arrays.copyOfRange(b.array(), b.arrayOffset() + b.position(), b.arrayOffset() + b.limit());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
         }
     }
 

@@ -122,12 +122,12 @@ public final class Command {
         return parameterizedSql;
     }
 
-    /** Variable names bound as $1..$n in extended and prepared modes, in order (may repeat). */
     /** The SQL with $1, $2... for its parameters, as pgbench sends it in extended and prepared modes. */
     public String wireSql() {
         return wireSql;
     }
 
+    /** Variable names bound as $1..$n in extended and prepared modes, in order (may repeat). */
     public List<String> paramNames() {
         return paramNames;
     }

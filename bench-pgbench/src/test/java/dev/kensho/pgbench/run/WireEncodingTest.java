@@ -1,0 +1,68 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.pgbench.Engine;
+import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.RunReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wire engine on a non-UTF8 database sends the script's text in the database's encoding, as pgbench sends a
+ * file's bytes; where Java's charset would send other bytes than the server's conversion, the text stored was not the
+ * script's ("～" became "?" on EUC_JP, and 〜 a character UTF8 clients could not read back).
+ */
+@KenshoTarget
+class WireEncodingTest {
+
+    @Test
+    void textJavasCharsetWouldChangeGoesAsUtf8(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_wire_text");
+            s.execute("create database kensho_wire_text encoding 'EUC_JP' lc_collate 'C' lc_ctype 'C' template template0");
+        }
+        try (Target euc = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/kensho_wire_text").user(pg.user()).open()) {
+            try (Connection c = euc.connect(); Statement s = c.createStatement()) {
+                s.execute("create table words (n int, word text, enc text)");
+            }
+            // kanji Java's EUC-JP and the server's map alike: the session stays EUC_JP, converting nothing (pgbench's case)
+            String same = run(euc, "insert into words values (1, '検証', current_setting('client_encoding'));\n");
+            assertFalse(same.contains("warning"), same);
+            // U+FF5E: the server's EUC_JP has it (0xA1C1), Java's EUC-JP does not and wrote "?"
+            String other = run(euc, "insert into words values (2, '～', current_setting('client_encoding'));\n");
+            assertTrue(other.contains("warning: --engine wire: words:1 holds text that Java's EUC-JP would send otherwise than the "
+                    + "server's EUC_JP conversion: this run sends UTF8, which the server converts"), other);
+            try (Connection c = euc.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select string_agg(n || ' ' || word || ' ' || enc, ', ' order by n) from words")) {
+                rs.next();
+                assertEquals("1 検証 EUC_JP, 2 ～ UTF8", rs.getString(1));
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_wire_text");
+            }
+        }
+    }
+
+    private static String run(Target t, String script) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().script("words", script).engine(Engine.WIRE).clients(1).threads(1).transactions(1)
+                .noVacuum(true).warmup(0).output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)).run(t);
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertEquals(Engine.WIRE, r.engine(), e);
+        assertEquals(1, r.processed(), e);
+        return e;
+    }
+}
