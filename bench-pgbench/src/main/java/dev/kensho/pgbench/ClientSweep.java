@@ -8,6 +8,7 @@ import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.server.SqlIdentifier;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.QueryMode;
@@ -522,7 +523,7 @@ public final class ClientSweep {
         }
         if (seen.waitProfile().containsKey(TrialSampler.BACKENDS)) {
             refusedOnce(cell.target(), "waits", "own backends only", "the wait-event profile counts " + target.user()
-                    + "'s backends only, pg_stat_activity hiding other roles' from it (GRANT pg_read_all_stats TO " + target.user()
+                    + "'s backends only, pg_stat_activity hiding other roles' from it (GRANT pg_read_all_stats TO " + SqlIdentifier.quoteIdent(target.user())
                     + " shows them)", dir);
         }
         if (seen.hostTimeline() != null && seen.hostTimeline().size() > 0) ex.put(HostTimeline.KEY, seen.hostTimeline().columns());
@@ -569,7 +570,7 @@ public final class ClientSweep {
     /** Who may CHECKPOINT: pg_checkpoint's members from 15 on, before that only a superuser. */
     private static String checkpointGrant(Connection c) throws SQLException {
         String user = c.getMetaData().getUserName();
-        return c.getMetaData().getDatabaseMajorVersion() >= 15 ? "GRANT pg_checkpoint TO " + user + " allows it"
+        return c.getMetaData().getDatabaseMajorVersion() >= 15 ? "GRANT pg_checkpoint TO " + SqlIdentifier.quoteIdent(user) + " allows it"
                 : "only a superuser may before PostgreSQL 15";
     }
 

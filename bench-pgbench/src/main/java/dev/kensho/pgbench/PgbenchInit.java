@@ -4,6 +4,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.ServerVersion;
+import dev.kensho.core.server.SqlIdentifier;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.init.CopyLoader;
 import dev.kensho.pgbench.init.Tables;
@@ -162,7 +163,7 @@ public final class PgbenchInit {
         }
     }
 
-    private static final java.util.regex.Pattern SCHEMA_DENIED = java.util.regex.Pattern.compile("permission denied for schema (\\S+)");
+    private static final java.util.regex.Pattern SCHEMA_DENIED = java.util.regex.Pattern.compile("permission denied for schema (.+)");
 
     /**
      * What would allow a create the server refused for want of the right: since PostgreSQL 15 a role may no longer
@@ -171,8 +172,8 @@ public final class PgbenchInit {
     private static String hint(SQLException e, Target target) {
         java.util.regex.Matcher m = SCHEMA_DENIED.matcher(String.valueOf(e.getMessage()));
         if (!"42501".equals(e.getSQLState()) || !m.find()) return "";
-        return " (role " + target.user() + " may not create tables in schema " + m.group(1) + ": GRANT CREATE ON SCHEMA " + m.group(1)
-                + " TO " + target.user() + ", or use a database the role owns)";
+        return " (role " + target.user() + " may not create tables in schema " + m.group(1) + ": GRANT CREATE ON SCHEMA " + SqlIdentifier.quoteIdent(m.group(1).strip())
+                + " TO " + SqlIdentifier.quoteIdent(target.user()) + ", or use a database the role owns)";
     }
 
     /** Runs the steps and appends the result as a trial. */
@@ -230,7 +231,7 @@ public final class PgbenchInit {
             }
             if (!rs.getBoolean(3)) {
                 throw KenshoException.target("pgbench init: role " + user + " may not create tables in schema " + schema
-                        + ": GRANT CREATE ON SCHEMA " + schema + " TO " + user + ", or use a database the role owns (nothing was dropped)", null);
+                        + ": GRANT CREATE ON SCHEMA " + SqlIdentifier.quoteIdent(schema) + " TO " + SqlIdentifier.quoteIdent(user) + ", or use a database the role owns (nothing was dropped)", null);
             }
         }
     }

@@ -56,7 +56,7 @@ public abstract class ProcFiles {
         try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_user")) {
             rs.next();
             return c.getMetaData().getDatabaseMajorVersion() >= 11
-                    ? " (a superuser or a member of pg_read_server_files may: GRANT pg_read_server_files TO " + rs.getString(1) + ")"
+                    ? " (a superuser or a member of pg_read_server_files may: GRANT pg_read_server_files TO " + dev.kensho.core.server.SqlIdentifier.quoteIdent(rs.getString(1)) + ")"
                     : " (only a superuser may before PostgreSQL 11)";
         } catch (SQLException gone) {
             return "";

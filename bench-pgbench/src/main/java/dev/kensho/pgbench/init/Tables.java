@@ -71,7 +71,7 @@ public final class Tables {
                     .append(" table ").append(d.table).append('(').append(scale >= SCALE_32BIT_THRESHOLD ? d.big : d.small).append(')');
             if (partitioned) sb.append(" partition by ").append(method == PartitionMethod.HASH ? "hash" : "range").append(" (aid)");
             else if (d.fillfactor) sb.append(" with (fillfactor=").append(fillfactor).append(')');
-            if (tablespace != null) sb.append(" tablespace ").append(quoteIdentifier(tablespace));
+            if (tablespace != null) sb.append(" tablespace ").append(dev.kensho.core.server.SqlIdentifier.quoted(tablespace));
             out.add(sb.toString());
         }
         if (partitions > 0) {
@@ -104,12 +104,7 @@ public final class Tables {
     /** The primary keys with their indexes in a tablespace (--index-tablespace; null: the default). */
     public static List<String> primaryKeys(String indexTablespace) {
         if (indexTablespace == null) return PRIMARY_KEYS;
-        return PRIMARY_KEYS.stream().map(s -> s + " using index tablespace " + quoteIdentifier(indexTablespace)).toList();
-    }
-
-    /** Always double-quoted, embedded quotes doubled: what pgbench's PQescapeIdentifier gives ("My TS" stays "My TS"). */
-    public static String quoteIdentifier(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return PRIMARY_KEYS.stream().map(s -> s + " using index tablespace " + dev.kensho.core.server.SqlIdentifier.quoted(indexTablespace)).toList();
     }
 
     public static final List<String> FOREIGN_KEYS = List.of(

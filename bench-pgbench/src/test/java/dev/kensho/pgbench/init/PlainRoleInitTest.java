@@ -42,6 +42,19 @@ class PlainRoleInitTest {
         }
     }
 
+    /** The GRANT said is one to paste into psql: a schema named as a keyword ("select") is quoted, as quote_ident() does. */
+    @Test
+    void theGrantQuotesANameThatNeedsIt(@LocalPostgres Target pg) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "initq")) {
+            role.asSuperuser("CREATE SCHEMA \"select\" AUTHORIZATION " + pg.user());
+            role.asSuperuser("GRANT USAGE ON SCHEMA \"select\" TO " + role.name());
+            role.asSuperuser("ALTER ROLE " + role.name() + " SET search_path = \"select\"");
+            KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).log(null).run(role.target()));
+            assertEquals("pgbench init: role " + role.name() + " may not create tables in schema select: GRANT CREATE ON SCHEMA \"select\" TO "
+                    + role.name() + ", or use a database the role owns (nothing was dropped)", e.getMessage());
+        }
+    }
+
     /**
      * -I gv on tables someone else owns (granted what the load needs): the server's "skipping ... only table or
      * database owner can vacuum it" is a WARNING, and pgbench prints it as one; Kensho printed every notice as NOTICE.

@@ -112,7 +112,7 @@ public final class ScanTable {
             }
         }
         if (existing != null) exec(c, "DROP TABLE " + table);
-        String ts = tablespace == null ? "" : " TABLESPACE " + quoteIdent(tablespace);
+        String ts = tablespace == null ? "" : " TABLESPACE " + dev.kensho.core.server.SqlIdentifier.quoted(tablespace);
         long t0 = System.nanoTime();
         exec(c, "CREATE TABLE " + table + " (col01 char(30) NOT NULL, col02 char(139))" + ts);
         // The comment goes on first: a load interrupted half-way leaves a table Kensho may drop.
@@ -121,7 +121,7 @@ public final class ScanTable {
         exec(c, "INSERT INTO " + table + " SELECT lpad((" + key + " + 1)::text, 30, '0'), "
                 + "rpad('row ' || (" + key + " + 1), 139, '.') FROM generate_series(0::bigint, " + (rows - 1) + ") g");
         exec(c, "ALTER TABLE " + table + " ADD CONSTRAINT " + table + "_pk PRIMARY KEY (col01)"
-                + (tablespace == null ? "" : " USING INDEX TABLESPACE " + quoteIdent(tablespace)));
+                + (tablespace == null ? "" : " USING INDEX TABLESPACE " + dev.kensho.core.server.SqlIdentifier.quoted(tablespace)));
         exec(c, "VACUUM (FREEZE, ANALYZE) " + table);
         // its size as built: an UPDATE since puts new row versions on new pages (a full page has no room for them)
         exec(c, "COMMENT ON TABLE " + table + " IS '" + mark + PAGES + pages(c, table) + "'");
@@ -267,9 +267,5 @@ public final class ScanTable {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
         }
-    }
-
-    public static String quoteIdent(String id) {
-        return '"' + id.replace("\"", "\"\"") + '"';
     }
 }
