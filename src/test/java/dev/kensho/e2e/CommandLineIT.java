@@ -37,6 +37,26 @@ class CommandLineIT {
         }
     }
 
+    /**
+     * Under LANG=C the JVM reads a kanji in an argument as U+FFFD: query measured "SELECT '���'" and recorded it so. The
+     * bytes are made by the shell, since this JVM (in CI, under LANG=C too) would write "?" for them itself.
+     */
+    @Test
+    void anArgumentTheLocaleCannotReadIsRefused() throws Exception {
+        java.nio.file.Files.createDirectories(work);
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec \"$0\" -jar \"$1\" query -c \"SELECT '$(printf '\\xe6\\xa4\\x9c')'\"",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), BenchJar.JAR.toString())
+                .directory(work.toFile()).redirectErrorStream(true);
+        pb.environment().put("LANG", "C");
+        pb.environment().put("LC_ALL", "C");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, p.exitValue(), out);
+        assertEquals("bench: argument 3 holds characters the locale's encoding (ANSI_X3.4-1968, LC_ALL=C) cannot read, and Java would pass"
+                + " on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)", BenchJar.withoutJvmNotes(out).strip());
+    }
+
     @Test
     void envPrintsWhatARunRecordsAsJson() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "env", "--pg-version", "16");

@@ -110,6 +110,11 @@ public final class Kensho implements Runnable {
                     true, java.nio.charset.StandardCharsets.UTF_8));
             utf8Console = true;
         }
+        String undecodable = undecodableArgument(args, System.getProperty("sun.jnu.encoding", ""));
+        if (undecodable != null) {
+            System.err.println("bench: " + undecodable);
+            System.exit(2);
+        }
         int code;
         try {
             code = execute(args);
@@ -118,6 +123,24 @@ public final class Kensho implements Runnable {
             code = outOfMemory(e);
         }
         System.exit(code);
+    }
+
+    /**
+     * Under LANG=C the JVM decodes the command line as ASCII: a kanji in a query became U+FFFD and the query measured was
+     * another ("SELECT '���'"), a Japanese path failed with InvalidPathException. Java cannot decode it otherwise, nor name
+     * such a file (the same encoding is the file system's), so the run is refused with the remedy; null when it is fine.
+     */
+    static String undecodableArgument(String[] args, String encoding) {
+        if (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8")) return null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].indexOf('\uFFFD') >= 0) {
+                String lang = System.getenv("LC_ALL") != null && !System.getenv("LC_ALL").isEmpty() ? "LC_ALL=" + System.getenv("LC_ALL")
+                        : System.getenv("LANG") != null ? "LANG=" + System.getenv("LANG") : "no LANG";
+                return "argument " + (i + 1) + " holds characters the locale's encoding (" + encoding + ", " + lang + ") cannot read, and Java"
+                        + " would pass on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)";
+            }
+        }
+        return null;
     }
 
     /** Runs a command line and returns the exit code (tests call this without exiting the JVM). */
