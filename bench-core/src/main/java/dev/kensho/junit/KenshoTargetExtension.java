@@ -117,7 +117,15 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
 
     private static boolean containersAsked() {
         String url = System.getenv("KENSHO_TEST_URL");
-        return (url == null || url.isBlank()) && System.getenv("KENSHO_TEST_TESTCONTAINERS") != null;
+        return (url == null || url.isBlank()) && containersOn(System.getenv("KENSHO_TEST_TESTCONTAINERS"));
+    }
+
+    /**
+     * Whether the variable asks for a container: set, and not a way of saying no. A CI matrix's "false", "0" or an empty
+     * value had asked for one, so the whole suite skipped where no Docker engine runs (or pulled an image named "false").
+     */
+    static boolean containersOn(String env) {
+        return env != null && !env.isBlank() && !env.strip().matches("(?i)0|false|no|off");
     }
 
     @Override

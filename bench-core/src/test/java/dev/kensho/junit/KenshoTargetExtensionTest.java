@@ -245,6 +245,13 @@ class KenshoTargetExtensionTest {
         }
         assertEquals("postgres:16", KenshoTargetExtension.containerImage("postgres:16"));
         assertEquals("registry.acme.com/pg:17", KenshoTargetExtension.containerImage(" registry.acme.com/pg:17 "));
+        // a CI matrix's way of saying no is no: it had meant a container, and every test skipped without Docker
+        for (String off : new String[] {null, "", " ", "0", "false", "FALSE", "no", "off"}) {
+            assertFalse(KenshoTargetExtension.containersOn(off), String.valueOf(off));
+        }
+        for (String on : new String[] {"1", "true", "yes", "on", "postgres:16"}) {
+            assertTrue(KenshoTargetExtension.containersOn(on), on);
+        }
     }
 
     /**
