@@ -190,6 +190,8 @@ class PgbenchCommandTest {
     void runInitChecksTheClientsBeforeTheLoad(@TempDir Path tmp) throws Exception {
         CommandRun r = bench("pgbench", "run", "--init", "-S", "-c", "5000", "-T", "1", "--warmup", "0", "--results", tmp.toString());
         assertOneLineError(r, 2, "5000 clients need 5000 connections but the server has only ");
+        // the command line's remedy, not a Java call
+        assertTrue(r.err().contains("lower -c or raise max_connections (--set max_connections=") && !r.err().contains("control()"), r.err());
         assertTrue(!r.err().contains("done in") && !r.err().contains("creating tables"), "no load before the refusal: " + r.err());
     }
 

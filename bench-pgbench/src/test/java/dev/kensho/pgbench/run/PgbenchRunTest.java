@@ -520,6 +520,20 @@ class PgbenchRunTest {
         assertTrue(r.processed() >= 1, "the first slot runs: " + String.join("\n", r.lines()));
     }
 
+    /**
+     * -R 2 for 2 s schedules about 4 transactions for 12 clients: most have no slot, as in pgbench, and are not clients
+     * "whose threads got a core only after the run's end".
+     */
+    @Test
+    void clientsALowRateGaveNoSlotAreNotSaidToBeStarved(Target pg) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().warmup(0).engine(Engine.PGJDBC).selectOnly().clients(12).threads(2).seconds(2).rate(2).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertTrue(r.processed() < 12, "fewer transactions than clients: " + r.processed());
+        assertFalse(said.contains("ran no transaction"), said);
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void rateLimitWithLagAndLatencyLimitAndReconnectEachTransaction(Engine engine, Target pg) {

@@ -411,6 +411,7 @@ class ClientSweepTest {
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertTrue(e.getMessage().startsWith("embedded: 5000 clients need 5001 connections but the server has only "), e.getMessage());
             assertTrue(e.getMessage().contains("lower clients()"), e.getMessage());   // the builder method a harness called
+            assertTrue(e.getMessage().contains("target.control().apply(Map.of(\"max_connections\", "), e.getMessage());
             assertEquals(0, dir.trials().size(), "no trial ran");
             assertTrue(log.size() == 0, "nothing initialised: " + log);
         }
