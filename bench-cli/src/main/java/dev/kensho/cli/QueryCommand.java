@@ -96,8 +96,14 @@ final class QueryCommand implements Callable<Integer> {
             if (Files.isDirectory(f)) throw KenshoException.usage("-f " + f + ": is a directory, not a file holding a query");
             String text;
             try {
-                // blank lines before the statement stay: an error's line and column are then the file's
-                text = Files.readString(f).stripTrailing().replaceFirst(";$", "");
+                // blank lines before the statement stay: an error's line and column are then the file's. A byte that is
+                // not UTF-8 is named with its line, as for pgbench's scripts (Java said "Input length = 1"); a BOM at the
+                // start is skipped, as psql skips it (the server read it as part of the first word)
+                text = dev.kensho.pgbench.script.Script.utf8(f.toString(), Files.readAllBytes(f));
+                if (text.startsWith("\uFEFF")) text = text.substring(1);
+                text = text.stripTrailing().replaceFirst(";$", "");
+            } catch (dev.kensho.pgbench.script.ScriptException e) {
+                throw KenshoException.usage("-f " + e.getMessage());
             } catch (IOException e) {
                 throw KenshoException.usage("-f " + f + ": cannot read (" + KenshoException.ioReason(e) + ")");
             }

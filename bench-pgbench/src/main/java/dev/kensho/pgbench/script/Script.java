@@ -131,7 +131,7 @@ public final class Script {
      * The script's text, or an error naming the line and the first byte that is not UTF-8 (Java's own
      * MalformedInputException says only "Input length = 1"; a replacement character would send other SQL).
      */
-    static String utf8(String fileName, byte[] bytes) throws ScriptException {
+    public static String utf8(String fileName, byte[] bytes) throws ScriptException {
         java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
         java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
         java.nio.charset.CoderResult r = StandardCharsets.UTF_8.newDecoder()
