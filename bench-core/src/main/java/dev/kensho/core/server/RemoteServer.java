@@ -100,8 +100,29 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
 
     @Override
     public boolean sameHost() {
-        String h = host();
-        return h.startsWith("/") || h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        Boolean known = sameHost;
+        if (known == null) sameHost = known = local(host());
+        return known;
+    }
+
+    private volatile Boolean sameHost;
+
+    /**
+     * A socket directory, or a name whose addresses are this host's: a loopback one, or one of its interfaces'. By the
+     * spelling alone ("localhost", "127.") the machine's own host name read as another host, whose CPU then counted
+     * Kensho's own as other processes'. (A tunnel to 127.0.0.1 still reads as this host: nothing on the wire tells.)
+     */
+    static boolean local(String host) {
+        if (host.startsWith("/")) return true;
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(h)) {
+                if (a.isLoopbackAddress() || a.isAnyLocalAddress() || java.net.NetworkInterface.getByInetAddress(a) != null) return true;
+            }
+        } catch (java.io.IOException e) {
+            // a name that does not resolve here is not this host's
+        }
+        return false;
     }
 
     /** pg_postmaster_start_time() as text, or null when the server does not answer. */

@@ -264,6 +264,16 @@ class RemoteServerTest {
         assertEquals("UTF8", driver.get("client_encoding"), driver.toString());
     }
 
+    /** The server is on this host when its address is this host's, however the URL spells it (the host's own name read as another's). */
+    @Test
+    void thisHostIsKnownByItsAddressesNotItsSpelling() throws Exception {
+        for (String h : new String[] {"localhost", "127.0.0.1", "[::1]", "[::ffff:127.0.0.1]", "/var/run/postgresql",
+                java.net.InetAddress.getLocalHost().getHostName()}) {
+            assertTrue(RemoteServer.local(h), h);
+        }
+        assertFalse(RemoteServer.local("192.0.2.1"), "TEST-NET-1, no host's");
+    }
+
     /** A client speaking the protocol itself gets pgjdbc's meaning of the URL's TLS settings, never a weaker one. */
     @Test
     void wireLoginKeepsTheUrlsTlsDemands() {
