@@ -21,14 +21,17 @@ public class KenshoException extends RuntimeException {
         this.exitCode = exitCode;
     }
 
+    /** The process exit code this error means: {@link #USAGE}, {@link #TARGET} or {@link #FAILURE}. */
     public int exitCode() {
         return exitCode;
     }
 
+    /** Bad input (an option, a script, a value): exit 2, nothing was measured. */
     public static KenshoException usage(String message) {
         return new KenshoException(USAGE, message);
     }
 
+    /** The server cannot be used as asked (down, refusing, missing a right or a table): exit 3. */
     public static KenshoException target(String message, Throwable cause) {
         return new KenshoException(TARGET, message, cause);
     }

@@ -235,7 +235,7 @@ public final class ScanCrossover {
                         size(f.indexBytes()), f.reused() ? ", reused" : String.format(Locale.ROOT, ", loaded in %.1f s", f.loadSeconds())));
             }
             if (storage.containsKey("mb_per_s")) {
-                out.add(String.format(Locale.ROOT, "storage %s: sequential read %.1f MB/s%s", storage.get("directory"),
+                out.add(String.format(Locale.ROOT, "storage %s: sequential read %.1f MB/s (dd's MB, 10^6 bytes, as the study's figures)%s", storage.get("directory"),
                         ((Number) storage.get("mb_per_s")).doubleValue(), Boolean.TRUE.equals(storage.get("direct_io")) ? " (O_DIRECT)" : ""));
             } else if (storage.containsKey("directory")) {
                 // a probe that was asked for and not made (too little space, an I/O error) says so, not nothing

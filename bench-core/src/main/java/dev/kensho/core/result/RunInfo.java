@@ -57,6 +57,13 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
         return "'" + arg.replace("'", "'\\''") + "'";
     }
 
+    /**
+     * A new run's info, started now, for {@link RunDirectory#create}.
+     *
+     * @param command     what ran ("pgbench sweep", or a harness's own name): --resume and compare match runs by it
+     * @param commandLine the arguments as given (a password in them is masked when written)
+     * @param parameters  the options that define the run, compared by --resume and shown by report and compare; null for none
+     */
     public static RunInfo of(String command, List<String> commandLine, Map<String, Object> parameters) {
         // none given reads as none, as the record takes it: a harness's RunInfo.of(command, args, null) was a NullPointerException
         return new RunInfo(command, commandLine, Instant.now(), parameters == null ? new LinkedHashMap<>() : new LinkedHashMap<>(parameters),

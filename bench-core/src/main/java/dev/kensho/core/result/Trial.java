@@ -25,10 +25,12 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         if (extra == null) extra = new LinkedHashMap<>();
     }
 
+    /** A trial of cell (its parameters joined, "clients=16;version=17") and repeat (0-based), built fluently. */
     public static Builder of(String cell, int repeat) {
         return new Builder(cell, repeat);
     }
 
+    /** Measured: not "failed" or "skipped". */
     public boolean ok() {
         return "ok".equals(status);
     }
@@ -49,6 +51,7 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         return out;
     }
 
+    /** A metric as a number (tps, latency_avg_ms, ...), null when the trial has none of that name. */
     public Double metric(String name) {
         Object v = metrics.get(name);
         return v instanceof Number n ? n.doubleValue() : null;
