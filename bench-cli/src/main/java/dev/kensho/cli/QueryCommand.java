@@ -6,6 +6,7 @@ import dev.kensho.core.env.Environment;
 import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.run.DisplayWidth;
 import dev.kensho.core.run.QueryMatrix;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.Target;
@@ -212,15 +213,15 @@ final class QueryCommand implements Callable<Integer> {
 
     /** The cells as summary.csv lists them. */
     private static void printSummary(List<CellSummary> cells) {
-        // the cell column fits the longest cell (remote targets and matrices make long ones)
-        int w = Math.max(4, cells.stream().mapToInt(c -> c.cell().length()).max().orElse(0));
-        System.out.printf("%-" + w + "s %5s %12s %12s %12s %10s%n", "cell", "n", "median ms", "min ms", "max ms", "rows");
+        // the cell column fits the longest cell (remote targets and matrices make long ones), in terminal columns
+        int w = Math.max(4, cells.stream().mapToInt(c -> DisplayWidth.of(c.cell())).max().orElse(0));
+        System.out.printf("%s %5s %12s %12s %12s %10s%n", DisplayWidth.padRight("cell", w), "n", "median ms", "min ms", "max ms", "rows");
         for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                System.out.printf("%-" + w + "s %5s %s%n", c.cell(), "-", c.status() + ": " + KenshoException.firstLine(c.reason()));
+                System.out.printf("%s %5s %s%n", DisplayWidth.padRight(c.cell(), w), "-", c.status() + ": " + KenshoException.firstLine(c.reason()));
                 continue;
             }
-            System.out.printf("%-" + w + "s %5d %12.3f %12.3f %12.3f %10.0f%n", c.cell(), c.n(), c.median().get("ms"),
+            System.out.printf("%s %5d %12.3f %12.3f %12.3f %10.0f%n", DisplayWidth.padRight(c.cell(), w), c.n(), c.median().get("ms"),
                     c.min().get("ms"), c.max().get("ms"), c.median().get("rows"));
         }
     }

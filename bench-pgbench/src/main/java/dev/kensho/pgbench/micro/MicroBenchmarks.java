@@ -6,6 +6,7 @@ import dev.kensho.core.KenshoVersion;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.run.DisplayWidth;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import java.io.PrintStream;
@@ -339,16 +340,17 @@ public final class MicroBenchmarks {
     public static List<String> report(List<Trial> trials) {
         List<String> lines = new ArrayList<>();
         List<CellSummary> cells = CellSummary.of(trials);
-        // the cell column fits the longest cell (a remote target's label makes long ones)
-        String cell = "%-" + Math.max(4, cells.stream().mapToInt(c -> c.cell().length()).max().orElse(0)) + "s";
-        lines.add(String.format(Locale.ROOT, cell + " %4s %11s %11s %11s", "cell", "n", "median ms", "min ms", "max ms"));
+        // the cell column fits the longest cell (a remote target's label makes long ones), in terminal columns
+        int w = Math.max(4, cells.stream().mapToInt(c -> DisplayWidth.of(c.cell())).max().orElse(0));
+        String cell = "%s";
+        lines.add(String.format(Locale.ROOT, cell + " %4s %11s %11s %11s", DisplayWidth.padRight("cell", w), "n", "median ms", "min ms", "max ms"));
         for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                lines.add(String.format(Locale.ROOT, cell + " %4s %s", c.cell(), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
+                lines.add(String.format(Locale.ROOT, cell + " %4s %s", DisplayWidth.padRight(c.cell(), w), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
             } else {
                 // an ok cell whose benchmark then threw says so beside its numbers
                 String note = c.reason() == null || c.reason().isEmpty() ? "" : "  (" + KenshoException.firstLine(c.reason()) + ")";
-                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f%s", c.cell(), c.n(), c.median().get("ms"),
+                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f%s", DisplayWidth.padRight(c.cell(), w), c.n(), c.median().get("ms"),
                         c.min().get("ms"), c.max().get("ms"), note));
             }
         }
