@@ -47,6 +47,7 @@ public final class LatencyPercentiles {
         List<Figure> out = new ArrayList<>();
         for (var facet : cells.groupBy(facets, with).entrySet()) {
             Map<String, Histogram> lines = new LinkedHashMap<>();
+            Map<String, Double> maxes = new LinkedHashMap<>();
             List<String> notes = new ArrayList<>();
             for (var g : cells.groupBy(series, facet.getValue()).entrySet()) {
                 CellSummary c = g.getValue().get(0);
@@ -55,12 +56,13 @@ public final class LatencyPercentiles {
                 String label = Cells.label(c.params(), series);
                 lines.put(label, h);
                 double max = LatencyDistribution.maxMs(ok.get(c.cell()), h);
+                maxes.put(label, max);
                 notes.add(String.format(Locale.ROOT, "%sp50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, p99.99 %.3f ms, max %.3f ms over %d transactions%s",
                         series.isEmpty() ? "" : label + ": ", ms(h, 50, max), ms(h, 99, max), ms(h, 99.9, max), ms(h, 99.99, max), max,
                         h.getTotalCount(), repeats == 1 ? "" : " (" + repeats + " repeats merged)"));
             }
             String title = "Latency by percentile" + (facets.isEmpty() ? "" : " — " + Cells.label(facet.getValue().get(0).params(), facets));
-            out.add(new Figure(title, PercentileChart.build(title, lines), notes));
+            out.add(new Figure(title, PercentileChart.build(title, lines, maxes), notes));
         }
         return out;
     }

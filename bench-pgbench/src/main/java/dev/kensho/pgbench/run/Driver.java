@@ -521,7 +521,9 @@ public final class Driver {
                 latency, LatencySummary.of(ticker.totalLag(), seconds.lagMoments()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
                 cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
-                wireEngine ? Engine.WIRE : Engine.PGJDBC, timeline, all, randomSeed,
+                wireEngine ? Engine.WIRE : Engine.PGJDBC,
+                timeline == null || latency.count() == 0 ? timeline
+                        : timeline.capped(List.of("latency_p50_ms", "latency_p99_ms", "latency_max_ms"), latency.maxMs()), all, randomSeed,
                 cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get());
     }
 

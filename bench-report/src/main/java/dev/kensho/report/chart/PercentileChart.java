@@ -22,21 +22,30 @@ public final class PercentileChart {
     private PercentileChart() {}
 
     public static JFreeChart build(String title, Map<String, Histogram> series) {
+        return build(title, series, Map.of());
+    }
+
+    /**
+     * As above, each line no higher than its max in ms where maxMs has one: the histogram's values are its buckets' tops,
+     * which lie above the largest latency the trials recorded (the line ended above the max its caption gives).
+     */
+    public static JFreeChart build(String title, Map<String, Histogram> series, Map<String, Double> maxMs) {
         XYSeriesCollection data = new XYSeriesCollection();
         double top = 1;
         for (var e : series.entrySet()) {
             XYSeries s = new XYSeries(e.getKey(), false, true);
             Histogram h = e.getValue();
+            double cap = maxMs.getOrDefault(e.getKey(), Double.MAX_VALUE);
             double last = 0;
             for (HistogramIterationValue v : h.percentiles(5)) {
                 double p = v.getPercentileLevelIteratedTo() / 100;
                 if (p >= 1) break;   // the max is drawn below, at the last nines the sample supports
                 last = -Math.log10(1 - p);
-                s.add(last, Math.max(0.001, v.getValueIteratedTo() / 1000.0));
+                s.add(last, Math.max(0.001, Math.min(cap, v.getValueIteratedTo() / 1000.0)));
             }
             // the maximum at the percentile of the last transaction, 1 - 1/n (never left of the line's end)
             last = Math.max(last, Math.log10(Math.max(10, h.getTotalCount())));
-            s.add(last, Math.max(0.001, h.getMaxValue() / 1000.0));
+            s.add(last, Math.max(0.001, Math.min(cap, h.getMaxValue() / 1000.0)));
             top = Math.max(top, last);
             data.addSeries(s);
         }
