@@ -541,6 +541,10 @@ public final class ClientSweep {
             err.println(trialPrefix + "warning: " + (lost.size() == 1 ? first : lost.size() + " connections lost, by " + clients
                     + (clients == 1 ? " client" : " clients") + "; the first: " + first));
         }
+        // what the wire engine did otherwise than asked (UTF8 for text Java would change, pgjdbc for a login it cannot
+        // make) changes what every trial measures: said once per target and noted in run.json (it had gone nowhere)
+        said.stream().filter(l -> l.startsWith("warning: --engine wire: ")).findFirst()
+                .ifPresent(l -> refusedOnce(cell.target(), "wire", "engine", l.substring("warning: ".length()), dir));
         String errors = said.stream().filter(l -> l.startsWith("error:")).reduce((a, b) -> a + "\n" + b).orElse(null);
         if (errors != null) ex.put("errors", errors);
         // the server's warnings, e.g. pgbench's vacuum skipping tables the role does not own: the trial ran unvacuumed

@@ -98,7 +98,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         try {
             return sweep();
         } catch (KenshoException e) {
-            throw e.namingBack(ClientSweep.BUILDER_NAMES);   // the library speaks of its builder methods; here the user typed options
+            // the library speaks of its builder methods and Java calls; here the user typed options
+            throw dev.kensho.pgbench.run.Driver.onCommandLine(e.namingBack(ClientSweep.BUILDER_NAMES));
         }
     }
 

@@ -173,6 +173,11 @@ class PgbenchCommandTest {
             }
         }
         assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "-c", "5000").toArray(String[]::new)), 2, "5000 clients need ");
+        // a sweep's refusal gives the command line's remedy too (it was the library's Java call)
+        CommandRun sweep = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1,5000", "-T", "1", "--repeat", "1").toArray(String[]::new));
+        assertOneLineError(sweep, 2, "remote " + pg.host() + ":" + pg.port() + "/" + pg.database() + ": 5000 clients need ");
+        assertTrue(sweep.err().contains("lower --clients or raise max_connections (--set max_connections=") && !sweep.err().contains("control()"),
+                sweep.err());
         // a -l file that cannot be made: pgbench's words (it was "UncheckedIOException: ...: PATH", exit 1, a run directory left)
         Path prefix = tmp.resolve("missing").resolve("log");
         assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "--warmup", "0", "-l", "--log-prefix", prefix.toString())

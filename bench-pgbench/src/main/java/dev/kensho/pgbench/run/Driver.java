@@ -333,9 +333,12 @@ public final class Driver {
             }
         }
         if (differs == null) return login;
-        cfg.err().println("warning: --engine wire: " + differs + " holds text that Java's " + (java == null ? "(missing) charset" : java.name())
-                + " would send otherwise than the server's " + encoding + " conversion: this run sends UTF8, which the server converts"
-                + " (as for pgjdbc; pgbench sends a file's bytes as they are)");
+        // SQL_ASCII converts nothing: UTF8 is stored as sent, as pgbench's bytes are; there is nothing to say
+        if (!encoding.equals("SQL_ASCII")) {
+            cfg.err().println("warning: --engine wire: " + differs + " holds text that " + (java == null ? "Java has no charset for in "
+                    + encoding : "Java's " + java.name() + " would send otherwise than the server's " + encoding + " conversion")
+                    + ": this run sends UTF8, which the server converts (as for pgjdbc; pgbench sends a file's bytes as they are)");
+        }
         java.util.Map<String, String> startup = new java.util.LinkedHashMap<>(login.startupParameters());
         startup.put("client_encoding", "UTF8");
         return new WireLogin(login.host(), login.port(), login.database(), login.user(), login.password(), startup,
@@ -1702,9 +1705,24 @@ public final class Driver {
      * call, and a remote server's user a --set that Kensho refuses there without --restart-command.
      */
     private static String raise(String clientsOption, int to) {
-        return clientsOption.startsWith("-")
-                ? "--set max_connections=" + to + "; on a remote server with --restart-command, or by its administrator"
+        return clientsOption.startsWith("-") ? cliRaise(String.valueOf(to))
                 : "target.control().apply(Map.of(\"max_connections\", \"" + to + "\")); a remote target's needs a restart command";
+    }
+
+    private static String cliRaise(String to) {
+        return "--set max_connections=" + to + "; on a remote server with --restart-command, or by its administrator";
+    }
+
+    private static final java.util.regex.Pattern JAVA_RAISE = java.util.regex.Pattern.compile(
+            "target\\.control\\(\\)\\.apply\\(Map\\.of\\(\"max_connections\", \"(\\d+)\"\\)\\); a remote target's needs a restart command");
+
+    /** A library's message as a command line says it: the Java call that raises max_connections as --set (bench pgbench sweep). */
+    public static KenshoException onCommandLine(KenshoException e) {
+        java.util.regex.Matcher m = JAVA_RAISE.matcher(String.valueOf(e.getMessage()));
+        if (!m.find()) return e;
+        KenshoException said = new KenshoException(e.exitCode(), m.replaceFirst(java.util.regex.Matcher.quoteReplacement(cliRaise(m.group(1)))), e.getCause());
+        said.setStackTrace(e.getStackTrace());
+        return said;
     }
 
     /**

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class WireEncodingTest {
 
     @Test
-    void textJavasCharsetWouldChangeGoesAsUtf8(Target pg) throws Exception {
+    void textJavasCharsetWouldChangeGoesAsUtf8(Target pg, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop database if exists kensho_wire_text");
             s.execute("create database kensho_wire_text encoding 'EUC_JP' lc_collate 'C' lc_ctype 'C' template template0");
@@ -47,6 +47,18 @@ class WireEncodingTest {
                  ResultSet rs = s.executeQuery("select string_agg(n || ' ' || word || ' ' || enc, ', ' order by n) from words")) {
                 rs.next();
                 assertEquals("1 検証 EUC_JP, 2 ～ UTF8", rs.getString(1));
+            }
+            // a sweep says it once and notes it in run.json: it had gone nowhere, the trials measured over UTF8 unsaid
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            try (dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp,
+                    dev.kensho.core.result.RunInfo.of("pgbench sweep", java.util.List.of(), java.util.Map.of()))) {
+                new dev.kensho.pgbench.ClientSweep().script("words", "insert into words values (3, '～', current_setting('client_encoding'));\n")
+                        .engine(Engine.WIRE).scale(1).clients(java.util.List.of(1)).repeats(2).seconds(1).warmup(0).noVacuum(true).prewarm(false)
+                        .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(java.util.Map.of("euc", euc), dir);
+                String said = log.toString(StandardCharsets.UTF_8);
+                String note = "euc: --engine wire: words:1 holds text that Java's EUC-JP would send otherwise than the server's EUC_JP conversion";
+                assertEquals(1, said.lines().filter(l -> l.startsWith(note)).count(), said);
+                assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith(note)), dir.info().notes().toString());
             }
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
