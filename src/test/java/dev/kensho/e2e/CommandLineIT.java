@@ -55,6 +55,17 @@ class CommandLineIT {
         assertEquals(2, p.exitValue(), out);
         assertEquals("bench: argument 3 holds characters the locale's encoding (ANSI_X3.4-1968, LC_ALL=C) cannot read, and Java would pass"
                 + " on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)", BenchJar.withoutJvmNotes(out).strip());
+        // libpq's variables too: PGDATABASE's kanji had named another database ("kx_���" does not exist)
+        ProcessBuilder env = new ProcessBuilder("bash", "-c", "PGDATABASE=\"db_$(printf '\\xe6\\xa4\\x9c')\" exec \"$0\" -jar \"$1\" env",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), BenchJar.JAR.toString())
+                .directory(work.toFile()).redirectErrorStream(true);
+        env.environment().put("LANG", "C");
+        env.environment().put("LC_ALL", "C");
+        Process q = env.start();
+        String said = new String(q.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(q.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, q.exitValue(), said);
+        assertTrue(BenchJar.withoutJvmNotes(said).strip().startsWith("bench: environment variable PGDATABASE holds characters"), said);
     }
 
     @Test

@@ -110,7 +110,7 @@ public final class Kensho implements Runnable {
                     true, java.nio.charset.StandardCharsets.UTF_8));
             utf8Console = true;
         }
-        String undecodable = undecodableArgument(args, System.getProperty("sun.jnu.encoding", ""));
+        String undecodable = undecodableArgument(args, System.getenv(), System.getProperty("sun.jnu.encoding", ""));
         if (undecodable != null) {
             System.err.println("bench: " + undecodable);
             System.exit(2);
@@ -130,17 +130,21 @@ public final class Kensho implements Runnable {
      * another ("SELECT '���'"), a Japanese path failed with InvalidPathException. Java cannot decode it otherwise, nor name
      * such a file (the same encoding is the file system's), so the run is refused with the remedy; null when it is fine.
      */
-    static String undecodableArgument(String[] args, String encoding) {
+    static String undecodableArgument(String[] args, Map<String, String> env, String encoding) {
         if (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8")) return null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].indexOf('\uFFFD') >= 0) {
-                String lang = System.getenv("LC_ALL") != null && !System.getenv("LC_ALL").isEmpty() ? "LC_ALL=" + System.getenv("LC_ALL")
-                        : System.getenv("LANG") != null ? "LANG=" + System.getenv("LANG") : "no LANG";
-                return "argument " + (i + 1) + " holds characters the locale's encoding (" + encoding + ", " + lang + ") cannot read, and Java"
-                        + " would pass on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)";
+        String what = null;
+        for (int i = 0; i < args.length && what == null; i++) if (args[i].indexOf('\uFFFD') >= 0) what = "argument " + (i + 1);
+        // libpq's variables (PGDATABASE, PGUSER, PGOPTIONS, ...) and Kensho's are read the same way
+        for (var e : new java.util.TreeMap<>(env).entrySet()) {
+            if (what == null && (e.getKey().startsWith("PG") || e.getKey().startsWith("KENSHO_")) && e.getValue().indexOf('\uFFFD') >= 0) {
+                what = "environment variable " + e.getKey();
             }
         }
-        return null;
+        if (what == null) return null;
+        String lang = env.get("LC_ALL") != null && !env.get("LC_ALL").isEmpty() ? "LC_ALL=" + env.get("LC_ALL")
+                : env.get("LANG") != null ? "LANG=" + env.get("LANG") : "no LANG";
+        return what + " holds characters the locale's encoding (" + encoding + ", " + lang + ") cannot read, and Java"
+                + " would pass on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)";
     }
 
     /** Runs a command line and returns the exit code (tests call this without exiting the JVM). */
