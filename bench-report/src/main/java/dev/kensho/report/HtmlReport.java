@@ -360,9 +360,14 @@ public final class HtmlReport {
         header.add(time.get() + " at workers=0");
         workers.stream().filter(w -> !w.equals(0L)).forEach(w -> header.add("×" + Cells.text(w)));
         List<List<String>> rows = new ArrayList<>();
+        boolean[] anySerial = {false};
         for (var g : cells.groupBy(key, cells.ok().stream().filter(c -> c.median().containsKey(time.get())).toList()).entrySet()) {
             Map<Object, Double> at = new LinkedHashMap<>();
-            g.getValue().forEach(c -> at.put(Cells.param(c, "workers"), c.median().get(time.get())));
+            java.util.Set<Object> serial = new java.util.HashSet<>();
+            g.getValue().forEach(c -> {
+                at.put(Cells.param(c, "workers"), c.median().get(time.get()));
+                if (Double.valueOf(0).equals(c.median().get("workers_planned"))) serial.add(Cells.param(c, "workers"));
+            });
             Double zero = at.get(0L);
             if (zero == null) continue;
             List<String> r = new ArrayList<>();
@@ -371,14 +376,17 @@ public final class HtmlReport {
             for (Object w : workers) {
                 if (w.equals(0L)) continue;
                 Double t = at.get(w);
-                r.add(n(t == null || t <= 0 ? "–" : String.format(Locale.ROOT, "%.2f", zero / t)));
+                // a plan without workers makes the ratio one of two serial runs: marked, not read as a speed-up
+                r.add(n(t == null || t <= 0 ? "–" : String.format(Locale.ROOT, "%.2f", zero / t) + (serial.contains(w) ? " *" : "")));
+                if (serial.contains(w) && t != null && t > 0) anySerial[0] = true;
             }
             rows.add(r);
         }
         if (rows.isEmpty()) return "";
         return "<h3>Speed-up against workers=0</h3>\n<p class=\"sub\">" + esc(time.get())
                 + " at workers=0 divided by " + esc(time.get()) + " at n workers (medians); above 1 is faster, – where "
-                + "the cell was skipped or failed.</p>\n" + Html.table(header, rows);
+                + "the cell was skipped or failed" + (anySerial[0] ? "; * where the plan had no parallel workers, so the ratio "
+                + "compares two serial runs" : "") + ".</p>\n" + Html.table(header, rows);
     }
 
     /** When the run itself sweeps versions or targets: the ratio tables and analyses of bench compare. */

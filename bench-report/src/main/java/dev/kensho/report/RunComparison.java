@@ -9,6 +9,7 @@ import dev.kensho.core.result.LatencyDistribution;
 import dev.kensho.core.result.RunResults;
 import dev.kensho.core.result.Stats;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.run.DisplayWidth;
 import dev.kensho.report.chart.Cells;
 import dev.kensho.report.chart.LineChart;
 import dev.kensho.report.chart.Point;
@@ -603,7 +604,8 @@ public final class RunComparison {
     }
 
     /** What each run drew or was pointed at: differs between any two runs, and compare is made across it. */
-    private static final Set<String> EXPECTED_TO_DIFFER = Set.of("order_seed", "random_seed", "targets", "target",
+    // "seed" is query's order seed (drawn when --seed is not given)
+    private static final Set<String> EXPECTED_TO_DIFFER = Set.of("order_seed", "random_seed", "seed", "targets", "target",
             dev.kensho.core.result.RunDirectory.PLANNED_CELLS);
 
     /**
@@ -901,12 +903,14 @@ public final class RunComparison {
             lines.add(l.toArray(String[]::new));
         }
         int[] w = new int[lines.get(0).length];
-        for (String[] l : lines) for (int i = 0; i < l.length; i++) w[i] = Math.max(w[i], l[i].length());
+        // terminal columns, not chars: a cell named in kanji shifted its row
+        for (String[] l : lines) for (int i = 0; i < l.length; i++) w[i] = Math.max(w[i], DisplayWidth.of(l[i]));
         for (String[] l : lines) {
             for (int i = 0; i < l.length; i++) {
                 String cell = l[i];
                 boolean right = i >= 3 && i < l.length - 1;
-                b.append(right ? " ".repeat(w[i] - cell.length()) + cell : i == l.length - 1 ? cell : cell + " ".repeat(w[i] - cell.length()));
+                int pad = w[i] - DisplayWidth.of(cell);
+                b.append(right ? " ".repeat(pad) + cell : i == l.length - 1 ? cell : cell + " ".repeat(pad));
                 b.append(i == l.length - 1 ? "\n" : "  ");
             }
         }
@@ -1053,7 +1057,8 @@ public final class RunComparison {
         for (Group g : groups) {
             RunResults r = runs.get(g.run());
             runRows.add(List.of(esc(g.label()), esc(r.directory().getFileName()), esc(r.info().command()),
-                    "<code>" + esc(String.join(" ", r.info().commandLine() == null ? List.of() : r.info().commandLine())) + "</code>"));
+                    "<code>" + esc((r.info().commandLine() == null ? List.<String>of() : r.info().commandLine()).stream()
+                            .map(dev.kensho.core.result.RunInfo::shellWord).collect(java.util.stream.Collectors.joining(" "))) + "</code>"));
         }
         b.append(Html.table(List.of("group", "directory", "command", "command line"), runRows));
         notes.forEach(x -> b.append("<p class=\"sub\">").append(esc(x)).append("</p>\n"));

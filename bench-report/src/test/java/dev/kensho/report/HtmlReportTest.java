@@ -420,6 +420,10 @@ class HtmlReportTest {
         assertTrue(html.contains("<tr><td>gather</td><td>Q2.1</td><td class=\"num\">0.08000</td><td class=\"num\">1.60</td>"
                 + "<td class=\"num\">2.00</td></tr>"), html);
         assertFalse(html.contains("<tr><td>gather*4</td><td>Q2.1</td><td class=\"num\">"), "no workers=0 to compare with");
+        // a plan without workers: the ratio of two serial runs is marked, not read as a speed-up
+        assertTrue(html.contains("<tr><td>gather</td><td>Q3.1</td><td class=\"num\">0.06000</td><td class=\"num\">1.60</td>"
+                + "<td class=\"num\">2.00 *</td></tr>"), html);
+        assertTrue(html.contains("* where the plan had no parallel workers, so the ratio compares two serial runs."), html);
         assertTrue(html.contains("Every cell launched the workers its plan asked for."));
         assertTrue(html.contains("<p>2 cells planned fewer workers than their <code>workers</code> setting requested"), html);
         assertTrue(html.contains("<tr><td>gather</td><td>4</td><td>Q2.1</td><td class=\"num\">2</td></tr>"), "planned 2 at workers=4");

@@ -516,10 +516,11 @@ class RunComparisonTest {
             p.put("settings", i == 0 ? Map.of() : Map.of("autovacuum", "off"));
             p.put("order", settings[i][1]);
             p.put("order_seed", 100 + i);
+            p.put("seed", 200 + i);   // query's order seed
             p.put("targets", List.of("embedded-1" + (6 + i)));
             p.put("duration_s", 60);
             p.put("scale", i == 0 ? 1 : null);   // unset on the second's command line (read from its tables): its trials say 1
-            try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x"), p))) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x", "-c", "select 1"), p))) {
                 for (int r = 0; r < 2; r++) {
                     rd.append(Trial.of("clients=1", r).param("clients", 1).param("version", String.valueOf(16 + i)).param("scale", 1)
                             .metric("tps", 100.0 + r + i).build());
@@ -533,6 +534,8 @@ class RunComparisonTest {
         assertEquals(List.of("the runs differ in order: random" + a + "; rounds" + b, "the runs differ in settings: {}" + a + "; {autovacuum=off}" + b),
                 said.stream().map(n -> n.replace("\"", "")).toList(), cmp.notes().toString());
         assertTrue(cmp.text().contains("note: the runs differ in settings: "), cmp.text());
+        // the command line as a shell reads it back, as the report gives it (its quotes were lost)
+        assertTrue(cmp.html().contains("<code>x -c &#39;select 1&#39;</code>"), cmp.html());
     }
 
     @Test

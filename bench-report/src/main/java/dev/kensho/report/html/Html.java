@@ -21,7 +21,7 @@ public final class Html {
             th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
             th{background:#f5f5f7;font-weight:600}td.num{text-align:right;white-space:nowrap}
             tr.bad td{background:#fff4f2}tr.warn td{background:#fffbe6}
-            .range{color:#777;font-size:12px}
+            .range{color:#777;font-size:.9em}
             figure{margin:16px 0 24px}figure svg{width:100%;height:auto;display:block;border:1px solid #eee}
             figcaption{color:#444;font-size:13px;margin-top:4px}
             .sig{font-weight:600;color:#b00020}
@@ -35,6 +35,8 @@ public final class Html {
               thead{display:table-header-group}tr,figure{break-inside:avoid}
               h2,h3{break-after:avoid}
               summary{color:inherit}
+              /* folded sections print open: a printed sweep report had lost its host charts */
+              details::details-content{content-visibility:visible;display:block}
             }
             """;
 
