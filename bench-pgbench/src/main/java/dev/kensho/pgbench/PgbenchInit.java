@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,9 +156,13 @@ public final class PgbenchInit {
         try (Connection c = target.connect()) {
             return run(c);
         } catch (SQLException e) {
-            // pgbench prints the server's HINT and "Query was: ..." on lines of their own: the one line keeps them
-            String serverHint = e instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
-                    && p.getServerErrorMessage().getHint() != null ? " (HINT: " + p.getServerErrorMessage().getHint() + ")" : "";
+            // pgbench prints the server's DETAIL, HINT and "Query was: ..." on lines of their own: the one line keeps them
+            // (the DETAIL is often the one that says what is in the way: "view v depends on table pgbench_accounts")
+            org.postgresql.util.ServerErrorMessage m = e instanceof org.postgresql.util.PSQLException p ? p.getServerErrorMessage() : null;
+            List<String> more = new ArrayList<>();
+            if (m != null && m.getDetail() != null) more.add("DETAIL: " + KenshoException.firstLine(m.getDetail()));
+            if (m != null && m.getHint() != null) more.add("HINT: " + KenshoException.firstLine(m.getHint()));
+            String serverHint = more.isEmpty() ? "" : " (" + String.join("; ", more) + ")";
             throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e) + serverHint
                     + hint(e, target) + (failedStatement == null ? "" : "; query was: " + failedStatement), e);
         }

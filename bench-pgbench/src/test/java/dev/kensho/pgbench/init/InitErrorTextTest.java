@@ -24,4 +24,17 @@ class InitErrorTextTest {
                     + "kensho_test_accounts_view.pgbench_history, kensho_test_accounts_view.pgbench_tellers", e.getMessage());
         }
     }
+
+    /** The DETAIL names what is in the way (pgbench prints it on a line of its own): it had been dropped. */
+    @Test
+    void theServersDetailIsKept(@LocalPostgres Target local) throws Exception {
+        try (ScratchSchema s = ScratchSchema.create(local, "detail", "CREATE TABLE {schema}.pgbench_accounts (aid int)",
+                "CREATE VIEW {schema}.hh_v AS SELECT aid FROM {schema}.pgbench_accounts")) {
+            KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("d").log(null).run(local));
+            assertEquals("pgbench init failed: ERROR: cannot drop table pgbench_accounts because other objects depend on it"
+                    + " (DETAIL: view hh_v depends on table pgbench_accounts; HINT: Use DROP ... CASCADE"
+                    + " to drop the dependent objects too.); query was: drop table if exists kensho_test_detail.pgbench_accounts,"
+                    + " kensho_test_detail.pgbench_branches, kensho_test_detail.pgbench_history, kensho_test_detail.pgbench_tellers", e.getMessage());
+        }
+    }
 }
