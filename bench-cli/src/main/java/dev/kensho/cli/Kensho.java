@@ -35,6 +35,8 @@ public final class Kensho implements Runnable {
     static volatile Path createdRun;
     /** The same run, to note in its run.json why it ended before its first trial (see {@link #noteFailure}). */
     static volatile RunDirectory createdRunDirectory;
+    /** A run this invocation resumed: a failure before its first trial is noted too (a failed resume had left no word). */
+    static volatile RunDirectory resumedRunDirectory;
     private static volatile boolean shuttingDown;
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Print stack traces and library diagnostics.")
@@ -179,6 +181,7 @@ public final class Kensho implements Runnable {
             activeRun = null;
             createdRun = null;
             createdRunDirectory = null;
+            resumedRunDirectory = null;
             ServerActions.start();   // later actions in this JVM (a test's, a harness's) are not this run's
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -354,7 +357,7 @@ public final class Kensho implements Runnable {
      * servers), and its run.json says why it holds nothing: report and compare quote the reason.
      */
     private static void noteFailure(String reason) {
-        RunDirectory run = createdRunDirectory;
+        RunDirectory run = createdRunDirectory != null ? createdRunDirectory : resumedRunDirectory;
         if (run == null || hasTrials(run.path())) return;
         try {
             run.note(RunDirectory.FAILED_BEFORE_FIRST_TRIAL + dev.kensho.core.Credentials.mask(reason));

@@ -57,6 +57,7 @@ public final class ResultOptions {
             // which trials ran in which session: the environment run.json keeps is this session's
             dir.note("resumed at " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " with "
                     + dir.trials().size() + " trials already recorded");
+            Kensho.resumedRunDirectory = dir;
         } else {
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
             err.println("results: " + dir.path());

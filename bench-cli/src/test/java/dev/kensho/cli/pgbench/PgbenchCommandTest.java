@@ -242,6 +242,13 @@ class PgbenchCommandTest {
         }
         assertEquals(List.of(), dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")));
         assertEquals(List.of("failed before its first trial: " + why), dev.kensho.core.result.RunDirectory.info(run).notes());
+        // a resume that fails the same way says so too (it left only "resumed at ...")
+        List<String> again = at(pg, results, "pgbench", "run", "-n", "-t", "3", "--warmup", "0", "--exit-on-abort", "-f", script.toString());
+        again.addAll(List.of("--resume", run.toString()));
+        assertOneLineError(bench(again.toArray(String[]::new)), 1, why);
+        List<String> notes = dev.kensho.core.result.RunDirectory.info(run).notes();
+        assertEquals(3, notes.size(), notes.toString());
+        assertTrue(notes.get(1).startsWith("resumed at ") && notes.get(2).equals("failed before its first trial: " + why), notes.toString());
         CommandRun report = bench("report", run.toString(), "-o", tmp.resolve("report.html").toString());
         assertEquals(0, report.exit(), report.err());
         assertTrue(report.err().contains("No trial finished: the run failed before its first measurement (" + why + ")."), report.err());
