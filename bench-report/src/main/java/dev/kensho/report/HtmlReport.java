@@ -184,11 +184,24 @@ public final class HtmlReport {
         // trials skipped for a setting are no note of the run's: they are listed under Skipped and failed
         if (notes.isEmpty()) b.append("<p>Kensho recorded no restarts or server changes.</p>\n");
         else b.append("<ul>\n").append(inARow(notes).stream().map(x -> "<li>" + esc(x) + "</li>\n").collect(Collectors.joining())).append("</ul>\n");
+        // the sweep warns of each such trial as it finishes; a reader of the report alone found it in a folded column only
+        List<Double> shared = run.trials().stream().filter(Trial::ok).map(t -> t.metric("other_cpu_pct"))
+                .filter(v -> v != null && v >= SHARED_HOST_PCT).toList();
+        if (!shared.isEmpty()) {
+            b.append("<p class=\"warnings\">").append(shared.size()).append(" of ").append(run.trials().stream().filter(Trial::ok).count())
+                    .append(" trials shared the machine: other processes took ")
+                    .append(String.format(Locale.ROOT, "%.0f–%.0f %%", shared.stream().mapToDouble(d -> d).min().orElse(0),
+                            shared.stream().mapToDouble(d -> d).max().orElse(0)))
+                    .append(" of the host's CPU (other_cpu_pct), so their numbers are the server's and another program's.</p>\n");
+        }
         long bad = run.trials().stream().filter(t -> !t.ok()).count();
         if (bad > 0) b.append("<p>").append(bad).append(bad == 1 ? " trial was" : " trials were")
                 .append(" skipped or failed: their reasons are under Skipped and failed above.</p>\n");
         return Html.page("Kensho report: " + command, b.toString());
     }
+
+    /** The other processes' CPU share from which bench pgbench sweep warns that a trial shared the machine. */
+    static final double SHARED_HOST_PCT = 10;
 
     /** "1 trial", "2 trials": a pgbench run's report read "1 trials in 1 cells". */
     private static String count(long n, String noun) {

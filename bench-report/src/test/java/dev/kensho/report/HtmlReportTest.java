@@ -646,6 +646,20 @@ class HtmlReportTest {
     }
 
     /** pgbench trials that kept their histograms and timelines: the distribution per version, and each trial per second. */
+    /** Trials that shared the machine are said so in the report, as the sweep said them on the console (found in a folded column only). */
+    @Test
+    void trialsThatSharedTheMachineAreSaidSo() {
+        RunResults run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("shared"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+            rd.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 100.0).metric("other_cpu_pct", 45.0).build());
+            rd.append(Trial.of("clients=1", 1).param("clients", 1).metric("tps", 101.0).metric("other_cpu_pct", 3.0).build());
+            run = RunDirectory.read(rd.path());
+        }
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("1 of 2 trials shared the machine: other processes took 45–45 % of the host's CPU"), html);
+        assertFalse(HtmlReport.render(SampleRuns.pgbenchSweep(tmp.resolve("quiet"))).contains("shared the machine"));
+    }
+
     @Test
     void latencyDistributionAndTimelines() {
         RunResults run = SampleRuns.pgbenchSweepWithTimelines(tmp);
