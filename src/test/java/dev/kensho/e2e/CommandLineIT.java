@@ -43,29 +43,27 @@ class CommandLineIT {
      */
     @Test
     void anArgumentTheLocaleCannotReadIsRefused() throws Exception {
+        String[] out = underLangC("exec \"$0\" -jar \"$1\" query -c \"SELECT '$(printf '\\xe6\\xa4\\x9c')'\"");
+        assertEquals("2", out[0], out[1]);
+        assertEquals("bench: argument 3 holds characters the locale's encoding (ANSI_X3.4-1968, LC_ALL=C) cannot read, and Java would pass"
+                + " on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)", out[1]);
+        // libpq's variables too: PGDATABASE's kanji had named another database ("kx_���" does not exist)
+        String[] env = underLangC("PGDATABASE=\"db_$(printf '\\xe6\\xa4\\x9c')\" exec \"$0\" -jar \"$1\" env");
+        assertEquals("2", env[0], env[1]);
+        assertTrue(env[1].startsWith("bench: environment variable PGDATABASE holds characters"), env[1]);
+    }
+
+    /** {exit code, output} of bench.jar started by a bash line ($0 java, $1 the jar) under LANG=C. */
+    private String[] underLangC(String bashLine) throws Exception {
         java.nio.file.Files.createDirectories(work);
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec \"$0\" -jar \"$1\" query -c \"SELECT '$(printf '\\xe6\\xa4\\x9c')'\"",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), BenchJar.JAR.toString())
-                .directory(work.toFile()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", bashLine, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                BenchJar.JAR.toString()).directory(work.toFile()).redirectErrorStream(true);
         pb.environment().put("LANG", "C");
         pb.environment().put("LC_ALL", "C");
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
-        assertEquals(2, p.exitValue(), out);
-        assertEquals("bench: argument 3 holds characters the locale's encoding (ANSI_X3.4-1968, LC_ALL=C) cannot read, and Java would pass"
-                + " on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)", BenchJar.withoutJvmNotes(out).strip());
-        // libpq's variables too: PGDATABASE's kanji had named another database ("kx_���" does not exist)
-        ProcessBuilder env = new ProcessBuilder("bash", "-c", "PGDATABASE=\"db_$(printf '\\xe6\\xa4\\x9c')\" exec \"$0\" -jar \"$1\" env",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), BenchJar.JAR.toString())
-                .directory(work.toFile()).redirectErrorStream(true);
-        env.environment().put("LANG", "C");
-        env.environment().put("LC_ALL", "C");
-        Process q = env.start();
-        String said = new String(q.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(q.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
-        assertEquals(2, q.exitValue(), said);
-        assertTrue(BenchJar.withoutJvmNotes(said).strip().startsWith("bench: environment variable PGDATABASE holds characters"), said);
+        return new String[] {String.valueOf(p.exitValue()), BenchJar.withoutJvmNotes(out).strip()};
     }
 
     @Test
