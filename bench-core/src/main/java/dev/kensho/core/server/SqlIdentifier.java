@@ -23,8 +23,9 @@ public final class SqlIdentifier {
             "inner", "is", "isnull", "join", "left", "like", "natural", "notnull", "outer", "overlaps", "right", "similar",
             "tablesample", "verbose",
             "between", "bigint", "bit", "boolean", "char", "character", "coalesce", "dec", "decimal", "exists", "extract",
-            "float", "greatest", "grouping", "inout", "int", "integer", "interval", "json", "json_array", "json_arrayagg", "json_exists", "json_object", "json_objectagg", "json_query",
-            "json_scalar", "json_serialize", "json_table", "json_value", "least", "merge_action", "national", "nchar", "none",
+            "float", "greatest", "grouping", "inout", "int", "integer", "interval", "json", "json_array", "json_arrayagg",
+            "json_exists", "json_object", "json_objectagg", "json_query", "json_scalar", "json_serialize", "json_table",
+            "json_value", "least", "merge_action", "national", "nchar", "none",
             "normalize", "nullif", "numeric", "out", "overlay", "position", "precision", "real", "row", "setof", "smallint",
             "substring", "time", "timestamp", "treat", "trim", "values", "varchar", "xmlattributes", "xmlconcat",
             "xmlelement", "xmlexists", "xmlforest", "xmlnamespaces", "xmlparse", "xmlpi", "xmlroot", "xmlserialize", "xmltable");

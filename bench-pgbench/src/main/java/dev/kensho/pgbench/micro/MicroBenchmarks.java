@@ -342,15 +342,14 @@ public final class MicroBenchmarks {
         List<CellSummary> cells = CellSummary.of(trials);
         // the cell column fits the longest cell (a remote target's label makes long ones), in terminal columns
         int w = Math.max(4, cells.stream().mapToInt(c -> DisplayWidth.of(c.cell())).max().orElse(0));
-        String cell = "%s";
-        lines.add(String.format(Locale.ROOT, cell + " %4s %11s %11s %11s", DisplayWidth.padRight("cell", w), "n", "median ms", "min ms", "max ms"));
+        lines.add(String.format(Locale.ROOT, "%s %4s %11s %11s %11s", DisplayWidth.padRight("cell", w), "n", "median ms", "min ms", "max ms"));
         for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                lines.add(String.format(Locale.ROOT, cell + " %4s %s", DisplayWidth.padRight(c.cell(), w), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
+                lines.add(String.format(Locale.ROOT, "%s %4s %s", DisplayWidth.padRight(c.cell(), w), "-", c.status() + ": " + KenshoException.firstLine(c.reason())));
             } else {
                 // an ok cell whose benchmark then threw says so beside its numbers
                 String note = c.reason() == null || c.reason().isEmpty() ? "" : "  (" + KenshoException.firstLine(c.reason()) + ")";
-                lines.add(String.format(Locale.ROOT, cell + " %4d %11.3f %11.3f %11.3f%s", DisplayWidth.padRight(c.cell(), w), c.n(), c.median().get("ms"),
+                lines.add(String.format(Locale.ROOT, "%s %4d %11.3f %11.3f %11.3f%s", DisplayWidth.padRight(c.cell(), w), c.n(), c.median().get("ms"),
                         c.min().get("ms"), c.max().get("ms"), note));
             }
         }
