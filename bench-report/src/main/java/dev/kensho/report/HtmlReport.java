@@ -173,9 +173,10 @@ public final class HtmlReport {
             b.append(summary(run, cells, first, true));
             if (!hidden.isEmpty()) b.append("<p class=\"sub\">0 in every cell, in All metrics below: ").append(hidden.stream()
                     .map(m -> "<code>" + esc(m) + "</code>").collect(Collectors.joining(" "))).append("</p>\n");
-            b.append("<details><summary>All ").append(cells.metrics().size())
+            b.append("<details class=\"wide\"><summary>All ").append(cells.metrics().size())
                     .append(" metrics</summary>\n").append(summary(run, cells, new ArrayList<>(cells.metrics()), false))
-                    .append("</details>\n");
+                    .append("</details>\n<p class=\"print-only\">All ").append(cells.metrics().size())
+                    .append(" metrics per cell: in summary.csv (a table too wide to print).</p>\n");
         }
         b.append(problems(run.trials()));
 

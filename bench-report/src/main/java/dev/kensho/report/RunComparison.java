@@ -605,8 +605,9 @@ public final class RunComparison {
 
     /** What each run drew or was pointed at: differs between any two runs, and compare is made across it. */
     // "seed" is query's order seed (drawn when --seed is not given)
+    // scan's crossovers and checks are kept among the parameters but are outcomes, compared as results
     private static final Set<String> EXPECTED_TO_DIFFER = Set.of("order_seed", "random_seed", "seed", "targets", "target",
-            dev.kensho.core.result.RunDirectory.PLANNED_CELLS);
+            dev.kensho.core.result.RunDirectory.PLANNED_CELLS, Charts.CROSSOVERS, Charts.CHECKS);
 
     /**
      * Run-level parameters (run.json's, not a trial's) that differ between the runs: a trial's parameters make the cells,
@@ -626,12 +627,26 @@ public final class RunComparison {
                 Object v = r.info().parameters().get(k);
                 values.add(!r.info().parameters().containsKey(k) ? "(not recorded)" : v == null || Cells.text(v).isEmpty() ? "(none)" : Cells.text(v));
             }
+            // a map's members in another order are the same value (micro's jmh options: {forks=1, ...} and {..., forks=1})
+            if (runs.stream().allMatch(r -> r.info().parameters().containsKey(k))
+                    && runs.stream().map(r -> sorted(r.info().parameters().get(k))).distinct().count() < 2) continue;
             if (values.stream().distinct().count() < 2) continue;
             List<String> each = new ArrayList<>();
             // the letter and the directory: the groups may be named otherwise (--by mode, targets), leaving A and B undefined
             for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
             notes.add("the runs differ in " + k + ": " + String.join("; ", each));
         }
+    }
+
+    /** A value with its maps' keys in order, so that two orders of one map compare equal. */
+    private static Object sorted(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new java.util.TreeMap<>();
+            m.forEach((k, x) -> out.put(String.valueOf(k), sorted(x)));
+            return out;
+        }
+        if (v instanceof List<?> l) return l.stream().map(RunComparison::sorted).toList();
+        return v;
     }
 
     private static String runLetter(int run) {

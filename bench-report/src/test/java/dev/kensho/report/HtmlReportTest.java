@@ -379,7 +379,7 @@ class HtmlReportTest {
         assertTrue(html.contains("<p><b>JIT reduction rate 100·(off − on)/off per query — verification=1</b>: no reduction rate: "
                 + "JIT never ran (jit=on compiled no function in any query: plan cost below jit_above_cost); lower --jit-above-cost</p>"), html);
         assertFalse(html.contains("reduction rate 100·(off − on)/off per query — verification=2</b>"), "verification 2 has its chart");
-        String summary = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details><summary>All"));
+        String summary = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details class=\"wide\"><summary>All"));
         assertEquals(4, count(summary, "<td>" + SampleRuns.NOT_TRIGGERED + "</td>"), "every jit=on row of verification 1");
         assertTrue(summary.contains("<td>1</td><td>multiply</td><td>on</td>"));
         assertTrue(summary.contains("<tr><td>2</td><td>integer</td><td>on</td><td class=\"num\">2</td><td>ok</td><td class=\"num\">9.000 "
@@ -481,10 +481,10 @@ class HtmlReportTest {
             run = RunDirectory.read(rd.path());
         }
         String html = HtmlReport.render(run);
-        String charted = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details><summary>All"));
+        String charted = html.substring(html.indexOf("id=\"summary\""), html.indexOf("<details class=\"wide\"><summary>All"));
         assertFalse(charted.contains("<td><code>load;version=17</code></td>"), charted);
         assertTrue(charted.contains("Measuring none of these metrics, in All metrics below: <code>load;version=17</code>"), charted);
-        String all = html.substring(html.indexOf("<details><summary>All"));
+        String all = html.substring(html.indexOf("<details class=\"wide\"><summary>All"));
         assertTrue(all.contains("<tr><td><code>load;version=17</code></td><td class=\"num\">1</td><td>ok</td><td class=\"num\">1.500</td>"), all);
     }
 
@@ -552,12 +552,15 @@ class HtmlReportTest {
     @Test
     void zeroMetricsOnlyInTheFullSummary() {
         String html = HtmlReport.render(SampleRuns.pgbenchRun(tmp, 1000));
-        String first = html.substring(html.indexOf("<h2 id=\"summary\">"), html.indexOf("<details><summary>All 19 metrics"));
+        String first = html.substring(html.indexOf("<h2 id=\"summary\">"), html.indexOf("<details class=\"wide\"><summary>All 19 metrics"));
         String header = first.substring(first.indexOf("<thead>"), first.indexOf("</thead>"));
         assertTrue(header.contains("<th>tps median [min–max]</th>") && header.contains("<th>latency_avg_ms median [min–max]</th>"), header);
         assertFalse(header.contains("failed") || header.contains("retries") || header.contains("lag_avg_ms"), header);
         assertTrue(first.contains("0 in every cell, in All metrics below: <code>failed</code> <code>connection_failures</code>"), first);
-        String all = html.substring(html.indexOf("<details><summary>All 19 metrics"));
+        String all = html.substring(html.indexOf("<details class=\"wide\"><summary>All 19 metrics"));
+        // printed, the folded sections open, but this one is wider than a page: the printout names summary.csv instead
+        assertTrue(all.contains("<p class=\"print-only\">All 19 metrics per cell: in summary.csv (a table too wide to print).</p>"), all);
+        assertTrue(html.contains("details.wide{display:none}.print-only{display:block}") && html.contains("details::details-content{"), html);
         assertTrue(all.contains("<th>failed median [min–max]</th>"), "kept in the full table");
     }
 

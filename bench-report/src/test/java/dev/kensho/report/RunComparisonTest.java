@@ -517,6 +517,10 @@ class RunComparisonTest {
             p.put("order", settings[i][1]);
             p.put("order_seed", 100 + i);
             p.put("seed", 200 + i);   // query's order seed
+            p.put("crossovers", List.of("high " + (40 + i) + " %"));   // scan's outcomes, compared as results
+            // one map, its members in another order (micro's jmh options read back from two runs)
+            p.put("jmh", i == 0 ? new LinkedHashMap<>(Map.of("forks", 1)) {{ put("iterations", 2); }}
+                    : new LinkedHashMap<>(Map.of("iterations", 2)) {{ put("forks", 1); }});
             p.put("targets", List.of("embedded-1" + (6 + i)));
             p.put("duration_s", 60);
             p.put("scale", i == 0 ? 1 : null);   // unset on the second's command line (read from its tables): its trials say 1

@@ -27,10 +27,14 @@ public final class Html {
             .sig{font-weight:600;color:#b00020}
             .warnings{color:#8a5a00}
             details{margin:4px 0 10px}summary{cursor:pointer;color:#0b57d0}
+            .print-only{display:none}
             @media print{
               body{max-width:none;padding:0;font-size:10.5px}
               p,ul,pre,figure,details>summary{max-width:none}
               .scroll,pre{overflow:visible}
+              /* the table of every metric is wider than a page: printed, its columns past the edge were lost, so the
+                 printout names summary.csv instead */
+              details.wide{display:none}.print-only{display:block}
               table{font-size:9px;margin:4px 0 8px}th,td{padding:1px 4px}
               thead{display:table-header-group}tr,figure{break-inside:avoid}
               h2,h3{break-after:avoid}
