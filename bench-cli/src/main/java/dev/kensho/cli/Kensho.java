@@ -136,11 +136,15 @@ public final class Kensho implements Runnable {
         if (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8")) return null;
         String what = null;
         for (int i = 0; i < args.length && what == null; i++) if (args[i].indexOf('\uFFFD') >= 0) what = "argument " + (i + 1);
-        // libpq's variables (PGDATABASE, PGUSER, PGOPTIONS, ...) and Kensho's are read the same way
+        // libpq's variables (PGDATABASE, PGUSER, PGOPTIONS, ...) are read the same way where a --url is, Kensho's where a
+        // command may start a server; report, compare, --help and --version read neither (and were refused)
+        List<String> a = java.util.Arrays.asList(args);
+        boolean reads = !a.isEmpty() && !List.of("report", "compare", "help").contains(a.get(0))
+                && a.stream().noneMatch(x -> x.equals("--help") || x.equals("-h") || x.equals("--version") || x.equals("-V"));
+        boolean url = a.stream().anyMatch(x -> x.startsWith("--url"));
         for (var e : new java.util.TreeMap<>(env).entrySet()) {
-            if (what == null && (e.getKey().startsWith("PG") || e.getKey().startsWith("KENSHO_")) && e.getValue().indexOf('\uFFFD') >= 0) {
-                what = "environment variable " + e.getKey();
-            }
+            boolean read = reads && (e.getKey().startsWith("PG") ? url : e.getKey().startsWith("KENSHO_"));
+            if (what == null && read && e.getValue().indexOf('\uFFFD') >= 0) what = "environment variable " + e.getKey();
         }
         if (what == null) return null;
         String lang = env.get("LC_ALL") != null && !env.get("LC_ALL").isEmpty() ? "LC_ALL=" + env.get("LC_ALL")
@@ -358,9 +362,12 @@ public final class Kensho implements Runnable {
      */
     private static void noteFailure(String reason) {
         RunDirectory run = createdRunDirectory != null ? createdRunDirectory : resumedRunDirectory;
-        if (run == null || hasTrials(run.path())) return;
+        if (run == null) return;
+        // a resume of a run with trials that fails says so too: its cells left read as an interrupted run's, unexplained
+        boolean resumedWithTrials = run == resumedRunDirectory && hasTrials(run.path());
+        if (hasTrials(run.path()) && !resumedWithTrials) return;
         try {
-            run.note(RunDirectory.FAILED_BEFORE_FIRST_TRIAL + dev.kensho.core.Credentials.mask(reason));
+            run.note((resumedWithTrials ? "the resume failed: " : RunDirectory.FAILED_BEFORE_FIRST_TRIAL) + dev.kensho.core.Credentials.mask(reason));
         } catch (RuntimeException ignored) {
             // a full disk that ended the run cannot take the note either: the error line says it
         }

@@ -127,8 +127,16 @@ public final class ResultOptions {
         if (!command.equals(recorded)) {
             throw KenshoException.usage("--resume " + dir.path() + ": a '" + recorded + "' run, not '" + command + "'");
         }
+        // an option an older Kensho did not record cannot be compared: resumed, its trials and the new ones were mixed
+        // in one cell (an old scan's JIT-compiled full scans beside jit=off ones) and run.json took this command's value
+        // for the whole run; one given now as nothing (null) is no difference
+        List<String> unrecorded = parameters.entrySet().stream()
+                .filter(e -> e.getValue() != null && !dir.info().parameters().containsKey(e.getKey())).map(Map.Entry::getKey).toList();
+        if (!unrecorded.isEmpty()) {
+            throw KenshoException.usage("--resume " + dir.path() + ": that run was written by an earlier Kensho, which did not record "
+                    + String.join(", ", unrecorded) + ": its trials may have been measured otherwise than this command's; start a new run");
+        }
         for (var e : parameters.entrySet()) {
-            // a key the run did not record (an older Kensho) cannot be compared; one recorded as null (not given) can
             if (!dir.info().parameters().containsKey(e.getKey())) continue;
             com.fasterxml.jackson.databind.JsonNode was = asJson(dir.info().parameters().get(e.getKey()));
             com.fasterxml.jackson.databind.JsonNode now = asJson(e.getValue());

@@ -80,6 +80,18 @@ class ResultOptionsTest {
                 "--resume", run.toString()}, target));
         assertEquals(0, same.exit(), same.err());
         assertEquals(2, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "nothing left to run, nothing added");
+
+        // a run an earlier Kensho wrote, without its warm-up recorded: resumed, its trials and new ones at another warm-up
+        // were mixed in one cell, and run.json took today's value for the whole run
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var info = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(run.resolve("run.json").toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) info.get("parameters")).remove("warmup");
+        json.writeValue(run.resolve("run.json").toFile(), info);
+        CommandRun older = CommandRun.of(concat(new String[] {"query", "-c", "SELECT 1", "--matrix", "work_mem=4MB,8MB", "--repeat", "1",
+                "--resume", run.toString()}, target));
+        assertEquals(2, older.exit(), older.err());
+        assertTrue(older.err().contains("that run was written by an earlier Kensho, which did not record warmup: its trials may have been"
+                + " measured otherwise than this command's; start a new run"), older.err());
     }
 
     @Test
