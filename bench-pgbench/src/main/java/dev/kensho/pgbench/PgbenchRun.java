@@ -309,6 +309,8 @@ public final class PgbenchRun {
                 extra.put("reason", unmeasured);
                 t = new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "failed", t.finished());
             }
+            // said on stderr only, the change of session went unrecorded beside the numbers it changed
+            if (first.engine() != null) dir.noteOnce(first.engine());
             dir.append(t);
         }
         return r;
@@ -324,17 +326,25 @@ public final class PgbenchRun {
             this.to = to;
         }
 
+        /** What the wire engine did otherwise than asked (UTF8 for text Java would change, pgjdbc for a login): run.json's. */
+        private volatile String engine;
+
         @Override
         public synchronized void write(int b) {
             to.write(b);
-            if (first != null) return;
+            if (first != null && engine != null) return;
             if (b != '\n') {
                 line.write(b);
                 return;
             }
             String l = line.toString(java.nio.charset.StandardCharsets.UTF_8);
             line.reset();
-            if (l.startsWith("error: ")) first = l.substring("error: ".length());
+            if (first == null && l.startsWith("error: ")) first = l.substring("error: ".length());
+            if (engine == null && l.startsWith("warning: --engine wire: ")) engine = l.substring("warning: ".length());
+        }
+
+        String engine() {
+            return engine;
         }
 
         @Override

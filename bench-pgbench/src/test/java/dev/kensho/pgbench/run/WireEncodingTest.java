@@ -48,6 +48,16 @@ class WireEncodingTest {
                 rs.next();
                 assertEquals("1 検証 EUC_JP, 2 ～ UTF8", rs.getString(1));
             }
+            // recorded, it is noted in run.json beside the numbers it changed (it was said on stderr only)
+            try (dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp.resolve("run"),
+                    dev.kensho.core.result.RunInfo.of("pgbench run", java.util.List.of(), java.util.Map.of()))) {
+                new PgbenchRun().script("words", "insert into words values (4, '～', current_setting('client_encoding'));\n").engine(Engine.WIRE)
+                        .clients(1).threads(1).transactions(1).noVacuum(true).warmup(0)
+                        .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).runAndRecord(euc, dir);
+                assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("--engine wire: words:1 holds text that Java's EUC-JP")),
+                        dir.info().notes().toString());
+            }
             // a sweep says it once and notes it in run.json: it had gone nowhere, the trials measured over UTF8 unsaid
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             try (dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp,
