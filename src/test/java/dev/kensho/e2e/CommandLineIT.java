@@ -48,9 +48,12 @@ class CommandLineIT {
         assertEquals("bench: argument 3 holds characters the locale's encoding (ANSI_X3.4-1968, LC_ALL=C) cannot read, and Java would pass"
                 + " on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)", out[1]);
         // libpq's variables too: PGDATABASE's kanji had named another database ("kx_���" does not exist)
-        String[] env = underLangC("PGDATABASE=\"db_$(printf '\\xe6\\xa4\\x9c')\" exec \"$0\" -jar \"$1\" env");
+        String[] env = underLangC("PGDATABASE=\"db_$(printf '\\xe6\\xa4\\x9c')\" exec \"$0\" -jar \"$1\" env --url jdbc:postgresql://127.0.0.1:1/");
         assertEquals("2", env[0], env[1]);
         assertTrue(env[1].startsWith("bench: environment variable PGDATABASE holds characters"), env[1]);
+        // where nothing reads it, it is no reason to refuse (--version, report, an embedded target)
+        String[] version = underLangC("PGDATABASE=\"db_$(printf '\\xe6\\xa4\\x9c')\" exec \"$0\" -jar \"$1\" --version");
+        assertEquals("0", version[0], version[1]);
     }
 
     /** {exit code, output} of bench.jar started by a bash line ($0 java, $1 the jar) under LANG=C. */

@@ -177,7 +177,12 @@ final class PgbenchRunCommand implements Callable<Integer> {
                 }
                 new PgbenchInit().scale(scale == null ? 1 : scale).quiet(true).run(t);
             }
-            RunReport r = run.runAndRecord(t, dir);
+            RunReport r;
+            try {
+                r = run.runAndRecord(t, dir);
+            } catch (KenshoException e) {
+                throw dev.kensho.pgbench.run.Driver.onCommandLine(e, "-c");   // the library's words as this command's options
+            }
             CellSummary.write(dir, metrics);
             // Kensho's 1 where pgbench exits 2 for aborted clients (2 is a usage error here); a run in which every
             // transaction failed measured nothing, where pgbench exits 0

@@ -172,7 +172,9 @@ class PgbenchCommandTest {
                 s.execute("alter table kensho_branches_aside rename to pgbench_branches");
             }
         }
-        assertOneLineError(bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "-c", "5000").toArray(String[]::new)), 2, "5000 clients need ");
+        CommandRun many = bench(at(pg, tmp, "pgbench", "run", "-S", "-t", "1", "-c", "5000").toArray(String[]::new));
+        assertOneLineError(many, 2, "5000 clients need ");
+        assertTrue(many.err().contains("lower -c or raise max_connections (--set max_connections="), many.err());   // the run's own check
         // a sweep's refusal gives the command line's remedy too (it was the library's Java call)
         CommandRun sweep = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1,5000", "-T", "1", "--repeat", "1").toArray(String[]::new));
         assertOneLineError(sweep, 2, "remote " + pg.host() + ":" + pg.port() + "/" + pg.database() + ": 5000 clients need ");

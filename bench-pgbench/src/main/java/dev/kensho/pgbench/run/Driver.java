@@ -197,7 +197,8 @@ public final class Driver {
         }
         int scale;
         try (Connection admin = target.connect()) {
-            checkConnections(admin, cfg.clients(), extraConnections, true, "-c");
+            // the library's words (clients()); bench pgbench run says them as its options (onCommandLine)
+            checkConnections(admin, cfg.clients(), extraConnections, true, "clients()");
             if (cfg.mode() != QueryMode.SIMPLE) refuseUntypedParameters(admin);
             scale = scale(admin);
             warmupScripts = WarmupScript.of(cfg.scripts(), cfg.warmupStatements() > 0 && cfg.mode() != QueryMode.SIMPLE
@@ -1706,7 +1707,8 @@ public final class Driver {
      */
     private static String raise(String clientsOption, int to) {
         return clientsOption.startsWith("-") ? cliRaise(String.valueOf(to))
-                : "target.control().apply(Map.of(\"max_connections\", \"" + to + "\")); a remote target's needs a restart command";
+                : "TargetSpec.set(\"max_connections\", \"" + to + "\") or target.control().apply(Map.of(\"max_connections\", \"" + to
+                        + "\")); a remote server's needs its restart command too";
     }
 
     private static String cliRaise(String to) {
@@ -1714,13 +1716,22 @@ public final class Driver {
     }
 
     private static final java.util.regex.Pattern JAVA_RAISE = java.util.regex.Pattern.compile(
-            "target\\.control\\(\\)\\.apply\\(Map\\.of\\(\"max_connections\", \"(\\d+)\"\\)\\); a remote target's needs a restart command");
+            "TargetSpec\\.set\\(\"max_connections\", \"(\\d+)\"\\) or target\\.control\\(\\)\\.apply\\(Map\\.of\\(\"max_connections\", \"\\d+\"\\)\\); "
+                    + "a remote server's needs its restart command too");
 
-    /** A library's message as a command line says it: the Java call that raises max_connections as --set (bench pgbench sweep). */
-    public static KenshoException onCommandLine(KenshoException e) {
-        java.util.regex.Matcher m = JAVA_RAISE.matcher(String.valueOf(e.getMessage()));
-        if (!m.find()) return e;
-        KenshoException said = new KenshoException(e.exitCode(), m.replaceFirst(java.util.regex.Matcher.quoteReplacement(cliRaise(m.group(1)))), e.getCause());
+    /**
+     * A library's message as a command line says it: the Java calls that raise max_connections as --set, and clients()
+     * as clientsOption (bench pgbench run's -c, sweep's --clients).
+     */
+    public static KenshoException onCommandLine(KenshoException e, String clientsOption) {
+        String text = String.valueOf(e.getMessage()).replace("lower clients() or raise", "lower " + clientsOption + " or raise");
+        java.util.regex.Matcher m = JAVA_RAISE.matcher(text);
+        if (!m.find()) return text.equals(e.getMessage()) ? e : renamed(e, text);
+        return renamed(e, m.replaceFirst(java.util.regex.Matcher.quoteReplacement(cliRaise(m.group(1)))));
+    }
+
+    private static KenshoException renamed(KenshoException e, String message) {
+        KenshoException said = new KenshoException(e.exitCode(), message, e.getCause());
         said.setStackTrace(e.getStackTrace());
         return said;
     }

@@ -698,6 +698,8 @@ class PgbenchRunTest {
         var e = assertThrows(KenshoException.class, () -> new PgbenchRun().selectOnly().clients(5000).transactions(1)
                 .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).run(pg));
         assertTrue(e.getMessage().startsWith("5000 clients need 5000 connections but the server has only "), e.getMessage());
+        // a harness is told the builder method and the Java calls, not the command line's -c and --set
+        assertTrue(e.getMessage().contains("lower clients() or raise max_connections (TargetSpec.set(\"max_connections\", "), e.getMessage());
         assertTrue(e.getMessage().contains("max_connections="), e.getMessage());
     }
 
