@@ -325,9 +325,28 @@ public final class PgbenchInit {
             total += secs;
             stats.append(stats.length() == 0 ? "" : ", ").append(CFormat.printf("%s %.2f s", name, secs));
         }
-        Result r = new Result(scale, todo, times, total, CFormat.printf("done in %.2f s (%s).", total, stats));
+        Result r = new Result(generated(todo) ? scale : tablesScale(c), todo, times, total, CFormat.printf("done in %.2f s (%s).", total, stats));
         say(r.line());
         return r;
+    }
+
+    private static boolean generated(String steps) {
+        return steps.indexOf('g') >= 0 || steps.indexOf('G') >= 0;
+    }
+
+    /**
+     * The scale of tables this init did not fill (-I p, v or f alone): pgbench_branches' rows, as pgbench reads it, else
+     * the one given. The trial had recorded -s's default 1 of tables at scale 2.
+     */
+    private int tablesScale(Connection c) {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                "SELECT CASE WHEN to_regclass('pgbench_branches') IS NULL THEN NULL ELSE (SELECT count(*) FROM pgbench_branches) END")) {
+            rs.next();
+            long n = rs.getLong(1);
+            return rs.wasNull() || n == 0 ? scale : (int) n;
+        } catch (SQLException e) {
+            return scale;
+        }
     }
 
     /**

@@ -58,6 +58,12 @@ class PgbenchInitTest {
             assertEquals(0, count(c, "select count(*) from pgbench_accounts where abalance <> 0 or filler <> ''"));
             assertEquals(84, count(c, "select octet_length(filler) from pgbench_accounts where aid = 7"));
             assertEquals(2, count(c, "select count(*) from pgbench_branches where filler is null"));
+        }
+        // a step that fills nothing (-I v alone, no -s) records the tables' scale, not -s's default 1
+        PgbenchInit.Result vacuum = new PgbenchInit().steps("v").log(null).run(pg);
+        assertEquals(2, vacuum.scale());
+        assertEquals("init;scale=2", vacuum.trial(0).cell());
+        try (Connection c = pg.connect()) {
             assertEquals(20, count(c, "select count(*) from pgbench_tellers where filler is null"));
             assertEquals(2, count(c, "select bid from pgbench_accounts where aid = 100001"));
             assertEquals(1, count(c, "select bid from pgbench_accounts where aid = 100000"));
