@@ -32,10 +32,27 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * ask for it, with the reason. That is decided as a condition before the test runs: JUnit reports
  * an abort thrown while resolving a parameter as an error, not as a skip.
  */
-public final class KenshoTargetExtension implements ParameterResolver, ExecutionCondition {
+public final class KenshoTargetExtension implements ParameterResolver, ExecutionCondition,
+        org.junit.jupiter.api.extension.TestExecutionExceptionHandler {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(KenshoTargetExtension.class);
     /** The reasons printed so far: Kensho's own build prints every skip (its test jar's SkipReasons), these once. */
     static final java.util.Set<String> PRINTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A test's own call that Kensho refuses (pg.control().restart() on a KENSHO_TEST_URL server) names what the suite set,
+     * as the errors met while opening the target do: "without --restart-command" meant nothing to a suite that sets
+     * KENSHO_TEST_RESTART_COMMAND, or @LocalPostgres restartCommand.
+     */
+    @Override
+    public void handleTestExecutionException(ExtensionContext e, Throwable t) throws Throwable {
+        if (!(t instanceof KenshoException k)) throw t;
+        boolean local = e.getTestMethod().map(m -> java.util.Arrays.stream(m.getParameters()).anyMatch(p -> p.isAnnotationPresent(LocalPostgres.class)))
+                .orElse(false);
+        String url = System.getenv("KENSHO_TEST_URL");
+        if (local) throw k.naming(LOCAL_NAMES);
+        if (url != null && !url.isBlank()) throw k.naming(ENVIRONMENT_NAMES);
+        throw t;
+    }
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext e) {

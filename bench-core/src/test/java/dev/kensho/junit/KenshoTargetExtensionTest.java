@@ -136,6 +136,25 @@ class KenshoTargetExtensionTest {
     }
 
     @KenshoTarget
+    static class RestartsARemoteServer {
+        @Test
+        void restarts(@LocalPostgres Target pg) {
+            pg.control().restart();
+        }
+    }
+
+    /** A test's own call Kensho refuses names what the suite sets (the annotation's restartCommand), not --restart-command. */
+    @Test
+    void aRefusalInTheTestNamesWhatTheSuiteSets(@LocalPostgres Target present) {
+        EngineExecutionResults r = run(RestartsARemoteServer.class);
+        List<Event> failed = r.testEvents().failed().list();
+        assertEquals(1, failed.size(), r.allEvents().list().toString());
+        String message = failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
+        assertTrue(message.contains("@LocalPostgres restartCommand") && !message.contains("--restart-command"), message);
+    }
+
+    @KenshoTarget
     static class AsksWithAPasswordFileThatIsNotThere {
         @Test
         void needsIt(@LocalPostgres(passwordFile = "/nonexistent/kensho-pw") Target pg) {
