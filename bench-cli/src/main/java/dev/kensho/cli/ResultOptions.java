@@ -122,7 +122,7 @@ public final class ResultOptions {
      * A resumed run must be the same run: trials of another command, or of other options, appended to
      * it would make its summary a mixture (a parameter given now and recorded then must be equal).
      */
-    private static void checkSameRun(RunDirectory dir, String command, Map<String, Object> parameters) {
+    static void checkSameRun(RunDirectory dir, String command, Map<String, Object> parameters) {
         String recorded = dir.info().command();
         if (!command.equals(recorded)) {
             throw KenshoException.usage("--resume " + dir.path() + ": a '" + recorded + "' run, not '" + command + "'");
@@ -132,10 +132,7 @@ public final class ResultOptions {
         // for the whole run; one given now as nothing (null) is no difference
         List<String> unrecorded = parameters.entrySet().stream()
                 .filter(e -> e.getValue() != null && !dir.info().parameters().containsKey(e.getKey())).map(Map.Entry::getKey).toList();
-        if (!unrecorded.isEmpty()) {
-            throw KenshoException.usage("--resume " + dir.path() + ": that run was written by an earlier Kensho, which did not record "
-                    + String.join(", ", unrecorded) + ": its trials may have been measured otherwise than this command's; start a new run");
-        }
+        if (!unrecorded.isEmpty()) throw earlierKensho(dir, unrecorded);
         for (var e : parameters.entrySet()) {
             if (!dir.info().parameters().containsKey(e.getKey())) continue;
             com.fasterxml.jackson.databind.JsonNode was = asJson(dir.info().parameters().get(e.getKey()));
@@ -143,7 +140,14 @@ public final class ResultOptions {
             if (!was.equals(now)) {
                 // an object of options (scan's) names the member that differs: the whole of it twice hid which
                 String name = e.getKey();
-                while (was.isObject() && now.isObject() && fieldNames(was).equals(fieldNames(now))) {
+                while (was.isObject() && now.isObject()) {
+                    // a member an older Kensho did not record in an object of options (scan's options.caches), as above; a
+                    // map of values (--set's settings, a --matrix) holding another key is another run, said below
+                    final String at = name;
+                    final com.fasterxml.jackson.databind.JsonNode had = was, has = now;
+                    List<String> missing = fieldNames(has).stream().filter(f -> !had.has(f) && !has.get(f).isNull()).map(f -> at + "." + f).toList();
+                    if (OPTION_RECORDS.contains(e.getKey()) && !missing.isEmpty()) throw earlierKensho(dir, missing);
+                    if (!fieldNames(was).equals(fieldNames(now))) break;
                     String field = null;
                     for (String f : fieldNames(was)) {
                         if (!was.get(f).equals(now.get(f))) {
@@ -161,6 +165,14 @@ public final class ResultOptions {
                         + dir.info().resumeCommand(dir.path()));
             }
         }
+    }
+
+    /** Parameters that are one object of a command's options (scan's), whose members a later Kensho adds to. */
+    private static final java.util.Set<String> OPTION_RECORDS = java.util.Set.of("options");
+
+    private static KenshoException earlierKensho(RunDirectory dir, List<String> unrecorded) {
+        return KenshoException.usage("--resume " + dir.path() + ": that run was written by an earlier Kensho, which did not record "
+                + String.join(", ", unrecorded) + ": its trials may have been measured otherwise than this command's; start a new run");
     }
 
     /** An object's member names in its order; equal to another's whatever the order (a Map.of's differs from run to run). */

@@ -51,6 +51,25 @@ class ResultOptionsTest {
         }
     }
 
+    /**
+     * scan records its options as one object: one an earlier Kensho left out (options.caches) is refused as unrecorded, not
+     * as a difference whose suggested resume command met the same refusal; a map of values (--set) with another key is
+     * another run.
+     */
+    @Test
+    void anOptionMissingFromAnOlderRunsRecordIsSaidSo() {
+        try (RunDirectory dir = RunDirectory.create(results, dev.kensho.core.result.RunInfo.of("scan", java.util.List.of("scan"),
+                java.util.Map.of("options", java.util.Map.of("rows", 1000), "settings", java.util.Map.of())))) {
+            var older = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir,
+                    "scan", java.util.Map.of("options", java.util.Map.of("rows", 1000, "caches", java.util.List.of("WARM")), "settings", java.util.Map.of())));
+            assertTrue(older.getMessage().endsWith(": that run was written by an earlier Kensho, which did not record options.caches: its trials "
+                    + "may have been measured otherwise than this command's; start a new run"), older.getMessage());
+            var other = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir,
+                    "scan", java.util.Map.of("options", java.util.Map.of("rows", 1000), "settings", java.util.Map.of("work_mem", "8MB"))));
+            assertTrue(other.getMessage().contains("that run had settings {}, this command line {\"work_mem\":\"8MB\"}"), other.getMessage());
+        }
+    }
+
     @Test
     void resumeRefusesAnotherCommandOrOtherOptions(@LocalPostgres Target pg) throws Exception {
         String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", results.toString()};

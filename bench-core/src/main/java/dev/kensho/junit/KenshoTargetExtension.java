@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * an abort thrown while resolving a parameter as an error, not as a skip.
  */
 public final class KenshoTargetExtension implements ParameterResolver, ExecutionCondition,
-        org.junit.jupiter.api.extension.TestExecutionExceptionHandler {
+        org.junit.jupiter.api.extension.TestExecutionExceptionHandler, org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(KenshoTargetExtension.class);
     /** The reasons printed so far: Kensho's own build prints every skip (its test jar's SkipReasons), these once. */
     static final java.util.Set<String> PRINTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -45,13 +45,50 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
      */
     @Override
     public void handleTestExecutionException(ExtensionContext e, Throwable t) throws Throwable {
-        if (!(t instanceof KenshoException k)) throw t;
-        boolean local = e.getTestMethod().map(m -> java.util.Arrays.stream(m.getParameters()).anyMatch(p -> p.isAnnotationPresent(LocalPostgres.class)))
-                .orElse(false);
+        throw suitesWords(e, t);
+    }
+
+    // the same in the lifecycle methods, where a suite restarts or reconfigures its server as often
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext e, Throwable t) throws Throwable {
+        throw suitesWords(e, t);
+    }
+
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext e, Throwable t) throws Throwable {
+        throw suitesWords(e, t);
+    }
+
+    @Override
+    public void handleAfterEachMethodExecutionException(ExtensionContext e, Throwable t) throws Throwable {
+        throw suitesWords(e, t);
+    }
+
+    @Override
+    public void handleAfterAllMethodExecutionException(ExtensionContext e, Throwable t) throws Throwable {
+        throw suitesWords(e, t);
+    }
+
+    /** A KenshoException as the suite's settings name things: @LocalPostgres's attributes, else the KENSHO_TEST_* variables. */
+    private static Throwable suitesWords(ExtensionContext e, Throwable t) {
+        if (!(t instanceof KenshoException k)) return t;
+        // the test's own Target parameter decides; a test without one (or a lifecycle method) goes by its class's
+        List<Parameter> own = e.getTestMethod().map(m -> java.util.Arrays.stream(m.getParameters()).filter(p -> p.getType() == Target.class)
+                .toList()).orElse(List.of());
+        boolean local = own.isEmpty() ? e.getTestClass().map(KenshoTargetExtension::asksLocal).orElse(false)
+                : own.stream().anyMatch(p -> p.isAnnotationPresent(LocalPostgres.class));
         String url = System.getenv("KENSHO_TEST_URL");
-        if (local) throw k.naming(LOCAL_NAMES);
-        if (url != null && !url.isBlank()) throw k.naming(ENVIRONMENT_NAMES);
-        throw t;
+        if (local) return k.naming(LOCAL_NAMES);
+        if (url != null && !url.isBlank()) return k.naming(ENVIRONMENT_NAMES);
+        return t;
+    }
+
+    /** Whether the class's constructor or lifecycle methods take a @LocalPostgres target. */
+    private static boolean asksLocal(Class<?> c) {
+        List<Executable> asking = new ArrayList<>(List.of(c.getDeclaredConstructors()));
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) asking.addAll(List.of(k.getDeclaredMethods()));
+        return asking.stream().anyMatch(x -> java.util.Arrays.stream(x.getParameters())
+                .anyMatch(p -> p.isAnnotationPresent(LocalPostgres.class) && p.getType() == Target.class));
     }
 
     @Override

@@ -143,6 +143,18 @@ class KenshoTargetExtensionTest {
         }
     }
 
+    @KenshoTarget
+    static class RestartsARemoteServerBeforeEach {
+        @org.junit.jupiter.api.BeforeEach
+        void restart(@LocalPostgres Target pg) {
+            pg.control().restart();
+        }
+
+        @Test
+        void runs() {
+        }
+    }
+
     /** A test's own call Kensho refuses names what the suite sets (the annotation's restartCommand), not --restart-command. */
     @Test
     void aRefusalInTheTestNamesWhatTheSuiteSets(@LocalPostgres Target present) {
@@ -152,6 +164,12 @@ class KenshoTargetExtensionTest {
         String message = failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
                 .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
         assertTrue(message.contains("@LocalPostgres restartCommand") && !message.contains("--restart-command"), message);
+        // in a lifecycle method too
+        List<Event> before = run(RestartsARemoteServerBeforeEach.class).testEvents().failed().list();
+        assertEquals(1, before.size());
+        String said = before.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
+        assertTrue(said.contains("@LocalPostgres restartCommand") && !said.contains("--restart-command"), said);
     }
 
     @KenshoTarget

@@ -75,7 +75,9 @@ final class PgbenchInitCommand implements Callable<Integer> {
         String effective = init.effectiveSteps();
         TargetSpec spec = target.single();
         Map<String, Object> params = new LinkedHashMap<>();
-        params.put("scale", scale);
+        // steps that fill nothing (-I v, p, f) leave the tables' scale, which the trial records: -s's default 1 beside it
+        // read as the run's
+        params.put("scale", effective.indexOf('g') >= 0 || effective.indexOf('G') >= 0 ? scale : null);
         params.put("steps", effective);
         // what shapes the tables: a --resume with another value would leave a run that says it made tables it did not
         params.put("fillfactor", fillfactor);

@@ -1708,7 +1708,7 @@ public final class Driver {
     private static String raise(String clientsOption, int to) {
         return clientsOption.startsWith("-") ? cliRaise(String.valueOf(to))
                 : "TargetSpec.set(\"max_connections\", \"" + to + "\") or target.control().apply(Map.of(\"max_connections\", \"" + to
-                        + "\")); a remote server's needs its restart command too";
+                        + "\")); a remote server also needs TargetSpec.restartCommand(...)";
     }
 
     private static String cliRaise(String to) {
@@ -1717,7 +1717,7 @@ public final class Driver {
 
     private static final java.util.regex.Pattern JAVA_RAISE = java.util.regex.Pattern.compile(
             "TargetSpec\\.set\\(\"max_connections\", \"(\\d+)\"\\) or target\\.control\\(\\)\\.apply\\(Map\\.of\\(\"max_connections\", \"\\d+\"\\)\\); "
-                    + "a remote server's needs its restart command too");
+                    + "a remote server also needs TargetSpec\\.restartCommand\\(\\.\\.\\.\\)");
 
     /**
      * A library's message as a command line says it: the Java calls that raise max_connections as --set, and clients()
