@@ -148,11 +148,16 @@ SAMPLE=${SAMPLE:-10}
 HEAP_MB=${HEAP_MB:-512}
 SCRIPT_OPTS=${SCRIPT_OPTS:--S}
 SLOPE_MAX=${SLOPE_MAX:-1}
-CEILING_MB=${CEILING_MB:-$((HEAP_MB * 9 / 10))}
 INIT=${INIT:-1}
-for v in DURATION CLIENTS JOBS SCALE PROGRESS SAMPLE HEAP_MB CEILING_MB; do
+for v in DURATION CLIENTS JOBS SCALE PROGRESS SAMPLE HEAP_MB; do
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
 done
+# derived from HEAP_MB unless given: HEAP_MB=1 was told "CEILING_MB must be a positive integer, got '0'", never set
+if [ -z "${CEILING_MB:-}" ]; then
+  CEILING_MB=$((HEAP_MB * 9 / 10))
+  [ "$CEILING_MB" -gt 0 ] || die "HEAP_MB $HEAP_MB is too small: the ceiling is 90% of it, $CEILING_MB MB"
+fi
+[[ "$CEILING_MB" =~ ^[1-9][0-9]*$ ]] || die "CEILING_MB must be a positive integer, got '$CEILING_MB'"
 [[ "$SLOPE_MAX" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "SLOPE_MAX must be a number of MB/min, got '$SLOPE_MAX'"
 [ -f "$ROOT/bench.jar" ] || die "bench.jar not built (./mvnw -q -DskipTests package)"
 command -v jstat > /dev/null || die "jstat not found (a JDK, not a JRE, is needed for the samples)"

@@ -167,8 +167,9 @@ sync
 # With ENGINE=wire Kensho has pgbench's own model, and the comparison is off unless asked for.
 if [ "$ENGINE" = wire ]; then SAME_MODEL=${SAME_MODEL:-0}; else SAME_MODEL=${SAME_MODEL:-1}; fi
 # pgbench's run, then its CPU (bash's `times`: the children's user and system time, start-up and connecting included)
-cpgbench() { ( "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 && times ) || { echo "pgbench $* failed" >&2; return 1; }; }
-kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { echo "bench pgbench run $* failed" >&2; return 1; }; }
+# a run ended by Ctrl-C (status 128+) is no failure: said as one, the interrupted script printed "... failed" on its way out
+cpgbench() { ( "$PGBENCH" "$@" -T "$DURATION" "${C_CONN[@]}" "$DB" 2>&1 && times ) || { r=$?; [ $r -ge 128 ] || echo "pgbench $* failed" >&2; return $r; }; }
+kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@]}" 2>&1 || { r=$?; [ $r -ge 128 ] || echo "bench pgbench run $* failed" >&2; return $r; }; }
 compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common pgbench options
   local label=$1 goal=$2 nc=$3 nj=$4; shift 4
   local same=$(( SAME_MODEL == 1 && nc > nj ))
@@ -185,9 +186,9 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
     local n=${#order[@]} p
     for p in $(seq 0 $((n - 1))); do
       case "${order[$(( (p + i - 1) % n ))]}" in
-        c) c=$(cpgbench "$@" -c "$nc" -j "$nj") || die "pgbench failed: $c" ;;
-        k) k=$(kbench "$@" -c "$nc" -j "$nj") || die "bench failed: $k" ;;
-        s) s=$(cpgbench "$@" -c "$nc" -j "$nc") || die "pgbench failed: $s" ;;
+        c) c=$(cpgbench "$@" -c "$nc" -j "$nj") || { r=$?; [ $r -ge 128 ] && exit 130; die "pgbench failed: $c"; } ;;
+        k) k=$(kbench "$@" -c "$nc" -j "$nj") || { r=$?; [ $r -ge 128 ] && exit 130; die "bench failed: $k"; } ;;
+        s) s=$(cpgbench "$@" -c "$nc" -j "$nc") || { r=$?; [ $r -ge 128 ] && exit 130; die "pgbench failed: $s"; } ;;
       esac
     done
     TC+=("$(echo "$c" | tps_of)"); TK+=("$(echo "$k" | tps_of)")

@@ -28,7 +28,7 @@ RUNS=${3:-3}
 [ -x "$DBGEN" ] && [ -f "$DBGEN" ] || die "no dbgen at $DBGEN: build eyalroz/ssb-dbgen @ ae1e254 as the header of $0 shows, or pass its binary as first argument"
 DBGEN=$(readlink -f "$DBGEN")
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
-[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SF must be a positive number, got '$SF'"
+[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v s="$SF" 'BEGIN {exit !(s > 0)}' || die "SF must be a positive number, got '$SF'"
 DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
 [ -f "$DISTS" ] || [ -n "${DBGEN_DISTS:-}" ] || DISTS=$(dirname "$(dirname "$DBGEN")")/dists.dss  # CMake build dir
 [ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"
@@ -62,7 +62,7 @@ KENSHO_SRC=$KENSHO_CP; KENSHO_CP=$PRIVATE_CP
 
 TABLES="part supplier customer date lineorder"
 # Primary reference digests (eyalroz/ssb-dbgen ae1e254, TZ=UTC, one process), from ../shared/ssb-reference/.
-declare -A REF
+declare -A REF=()   # assigned: under set -u an empty one without "=()" is unbound (SF 0.01 stopped there)
 case "$SF" in
   1|1.0) REF=([part]=165f23e401293d995c7b57ef12bfb4e6 [supplier]=acb3f531fe0264a598a7b2410fe7f5cf
               [customer]=f7fb08c2aa4059d328e98d4020fb80d1 [date]=9fa606e030772339be7845a93e30922c

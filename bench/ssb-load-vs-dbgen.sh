@@ -31,7 +31,7 @@ DBGEN=$(readlink -f "$DBGEN")
 SF=${2:-1}
 RUNS=${3:-3}
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
-[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SF must be a positive number, got '$SF'"
+[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v s="$SF" 'BEGIN {exit !(s > 0)}' || die "SF must be a positive number, got '$SF'"
 DISTS=${DBGEN_DISTS:-$(dirname "$DBGEN")/dists.dss}
 [ -f "$DISTS" ] || [ -n "${DBGEN_DISTS:-}" ] || DISTS=$(dirname "$(dirname "$DBGEN")")/dists.dss  # CMake build dir
 [ -f "$DISTS" ] || die "dists.dss not found at $DISTS (set DBGEN_DISTS)"

@@ -8,7 +8,8 @@
 # usage: bench/ssb-stream-vs-psql.sh [SF=1] [RUNS=3]
 # env: PGHOST/PGPORT/PGUSER  server (default 127.0.0.1, 5432, postgres); must accept psql and JDBC without a prompt
 #      DB        database (default kensho_ssb_bench; created when missing, then dropped at the end); the SSB data are
-#                loaded there by `bench ssb load` into schema kensho_bench_stream when not already present
+#                loaded there by `bench ssb load` into schema kensho_bench_stream when not already present; in a DB
+#                you name they stay, for the next run (said at the end; DROP SCHEMA kensho_bench_stream CASCADE)
 #      KENSHO    command running bench.jar (default: java -Xmx64m -jar <repo>/bench.jar)
 set -euo pipefail
 
@@ -16,7 +17,7 @@ die() { echo "ssb-stream-vs-psql: $*" >&2; exit 2; }
 SF=${1:-1}
 RUNS=${2:-3}
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$RUNS'"
-[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SF must be a positive number, got '$SF'"
+[[ "$SF" =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v s="$SF" 'BEGIN {exit !(s > 0)}' || die "SF must be a positive number, got '$SF'"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 DB=${DB:-kensho_ssb_bench}
@@ -26,7 +27,8 @@ WORK=$(mktemp -d /tmp/ssb-stream-vs-psql.XXXXXX)
 CREATED_DB=0
 cleanup() {
   rm -rf "$WORK"
-  if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS \"$DB\"" > /dev/null 2>&1 || true; fi
+  if [ "$CREATED_DB" = 1 ]; then psql -q -d postgres -c "DROP DATABASE IF EXISTS \"$DB\"" > /dev/null 2>&1 || true
+  else echo "the SSB data stay in $DB.kensho_bench_stream for the next run (DROP SCHEMA kensho_bench_stream CASCADE removes them)" >&2; fi
 }
 trap cleanup EXIT
 # a private copy: a rebuild of bench.jar during the run must not change or break what is measured
