@@ -583,9 +583,19 @@ public final class RunComparison {
             }
         }
         List<List<Object>> ids = new ArrayList<>(raw.keySet());
+        // within a run, its groups in the order its command gave them (run.json's planned cells), so that the default
+        // baseline is "the first run's first value": sorted, --pg-version 9.6,10,11 compared with 10, and micro's
+        // none,SJIS with SJIS (study 002's ratio inverted); runs that planned none keep the natural order
+        List<Map<String, Integer>> given = new ArrayList<>();
+        for (RunResults r : runs) given.add(byValuesAsGiven(r, by));
         ids.sort((a, b) -> {
             int c = Integer.compare((Integer) a.get(0), (Integer) b.get(0));
-            return c != 0 ? c : Cells.ORDER.compare(Objects.requireNonNullElse(a.get(1), ""), Objects.requireNonNullElse(b.get(1), ""));
+            if (c != 0) return c;
+            Map<String, Integer> pos = given.get((Integer) a.get(0));
+            Integer pa = a.get(1) == null ? null : pos.get(Cells.text(a.get(1))), pb = b.get(1) == null ? null : pos.get(Cells.text(b.get(1)));
+            if (pa != null && pb != null) return Integer.compare(pa, pb);
+            if (pa != null || pb != null) return pa != null ? -1 : 1;
+            return Cells.ORDER.compare(Objects.requireNonNullElse(a.get(1), ""), Objects.requireNonNullElse(b.get(1), ""));
         });
         List<String> labels = new ArrayList<>();
         for (List<Object> id : ids) {
@@ -647,6 +657,19 @@ public final class RunComparison {
         }
         if (v instanceof List<?> l) return l.stream().map(RunComparison::sorted).toList();
         return v;
+    }
+
+    /** The by parameter's values in the order of the run's planned cells ("version=9.6;query=q2.1" ...): value text → position. */
+    private static Map<String, Integer> byValuesAsGiven(RunResults r, String by) {
+        Map<String, Integer> pos = new LinkedHashMap<>();
+        if (by == null || !(r.info().parameters().get(dev.kensho.core.result.RunDirectory.PLANNED_CELLS) instanceof List<?> cells)) return pos;
+        for (Object cell : cells) {
+            for (String part : String.valueOf(cell).split(";")) {
+                int eq = part.indexOf('=');
+                if (eq > 0 && part.substring(0, eq).equals(by)) pos.putIfAbsent(part.substring(eq + 1), pos.size());
+            }
+        }
+        return pos;
     }
 
     private static String runLetter(int run) {

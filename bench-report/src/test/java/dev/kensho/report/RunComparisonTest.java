@@ -542,6 +542,25 @@ class RunComparisonTest {
         assertTrue(cmp.html().contains("<code>x -c &#39;select 1&#39;</code>"), cmp.html());
     }
 
+    /**
+     * The default baseline is the first run's first value as its command gave them (run.json's planned cells): sorted,
+     * --pg-version 9.6,10,11 was compared with 10, and micro's none,SJIS with SJIS.
+     */
+    @Test
+    void theDefaultBaselineIsTheFirstValueAsGiven(@TempDir Path tmp) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put(RunDirectory.PLANNED_CELLS, List.of("query=q1;work_mem=64MB", "query=q1;work_mem=4MB"));
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("query", List.of("query"), p))) {
+            for (String v : List.of("4MB", "64MB")) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("query=q1;work_mem=" + v, r).param("query", "q1").param("work_mem", v).metric("ms", 1.0 + r).build());
+                }
+            }
+            RunComparison cmp = RunComparison.of(List.of(RunDirectory.read(rd.path())), new RunComparison.Options("work_mem", List.of()));
+            assertEquals(List.of("64MB", "4MB"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        }
+    }
+
     @Test
     void betterDirectionFromTheMetricName() {
         for (String m : List.of("tps", "rows_per_second", "mb_per_s")) assertEquals(RunComparison.Better.HIGHER, RunComparison.Better.of(m), m);
