@@ -42,7 +42,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", description = "pgbench threads: groups of clients sharing script choice, -R schedule and log (default ${DEFAULT-VALUE}).")
     int threads;
     // not given (null) is pgbench's default; a given value is checked as pgbench checks it, 0 included
-    @Option(names = {"-T", "--time"}, paramLabel = "SECONDS", description = "Duration in seconds.")
+    @Option(names = {"-T", "--time", "--duration"}, paramLabel = "SECONDS", description = "Duration in seconds (--duration as sweep spells it).")
     Integer seconds;
     @Option(names = {"-t", "--transactions"}, paramLabel = "N", description = "Transactions per client (default 10 without -T).")
     Long transactions;

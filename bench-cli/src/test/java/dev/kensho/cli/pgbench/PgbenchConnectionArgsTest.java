@@ -32,6 +32,14 @@ class PgbenchConnectionArgsTest {
         assertTrue(sweep.err().contains("--url jdbc:postgresql://db.example/kx_bench"), sweep.err());
     }
 
+    /** An unknown long option's value is no DBNAME: "--durationx 2" was told "--url jdbc:postgresql://localhost/2". */
+    @Test
+    void anUnknownOptionsValueIsNoDatabaseName() {
+        CommandRun r = CommandRun.of("pgbench", "sweep", "--clients", "1", "--durationx", "2");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("--durationx") && !r.err().contains("jdbc:postgresql://localhost/2"), r.err());
+    }
+
     @Test
     void aLoneHIsStillTheHelp() {
         CommandRun r = CommandRun.of("pgbench", "run", "-h");
