@@ -503,9 +503,13 @@ public final class RunComparison {
      * tps and latency, else the time, as for the sweeps.
      */
     private static List<String> charted(RunResults run, List<Trial> trials) {
+        Cells cells = new Cells(trials);
+        String command = run.info().command() == null ? "" : run.info().command().trim();
+        // ssb, scan, query and micro compare the time, as the help says: the report may also chart a query's rows or
+        // bytes where they change with a parameter, which say what it returned, not how fast
+        if (!command.startsWith("pgbench") && Charts.timeMetric(cells).isPresent()) return List.of(Charts.timeMetric(cells).get());
         List<String> out = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
         if (!out.isEmpty()) return out;
-        Cells cells = new Cells(trials);
         List<String> tps = java.util.stream.Stream.of(Charts.metric(cells, "tps"), Charts.latencyMetric(cells))
                 .flatMap(java.util.Optional::stream).toList();
         return tps.isEmpty() ? Charts.timeMetric(cells).stream().toList() : tps;

@@ -561,6 +561,29 @@ class RunComparisonTest {
         }
     }
 
+    /**
+     * A query run compares its time by default, as the help says: rows, bytes and the first row's time, which the
+     * report charts where they change with a parameter, are there by --metric or --all-metrics.
+     */
+    @Test
+    void aQueryRunComparesItsTimeByDefault(@TempDir Path tmp) {
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("query", List.of("query"), Map.of()))) {
+            for (String wm : List.of("4MB", "64MB")) {
+                for (String v : List.of("15", "16")) {
+                    for (int r = 0; r < 2; r++) {
+                        rd.append(Trial.of("query=q1;version=" + v + ";work_mem=" + wm, r).param("query", "q1").param("version", v)
+                                .param("work_mem", wm).metric("ms", 10.0 + r).metric("rows", wm.equals("4MB") ? 7 : 9)
+                                .metric("bytes", wm.equals("4MB") ? 70 : 90).metric("first_row_ms", wm.equals("4MB") ? 9.0 : 3.0).build());
+                    }
+                }
+            }
+            RunResults run = RunDirectory.read(rd.path());
+            assertEquals(List.of("ms"), RunComparison.of(List.of(run)).metrics());
+            assertEquals(List.of("ms", "rows", "bytes", "first_row_ms"),
+                    RunComparison.of(List.of(run), new RunComparison.Options(null, List.of(), true)).metrics());
+        }
+    }
+
     @Test
     void betterDirectionFromTheMetricName() {
         for (String m : List.of("tps", "rows_per_second", "mb_per_s")) assertEquals(RunComparison.Better.HIGHER, RunComparison.Better.of(m), m);
