@@ -9,6 +9,12 @@ import java.nio.file.Path;
 public final class KenshoHome {
     private KenshoHome() {}
 
+    /**
+     * How a tablespace location Kensho makes for a managed server begins (scan's --tablespace-dir: DIR/kensho-&lt;random&gt;);
+     * such a location, once empty, is Kensho's to remove with its throw-away server.
+     */
+    public static final String OWN_TABLESPACE_PREFIX = "kensho-";
+
     public static Path dir() {
         String explicit = System.getProperty("kensho.home", System.getenv("KENSHO_HOME"));
         if (explicit != null && !explicit.isBlank()) return Path.of(explicit).toAbsolutePath();

@@ -691,7 +691,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         synchronized (ending) {
             // all of it now, not half by a close() the halt cuts short; a server still running keeps its directory
             // (deleted, nothing could stop it): the watchdog, or a later start's reaping, stops it
-            if (stopQuietly() && !keep) deleteTree(instance);
+            if (stopQuietly() && !keep) deleteInstance(instance);
         }
     }
 
@@ -983,9 +983,38 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             }
             // a server that would not stop keeps its directory and its watchdog, which stops it once this JVM ends
             if (stopped && watchdog != null) watchdog.destroy();
-            if (stopped && !keep) deleteTree(instance);
+            if (stopped && !keep) deleteInstance(instance);
         }
         release(instance, inUse);
+    }
+
+    /**
+     * A throw-away instance, with what its tablespaces hold outside it: scan's --tablespace-dir put gigabytes there,
+     * which a Ctrl-C or a kill (the scan's own DROP never ran) left behind. Only the server's own subdirectory of each
+     * location goes (PG_15_202209061: PostgreSQL refuses a location another cluster's already holds), then the location
+     * when Kensho made it (kensho-…) and nothing else is in it.
+     */
+    static void deleteInstance(Path instance) {
+        Path links = instance.resolve("data").resolve("pg_tblspc");
+        if (Files.isDirectory(links, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> ls = Files.list(links)) {
+                for (Path link : (Iterable<Path>) ls::iterator) {
+                    try {
+                        Path location = Files.readSymbolicLink(link);
+                        if (!location.isAbsolute()) continue;   // in-place tablespaces (allow_in_place_tablespaces) are inside
+                        try (Stream<Path> own = Files.list(location)) {
+                            own.filter(p -> p.getFileName().toString().startsWith("PG_")).forEach(ManagedServer::deleteTree);
+                        }
+                        if (location.getFileName().toString().startsWith(KenshoHome.OWN_TABLESPACE_PREFIX)) Files.deleteIfExists(location);
+                    } catch (IOException | UncheckedIOException | UnsupportedOperationException ignored) {
+                        // not a link, gone, or not empty: what is not the server's stays
+                    }
+                }
+            } catch (IOException | UncheckedIOException ignored) {
+                // no tablespaces to follow
+            }
+        }
+        deleteTree(instance);
     }
 
     /** Removes dir and everything in it, going on past files that vanish or resist meanwhile (a walk would stop). */
@@ -1110,7 +1139,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                         return;
                     }
                 }
-                deleteTree(d);
+                deleteInstance(d);
             }
         } catch (IOException ignored) {
             // nothing to reap

@@ -11,9 +11,12 @@ import dev.kensho.core.KenshoVersion;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.PgVersion;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -235,6 +238,37 @@ class ManagedServerTest {
             try (var files = Files.walk(fake)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
+        }
+    }
+
+    /**
+     * A throw-away server takes its tablespaces' files with it (scan's --tablespace-dir left gigabytes after a Ctrl-C):
+     * the server's own subdirectory of each location, and a location Kensho made once empty; what else is there stays.
+     */
+    @Test
+    void aThrowAwayServerRemovesWhatItsTablespacesHold() throws Exception {
+        Path parent = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-test-ts");
+        try {
+            Path own = Files.createTempDirectory(parent, KenshoHome.OWN_TABLESPACE_PREFIX);
+            Path users = Files.createTempDirectory(parent, "theirs-");
+            Files.writeString(users.resolve("notes.txt"), "not the server's");
+            try (Target pg = new TargetSpec().open(); Connection c = pg.connect(); Statement s = c.createStatement()) {
+                var owner = Files.getOwner(pg.control().dataDirectory().orElseThrow());
+                for (Path d : List.of(parent, own, users)) Files.setOwner(d, owner);
+                s.execute("CREATE TABLESPACE kx_own LOCATION '" + own + "'");
+                s.execute("CREATE TABLESPACE kx_theirs LOCATION '" + users + "'");
+                s.execute("CREATE TABLE kx_a TABLESPACE kx_own AS SELECT g FROM generate_series(1, 1000) g");
+                s.execute("CREATE TABLE kx_b TABLESPACE kx_theirs AS SELECT g FROM generate_series(1, 1000) g");
+                try (var files = Files.list(own)) {
+                    assertTrue(files.anyMatch(f -> f.getFileName().toString().startsWith("PG_")), "the table's files are there");
+                }
+            }
+            assertFalse(Files.exists(own), "Kensho's location goes with the server");
+            try (var files = Files.list(users)) {
+                assertEquals(List.of("notes.txt"), files.map(f -> f.getFileName().toString()).toList());
+            }
+        } finally {
+            ManagedServer.deleteTree(parent);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.kensho.scan.table;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.server.KenshoHome;
 import dev.kensho.core.server.Target;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,12 +40,13 @@ public final class Tablespace {
             Path parent = dir.toAbsolutePath().normalize();
             Optional<Path> existing = location(c, NAME);
             if (existing.isPresent()) {
-                if (parent.equals(existing.get().getParent()) && existing.get().getFileName().toString().startsWith("kensho-")) return NAME;
+                if (parent.equals(existing.get().getParent()) && existing.get().getFileName().toString()
+                        .startsWith(KenshoHome.OWN_TABLESPACE_PREFIX)) return NAME;
                 throw KenshoException.usage("tablespace " + NAME + " already exists at " + existing.get()
                         + ", not under --tablespace-dir " + dir);
             }
             Files.createDirectories(parent);
-            Path location = Files.createTempDirectory(parent, "kensho-");
+            Path location = Files.createTempDirectory(parent, KenshoHome.OWN_TABLESPACE_PREFIX);
             try {
                 UserPrincipal owner = Files.getOwner(data);
                 Files.setOwner(parent, owner);
@@ -73,14 +75,14 @@ public final class Tablespace {
     public static void dropWithThrowAwayServer(Target target, List<String> tables) {
         Optional<Path> data = target.control().dataDirectory();
         if (!target.kind().managed() || data.isEmpty()
-                || !data.get().startsWith(dev.kensho.core.server.KenshoHome.dir().resolve("instances"))) {
+                || !data.get().startsWith(KenshoHome.dir().resolve("instances"))) {
             return;
         }
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             Optional<Path> location = location(c, NAME);
             for (String t : tables) s.execute("DROP TABLE IF EXISTS " + t);
             s.execute("DROP TABLESPACE IF EXISTS " + NAME);
-            if (location.isPresent() && location.get().getFileName().toString().startsWith("kensho-")) {
+            if (location.isPresent() && location.get().getFileName().toString().startsWith(KenshoHome.OWN_TABLESPACE_PREFIX)) {
                 try {
                     Files.deleteIfExists(location.get());   // the directory create() made, empty once dropped
                 } catch (IOException notEmpty) {
