@@ -137,7 +137,7 @@ public final class ResultOptions {
             if (!dir.info().parameters().containsKey(e.getKey())) continue;
             com.fasterxml.jackson.databind.JsonNode was = asJson(dir.info().parameters().get(e.getKey()));
             com.fasterxml.jackson.databind.JsonNode now = asJson(e.getValue());
-            if (!was.equals(now)) {
+            if (!same(was, now)) {
                 // an object of options (scan's) names the member that differs: the whole of it twice hid which
                 String name = e.getKey();
                 while (was.isObject() && now.isObject()) {
@@ -150,7 +150,7 @@ public final class ResultOptions {
                     if (!fieldNames(was).equals(fieldNames(now))) break;
                     String field = null;
                     for (String f : fieldNames(was)) {
-                        if (!was.get(f).equals(now.get(f))) {
+                        if (!same(was.get(f), now.get(f))) {
                             field = f;
                             break;
                         }
@@ -165,6 +165,24 @@ public final class ResultOptions {
                         + dir.info().resumeCommand(dir.path()));
             }
         }
+    }
+
+    /**
+     * Equal as recorded, or the same amount spelled otherwise (--set shared_buffers=1GB then 1024MB, scan's
+     * --shared-buffers 1GB then 1024MB): the server reads them alike, so the trials were measured alike.
+     */
+    private static boolean same(com.fasterxml.jackson.databind.JsonNode a, com.fasterxml.jackson.databind.JsonNode b) {
+        if (a.equals(b)) return true;
+        if (a.isTextual() && b.isTextual()) return dev.kensho.core.server.SettingValue.sameAmount(a.asText(), b.asText());
+        if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) if (!same(a.get(i), b.get(i))) return false;
+            return true;
+        }
+        if (a.isObject() && b.isObject() && fieldNames(a).equals(fieldNames(b))) {
+            for (String f : fieldNames(a)) if (!same(a.get(f), b.get(f))) return false;
+            return true;
+        }
+        return false;
     }
 
     /** Parameters that are one object of a command's options (scan's), whose members a later Kensho adds to. */

@@ -1,6 +1,7 @@
 package dev.kensho.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.RunDirectory;
@@ -67,6 +68,25 @@ class ResultOptionsTest {
             var other = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir,
                     "scan", java.util.Map.of("options", java.util.Map.of("rows", 1000), "settings", java.util.Map.of("work_mem", "8MB"))));
             assertTrue(other.getMessage().contains("that run had settings {}, this command line {\"work_mem\":\"8MB\"}"), other.getMessage());
+        }
+    }
+
+    /** 1GB then 1024MB is one setting as the server reads it: the resume was refused as "another run". */
+    @Test
+    void aSizeOrTimeSpelledOtherwiseIsTheSameRun() {
+        java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+        p.put("settings", java.util.Map.of("shared_buffers", "1GB", "statement_timeout", "30s"));
+        p.put("shared_buffers", java.util.List.of("small", "1GB"));
+        try (RunDirectory dir = RunDirectory.create(results, dev.kensho.core.result.RunInfo.of("scan", java.util.List.of("scan"), p))) {
+            ResultOptions.checkSameRun(dir, "scan", java.util.Map.of("settings", java.util.Map.of("shared_buffers", "1024MB",
+                    "statement_timeout", "30000ms"), "shared_buffers", java.util.List.of("small", "1048576kB")));
+            var other = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir,
+                    "scan", java.util.Map.of("settings", java.util.Map.of("shared_buffers", "1GB", "statement_timeout", "30min"))));
+            assertTrue(other.getMessage().contains("that run had settings.statement_timeout \"30s\", this command line \"30min\""),
+                    other.getMessage());
+            // a bare number's unit is the setting's: not taken for bytes
+            assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir, "scan",
+                    java.util.Map.of("settings", java.util.Map.of("shared_buffers", "131072", "statement_timeout", "30s"))));
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** A setting's value as PostgreSQL reads it, to tell whether two spellings mean the same (128MB, 16384, '131072kB'). */
-final class SettingValue {
+public final class SettingValue {
     private static final Pattern NUMBER = Pattern.compile("\\s*([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([a-zA-Z]*)\\s*");
     /** PostgreSQL's memory units in bytes and time units in milliseconds (guc.c's tables). */
     private static final Map<String, Double> MEMORY = Map.of("B", 1.0, "kB", 1024.0, "MB", 1024.0 * 1024,
@@ -41,6 +41,19 @@ final class SettingValue {
                 return w.equals(setting);
             }
         }
+    }
+
+    /**
+     * Whether two values with units name the same amount as PostgreSQL reads them: 1GB and 1024MB, 30s and 30000ms. Both
+     * need a unit of one kind (a bare number's unit is the setting's, which a value alone does not tell).
+     */
+    public static boolean sameAmount(String a, String b) {
+        Matcher x = NUMBER.matcher(a), y = NUMBER.matcher(b);
+        if (!x.matches() || !y.matches()) return false;
+        Map<String, Double> kind = MEMORY.containsKey(x.group(2)) ? MEMORY : TIME.containsKey(x.group(2)) ? TIME : null;
+        if (kind == null || !kind.containsKey(y.group(2))) return false;
+        double p = Double.parseDouble(x.group(1)) * kind.get(x.group(2)), q = Double.parseDouble(y.group(1)) * kind.get(y.group(2));
+        return Math.abs(p - q) <= 1e-9 * Math.max(1, Math.abs(p));
     }
 
     /** on/off as PostgreSQL accepts booleans (any unique prefix of true/false/yes/no/on/off, 1, 0), else null. */
