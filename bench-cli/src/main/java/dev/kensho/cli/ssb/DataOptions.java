@@ -1,7 +1,10 @@
 package dev.kensho.cli.ssb;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.ssb.SsbCache;
 import dev.kensho.ssb.SsbDatabase;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /** Which SSB data a command uses and how to load them when missing (a picocli mixin). */
@@ -34,6 +37,25 @@ public final class DataOptions {
     @Option(names = "--no-cache", description = "Embedded server: do not keep the loaded database in the cache, KENSHO_HOME/ssb-cache "
                     + "(KENSHO_HOME: ~/.cache/kensho, as root /var/cache/kensho).")
     boolean noCache;
+
+    /**
+     * Refuses --fresh and --no-cache where no target has the embedded server's cache: they did nothing there, and a
+     * --fresh meant to reload a remote server's data left it as it was.
+     */
+    void refuseCacheOptionsWithout(List<TargetSpec> specs) {
+        if (!fresh && !noCache) return;
+        if (specs.stream().anyMatch(SsbCache::embedded)) return;
+        TargetSpec s = specs.get(0);
+        String option = fresh ? "--fresh" : "--no-cache";
+        String kept = fresh ? ": --reload replaces the SSB data Kensho loaded there" : ", whose data stay where they were loaded";
+        String why = s.keepData() != null ? "not to --keep-data's server" + kept : switch (s.kind()) {
+            case REMOTE -> "not to a --url server" + kept;
+            case LOCAL_BINARIES -> "a --pg-bin server is loaded anew each run";
+            case TESTCONTAINERS -> "a --testcontainers server is loaded anew each run";
+            case EMBEDDED -> "";
+        };
+        throw KenshoException.usage(option + " applies to the embedded server's SSB cache; " + why);
+    }
 
     SsbDatabase.LoadOptions load() {
         int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;

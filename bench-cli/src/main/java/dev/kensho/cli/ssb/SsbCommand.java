@@ -65,6 +65,7 @@ public final class SsbCommand implements Callable<Integer> {
             throw e.namingBack(ParallelSweep.Options.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
         }
         var specs = target.specs();
+        data.refuseCacheOptionsWithout(specs);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("scale", data.scale);
         params.put("workers", workers);

@@ -57,6 +57,7 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
                 "maintenance_work_mem", "from --maintenance-work-mem (default 1GB)"));
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
+        data.refuseCacheOptionsWithout(List.of(spec));
         int maxW = workers.stream().mapToInt(Integer::intValue).max().orElse(0);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("scale", lo.scale());

@@ -81,6 +81,7 @@ final class SsbJitCommand implements Callable<Integer> {
         JitMatrix m = new JitMatrix(o, System.out, System.err);
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
+        data.refuseCacheOptionsWithout(List.of(spec));
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             JitMatrix.requireJit(cache.target()); // before loading anything
             Map<String, Object> params = new LinkedHashMap<>();

@@ -35,6 +35,7 @@ final class SsbLoadCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
+        data.refuseCacheOptionsWithout(List.of(spec));
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("scale", lo.scale());
         params.put("jobs", lo.jobs());

@@ -64,6 +64,27 @@ class SsbCommandTest {
         }
     }
 
+    /** --fresh and --no-cache are the embedded server's cache's: elsewhere they did nothing, silently (before connecting). */
+    @Test
+    void theCacheOptionsAreRefusedWhereThereIsNoCache(@TempDir Path results) {
+        String url = "jdbc:postgresql://127.0.0.1:1/x";
+        String[][] cases = {
+                {"bench: --fresh applies to the embedded server's SSB cache; not to a --url server: --reload replaces the SSB data "
+                        + "Kensho loaded there", "ssb", "--fresh", "--url", url},
+                {"bench: --no-cache applies to the embedded server's SSB cache; not to a --url server, whose data stay where they "
+                        + "were loaded", "ssb", "jit", "--no-cache", "--url", url},
+                {"bench: --fresh applies to the embedded server's SSB cache; not to --keep-data's server: --reload replaces the SSB "
+                        + "data Kensho loaded there", "ssb", "load", "--fresh", "--keep-data", results.resolve("kept").toString()},
+                {"bench: --fresh applies to the embedded server's SSB cache; a --pg-bin server is loaded anew each run",
+                        "ssb", "index-build", "--fresh", "--pg-bin", results.toString()}};
+        for (String[] c : cases) {
+            String[] args = Stream.concat(Stream.of(c).skip(1), Stream.of("--results", results.toString())).toArray(String[]::new);
+            CommandRun r = bench(args);
+            assertEquals(2, r.exit(), r.err());
+            assertEquals(c[0], r.err().strip(), r.err());
+        }
+    }
+
     /**
      * A --set of what the command sets in every cell was overridden there, silently, while run.json listed it among the
      * run's settings (README's "give their proportion with --set" for maintenance_work_mem ran index-build at 1GB):
