@@ -16,6 +16,7 @@ import dev.kensho.scan.sweep.CrossoverFinder;
 import dev.kensho.scan.sweep.ScanQuery;
 import dev.kensho.scan.sweep.SelectivitySweep;
 import dev.kensho.scan.sweep.SelectivitySweep.Timing;
+import dev.kensho.scan.table.ScanLock;
 import dev.kensho.scan.table.ScanTable;
 import dev.kensho.scan.table.Tablespace;
 import java.io.PrintStream;
@@ -306,6 +307,13 @@ public final class ScanCrossover {
             return done.get();
         }
         checkTarget(target, options);
+        try (ScanLock lock = ScanLock.take(target)) {
+            return run(target, options, dir, progress, lock);
+        }
+    }
+
+    private static Result run(Target target, Options options, RunDirectory dir, PrintStream progress, ScanLock lock)
+            throws InterruptedException {
         if (options.caches().contains(CacheState.WARM)) requirePrewarm(target, dir);
         boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
         if (options.caches().contains(CacheState.COLD) && !coldRuns) {
@@ -331,7 +339,7 @@ public final class ScanCrossover {
         }
 
         try {
-            return measure(target, options, dir, progress, coldRuns, sbWanted, tablespace, storageDir);
+            return measure(target, options, dir, progress, coldRuns, sbWanted, tablespace, storageDir, lock);
         } finally {
             if (options.tablespaceDir() != null) {
                 Tablespace.dropWithThrowAwayServer(target, options.layouts().stream().map(ScanTable::name).toList());
@@ -427,7 +435,8 @@ public final class ScanCrossover {
     }
 
     private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
-                                  List<String> sbWanted, String tablespace, Optional<Path> storageDir) throws InterruptedException {
+                                  List<String> sbWanted, String tablespace, Optional<Path> storageDir, ScanLock lock)
+            throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {
             ScanTable.checkNoForeignTable(c, options.layouts());
@@ -471,7 +480,8 @@ public final class ScanCrossover {
         dir.parameter(SHARED_BUFFERS_RESOLVED, sbs);
         recordSessionSettings(target, options, dir);
 
-        SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache());
+        SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache())
+                .holding(lock);
         String osCache = coldRuns ? sweep.osCacheStatus() : null;
         if (coldRuns) {
             dir.environment("os_cache_drop", osCache == null ? "dropped before every cold cell" : NO_OS_CACHE_DROP + osCache);

@@ -13,6 +13,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Scan;
 import dev.kensho.scan.cache.PageCache;
+import dev.kensho.scan.table.ScanLock;
 import dev.kensho.scan.table.ScanTable;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -53,6 +54,7 @@ public final class SelectivitySweep {
     private final Integer parallelWorkers;
     private final boolean dropOsCache;
     private String osCacheUnavailable;
+    private ScanLock lock;
     /** shared_buffers before the sweep's first cell: what cells labelled "server" run with. */
     private String serverSharedBuffers;
 
@@ -68,6 +70,12 @@ public final class SelectivitySweep {
         this.dropOsCache = dropOsCache;
         if (!dropOsCache) osCacheUnavailable = "OS page cache drop disabled by option";
         else if (!target.sameHost()) osCacheUnavailable = "the server runs on another host";
+    }
+
+    /** The scan's lock on its database, taken again after a restart ends the session that held it. */
+    public SelectivitySweep holding(ScanLock lock) {
+        this.lock = lock;
+        return this;
     }
 
     /** Why cold cells will be "server-cold only", or null when the OS cache is dropped (a trial drop succeeded). */
@@ -117,6 +125,7 @@ public final class SelectivitySweep {
             b.extra("os_cache_dropped", dropped);
             b.extra("cold", dropped ? "server restarted, OS page cache dropped" : "server-cold only: " + osCacheUnavailable);
         }
+        if (lock != null) lock.hold();
         try (Connection c = target.connect()) {
             if (cell.cache() == CacheState.WARM) {
                 Prewarm.Result r = Prewarm.tables(c, List.of(table));

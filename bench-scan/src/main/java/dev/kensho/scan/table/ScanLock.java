@@ -1,0 +1,89 @@
+package dev.kensho.scan.table;
+
+import dev.kensho.core.KenshoException;
+import dev.kensho.core.server.Target;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The session advisory lock a scan holds on its database while it builds and measures the scan tables. Two scans at
+ * once on one database (two commands against a --url server, two test classes on a shared one) rebuilt each other's
+ * tables between cells and timed each other's reads; the second now stops before it touches anything. A restart for a
+ * cold cell ends the session that held the lock: {@link #hold()} takes it again before the next cell.
+ */
+public final class ScanLock implements AutoCloseable {
+    static final long KEY = 0x4b656e73686f5331L;   // "KenshoS1"
+
+    private final Target target;
+    private Connection session;
+
+    private ScanLock(Target target) {
+        this.target = target;
+    }
+
+    /** Takes the lock, or says which server process holds it. */
+    public static ScanLock take(Target target) {
+        ScanLock lock = new ScanLock(target);
+        lock.hold();
+        return lock;
+    }
+
+    /** Holds the lock again where its session ended (a restart); another scan that took it meanwhile stops this one. */
+    public void hold() {
+        try {
+            if (session != null && session.isValid(5)) return;
+            closeSession();
+            session = target.connect();
+            try (PreparedStatement ps = session.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+                ps.setLong(1, KEY);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getBoolean(1)) return;
+                }
+            }
+            String holder = holder(session);
+            String database = session.getCatalog();
+            closeSession();
+            // exit 2, as for a kept data directory or a run another process is writing; and a trial does not fail of it,
+            // the run stops (TrialMatrix passes usage errors on)
+            throw KenshoException.usage("another scan is measuring in database \"" + database + "\" now"
+                    + (holder == null ? "" : " (" + holder + ")") + ": it would rebuild this one's tables and share its reads; run one at a time");
+        } catch (SQLException e) {
+            closeSession();
+            throw KenshoException.target("cannot take the scan's lock on " + target.describe() + ": " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    /** Who holds the lock: its server process and, where the role may see it, its client. */
+    private static String holder(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT l.pid, a.client_addr FROM pg_locks l "
+                + "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                + "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                + "AND l.classid = ? AND l.objid = ? AND l.objsubid = 1")) {
+            ps.setLong(1, KEY >>> 32);
+            ps.setLong(2, KEY & 0xffffffffL);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+                String client = rs.getString(2);
+                return "server process " + rs.getInt(1) + (client == null ? "" : ", client " + client);
+            }
+        }
+    }
+
+    private void closeSession() {
+        if (session == null) return;
+        try {
+            session.close();   // the lock goes with its session
+        } catch (SQLException ignored) {
+            // a session already gone holds nothing
+        }
+        session = null;
+    }
+
+    @Override
+    public void close() {
+        closeSession();
+    }
+}
