@@ -6,6 +6,7 @@ import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetKind;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.PartitionMethod;
 import dev.kensho.pgbench.PgbenchInit;
@@ -98,6 +99,11 @@ final class PgbenchInitCommand implements Callable<Integer> {
                 // run already made (and perhaps a later run measured), and add a second trial of the same cell
                 System.err.println("pgbench init: its trial is already in " + dir.path() + "; nothing left to resume");
                 return 0;
+            }
+            if (spec.keepData() == null && spec.kind() != TargetKind.REMOTE) {
+                // said before a load that may take minutes: its load time is the measurement, the tables do not outlive it
+                System.err.println("pgbench init: the tables go with this " + (spec.kind() == TargetKind.TESTCONTAINERS ? "container"
+                        : "managed server") + " when the command ends; --keep-data DIR keeps them for later runs, --url loads a server of yours");
             }
             dir.environment(spec.label(), Environment.capture(t));
             init.run(t, dir, dir.trials().size());
