@@ -40,7 +40,7 @@ public final class Charts {
     private Charts() {}
 
     public static List<ChartSpec> defaults(RunResults run) {
-        return defaults(run.info().command(), new Cells(run.trials()));
+        return defaults(run.info().command(), new Cells(run.trials(), Cells.planned(run)));
     }
 
     static List<ChartSpec> defaults(String command, Cells cells) {
@@ -158,7 +158,7 @@ public final class Charts {
 
     /** Draws one figure per combination of the spec's facet parameters. */
     public static List<Figure> draw(RunResults run, ChartSpec spec) {
-        return draw(new Cells(run.trials()), spec, recorded(run, CROSSOVERS));
+        return draw(new Cells(run.trials(), Cells.planned(run)), spec, recorded(run, CROSSOVERS));
     }
 
     static List<Figure> draw(Cells cells, ChartSpec spec) {

@@ -35,14 +35,14 @@ public final class HostTimelines {
     public static final List<String> MEAN_COLUMNS = List.of("busy %", "memory in use MB", "softirq % per CPU",
             "CPUs with over twice that, %", "disks busy %", "network packets/s received / sent");
 
-    public static List<Figure> figures(List<Trial> trials) {
-        return cells(trials).stream().flatMap(c -> c.figures().stream()).toList();
+    public static List<Figure> figures(List<Trial> trials, List<String> planned) {
+        return cells(trials, planned).stream().flatMap(c -> c.figures().stream()).toList();
     }
 
     /** Per cell that kept its host, the charts of its first repeat that did. */
-    public static List<Cell> cells(List<Trial> trials) {
+    public static List<Cell> cells(List<Trial> trials, List<String> planned) {
         List<Cell> cells = new ArrayList<>();
-        for (Timelines.TitledCell tc : Timelines.titledCells(trials)) {
+        for (Timelines.TitledCell tc : Timelines.titledCells(trials, planned)) {
             List<Figure> out = new ArrayList<>();
             Optional<Trial> first = tc.ok().stream()
                     .filter(t -> Timeline.of(t, Timeline.HOST) != null && Timeline.of(t, Timeline.HOST).size() > 0).findFirst();

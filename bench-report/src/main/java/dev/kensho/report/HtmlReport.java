@@ -46,16 +46,18 @@ public final class HtmlReport {
     public static List<Figure> figures(RunResults run) {
         List<Figure> all = new ArrayList<>();
         for (ChartSpec spec : Charts.defaults(run)) all.addAll(Charts.draw(run, spec));
-        all.addAll(LatencyPercentiles.figures(run.trials()));
-        all.addAll(WaitEvents.figures(run.trials()));
-        all.addAll(Timelines.figures(run.trials()));
-        all.addAll(HostTimelines.figures(run.trials()));
+        List<String> planned = Cells.planned(run);
+        all.addAll(LatencyPercentiles.figures(run.trials(), planned));
+        all.addAll(WaitEvents.figures(run.trials(), planned));
+        all.addAll(Timelines.figures(run.trials(), planned));
+        all.addAll(HostTimelines.figures(run.trials(), planned));
         all.removeIf(f -> !f.drawn());   // the report says why there is no chart
         return all;
     }
 
     public static String render(RunResults run, List<ChartSpec> charts) {
-        Cells cells = new Cells(run.trials());
+        List<String> planned = Cells.planned(run);
+        Cells cells = new Cells(run.trials(), planned);
         String command = run.info().command();
         StringBuilder b = new StringBuilder();
         long ok = cells.summaries().stream().filter(c -> c.n() > 0).count();
@@ -96,13 +98,13 @@ public final class HtmlReport {
             figures(b, figures, ids);
         }
         b.append(checks(run));
-        List<Figure> percentiles = LatencyPercentiles.figures(run.trials());
+        List<Figure> percentiles = LatencyPercentiles.figures(run.trials(), planned);
         if (!percentiles.isEmpty()) {
             b.append("<h2 id=\"latency\">Latency distribution</h2>\n<p class=\"sub\">Every transaction's latency (HdrHistogram), "
                     + "the repeats of a cell merged; the x axis counts nines (90 %, 99 %, 99.9 % …), the line ends at the maximum.</p>\n");
             figures(b, percentiles, ids);
         }
-        List<Figure> waits = WaitEvents.figures(run.trials());
+        List<Figure> waits = WaitEvents.figures(run.trials(), planned);
         if (!waits.isEmpty()) {
             b.append("<h2 id=\"waits\">Wait events</h2>\n<p class=\"sub\">pg_stat_activity sampled every 100 ms during each measured run: "
                     + "the share of client-backend samples per wait event, averaged over the repeats. <i>CPU</i>: running a "
@@ -112,7 +114,7 @@ public final class HtmlReport {
                     + "wait_event_type:wait_event (a lock, I/O or LWLock wait).</p>\n");
             figures(b, waits, ids);
         }
-        List<Figure> timelines = Timelines.figures(run.trials());
+        List<Figure> timelines = Timelines.figures(run.trials(), planned);
         if (!timelines.isEmpty()) {
             b.append("<h2 id=\"timelines\">Over time</h2>\n<p class=\"sub\">Each trial second by second from the moment its clock "
                     + "started, a line per repeat.</p>\n");
@@ -121,7 +123,7 @@ public final class HtmlReport {
             figures(b, timelines, ids);
             if (timelines.size() > 4) b.append("</details>\n");
         }
-        List<HostTimelines.Cell> host = HostTimelines.cells(run.trials());
+        List<HostTimelines.Cell> host = HostTimelines.cells(run.trials(), planned);
         if (!host.isEmpty()) {
             b.append("<h2 id=\"host\">Server host over time</h2>\n<p class=\"sub\">The server's host second by second during "
                     + "each cell's first repeat, as mpstat -P ALL 1 and sar -d / sar -n DEV show it: the CPU split of all CPUs, "

@@ -20,8 +20,8 @@ import org.HdrHistogram.Histogram;
 public final class LatencyPercentiles {
     private LatencyPercentiles() {}
 
-    public static List<Figure> figures(List<Trial> trials) {
-        Cells cells = new Cells(trials);
+    public static List<Figure> figures(List<Trial> trials, List<String> planned) {
+        Cells cells = new Cells(trials, planned);
         Map<String, List<Trial>> byCell = byCell(trials);
         // each cell's ok repeats, merged once (decoding is the costly part)
         Map<String, List<Trial>> ok = new LinkedHashMap<>();

@@ -25,8 +25,8 @@ public final class Timelines {
      */
     record TitledCell(CellSummary cell, List<Trial> ok, String label) {}
 
-    static List<TitledCell> titledCells(List<Trial> trials) {
-        Cells cells = new Cells(trials);
+    static List<TitledCell> titledCells(List<Trial> trials, List<String> planned) {
+        Cells cells = new Cells(trials, planned);
         Map<String, List<Trial>> byCell = LatencyPercentiles.byCell(trials);
         List<String> varying = new ArrayList<>(cells.varying());
         // threads = clients/2 says nothing new in a title
@@ -40,9 +40,9 @@ public final class Timelines {
         return out;
     }
 
-    public static List<Figure> figures(List<Trial> trials) {
+    public static List<Figure> figures(List<Trial> trials, List<String> planned) {
         List<Figure> out = new ArrayList<>();
-        for (TitledCell tc : titledCells(trials)) {
+        for (TitledCell tc : titledCells(trials, planned)) {
             Map<String, List<double[]>> lines = new LinkedHashMap<>();
             List<String> notes = new ArrayList<>();
             for (Trial t : tc.ok()) {

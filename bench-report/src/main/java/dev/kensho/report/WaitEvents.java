@@ -25,8 +25,9 @@ public final class WaitEvents {
 
     private WaitEvents() {}
 
-    public static List<Figure> figures(List<Trial> trials) {
-        Cells cells = new Cells(trials);
+    /** @param planned the run's cell keys as its command gave them ({@link Cells#planned}), which orders named values */
+    public static List<Figure> figures(List<Trial> trials, List<String> planned) {
+        Cells cells = new Cells(trials, planned);
         Map<String, List<Trial>> byCell = LatencyPercentiles.byCell(trials);
         Map<String, Map<String, Double>> profile = new HashMap<>();
         for (CellSummary c : cells.ok()) {

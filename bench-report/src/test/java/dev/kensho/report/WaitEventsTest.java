@@ -24,7 +24,7 @@ class WaitEventsTest {
             trials.add(trial("16", clients, Map.of("IO:WALSync", 55.0, "Client:ClientRead", 35.0, "CPU", 10.0)));
             trials.add(trial("17", clients, Map.of("Client:ClientRead", 50.0, "CPU", 30.0, "IO:WalSync", 20.0)));
         }
-        List<Figure> figures = WaitEvents.figures(trials);
+        List<Figure> figures = WaitEvents.figures(trials, List.of());
         assertEquals(2, figures.size());
         Map<String, Paint> colour = new LinkedHashMap<>();
         for (Figure f : figures) {
@@ -58,7 +58,7 @@ class WaitEventsTest {
             trials.add(trial("17.2", clients, Map.of("LWLock:WALWriteLock", 44.3, "IO:WalSync", 27.9, "CPU", 27.8)));
         }
         trials.add(trial("17.2", 8, Map.of("LWLock:LockManager", 60.0, "LWLock:PredicateLock", 40.0)));
-        List<Figure> figures = WaitEvents.figures(trials);
+        List<Figure> figures = WaitEvents.figures(trials, List.of());
         for (Figure f : figures) {
             List<?> events = f.chart().getCategoryPlot().getDataset().getRowKeys();
             assertFalse(events.contains("LWLock:WALWriteLock"), f.title() + ": " + events);

@@ -23,6 +23,8 @@ public final class Cells {
     private final Set<String> metrics = new LinkedHashSet<>();
     /** Parameters shown in the run's own order (value → position of its first trial), see {@link #RUN_ORDER}. */
     private final Map<String, Map<Object, Integer>> runOrder = new LinkedHashMap<>();
+    /** Parameters with names for values, in the order the command gave them (value → position in the planned cells). */
+    private final Map<String, Map<Object, Integer>> givenOrder = new LinkedHashMap<>();
 
     /**
      * Query names are the study's list, measured in its order (JIT verification 1: 乗算, 減算, sum, avg …; 2: integer,
@@ -32,7 +34,27 @@ public final class Cells {
     public static final List<String> RUN_ORDER = List.of("query");
 
     public Cells(List<Trial> trials) {
-        this.summaries = CellSummary.of(withParams(trials));
+        this(trials, List.of());
+    }
+
+    /**
+     * @param planned the run's cell keys in the order its command gave them (run.json's planned_cells; empty when not
+     *                recorded): a parameter with names for values shows them in that order (--matrix jit=on,off as on,
+     *                off; --url A --url B as A, B), as the user listed them, where sorting put off before on
+     */
+    public Cells(List<Trial> trials, List<String> planned) {
+        List<Trial> named = withParams(trials);
+        this.summaries = CellSummary.of(named);
+        Map<String, Map<String, Object>> paramsOf = new LinkedHashMap<>();
+        for (Trial t : named) paramsOf.putIfAbsent(t.cell(), t.params());
+        for (String key : planned) {
+            Map<String, Object> p = paramsOf.get(key);
+            if (p == null) continue;
+            p.forEach((k, v) -> {
+                Map<Object, Integer> pos = givenOrder.computeIfAbsent(k, x -> new LinkedHashMap<>());
+                pos.putIfAbsent(normal(v), pos.size());
+            });
+        }
         if (inRepeatOrder(trials)) {
             for (String p : RUN_ORDER) {
                 Map<Object, Integer> pos = new LinkedHashMap<>();
@@ -45,6 +67,10 @@ public final class Cells {
             c.params().forEach((k, v) -> seen.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(normal(v)));
             metrics.addAll(c.median().keySet());
         }
+        // numbers keep their numeric order, whatever the order given
+        seen.forEach((k, v) -> {
+            if (v.stream().allMatch(x -> x instanceof Number)) givenOrder.remove(k);
+        });
         seen.forEach((k, v) -> {
             List<Object> sorted = new ArrayList<>(v);
             sorted.sort(order(k));
@@ -61,9 +87,21 @@ public final class Cells {
         return true;
     }
 
-    /** How a parameter's values are shown: in the run's order for {@link #RUN_ORDER}'s, else {@link #ORDER}. */
+    /**
+     * The run's cell keys in the order its command gave them (run.json's planned_cells), empty where a run did not
+     * record them.
+     */
+    public static List<String> planned(dev.kensho.core.result.RunResults run) {
+        Object p = run.info().parameters().get(dev.kensho.core.result.RunDirectory.PLANNED_CELLS);
+        return p instanceof List<?> l ? l.stream().map(String::valueOf).toList() : List.of();
+    }
+
+    /**
+     * How a parameter's values are shown: names in the order the command gave them where the run recorded it, else in
+     * the run's order for {@link #RUN_ORDER}'s, else {@link #ORDER}.
+     */
     public Comparator<Object> order(String param) {
-        Map<Object, Integer> pos = runOrder.get(param);
+        Map<Object, Integer> pos = givenOrder.containsKey(param) ? givenOrder.get(param) : runOrder.get(param);
         if (pos == null) return ORDER;
         return Comparator.<Object>comparingInt(v -> pos.getOrDefault(normal(v), Integer.MAX_VALUE)).thenComparing(ORDER);
     }

@@ -34,7 +34,25 @@ class CellsTest {
         assertEquals("too many clients", failed.reason());
     }
 
-    /** Queries keep the order they were run in (the study's list), unless the run was shuffled: then natural order. */
+    /**
+     * Named values in the order the command gave them (run.json's planned cells), shuffled or not: --matrix jit=on,off
+     * read off, on; numbers stay numeric whatever their order given.
+     */
+    @Test
+    void namedValuesInTheOrderGiven() {
+        List<Trial> shuffled = List.of(ok("jit=off;work_mem=64MB;clients=4", 0, Map.of("jit", "off", "work_mem", "64MB", "clients", 4)),
+                ok("jit=on;work_mem=4MB;clients=1", 0, Map.of("jit", "on", "work_mem", "4MB", "clients", 1)),
+                ok("jit=on;work_mem=64MB;clients=4", 0, Map.of("jit", "on", "work_mem", "64MB", "clients", 4)),
+                ok("jit=off;work_mem=4MB;clients=1", 0, Map.of("jit", "off", "work_mem", "4MB", "clients", 1)));
+        List<String> planned = List.of("jit=on;work_mem=64MB;clients=4", "jit=on;work_mem=4MB;clients=1", "jit=off;work_mem=64MB;clients=4",
+                "jit=off;work_mem=4MB;clients=1");
+        Cells cells = new Cells(shuffled, planned);
+        assertEquals(List.of("on", "off"), cells.values("jit"));
+        assertEquals(List.of("64MB", "4MB"), cells.values("work_mem"));
+        assertEquals(List.of(1L, 4L), cells.values("clients"));
+        assertEquals(List.of("off", "on"), new Cells(shuffled).values("jit"), "no order recorded: natural");
+    }
+
     /** A small value in plain digits, as the commands print it (SF 0.00001 was 1.00000e-05 in compare's notes). */
     @Test
     void smallValuesArePlainDigits() {
@@ -44,6 +62,7 @@ class CellsTest {
         assertEquals("1234.57", Cells.text(1234.5678));
     }
 
+    /** Queries keep the order they were run in (the study's list), unless the run was shuffled: then natural order. */
     @Test
     void queriesInRunOrderUnlessShuffled() {
         List<Trial> inOrder = List.of(ok("q=Q2.1", 0, Map.of("query", "Q2.1")), ok("q=Q1.10", 0, Map.of("query", "Q1.10")),
