@@ -16,6 +16,10 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -35,12 +39,17 @@ public final class SsbCache implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final Path dir;
+    private final PrintStream err;
+    /** Whether the cached database held a complete load when opened: a first one is said, with its size, at close. */
+    private final boolean heldData;
 
-    private SsbCache(Target target, FileChannel ch, FileLock lock, Path dir) {
+    private SsbCache(Target target, FileChannel ch, FileLock lock, Path dir, PrintStream err) {
         this.target = target;
         this.lockChannel = ch;
         this.lock = lock;
         this.dir = dir;
+        this.err = err;
+        this.heldData = dir != null && Boolean.TRUE.equals(holdsCompleteLoad(target));
     }
 
     public Target target() {
@@ -94,7 +103,7 @@ public final class SsbCache implements AutoCloseable {
                 if (!spec.settings().containsKey(k)) s.set(k, v);
             });
         }
-        if (!useCache || !embedded(spec)) return new SsbCache(s.open(), null, null, null);
+        if (!useCache || !embedded(spec)) return new SsbCache(s.open(), null, null, null, err);
         Path dir = directory(spec, scale, keys);
         FileChannel ch = null;
         FileLock lock = null;
@@ -109,7 +118,7 @@ public final class SsbCache implements AutoCloseable {
             if (lock == null) {
                 ch.close();
                 if (err != null) err.println("ssb: the cached database " + dir + " is in use by another run; using a temporary server");
-                return new SsbCache(s.open(), null, null, null);
+                return new SsbCache(s.open(), null, null, null, err);
             }
             if (err != null) {
                 // a build fetched for --pg-version 11.1 (extracted in KenshoHome/pg) is in use as much as a carried one
@@ -126,8 +135,14 @@ public final class SsbCache implements AutoCloseable {
                 // empty, and the next line says whether the data are there or loaded now
                 err.println("ssb: reusing the cached server " + dir + " (--fresh starts anew)");
             }
-            Target t = s.keepData(dir).open();
-            return new SsbCache(t, ch, lock, dir);
+            Target t;
+            try {
+                t = s.keepData(dir).open();
+            } catch (KenshoException e) {
+                // the cache is kept through --keep-data, which this command line never gave
+                throw e.naming(Map.of("--keep-data", "the SSB cache"));
+            }
+            return new SsbCache(t, ch, lock, dir, err);
         } catch (IOException e) {
             closeQuietly(ch);
             throw new KenshoException(KenshoException.FAILURE, "cannot use the SSB cache " + dir + ": " + e.getMessage(), e);
@@ -162,15 +177,43 @@ public final class SsbCache implements AutoCloseable {
         List<Path> stale = stale(root, carriedVersions);
         if (stale.isEmpty()) return null;
         long bytes = 0;
-        for (Path d : stale) {
-            try (Stream<Path> walk = Files.walk(d)) {
-                bytes += walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-            }
-        }
-        String size = bytes >= 1e9 ? String.format(Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
+        for (Path d : stale) bytes += bytes(d);
+        String size = size(bytes);
         return "ssb: " + stale.size() + " cached database" + (stale.size() == 1 ? "" : "s") + " of PostgreSQL builds or generators "
                 + "this bench.jar does not use take " + size + "; remove " + (stale.size() == 1 ? "it" : "them") + " to free the space: "
                 + String.join(" ", stale.stream().map(Path::toString).toList());
+    }
+
+    private static long bytes(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
+    private static String size(long bytes) {
+        return bytes >= 1e9 ? String.format(Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
+    }
+
+    /**
+     * Whether a schema of the target's database holds a complete SSB load (its kensho_ssb_meta says so); null when the
+     * server cannot be asked (stopped by a Ctrl-C, crashed), which tells nothing.
+     */
+    static Boolean holdsCompleteLoad(Target target) {
+        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            List<String> schemas = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT quote_ident(n.nspname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    + "WHERE c.relname = '" + SsbDatabase.META + "' AND c.relkind = 'r'")) {
+                while (rs.next()) schemas.add(rs.getString(1));
+            }
+            for (String schema : schemas) {
+                try (ResultSet rs = s.executeQuery("SELECT coalesce(bool_or(complete), false) FROM " + schema + "." + SsbDatabase.META)) {
+                    if (rs.next() && rs.getBoolean(1)) return true;
+                }
+            }
+            return false;
+        } catch (SQLException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static void closeQuietly(FileChannel ch) {
@@ -189,8 +232,22 @@ public final class SsbCache implements AutoCloseable {
 
     @Override
     public void close() {
+        // not while the JVM ends (Ctrl-C): its halt could cut a removal short and leave half a data directory
+        Boolean complete = dir == null || dev.kensho.core.JvmShutdown.begun() ? null : holdsCompleteLoad(target);
         try {
             target.close();
+            if (Boolean.FALSE.equals(complete)) {
+                // a load that failed (a full disk) or never began leaves a database no run reuses as it is: hundreds of
+                // megabytes, on the disk that may have just filled up; the next run makes its server anew in seconds
+                long freed = bytes(dir);
+                deleteTree(dir);
+                if (err != null) err.println("ssb: removed the cached server " + dir + " (" + size(freed) + "): it held no complete SSB load");
+            } else if (Boolean.TRUE.equals(complete) && !heldData && err != null) {
+                err.println("ssb: the loaded database stays in " + dir + " for the next run (" + size(bytes(dir)) + "; --fresh reloads it, "
+                        + "--no-cache keeps none; remove the directory to free the space)");
+            }
+        } catch (IOException e) {
+            if (err != null) err.println("ssb: cannot remove the cached server " + dir + ": " + KenshoException.ioReason(e));
         } finally {
             try {
                 if (lock != null) lock.release();

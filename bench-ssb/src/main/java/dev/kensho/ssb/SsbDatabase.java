@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -342,6 +343,7 @@ public final class SsbDatabase {
                     throw KenshoException.usage(st.describe() + " is already in schema " + schema + " of " + target.describe()
                             + (difference.isEmpty() ? "" : "; " + difference) + ": use --reload to replace it");
                 }
+                refuseWithoutRoom(c, opts, st);
                 dropOwn(c, st);
                 createMeta(c, opts.scale(), createdSchema);
                 for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
@@ -594,6 +596,58 @@ public final class SsbDatabase {
         } finally {
             c.setAutoCommit(auto);
         }
+    }
+
+    /**
+     * What a load takes on disk per scale factor: SF 1 is 887 MB of tables and keys (loaded with the keys; 80 % of it
+     * without) and 641 MB of WAL written meanwhile, which the server keeps, up to about max_wal_size.
+     */
+    static final long DATA_BYTES_PER_SF = 900L << 20, WAL_BYTES_PER_SF = 650L << 20;
+
+    /**
+     * A load into a managed server's data directory (the embedded default and its SSB cache) that the disk has no room
+     * for is refused before anything is dropped: it ran half a minute, then failed with "No space left on device" and
+     * left the disk full. The tables Kensho would drop first count as room.
+     */
+    private void refuseWithoutRoom(Connection c, LoadOptions opts, Status st) throws SQLException {
+        java.util.Optional<java.nio.file.Path> data = target.kind().managed() ? target.control().dataDirectory() : java.util.Optional.empty();
+        if (data.isEmpty()) return;
+        long free;
+        try {
+            free = java.nio.file.Files.getFileStore(data.get()).getUsableSpace();
+        } catch (java.io.IOException e) {
+            return;   // unknown: the server's own error says it if the disk fills
+        }
+        long maxWal;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_size_bytes(current_setting('max_wal_size'))")) {
+            rs.next();
+            maxWal = rs.getLong(1);
+        }
+        double data0 = DATA_BYTES_PER_SF * opts.scale() * (opts.keys() ? 1 : 0.8);
+        double need = data0 + Math.min(WAL_BYTES_PER_SF * opts.scale(), maxWal + (256L << 20)) + (64L << 20);
+        long have = 0;
+        if (st.present) {
+            for (String t : st.tables) {
+                if (st.replaced.contains(t)) continue;
+                try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(pg_total_relation_size(to_regclass(?)), 0)")) {
+                    ps.setString(1, own(t));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        have += rs.getLong(1);
+                    }
+                }
+            }
+        }
+        if (need > free + have) {
+            throw KenshoException.usage(String.format(Locale.ROOT, "--scale %s: the SSB tables and the WAL of their load take about %s, "
+                    + "and %s has %s free%s: free some space, use a smaller --scale, or %s", fmt(opts.scale()), gib(need), data.get(),
+                    gib(free), have > 0 ? " (and " + gib(have) + " in Kensho's tables there now)" : "",
+                    data.get().startsWith(dev.kensho.core.server.KenshoHome.dir()) ? "set KENSHO_HOME to a larger disk" : "keep the data on a larger disk"));
+        }
+    }
+
+    private static String gib(double bytes) {
+        return bytes >= 1 << 30 ? String.format(Locale.ROOT, "%.1f GB", bytes / (1 << 30)) : Math.round(bytes / (1 << 20)) + " MB";
     }
 
     /** Drops the tables Kensho created; one replaced since by a user's of the same name is only struck off the list. */

@@ -1,6 +1,7 @@
 package dev.kensho.ssb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,10 @@ class SsbCacheTest {
                 }
             }
             assertTrue(log.toString(StandardCharsets.UTF_8).contains("in use by another run"));
+            // the first load is said with where it stays and its size; the concurrent run's throw-away server, no cache, not
+            assertEquals(1, log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("ssb: the loaded database stays in " + dir
+                    + " for the next run (") && l.endsWith("; --fresh reloads it, --no-cache keeps none; remove the directory to free the space)")).count(),
+                    log.toString(StandardCharsets.UTF_8));
             try (SsbCache c = SsbCache.open(spec, SF, Map.of(), true, false, err)) {
                 SsbDatabase.Status st = new SsbDatabase(c.target(), "public").status();
                 assertTrue(st.usable(SF), st.describe());
@@ -44,6 +49,36 @@ class SsbCacheTest {
                         new SsbDatabase(c.target(), "public").rowCounts().get("lineorder"));
             }
             assertTrue(log.toString(StandardCharsets.UTF_8).contains("reusing the cached server "));
+            assertEquals(1, log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("ssb: the loaded database stays")).count(),
+                    "a reuse says nothing of it again");
+        } finally {
+            if (Files.exists(dir)) SsbCache.deleteTree(dir);
+            Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
+        }
+    }
+
+    /**
+     * A cached server that holds no complete load (a load that failed on a full disk, or a run refused before loading)
+     * goes on close: it kept hundreds of megabytes on the disk that had just filled up, and no run reuses it as it is.
+     */
+    @Test
+    void aCachedServerWithoutACompleteLoadIsRemoved() throws Exception {
+        TargetSpec spec = new TargetSpec();
+        double sf = 0.002;
+        Path dir = SsbCache.directory(spec, sf);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8);
+        try {
+            try (SsbCache c = SsbCache.open(spec, sf, Map.of(), true, true, err); java.sql.Connection conn = c.target().connect()) {
+                // a load cut short: Kensho's marker without complete = true
+                conn.createStatement().execute("CREATE TABLE " + SsbDatabase.META + " (complete boolean); INSERT INTO " + SsbDatabase.META
+                        + " VALUES (false)");
+                assertTrue(Files.isDirectory(dir.resolve("data")));
+            }
+            assertFalse(Files.exists(dir), "removed");
+            String said = log.toString(StandardCharsets.UTF_8);
+            assertTrue(said.lines().anyMatch(l -> l.matches("ssb: removed the cached server " + java.util.regex.Pattern.quote(dir.toString())
+                    + " \\(\\d+ MB\\): it held no complete SSB load")), said);
         } finally {
             if (Files.exists(dir)) SsbCache.deleteTree(dir);
             Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));

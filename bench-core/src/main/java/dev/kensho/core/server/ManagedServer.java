@@ -104,7 +104,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private static ManagedServer startOnce(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings,
                                            boolean lastTry) {
-        Path instance;
+        Path instance = null;
         FileChannel inUse = null;
         try {
             if (keepDir != null) {
@@ -120,9 +120,14 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             ServerUser.checkReachable(instance, keepDir != null ? "--keep-data" : "KENSHO_HOME");
         } catch (IOException | RuntimeException e) {
             if (keepDir != null) release(keepDir.toAbsolutePath(), inUse);
+            // a throw-away directory made before the failure (a full disk took its owner.pid's bytes) is nobody's to reap
+            else if (instance != null) deleteTree(instance);
             if (e instanceof RuntimeException r) throw r;
-            if (keepDir != null) throw KenshoException.usage("--keep-data " + keepDir + ": cannot use it (" + KenshoException.ioReason((IOException) e) + ")");
-            throw new KenshoException(KenshoException.TARGET, "cannot create the server directory: " + e.getMessage(), e);
+            String reason = KenshoException.ioReason((IOException) e);
+            // a full disk is the machine's state, not a wrong option: exit 3, as for the directory Kensho makes itself
+            if (keepDir != null && !noSpace(e)) throw KenshoException.usage("--keep-data " + keepDir + ": cannot use it (" + reason + ")");
+            throw new KenshoException(KenshoException.TARGET, "cannot create the server directory " + (keepDir != null ? keepDir
+                    : KenshoHome.dir().resolve("instances")) + ": " + reason, e);
         }
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
         s.inUse = inUse;
@@ -306,12 +311,38 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         return c;
     }
 
+    /** Whether an I/O failure was a full file system (ENOSPC), in whichever exception or cause said it. */
+    static boolean noSpace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("No space left on device")) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Where a full file system under the instance is the likely cause of a tool's failure that said nothing: the space
+     * left there, else "".
+     */
+    private String spaceLeft() {
+        try {
+            long free = Files.getFileStore(instance).getUsableSpace();
+            return free >= 16L << 20 ? "" : " (the file system of " + instance + " has " + (free >> 10) + " kB free)";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     private String exec(List<String> command, String what, long timeoutSeconds) {
         Path output = null;
         try {
             // the output goes to a file, not a pipe read to its end: a child that hangs, or a server that inherits the
-            // pipe, would hold a read for ever, and the time limit would never be reached
-            output = Files.createTempFile(instance, "exec", ".out");
+            // pipe, would hold a read for ever, and the time limit would never be reached; in the temporary directory,
+            // not the instance's: a full disk there took the tool's words (initdb failed: and nothing)
+            try {
+                output = Files.createTempFile("kensho-exec", ".out");
+            } catch (IOException noTmp) {
+                output = Files.createTempFile(instance, "exec", ".out");
+            }
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             pb.environment().put("LC_ALL", "C");
@@ -324,6 +355,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
                 String reason = failureReason(text), log = serverLogTail();
+                if (reason.isBlank()) reason = "it said nothing" + spaceLeft();
+                else if (log.isEmpty()) reason += spaceLeft();
                 // pg_ctl's "Examine the log output." says nothing once the log's line is quoted beside it
                 if (!log.isEmpty() && reason.startsWith("Examine the log output")) {
                     throw new KenshoException(KenshoException.TARGET, what + " failed" + log);
