@@ -303,6 +303,35 @@ class RunComparisonTest {
     }
 
     /**
+     * Two hosts' sweeps at other client counts: clients 2 and 4 were "in" remote 127.0.0.1:5432/kx_a and .../kx_b, so the
+     * client count was taken for a label of the target and the cells compared as one (a ratio of 15.8, a CI gate passed).
+     */
+    @Test
+    void aNumberInsideAHostsLabelIsNoLabelOfIt() throws Exception {
+        List<RunResults> runs = new java.util.ArrayList<>();
+        for (String[] run : new String[][] {{"remote 127.0.0.1:5432/kx_h2_a", "2"}, {"remote 127.0.0.1:5432/kx_h2_b", "4"}}) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(run[1]), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("target=" + run[0] + ";clients=" + run[1], r).param("target", run[0]).param("clients", Integer.parseInt(run[1]))
+                            .metric("tps", 100.0 * Integer.parseInt(run[1]) + r).build());
+                }
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison cmp = RunComparison.of(runs);
+        assertEquals(List.of(), cmp.rows());
+        assertFalse(cmp.notes().stream().anyMatch(n -> n.startsWith("matched without")), cmp.notes().toString());
+        assertTrue(cmp.warnings().stream().anyMatch(w -> w.contains("clients is 4 there, 2 in")), cmp.warnings().toString());
+        // words, not characters: a version is named by embedded-18, an address or a port number is not cut into digits
+        assertTrue(RunComparison.names("18", "embedded-18"));
+        assertTrue(RunComparison.names("encoding SJIS", "SJIS"));
+        assertTrue(RunComparison.names("15 remote db1:5432/bench", "remote db1:5432/bench"));
+        assertFalse(RunComparison.names("1", "remote 127.0.0.1:5432/kx_h2_a"));
+        assertFalse(RunComparison.names("2", "remote 127.0.0.1:5432/kx_h2_a"));
+        assertFalse(RunComparison.names("16", "16.10"));
+    }
+
+    /**
      * pgbench run -M simple, then -M prepared, one trial each: by default the runs are the groups and nothing matches,
      * which the warning says with the way out; --by mode compares them, where every row is "not testable (n=1)" and no
      * "Mann–Whitney left out (1 against 1: p ≥ 1)" line adds to it.
