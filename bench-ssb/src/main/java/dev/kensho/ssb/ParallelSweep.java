@@ -160,7 +160,10 @@ public final class ParallelSweep {
         List<String> versions = new ArrayList<>();
         for (TargetSpec spec : specs) {
             try (SsbCache cache = SsbCache.open(spec, opts.scale(), opts.load().keys(), managedDefaults(maxN), opts.useCache(), opts.fresh(), err)) {
+                target = spec.label();
                 versions.add(run(cache.target(), dir, specs.size() == 1 ? versionLabel(cache.target()) : versionLabel(spec, cache.target())));
+            } finally {
+                target = null;
             }
         }
         finish(dir, versions);
@@ -257,8 +260,16 @@ public final class ParallelSweep {
         return true;
     }
 
-    private static Map<String, Object> cellParams(String version, Pool pool, int n, SsbQuery q) {
+    /**
+     * The target of the cells being measured as the command line named it (embedded-17, remote db1:5432/bench), as pgbench
+     * sweep records it: `compare --by target` of two --url servers found no such parameter. Null for a Target given
+     * from Java, which has no such name.
+     */
+    private String target;
+
+    private Map<String, Object> cellParams(String version, Pool pool, int n, SsbQuery q) {
         Map<String, Object> m = new LinkedHashMap<>();
+        if (target != null) m.put("target", target);
         m.put("version", version);
         m.put("pool", pool.label());
         m.put("workers", n);
@@ -604,11 +615,14 @@ public final class ParallelSweep {
     /** @param compiled the cells (tableKey) whose plan was JIT-compiled */
     private void printTable(List<List<Object>> rows, Set<List<Object>> compiled) {
         boolean versions = rows.stream().map(r -> r.get(0)).distinct().count() > 1;
-        out.printf("%-8s %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
+        // as wide as the longest label: two hosts' "15 remote db1:5432/bench" pushed every later column out of line
+        int w = Math.max(8, rows.stream().mapToInt(r -> String.valueOf(r.get(0)).length()).max().orElse(0));
+        String v = "%-" + w + "s";
+        out.printf(v + " %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
                 "rows", "planned", "launched", versions ? "vs_first" : "");
         for (List<Object> r : rows) {
             if (!"ok".equals(r.get(5))) {
-                out.printf("%-8s %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
+                out.printf(v + " %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
                 continue;
             }
             // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
@@ -624,7 +638,7 @@ public final class ParallelSweep {
             // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
             Object partly = r.get(HEADER.indexOf("reason"));
             String failedRepeats = partly == null || String.valueOf(partly).isEmpty() ? "" : "(" + partly + ")";
-            out.printf("%-8s %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
+            out.printf(v + " %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
                     (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer, failedRepeats)
                             .filter(x -> !x.isEmpty()).toList()));
         }

@@ -428,6 +428,9 @@ class ParallelSweepTest {
             String major = ParallelSweep.versionLabel(remote);
             List<Object> versions = dir.trials().stream().filter(t -> t.params().containsKey("query")).map(t -> t.params().get("version")).toList();
             assertEquals(List.of(major + " remote 127.0.0.1:5432/test", major + " remote /test?host=/var/run/postgresql"), versions);
+            // each cell names its target as pgbench sweep's do: compare --by target found no such parameter
+            assertEquals(List.of("remote 127.0.0.1:5432/test", "remote /test?host=/var/run/postgresql"), dir.trials().stream()
+                    .filter(t -> t.params().containsKey("query")).map(t -> t.params().get("target")).toList());
             String csv = Files.readString(dir.path().resolve(RunDirectory.SUMMARY));
             assertEquals(3, csv.strip().split("\n").length, csv);
         } finally {
