@@ -91,7 +91,12 @@ public final class CompareCommand implements Callable<Integer> {
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
         // a CI step comparing against a baseline must not pass on a comparison that compared nothing
-        if (cmp.rows().isEmpty()) throw new KenshoException(1, "nothing compared: no cell matches one of the baseline's (the warnings above say why)");
+        // the reason on stderr too: a CI log of stderr alone showed the failure without it
+        if (cmp.rows().isEmpty()) {
+            List<String> why = cmp.warnings();
+            throw new KenshoException(1, "nothing compared: " + (why.isEmpty() ? "no cell matches one of the baseline's"
+                    : why.get(0) + (why.size() > 1 ? " (and " + (why.size() - 1) + " more warning" + (why.size() > 2 ? "s" : "") + " above)" : "")));
+        }
         if (failIfWorse) {
             List<RunComparison.Row> worse = cmp.rows().stream().filter(r -> "worse".equals(r.verdict()) && beyond(r, tolerance)).toList();
             if (!worse.isEmpty()) {
