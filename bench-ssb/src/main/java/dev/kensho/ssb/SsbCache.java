@@ -123,7 +123,7 @@ public final class SsbCache implements AutoCloseable {
             if (err != null) {
                 // a build fetched for --pg-version 11.1 (extracted in KenshoHome/pg) is in use as much as a carried one
                 List<String> builds = new ArrayList<>(KenshoVersion.embeddedPostgres().values());
-                builds.addAll(EmbeddedBinaries.extracted());
+                builds.addAll(EmbeddedBinaries.fetched());
                 String stale = staleNotice(dir.getParent(), builds);
                 if (stale != null) err.println(stale);
             }

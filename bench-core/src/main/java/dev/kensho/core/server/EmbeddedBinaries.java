@@ -88,6 +88,8 @@ public final class EmbeddedBinaries {
                             extract(resource("/kensho/pg/" + major + "/postgres-linux-x86_64.txz"), tmp);
                         } else {
                             source = extractFetched(repo, build, tmp);
+                            // told apart from a build an earlier bench.jar carried, which an upgrade leaves here unused
+                            Files.createFile(tmp.resolve(FETCHED));
                         }
                         tmp.toFile().setReadable(true, false);
                         tmp.toFile().setExecutable(true, false);
@@ -191,12 +193,27 @@ public final class EmbeddedBinaries {
     }
 
     /** The builds extracted in KenshoHome/pg: what this machine can start without bench.jar's copies or a download. */
-    public static List<String> extracted() {
+    private static List<String> extracted() {
+        return extractions(d -> true);
+    }
+
+    /** Marks an extraction of a fetched build (--pg-version 11.1), not one of a build some bench.jar carried. */
+    private static final String FETCHED = ".fetched";
+
+    /**
+     * The builds fetched for a release bench.jar does not carry and extracted in KenshoHome/pg: in use as much as the
+     * carried ones. Not the builds an earlier bench.jar carried and extracted there, which an upgrade leaves unused.
+     */
+    public static List<String> fetched() {
+        return extractions(d -> Files.exists(d.resolve(FETCHED)));
+    }
+
+    private static List<String> extractions(java.util.function.Predicate<Path> which) {
         Path root = KenshoHome.dir().resolve("pg");
         List<String> out = new ArrayList<>();
         if (!Files.isDirectory(root)) return out;
         try (var dirs = Files.list(root)) {
-            dirs.filter(d -> Files.exists(d.resolve(".complete"))).forEach(d -> out.add(d.getFileName().toString()));
+            dirs.filter(d -> Files.exists(d.resolve(".complete")) && which.test(d)).forEach(d -> out.add(d.getFileName().toString()));
         } catch (IOException e) {
             return out;
         }
