@@ -35,7 +35,7 @@ public final class TargetOptions {
                     + "(PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME, PGSSLMODE), as for pgbench: jdbc:postgresql:/// takes it all.")
     List<String> urls = new ArrayList<>();
 
-    @Option(names = {"-U", "--user", "--username"}, paramLabel = "USER", description = "User for --url (default: the URL's, else PGUSER, else the OS user); --username as pgbench and psql spell it.")
+    @Option(names = {"-U", "--user", "--username"}, paramLabel = "USER", description = "User for a --url that names none (default: PGUSER, else the OS user); a URL's own user beside another --user is refused; --username as pgbench and psql spell it.")
     String user;
 
     @Option(names = "--password-file", paramLabel = "FILE",

@@ -774,6 +774,12 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         if (host.startsWith("/") && props.containsKey("socketFactory")) {
             throw KenshoException.usage("--url names a socket directory (" + host + ") and a socketFactory: give one of them");
         }
+        // two users for one server: --user had replaced the URL's without a word, where psql takes the URL's; with several
+        // --url each naming its own, one --user quietly changed the role measured on every host
+        if (user != null && urlUser != null && !user.equals(urlUser)) {
+            throw KenshoException.usage("--url " + Credentials.maskUrl(url) + " names user " + urlUser + ", and --user " + user
+                    + ": give the user once (in the URL, or in --user for URLs that name none)");
+        }
         String u = user != null ? user : urlUser != null ? urlUser : fromEnv(env, "PGUSER", fromEnv);
         if (u == null) u = System.getProperty("user.name");
         if (db == null) db = fromEnv(env, "PGDATABASE", fromEnv);

@@ -385,6 +385,14 @@ class RemoteServerTest {
         assertEquals("cannot connect to postgres:****@db.example", dev.kensho.core.Credentials.mask("cannot connect to postgres:hunter2@db.example"));
         KenshoException port = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h:99999/x", "u", null, null));
         assertEquals(KenshoException.USAGE, port.exitCode());
+        // --user beside a URL that names another: refused, where it replaced the URL's without a word (psql takes the URL's)
+        KenshoException two = assertThrows(KenshoException.class,
+                () -> RemoteServer.fromUrl("jdbc:postgresql://bench:p%40ss@db.example:5433/x", "postgres", null, null));
+        assertEquals(KenshoException.USAGE, two.exitCode());
+        assertEquals("--url jdbc:postgresql://bench:****@db.example:5433/x names user bench, and --user postgres: give the user once "
+                + "(in the URL, or in --user for URLs that name none)", two.getMessage());
+        assertEquals("bench", RemoteServer.fromUrl("jdbc:postgresql://db.example/x?user=bench", "bench", null, null).user(), "the same twice");
+        assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://db.example/x?user=bench", "other", null, null));
     }
 
     /** Results name a server the same way however its password was given. */
