@@ -216,6 +216,27 @@ public final class SsbCache implements AutoCloseable {
         }
     }
 
+    /**
+     * The WAL a first load wrote (SF 1: 641 MB beside 887 MB of tables) stays in pg_wal, recycled up to max_wal_size,
+     * in every cached database: a checkpoint under a small max_wal_size removes it. The next start sets the run's own.
+     */
+    private void trimWal() {
+        try {
+            String was;
+            try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW max_wal_size")) {
+                rs.next();
+                was = rs.getString(1);
+            }
+            if (!target.control().apply(Map.of("max_wal_size", "96MB")).ok()) return;
+            try (Connection c = target.connect(); Statement s = c.createStatement()) {
+                s.execute("CHECKPOINT");
+            }
+            target.control().apply(Map.of("max_wal_size", was));
+        } catch (SQLException | RuntimeException e) {
+            // a smaller cache is all it was for
+        }
+    }
+
     private static void closeQuietly(FileChannel ch) {
         try {
             if (ch != null) ch.close();
@@ -234,6 +255,7 @@ public final class SsbCache implements AutoCloseable {
     public void close() {
         // not while the JVM ends (Ctrl-C): its halt could cut a removal short and leave half a data directory
         Boolean complete = dir == null || dev.kensho.core.JvmShutdown.begun() ? null : holdsCompleteLoad(target);
+        if (Boolean.TRUE.equals(complete) && !heldData) trimWal();
         try {
             target.close();
             if (Boolean.FALSE.equals(complete)) {

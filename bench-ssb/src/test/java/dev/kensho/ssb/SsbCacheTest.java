@@ -85,6 +85,39 @@ class SsbCacheTest {
         }
     }
 
+    /** A first load's WAL (SF 1: 641 MB beside 887 MB of tables) does not stay in the cached database. */
+    @Test
+    void aFirstLoadLeavesNoWalOfItInTheCache() throws Exception {
+        TargetSpec spec = new TargetSpec();
+        double sf = 0.3;
+        Path dir = SsbCache.directory(spec, sf, false);
+        try {
+            long walDuringLoad;
+            try (SsbCache c = SsbCache.open(spec, sf, false, ParallelSweep.managedDefaults(0), true, true, null)) {
+                new SsbDatabase(c.target(), "public").load(new SsbDatabase.LoadOptions(sf, 2, false, false), null);
+                walDuringLoad = bytes(dir.resolve("data/pg_wal"));
+            }
+            long walAfter = bytes(dir.resolve("data/pg_wal"));
+            assertTrue(walDuringLoad > 144L << 20, "the load wrote WAL: " + walDuringLoad);
+            assertTrue(walAfter <= 112L << 20, "left in the cache: " + walAfter + " bytes of WAL, " + walDuringLoad + " after the load");
+            try (SsbCache c = SsbCache.open(spec, sf, false, ParallelSweep.managedDefaults(0), true, false, null);
+                 java.sql.Connection conn = c.target().connect(); java.sql.ResultSet rs = conn.createStatement().executeQuery("SHOW max_wal_size")) {
+                rs.next();
+                assertEquals("4GB", rs.getString(1), "the run's own setting at the next start");
+                assertTrue(new SsbDatabase(c.target(), "public").status().complete());
+            }
+        } finally {
+            if (Files.exists(dir)) SsbCache.deleteTree(dir);
+            Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
+        }
+    }
+
+    private static long bytes(Path dir) throws java.io.IOException {
+        try (var walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
     /** A --no-keys run's cached database is its own: it used to reuse the keyed one, whose plans took the keys' index scans. */
     @Test
     void dataWithoutKeysAreCachedApartFromDataWithKeys() {
