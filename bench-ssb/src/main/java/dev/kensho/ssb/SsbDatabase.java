@@ -348,7 +348,8 @@ public final class SsbDatabase {
                 createMeta(c, opts.scale(), createdSchema);
                 for (String ddl : statements(SsbQuery.resource("schema.sql"))) {
                     String table = ddl.replaceFirst("(?s)^CREATE TABLE \"?([a-z_]+)\"?.*", "$1");
-                    createOwned(c, table, ddl.replaceFirst("^CREATE TABLE \"?[a-z_]+\"?", "CREATE TABLE " + own(table)));
+                    // quoted as a replacement: a '$' in a schema's name (legal in PostgreSQL) was read as a group reference
+                    createOwned(c, table, ddl.replaceFirst("^CREATE TABLE \"?[a-z_]+\"?", java.util.regex.Matcher.quoteReplacement("CREATE TABLE " + own(table))));
                 }
             } catch (SQLException e) {
                 throw KenshoException.target("cannot create the SSB schema in " + schema + ": " + KenshoException.firstLine(e), e);
@@ -734,7 +735,7 @@ public final class SsbDatabase {
     }
 
     static String literal(String s) {
-        return "'" + s.replace("'", "''") + "'";
+        return dev.kensho.core.server.SqlIdentifier.literal(s);
     }
 
     /**

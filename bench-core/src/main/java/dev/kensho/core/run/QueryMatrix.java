@@ -149,7 +149,7 @@ public final class QueryMatrix {
                 try (var st = c.createStatement()) {
                     for (String v : e.getValue()) {
                         try {
-                            st.execute("SET LOCAL " + e.getKey() + " TO '" + v.replace("'", "''") + "'");
+                            st.execute("SET LOCAL " + e.getKey() + " TO " + dev.kensho.core.server.SqlIdentifier.literal(v));
                             c.rollback();
                         } catch (SQLException no) {
                             c.rollback();

@@ -379,7 +379,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     }
 
     private static String literal(String v) {
-        return "'" + v.replace("'", "''") + "'";
+        return SqlIdentifier.literal(v);
     }
 
     /** A list value split as PostgreSQL's SplitIdentifierString does: commas, blanks around items, "double quotes". */

@@ -2,7 +2,7 @@ package dev.kensho.core.server;
 
 import java.util.Set;
 
-/** SQL identifiers as Kensho writes them into statements and into the statements it tells a user to run. */
+/** SQL identifiers and literals as Kensho writes them into statements and into the statements it tells a user to run. */
 public final class SqlIdentifier {
     private SqlIdentifier() {}
 
@@ -33,6 +33,17 @@ public final class SqlIdentifier {
     /** Always double-quoted, embedded quotes doubled: what libpq's PQescapeIdentifier gives ("My TS" stays "My TS"). */
     public static String quoted(String name) {
         return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    /**
+     * A string literal that reads back as the value whatever the session's standard_conforming_strings: quotes doubled,
+     * and where there is a backslash an escape string with it doubled. '...' with quotes doubled alone was SQL injection where that setting is off
+     * (a --matrix value x\' ; COPY ... TO PROGRAM ran the program), which a database or a URL's options may set.
+     */
+    public static String literal(String value) {
+        // without a backslash, doubled quotes read back alike either way: the plain form, as a user would write it
+        if (value.indexOf('\\') < 0) return "'" + value.replace("'", "''") + "'";
+        return "E'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
     /**

@@ -38,4 +38,25 @@ class SqlIdentifierTest {
         assertEquals("\"My TS\"", SqlIdentifier.quoted("My TS"));
         assertEquals("\"bench\"", SqlIdentifier.quoted("bench"));
     }
+
+    /**
+     * A literal reads back as its value with standard_conforming_strings on and off: quotes doubled alone let a --matrix
+     * value x\' ; COPY ... TO PROGRAM ... run the program where it was off.
+     */
+    @Test
+    void literalsReadBackWhateverStandardConformingStrings(Target pg) throws Exception {
+        List<String> values = List.of("plain", "it's", "x\\' ; SELECT 1; --", "\\\\", "a\\nb", "", "ユーザー", "$$");
+        for (String scs : List.of("on", "off")) {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("SET standard_conforming_strings = " + scs);
+                for (String v : values) {
+                    try (ResultSet rs = s.executeQuery("SELECT " + SqlIdentifier.literal(v))) {
+                        rs.next();
+                        assertEquals(v, rs.getString(1), "standard_conforming_strings " + scs);
+                    }
+                    s.execute("SET application_name TO " + SqlIdentifier.literal(v.replace("ー", "")));
+                }
+            }
+        }
+    }
 }

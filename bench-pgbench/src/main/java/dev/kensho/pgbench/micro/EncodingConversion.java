@@ -48,7 +48,7 @@ public class EncodingConversion {
         connection = server.target.connect(p);
         try (Statement s = connection.createStatement()) {
             s.execute("select set_config('client_encoding', "
-                    + ("none".equals(clientEncoding) ? "current_setting('server_encoding')" : "'" + clientEncoding.replace("'", "''") + "'")
+                    + ("none".equals(clientEncoding) ? "current_setting('server_encoding')" : dev.kensho.core.server.SqlIdentifier.literal(clientEncoding))
                     + ", false)");
         }
         connection.setAutoCommit(false);   // a cursor, so the table is streamed, not held

@@ -1808,7 +1808,7 @@ public final class Driver {
             pgjdbcDs = rs.getString(2);
         }
         List<String> set = new ArrayList<>();
-        if (tz != null && !sameZone(tz, pgjdbcTz)) set.add("SET TimeZone TO '" + tz.replace("'", "''") + "'");
+        if (tz != null && !sameZone(tz, pgjdbcTz)) set.add("SET TimeZone TO " + dev.kensho.core.server.SqlIdentifier.literal(tz));
         if (ds != null && !ds.equals(pgjdbcDs)) {
             String[] style = ds.split(",\\s*", 2);   // "SQL, DMY": output style, field order
             if (!style[0].equalsIgnoreCase("ISO")) {

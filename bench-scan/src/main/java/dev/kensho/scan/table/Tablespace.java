@@ -24,7 +24,7 @@ public final class Tablespace {
 
     /**
      * --tablespace-dir on a managed server: CREATE TABLESPACE kensho_scan in a new directory
-     * DIR/kensho-&lt;random&gt;, given to the server's OS user (the owner of the data directory; on
+     * DIR/kensho-&lt;random&gt;, that directory (not DIR) given to the server's OS user (the owner of the data directory; on
      * root that is the unprivileged user the server runs as). A directory per cluster lets a kept
      * data directory find its tablespace again (the server knows where it is) while a fresh server
      * never trips over the files of an earlier, deleted one, nor of a concurrent one. Not named by
@@ -48,12 +48,13 @@ public final class Tablespace {
             Files.createDirectories(parent);
             Path location = Files.createTempDirectory(parent, KenshoHome.OWN_TABLESPACE_PREFIX);
             try {
+                // the new directory only: DIR itself (a shared /var/tmp, a mount point) stays its owner's; given to the
+                // server's user, a sticky /tmp let that user remove anyone's files in it
                 UserPrincipal owner = Files.getOwner(data);
-                Files.setOwner(parent, owner);
                 Files.setOwner(location, owner);
                 checkReachable(location);
                 try (Statement s = c.createStatement()) {
-                    s.execute("CREATE TABLESPACE " + NAME + " LOCATION '" + location.toString().replace("'", "''") + "'");
+                    s.execute("CREATE TABLESPACE " + NAME + " LOCATION " + dev.kensho.core.server.SqlIdentifier.literal(location.toString()));
                 }
                 return NAME;
             } catch (IOException | SQLException | RuntimeException e) {
@@ -82,7 +83,7 @@ public final class Tablespace {
             Optional<Path> location = location(c, NAME);
             for (String t : tables) s.execute("DROP TABLE IF EXISTS " + t);
             s.execute("DROP TABLESPACE IF EXISTS " + NAME);
-            if (location.isPresent() && location.get().getFileName().toString().startsWith(KenshoHome.OWN_TABLESPACE_PREFIX)) {
+            if (location.isPresent() && KenshoHome.isOwnTablespaceLocation(location.get())) {
                 try {
                     Files.deleteIfExists(location.get());   // the directory create() made, empty once dropped
                 } catch (IOException notEmpty) {
