@@ -15,6 +15,13 @@ public final class KenshoHome {
      */
     public static final String OWN_TABLESPACE_PREFIX = "kensho-";
 
+    /** A location Kensho made (kensho- and the random digits Files.createTempDirectory adds), not a user's kensho-ssd. */
+    public static boolean isOwnTablespaceLocation(Path location) {
+        String name = location.getFileName() == null ? "" : location.getFileName().toString();
+        return name.startsWith(OWN_TABLESPACE_PREFIX) && name.length() > OWN_TABLESPACE_PREFIX.length()
+                && name.substring(OWN_TABLESPACE_PREFIX.length()).chars().allMatch(Character::isDigit);
+    }
+
     public static Path dir() {
         String explicit = System.getProperty("kensho.home", System.getenv("KENSHO_HOME"));
         if (explicit != null && !explicit.isBlank()) return Path.of(explicit).toAbsolutePath();

@@ -108,7 +108,9 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         FileChannel inUse = null;
         try {
             if (keepDir != null) {
-                instance = keepDir.toAbsolutePath();
+                // a link's target: the server user was given the link (chown), not the directory it names
+                instance = Files.exists(keepDir) ? keepDir.toRealPath() : keepDir.toAbsolutePath();
+                refuseForeignFiles(keepDir, instance);
                 Files.createDirectories(instance);
                 inUse = claim(instance);
             } else {
@@ -228,6 +230,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      * left running, even where no later Kensho start in the same KENSHO_HOME would reap it.
      * close() ends it.
      */
+    /**
+     * The shell's {@link #deleteInstance}: what the tablespaces of the data directory ($2) hold outside it, the server's
+     * PG_* subdirectory of each location, then the location where Kensho made it (kensho-…) and it is empty.
+     */
+    private static final String TABLESPACES_RM = "for l in \"$2\"/pg_tblspc/*; do t=$(readlink \"$l\") || continue; case \"$t\" in /*) "
+            + "rm -rf \"$t\"/PG_*; case \"${t##*/}\" in " + KenshoHome.OWN_TABLESPACE_PREFIX + "[0-9]*) rmdir \"$t\" 2>/dev/null;; esac;; esac; done; ";
+
     private void startWatchdog() {
         // a pg_ctl start under way when the JVM ends writes its pid file a moment later: look three times. Only while
         // owner.pid still names this JVM: a next run may already have claimed a kept directory and started its own
@@ -235,7 +244,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         String script = "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; for i in 1 2 3; do "
                 + "if [ -f \"$2/postmaster.pid\" ] && [ \"$(cat \"$4/owner.pid\" 2>/dev/null)\" = \"$1\" ]; then "
                 + String.join(" ", ServerUser.commandPrefix())
-                + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi; sleep 1; done" + (keep ? "" : "; rm -rf \"$4\"");
+                + " \"$3\" -D \"$2\" -m immediate -w -t 60 stop; fi; sleep 1; done" + (keep ? "" : "; " + TABLESPACES_RM + "rm -rf \"$4\"");
         // in a session of its own: a CI job killed as a process group (kill -9 -PGID, timeout) takes the JVM with it,
         // and the watchdog must outlive exactly that
         List<String> command = new ArrayList<>(Files.isExecutable(SETSID) ? List.of(SETSID.toString()) : List.of());
@@ -454,6 +463,32 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             return List.of(added.split("\n"));
         } catch (IOException e) {
             return List.of();
+        }
+    }
+
+    /** What Kensho keeps in a --keep-data directory; anything else there is someone else's. */
+    private static final java.util.Set<String> OWN_FILES = java.util.Set.of("data", "in-use.lock", "owner.pid", "server.log", INITDB_STARTED);
+
+    /**
+     * A --keep-data directory is given to the server's user (chown -R, as root): one holding anything else (--keep-data .
+     * in a repository, a home directory, another cluster's data) was handed over whole before it was refused.
+     */
+    private static void refuseForeignFiles(Path given, Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return;
+        List<String> foreign;
+        try (Stream<Path> entries = Files.list(dir)) {
+            foreign = entries.map(p -> p.getFileName().toString())
+                    .filter(n -> !OWN_FILES.contains(n) && !(n.startsWith("exec") && n.endsWith(".out"))).sorted().limit(3).toList();
+        }
+        if (!foreign.isEmpty()) {
+            throw KenshoException.usage("--keep-data " + given + " holds files Kensho did not make (" + String.join(", ", foreign)
+                    + "): give an empty directory, or one an earlier --keep-data made (nothing in it was changed)");
+        }
+        Path data = dir.resolve("data");
+        if (Files.exists(data.resolve("PG_VERSION")) && !Files.readString(data.resolve("postgresql.conf")).contains("include_if_exists = 'kensho.conf'")
+                && !Files.exists(dir.resolve(INITDB_STARTED))) {
+            throw KenshoException.usage(data + " is not a data directory Kensho finished making (no include of kensho.conf"
+                    + " in its postgresql.conf); remove it, or give another directory (nothing in it was changed)");
         }
     }
 
@@ -1038,7 +1073,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                         try (Stream<Path> own = Files.list(location)) {
                             own.filter(p -> p.getFileName().toString().startsWith("PG_")).forEach(ManagedServer::deleteTree);
                         }
-                        if (location.getFileName().toString().startsWith(KenshoHome.OWN_TABLESPACE_PREFIX)) Files.deleteIfExists(location);
+                        if (KenshoHome.isOwnTablespaceLocation(location)) Files.deleteIfExists(location);
                     } catch (IOException | UncheckedIOException | UnsupportedOperationException ignored) {
                         // not a link, gone, or not empty: what is not the server's stays
                     }

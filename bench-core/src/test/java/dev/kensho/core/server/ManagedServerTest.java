@@ -408,6 +408,39 @@ class ManagedServerTest {
         }
     }
 
+    /**
+     * --keep-data . in a repository, or a home directory: everything in it was given to the server's user (chown -R as
+     * root) before it was refused. Refused now with nothing changed; a link to a directory is that directory.
+     */
+    @Test
+    void aKeptDirectoryWithOtherFilesIsRefusedUntouched() throws Exception {
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
+        try {
+            Files.writeString(dir.resolve("precious.txt"), "someone's");
+            var owner = Files.getOwner(dir.resolve("precious.txt"));
+            KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dir).open());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("--keep-data " + dir + " holds files Kensho did not make (precious.txt): give an empty directory, or one an "
+                    + "earlier --keep-data made (nothing in it was changed)", e.getMessage());
+            assertEquals(owner, Files.getOwner(dir.resolve("precious.txt")));
+            assertEquals(owner, Files.getOwner(dir));
+            // through a link: the server's files go to the directory it names
+            Files.delete(dir.resolve("precious.txt"));
+            Path link = Files.createSymbolicLink(dir.resolveSibling(dir.getFileName() + "-link"), dir);
+            try {
+                try (Target pg = new TargetSpec().keepData(link).open(); Connection c = pg.connect();
+                     ResultSet rs = c.createStatement().executeQuery("SELECT 1")) {
+                    assertTrue(rs.next());
+                }
+                assertTrue(Files.exists(dir.resolve("data/PG_VERSION")));
+            } finally {
+                Files.deleteIfExists(link);
+            }
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+
     @Test
     void anInterruptedInitdbIsRedoneAndAForeignDirectoryRefused() throws Exception {
         var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
@@ -432,8 +465,10 @@ class ManagedServerTest {
             KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).open());
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertTrue(e.getMessage().endsWith("is not a data directory Kensho finished making (no include of kensho.conf in its"
-                    + " postgresql.conf); remove it, or give another directory"), e.getMessage());
+                    + " postgresql.conf); remove it, or give another directory (nothing in it was changed)"), e.getMessage());
             assertTrue(Files.exists(dir.resolve("data/PG_VERSION")), "left as it was");
+            // not given to the server's user first (chown -R ran before the check)
+            assertEquals(Files.getOwner(dir.getParent()), Files.getOwner(dir.resolve("data/PG_VERSION")));
             // and if something runs there, it is not Kensho's to stop (pg_ctl stop would signal the pid in the file)
             Process other = new ProcessBuilder("sleep", "60").start();
             try {

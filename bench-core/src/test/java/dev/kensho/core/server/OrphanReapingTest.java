@@ -1,10 +1,12 @@
 package dev.kensho.core.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -65,8 +67,12 @@ class OrphanReapingTest {
                 "no /usr/bin/setsid: the watchdog stays in the JVM's process group, test skipped");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // setsid: the child JVM leads a process group of its own, which the test can kill whole
-        Process child = new ProcessBuilder("/usr/bin/setsid", java, "-cp", System.getProperty("java.class.path"), HoldsAServer.class.getName())
-                .redirectErrorStream(true).start();
+        // with a tablespace outside the instance (scan's --tablespace-dir): the watchdog removed the instance, and the
+        // tablespace's files stayed for good, no later start able to find them
+        Path outside = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-reap-ts");
+        Files.setPosixFilePermissions(outside, PosixFilePermissions.fromString("rwxr-xr-x"));   // the server's user enters it
+        Process child = new ProcessBuilder("/usr/bin/setsid", java, "-cp", System.getProperty("java.class.path"), HoldsAServer.class.getName(),
+                outside.toString()).redirectErrorStream(true).start();
         Path data = null;
         try {
             var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
@@ -86,7 +92,11 @@ class OrphanReapingTest {
             }
             assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false), "postmaster still runs");
             assertFalse(Files.exists(data.getParent()), "instance directory still there");
+            try (var left = Files.list(outside)) {
+                assertEquals(List.of(), left.toList(), "the tablespace's files and Kensho's directory for them are gone");
+            }
         } finally {
+            ManagedServer.deleteTree(outside);
             child.destroyForcibly();
             if (data != null) ManagedServer.reapOrphansIn(data.getParent().getParent());   // what a failed run left
         }
