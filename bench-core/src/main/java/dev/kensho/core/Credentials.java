@@ -37,7 +37,7 @@ public final class Credentials {
      * with \' inside, or a dollar-quoted one.
      */
     private static final Pattern SQL_PASSWORD = Pattern.compile(
-            "(?i)(\\bPASSWORD\\s+)(?:E'(?:[^'\\\\]|''|\\\\.)*'|'(?:[^']|'')*'|\\$([A-Za-z_][A-Za-z_0-9]*)?\\$.*?\\$\\2\\$)", Pattern.DOTALL);
+            "(?i)(\\bPASSWORD\\s+)(?:E'(?:[^'\\\\]|''|\\\\.)*'|'(?:[^']|'')*'|\\$([A-Za-z_][A-Za-z_0-9]*|)\\$.*?\\$\\2\\$)", Pattern.DOTALL);
 
     /** A conninfo's password=value, or password='value' with its quotes doubled inside a SQL literal. */
     private static final Pattern SQL_CONNINFO_PASSWORD = Pattern.compile("(?i)(\\bpassword\\s*=\\s*)(?:''(?:[^']|'''')*''|[^\\s'&]+)");
@@ -61,8 +61,19 @@ public final class Credentials {
 
     /** The text with each {@link #remember remembered} password replaced. */
     private static String maskKnown(String text) {
-        for (String k : KNOWN) if (text.contains(k)) text = text.replace(k, MASK);
+        // in any case: a server folds an unquoted word to lower case (column "sup3rs3cretpw" does not exist)
+        // the longest first: one password inside another (s3cret in Sup3rS3cretPw) left the rest of the longer one
+        for (String k : KNOWN.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
+            if (containsIgnoreCase(text, k)) {
+                text = Pattern.compile(Pattern.quote(k), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(text).replaceAll(MASK);
+            }
+        }
         return text;
+    }
+
+    private static boolean containsIgnoreCase(String text, String k) {
+        for (int i = 0; i + k.length() <= text.length(); i++) if (text.regionMatches(true, i, k, 0, k.length())) return true;
+        return false;
     }
 
     /**

@@ -37,6 +37,9 @@ class CredentialsTest {
         assertEquals("PGPASS=**** pg_ctl restart", Credentials.mask("PGPASS=Zq9_remembered! pg_ctl restart"));
         assertArrayEquals(new String[] {"-D", "pw=****"}, Credentials.maskArgs(new String[] {"-D", "pw=Zq9_remembered!"}));
         assertEquals("SELECT '****'", Credentials.maskText("SELECT 'Zq9_remembered!'"));
+        // in any case: the server folds an unquoted word (ERROR: column "zq9_remembered" does not exist)
+        Credentials.remember("Sup3rS3cretPw", "u", "db");
+        assertEquals("ERROR: column \"****\" does not exist", Credentials.mask("ERROR: column \"sup3rs3cretpw\" does not exist"));
         Credentials.remember("kensho_own_name", "kensho_own_name", "db");
         unchanged("user kensho_own_name");
         Credentials.remember("abc12", "u");
@@ -159,6 +162,9 @@ class CredentialsTest {
                 Credentials.maskSql("create user u with encrypted password 'pw' valid until 'infinity'"));
         assertEquals("ALTER ROLE bob PASSWORD '****' LOGIN", Credentials.maskSql("ALTER ROLE bob PASSWORD E'a\\'b' LOGIN"));
         assertEquals("ALTER ROLE bob PASSWORD '****';", Credentials.maskSql("ALTER ROLE bob PASSWORD $p$x'y$p$;"));
+        // a plain $$ too: its tag group took no part in the match, and Java's back-reference to it failed
+        assertEquals("ALTER USER u WITH ENCRYPTED PASSWORD '****' garbage;",
+                Credentials.maskSql("ALTER USER u WITH ENCRYPTED PASSWORD $$DollarSecretBB2$$ garbage;"));
         assertEquals("ALTER ROLE bob PASSWORD NULL", Credentials.maskSql("ALTER ROLE bob PASSWORD NULL"));
         assertEquals("SELECT * FROM dblink('host=h password=****', 'select 1') AS t(x int)",
                 Credentials.maskSql("SELECT * FROM dblink('host=h password=hunter2', 'select 1') AS t(x int)"));

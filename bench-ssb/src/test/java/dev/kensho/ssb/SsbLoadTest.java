@@ -196,6 +196,22 @@ class SsbLoadTest {
      * then took the keys' index scans), and data a user since lost a table of by every run (pg_prewarm failed on the
      * missing table, exit 3); both are now refused in one line naming what differs, and --reload replaces them.
      */
+    /** A '$' in a schema's name, legal in PostgreSQL, was read as a regular expression's group reference: a crash. */
+    @Test
+    void aSchemaWithADollarInItsNameLoads(Target pg) throws Exception {
+        SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_$1_test");
+        db.drop();
+        try {
+            db.load(new SsbDatabase.LoadOptions(0.001, 1, true, false), null);
+            assertTrue(db.status().complete());
+        } finally {
+            db.drop();
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA IF EXISTS \"kensho_ssb_$1_test\"");
+            }
+        }
+    }
+
     @Test
     void dataOfOtherKeysOrWithATableGoneAreRefusedNamingWhy(Target pg) throws Exception {
         SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_keys_test");

@@ -64,7 +64,7 @@ public final class ScanCommand implements Callable<Integer> {
     List<String> sharedBuffers = new ArrayList<>();
 
     @Option(names = "--tablespace-dir", paramLabel = "DIR",
-            description = "Managed servers: put the tables in a tablespace under DIR, an existing directory on the medium to compare (given to the server's OS user).")
+            description = "Managed servers: put the tables in a tablespace under DIR, an existing directory on the medium to compare (its new subdirectory kensho-N is given to the server's OS user).")
     Path tablespaceDir;
 
     @Option(names = "--tablespace", paramLabel = "NAME", description = "Put the tables in this existing tablespace (remote servers).")

@@ -39,22 +39,20 @@ public final class DataOptions {
     boolean noCache;
 
     /**
-     * Refuses --fresh and --no-cache where no target has the embedded server's cache: they did nothing there, and a
-     * --fresh meant to reload a remote server's data left it as it was.
+     * Refuses --fresh where no target has the embedded server's cache: a --fresh meant to reload a remote server's data
+     * left them as they were. (--no-cache, which asks that nothing be kept, holds everywhere.)
      */
     void refuseCacheOptionsWithout(List<TargetSpec> specs) {
-        if (!fresh && !noCache) return;
-        if (specs.stream().anyMatch(SsbCache::embedded)) return;
+        if (!fresh || specs.stream().anyMatch(SsbCache::embedded)) return;
         TargetSpec s = specs.get(0);
-        String option = fresh ? "--fresh" : "--no-cache";
-        String kept = fresh ? ": --reload replaces the SSB data Kensho loaded there" : ", whose data stay where they were loaded";
+        String kept = ": --reload replaces the SSB data Kensho loaded there";
         String why = s.keepData() != null ? "not to --keep-data's server" + kept : switch (s.kind()) {
             case REMOTE -> "not to a --url server" + kept;
             case LOCAL_BINARIES -> "a --pg-bin server is loaded anew each run";
             case TESTCONTAINERS -> "a --testcontainers server is loaded anew each run";
             case EMBEDDED -> "";
         };
-        throw KenshoException.usage(option + " applies to the embedded server's SSB cache; " + why);
+        throw KenshoException.usage("--fresh applies to the embedded server's SSB cache; " + why);
     }
 
     SsbDatabase.LoadOptions load() {

@@ -64,15 +64,15 @@ class SsbCommandTest {
         }
     }
 
-    /** --fresh and --no-cache are the embedded server's cache's: elsewhere they did nothing, silently (before connecting). */
+    /** --fresh is the embedded server's cache's: elsewhere it reloaded nothing, silently (refused before connecting). */
     @Test
     void theCacheOptionsAreRefusedWhereThereIsNoCache(@TempDir Path results) {
         String url = "jdbc:postgresql://127.0.0.1:1/x";
         String[][] cases = {
                 {"bench: --fresh applies to the embedded server's SSB cache; not to a --url server: --reload replaces the SSB data "
                         + "Kensho loaded there", "ssb", "--fresh", "--url", url},
-                {"bench: --no-cache applies to the embedded server's SSB cache; not to a --url server, whose data stay where they "
-                        + "were loaded", "ssb", "jit", "--no-cache", "--url", url},
+                {"bench: --fresh applies to the embedded server's SSB cache; not to a --url server: --reload replaces the SSB data "
+                        + "Kensho loaded there", "ssb", "jit", "--fresh", "--no-cache", "--url", url},
                 {"bench: --fresh applies to the embedded server's SSB cache; not to --keep-data's server: --reload replaces the SSB "
                         + "data Kensho loaded there", "ssb", "load", "--fresh", "--keep-data", results.resolve("kept").toString()},
                 {"bench: --fresh applies to the embedded server's SSB cache; a --pg-bin server is loaded anew each run",

@@ -131,7 +131,9 @@ public final class JmhLock implements AutoCloseable {
                     // another run made it first
                 }
             }
-            return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            // not through a link: in a shared /tmp another user may plant kensho-micro.lock as a link to a file of root's,
+            // which a root run then truncated and wrote its owner line into
+            return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
             throw KenshoException.usage("cannot open " + file + " (" + KenshoException.ioReason(e) + "): bench micro locks it, "
                     + "as JMH locks " + JMH_FILE + " there, to run one benchmark run at a time");
@@ -142,7 +144,8 @@ public final class JmhLock implements AutoCloseable {
         try {
             ByteBuffer b = ByteBuffer.allocate((int) Math.min(ch.size(), 4096));
             ch.read(b, 0);
-            return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8).strip();
+            // anyone may write the file: its text goes into a message, without a terminal's control characters
+            return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", " ").strip();
         } catch (IOException e) {
             return "";
         }

@@ -2,6 +2,7 @@ package dev.kensho.pgbench.micro;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
 import java.io.BufferedReader;
@@ -46,6 +47,32 @@ class JmhLockTest {
     static void release(Process holder) throws Exception {
         holder.getOutputStream().close();
         if (!holder.waitFor(30, TimeUnit.SECONDS)) holder.destroyForcibly();
+    }
+
+    /**
+     * A lock file planted as a link to a file of root's (anyone may write a shared /tmp): it was opened through the link,
+     * and the file truncated and given the owner line.
+     */
+    @Test
+    void aLockFileThatIsALinkIsNotFollowed(@TempDir Path tmp) throws Exception {
+        Path victim = Files.writeString(tmp.resolve("victim"), "root's own");
+        Files.createSymbolicLink(tmp.resolve(JmhLock.FILE), victim);
+        KenshoException e = assertThrows(KenshoException.class, () -> JmhLock.acquire(tmp, "process 1", false));
+        assertEquals(KenshoException.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("cannot open " + tmp.resolve(JmhLock.FILE) + " ("), e.getMessage());
+        assertEquals("root's own", Files.readString(victim));
+    }
+
+    /** Anyone may write the file: a terminal's control characters in it do not reach the message. */
+    @Test
+    void anOwnerLineIsPrintedWithoutControlCharacters(@TempDir Path tmp) throws Exception {
+        Process other = holdLock(tmp.resolve(JmhLock.FILE), "process 4242\u001b[2J", tmp);
+        try {
+            KenshoException e = assertThrows(KenshoException.class, () -> JmhLock.acquire(tmp, "process 1", false));
+            assertTrue(e.getMessage().startsWith("another bench micro is running (process 4242 [2J)"), e.getMessage());
+        } finally {
+            release(other);
+        }
     }
 
     @Test
