@@ -681,7 +681,16 @@ public final class RunComparison {
     private static Map<String, Integer> byValuesAsGiven(RunResults r, String by) {
         Map<String, Integer> pos = new LinkedHashMap<>();
         if (by == null || !(r.info().parameters().get(dev.kensho.core.result.RunDirectory.PLANNED_CELLS) instanceof List<?> cells)) return pos;
+        // a parameter the keys do not hold (ssb's target beside its version) is read off the trials of each planned cell:
+        // otherwise the sorted order's first value was the baseline, and compare --by target inverted every ratio
+        Map<String, Map<String, Object>> paramsOf = new LinkedHashMap<>();
+        for (Trial t : r.trials()) if (t.params() != null) paramsOf.putIfAbsent(t.cell(), t.params());
         for (Object cell : cells) {
+            Map<String, Object> p = paramsOf.get(String.valueOf(cell));
+            if (p != null && p.containsKey(by)) {
+                pos.putIfAbsent(Cells.text(Cells.normal(p.get(by))), pos.size());
+                continue;
+            }
             for (String part : String.valueOf(cell).split(";")) {
                 int eq = part.indexOf('=');
                 if (eq > 0 && part.substring(0, eq).equals(by)) pos.putIfAbsent(part.substring(eq + 1), pos.size());

@@ -588,6 +588,19 @@ class RunComparisonTest {
             RunComparison cmp = RunComparison.of(List.of(RunDirectory.read(rd.path())), new RunComparison.Options("work_mem", List.of()));
             assertEquals(List.of("64MB", "4MB"), cmp.groups().stream().map(RunComparison.Group::label).toList());
         }
+        // a parameter the planned keys do not hold (ssb's target beside its version label): its order read off the trials
+        Map<String, Object> q = new LinkedHashMap<>();
+        q.put(RunDirectory.PLANNED_CELLS, List.of("version=15 remote h:5432/kx_b;query=q1.1", "version=15 remote h:5432/kx_a;query=q1.1"));
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("ssb"), RunInfo.of("ssb", List.of("ssb"), q))) {
+            for (String db : List.of("kx_b", "kx_a")) {
+                for (int r = 0; r < 2; r++) {
+                    rd.append(Trial.of("version=15 remote h:5432/" + db + ";query=q1.1", r).param("target", "remote h:5432/" + db)
+                            .param("version", "15 remote h:5432/" + db).param("query", "q1.1").metric("seconds", 1.0 + r).build());
+                }
+            }
+            RunComparison cmp = RunComparison.of(List.of(RunDirectory.read(rd.path())), new RunComparison.Options("target", List.of()));
+            assertEquals(List.of("remote h:5432/kx_b", "remote h:5432/kx_a"), cmp.groups().stream().map(RunComparison.Group::label).toList());
+        }
     }
 
     /**
