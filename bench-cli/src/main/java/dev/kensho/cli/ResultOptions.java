@@ -137,7 +137,10 @@ public final class ResultOptions {
             if (!dir.info().parameters().containsKey(e.getKey())) continue;
             com.fasterxml.jackson.databind.JsonNode was = asJson(dir.info().parameters().get(e.getKey()));
             com.fasterxml.jackson.databind.JsonNode now = asJson(e.getValue());
-            if (!same(was, now)) {
+            // a size spelled otherwise is the same setting; not the same cell: a --matrix work_mem=1GB then 1024MB keyed
+            // its cells by the text, and the resume measured a third cell beside the run's two
+            boolean amounts = AMOUNTS.contains(e.getKey());
+            if (amounts ? !same(was, now) : !was.equals(now)) {
                 // an object of options (scan's) names the member that differs: the whole of it twice hid which
                 String name = e.getKey();
                 while (was.isObject() && now.isObject()) {
@@ -150,7 +153,7 @@ public final class ResultOptions {
                     if (!fieldNames(was).equals(fieldNames(now))) break;
                     String field = null;
                     for (String f : fieldNames(was)) {
-                        if (!same(was.get(f), now.get(f))) {
+                        if (amounts ? !same(was.get(f), now.get(f)) : !was.get(f).equals(now.get(f))) {
                             field = f;
                             break;
                         }
@@ -184,6 +187,12 @@ public final class ResultOptions {
         }
         return false;
     }
+
+    /**
+     * Parameters whose sizes and times compare as amounts (1GB = 1024MB): --set's settings, which the server reads, and
+     * scan's options, whose resume runs with the recorded ones (labels and all). Not a --matrix, whose values key cells.
+     */
+    private static final java.util.Set<String> AMOUNTS = java.util.Set.of("settings", "options");
 
     /** Parameters that are one object of a command's options (scan's), whose members a later Kensho adds to. */
     private static final java.util.Set<String> OPTION_RECORDS = java.util.Set.of("options");

@@ -76,10 +76,15 @@ class ResultOptionsTest {
     void aSizeOrTimeSpelledOtherwiseIsTheSameRun() {
         java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
         p.put("settings", java.util.Map.of("shared_buffers", "1GB", "statement_timeout", "30s"));
-        p.put("shared_buffers", java.util.List.of("small", "1GB"));
+        p.put("options", java.util.Map.of("sharedBuffers", java.util.List.of("small", "1GB")));
+        p.put("matrix", java.util.Map.of("work_mem", java.util.List.of("1GB", "64MB")));
         try (RunDirectory dir = RunDirectory.create(results, dev.kensho.core.result.RunInfo.of("scan", java.util.List.of("scan"), p))) {
             ResultOptions.checkSameRun(dir, "scan", java.util.Map.of("settings", java.util.Map.of("shared_buffers", "1024MB",
-                    "statement_timeout", "30000ms"), "shared_buffers", java.util.List.of("small", "1048576kB")));
+                    "statement_timeout", "30000ms"), "options", java.util.Map.of("sharedBuffers", java.util.List.of("small", "1048576kB"))));
+            // a --matrix value keys its cells by its text: 1024MB would be a third cell beside the run's 1GB
+            var matrix = assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir, "scan",
+                    java.util.Map.of("matrix", java.util.Map.of("work_mem", java.util.List.of("1024MB", "64MB")))));
+            assertTrue(matrix.getMessage().contains("that run had matrix.work_mem [\"1GB\",\"64MB\"]"), matrix.getMessage());
             var other = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> ResultOptions.checkSameRun(dir,
                     "scan", java.util.Map.of("settings", java.util.Map.of("shared_buffers", "1GB", "statement_timeout", "30min"))));
             assertTrue(other.getMessage().contains("that run had settings.statement_timeout \"30s\", this command line \"30min\""),
