@@ -382,9 +382,30 @@ public final class SsbDatabase {
                     copied.seconds(), keys, analyze, (System.nanoTime() - t0) / 1e9, settings);
         } catch (SQLException e) {
             throw KenshoException.target("cannot connect to " + target.describe() + ": " + KenshoException.firstLine(e), e);
+        } catch (KenshoException e) {
+            throw withDiskSaid(e, target);
         } finally {
             copy.close();
         }
+    }
+
+    /**
+     * A load that filled the disk anyway (the estimate is one; other files grew meanwhile) said only the server's "No
+     * space left on device": which disk, and the way out, where Kensho manages the server.
+     */
+    static KenshoException withDiskSaid(KenshoException e, Target target) {
+        if (e.getMessage() == null || !e.getMessage().contains("No space left on device") || !target.kind().managed()) return e;
+        java.util.Optional<java.nio.file.Path> data = target.control().dataDirectory();
+        if (data.isEmpty()) return e;
+        String free;
+        try {
+            free = gib(java.nio.file.Files.getFileStore(data.get()).getUsableSpace());
+        } catch (java.io.IOException io) {
+            return e;
+        }
+        return new KenshoException(e.exitCode(), e.getMessage() + " (the disk of " + data.get() + " is full, " + free + " free now: "
+                + "free some space, use a smaller --scale, or " + (data.get().startsWith(dev.kensho.core.server.KenshoHome.dir())
+                ? "set KENSHO_HOME to a larger disk" : "keep the data on a larger disk") + ")", e.getCause());
     }
 
     /** Settings that decide how fast COPY can go, as this session sees them. */

@@ -44,4 +44,20 @@ class SsbLoadRoomTest {
             Files.deleteIfExists(mount);
         }
     }
+
+    /** A load that filled the disk anyway says which disk and the way out, not the server's words alone. */
+    @Test
+    void aFullDiskDuringTheLoadIsNamed() {
+        try (Target pg = new TargetSpec().open()) {
+            KenshoException full = KenshoException.target("COPY failed: ERROR: could not extend file \"base/16384/16453\": No space left on device", null);
+            KenshoException said = SsbDatabase.withDiskSaid(full, pg);
+            assertEquals(KenshoException.TARGET, said.exitCode());
+            assertTrue(said.getMessage().matches("COPY failed: .*No space left on device \\(the disk of "
+                    + java.util.regex.Pattern.quote(pg.control().dataDirectory().orElseThrow().toString())
+                    + " is full, [0-9.]+ [MG]B free now: free some space, use a smaller --scale, or set KENSHO_HOME to a larger disk\\)"),
+                    said.getMessage());
+            KenshoException other = KenshoException.target("COPY failed: ERROR: permission denied", null);
+            assertEquals(other, SsbDatabase.withDiskSaid(other, pg));
+        }
+    }
 }
