@@ -749,9 +749,23 @@ public final class RunComparison {
 
     private List<String> orderedKeys() {
         List<String> ks = new ArrayList<>(keys.keySet());
-        ks.sort((a, b) -> Cells.LIST_ORDER.compare(new ArrayList<>(keys.get(a).values()), new ArrayList<>(keys.get(b).values())));
+        // named values as the first run's command gave them (jit=on,off), as its report shows them; numbers numerically
+        if (given == null) given = new Cells(runs.get(0).trials(), Cells.planned(runs.get(0)));
+        ks.sort((a, b) -> {
+            List<String> names = new ArrayList<>(keys.get(a).keySet());
+            for (String n : names) {
+                Object x = keys.get(a).get(n), y = keys.get(b).get(n);
+                if (x == null || y == null) continue;
+                int c = given.order(n).compare(x, y);
+                if (c != 0) return c;
+            }
+            return Cells.LIST_ORDER.compare(new ArrayList<>(keys.get(a).values()), new ArrayList<>(keys.get(b).values()));
+        });
         return ks;
     }
+
+    /** The first run's cells, whose order of named values the comparison's rows follow. */
+    private Cells given;
 
     private void compare() {
         Group base = groups.get(0);

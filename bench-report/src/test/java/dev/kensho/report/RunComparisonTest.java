@@ -626,6 +626,23 @@ class RunComparisonTest {
         }
     }
 
+    /** The rows follow the named values as the command gave them (jit=on,off), as the run's report does. */
+    @Test
+    void rowsFollowTheNamedValuesAsGiven(@TempDir Path tmp) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        List<String> planned = new ArrayList<>();
+        for (String v : List.of("16", "17")) for (String jit : List.of("on", "off")) planned.add("jit=" + jit + ";version=" + v);
+        p.put(RunDirectory.PLANNED_CELLS, planned);
+        try (RunDirectory rd = RunDirectory.create(tmp, RunInfo.of("query", List.of("query"), p))) {
+            for (String key : planned) {
+                String jit = key.substring(4, key.indexOf(';')), v = key.substring(key.lastIndexOf('=') + 1);
+                for (int r = 0; r < 2; r++) rd.append(Trial.of(key, r).param("jit", jit).param("version", v).metric("ms", 1.0 + r).build());
+            }
+            RunComparison cmp = RunComparison.of(List.of(RunDirectory.read(rd.path())), new RunComparison.Options("version", List.of()));
+            assertEquals(List.of("jit=on", "jit=off"), cmp.rows().stream().map(RunComparison.Row::cell).toList());
+        }
+    }
+
     @Test
     void betterDirectionFromTheMetricName() {
         for (String m : List.of("tps", "rows_per_second", "mb_per_s")) assertEquals(RunComparison.Better.HIGHER, RunComparison.Better.of(m), m);
