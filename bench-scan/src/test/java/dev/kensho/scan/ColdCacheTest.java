@@ -118,6 +118,9 @@ class ColdCacheTest {
             // --tablespace-dir: the tables move to a tablespace in a directory given to the server's
             // user, its read throughput is recorded, and a throw-away server leaves no table files there.
             Path tsDir = Files.createTempDirectory(Path.of("/var/tmp"), "kensho-scan-ts");
+            // as a mount point is: enterable by the server's user, whom DIR itself is not given to
+            Files.setPosixFilePermissions(tsDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            var tsOwner = Files.getOwner(tsDir);
             try (Target other = new TargetSpec().open()) {
                 // another server's tablespace in the same directory: a copy of the same initdb template, it has the
                 // same system identifier, and a directory named by it was taken ("already in use as a tablespace")
@@ -132,7 +135,7 @@ class ColdCacheTest {
                 assertEquals("kensho_scan", tr.layouts().get(0).tablespace());
                 assertTrue(String.valueOf(tr.storage().get("directory")).startsWith(tsDir.toString()), tr.storage().toString());
                 assertTrue(((Number) tr.storage().get("mb_per_s")).doubleValue() > 0, tr.storage().toString());
-                assertEquals(Files.getOwner(pg.control().dataDirectory().orElseThrow()), Files.getOwner(tsDir));
+                assertEquals(tsOwner, Files.getOwner(tsDir), "DIR keeps its owner: only the directory made in it is the server's");
                 try (Connection c = pg.connect(); Statement s = c.createStatement();
                      var rs = s.executeQuery("SELECT count(*) FROM pg_tablespace WHERE spcname = 'kensho_scan'")) {
                     rs.next();

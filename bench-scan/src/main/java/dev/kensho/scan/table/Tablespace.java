@@ -138,8 +138,9 @@ public final class Tablespace {
             }
         }
         if (!blocked.isEmpty()) {
+            // DIR itself is not given away (a shared /var/tmp would be): a private one needs its others' x bit
             throw new IOException("the server's OS user " + Files.getOwner(dir).getName() + " cannot enter " + blocked.get(0)
-                    + "; choose a directory outside it (e.g. under /var/tmp)");
+                    + " (chmod o+x " + blocked.get(0) + ", or choose a directory it can enter, e.g. one under /var/tmp)");
         }
     }
 
