@@ -52,8 +52,7 @@ class SsbCacheTest {
             assertEquals(1, log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("ssb: the loaded database stays")).count(),
                     "a reuse says nothing of it again");
         } finally {
-            if (Files.exists(dir)) SsbCache.deleteTree(dir);
-            Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
+            removeCache(dir);
         }
     }
 
@@ -80,8 +79,7 @@ class SsbCacheTest {
             assertTrue(said.lines().anyMatch(l -> l.matches("ssb: removed the cached server " + java.util.regex.Pattern.quote(dir.toString())
                     + " \\(\\d+ MB\\): it held no complete SSB load")), said);
         } finally {
-            if (Files.exists(dir)) SsbCache.deleteTree(dir);
-            Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
+            removeCache(dir);
         }
     }
 
@@ -107,9 +105,14 @@ class SsbCacheTest {
                 assertTrue(new SsbDatabase(c.target(), "public").status().complete());
             }
         } finally {
-            if (Files.exists(dir)) SsbCache.deleteTree(dir);
-            Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
+            removeCache(dir);
         }
+    }
+
+    /** A cache directory this test made, and its lock file beside it. */
+    private static void removeCache(Path dir) throws java.io.IOException {
+        if (Files.exists(dir)) SsbCache.deleteTree(dir);
+        Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
     }
 
     private static long bytes(Path dir) throws java.io.IOException {
