@@ -162,13 +162,13 @@ public final class MicroTables {
         String cols = IntStream.range(0, WIDE_COLUMNS).mapToObj(i -> "col" + i + " text").collect(Collectors.joining(", "));
         exec(c, "create table " + WIDE + " (" + cols + ")");
         // The comment goes on first: a load interrupted half-way leaves a table Kensho may drop.
-        exec(c, "comment on table " + WIDE + " is '" + mark + " (loading)'");
+        exec(c, "comment on table " + WIDE + " is " + dev.kensho.core.server.SqlIdentifier.literal(mark + " (loading)"));
         String values = IntStream.range(0, WIDE_COLUMNS).mapToObj(i -> "v").collect(Collectors.joining(", "));
         exec(c, "insert into " + WIDE + " select " + values + " from (select lpad(g::text, 10, '0') v from generate_series(1, "
                 + rows + ") g) s");
         // hint bits and the visibility map set now, so no measured query writes pages
         exec(c, "vacuum (freeze, analyze) " + WIDE);
-        exec(c, "comment on table " + WIDE + " is '" + mark + "'");
+        exec(c, "comment on table " + WIDE + " is " + dev.kensho.core.server.SqlIdentifier.literal(mark));
         return false;
     }
 

@@ -116,7 +116,8 @@ public final class ScanTable {
         long t0 = System.nanoTime();
         exec(c, "CREATE TABLE " + table + " (col01 char(30) NOT NULL, col02 char(139))" + ts);
         // The comment goes on first: a load interrupted half-way leaves a table Kensho may drop.
-        exec(c, "COMMENT ON TABLE " + table + " IS '" + mark + " (loading)'");
+        // a literal: the mark holds the tablespace's name, a user's ("o'brien", or SQL after a quote)
+        exec(c, "COMMENT ON TABLE " + table + " IS " + dev.kensho.core.server.SqlIdentifier.literal(mark + " (loading)"));
         String key = layout == Layout.HIGH ? "g" : "(g * " + p + ") % " + rows;
         exec(c, "INSERT INTO " + table + " SELECT lpad((" + key + " + 1)::text, 30, '0'), "
                 + "rpad('row ' || (" + key + " + 1), 139, '.') FROM generate_series(0::bigint, " + (rows - 1) + ") g");
@@ -124,7 +125,7 @@ public final class ScanTable {
                 + (tablespace == null ? "" : " USING INDEX TABLESPACE " + dev.kensho.core.server.SqlIdentifier.quoted(tablespace)));
         exec(c, "VACUUM (FREEZE, ANALYZE) " + table);
         // its size as built: an UPDATE since puts new row versions on new pages (a full page has no room for them)
-        exec(c, "COMMENT ON TABLE " + table + " IS '" + mark + PAGES + pages(c, table) + "'");
+        exec(c, "COMMENT ON TABLE " + table + " IS " + dev.kensho.core.server.SqlIdentifier.literal(mark + PAGES + pages(c, table)));
         double seconds = (System.nanoTime() - t0) / 1e9;
         return facts(c, layout, table, rows, p, seconds, false);
     }

@@ -50,6 +50,34 @@ class ScanTableTest {
         }
     }
 
+    /**
+     * A tablespace's name is in the table's comment: pasted between quotes, a name with a quote in it ran SQL after it
+     * (COPY ... TO PROGRAM as the server's user). Read back as it is now, with standard_conforming_strings off too.
+     */
+    @Test
+    void aTablespaceNameWithQuotesIsNoSql() throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory(Path.of("/var/tmp"), "kx-ts-quote");
+        String name = "kx_o'brien\\' ; SELECT 1/0; --";
+        try (Target pg = new TargetSpec().open(); Connection c = pg.connect(); Statement s = c.createStatement()) {
+            java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            java.nio.file.Files.setOwner(dir, java.nio.file.Files.getOwner(pg.control().dataDirectory().orElseThrow()));
+            s.execute("CREATE TABLESPACE " + dev.kensho.core.server.SqlIdentifier.quoted(name) + " LOCATION '" + dir + "'");
+            s.execute("SET standard_conforming_strings = off");
+            assertFalse(ScanTable.prepare(c, Layout.HIGH, 1000, name, false, Optional.empty(), null).reused());
+            try (ResultSet rs = s.executeQuery("SELECT obj_description('scan_high'::regclass, 'pg_class')")) {
+                rs.next();
+                assertTrue(rs.getString(1).contains(" tablespace=" + name + " pages="), rs.getString(1));
+            }
+            assertTrue(ScanTable.prepare(c, Layout.HIGH, 1000, name, false, Optional.empty(), null).reused(), "found again by its comment");
+            s.execute("DROP TABLE scan_high");
+            s.execute("DROP TABLESPACE " + dev.kensho.core.server.SqlIdentifier.quoted(name));
+        } finally {
+            try (var w = java.nio.file.Files.walk(dir)) {
+                w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     /** --rows of petabytes went on loading until killed: refused before anything is dropped or built, naming the sizes. */
     @Test
     void aTableItsDiskHasNoRoomForIsNotBuilt(@TempDir Path storage) throws Exception {
