@@ -109,6 +109,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         try {
             if (keepDir != null) {
                 // a link's target: the server user was given the link (chown), not the directory it names
+                if (Files.isSymbolicLink(keepDir) && !Files.exists(keepDir)) {
+                    throw KenshoException.usage("--keep-data " + keepDir + " is a link to " + Files.readSymbolicLink(keepDir)
+                            + ", which does not exist");
+                }
                 instance = Files.exists(keepDir) ? keepDir.toRealPath() : keepDir.toAbsolutePath();
                 refuseForeignFiles(keepDir, instance);
                 Files.createDirectories(instance);
@@ -230,12 +234,18 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      * left running, even where no later Kensho start in the same KENSHO_HOME would reap it.
      * close() ends it.
      */
+    /** How scan's throughput probe's file in a tablespace location begins (kensho-seqread….bin), which a kill leaves. */
+    static final String SEQREAD_PROBE = "kensho-seqread";
+
     /**
-     * The shell's {@link #deleteInstance}: what the tablespaces of the data directory ($2) hold outside it, the server's
-     * PG_* subdirectory of each location, then the location where Kensho made it (kensho-…) and it is empty.
+     * The shell's {@link #deleteInstance}: in each tablespace location of the data directory ($2) that Kensho made
+     * (kensho-digits, no .. in the way: the link is the server user's to rewrite, this shell root's), the server's PG_*
+     * subdirectory and a throughput probe's file, then the location itself once empty.
      */
-    private static final String TABLESPACES_RM = "for l in \"$2\"/pg_tblspc/*; do t=$(readlink \"$l\") || continue; case \"$t\" in /*) "
-            + "rm -rf \"$t\"/PG_*; case \"${t##*/}\" in " + KenshoHome.OWN_TABLESPACE_PREFIX + "[0-9]*) rmdir \"$t\" 2>/dev/null;; esac;; esac; done; ";
+    private static final String TABLESPACES_RM = "for l in \"$2\"/pg_tblspc/*; do t=$(readlink \"$l\") || continue; "
+            + "case \"$t\" in /*) ;; *) continue;; esac; case \"$t\" in */..*|*/./*) continue;; esac; case \"${t##*/}\" in "
+            + KenshoHome.OWN_TABLESPACE_PREFIX + "[0-9]*) rm -rf \"$t\"/PG_* \"$t\"/" + SEQREAD_PROBE + "*; rmdir \"$t\" 2>/dev/null;; esac; done; ";
+
 
     private void startWatchdog() {
         // a pg_ctl start under way when the JVM ends writes its pid file a moment later: look three times. Only while
@@ -485,8 +495,23 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                     + "): give an empty directory, or one an earlier --keep-data made (nothing in it was changed)");
         }
         Path data = dir.resolve("data");
-        if (Files.exists(data.resolve("PG_VERSION")) && !Files.readString(data.resolve("postgresql.conf")).contains("include_if_exists = 'kensho.conf'")
-                && !Files.exists(dir.resolve(INITDB_STARTED))) {
+        // DIR/data: empty, Kensho's own initdb cut short (its marker beside it), or a data directory Kensho finished
+        // making; a user's folder named data was given away by the first run and removed by the next as an initdb's debris
+        if (!Files.isDirectory(data, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.exists(dir.resolve(INITDB_STARTED))) {
+            if (Files.exists(data, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(data, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw KenshoException.usage("--keep-data " + given + " holds a 'data' that is not a directory Kensho made; give another directory"
+                        + " (nothing in it was changed)");
+            }
+            return;
+        }
+        boolean empty;
+        try (Stream<Path> entries = Files.list(data)) {
+            empty = entries.findAny().isEmpty();
+        }
+        Path conf = data.resolve("postgresql.conf");
+        boolean kenshos = Files.isRegularFile(data.resolve("PG_VERSION")) && Files.isRegularFile(conf)
+                && Files.readString(conf).contains("include_if_exists = 'kensho.conf'");
+        if (!empty && !kenshos) {
             throw KenshoException.usage(data + " is not a data directory Kensho finished making (no include of kensho.conf"
                     + " in its postgresql.conf); remove it, or give another directory (nothing in it was changed)");
         }
@@ -1058,9 +1083,9 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /**
      * A throw-away instance, with what its tablespaces hold outside it: scan's --tablespace-dir put gigabytes there,
-     * which a Ctrl-C or a kill (the scan's own DROP never ran) left behind. Only the server's own subdirectory of each
-     * location goes (PG_15_202209061: PostgreSQL refuses a location another cluster's already holds), then the location
-     * when Kensho made it (kensho-…) and nothing else is in it.
+     * which a Ctrl-C or a kill (the scan's own DROP never ran) left behind. Only in a location Kensho made (kensho-digits),
+     * and there only the server's own subdirectory (PG_15_202209061: PostgreSQL refuses a location another cluster's
+     * already holds) and a throughput probe's file, then the location itself once nothing else is in it.
      */
     static void deleteInstance(Path instance) {
         Path links = instance.resolve("data").resolve("pg_tblspc");
@@ -1069,11 +1094,14 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 for (Path link : (Iterable<Path>) ls::iterator) {
                     try {
                         Path location = Files.readSymbolicLink(link);
-                        if (!location.isAbsolute()) continue;   // in-place tablespaces (allow_in_place_tablespaces) are inside
+                        // only a location Kensho made: the link is the server user's to rewrite, and root must not follow
+                        // it elsewhere; a user's own tablespace is theirs (in-place ones are inside the instance)
+                        if (!location.isAbsolute() || !KenshoHome.isOwnTablespaceLocation(location)) continue;
                         try (Stream<Path> own = Files.list(location)) {
-                            own.filter(p -> p.getFileName().toString().startsWith("PG_")).forEach(ManagedServer::deleteTree);
+                            own.filter(p -> p.getFileName().toString().startsWith("PG_") || p.getFileName().toString().startsWith(SEQREAD_PROBE))
+                                    .forEach(ManagedServer::deleteTree);
                         }
-                        if (KenshoHome.isOwnTablespaceLocation(location)) Files.deleteIfExists(location);
+                        Files.deleteIfExists(location);
                     } catch (IOException | UncheckedIOException | UnsupportedOperationException ignored) {
                         // not a link, gone, or not empty: what is not the server's stays
                     }

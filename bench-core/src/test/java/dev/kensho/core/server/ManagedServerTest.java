@@ -243,7 +243,7 @@ class ManagedServerTest {
 
     /**
      * A throw-away server takes its tablespaces' files with it (scan's --tablespace-dir left gigabytes after a Ctrl-C):
-     * the server's own subdirectory of each location, and a location Kensho made once empty; what else is there stays.
+     * in a location Kensho made, which goes once empty; a user's own location is left as it is.
      */
     @Test
     void aThrowAwayServerRemovesWhatItsTablespacesHold() throws Exception {
@@ -264,8 +264,9 @@ class ManagedServerTest {
                 }
             }
             assertFalse(Files.exists(own), "Kensho's location goes with the server");
+            // a user's location is theirs: root does not follow a link the server's user may have rewritten
             try (var files = Files.list(users)) {
-                assertEquals(List.of("notes.txt"), files.map(f -> f.getFileName().toString()).toList());
+                assertEquals(2, files.filter(f -> f.getFileName().toString().equals("notes.txt") || f.getFileName().toString().startsWith("PG_")).count());
             }
         } finally {
             ManagedServer.deleteTree(parent);
@@ -424,8 +425,27 @@ class ManagedServerTest {
                     + "earlier --keep-data made (nothing in it was changed)", e.getMessage());
             assertEquals(owner, Files.getOwner(dir.resolve("precious.txt")));
             assertEquals(owner, Files.getOwner(dir));
-            // through a link: the server's files go to the directory it names
+            // a folder of the user's named data: given away by the first run, removed by the next as an initdb's debris
             Files.delete(dir.resolve("precious.txt"));
+            Files.createDirectories(dir.resolve("data/sub"));
+            Files.writeString(dir.resolve("data/notes.txt"), "someone's");
+            for (int i = 0; i < 2; i++) {
+                KenshoException data = assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dir).open());
+                assertTrue(data.getMessage().endsWith("is not a data directory Kensho finished making (no include of kensho.conf in its"
+                        + " postgresql.conf); remove it, or give another directory (nothing in it was changed)"), data.getMessage());
+            }
+            assertEquals(owner, Files.getOwner(dir.resolve("data/notes.txt")));
+            assertFalse(Files.exists(dir.resolve(ManagedServer.INITDB_STARTED)));
+            ManagedServer.deleteTree(dir.resolve("data"));
+            Path dangling = dir.resolveSibling(dir.getFileName() + "-gone");
+            Files.createSymbolicLink(dangling, dir.resolveSibling(dir.getFileName() + "-nowhere"));
+            try {
+                assertEquals("--keep-data " + dangling + " is a link to " + dir.resolveSibling(dir.getFileName() + "-nowhere")
+                        + ", which does not exist", assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dangling).open()).getMessage());
+            } finally {
+                Files.deleteIfExists(dangling);
+            }
+            // through a link: the server's files go to the directory it names
             Path link = Files.createSymbolicLink(dir.resolveSibling(dir.getFileName() + "-link"), dir);
             try {
                 try (Target pg = new TargetSpec().keepData(link).open(); Connection c = pg.connect();
