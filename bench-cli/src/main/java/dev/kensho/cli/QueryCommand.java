@@ -156,7 +156,9 @@ final class QueryCommand implements Callable<Integer> {
                         try (var c = t.connect(); var st = c.createStatement()) {
                             st.execute(stmt);
                         } catch (SQLException e) {
-                            throw KenshoException.usage("--setup " + KenshoException.firstLine(stmt) + ": " + KenshoException.firstLine(e));
+                            // masked as run.json keeps it: an ALTER ROLE ... PASSWORD that failed printed the password
+                            throw KenshoException.usage("--setup " + KenshoException.firstLine(Credentials.maskSql(stmt)) + ": "
+                                    + KenshoException.firstLine(Credentials.maskSql(e.getMessage())));
                         }
                     }
                     if (varied.containsKey("jit") && !dev.kensho.core.env.Environment.jitAvailable(t)) {

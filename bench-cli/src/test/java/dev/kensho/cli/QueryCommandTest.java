@@ -105,6 +105,11 @@ class QueryCommandTest {
         List<String> err = r.err().lines().filter(l -> l.startsWith("bench:")).toList();
         assertEquals(1, err.size(), r.err());
         assertTrue(err.get(0).contains("--setup creat table x (i int): ERROR: syntax error"), r.err());
+        // a password in a statement that failed: masked on the console, as run.json keeps it
+        CommandRun pw = CommandRun.of(args(pg, tmp, "-c", "select 1", "--setup", "ALTER ROLE kx_no_such_role PASSWORD $$Dollar11Secret$$"));
+        assertEquals(2, pw.exit(), pw.out() + pw.err());
+        assertFalse((pw.out() + pw.err()).contains("Dollar11Secret"), pw.err());
+        assertTrue(pw.err().contains("--setup ALTER ROLE kx_no_such_role PASSWORD '****': ERROR:"), pw.err());
     }
 
     /** A statement that crashes the server (its backend killed): the error line says the server crashed, and why. */

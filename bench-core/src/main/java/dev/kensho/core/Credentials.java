@@ -55,25 +55,23 @@ public final class Credentials {
      */
     public static void remember(String password, String... names) {
         if (password == null || password.length() < 6 || password.isBlank()) return;
-        for (String n : names) if (password.equals(n)) return;
+        for (String n : names) if (password.equalsIgnoreCase(n)) return;
+        // nor a part of what every URL and message holds: "postgres" masked jdbc:postgresql:// itself
+        if (OWN_WORDS.toLowerCase(java.util.Locale.ROOT).contains(password.toLowerCase(java.util.Locale.ROOT))) return;
         KNOWN.add(password);
     }
 
+    /** Words in every URL and in Kensho's own messages, which no password is masked inside. */
+    private static final String OWN_WORDS = "jdbc:postgresql://localhost kensho postgresql postgres";
+
     /** The text with each {@link #remember remembered} password replaced. */
     private static String maskKnown(String text) {
-        // in any case: a server folds an unquoted word to lower case (column "sup3rs3cretpw" does not exist)
-        // the longest first: one password inside another (s3cret in Sup3rS3cretPw) left the rest of the longer one
+        // the longest first: one password inside another (s3cret in Sup3rS3cretPw) left the rest of the longer one. As
+        // written, not in any case: a password Postgres then masked jdbc:postgresql:// in every URL, and no run could start
         for (String k : KNOWN.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
-            if (containsIgnoreCase(text, k)) {
-                text = Pattern.compile(Pattern.quote(k), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(text).replaceAll(MASK);
-            }
+            if (text.contains(k)) text = text.replace(k, MASK);
         }
         return text;
-    }
-
-    private static boolean containsIgnoreCase(String text, String k) {
-        for (int i = 0; i + k.length() <= text.length(); i++) if (text.regionMatches(true, i, k, 0, k.length())) return true;
-        return false;
     }
 
     /**

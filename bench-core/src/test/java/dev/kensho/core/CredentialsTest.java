@@ -37,9 +37,15 @@ class CredentialsTest {
         assertEquals("PGPASS=**** pg_ctl restart", Credentials.mask("PGPASS=Zq9_remembered! pg_ctl restart"));
         assertArrayEquals(new String[] {"-D", "pw=****"}, Credentials.maskArgs(new String[] {"-D", "pw=Zq9_remembered!"}));
         assertEquals("SELECT '****'", Credentials.maskText("SELECT 'Zq9_remembered!'"));
-        // in any case: the server folds an unquoted word (ERROR: column "zq9_remembered" does not exist)
+        // the longest first: one inside another left the rest of the longer one
         Credentials.remember("Sup3rS3cretPw", "u", "db");
-        assertEquals("ERROR: column \"****\" does not exist", Credentials.mask("ERROR: column \"sup3rs3cretpw\" does not exist"));
+        Credentials.remember("S3cretPw", "u", "db");
+        assertEquals("PGPASSWORD=****", Credentials.mask("PGPASSWORD=Sup3rS3cretPw"));
+        // not one that is a part of every URL (jdbc:postgresql:// masked, no run could start), nor a name in another case
+        Credentials.remember("Postgres", "u", "db");
+        Credentials.remember("postgresql", "u", "db");
+        Credentials.remember("Kx_h5_db", "u", "kx_h5_db");
+        assertEquals("jdbc:postgresql://127.0.0.1:5432/kx_h5_db", Credentials.mask("jdbc:postgresql://127.0.0.1:5432/kx_h5_db"));
         Credentials.remember("kensho_own_name", "kensho_own_name", "db");
         unchanged("user kensho_own_name");
         Credentials.remember("abc12", "u");

@@ -145,7 +145,8 @@ public final class JmhLock implements AutoCloseable {
             ByteBuffer b = ByteBuffer.allocate((int) Math.min(ch.size(), 4096));
             ch.read(b, 0);
             // anyone may write the file: its text goes into a message, without a terminal's control characters
-            return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", " ").strip();
+            // C0 and C1 controls and format characters (U+202E turns the rest of a line around)
+            return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8).replaceAll("[\\p{Cc}\\p{Cf}]", " ").strip();
         } catch (IOException e) {
             return "";
         }

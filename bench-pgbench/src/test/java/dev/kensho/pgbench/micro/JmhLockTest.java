@@ -66,7 +66,7 @@ class JmhLockTest {
     /** Anyone may write the file: a terminal's control characters in it do not reach the message. */
     @Test
     void anOwnerLineIsPrintedWithoutControlCharacters(@TempDir Path tmp) throws Exception {
-        Process other = holdLock(tmp.resolve(JmhLock.FILE), "process 4242\u001b[2J", tmp);
+        Process other = holdLock(tmp.resolve(JmhLock.FILE), "process 4242\u001b[2J\u009b\u202e", tmp);
         try {
             KenshoException e = assertThrows(KenshoException.class, () -> JmhLock.acquire(tmp, "process 1", false));
             assertTrue(e.getMessage().startsWith("another bench micro is running (process 4242 [2J)"), e.getMessage());
