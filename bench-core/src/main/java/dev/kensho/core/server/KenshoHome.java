@@ -15,6 +15,9 @@ public final class KenshoHome {
      */
     public static final String OWN_TABLESPACE_PREFIX = "kensho-";
 
+    /** How scan's throughput probe's file in a tablespace location begins (kensho-seqread….bin), which a kill leaves. */
+    public static final String OWN_PROBE_PREFIX = "kensho-seqread";
+
     /** A location Kensho made (kensho- and the random digits Files.createTempDirectory adds), not a user's kensho-ssd. */
     public static boolean isOwnTablespaceLocation(Path location) {
         String name = location.getFileName() == null ? "" : location.getFileName().toString();

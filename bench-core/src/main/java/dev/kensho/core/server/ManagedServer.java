@@ -229,24 +229,20 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * A JVM killed with SIGKILL (a CI timeout, a killed test fork) runs no shutdown hook. A shell
-     * that outlives it stops the server and removes the instance within a second, so no postgres is
-     * left running, even where no later Kensho start in the same KENSHO_HOME would reap it.
-     * close() ends it.
-     */
-    /** How scan's throughput probe's file in a tablespace location begins (kensho-seqread….bin), which a kill leaves. */
-    static final String SEQREAD_PROBE = "kensho-seqread";
-
-    /**
      * The shell's {@link #deleteInstance}: in each tablespace location of the data directory ($2) that Kensho made
      * (kensho-digits, no .. in the way: the link is the server user's to rewrite, this shell root's), the server's PG_*
      * subdirectory and a throughput probe's file, then the location itself once empty.
      */
     private static final String TABLESPACES_RM = "for l in \"$2\"/pg_tblspc/*; do t=$(readlink \"$l\") || continue; "
             + "case \"$t\" in /*) ;; *) continue;; esac; case \"$t\" in */..*|*/./*) continue;; esac; case \"${t##*/}\" in "
-            + KenshoHome.OWN_TABLESPACE_PREFIX + "[0-9]*) rm -rf \"$t\"/PG_* \"$t\"/" + SEQREAD_PROBE + "*; rmdir \"$t\" 2>/dev/null;; esac; done; ";
+            + KenshoHome.OWN_TABLESPACE_PREFIX + "[0-9]*) rm -rf \"$t\"/PG_* \"$t\"/" + KenshoHome.OWN_PROBE_PREFIX + "*; rmdir \"$t\" 2>/dev/null;; esac; done; ";
 
-
+    /**
+     * A JVM killed with SIGKILL (a CI timeout, a killed test fork) runs no shutdown hook. A shell
+     * that outlives it stops the server and removes the instance within a second, so no postgres is
+     * left running, even where no later Kensho start in the same KENSHO_HOME would reap it.
+     * close() ends it.
+     */
     private void startWatchdog() {
         // a pg_ctl start under way when the JVM ends writes its pid file a moment later: look three times. Only while
         // owner.pid still names this JVM: a next run may already have claimed a kept directory and started its own
@@ -1098,7 +1094,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                         // it elsewhere; a user's own tablespace is theirs (in-place ones are inside the instance)
                         if (!location.isAbsolute() || !KenshoHome.isOwnTablespaceLocation(location)) continue;
                         try (Stream<Path> own = Files.list(location)) {
-                            own.filter(p -> p.getFileName().toString().startsWith("PG_") || p.getFileName().toString().startsWith(SEQREAD_PROBE))
+                            own.filter(p -> p.getFileName().toString().startsWith("PG_") || p.getFileName().toString().startsWith(KenshoHome.OWN_PROBE_PREFIX))
                                     .forEach(ManagedServer::deleteTree);
                         }
                         Files.deleteIfExists(location);

@@ -38,7 +38,7 @@ public final class SequentialRead {
                         + "the %d MB free there (a smaller --throughput-mb is measured)", megabytes, free / BLOCK));
                 return m;
             }
-            file = Files.createTempFile(dir, "kensho-seqread", ".bin");
+            file = Files.createTempFile(dir, dev.kensho.core.server.KenshoHome.OWN_PROBE_PREFIX, ".bin");
             // Ctrl-C ends the JVM without this method's finally: the file (gigabytes) went with it only here
             file.toFile().deleteOnExit();
             ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK);
