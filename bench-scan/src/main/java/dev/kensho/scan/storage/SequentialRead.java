@@ -28,6 +28,7 @@ public final class SequentialRead {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("directory", dir.toString());
         Path file = null;
+        FileChannel inUse = null;
         try {
             Files.createDirectories(dir);
             long free = Files.getFileStore(dir).getUsableSpace();
@@ -38,9 +39,13 @@ public final class SequentialRead {
                         + "the %d MB free there (a smaller --throughput-mb is measured)", megabytes, free / BLOCK));
                 return m;
             }
+            removeStaleProbes(dir);
             file = Files.createTempFile(dir, dev.kensho.core.server.KenshoHome.OWN_PROBE_PREFIX, ".bin");
             // Ctrl-C ends the JVM without this method's finally: the file (gigabytes) went with it only here
             file.toFile().deleteOnExit();
+            // held while the file is in use: a later probe removes only files no process holds (a kill -9 skips deleteOnExit)
+            inUse = FileChannel.open(file, StandardOpenOption.WRITE);
+            inUse.lock();
             ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK);
             byte[] random = new byte[BLOCK];
             ThreadLocalRandom.current().nextBytes(random);
@@ -79,11 +84,40 @@ public final class SequentialRead {
                 try {
                     Files.deleteIfExists(file);
                 } catch (IOException ignored) {
-                    // a leftover temp file is harmless
+                    // a leftover is removed by the next probe here
+                }
+            }
+            if (inUse != null) {
+                try {
+                    inUse.close();
+                } catch (IOException ignored) {
+                    // closing lets go of the lock either way
                 }
             }
         }
         return m;
+    }
+
+    /**
+     * Probe files a killed run left (a kill -9 runs no deleteOnExit): gigabytes of root's in a tablespace's location that
+     * no later run removed. Only Kensho's names (kensho-seqread, digits, .bin) and only where no process holds the file.
+     */
+    static void removeStaleProbes(Path dir) {
+        java.util.regex.Pattern own = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(dev.kensho.core.server.KenshoHome.OWN_PROBE_PREFIX)
+                + "\\d+\\.bin");
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(f -> own.matcher(f.getFileName().toString()).matches())::iterator) {
+                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    java.nio.channels.FileLock lock = ch.tryLock();
+                    if (lock == null) continue;   // a running probe's
+                    Files.deleteIfExists(f);
+                } catch (IOException | java.nio.channels.OverlappingFileLockException ignored) {
+                    // this JVM's own, or gone meanwhile
+                }
+            }
+        } catch (IOException ignored) {
+            // nothing to list: nothing left over
+        }
     }
 
     private static long read(Path file, boolean direct) throws IOException {
