@@ -33,11 +33,13 @@ public final class Credentials {
     private static final Pattern OPTION = Pattern.compile("(?i)^(--password|--pass|-W)(=)(.*)$");
 
     /**
-     * SQL's PASSWORD 'literal' (CREATE/ALTER ROLE, ENCRYPTED PASSWORD): a standard string with '' inside, an E'' string
-     * with \' inside, or a dollar-quoted one.
+     * SQL's PASSWORD 'literal' (CREATE/ALTER ROLE, ENCRYPTED PASSWORD, a foreign server's OPTIONS ("password" '…')): a
+     * standard string with '' inside, an E'' string with \' inside, a U&'' or B''/X'' one, a dollar-quoted one, or one
+     * left unterminated (a typo the server's error quotes whole), after blanks or comments.
      */
     private static final Pattern SQL_PASSWORD = Pattern.compile(
-            "(?i)(\\bPASSWORD\\s+)(?:E'(?:[^'\\\\]|''|\\\\.)*'|'(?:[^']|'')*'|\\$([A-Za-z_][A-Za-z_0-9]*|)\\$.*?\\$\\2\\$)", Pattern.DOTALL);
+            "(?i)(\\bPASSWORD\"?(?:\\s|/\\*.*?\\*/)*)(?:E'(?:[^'\\\\]|''|\\\\.)*'|(?:U&|[BX])?'(?:[^']|'')*'|'(?:[^']|'')*\\z"
+                    + "|\\$([A-Za-z_][A-Za-z_0-9]*|)\\$.*?\\$\\2\\$)", Pattern.DOTALL);
 
     /** A conninfo's password=value, or password='value' with its quotes doubled inside a SQL literal. */
     private static final Pattern SQL_CONNINFO_PASSWORD = Pattern.compile("(?i)(\\bpassword\\s*=\\s*)(?:''(?:[^']|'''')*''|[^\\s'&]+)");
@@ -70,6 +72,11 @@ public final class Credentials {
         // written, not in any case: a password Postgres then masked jdbc:postgresql:// in every URL, and no run could start
         for (String k : KNOWN.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
             if (text.contains(k)) text = text.replace(k, MASK);
+            // and as the server echoes an unquoted word it folded, in any case between double quotes (column "sup3rpw")
+            if (text.indexOf('"') >= 0) {
+                text = Pattern.compile("\"" + Pattern.quote(k) + "\"", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(text)
+                        .replaceAll(java.util.regex.Matcher.quoteReplacement("\"" + MASK + "\""));
+            }
         }
         return text;
     }

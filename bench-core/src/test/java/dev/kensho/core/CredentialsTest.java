@@ -41,6 +41,9 @@ class CredentialsTest {
         Credentials.remember("Sup3rS3cretPw", "u", "db");
         Credentials.remember("S3cretPw", "u", "db");
         assertEquals("PGPASSWORD=****", Credentials.mask("PGPASSWORD=Sup3rS3cretPw"));
+        // as the server echoes a word it folded: in any case between double quotes, and only there
+        assertEquals("ERROR: column \"****\" does not exist", Credentials.mask("ERROR: column \"sup3rs3cretpw\" does not exist"));
+        assertEquals("sup3rs3cretpw", Credentials.mask("sup3rs3cretpw"));
         // not one that is a part of every URL (jdbc:postgresql:// masked, no run could start), nor a name in another case
         Credentials.remember("Postgres", "u", "db");
         Credentials.remember("postgresql", "u", "db");
@@ -172,6 +175,14 @@ class CredentialsTest {
         assertEquals("ALTER USER u WITH ENCRYPTED PASSWORD '****' garbage;",
                 Credentials.maskSql("ALTER USER u WITH ENCRYPTED PASSWORD $$DollarSecretBB2$$ garbage;"));
         assertEquals("ALTER ROLE bob PASSWORD NULL", Credentials.maskSql("ALTER ROLE bob PASSWORD NULL"));
+        // other literal forms, a comment in the way, a quoted option name, and a typo the server's error quotes whole
+        assertEquals("CREATE ROLE r PASSWORD '****'", Credentials.maskSql("CREATE ROLE r PASSWORD U&'S3cr\\0065tW'"));
+        assertEquals("ALTER ROLE r PASSWORD/**/'****'", Credentials.maskSql("ALTER ROLE r PASSWORD/**/'S3cretX'"));
+        assertEquals("CREATE USER MAPPING FOR x SERVER s OPTIONS (\"password\" '****')",
+                Credentials.maskSql("CREATE USER MAPPING FOR x SERVER s OPTIONS (\"password\" 'S3cretI')"));
+        assertEquals("ALTER ROLE r PASSWORD '****'", Credentials.maskSql("ALTER ROLE r PASSWORD 'S3cretJ"));
+        assertEquals("ALTER ROLE r PASSWORD '****'", Credentials.maskSql("ALTER ROLE r PASSWORD B'0101'"));
+        assertEquals("SHOW password_encryption", Credentials.maskSql("SHOW password_encryption"));
         assertEquals("SELECT * FROM dblink('host=h password=****', 'select 1') AS t(x int)",
                 Credentials.maskSql("SELECT * FROM dblink('host=h password=hunter2', 'select 1') AS t(x int)"));
         assertEquals("SELECT dblink_connect('c', 'dbname=x password=**** user=u')",
