@@ -41,9 +41,11 @@ class CredentialsTest {
         Credentials.remember("Sup3rS3cretPw", "u", "db");
         Credentials.remember("S3cretPw", "u", "db");
         assertEquals("PGPASSWORD=****", Credentials.mask("PGPASSWORD=Sup3rS3cretPw"));
-        // as the server echoes a word it folded: in any case between double quotes, and only there
-        assertEquals("ERROR: column \"****\" does not exist", Credentials.mask("ERROR: column \"sup3rs3cretpw\" does not exist"));
-        assertEquals("sup3rs3cretpw", Credentials.mask("sup3rs3cretpw"));
+        // as the server echoes a word it folded: in any case between double quotes, and only there (a name of its own:
+        // KNOWN is the JVM's, and another test's s3cret is inside sup3rs3cretpw)
+        Credentials.remember("Qx7VwLmZp9", "u", "db");
+        assertEquals("ERROR: column \"****\" does not exist", Credentials.mask("ERROR: column \"qx7vwlmzp9\" does not exist"));
+        assertEquals("qx7vwlmzp9", Credentials.mask("qx7vwlmzp9"));
         // not one that is a part of every URL (jdbc:postgresql:// masked, no run could start), nor a name in another case
         Credentials.remember("Postgres", "u", "db");
         Credentials.remember("postgresql", "u", "db");
