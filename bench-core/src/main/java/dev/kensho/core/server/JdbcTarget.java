@@ -123,14 +123,34 @@ abstract class JdbcTarget implements Target {
         // Without a password of ours, an empty one: pgjdbc would otherwise read ~/.pgpass by its own rules (a localhost
         // line for 127.0.0.1, a file others can read), which libpq, the wire engine and PgPass do not.
         p.setProperty("password", password != null ? password : "");
-        p.setProperty("ApplicationName", "kensho");
         // Every supported server is 9.0 or later: pgjdbc then sends application_name in the startup packet, as libpq does,
         // instead of a SET after login (a round trip per connection: -C pays it per transaction). A URL's own value wins.
         p.setProperty("assumeMinServerVersion", "9.0");
         String options = startupOptions(session);
         if (options != null) p.setProperty("options", options);
+        p.setProperty("ApplicationName", applicationName(session, options));
         return p;
     }
+
+    /**
+     * The application_name of the startup packet: a --set (or --matrix) of it, else the one the options name, else
+     * "kensho". Sent beside -c application_name=…, the packet's own won: the setting was recorded as applied, and every
+     * connection showed "kensho".
+     */
+    private static String applicationName(Map<String, String> session, String options) {
+        if (session.containsKey("application_name")) return session.get("application_name");
+        if (options != null) {
+            // the last of -c application_name=… or --application_name=…, backslash escapes read as the server reads them
+            java.util.regex.Matcher m = APPLICATION_NAME_OPTION.matcher(options);
+            String last = null;
+            while (m.find()) last = m.group(1).replaceAll("\\\\(.)", "$1");
+            if (last != null) return last;
+        }
+        return "kensho";
+    }
+
+    private static final java.util.regex.Pattern APPLICATION_NAME_OPTION =
+            java.util.regex.Pattern.compile("(?:-c\\s*|--)application_name=((?:\\\\.|[^\\s\\\\])*)");
 
     /**
      * The "options" startup parameter: the URL's own (?options=-c...) and then the session settings (--set), which
@@ -160,7 +180,8 @@ abstract class JdbcTarget implements Target {
         Map<String, String> startup = new LinkedHashMap<>();
         // the URL's ApplicationName, as pgjdbc sends it (the wire engine's backends showed "kensho" whatever it said)
         String app = urlProperties.get("ApplicationName");
-        startup.put("application_name", app == null ? "kensho" : URLDecoder.decode(app, StandardCharsets.UTF_8));
+        String options0 = startupOptions(sessionSettings);
+        startup.put("application_name", app != null ? URLDecoder.decode(app, StandardCharsets.UTF_8) : applicationName(sessionSettings, options0));
         // the URL's currentSchema, which pgjdbc sends as the startup parameter search_path (the wire engine's clients
         // looked for the tables in the default path)
         String schema = urlProperties.get("currentSchema");

@@ -180,6 +180,26 @@ class RemoteServerTest {
         }
     }
 
+    /**
+     * A --set application_name on a remote server (its -c option beside the startup packet's own "kensho") was recorded
+     * as applied while every connection showed "kensho"; the URL's options naming one stand alone too.
+     */
+    @Test
+    void aSetApplicationNameReachesTheConnections(@LocalPostgres Target pg) throws Exception {
+        String url = "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database();
+        try (Target t = new TargetSpec().url(url).user(pg.user()).set("application_name", "a\\pp x").open();
+             Connection c = t.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW application_name")) {
+            rs.next();
+            assertEquals("a\\pp x", rs.getString(1));
+            assertEquals("a\\pp x", t.wireLogin().startupParameters().get("application_name"), "the wire engine's too");
+        }
+        try (Target t = new TargetSpec().url(url + "?options=-c%20application_name%3Dviaopt").user(pg.user()).open();
+             Connection c = t.connect(); ResultSet rs = c.createStatement().executeQuery("SHOW application_name")) {
+            rs.next();
+            assertEquals("viaopt", rs.getString(1));
+        }
+    }
+
     @Test
     void listSettingsAreWrittenBackElementByElement() {
         // one quoted string would be one library named "pg_stat_statements, auto_explain": the server would not start
