@@ -63,6 +63,9 @@ public final class Credentials {
         KNOWN.add(password);
     }
 
+    /** Each known password as a quoted identifier in any case, compiled once (every masked line may ask for it). */
+    private static final java.util.Map<String, Pattern> FOLDED = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Words in every URL and in Kensho's own messages, which no password is masked inside. */
     private static final String OWN_WORDS = "jdbc:postgresql://localhost kensho postgresql postgres";
 
@@ -74,8 +77,8 @@ public final class Credentials {
             if (text.contains(k)) text = text.replace(k, MASK);
             // and as the server echoes an unquoted word it folded, in any case between double quotes (column "sup3rpw")
             if (text.indexOf('"') >= 0) {
-                text = Pattern.compile("\"" + Pattern.quote(k) + "\"", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(text)
-                        .replaceAll(java.util.regex.Matcher.quoteReplacement("\"" + MASK + "\""));
+                text = FOLDED.computeIfAbsent(k, x -> Pattern.compile("\"" + Pattern.quote(x) + "\"", Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE))
+                        .matcher(text).replaceAll(java.util.regex.Matcher.quoteReplacement("\"" + MASK + "\""));
             }
         }
         return text;

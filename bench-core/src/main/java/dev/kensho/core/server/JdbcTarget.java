@@ -180,13 +180,12 @@ abstract class JdbcTarget implements Target {
         Map<String, String> startup = new LinkedHashMap<>();
         // the URL's ApplicationName, as pgjdbc sends it (the wire engine's backends showed "kensho" whatever it said)
         String app = urlProperties.get("ApplicationName");
-        String options0 = startupOptions(sessionSettings);
-        startup.put("application_name", app != null ? URLDecoder.decode(app, StandardCharsets.UTF_8) : applicationName(sessionSettings, options0));
+        String options = startupOptions(sessionSettings);
+        startup.put("application_name", app != null ? URLDecoder.decode(app, StandardCharsets.UTF_8) : applicationName(sessionSettings, options));
         // the URL's currentSchema, which pgjdbc sends as the startup parameter search_path (the wire engine's clients
         // looked for the tables in the default path)
         String schema = urlProperties.get("currentSchema");
         if (schema != null) startup.put("search_path", URLDecoder.decode(schema, StandardCharsets.UTF_8));
-        String options = startupOptions(sessionSettings);
         if (options != null) startup.put("options", options);
         String ssl = urlProperties.get("sslmode");
         // pgjdbc reads ssl=true without an sslmode as verify-full: a client of its own must not check less
