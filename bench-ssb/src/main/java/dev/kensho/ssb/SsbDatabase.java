@@ -173,10 +173,22 @@ public final class SsbDatabase {
         this.schema = schema == null ? "public" : schema;
     }
 
-    /** --schema "" loaded into public and recorded "" as the schema: refused, as a name PostgreSQL cannot have. */
+    /**
+     * --schema "" loaded into public and recorded "" as the schema: refused, as a name PostgreSQL cannot have. So is one
+     * longer than the server keeps (63 bytes): it loaded under the cut name, and the next run, asking for the whole
+     * one, found none and failed on the cut one ("already exists").
+     */
     static void checkSchema(String schema) {
         if (schema != null && schema.isBlank()) throw KenshoException.usage("--schema must name a schema (default public)");
+        int bytes = schema == null ? 0 : schema.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_IDENTIFIER_BYTES) {
+            throw KenshoException.usage("--schema " + schema + ": " + bytes + " bytes, and PostgreSQL keeps " + MAX_IDENTIFIER_BYTES
+                    + " of a name (it would cut this one): give a shorter one");
+        }
     }
+
+    /** NAMEDATALEN - 1 of a stock build. */
+    static final int MAX_IDENTIFIER_BYTES = 63;
 
     public Target target() {
         return target;

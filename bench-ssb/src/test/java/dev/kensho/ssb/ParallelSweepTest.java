@@ -47,6 +47,11 @@ class ParallelSweepTest {
         assertEquals("ParallelSweep.Options schema must name a schema (default public)", assertThrows(KenshoException.class,
                 () -> new ParallelSweep.Options(0.01, List.of(2), List.of(), 1, List.of(), "", load, false, false,
                         QueryTimer.DEFAULT_FETCH_SIZE)).getMessage());
+        // longer than the server keeps: loaded under the cut name, then not found by the next run
+        String longName = "s".repeat(60) + "ベンチ";
+        assertEquals("--schema " + longName + ": 69 bytes, and PostgreSQL keeps 63 of a name (it would cut this one): give a shorter one",
+                assertThrows(KenshoException.class, () -> new SsbDatabase(null, longName)).getMessage());
+        new SsbDatabase(null, "s".repeat(63));
     }
 
     /** A harness typed no option: the record's errors name its components, and bench ssb reads them back as its options. */

@@ -180,6 +180,8 @@ public final class Environment {
         }
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        // which build: Debian's 17 and Temurin's 25 both read "OpenJDK 64-Bit Server VM"
+        m.put("jvm_vendor", System.getProperty("java.vendor") + " (" + System.getProperty("java.vm.vendor") + "), " + System.getProperty("java.home"));
         m.put("jvm_max_heap_bytes", Runtime.getRuntime().maxMemory());
         m.put("kensho_version", KenshoVersion.version());
         return m;
