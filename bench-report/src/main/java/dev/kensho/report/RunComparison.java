@@ -507,7 +507,8 @@ public final class RunComparison {
         String command = run.info().command() == null ? "" : run.info().command().trim();
         // ssb, scan, query and micro compare the time, as the help says: the report may also chart a query's rows or
         // bytes where they change with a parameter, which say what it returned, not how fast
-        if (!command.startsWith("pgbench") && Charts.timeMetric(cells).isPresent()) return List.of(Charts.timeMetric(cells).get());
+        java.util.Optional<String> time = Charts.timeMetric(cells);
+        if (!command.startsWith("pgbench") && time.isPresent()) return List.of(time.get());
         List<String> out = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
         if (!out.isEmpty()) return out;
         List<String> tps = java.util.stream.Stream.of(Charts.metric(cells, "tps"), Charts.latencyMetric(cells))

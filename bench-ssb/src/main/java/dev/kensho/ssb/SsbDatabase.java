@@ -416,8 +416,13 @@ public final class SsbDatabase {
             return e;
         }
         return new KenshoException(e.exitCode(), e.getMessage() + " (the disk of " + data.get() + " is full, " + free + " free now: "
-                + "free some space, use a smaller --scale, or " + (data.get().startsWith(dev.kensho.core.server.KenshoHome.dir())
-                ? "set KENSHO_HOME to a larger disk" : "keep the data on a larger disk") + ")", e.getCause());
+                + roomRemedy(data.get()) + ")", e.getCause());
+    }
+
+    /** The way out of a disk too small for a load, for the data directory it would go to. */
+    private static String roomRemedy(java.nio.file.Path data) {
+        return "free some space, use a smaller --scale, or " + (data.startsWith(dev.kensho.core.server.KenshoHome.dir())
+                ? "set KENSHO_HOME to a larger disk" : "keep the data on a larger disk");
     }
 
     /** Settings that decide how fast COPY can go, as this session sees them. */
@@ -674,9 +679,8 @@ public final class SsbDatabase {
         }
         if (need > free + have) {
             throw KenshoException.usage(String.format(Locale.ROOT, "--scale %s: the SSB tables and the WAL of their load take about %s, "
-                    + "and %s has %s free%s: free some space, use a smaller --scale, or %s", fmt(opts.scale()), gib(need), data.get(),
-                    gib(free), have > 0 ? " (and " + gib(have) + " in Kensho's tables there now)" : "",
-                    data.get().startsWith(dev.kensho.core.server.KenshoHome.dir()) ? "set KENSHO_HOME to a larger disk" : "keep the data on a larger disk"));
+                    + "and %s has %s free%s: %s", fmt(opts.scale()), gib(need), data.get(),
+                    gib(free), have > 0 ? " (and " + gib(have) + " in Kensho's tables there now)" : "", roomRemedy(data.get())));
         }
     }
 
