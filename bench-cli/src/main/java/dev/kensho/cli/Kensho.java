@@ -262,6 +262,11 @@ public final class Kensho implements Runnable {
                 hint = PgbenchConnectionArgs.hint(given, u.getUnmatched().stream().filter(given::contains).toList(), false)
                         .map(h -> "; pgbench's -h HOST, -p PORT and DBNAME are one --url here: " + h).orElse("");
             }
+            // report's and compare's -o: a run's results directory is --results (pgbench has no -o)
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && command.startsWith("bench pgbench ")
+                    && u.getUnmatched().stream().anyMatch(a -> a.equals("-o") || a.equals("--out") || a.startsWith("-o") && a.length() > 2)) {
+                hint += "; a run's results directory is --results DIR";
+            }
             // picocli says "option option '--matrix'" in some messages; users read it
             // picocli quotes the argument it refused, a URL with its password among them
             err.println("bench: " + dev.kensho.core.Credentials.mask(message.replace("\n", " ").replace("option option", "option").strip() + hint)

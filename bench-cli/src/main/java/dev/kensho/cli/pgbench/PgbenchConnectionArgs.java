@@ -53,8 +53,11 @@ public final class PgbenchConnectionArgs {
         // DBNAME: pgbench's one non-option argument, the unmatched word that is no host or port value (pgbench refuses
         // a second one, and so is none of them taken for it here)
         int words = 0;
-        for (String u : unmatched) {
-            if (!u.startsWith("-") && !u.equals(host) && !u.equals(port)) {
+        for (int i = 0; i < unmatched.size(); i++) {
+            String u = unmatched.get(i);
+            // the word after an unknown option is its value ("-o /tmp/out" was told "--url jdbc:postgresql://localhost//tmp/out")
+            boolean valueOfUnknown = i > 0 && unmatched.get(i - 1).startsWith("-") && !List.of("-h", "--host", "-p", "--port").contains(unmatched.get(i - 1));
+            if (!u.startsWith("-") && !u.equals(host) && !u.equals(port) && !valueOfUnknown) {
                 db = u;
                 words++;
             }

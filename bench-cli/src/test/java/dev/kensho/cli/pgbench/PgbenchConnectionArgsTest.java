@@ -40,6 +40,17 @@ class PgbenchConnectionArgsTest {
         assertTrue(r.err().contains("--durationx") && !r.err().contains("jdbc:postgresql://localhost/2"), r.err());
     }
 
+    /** report's -o on a run: "-o /tmp/out" was told "--url jdbc:postgresql://localhost//tmp/out". */
+    @Test
+    void anUnknownShortOptionsValueIsNoDatabaseName() {
+        CommandRun r = CommandRun.of("pgbench", "run", "-S", "-t", "1", "-o", "/tmp/kx_out");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(!r.err().contains("jdbc:postgresql://") && r.err().contains("a run's results directory is --results DIR"), r.err());
+        // a DBNAME after it is still one
+        CommandRun db = CommandRun.of("pgbench", "run", "-S", "-t", "1", "-x", "1", "kx_bench");
+        assertTrue(db.err().contains("--url jdbc:postgresql://localhost/kx_bench") && !db.err().contains("--results DIR"), db.err());
+    }
+
     @Test
     void aLoneHIsStillTheHelp() {
         CommandRun r = CommandRun.of("pgbench", "run", "-h");
