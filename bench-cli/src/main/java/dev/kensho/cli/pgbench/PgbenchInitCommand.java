@@ -1,5 +1,6 @@
 package dev.kensho.cli.pgbench;
 
+import java.util.Locale;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.env.Environment;
@@ -86,7 +87,7 @@ final class PgbenchInitCommand implements Callable<Integer> {
         params.put("tablespace", tablespace);
         params.put("index_tablespace", indexTablespace);
         params.put("partitions", partitions);
-        params.put("partition_method", partitionMethod == null ? null : PartitionMethod.parse(partitionMethod).name().toLowerCase());
+        params.put("partition_method", partitionMethod == null ? null : PartitionMethod.parse(partitionMethod).name().toLowerCase(Locale.ROOT));
         params.put("target", spec.label());
         params.put("settings", target.settings());
         // the run directory first: a --resume refused is refused before a server starts

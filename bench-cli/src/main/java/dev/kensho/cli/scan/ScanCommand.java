@@ -1,5 +1,6 @@
 package dev.kensho.cli.scan;
 
+import java.util.Locale;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
@@ -159,19 +160,19 @@ public final class ScanCommand implements Callable<Integer> {
     }
 
     ScanCrossover.Options options() {
-        List<Layout> layouts = switch (layout.trim().toLowerCase()) {
+        List<Layout> layouts = switch (layout.trim().toLowerCase(Locale.ROOT)) {
             case "both" -> List.of(Layout.HIGH, Layout.LOW);
             case "high" -> List.of(Layout.HIGH);
             case "low" -> List.of(Layout.LOW);
             default -> throw KenshoException.usage("--layout " + layout + ": expected high, low or both");
         };
-        List<CacheState> caches = switch (cache.trim().toLowerCase()) {
+        List<CacheState> caches = switch (cache.trim().toLowerCase(Locale.ROOT)) {
             case "both" -> List.of(CacheState.COLD, CacheState.WARM);
             case "cold" -> List.of(CacheState.COLD);
             case "warm" -> List.of(CacheState.WARM);
             default -> throw KenshoException.usage("--cache " + cache + ": expected cold, warm or both");
         };
-        SelectivitySweep.Timing tm = switch (timing.trim().toLowerCase()) {
+        SelectivitySweep.Timing tm = switch (timing.trim().toLowerCase(Locale.ROOT)) {
             case "server" -> SelectivitySweep.Timing.SERVER;
             case "client" -> SelectivitySweep.Timing.CLIENT;
             default -> throw KenshoException.usage("--timing " + timing + ": expected server or client");

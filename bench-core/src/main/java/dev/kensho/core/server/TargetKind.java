@@ -1,5 +1,7 @@
 package dev.kensho.core.server;
 
+import java.util.Locale;
+
 /** Where the measured server comes from; decides what Kensho may do to it. */
 public enum TargetKind {
     /** zonky binaries carried in bench.jar, managed by Kensho. */
@@ -23,6 +25,6 @@ public enum TargetKind {
     }
 
     public String label() {
-        return name().toLowerCase().replace('_', '-');
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }
