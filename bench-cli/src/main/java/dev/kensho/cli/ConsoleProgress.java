@@ -1,5 +1,6 @@
 package dev.kensho.cli;
 
+import java.util.Locale;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
 import java.util.function.Function;
@@ -22,7 +23,7 @@ public final class ConsoleProgress<C> implements TrialMatrix.Listener<C> {
     public void finished(TrialMatrix.Planned<C> p, Trial t, int index, int total) {
         String what = t.ok() ? t.metrics().entrySet().stream().findFirst().map(e -> e.getKey() + " " + fmt(e.getValue())).orElse("ok")
                 : t.status() + ": " + t.extra().get("reason");
-        System.err.printf("[%d/%d] %s #%d %s%s%n", index, total, label.apply(p), p.repeat() + 1, what,
+        System.err.printf(Locale.ROOT, "[%d/%d] %s #%d %s%s%n", index, total, label.apply(p), p.repeat() + 1, what,
                 skipped > 0 ? " (" + skipped + " already done)" : "");
         // in run.json's notes only, a restart of a dead server went unseen on the console
         if (Boolean.TRUE.equals(t.extra().get("restarted_server"))) System.err.println("  warning: the server did not accept connections: "
@@ -32,6 +33,6 @@ public final class ConsoleProgress<C> implements TrialMatrix.Listener<C> {
     }
 
     private static String fmt(Object v) {
-        return v instanceof Double d ? String.format("%.3f", d) : String.valueOf(v);
+        return v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : String.valueOf(v);
     }
 }

@@ -1,5 +1,6 @@
 package dev.kensho.cli;
 
+import java.util.Locale;
 import dev.kensho.core.Credentials;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
@@ -128,7 +129,7 @@ final class QueryCommand implements Callable<Integer> {
         params.put("queries", queries.stream().map(q -> new QueryMatrix.Query(q.name(), Credentials.maskSql(q.sql()))).toList());
         params.put("matrix", varied);
         params.put("repeat", repeat);
-        params.put("order", order.name().toLowerCase());
+        params.put("order", order.name().toLowerCase(Locale.ROOT));
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("settings", target.settings());
         params.put("warmup", warmup);   // unrecorded runs before the first repeat: a cell measured warm or cold
@@ -217,13 +218,13 @@ final class QueryCommand implements Callable<Integer> {
     private static void printSummary(List<CellSummary> cells) {
         // the cell column fits the longest cell (remote targets and matrices make long ones), in terminal columns
         int w = Math.max(4, cells.stream().mapToInt(c -> DisplayWidth.of(c.cell())).max().orElse(0));
-        System.out.printf("%s %5s %12s %12s %12s %10s%n", DisplayWidth.padRight("cell", w), "n", "median ms", "min ms", "max ms", "rows");
+        System.out.printf(Locale.ROOT, "%s %5s %12s %12s %12s %10s%n", DisplayWidth.padRight("cell", w), "n", "median ms", "min ms", "max ms", "rows");
         for (CellSummary c : cells) {
             if (!c.status().equals("ok")) {
-                System.out.printf("%s %5s %s%n", DisplayWidth.padRight(c.cell(), w), "-", c.status() + ": " + KenshoException.firstLine(c.reason()));
+                System.out.printf(Locale.ROOT, "%s %5s %s%n", DisplayWidth.padRight(c.cell(), w), "-", c.status() + ": " + KenshoException.firstLine(c.reason()));
                 continue;
             }
-            System.out.printf("%s %5d %12.3f %12.3f %12.3f %10.0f%n", DisplayWidth.padRight(c.cell(), w), c.n(), c.median().get("ms"),
+            System.out.printf(Locale.ROOT, "%s %5d %12.3f %12.3f %12.3f %10.0f%n", DisplayWidth.padRight(c.cell(), w), c.n(), c.median().get("ms"),
                     c.min().get("ms"), c.max().get("ms"), c.median().get("rows"));
         }
     }

@@ -1,5 +1,6 @@
 package dev.kensho.ssb;
 
+import java.util.Locale;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.result.CellSummary;
@@ -124,7 +125,7 @@ public final class IndexBuild {
                     rs.next();
                     distinct.put(k, rs.getLong(1));
                 }
-                err.printf("ssb index-build: %d distinct (%s)%n", distinct.get(k), cols);
+                err.printf(Locale.ROOT, "ssb index-build: %d distinct (%s)%n", distinct.get(k), cols);
             }
         } catch (SQLException e) {
             throw KenshoException.target("cannot read lineorder: " + KenshoException.firstLine(e), e);
@@ -279,7 +280,7 @@ public final class IndexBuild {
                 pages = rs.getLong(1);
             }
             s.execute("DROP INDEX " + qualified(db));
-            err.printf("ssb index-build (%s): %.3f s%n", cols, secs);
+            err.printf(Locale.ROOT, "ssb index-build (%s): %.3f s%n", cols, secs);
             return b.metric("seconds", secs).metric("index_bytes", pages).build();
         } catch (SQLException e) {
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
@@ -327,14 +328,14 @@ public final class IndexBuild {
         List<List<Object>> rows = summary(dir.trials());
         dir.writeSummary(HEADER, rows);
         int status = HEADER.indexOf("status"), planned = HEADER.indexOf("workers_planned");
-        out.printf("%8s %7s %12s %10s %8s %8s  %s%n", "workers", "columns", "distinct", "median_s", "planned", "launched", "key");
+        out.printf(Locale.ROOT, "%8s %7s %12s %10s %8s %8s  %s%n", "workers", "columns", "distinct", "median_s", "planned", "launched", "key");
         for (List<Object> r : rows) {
             // the build's label is the setting; what ran is the planner's request (capped by the table's size) and its launch
             String fewer = r.get(planned) instanceof Integer p && r.get(0) instanceof Number w && p < w.intValue()
                     ? "  (planned fewer than " + w + ")" : "";
             if (r.get(planned + 1) instanceof Integer l && r.get(planned) instanceof Integer p && l < p) fewer += "  (launched fewer than planned)";
-            out.printf("%8s %7s %12s %10s %8s %8s  %s%s%s%n", r.get(0), r.get(1), r.get(3),
-                    r.get(5) instanceof Double d ? String.format("%.3f", d) : "", text(r.get(planned)), text(r.get(planned + 1)), r.get(2),
+            out.printf(Locale.ROOT, "%8s %7s %12s %10s %8s %8s  %s%s%s%n", r.get(0), r.get(1), r.get(3),
+                    r.get(5) instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "", text(r.get(planned)), text(r.get(planned + 1)), r.get(2),
                     fewer, "ok".equals(r.get(status)) ? "" : "  (" + r.get(status) + ": " + r.get(status + 1) + ")");
         }
         return rows;

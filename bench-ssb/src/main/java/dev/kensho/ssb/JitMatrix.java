@@ -1,5 +1,6 @@
 package dev.kensho.ssb;
 
+import java.util.Locale;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Explain;
 import dev.kensho.core.measure.ExplainResult;
@@ -227,7 +228,7 @@ public final class JitMatrix {
             want.put("max_parallel_workers_per_gather", "0");
             want.putAll(opts.costs());
             want.putAll(combo);
-            if (!combo.isEmpty()) err.printf("ssb jit: %s (%d/%d)%n", label(combo), i + 1, combos.size());
+            if (!combo.isEmpty()) err.printf(Locale.ROOT, "ssb jit: %s (%d/%d)%n", label(combo), i + 1, combos.size());
             SettingsOutcome o;
             try {
                 o = t.control().apply(want);
@@ -394,7 +395,7 @@ public final class JitMatrix {
                         dir.append(trial);
                         // as ssb's: a failed run said nothing at the time, its repeat's line just missing
                         if ("failed".equals(trial.status())) {
-                            err.printf("ssb jit=%s v%d %s #%d failed: %s%n", jit, it.verification(), it.id(), r + 1, trial.extra().get("reason"));
+                            err.printf(Locale.ROOT, "ssb jit=%s v%d %s #%d failed: %s%n", jit, it.verification(), it.id(), r + 1, trial.extra().get("reason"));
                         }
                     }
                 }
@@ -446,7 +447,7 @@ public final class JitMatrix {
             if (jit.equals("on") && (plan.jit() == null || plan.jit().functions() == 0)) {
                 warning = "JIT not triggered (plan cost " + cost(plan) + ", jit_above_cost " + setting(c, "jit_above_cost")
                         + "); lower --jit-above-cost";
-                err.printf("ssb jit: warning: v%d %s%s: %s (no reduction rate for it)%n", it.verification(), it.id(),
+                err.printf(Locale.ROOT, "ssb jit: warning: v%d %s%s: %s (no reduction rate for it)%n", it.verification(), it.id(),
                         combo.isEmpty() ? "" : " (" + label(combo) + ")", warning);
             } else if (jit.equals("on") && !(plan.jit().inlining() && plan.jit().optimization())) {
                 // every plan of the study's (SF 100, costs in the millions) inlined and optimized; at a smaller scale the
@@ -491,7 +492,7 @@ public final class JitMatrix {
         if (j != null) b.extra("jit_inlining", j.inlining()).extra("jit_optimization", j.optimization());
         if (plan.warning() != null) b.extra("warning", plan.warning());
         if (plan.partial() != null) b.extra(JIT_PARTIAL, plan.partial()).extra("plan_cost", cost(plan.result()));
-        err.printf("ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%s%n", jit, it.verification(), it.id(), repeat + 1,
+        err.printf(Locale.ROOT, "ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%s%n", jit, it.verification(), it.id(), repeat + 1,
                 timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions", NOT_KEPT.get());
         return b.build();
     }
@@ -511,7 +512,7 @@ public final class JitMatrix {
 
     private static String cost(ExplainResult plan) {
         var top = plan.json().isArray() ? plan.json().get(0) : plan.json();
-        return String.format("%.0f", top.path("Plan").path("Total Cost").asDouble());
+        return String.format(Locale.ROOT, "%.0f", top.path("Plan").path("Total Cost").asDouble());
     }
 
     /** summary.csv: one row per cell (query × jit), as CellSummary.write, with the reduction rate on the jit=on row. */
@@ -599,7 +600,7 @@ public final class JitMatrix {
         int fn = h.indexOf("jit_functions"), red = h.indexOf("reduction_pct"), why = h.indexOf("reason");
         Map<List<Object>, List<Object>> on = new HashMap<>();
         for (List<Object> r : rows) if ("on".equals(r.get(jit))) on.put(pair(r, jit), r);
-        out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", "v", "query", "jit_off_s", "jit_on_s", "reduction",
+        out.printf(Locale.ROOT, "%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", "v", "query", "jit_off_s", "jit_on_s", "reduction",
                 "functions", "gen_ms", "inline_ms", "opt_ms", "emit_ms");
         List<Object> combo = null;
         for (List<Object> a : rows) {
@@ -616,8 +617,8 @@ public final class JitMatrix {
             String onWhy = text(b.get(why)), offWhy = text(a.get(why));
             String note = onWhy.equals(offWhy) && !onWhy.contains(" repeats failed") ? offWhy
                     : join(onWhy.contains(" repeats failed") ? "jit=on: " + onWhy : onWhy, offWhy.contains(" repeats failed") ? "jit=off: " + offWhy : offWhy);
-            out.printf("%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), f3(a.get(med)), f3(b.get(med)),
-                    b.get(red) instanceof Double d ? String.format("%.1f%%", d) : "", b.get(fn) instanceof Double d ? d.intValue() : "",
+            out.printf(Locale.ROOT, "%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), f3(a.get(med)), f3(b.get(med)),
+                    b.get(red) instanceof Double d ? String.format(Locale.ROOT, "%.1f%%", d) : "", b.get(fn) instanceof Double d ? d.intValue() : "",
                     f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");
         }
         out.println("JIT functions and times: " + JIT_FROM + " (plans/jit-on/); off and on alternate which runs first, repeat by repeat.");
@@ -643,10 +644,10 @@ public final class JitMatrix {
     }
 
     private static String f3(Object o) {
-        return o instanceof Double d ? String.format("%.3f", d) : "";
+        return o instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "";
     }
 
     private static String f1(Object o) {
-        return o instanceof Double d ? String.format("%.1f", d) : "";
+        return o instanceof Double d ? String.format(Locale.ROOT, "%.1f", d) : "";
     }
 }

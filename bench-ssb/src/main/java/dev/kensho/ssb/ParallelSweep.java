@@ -1,5 +1,6 @@
 package dev.kensho.ssb;
 
+import java.util.Locale;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.measure.Explain;
@@ -303,7 +304,7 @@ public final class ParallelSweep {
             return null;
         }
         SsbDatabase.LoadReport r = db.load(lo, err);
-        err.printf("ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n",
+        err.printf(Locale.ROOT, "ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n",
                 SsbDatabase.fmt(r.scale()), r.rows(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(),
                 r.analyzeSeconds(), r.totalSeconds());
         if (dir != null) dir.append(loadTrial(r, version, dir));
@@ -477,7 +478,7 @@ public final class ParallelSweep {
                 }
                 Trial tr = b.build();
                 // the workers are the cell's EXPLAIN (ANALYZE)'s, run once before its repeats: said so, not as if each repeat's
-                err.printf("ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d (EXPLAIN ANALYZE)%s%n", version,
+                err.printf(Locale.ROOT, "ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d (EXPLAIN ANALYZE)%s%n", version,
                         pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
                         plan.workersLaunched(), JitMatrix.NOT_KEPT.get());
                 return tr;
@@ -487,7 +488,7 @@ public final class ParallelSweep {
                     // a timed run the server failed printed nothing at the time: the table at the end showed its cell's
                     // median of the repeats left, and only the run's last line a count
                     if ("failed".equals(t.status())) {
-                        err.printf("ssb %s %s workers=%d %s #%d failed: %s%n", version, pool.label(), n, p.cell().id(), p.repeat() + 1,
+                        err.printf(Locale.ROOT, "ssb %s %s workers=%d %s #%d failed: %s%n", version, pool.label(), n, p.cell().id(), p.repeat() + 1,
                                 t.extra().get("reason"));
                     }
                 }
@@ -618,11 +619,11 @@ public final class ParallelSweep {
         // as wide as the longest label: two hosts' "15 remote db1:5432/bench" pushed every later column out of line
         int w = Math.max(8, rows.stream().mapToInt(r -> String.valueOf(r.get(0)).length()).max().orElse(0));
         String v = "%-" + w + "s";
-        out.printf(v + " %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
+        out.printf(Locale.ROOT, v + " %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
                 "rows", "planned", "launched", versions ? "vs_first" : "");
         for (List<Object> r : rows) {
             if (!"ok".equals(r.get(5))) {
-                out.printf(v + " %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
+                out.printf(Locale.ROOT, v + " %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
                 continue;
             }
             // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
@@ -634,11 +635,11 @@ public final class ParallelSweep {
             // --fetch-size: the cursor's run had none of the workers the EXPLAIN shows
             if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) fewer = "timed without workers (--fetch-size)";
             if (compiled.contains(tableKey(r.get(0), r.get(1), r.get(2), r.get(3)))) fewer = fewer.isEmpty() ? "JIT-compiled" : fewer + "  JIT-compiled";
-            String ratio = !versions || r.get(13) == null ? "" : String.format("x%.2f", (Double) r.get(13));
+            String ratio = !versions || r.get(13) == null ? "" : String.format(Locale.ROOT, "x%.2f", (Double) r.get(13));
             // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
             Object partly = r.get(HEADER.indexOf("reason"));
             String failedRepeats = partly == null || String.valueOf(partly).isEmpty() ? "" : "(" + partly + ")";
-            out.printf(v + " %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
+            out.printf(Locale.ROOT, v + " %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
                     (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer, failedRepeats)
                             .filter(x -> !x.isEmpty()).toList()));
         }

@@ -527,7 +527,7 @@ public final class SsbDatabase {
                 err.println("ssb: " + note);
                 if (dir != null) dir.note(note);
             }
-            err.printf("ssb: prewarmed %s with their indexes: %d relations (%,d blocks)%n", String.join(", ", mine),
+            err.printf(Locale.ROOT, "ssb: prewarmed %s with their indexes: %d relations (%,d blocks)%n", String.join(", ", mine),
                     r.relations(), r.blocks());
             return r;
         } catch (SQLException e) {

@@ -1,5 +1,6 @@
 package dev.kensho.cli.report;
 
+import java.util.Locale;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunResults;
@@ -64,7 +65,7 @@ public final class ReportCommand implements Callable<Integer> {
             List<Figure> figures = HtmlReport.figures(results);
             int i = 0;
             for (Figure f : figures) {
-                Path file = png.resolve(String.format("chart-%02d-%s.png", ++i, slug(f.title())));
+                Path file = png.resolve(String.format(Locale.ROOT, "chart-%02d-%s.png", ++i, slug(f.title())));
                 f.png(file);
                 System.out.println("chart: " + file);
             }

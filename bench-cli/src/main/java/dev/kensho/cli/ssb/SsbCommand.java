@@ -1,5 +1,6 @@
 package dev.kensho.cli.ssb;
 
+import java.util.Locale;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
@@ -79,7 +80,7 @@ public final class SsbCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         try (RunDirectory dir = results.open(ParallelSweep.COMMAND, params, System.err)) {
             new ParallelSweep(o, System.out, System.err).run(specs, dir);
-            System.err.printf("results: %s (%.1f s)%n", dir.path(), (System.nanoTime() - t0) / 1e9);
+            System.err.printf(Locale.ROOT, "results: %s (%.1f s)%n", dir.path(), (System.nanoTime() - t0) / 1e9);
             return ResultOptions.exitStatus(dir, System.err);
         }
     }

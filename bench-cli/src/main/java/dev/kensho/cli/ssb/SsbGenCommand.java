@@ -1,5 +1,6 @@
 package dev.kensho.cli.ssb;
 
+import java.util.Locale;
 import dev.kensho.core.KenshoException;
 import dev.kensho.ssb.SsbDatabase;
 import dev.kensho.ssb.gen.SsbGenerator;
@@ -39,7 +40,7 @@ final class SsbGenCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw KenshoException.usage("--out " + out + ": cannot write (" + KenshoException.ioReason(e) + ")");
         }
-        System.out.printf("ssb gen -s %s: %d thread(s), %.2f s, files in %s%n", SsbLoadCommand.fmt(scale), n,
+        System.out.printf(Locale.ROOT, "ssb gen -s %s: %d thread(s), %.2f s, files in %s%n", SsbLoadCommand.fmt(scale), n,
                 (System.nanoTime() - t0) / 1e9, out);
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.kensho.cli.ssb;
 
+import java.util.Locale;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.env.Environment;
@@ -73,7 +74,7 @@ final class SsbLoadCommand implements Callable<Integer> {
             dir.append(ParallelSweep.loadTrial(r, spec.label(), dir));
             if (variants) buildVariants(db);
             CellSummary.write(dir, List.of());
-            System.out.printf("loaded SSB SF %s into %s: %,d rows; generate %.1f s CPU, COPY %.1f s (%,.0f rows/s, %d jobs), "
+            System.out.printf(Locale.ROOT, "loaded SSB SF %s into %s: %,d rows; generate %.1f s CPU, COPY %.1f s (%,.0f rows/s, %d jobs), "
                             + "keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n", fmt(r.scale()), data.schema, r.rows(),
                     r.generateCpuSeconds(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(), r.analyzeSeconds(),
                     r.totalSeconds());
@@ -85,7 +86,7 @@ final class SsbLoadCommand implements Callable<Integer> {
     private static void buildVariants(SsbDatabase db) {
         long v0 = System.nanoTime();
         for (String v : JitMatrix.VARIANTS) db.ensureVariant(v);
-        System.err.printf("variants lineorder_n/_r/_d: %.1f s%n", (System.nanoTime() - v0) / 1e9);
+        System.err.printf(Locale.ROOT, "variants lineorder_n/_r/_d: %.1f s%n", (System.nanoTime() - v0) / 1e9);
     }
 
     static String fmt(double d) {

@@ -1,5 +1,6 @@
 package dev.kensho.pgbench.script;
 
+import java.util.Locale;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -141,7 +142,7 @@ public final class Script {
             int at = in.position();
             int line = 1;
             for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
-            throw new ScriptException(fileName, line, 0, "not valid UTF-8 (byte 0x" + String.format("%02x", bytes[at] & 0xff) + ")");
+            throw new ScriptException(fileName, line, 0, "not valid UTF-8 (byte 0x" + String.format(Locale.ROOT, "%02x", bytes[at] & 0xff) + ")");
         }
         return out.flip().toString();
     }

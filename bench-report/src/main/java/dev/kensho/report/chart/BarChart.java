@@ -47,7 +47,7 @@ public final class BarChart {
         CategoryAxis xAxis = new CategoryAxis(Style.axis(categoryLabel));
         if (categories.size() > 8) xAxis.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         xAxis.setCategoryMargin(0.15);
-        NumberAxis yAxis = new NumberAxis(Style.axis(yLabel));
+        NumberAxis yAxis = Style.numberAxis(Style.axis(yLabel), false);
         // the axis must hold the whiskers, not only the bars
         double top = series.values().stream().flatMap(List::stream).mapToDouble(Point::max).filter(Double::isFinite).max().orElse(0);
         double bottom = Math.min(0, series.values().stream().flatMap(List::stream).mapToDouble(Point::min)

@@ -56,16 +56,15 @@ public final class LineChart {
         if (DOUBLING.contains(xLabel) && lo > 0 && hi / lo >= 4) {
             LogAxis log = new LogAxis(Style.axis(xLabel));
             log.setBase(2);
-            log.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+            log.setStandardTickUnits(NumberAxis.createIntegerTickUnits(java.util.Locale.ROOT));
             log.setSmallestValue(lo / 2);
-            log.setNumberFormatOverride(new java.text.DecimalFormat("0"));
+            log.setNumberFormatOverride(Style.decimal("0"));
             xAxis = log;
         } else {
-            NumberAxis lin = new NumberAxis(Style.axis(xLabel));
-            lin.setAutoRangeIncludesZero(false);
             boolean integers = series.values().stream().flatMap(List::stream)
                     .allMatch(p -> Cells.number(p.x()) == Math.rint(Cells.number(p.x())));
-            if (integers) lin.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+            NumberAxis lin = Style.numberAxis(Style.axis(xLabel), integers);
+            lin.setAutoRangeIncludesZero(false);
             xAxis = lin;
         }
         ValueAxis yAxis;
@@ -77,10 +76,10 @@ public final class LineChart {
             log.setBase(10);
             log.setSmallestValue(yLo / 2);
             log.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1), false, true); // a tick per power of ten
-            log.setNumberFormatOverride(new java.text.DecimalFormat("0.######"));
+            log.setNumberFormatOverride(Style.decimal("0.######"));
             yAxis = log;
         } else {
-            NumberAxis lin = new NumberAxis(Style.axis(yLabel));
+            NumberAxis lin = Style.numberAxis(Style.axis(yLabel), false);
             lin.setAutoRangeIncludesZero(true);
             yAxis = lin;
         }

@@ -49,7 +49,7 @@ public final class PercentileChart {
             top = Math.max(top, last);
             data.addSeries(s);
         }
-        NumberAxis x = new NumberAxis("percentile");
+        NumberAxis x = Style.numberAxis("percentile", false);
         // a little room on the right, so the last label is not cut
         x.setRange(0, Math.ceil(top) + 0.15);
         x.setTickUnit(new NumberTickUnit(1));
@@ -60,7 +60,7 @@ public final class PercentileChart {
         y.setTickUnit(new NumberTickUnit(1));
         y.setMinorTickCount(9);
         y.setMinorTickMarksVisible(true);
-        y.setNumberFormatOverride(new java.text.DecimalFormat("0.###"));
+        y.setNumberFormatOverride(Style.decimal("0.###"));
         return Style.lines(title, data, x, y, Style.LINE);
     }
 

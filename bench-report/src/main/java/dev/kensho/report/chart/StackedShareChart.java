@@ -36,7 +36,7 @@ public final class StackedShareChart {
         }
         CategoryAxis x = new CategoryAxis(Style.axis(categoryLabel));
         if (shares.size() > 8) x.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
-        NumberAxis y = new NumberAxis("% of backend samples");
+        NumberAxis y = Style.numberAxis("% of backend samples", false);
         y.setRange(0, 100);
         StackedBarRenderer r = new StackedBarRenderer();
         r.setBarPainter(new StandardBarPainter());

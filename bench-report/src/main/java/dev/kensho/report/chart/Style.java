@@ -4,7 +4,11 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Paint;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.util.Locale;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.XYPlot;
@@ -23,6 +27,21 @@ final class Style {
     static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {7f, 4f}, 0f);
 
     private Style() {}
+
+    /**
+     * A value axis whose numbers read as the report's tables write them, whatever the JVM's locale: a German one
+     * labelled a thousand "1.000" beside a table's "2551.3", an Arabic one in Arabic-Indic digits.
+     */
+    static NumberAxis numberAxis(String label, boolean integers) {
+        NumberAxis a = new NumberAxis(label);
+        a.setStandardTickUnits(integers ? NumberAxis.createIntegerTickUnits(Locale.ROOT) : NumberAxis.createStandardTickUnits(Locale.ROOT));
+        return a;
+    }
+
+    /** A {@link DecimalFormat} of the tables' digits and separators, for axes that set their own. */
+    static DecimalFormat decimal(String pattern) {
+        return new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.ROOT));
+    }
 
     /**
      * A metric or parameter name as an axis reads it: latency_avg_ms is "latency avg (ms)", selectivity_pct

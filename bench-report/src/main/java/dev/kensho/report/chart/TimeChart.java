@@ -24,10 +24,9 @@ public final class TimeChart {
             for (double[] p : e.getValue()) s.add(p[0], p[1]);
             data.addSeries(s);
         }
-        NumberAxis x = new NumberAxis("seconds since the clock started");
+        NumberAxis x = Style.numberAxis("seconds since the clock started", true); // whole seconds, also on a 2 s run
         x.setAutoRangeIncludesZero(true);
-        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());   // whole seconds, also on a 2 s run
-        NumberAxis y = new NumberAxis(Style.axis(yLabel));
+        NumberAxis y = Style.numberAxis(Style.axis(yLabel), false);
         y.setAutoRangeIncludesZero(true);
         // hundreds of points per line: lines only
         JFreeChart chart = Style.lines(title, data, x, y, new java.awt.BasicStroke(1.5f));

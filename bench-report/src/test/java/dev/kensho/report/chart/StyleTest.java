@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.HdrHistogram.Histogram;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.renderer.xy.XYItemRenderer;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +27,40 @@ class StyleTest {
         assertEquals("share (%)", Style.axis("pct"));
         assertEquals("MB", Style.axis("mb"));
         assertEquals("reduction % (positive = faster with JIT)", Style.axis("reduction % (positive = faster with JIT)"));
+    }
+
+    /**
+     * A German JVM labelled a thousand TPS "1.000" (and 0.02 "0,02") beside a table's "2551.3"; an Arabic one drew
+     * Arabic-Indic digits. Every axis reads as the tables do, whatever the JVM's locale.
+     */
+    @Test
+    void axisNumbersIgnoreTheJvmsLocale() {
+        Locale was = Locale.getDefault();
+        try {
+            for (Locale l : List.of(Locale.GERMANY, Locale.forLanguageTag("ar-SA"), Locale.forLanguageTag("th-TH-u-nu-thai"))) {
+                Locale.setDefault(l);
+                JFreeChart line = LineChart.build("t", "work_mem", "tps", Map.of("a", List.of(new Point(1.5, 2500.5, 2500, 2501, 1),
+                        new Point(2.5, 6000, 6000, 6000, 1))), List.of());
+                NumberAxis y = (NumberAxis) line.getXYPlot().getRangeAxis();
+                assertEquals("2,500", y.getStandardTickUnits().getCeilingTickUnit(1000).valueToString(2500), l.toString());
+                assertEquals("0.02", y.getStandardTickUnits().getCeilingTickUnit(0.01).valueToString(0.02), l.toString());
+                JFreeChart clients = LineChart.build("t", "clients", "latency_avg_ms", Map.of("a", List.of(new Point(1, 0.01, 0.01, 0.01, 1),
+                        new Point(1024, 20, 20, 20, 1))), List.of());
+                LogAxis x = (LogAxis) clients.getXYPlot().getDomainAxis();
+                assertEquals("1024", x.getNumberFormatOverride().format(1024), l.toString());
+                LogAxis ms = (LogAxis) clients.getXYPlot().getRangeAxis();
+                assertEquals("0.01", ms.getNumberFormatOverride().format(0.01), l.toString());
+                JFreeChart time = TimeChart.build("t", "tps", Map.of("a", List.of(new double[] {0, 1000}, new double[] {3, 2000})));
+                NumberAxis t = (NumberAxis) time.getXYPlot().getRangeAxis();
+                assertEquals("1,500", t.getStandardTickUnits().getCeilingTickUnit(500).valueToString(1500), l.toString());
+                Histogram h = new Histogram(3);
+                h.recordValueWithCount(1500, 100);
+                LogAxis p = (LogAxis) PercentileChart.build("t", Map.of("a", h)).getXYPlot().getRangeAxis();
+                assertEquals("1.5", p.getNumberFormatOverride().format(1.5), l.toString());
+            }
+        } finally {
+            Locale.setDefault(was);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.kensho.ssb.gen;
 
+import java.util.Locale;
 import java.nio.file.Path;
 
 /**
@@ -21,7 +22,7 @@ public final class GenerateFiles {
             int threads = args.length == 3 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
             long t0 = System.nanoTime();
             new SsbGenerator(sf).writeFiles(Path.of(args[1]), threads);
-            System.out.printf("ssb gen -s %s: %d thread(s), %.2f s, files in %s%n",
+            System.out.printf(Locale.ROOT, "ssb gen -s %s: %d thread(s), %.2f s, files in %s%n",
                 args[0], threads, (System.nanoTime() - t0) / 1e9, args[1]);
         } catch (NumberFormatException e) {
             System.err.println("error: not a number: " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.kensho.ssb.load;
 
+import java.util.Locale;
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,8 +52,8 @@ public final class Progress implements AutoCloseable {
         double rate = secs > 0 ? d / secs : 0;
         int width = 30;
         int filled = total == 0 ? width : (int) (width * d / total);
-        String eta = rate > 0 && d < total ? String.format(" eta %ds", (long) Math.ceil((total - d) / rate)) : "";
-        String line = String.format("%s [%s%s] %,d/%,d rows %3d%% %,.0f rows/s %.1fs%s", label, "#".repeat(filled),
+        String eta = rate > 0 && d < total ? String.format(Locale.ROOT, " eta %ds", (long) Math.ceil((total - d) / rate)) : "";
+        String line = String.format(Locale.ROOT, "%s [%s%s] %,d/%,d rows %3d%% %,.0f rows/s %.1fs%s", label, "#".repeat(filled),
                 " ".repeat(width - filled), d, total, total == 0 ? 100 : 100 * d / total, rate, secs, eta);
         if (terminal) out.print("\r" + line + "\u001b[K" + (last ? "\n" : ""));
         else out.println(line);
