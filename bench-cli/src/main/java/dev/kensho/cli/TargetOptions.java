@@ -32,7 +32,7 @@ public final class TargetOptions {
                     + "Unix-domain socket as pgbench's -h DIR: jdbc:postgresql:///bench?host=/var/run/postgresql "
                     + "(&port=N; no TLS over a socket, as libpq). Commands that compare servers take it more than once "
                     + "(--url URL1 --url URL2), each a target of its own. What the URL leaves out comes from libpq's environment "
-                    + "(PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME, PGSSLMODE), as for pgbench: jdbc:postgresql:/// takes it all.")
+                    + "(PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME, PGSSLMODE, PGTZ, PGDATESTYLE, PGGEQO), as for pgbench: jdbc:postgresql:/// takes it all.")
     List<String> urls = new ArrayList<>();
 
     @Option(names = {"-U", "--user", "--username"}, paramLabel = "USER", description = "User for a --url that names none (default: PGUSER, else the OS user); a URL's own user beside another --user is refused; --username as pgbench and psql spell it.")

@@ -165,6 +165,65 @@ abstract class JdbcTarget implements Target {
         return both.isEmpty() ? null : both;
     }
 
+    /**
+     * What a pgjdbc session must set after login to have the TimeZone and DateStyle its startup options ask for (the
+     * URL's options, --set, --matrix; the last of each): pgjdbc's startup packet sends the JVM's TimeZone and "ISO" as
+     * parameters of their own, which the server applies after the options, so a --set TimeZone=UTC was recorded as
+     * applied while a Tokyo JVM's queries ran in Asia/Tokyo. Of DateStyle only the order of day and month is taken:
+     * pgjdbc closes a session whose output style is not ISO.
+     */
+    static List<String> afterLogin(String options) {
+        if (options == null || options.isBlank()) return List.of();
+        String timeZone = null, order = null;
+        // the server's own reading (pg_split_opts, then -c name=value, -cname=value or --name=value)
+        List<String> words = new ArrayList<>();
+        StringBuilder w = new StringBuilder();
+        for (int i = 0; i < options.length(); i++) {
+            char ch = options.charAt(i);
+            if (Character.isWhitespace(ch)) {
+                if (w.length() > 0) words.add(w.toString());
+                w.setLength(0);
+            } else if (ch == '\\' && i + 1 < options.length()) {
+                w.append(options.charAt(++i));
+            } else {
+                w.append(ch);
+            }
+        }
+        if (w.length() > 0) words.add(w.toString());
+        for (int i = 0; i < words.size(); i++) {
+            String a = words.get(i), nv;
+            if (a.equals("-c") && i + 1 < words.size()) nv = words.get(++i);
+            else if (a.startsWith("-c")) nv = a.substring(2);
+            else if (a.startsWith("--")) nv = a.substring(2);
+            else continue;
+            int eq = nv.indexOf('=');
+            if (eq < 0) continue;
+            // the server folds names to lower case and takes - for _ in them
+            String name = nv.substring(0, eq).toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+            String value = nv.substring(eq + 1);
+            if (name.equals("timezone")) timeZone = value;
+            if (name.equals("datestyle")) {
+                for (String part : value.split("[,\\s]+")) {
+                    String p = part.toUpperCase(java.util.Locale.ROOT);
+                    if (p.equals("DMY") || p.equals("MDY") || p.equals("YMD") || p.equals("EURO") || p.equals("EUROPEAN")
+                            || p.equals("US") || p.equals("NONEURO") || p.equals("NONEUROPEAN")) order = p;
+                }
+            }
+        }
+        List<String> set = new ArrayList<>();
+        if (timeZone != null) set.add("SET TimeZone TO " + SqlIdentifier.literal(timeZone));
+        if (order != null) set.add("SET DateStyle TO 'ISO, " + order + "'");
+        return set;
+    }
+
+    /**
+     * The settings Kensho wrote into a managed server's configuration: its TimeZone and DateStyle are the sessions' too
+     * ({@link #afterLogin}), where pgjdbc's login would give them the JVM's. None for a remote server.
+     */
+    protected Map<String, String> serverSettings() {
+        return Map.of();
+    }
+
     /** pgjdbc's "options" startup parameter: -c name=value, spaces and backslashes escaped. */
     static String options(Map<String, String> settings) {
         StringBuilder sb = new StringBuilder();
@@ -229,6 +288,15 @@ abstract class JdbcTarget implements Target {
         try {
             Connection c = DriverManager.getConnection(rawUrl(db), props);
             handedOut.add(c);
+            List<String> set = afterLogin((options(serverSettings()) + " " + props.getProperty("options", "")).strip());
+            if (!set.isEmpty()) {
+                try (java.sql.Statement st = c.createStatement()) {
+                    for (String sql : set) st.execute(sql);
+                } catch (SQLException e) {
+                    c.close();
+                    throw e;
+                }
+            }
             return c;
         } catch (SQLException e) {
             throw translate(e, db);

@@ -853,6 +853,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
         Map<String, String> changing = new LinkedHashMap<>();
+        try (Connection c = connect()) {
+            wanted = SettingValue.spelledAsServer(c, wanted);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+        }
         Map<String, Current> current = current(wanted.keySet());
         Map<String, String> before = new LinkedHashMap<>(settings);
         boolean restartNeeded = false;
@@ -880,7 +885,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 actions.add("set " + e.getKey() + " " + (old == null ? "(default)" : old) + " → " + e.getValue() + " (restart)");
             } else {
                 actions.add("set " + e.getKey() + " = " + e.getValue());
-                newSessionsOnly |= ctx.equals("backend") || ctx.equals("superuser-backend");
+                // and pgjdbc's own TimeZone and DateStyle: a session has them from its login (JdbcTarget.afterLogin)
+                newSessionsOnly |= ctx.equals("backend") || ctx.equals("superuser-backend") || List.of("TimeZone", "DateStyle").contains(e.getKey());
             }
         }
         if (changed) {
@@ -934,6 +940,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         boolean serverWideSame(String wanted) {
             return !List.of("client", "session", "database", "user", "database user").contains(source)
                     && SettingValue.same(vartype, setting, unit, wanted);
+        }
+    }
+
+    @Override
+    protected Map<String, String> serverSettings() {
+        synchronized (this) {
+            return new LinkedHashMap<>(settings);
         }
     }
 

@@ -215,6 +215,11 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
         // the JVM is ending: the hook has restored, or is about to restore, what the run changed; nothing new now
         if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more settings changes", null);
+        try (Connection c = connect()) {
+            wanted = SettingValue.spelledAsServer(c, wanted);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+        }
         Map<String, Current> current = new LinkedHashMap<>();
         boolean superuser = readCurrent(wanted.keySet(), current);
         Map<String, String> refused = new LinkedHashMap<>();
@@ -641,7 +646,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      * or given as a {@code host} parameter ({@code jdbc:postgresql:///test?host=/var/run/postgresql}), and
      * {@code host} and {@code port} parameters override the URL's. What the URL (and user, password) leave out comes
      * from libpq's environment, as psql and pgbench take it: PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME,
-     * PGSSLMODE, PGPASSWORD and PGPASSFILE. Others (PGSERVICE, PGCONNECT_TIMEOUT...) are not read: a URL parameter
+     * PGSSLMODE, PGPASSWORD and PGPASSFILE; PGTZ, PGDATESTYLE and PGGEQO as settings after the URL's options, as libpq sends
+     * them. Others (PGSERVICE, PGCONNECT_TIMEOUT...) are not read: a URL parameter
      * gives each of them.
      */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
@@ -791,6 +797,20 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 props.put(p[0], java.net.URLEncoder.encode(env.get(p[1]), StandardCharsets.UTF_8));
                 fromEnv.add(p[1]);
             }
+        }
+        // libpq sends PGDATESTYLE, PGTZ and PGGEQO as settings of their own, which the server applies after the options
+        // (the URL's among them), and none whose value is "default"; pgbench in Tokyo with PGTZ=UTC ran in UTC, Kensho in
+        // the server's zone
+        Map<String, String> libpqSettings = new LinkedHashMap<>();
+        for (String[] p : new String[][] {{"DateStyle", "PGDATESTYLE"}, {"TimeZone", "PGTZ"}, {"geqo", "PGGEQO"}}) {
+            if (present(env, p[1]) && !env.get(p[1]).equalsIgnoreCase("default")) {
+                libpqSettings.put(p[0], env.get(p[1]));
+                fromEnv.add(p[1]);
+            }
+        }
+        if (!libpqSettings.isEmpty()) {
+            String before = props.containsKey("options") ? java.net.URLDecoder.decode(props.get("options"), StandardCharsets.UTF_8) + " " : "";
+            props.put("options", java.net.URLEncoder.encode(before + JdbcTarget.options(libpqSettings), StandardCharsets.UTF_8));
         }
         String pw = password != null ? password : urlPassword;
         if (pw == null) pw = PgPass.lookup(host, port, db, u, env, Path.of(System.getProperty("user.home")), System.err);

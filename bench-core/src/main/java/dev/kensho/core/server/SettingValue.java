@@ -17,6 +17,24 @@ public final class SettingValue {
     private SettingValue() {}
 
     /**
+     * The wanted settings under the names pg_settings spells them (Work_Mem is work_mem, timezone TimeZone), in their
+     * order; names the server does not know stay as given. PostgreSQL takes a setting's name in any case, and a remote
+     * --set Work_Mem=64MB was refused as an unknown setting where psql's SET takes it.
+     */
+    static Map<String, String> spelledAsServer(java.sql.Connection c, Map<String, String> wanted) throws java.sql.SQLException {
+        Map<String, String> byLower = new java.util.HashMap<>();
+        try (var ps = c.prepareStatement("SELECT name FROM pg_settings WHERE lower(name) = ANY (?)")) {
+            ps.setArray(1, c.createArrayOf("text", wanted.keySet().stream().map(n -> n.toLowerCase(java.util.Locale.ROOT)).toArray()));
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) byLower.put(rs.getString(1).toLowerCase(java.util.Locale.ROOT), rs.getString(1));
+            }
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        wanted.forEach((k, v) -> out.put(byLower.getOrDefault(k.toLowerCase(java.util.Locale.ROOT), k), v));
+        return out;
+    }
+
+    /**
      * @param vartype pg_settings.vartype (bool, integer, real, enum, string)
      * @param setting pg_settings.setting, in pg_settings.unit
      * @param unit    pg_settings.unit, e.g. 8kB, kB, ms, s; null for none

@@ -83,6 +83,14 @@ class ManagedServerTest {
             // Same value again: nothing to do, no restart.
             assertFalse(pg.control().apply(Map.of("max_worker_processes", "13")).restarted());
 
+            // the server's TimeZone and DateStyle order are its sessions' (pgjdbc's login gave them the JVM's zone),
+            // a setting's name taken in any case, as the server takes it
+            assertEquals(Map.of("TimeZone", "America/St_Johns", "DateStyle", "ISO, DMY"),
+                    pg.control().apply(Map.of("timezone", "America/St_Johns", "DATESTYLE", "ISO, DMY")).applied());
+            assertEquals("America/St_Johns", show(pg, "TimeZone"));
+            assertEquals("America/St_Johns", show(pool, "TimeZone"));
+            assertEquals("ISO, DMY", show(pg, "DateStyle"));
+
             SettingsOutcome unknown = pg.control().apply(Map.of("no_such_setting", "1"));
             assertEquals(Map.of("no_such_setting", "unknown setting"), unknown.refused());
 

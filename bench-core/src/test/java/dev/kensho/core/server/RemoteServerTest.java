@@ -385,6 +385,46 @@ class RemoteServerTest {
                 () -> RemoteServer.fromUrl("jdbc:postgresql:///x", "u", null, null, Map.of("PGHOST", "a,b"))).getMessage());
     }
 
+    /**
+     * pgjdbc's startup packet sends the JVM's TimeZone and DateStyle ISO as parameters the server applies after the
+     * options: a URL's -c TimeZone, a --set TimeZone and libpq's PGTZ were each recorded and silently lost, a query
+     * then run in the JVM's zone. Each reaches the session now (DateStyle's field order; its output stays ISO).
+     */
+    @Test
+    void timeZoneAndDateStyleReachPgjdbcSessions(@LocalPostgres Target pg) throws Exception {
+        String url = "jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/test";
+        RemoteServer env = RemoteServer.fromUrl(url + "?options=-c%20TimeZone%3DEurope/Paris", "postgres", null, null,
+                Map.of("PGTZ", "America/St_Johns", "PGDATESTYLE", "ISO, DMY", "PGGEQO", "default")).verify();
+        try {
+            // libpq's variables come after the URL's options, as libpq sends them
+            assertEquals("America/St_Johns|ISO, DMY|2026-02-01", session(env));
+            assertEquals(java.util.List.of("took PGDATESTYLE, PGTZ from the environment, as libpq does for what the URL leaves out"), env.actions());
+        } finally {
+            env.close();
+        }
+        RemoteServer set = RemoteServer.fromUrl(url + "?options=-c%20TimeZone%3DEurope/Paris", "postgres", null, null, Map.of()).verify();
+        try {
+            assertEquals("Europe/Paris|ISO, MDY|2026-01-02", session(set));
+            // named in any case, as PostgreSQL takes them (Work_Mem was refused as an unknown setting)
+            assertEquals(Map.of("TimeZone", "Asia/Tokyo", "DateStyle", "SQL, DMY", "work_mem", "7MB"),
+                    set.control().apply(Map.of("timezone", "Asia/Tokyo", "DATESTYLE", "SQL, DMY", "Work_Mem", "7MB")).applied());
+            assertEquals("Asia/Tokyo|ISO, DMY|2026-02-01", session(set));
+        } finally {
+            set.close();
+        }
+        assertEquals(java.util.List.of("SET TimeZone TO 'a b'", "SET DateStyle TO 'ISO, YMD'"),
+                JdbcTarget.afterLogin("-cTimeZone=x --datestyle=ymd -c timezone=a\\ b"));
+        assertEquals(java.util.List.of(), JdbcTarget.afterLogin("-c work_mem=1MB"));
+    }
+
+    private static String session(Target t) throws Exception {
+        try (Connection c = t.connect(); ResultSet rs = c.createStatement().executeQuery(
+                "SELECT current_setting('TimeZone'), current_setting('DateStyle'), '01/02/2026'::date::text")) {
+            rs.next();
+            return rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3);
+        }
+    }
+
     private static String hostPort(RemoteServer r) {
         return r.host() + ":" + r.port();
     }
