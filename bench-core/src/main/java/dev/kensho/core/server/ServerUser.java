@@ -83,14 +83,46 @@ final class ServerUser {
         }
     }
 
+    /**
+     * Where processes on this machine take turns to create the user (whatever their KENSHO_HOME). Three CI jobs' first
+     * runs on a fresh machine each saw no user and each ran useradd: the entry was rewritten under them, directories
+     * already given to one uid belonged to nobody, and initdb failed there. The directory is everyone's (sticky): the
+     * file is opened without following a link, nothing is written to it, and a lock someone else holds is waited on for
+     * a minute at most.
+     */
+    private static final Path USER_LOCK = Path.of(Files.isDirectory(Path.of("/run/lock")) ? "/run/lock" : "/tmp", "kensho-useradd.lock");
+
     private static synchronized void ensureUser() {
         if (userExists()) return;
-        List<String> cmd = new ArrayList<>(List.of("useradd", "--system", "--user-group", "--no-create-home",
-                "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", NAME));
-        try {
-            run(cmd, "create the system user '" + NAME + "' to run PostgreSQL (it refuses root)");
-        } catch (KenshoException e) {
-            if (!userExists()) throw e; // another process may have created it meanwhile
+        try (var ch = java.nio.channels.FileChannel.open(USER_LOCK, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+             var held = lockWithin(ch, 60)) {
+            if (userExists()) return;   // made by the process that held the lock before
+            List<String> cmd = new ArrayList<>(List.of("useradd", "--system", "--user-group", "--no-create-home",
+                    "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", NAME));
+            try {
+                run(cmd, "create the system user '" + NAME + "' to run PostgreSQL (it refuses root)");
+            } catch (KenshoException e) {
+                if (!userExists()) throw e; // another program may have created it meanwhile
+            }
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.FAILURE, "cannot lock " + USER_LOCK + " to create the system user '" + NAME
+                    + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The channel's lock, or null after waiting seconds for it (then useradd runs unlocked, as before there was one). */
+    private static java.nio.channels.FileLock lockWithin(java.nio.channels.FileChannel ch, int seconds) throws IOException {
+        long until = System.nanoTime() + seconds * 1_000_000_000L;
+        while (true) {
+            java.nio.channels.FileLock l = ch.tryLock();
+            if (l != null || System.nanoTime() > until) return l;
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
     }
 
