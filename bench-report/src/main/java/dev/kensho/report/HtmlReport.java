@@ -232,6 +232,10 @@ public final class HtmlReport {
      * one of 3.
      */
     public static java.util.Optional<String> unfinished(RunResults run) {
+        if (run.directory() != null && dev.kensho.core.result.RunDirectory.beingWritten(run.directory())) {
+            return java.util.Optional.of("Still running: another process is writing to this run (" + run.trials().size()
+                    + (run.trials().size() == 1 ? " trial" : " trials") + " so far); report it again when the run has ended.");
+        }
         if (run.trials().isEmpty()) {
             return java.util.Optional.of(dev.kensho.core.result.RunDirectory.failedBeforeFirstTrial(run.info())
                     .map(why -> "No trial finished: the run failed before its first measurement (" + why + ").")

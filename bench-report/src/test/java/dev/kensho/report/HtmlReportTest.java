@@ -2,6 +2,7 @@ package dev.kensho.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.result.LatencyDistribution;
@@ -77,6 +78,21 @@ class HtmlReportTest {
         // a run to resume, not to delete: the command that does is there
         assertTrue(HtmlReport.render(none).contains("No trial finished: the run stopped before its first measurement (java -jar bench.jar bench --resume "
                 + none.directory() + " runs it)."), HtmlReport.render(none));
+    }
+
+    /** A run still being written said it had stopped and offered a --resume, which was then refused. */
+    @Test
+    void aRunStillGoingIsSaidToBe() throws Exception {
+        Path dir;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("going"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
+            rd.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 1000.0).build());
+            dir = rd.path();
+            assertEquals("Still running: another process is writing to this run (1 trial so far); report it again when the run has ended.",
+                    HtmlReport.unfinished(RunDirectory.read(dir)).orElseThrow());
+            // asking did not drop the writer's lock: a --resume is still refused
+            assertThrows(dev.kensho.core.KenshoException.class, () -> RunDirectory.resume(dir));
+        }
+        assertTrue(HtmlReport.unfinished(RunDirectory.read(dir)).orElseThrow().startsWith("Unfinished: 1 of 1 cell has fewer trials"));
     }
 
     /**

@@ -54,14 +54,15 @@ public final class RunDirectory implements AutoCloseable {
         this.info = info;
         // run.json before trials.jsonl: a kill in between leaves a directory report and --resume can read
         if (!resuming && !Files.exists(dir.resolve(RUN))) writeInfo();
+        // written by this JVM already: opening the file, and closing it on the refusal, would drop that writer's lock
+        if (WRITING_HERE.contains(dir.toAbsolutePath().normalize())) throw alreadyWritten(dir, resuming);
         this.out = FileChannel.open(dir.resolve(TRIALS), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         // one writer at a time: a second --resume of a run that is still going would run its missing trials twice.
         // The lock goes with the process (SIGKILL included); this channel is the only one the run opens on the file,
         // as closing another would drop the lock.
         if (!locked(out)) {
             out.close();
-            throw KenshoException.usage((resuming ? "--resume " : "") + dir + ": another Kensho process is writing to this run "
-                    + "(the run itself, or another --resume of it); wait for it to end");
+            throw alreadyWritten(dir, resuming);
         }
         if (resuming) {
             // read as its one writer, after the cut: a line a full disk cut just before its newline is whole JSON, and
@@ -86,6 +87,36 @@ public final class RunDirectory implements AutoCloseable {
             }
         }
         out.position(out.size());
+        WRITING_HERE.add(dir.toAbsolutePath().normalize());
+    }
+
+    private static KenshoException alreadyWritten(Path dir, boolean resuming) {
+        return KenshoException.usage((resuming ? "--resume " : "") + dir + ": another Kensho process is writing to this run "
+                + "(the run itself, or another --resume of it); wait for it to end");
+    }
+
+    /** The runs this JVM writes: asked of one of them, {@link #beingWritten} must not open its file (see there). */
+    private static final Set<Path> WRITING_HERE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Whether a process writes to the run in dir now (its lock on trials.jsonl is held): a report of a run that is still
+     * going said it had stopped and offered a --resume, which was then refused. Within the writing JVM the file is not
+     * opened: closing any descriptor of it would drop the writer's lock.
+     */
+    public static boolean beingWritten(Path dir) {
+        Path d = dir.toAbsolutePath().normalize();
+        if (WRITING_HERE.contains(d)) return true;
+        if (!Files.isRegularFile(d.resolve(TRIALS))) return false;
+        try (FileChannel ch = FileChannel.open(d.resolve(TRIALS), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            java.nio.channels.FileLock l = ch.tryLock();
+            if (l == null) return true;
+            l.release();
+            return false;
+        } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
+            return true;
+        } catch (IOException | RuntimeException cannotTell) {
+            return false;   // a directory this user may only read: said as a finished or interrupted run
+        }
     }
 
     private static boolean locked(FileChannel ch) throws IOException {
@@ -409,6 +440,7 @@ public final class RunDirectory implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        WRITING_HERE.remove(dir.toAbsolutePath().normalize());
         try {
             out.close();
         } catch (IOException ignored) {
