@@ -16,7 +16,7 @@ import dev.kensho.scan.sweep.CrossoverFinder;
 import dev.kensho.scan.sweep.ScanQuery;
 import dev.kensho.scan.sweep.SelectivitySweep;
 import dev.kensho.scan.sweep.SelectivitySweep.Timing;
-import dev.kensho.scan.table.ScanLock;
+import dev.kensho.core.run.StudyLock;
 import dev.kensho.scan.table.ScanTable;
 import dev.kensho.scan.table.Tablespace;
 import java.io.PrintStream;
@@ -307,12 +307,12 @@ public final class ScanCrossover {
             return done.get();
         }
         checkTarget(target, options);
-        try (ScanLock lock = ScanLock.take(target)) {
+        try (StudyLock lock = StudyLock.take(target, StudyLock.SCAN, "scan", "it would rebuild this one's tables and share its reads")) {
             return run(target, options, dir, progress, lock);
         }
     }
 
-    private static Result run(Target target, Options options, RunDirectory dir, PrintStream progress, ScanLock lock)
+    private static Result run(Target target, Options options, RunDirectory dir, PrintStream progress, StudyLock lock)
             throws InterruptedException {
         if (options.caches().contains(CacheState.WARM)) requirePrewarm(target, dir);
         boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
@@ -435,7 +435,7 @@ public final class ScanCrossover {
     }
 
     private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
-                                  List<String> sbWanted, String tablespace, Optional<Path> storageDir, ScanLock lock)
+                                  List<String> sbWanted, String tablespace, Optional<Path> storageDir, StudyLock lock)
             throws InterruptedException {
         List<LayoutFacts> facts = new ArrayList<>();
         try (Connection c = target.connect()) {

@@ -5,6 +5,7 @@ import dev.kensho.core.KenshoException;
 import dev.kensho.core.measure.Prewarm;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.run.StudyLock;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
@@ -95,7 +96,15 @@ public final class IndexBuild {
         this.err = err != null ? err : new PrintStream(java.io.OutputStream.nullOutputStream());
     }
 
+    /** Builds and measures, holding the database's index-build lock: a second build at once dropped this one's index. */
     public void run(SsbDatabase db, RunDirectory dir) {
+        try (StudyLock lock = StudyLock.take(db.target(), StudyLock.INDEX_BUILD, "ssb index-build",
+                "it would drop this one's index and share its build's CPU and I/O")) {
+            runHolding(db, dir);
+        }
+    }
+
+    private void runHolding(SsbDatabase db, RunDirectory dir) {
         Target t = db.target();
         dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials())));
         Map<Integer, Long> distinct = new HashMap<>();

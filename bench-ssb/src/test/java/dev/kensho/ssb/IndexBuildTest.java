@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.run.StudyLock;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
@@ -166,6 +167,13 @@ class IndexBuildTest {
             ParallelSweep.ensureLoaded(db, new SsbDatabase.LoadOptions(0.01, 2, false, false), null, "x", System.err);
             try (Connection c = db.connect()) {
                 IndexBuild.createMarked(db, c, "lo_orderkey, lo_custkey");   // what a build had committed when it was killed
+            }
+            // another build on the database: it would have dropped that one's index (two at once failed each other's trials)
+            try (StudyLock other = StudyLock.take(pg, StudyLock.INDEX_BUILD, "ssb index-build", "x")) {
+                KenshoException busy = assertThrows(KenshoException.class, () -> ib.run(db, dir));
+                assertEquals(KenshoException.USAGE, busy.exitCode());
+                assertTrue(busy.getMessage().startsWith("another ssb index-build is measuring in database \"" + pg.database() + "\" now"), busy.getMessage());
+                assertEquals(1, indexes(db), "the other's index is left alone");
             }
             ib.run(db, dir);
             assertTrue(err.toString(StandardCharsets.UTF_8).contains("dropped index kensho_ssb_index_build in schema kensho_ssb_index_left, "

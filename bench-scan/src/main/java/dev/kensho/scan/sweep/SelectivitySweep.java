@@ -13,7 +13,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.scan.CacheState;
 import dev.kensho.scan.Scan;
 import dev.kensho.scan.cache.PageCache;
-import dev.kensho.scan.table.ScanLock;
+import dev.kensho.core.run.StudyLock;
 import dev.kensho.scan.table.ScanTable;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -54,7 +54,7 @@ public final class SelectivitySweep {
     private final Integer parallelWorkers;
     private final boolean dropOsCache;
     private String osCacheUnavailable;
-    private ScanLock lock;
+    private StudyLock lock;
     /** shared_buffers before the sweep's first cell: what cells labelled "server" run with. */
     private String serverSharedBuffers;
 
@@ -73,7 +73,7 @@ public final class SelectivitySweep {
     }
 
     /** The scan's lock on its database, taken again after a restart ends the session that held it. */
-    public SelectivitySweep holding(ScanLock lock) {
+    public SelectivitySweep holding(StudyLock lock) {
         this.lock = lock;
         return this;
     }

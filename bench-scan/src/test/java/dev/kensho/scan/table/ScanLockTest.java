@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.run.StudyLock;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.scan.ScanCrossover;
@@ -24,7 +25,7 @@ class ScanLockTest {
     @Test
     void aSecondScanOnTheDatabaseIsRefusedUntilTheFirstEnds(@TempDir Path results) throws Exception {
         try (Target pg = new TargetSpec().open()) {
-            ScanLock first = ScanLock.take(pg);
+            StudyLock first = StudyLock.take(pg, StudyLock.SCAN, "scan", "it would rebuild this one's tables and share its reads");
             int holder;
             try (Connection c = pg.connect(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted")) {
@@ -51,7 +52,7 @@ class ScanLockTest {
                 s.execute("SELECT pg_terminate_backend(" + holder + ")");
             }
             first.hold();
-            assertThrows(KenshoException.class, () -> ScanLock.take(pg).close());
+            assertThrows(KenshoException.class, () -> StudyLock.take(pg, StudyLock.SCAN, "scan", "why").close());
 
             first.close();
             ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("bench", "scan"), System.err);

@@ -1,4 +1,4 @@
-package dev.kensho.scan.table;
+package dev.kensho.core.run;
 
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.Target;
@@ -8,36 +8,50 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The session advisory lock a scan holds on its database while it builds and measures the scan tables. Two scans at
+ * The session advisory lock a study holds on its database while it builds and measures its own objects. Two scans at
  * once on one database (two commands against a --url server, two test classes on a shared one) rebuilt each other's
- * tables between cells and timed each other's reads; the second now stops before it touches anything. A restart for a
- * cold cell ends the session that held the lock: {@link #hold()} takes it again before the next cell.
+ * tables between cells and timed each other's reads; two SSB index builds dropped each other's index mid-build. The
+ * second now stops before it touches anything. A restart for a cold cell ends the session that held the lock:
+ * {@link #hold()} takes it again before the next cell.
  */
-public final class ScanLock implements AutoCloseable {
-    static final long KEY = 0x4b656e73686f5331L;   // "KenshoS1"
+public final class StudyLock implements AutoCloseable {
+    /** bench scan's key ("KenshoS1"). */
+    public static final long SCAN = 0x4b656e73686f5331L;
+    /** bench ssb index-build's key ("KenshoI1"). */
+    public static final long INDEX_BUILD = 0x4b656e73686f4931L;
 
     private final Target target;
+    private final long key;
+    private final String study, why;
     private Connection session;
 
-    private ScanLock(Target target) {
+    private StudyLock(Target target, long key, String study, String why) {
         this.target = target;
+        this.key = key;
+        this.study = study;
+        this.why = why;
     }
 
-    /** Takes the lock, or says which server process holds it. */
-    public static ScanLock take(Target target) {
-        ScanLock lock = new ScanLock(target);
+    /**
+     * Takes the lock, or says which server process holds it.
+     *
+     * @param study what holds it, as the refusal names it ("scan")
+     * @param why   what a second one at once would do to the first, for the refusal
+     */
+    public static StudyLock take(Target target, long key, String study, String why) {
+        StudyLock lock = new StudyLock(target, key, study, why);
         lock.hold();
         return lock;
     }
 
-    /** Holds the lock again where its session ended (a restart); another scan that took it meanwhile stops this one. */
+    /** Holds the lock again where its session ended (a restart); another study that took it meanwhile stops this one. */
     public void hold() {
         try {
             if (session != null && session.isValid(5)) return;
             closeSession();
             session = target.connect();
             try (PreparedStatement ps = session.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-                ps.setLong(1, KEY);
+                ps.setLong(1, key);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     if (rs.getBoolean(1)) return;
@@ -48,22 +62,22 @@ public final class ScanLock implements AutoCloseable {
             closeSession();
             // exit 2, as for a kept data directory or a run another process is writing; and a trial does not fail of it,
             // the run stops (TrialMatrix passes usage errors on)
-            throw KenshoException.usage("another scan is measuring in database \"" + database + "\" now"
-                    + (holder == null ? "" : " (" + holder + ")") + ": it would rebuild this one's tables and share its reads; run one at a time");
+            throw KenshoException.usage("another " + study + " is measuring in database \"" + database + "\" now"
+                    + (holder == null ? "" : " (" + holder + ")") + ": " + why + "; run one at a time");
         } catch (SQLException e) {
             closeSession();
-            throw KenshoException.target("cannot take the scan's lock on " + target.describe() + ": " + KenshoException.firstLine(e), e);
+            throw KenshoException.target("cannot take the " + study + "'s lock on " + target.describe() + ": " + KenshoException.firstLine(e), e);
         }
     }
 
     /** Who holds the lock: its server process and, where the role may see it, its client. */
-    private static String holder(Connection c) throws SQLException {
+    private String holder(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT l.pid, a.client_addr FROM pg_locks l "
                 + "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
                 + "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
                 + "AND l.classid = ? AND l.objid = ? AND l.objsubid = 1")) {
-            ps.setLong(1, KEY >>> 32);
-            ps.setLong(2, KEY & 0xffffffffL);
+            ps.setLong(1, key >>> 32);
+            ps.setLong(2, key & 0xffffffffL);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return null;
                 String client = rs.getString(2);
