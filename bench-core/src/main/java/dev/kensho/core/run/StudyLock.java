@@ -57,7 +57,7 @@ public final class StudyLock implements AutoCloseable {
                     if (rs.getBoolean(1)) return;
                 }
             }
-            String holder = holder(session);
+            String holder = holder(session, key);
             String database = session.getCatalog();
             closeSession();
             // exit 2, as for a kept data directory or a run another process is writing; and a trial does not fail of it,
@@ -70,8 +70,8 @@ public final class StudyLock implements AutoCloseable {
         }
     }
 
-    /** Who holds the lock: its server process and, where the role may see it, its client. */
-    private String holder(Connection c) throws SQLException {
+    /** Who holds the session advisory lock key in c's database: its server process and, where the role may see it, its client. */
+    public static String holder(Connection c, long key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT l.pid, a.client_addr FROM pg_locks l "
                 + "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
                 + "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "

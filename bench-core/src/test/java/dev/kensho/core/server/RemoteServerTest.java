@@ -11,6 +11,7 @@ import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -415,6 +416,47 @@ class RemoteServerTest {
         assertEquals(java.util.List.of("SET TimeZone TO 'a b'", "SET DateStyle TO 'ISO, YMD'"),
                 JdbcTarget.afterLogin("-cTimeZone=x --datestyle=ymd -c timezone=a\\ b"));
         assertEquals(java.util.List.of(), JdbcTarget.afterLogin("-c work_mem=1MB"));
+    }
+
+    /**
+     * Two runs with --restart-command on one server undid each other's settings: one "restored" the other's value, which
+     * then stayed in postgresql.auto.conf. The second stops before it changes anything, whichever database it measures.
+     */
+    @Test
+    void oneRunAtATimeChangesAServersSettings() throws Exception {
+        try (Target own = new TargetSpec().pgVersion(17).open()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + own.port() + "/kensho";
+            try (Connection other = own.connect("postgres"); Statement s = other.createStatement()) {
+                s.execute("SELECT pg_advisory_lock(" + 0x4b656e73686f5231L + ")");   // another run's claim
+                RemoteServer second = RemoteServer.fromUrl(url, "postgres", null, "true").verify();
+                try {
+                    KenshoException refused = assertThrows(KenshoException.class, () -> second.apply(Map.of("bgwriter_delay", "250ms")));
+                    assertEquals(KenshoException.USAGE, refused.exitCode());
+                    assertTrue(refused.getMessage().startsWith("another Kensho run is changing the settings of the server at 127.0.0.1:"
+                            + own.port() + " (server process "), refused.getMessage());
+                    assertEquals("200ms", ManagedServerTest.show(own, "bgwriter_delay"), "nothing changed");
+                    // a session setting changes nothing of the server's: no claim needed
+                    assertTrue(second.apply(Map.of("work_mem", "5MB")).ok());
+                } finally {
+                    second.close();
+                }
+                s.execute("SELECT pg_advisory_unlock_all()");
+            }
+            RemoteServer first = RemoteServer.fromUrl(url, "postgres", null, "true").verify();
+            try {
+                assertTrue(first.apply(Map.of("bgwriter_delay", "250ms")).ok());
+                assertEquals("250ms", ManagedServerTest.show(own, "bgwriter_delay"));
+                RemoteServer third = RemoteServer.fromUrl(url, "postgres", null, "true").verify();
+                try {
+                    assertThrows(KenshoException.class, () -> third.apply(Map.of("bgwriter_delay", "300ms")));
+                } finally {
+                    third.close();
+                }
+            } finally {
+                first.close();
+            }
+            assertEquals("200ms", ManagedServerTest.show(own, "bgwriter_delay"), "put back when the first ended");
+        }
     }
 
     private static String session(Target t) throws Exception {
