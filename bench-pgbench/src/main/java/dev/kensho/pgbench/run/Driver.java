@@ -959,6 +959,17 @@ public final class Driver {
                     kind = "other";
                 }
                 default -> {
+                    String refusal = pgjdbcRefusal(serverWords(out));
+                    if (refusal != null && !wireEngine) {
+                        // pgjdbc ends a session whose DateStyle or client_encoding the script changed: reconnecting, every
+                        // transaction failed the same way. The client aborts, as pgbench's does where it cannot go on.
+                        aborted.set(true);
+                        String why = "client " + id + " aborted in command " + out.command() + " of script " + out.script() + ": " + refusal;
+                        if (firstAbort.compareAndSet(null, why)) cfg.err().println("error: " + why);
+                        close();
+                        if (cfg.exitOnAbort()) stopAll(id);
+                        return false;
+                    }
                     lost.increment();
                     // where pgbench aborts the client, and says so: the run goes on, and says that (not on Ctrl-C, whose
                     // hook stops the server under the clients and says so last)
@@ -972,6 +983,18 @@ public final class Driver {
             // the log writes lag 0 for it (TxLog), as pgbench measures the lag of successful transactions only
             log(lat / 1000, cfg.failuresDetailed() && !kind.equals("failed") ? kind : "failed", script, (start - scheduled) / 1000, kind, tries);
             return true;
+        }
+
+        /**
+         * What pgjdbc's closing of a session the script reconfigured means (SET DateStyle = 'German', SET client_encoding
+         * = 'LATIN1': pgjdbc needs ISO dates and UTF8), and the way out; null for any other lost connection.
+         */
+        static String pgjdbcRefusal(String words) {
+            String setting = words.contains("requires DateStyle to begin with ISO") ? "DateStyle"
+                    : words.contains("requires client_encoding to be UTF8") ? "client_encoding" : null;
+            if (setting == null) return null;
+            return "the script sets " + setting + " to a value pgjdbc does not work with (it closes the session: " + words.strip()
+                    + "); run it with --engine wire, which keeps the session as pgbench does";
         }
 
         /** The error of a failed transaction without pgbench's "client N script S aborted in command C query 0: " before it. */

@@ -68,6 +68,27 @@ class SessionSettingsTest {
         assertFalse(Driver.sameZone("<+09>-09", "Asia/Tokyo"));
     }
 
+    /**
+     * A script that sets DateStyle or client_encoding as pgjdbc cannot follow: pgjdbc closed the session, and every
+     * transaction was a "lost connection" the client reconnected after, to fail again. Now the client aborts saying why
+     * and what runs it (the wire engine, which runs it as pgbench does).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Engine.class)
+    void aScriptPgjdbcCannotFollowAbortsNamingTheWireEngine(Engine engine, @TempDir Path tmp) throws Exception {
+        Path script = Files.writeString(tmp.resolve("german.sql"), "set datestyle = 'German';\n"
+                + "INSERT INTO kensho_session VALUES (current_setting('TimeZone'), current_setting('DateStyle'), now()::date, :client_id);\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().engine(engine).file(script.toString()).clients(2).transactions(2).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertEquals(engine == Engine.PGJDBC, r.aborted(), said);
+        if (engine == Engine.PGJDBC) {
+            assertTrue(said.contains("the script sets DateStyle to a value pgjdbc does not work with") && said.contains("run it with --engine wire"), said);
+            assertFalse(said.contains("lost its connection"), said);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("enginesAndModes")
     void clientsHaveTheDatabasesTimeZoneAndDateOrder(Engine engine, QueryMode mode, @TempDir Path tmp) throws Exception {
