@@ -78,11 +78,13 @@ public record RunConfig(List<Script> scripts, int clients, int threads, int dura
             throw KenshoException.usage("duration (" + durationSeconds + ") must be a multiple of aggregation interval (" + aggregateInterval + ")");
         }
         if (engine != Engine.WIRE) {
+            // refused before the run only where every transaction reaches it (the client that reaches one elsewhere aborts)
             for (Script s : scripts) {
-                Command c = s.firstPipelineCommand();
-                if (c != null) {
-                    throw KenshoException.usage(s.name() + ":" + c.line() + ":" + c.column() + ": " + c.text().strip()
-                            + " needs --engine wire: pgjdbc has no pipeline mode");
+                for (Command c : s.commands()) {
+                    if (c.kind().pipeline() && s.alwaysReached(c)) {
+                        throw KenshoException.usage(s.name() + ":" + c.line() + ":" + c.column() + ": " + c.text().strip()
+                                + " needs --engine wire: pgjdbc has no pipeline mode");
+                    }
                 }
             }
         }

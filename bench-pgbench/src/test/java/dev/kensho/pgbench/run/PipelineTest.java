@@ -175,4 +175,20 @@ class PipelineTest {
                 .transactions(1).noVacuum(true).warmup(0).run(pg));
         assertTrue(simple.getMessage().startsWith(f + ":2:3: cannot use pipeline mode with the simple query protocol"), simple.getMessage());
     }
+
+    /**
+     * A pipeline in a branch only some transactions take: refused before the run, a script pgbench runs where the
+     * branch is never taken was refused whole. It runs; the client that reaches the pipeline aborts.
+     */
+    @Test
+    void thePgjdbcEngineRunsAScriptWhosePipelineIsInABranch(Target pg, @TempDir Path tmp) throws Exception {
+        Path f = Files.writeString(tmp.resolve("b.sql"), "\\if :client_id = 1\n\\startpipeline\nselect 1;\n\\endpipeline\n\\endif\nselect 2;\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().engine(Engine.PGJDBC).file(f.toString()).mode(QueryMode.EXTENDED).clients(2).transactions(2)
+                .noVacuum(true).warmup(0).output(RunOptionsTest.sink(new ByteArrayOutputStream()), RunOptionsTest.sink(err)).run(pg);
+        String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(r.aborted(), said);
+        assertEquals(2, r.processed(), "client 0 ran its two: " + said);
+        assertTrue(said.contains("error: client 1 aborted in command 1 (startpipeline) of script 0; \\startpipeline needs --engine wire"), said);
+    }
 }
