@@ -31,6 +31,10 @@ public enum QueryMode {
         p.setProperty("stringtype", "unspecified");
         // pgbench asks for text results; pgjdbc would switch prepared statements to binary results.
         p.setProperty("binaryTransfer", "false");
+        // pgbench prepares a statement once per connection: pgjdbc prepared every statement anew after each CREATE, ALTER
+        // or DROP, so a prepared run of a script with DDL parsed per transaction, and passed where pgbench aborts
+        // ("cached plan must not change result type")
+        p.setProperty("flushCacheOnDdl", "false");
         return p;
     }
 

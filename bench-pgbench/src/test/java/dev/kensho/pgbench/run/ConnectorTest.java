@@ -40,6 +40,34 @@ class ConnectorTest {
     }
 
     /**
+     * pgbench prepares a statement once per connection: pgjdbc prepared every statement anew after any CREATE, ALTER or
+     * DROP, so a prepared run of a script with DDL parsed each statement in every transaction.
+     */
+    @Test
+    void aPreparedRunPreparesOnceDespiteDdl(Target pg, @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_prepared_once");
+            s.execute("create table kensho_prepared_once(t timestamptz)");
+        }
+        try {
+            Path script = Files.writeString(tmp.resolve("ddl.sql"), "select 1 as kensho_once;\n"
+                    + "drop table if exists kensho_no_such_table;\n"
+                    + "insert into kensho_prepared_once select prepare_time from pg_prepared_statements where statement like 'select 1 as kensho_once%';\n");
+            var r = new dev.kensho.pgbench.PgbenchRun().mode(QueryMode.PREPARED).file(script.toString()).transactions(3).noVacuum(true)
+                    .warmup(0).output(RunOptionsTest.sink(new java.io.ByteArrayOutputStream()), RunOptionsTest.sink(new java.io.ByteArrayOutputStream())).run(pg);
+            assertEquals(3, r.processed());
+            try (Connection c = pg.connect()) {
+                assertEquals(3, scalar(c, "select count(*) from kensho_prepared_once"));
+                assertEquals(1, scalar(c, "select count(distinct t) from kensho_prepared_once"), "prepared once, not per transaction");
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop table if exists kensho_prepared_once");
+            }
+        }
+    }
+
+    /**
      * The socket under a client connection is in blocking mode once connected (pgjdbc connected it with a timeout),
      * so each wait for the server is one read, not read-EAGAIN-poll-read. Read off Linux's /proc: the connection's
      * local port, its socket inode, this process's descriptor for that inode, and the descriptor's O_NONBLOCK flag.
