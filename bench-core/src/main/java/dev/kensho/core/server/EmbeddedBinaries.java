@@ -77,8 +77,8 @@ public final class EmbeddedBinaries {
             root.getParent().toFile().setExecutable(true, false);
             synchronized (EXTRACTING) {
                 try (FileChannel ch = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                     FileLock ignored = ch.lock()) {
-                    if (Files.exists(done)) return noted(build, repo, null, dir);
+                     FileLock ignored = lockSaying(ch, build, dir)) {
+                    if (Files.exists(done)) return noted(build, repo, waited ? WHILE_WAITING : null, dir);
                     removeAbandonedExtractions(root);
                     Path tmp = Files.createTempDirectory(root, build + TMP);
                     try {
@@ -108,6 +108,22 @@ public final class EmbeddedBinaries {
         return noted(build, repo, source, dir);
     }
 
+    /** Set where {@link #lockSaying} waited: the build another process extracted meanwhile is recorded as such. */
+    private static boolean waited;
+    private static final String WHILE_WAITING = "another Kensho process, while this one waited";
+
+    /**
+     * The extraction lock; where another process holds it (extracting, or fetching a release from a repository for tens
+     * of seconds), says so first: the run printed nothing meanwhile.
+     */
+    private static FileLock lockSaying(FileChannel ch, String build, Path dir) throws IOException {
+        FileLock l = ch.tryLock();
+        waited = l == null;
+        if (l != null) return l;
+        System.err.println("bench: waiting for another Kensho process to extract PostgreSQL " + PgRelease.ofZonky(build) + " into " + dir + "...");
+        return ch.lock();
+    }
+
     /**
      * A run's record names the build of a release bench.jar does not carry (the carried ones are bench.jar's version),
      * once per JVM: where it came from when fetched now, else where it was extracted before.
@@ -116,6 +132,7 @@ public final class EmbeddedBinaries {
         if (!KenshoVersion.embeddedPostgres().containsValue(build) && NOTED.add(build)) {
             ServerActions.record("PostgreSQL " + PgRelease.ofZonky(build), "binaries " + repo.coordinates(build) + (source == null
                     ? " extracted earlier into " + dir
+                    : source.equals(WHILE_WAITING) ? " extracted into " + dir + " by " + WHILE_WAITING
                     : " from " + Credentials.maskUrl(source) + " (SHA-1 checked where the repository keeps one), extracted into " + dir));
         }
         return dir.resolve("bin");
