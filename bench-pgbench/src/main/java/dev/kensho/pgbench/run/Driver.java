@@ -997,11 +997,14 @@ public final class Driver {
                     + "); run it with --engine wire, which keeps the session as pgbench does";
         }
 
-        /** The error of a failed transaction without pgbench's "client N script S aborted in command C query 0: " before it. */
+        private static final java.util.regex.Pattern QUERY_N = java.util.regex.Pattern.compile(" query \\d+: ");
+        private static final java.util.regex.Pattern QUERY_ERROR = java.util.regex.Pattern.compile(" query \\d+: ERROR:");
+
+        /** The error of a failed transaction without pgbench's "client N script S aborted in command C query Q: " before it. */
         private static String serverWords(TransactionOutcome out) {
             String m = String.valueOf(out.message());
-            int q = m.indexOf(" query 0: ");
-            return q < 0 ? m : m.substring(q + " query 0: ".length());   // libpq's words already (ClientScriptRunner)
+            java.util.regex.Matcher q = QUERY_N.matcher(m);
+            return q.find() ? m.substring(q.end()) : m;   // libpq's words already (ClientScriptRunner)
         }
 
         /** pgbench's client abort: said on stderr, not a failed transaction; always false (the client stops). */
@@ -1024,7 +1027,7 @@ public final class Driver {
             try {
                 // an ERROR (not a FATAL) the server answered came over a live session: no probe (--continue-on-error
                 // meets one per failed transaction, and the probe is a round trip)
-                if (s != null && String.valueOf(out.message()).contains("query 0: ERROR:")) return conn == null || conn.isClosed();
+                if (s != null && QUERY_ERROR.matcher(String.valueOf(out.message())).find()) return conn == null || conn.isClosed();
                 return conn == null || conn.isClosed() || !conn.isValid(2);
             } catch (SQLException e) {
                 return true;

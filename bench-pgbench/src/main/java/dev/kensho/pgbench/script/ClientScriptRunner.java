@@ -461,7 +461,9 @@ public final class ClientScriptRunner {
             status = TransactionOutcome.Status.SQL_ERROR;
         }
         outcome = new TransactionOutcome(status, scriptIndex, pc, sqlState, "client " + clientId + " script " + scriptIndex
-                + " aborted in command " + pc + " query 0: " + message, txStart, slept);
+                // the query of a \; compound that failed: the results it had before the error (the wire engine reads
+                // them one by one; pgjdbc delivers none where one fails, and says query 0)
+                + " aborted in command " + pc + " query " + results + ": " + message, txStart, slept);
         return Step.DONE;
     }
 

@@ -84,6 +84,27 @@ class ErrorTextAgainstPgbenchTest {
         }
     }
 
+    /**
+     * The query of a \\; compound that failed, counted as pgbench counts it (the wire engine said query 0 for the second
+     * and third); pgjdbc delivers no result of a compound with an error, and keeps saying query 0.
+     */
+    @org.junit.jupiter.api.Test
+    void aCompoundsFailedQueryIsNumberedAsPgbenchNumbersIt(@LocalPostgres Target pg) throws Exception {
+        assumeTrue(Files.isExecutable(C_PGBENCH), "no C pgbench at " + C_PGBENCH);
+        Path script = Files.writeString(dir.resolve("c.sql"), "select 1 \\; select 2 \\; select 1/0;\n");
+        Process p = new ProcessBuilder(C_PGBENCH.toString(), "-n", "-t", "1", "-f", script.toString(),
+                "-h", pg.host(), "-p", Integer.toString(pg.port()), "-U", pg.user(), pg.database()).start();
+        p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        List<String> theirs = abort(err, "pgbench: error: ");
+        assertTrue(theirs.get(0).contains("aborted in command 0 query 2: "), err);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        new PgbenchRun().engine(Engine.WIRE).file(script.toString()).transactions(1).noVacuum(true).warmup(0)
+                .output(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(sink, true, StandardCharsets.UTF_8)).run(pg);
+        assertEquals(String.join("\n", theirs), String.join("\n", abort(sink.toString(StandardCharsets.UTF_8), "error: ")));
+    }
+
     /** Notices as libpq's notice processor prints them: with their DETAIL and HINT, without the CONTEXT (errors only). */
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.EnumSource(QueryMode.class)
