@@ -620,7 +620,13 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             try {
                 c = connect("postgres");
             } catch (SQLException | KenshoException noPostgres) {
-                c = connect();
+                try {
+                    c = connect();
+                } catch (SQLException | KenshoException down) {
+                    // a server that does not answer (a failed restart left it down) runs no one else's change either: the
+                    // restart that brings it back takes the claim after it
+                    return;
+                }
             }
             try (var ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
                 ps.setLong(1, CLAIM_KEY);
