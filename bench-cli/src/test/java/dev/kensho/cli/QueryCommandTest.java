@@ -82,6 +82,30 @@ class QueryCommandTest {
     }
 
     /** The machine's PostgreSQL 15 (Debian's, built with LLVM) is not warned about. */
+    /**
+     * --matrix names a setting in any case, as the server takes it (ENABLE_INDEXSCAN was an unrecognized configuration
+     * parameter), and a DateStyle whose output pgjdbc refuses (German) runs with its day/month order, said in run.json's
+     * notes (its pre-check had closed the connection: exit 3).
+     */
+    @Test
+    void matrixNamesInAnyCaseAndADateStylePgjdbcRefuses(Target pg, @TempDir Path tmp) throws Exception {
+        CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1 where current_setting('DateStyle') = 'ISO, DMY' and "
+                + "current_setting('enable_indexscan') = 'off'", "--matrix", "ENABLE_INDEXSCAN=off", "--matrix", "datestyle=German,MDY"));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        Path run;
+        try (var dirs = Files.list(tmp)) {
+            run = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        var trials = RunDirectory.read(run).trials();
+        assertEquals(2, trials.size());
+        for (Trial t : trials) {
+            assertTrue(t.ok(), t.toString());
+            assertEquals(t.params().get("datestyle").equals("German") ? 1.0 : 0.0, t.metric("rows"), t.toString());
+        }
+        assertTrue(RunDirectory.read(run).info().notes().stream().anyMatch(n -> n.contains("DateStyle German: pgjdbc's sessions run with its "
+                + "day/month order and ISO output")), RunDirectory.read(run).info().notes().toString());
+    }
+
     @Test
     void aServerWithLlvmHasJit(@dev.kensho.junit.LocalPostgres Target local, @TempDir Path tmp) throws Exception {
         assertTrue(dev.kensho.core.env.Environment.jitAvailable(local), "Debian's PostgreSQL 15 is built with LLVM");

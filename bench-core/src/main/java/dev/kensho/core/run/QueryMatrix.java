@@ -126,14 +126,15 @@ public final class QueryMatrix {
         if (varied.isEmpty()) return rejected;
         try (Connection c = target.connect()) {
             Map<String, String> contexts = new LinkedHashMap<>();
-            try (var ps = c.prepareStatement("SELECT name, context FROM pg_settings WHERE name = ANY (?)")) {
-                ps.setArray(1, c.createArrayOf("text", varied.keySet().toArray()));
+            // a setting's name in any case, as the server takes it (ENABLE_INDEXSCAN, timezone)
+            try (var ps = c.prepareStatement("SELECT lower(name), context FROM pg_settings WHERE lower(name) = ANY (?)")) {
+                ps.setArray(1, c.createArrayOf("text", varied.keySet().stream().map(n -> n.toLowerCase(java.util.Locale.ROOT)).toArray()));
                 try (var rs = ps.executeQuery()) {
                     while (rs.next()) contexts.put(rs.getString(1), rs.getString(2));
                 }
             }
             for (var e : varied.entrySet()) {
-                String ctx = contexts.get(e.getKey());
+                String ctx = contexts.get(e.getKey().toLowerCase(java.util.Locale.ROOT));
                 if (ctx == null && namesMustExist) {
                     throw KenshoException.usage("--matrix " + e.getKey() + ": unrecognized configuration parameter (not in pg_settings of "
                             + targetLabel + ")");
@@ -143,6 +144,9 @@ public final class QueryMatrix {
                     continue;
                 }
                 if (!"user".equals(ctx) && !"superuser".equals(ctx)) continue;
+                // pgjdbc closes a session whose DateStyle output is not ISO, even for a SET LOCAL rolled back: its values
+                // meet the server when a cell applies them (JdbcTarget keeps their day/month order for pgjdbc's sessions)
+                if (e.getKey().equalsIgnoreCase("DateStyle")) continue;
                 c.setAutoCommit(false);
                 // SET LOCAL as the transaction's first statement: a SELECT would take a snapshot first, after which
                 // transaction_isolation and the like refuse any value. The name is pg_settings' own.

@@ -172,9 +172,20 @@ abstract class JdbcTarget implements Target {
      * applied while a Tokyo JVM's queries ran in Asia/Tokyo. Of DateStyle only the order of day and month is taken:
      * pgjdbc closes a session whose output style is not ISO.
      */
-    static List<String> afterLogin(String options) {
-        if (options == null || options.isBlank()) return List.of();
-        String timeZone = null, order = null;
+    /** The DateStyles said in the record, per target: once each. */
+    private static final java.util.Set<String> NOTED_STYLES = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The last DateStyle the startup options ask for, null for none. */
+    static String dateStyleAsked(String options) {
+        String style = null;
+        for (String[] nv : settingsIn(options)) if (nv[0].equals("datestyle")) style = nv[1];
+        return style;
+    }
+
+    /** The name=value settings of startup options as the server reads them (names folded to lower case, - as _). */
+    private static List<String[]> settingsIn(String options) {
+        List<String[]> out = new ArrayList<>();
+        if (options == null || options.isBlank()) return out;
         // the server's own reading (pg_split_opts, then -c name=value, -cname=value or --name=value)
         List<String> words = new ArrayList<>();
         StringBuilder w = new StringBuilder();
@@ -198,16 +209,27 @@ abstract class JdbcTarget implements Target {
             else continue;
             int eq = nv.indexOf('=');
             if (eq < 0) continue;
-            // the server folds names to lower case and takes - for _ in them
-            String name = nv.substring(0, eq).toLowerCase(java.util.Locale.ROOT).replace('-', '_');
-            String value = nv.substring(eq + 1);
-            if (name.equals("timezone")) timeZone = value;
-            if (name.equals("datestyle")) {
-                for (String part : value.split("[,\\s]+")) {
+            out.add(new String[] {nv.substring(0, eq).toLowerCase(java.util.Locale.ROOT).replace('-', '_'), nv.substring(eq + 1)});
+        }
+        return out;
+    }
+
+    static List<String> afterLogin(String options) {
+        String timeZone = null, order = null;
+        for (String[] nv : settingsIn(options)) {
+            if (nv[0].equals("timezone")) timeZone = nv[1];
+            if (nv[0].equals("datestyle")) {
+                String given = null;
+                boolean german = false;
+                for (String part : nv[1].split("[,\\s]+")) {
                     String p = part.toUpperCase(java.util.Locale.ROOT);
                     if (p.equals("DMY") || p.equals("MDY") || p.equals("YMD") || p.equals("EURO") || p.equals("EUROPEAN")
-                            || p.equals("US") || p.equals("NONEURO") || p.equals("NONEUROPEAN")) order = p;
+                            || p.equals("US") || p.equals("NONEURO") || p.equals("NONEUROPEAN")) given = p;
+                    german |= p.equals("GERMAN");
                 }
+                // German alone sets DMY too, as the server reads it; a style alone keeps the order
+                if (given == null && german) given = "DMY";
+                if (given != null) order = given;
             }
         }
         List<String> set = new ArrayList<>();
@@ -288,7 +310,14 @@ abstract class JdbcTarget implements Target {
         try {
             Connection c = DriverManager.getConnection(rawUrl(db), props);
             handedOut.add(c);
-            List<String> set = afterLogin((options(serverSettings()) + " " + props.getProperty("options", "")).strip());
+            String asked = (options(serverSettings()) + " " + props.getProperty("options", "")).strip();
+            List<String> set = afterLogin(asked);
+            String style = dateStyleAsked(asked);
+            if (style != null && !style.toUpperCase(java.util.Locale.ROOT).startsWith("ISO") && NOTED_STYLES.add(describe() + style)) {
+                // the record names what the sessions ran with: the setting alone said German where they had ISO, DMY
+                ServerActions.record(describe(), "DateStyle " + style + ": pgjdbc's sessions run with its day/month order and ISO output"
+                        + " (pgjdbc requires ISO; the wire engine keeps the style)");
+            }
             if (!set.isEmpty()) {
                 try (java.sql.Statement st = c.createStatement()) {
                     for (String sql : set) st.execute(sql);
