@@ -56,7 +56,7 @@ public final class LineChart {
         if (DOUBLING.contains(xLabel) && lo > 0 && hi / lo >= 4) {
             LogAxis log = new LogAxis(Style.axis(xLabel));
             log.setBase(2);
-            log.setStandardTickUnits(NumberAxis.createIntegerTickUnits(java.util.Locale.ROOT));
+            log.setStandardTickUnits(Style.tickUnits(true));
             log.setSmallestValue(lo / 2);
             log.setNumberFormatOverride(Style.decimal("0"));
             xAxis = log;

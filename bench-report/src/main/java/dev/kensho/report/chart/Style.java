@@ -9,6 +9,9 @@ import java.text.DecimalFormatSymbols;
 import java.util.Locale;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.TickUnitSource;
+import org.jfree.chart.axis.TickUnits;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.XYPlot;
@@ -34,8 +37,26 @@ final class Style {
      */
     static NumberAxis numberAxis(String label, boolean integers) {
         NumberAxis a = new NumberAxis(label);
-        a.setStandardTickUnits(integers ? NumberAxis.createIntegerTickUnits(Locale.ROOT) : NumberAxis.createStandardTickUnits(Locale.ROOT));
+        a.setStandardTickUnits(tickUnits(integers));
         return a;
+    }
+
+    /**
+     * Steps of 1, 2.5 and 5 times a power of ten, each written with the decimals it needs. JFreeChart's own units
+     * follow the JVM's locale, and its locale-given ones write every step with at most three decimals: an SSB run's
+     * 0.0005 s steps read 0, 0.001, 0.001, 0.002.
+     */
+    static TickUnitSource tickUnits(boolean integers) {
+        TickUnits units = new TickUnits();
+        for (int exp = integers ? 0 : -10; exp <= 15; exp++) {
+            for (double m : new double[] {1, 2.5, 5}) {
+                java.math.BigDecimal size = java.math.BigDecimal.valueOf(m).scaleByPowerOfTen(exp).stripTrailingZeros();
+                int decimals = Math.max(0, size.scale());
+                if (integers && decimals > 0) continue;
+                units.add(new NumberTickUnit(size.doubleValue(), decimal(decimals == 0 ? "#,##0" : "#,##0." + "0".repeat(decimals))));
+            }
+        }
+        return units;
     }
 
     /** A {@link DecimalFormat} of the tables' digits and separators, for axes that set their own. */

@@ -44,6 +44,10 @@ class StyleTest {
                 NumberAxis y = (NumberAxis) line.getXYPlot().getRangeAxis();
                 assertEquals("2,500", y.getStandardTickUnits().getCeilingTickUnit(1000).valueToString(2500), l.toString());
                 assertEquals("0.02", y.getStandardTickUnits().getCeilingTickUnit(0.01).valueToString(0.02), l.toString());
+                // a step's decimals, not three for all (0.0005 s steps read 0, 0.001, 0.001, 0.002)
+                assertEquals("0.0015", y.getStandardTickUnits().getCeilingTickUnit(0.0005).valueToString(0.0015), l.toString());
+                assertEquals("0.75", y.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(0.75), l.toString());
+                assertEquals("0.00015", y.getStandardTickUnits().getCeilingTickUnit(0.00005).valueToString(0.00015), l.toString());
                 JFreeChart clients = LineChart.build("t", "clients", "latency_avg_ms", Map.of("a", List.of(new Point(1, 0.01, 0.01, 0.01, 1),
                         new Point(1024, 20, 20, 20, 1))), List.of());
                 LogAxis x = (LogAxis) clients.getXYPlot().getDomainAxis();
