@@ -250,9 +250,8 @@ public final class Kensho implements Runnable {
             String message = ex.getMessage();
             for (var m : masked.entrySet()) message = message.replace("'" + m.getKey() + "'", "'" + m.getValue() + "'");
             String hint = "";
-            // an unknown long option's value is no DBNAME ("--duration 2" was told "--url jdbc:postgresql://localhost/2")
-            if (ex instanceof CommandLine.UnmatchedArgumentException u && PgbenchConnectionArgs.isPgbenchCommand(command)
-                    && u.getUnmatched().stream().noneMatch(a -> a.startsWith("--"))) {
+            // (an unknown option's value is no DBNAME: PgbenchConnectionArgs.hint)
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && PgbenchConnectionArgs.isPgbenchCommand(command)) {
                 // a password is no DBNAME: neither it nor its option is read for pgbench's connection arguments
                 List<String> given = new java.util.ArrayList<>();
                 for (int i = 0; i < args.length; i++) {

@@ -56,7 +56,10 @@ public final class PgbenchConnectionArgs {
         for (int i = 0; i < unmatched.size(); i++) {
             String u = unmatched.get(i);
             // the word after an unknown option is its value ("-o /tmp/out" was told "--url jdbc:postgresql://localhost//tmp/out")
-            boolean valueOfUnknown = i > 0 && unmatched.get(i - 1).startsWith("-") && !List.of("-h", "--host", "-p", "--port").contains(unmatched.get(i - 1));
+            // (not after one that has its value already: --foo=3 DBNAME, -o/tmp/out DBNAME)
+            String prev = i > 0 ? unmatched.get(i - 1) : "";
+            boolean valueOfUnknown = prev.startsWith("-") && !List.of("-h", "--host", "-p", "--port").contains(prev)
+                    && (prev.startsWith("--") ? !prev.contains("=") : prev.length() == 2);
             if (!u.startsWith("-") && !u.equals(host) && !u.equals(port) && !valueOfUnknown) {
                 db = u;
                 words++;

@@ -49,6 +49,9 @@ class PgbenchConnectionArgsTest {
         // a DBNAME after it is still one
         CommandRun db = CommandRun.of("pgbench", "run", "-S", "-t", "1", "-x", "1", "kx_bench");
         assertTrue(db.err().contains("--url jdbc:postgresql://localhost/kx_bench") && !db.err().contains("--results DIR"), db.err());
+        // an option with its value attached takes no word after it
+        CommandRun attached = CommandRun.of("pgbench", "run", "-S", "--foo=3", "kx_bench");
+        assertTrue(attached.err().contains("--url jdbc:postgresql://localhost/kx_bench"), attached.err());
     }
 
     @Test
