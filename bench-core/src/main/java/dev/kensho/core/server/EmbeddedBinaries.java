@@ -64,7 +64,7 @@ public final class EmbeddedBinaries {
     static Path binDirectory(PgRelease release, ZonkyRepository repo) {
         String build = build(release, repo);
         boolean carried = KenshoVersion.embeddedPostgres().containsValue(build);
-        Path root = KenshoHome.dir().resolve("pg");
+        Path root = KenshoHome.trusted().resolve("pg");
         Path dir = root.resolve(build);
         Path done = dir.resolve(".complete");
         if (Files.exists(done)) return noted(build, repo, null, dir);
@@ -72,7 +72,11 @@ public final class EmbeddedBinaries {
         ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
         String source = null;
         try {
-            Files.createDirectories(root);
+            if (!Files.exists(root)) {
+                Files.createDirectories(root);
+                // not the umask's: under umask 000 another user could put a build of theirs in its place
+                Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
             root.toFile().setExecutable(true, false);
             root.getParent().toFile().setExecutable(true, false);
             synchronized (EXTRACTING) {

@@ -51,7 +51,7 @@ final class InitdbTemplate {
         } catch (IOException e) {
             zone = String.valueOf(System.getenv("TZ"));
         }
-        return new InitdbTemplate(KenshoHome.dir().resolve(DIR).resolve(digest(bin.toAbsolutePath().normalize().toString())
+        return new InitdbTemplate(KenshoHome.trusted().resolve(DIR).resolve(digest(bin.toAbsolutePath().normalize().toString())
                 + "-" + digest(build + "\n" + zone)));
     }
 
@@ -89,6 +89,11 @@ final class InitdbTemplate {
         Path parent = dir.getParent();
         Path partial = parent.resolve(dir.getFileName() + ".partial-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         try {
+            if (!Files.exists(parent)) {
+                Files.createDirectories(parent);
+                // not the umask's: under umask 000 another user could put a template of theirs in its place
+                Files.setPosixFilePermissions(parent, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
             Files.createDirectories(partial);
             copyTree(data, partial.resolve("data"));
             Files.writeString(partial.resolve("made-by"), "initdb of " + data + ", copied at " + java.time.Instant.now() + "\n",

@@ -33,4 +33,57 @@ public final class KenshoHome {
         Path cache = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
         return cache.resolve("kensho");
     }
+
+    /** What chose {@link #dir()}, for messages: a user who never set KENSHO_HOME learns it exists. */
+    static String chosenBy() {
+        if (System.getProperty("kensho.home") != null) return "-Dkensho.home";
+        String env = System.getenv("KENSHO_HOME");
+        if (env != null && !env.isBlank()) return "KENSHO_HOME";
+        if (ServerUser.isRoot()) return "the default for root; set KENSHO_HOME to choose another";
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        return (xdg != null && !xdg.isBlank() ? "XDG_CACHE_HOME" : "the default under the user's home") + "; set KENSHO_HOME to choose another";
+    }
+
+    private static final java.util.Set<Path> TRUSTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OTHERS_WRITE = java.util.EnumSet.of(
+            java.nio.file.attribute.PosixFilePermission.GROUP_WRITE, java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE);
+
+    /**
+     * {@link #dir()}, made where it is missing (rwxr-xr-x, whatever the umask) and refused where someone else could put
+     * their own programs into it: Kensho runs the PostgreSQL binaries it keeps in pg/ and copies the data directories in
+     * templates/. A KENSHO_HOME another user made (a shared /tmp/ci-cache), or one group or others may write (a CI
+     * runner's umask 000), had a pg_ctl replaced by another user's program run as the user running Kensho.
+     */
+    public static Path trusted() {
+        Path home = dir();
+        if (TRUSTED.contains(home)) return home;
+        try {
+            if (!java.nio.file.Files.exists(home)) {
+                java.nio.file.Files.createDirectories(home);
+                java.nio.file.Files.setPosixFilePermissions(home, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
+            String me = System.getProperty("user.name");
+            for (Path d : java.util.List.of(home, home.resolve("pg"), home.resolve("templates"))) {
+                if (!java.nio.file.Files.exists(d)) continue;
+                String owner = java.nio.file.Files.getOwner(d).getName();
+                // as root, templates/ may be the server user's (its initdb made what is in it)
+                boolean ours = owner.equals(me) || owner.equals("root") || ServerUser.isRoot() && owner.equals(ServerUser.NAME);
+                if (!ours) {
+                    throw dev.kensho.core.KenshoException.usage(d + " belongs to " + owner + ", not to " + me + " (" + home + " is "
+                            + chosenBy() + "): Kensho runs the PostgreSQL programs it keeps there; give a directory of your own");
+                }
+                if (java.nio.file.Files.getPosixFilePermissions(d).stream().anyMatch(OTHERS_WRITE::contains)) {
+                    throw dev.kensho.core.KenshoException.usage(d + " may be written by other users (" + home + " is " + chosenBy()
+                            + "): Kensho runs the PostgreSQL programs it keeps there; remove their write permission (chmod go-w " + d + ")");
+                }
+            }
+        } catch (java.nio.file.FileSystemException e) {
+            throw dev.kensho.core.KenshoException.usage("cannot use " + home + " (" + chosenBy() + "): "
+                    + dev.kensho.core.KenshoException.ioReason(e));
+        } catch (java.io.IOException | UnsupportedOperationException cannotTell) {
+            // a file system without owners or POSIX modes: as it is
+        }
+        TRUSTED.add(home);
+        return home;
+    }
 }

@@ -118,7 +118,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 Files.createDirectories(instance);
                 inUse = claim(instance);
             } else {
-                Path root = KenshoHome.dir().resolve("instances");
+                Path root = KenshoHome.trusted().resolve("instances");
                 Files.createDirectories(root);
                 instance = Files.createTempDirectory(root, "pg");
             }
@@ -133,7 +133,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             // a full disk is the machine's state, not a wrong option: exit 3, as for the directory Kensho makes itself
             if (keepDir != null && !noSpace(e)) throw KenshoException.usage("--keep-data " + keepDir + ": cannot use it (" + reason + ")");
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory " + (keepDir != null ? keepDir
-                    : KenshoHome.dir().resolve("instances")) + ": " + reason, e);
+                    : KenshoHome.dir().resolve("instances") + " (KENSHO_HOME is " + KenshoHome.chosenBy() + ")") + ": " + reason, e);
         }
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
         s.inUse = inUse;
