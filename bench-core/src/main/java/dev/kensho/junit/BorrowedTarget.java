@@ -74,6 +74,7 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
     @Override public Connection connect() throws SQLException { return shared.connect(); }
     @Override public Connection connect(Properties extra) throws SQLException { return shared.connect(extra); }
     @Override public WireLogin wireLogin() { return shared.wireLogin(); }
+    @Override public java.util.Optional<java.nio.file.Path> serverPasswordFile() { return shared.serverPasswordFile(); }
     @Override public Connection connect(String database) throws SQLException { return shared.connect(database); }
     @Override public ServerControl control() { return control; }
     @Override public boolean sameHost() { return shared.sameHost(); }

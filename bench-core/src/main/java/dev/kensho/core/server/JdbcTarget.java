@@ -28,7 +28,7 @@ abstract class JdbcTarget implements Target {
     private final int port;
     private final String database;
     private final String user;
-    private final String password; // never printed; null = trust/.pgpass
+    private volatile String password; // never printed; null = trust/.pgpass
     private final Map<String, String> urlProperties;
     /** The server's Unix-domain socket when host is a directory (libpq's convention), else null: TCP. */
     private final Path socketFile;
@@ -172,6 +172,12 @@ abstract class JdbcTarget implements Target {
      * applied while a Tokyo JVM's queries ran in Asia/Tokyo. Of DateStyle only the order of day and month is taken:
      * pgjdbc closes a session whose output style is not ISO.
      */
+    /** A managed server's own password, once it has one (ManagedServer, run by a user other than root). */
+    protected void usePassword(String password) {
+        this.password = password;
+        dev.kensho.core.Credentials.remember(password, user, database);
+    }
+
     /** The DateStyles said in the record, per target: once each. */
     private static final java.util.Set<String> NOTED_STYLES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 

@@ -144,6 +144,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         if (!s.keep) s.startWatchdog();
         try {
             s.initdb();
+            s.ensurePassword();
             s.writeConf();
             if (s.keep) s.startWatchdog();
             s.startServer();
@@ -473,7 +474,76 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /** What Kensho keeps in a --keep-data directory; anything else there is someone else's. */
-    private static final java.util.Set<String> OWN_FILES = java.util.Set.of("data", "in-use.lock", "owner.pid", "server.log", INITDB_STARTED);
+    /** The server's password where it has one ({@link #passwordAuth}), in the instance directory, the owner's only. */
+    static final String PASSWORD_FILE = "kensho.pw";
+
+    private static final java.util.Set<String> OWN_FILES = java.util.Set.of("data", "in-use.lock", "owner.pid", "server.log", INITDB_STARTED,
+            PASSWORD_FILE);
+
+    /**
+     * Whether the server asks for a password. Run as an ordinary user, the server is that user: with trust, any other
+     * user of the machine logged in as its superuser and ran programs as them (COPY ... TO PROGRAM), reading their
+     * files and ~/.pgpass. As root the server is the user kensho, who owns nothing else: trust, as test servers have
+     * (-Dkensho.serverPassword=true asks for the password there too).
+     */
+    static boolean passwordAuth() {
+        return !ServerUser.isRoot() || Boolean.getBoolean("kensho.serverPassword");
+    }
+
+    @Override
+    public java.util.Optional<Path> serverPasswordFile() {
+        Path f = instance.resolve(PASSWORD_FILE);
+        return passwordAuth() && Files.isRegularFile(f) ? java.util.Optional.of(f) : java.util.Optional.empty();
+    }
+
+    /**
+     * Gives the server a password before it listens: a random one, set in single-user mode (which reads no network) and
+     * kept in the instance directory (a kept data directory's next run reads it), and a pg_hba.conf that asks every
+     * connection for it. Old data directories and templates made with trust are brought along the same way.
+     */
+    private void ensurePassword() {
+        if (!passwordAuth()) return;
+        Path file = instance.resolve(PASSWORD_FILE);
+        Path hba = data.resolve("pg_hba.conf");
+        String hbaText = "# Written by Kensho: the server runs as the user who started it, so every login needs its password.\n"
+                + "host all all 127.0.0.1/32 md5\n";
+        try {
+            if (Files.isRegularFile(file) && Files.readString(hba).equals(hbaText)) {
+                usePassword(Files.readString(file).strip());
+                return;
+            }
+            byte[] bytes = new byte[24];
+            new java.security.SecureRandom().nextBytes(bytes);
+            String pw = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+            Path sql = Files.createTempFile(instance, "kensho-password", ".sql");
+            try {
+                Files.writeString(sql, "ALTER ROLE postgres PASSWORD '" + pw + "';\n");
+                ProcessBuilder pb = new ProcessBuilder(cmd("postgres", "--single", "-D", data.toString(), "-c", "listen_addresses=", "postgres"))
+                        .redirectInput(sql.toFile()).redirectErrorStream(true);
+                withoutCredentials(pb.environment());
+                Process p = pb.start();
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0 || out.contains("ERROR:")) {
+                    p.destroyForcibly();
+                    throw new KenshoException(KenshoException.TARGET, "cannot give the server its password (postgres --single): "
+                            + KenshoException.firstLine(dev.kensho.core.Credentials.mask(out.strip())), null);
+                }
+            } finally {
+                Files.deleteIfExists(sql);
+            }
+            Path tmp = Files.createTempFile(instance, PASSWORD_FILE, ".tmp");   // rw------- as created
+            Files.writeString(tmp, pw + "\n");
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.writeString(hba, hbaText);
+            usePassword(pw);
+            did("gave the server a password for every login (kept in " + file + ", readable by its owner only)");
+        } catch (IOException e) {
+            throw new KenshoException(KenshoException.TARGET, "cannot give the server its password: " + KenshoException.ioReason(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KenshoException(KenshoException.FAILURE, "interrupted", e);
+        }
+    }
 
     /**
      * A --keep-data directory is given to the server's user (chown -R, as root): one holding anything else (--keep-data .

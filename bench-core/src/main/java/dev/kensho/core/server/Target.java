@@ -43,6 +43,14 @@ public interface Target extends AutoCloseable {
      */
     Connection connect(java.util.Properties extra) throws SQLException;
 
+    /**
+     * The file holding the password of a managed server that has one (a server run as an ordinary user, see
+     * ManagedServer), for a JVM this one starts (JMH's forks: -Dkensho.passwordFile); empty for the others.
+     */
+    default java.util.Optional<java.nio.file.Path> serverPasswordFile() {
+        return java.util.Optional.empty();
+    }
+
     /** How a client that speaks the wire protocol itself logs in as {@link #connect()} does (pgbench's own engine). */
     WireLogin wireLogin();
 

@@ -130,6 +130,37 @@ class ManagedServerTest {
      * A value the server already has, written otherwise (a bare number is in the setting's unit: 16384 blocks of
      * shared_buffers are 128MB), was compared as a string and restarted the server for nothing.
      */
+    /**
+     * A server run as an ordinary user is that user: with trust, any other user of the machine logged in as its superuser
+     * and ran programs as them (COPY ... TO PROGRAM). It asks every login for a password of its own, which Kensho's
+     * connections, the wire engine's login and a kept directory's next run have. As root, where the server is the user
+     * kensho, only when asked (-Dkensho.serverPassword=true), which is how this test runs either way.
+     */
+    @Test
+    void aServerOfAnOrdinaryUserAsksEveryLoginForItsPassword(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        String was = System.getProperty("kensho.serverPassword");
+        System.setProperty("kensho.serverPassword", "true");
+        java.nio.file.Path keep = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep-pw");
+        try {
+            for (int run = 0; run < 2; run++) {
+                try (Target pg = new TargetSpec().pgVersion(17).keepData(keep).open()) {
+                    assertTrue(show(pg, "server_version").startsWith("17."), "Kensho's own connections log in");
+                    java.sql.SQLException refused = assertThrows(java.sql.SQLException.class, () -> java.sql.DriverManager.getConnection(
+                            "jdbc:postgresql://127.0.0.1:" + pg.port() + "/postgres", "postgres", "not-the-password"));
+                    assertEquals("28P01", refused.getSQLState(), refused.getMessage());
+                    java.nio.file.Path file = pg.serverPasswordFile().orElseThrow();
+                    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+                    assertEquals(Files.readString(file).strip(), pg.wireLogin().password());
+                    // the password is no run's to print
+                    assertEquals("****", dev.kensho.core.Credentials.mask(pg.wireLogin().password()));
+                }
+            }
+        } finally {
+            if (was == null) System.clearProperty("kensho.serverPassword"); else System.setProperty("kensho.serverPassword", was);
+            ManagedServer.deleteTree(keep);
+        }
+    }
+
     @Test
     void aValueTheServerHasWrittenOtherwiseChangesNothing() throws SQLException {
         try (Target pg = new TargetSpec().set("shared_buffers", "128MB").open()) {

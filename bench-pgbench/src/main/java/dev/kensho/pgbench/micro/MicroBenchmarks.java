@@ -431,6 +431,8 @@ public final class MicroBenchmarks {
         }
         if (target.user() != null) p.put("kensho.user", target.user());
         if (spec.passwordFile() != null) p.put("kensho.passwordFile", spec.passwordFile().toAbsolutePath().toString());
+        // a managed server with a password of its own (run as an ordinary user): the file, never the password itself
+        else target.serverPasswordFile().ifPresent(f -> p.put("kensho.passwordFile", f.toAbsolutePath().toString()));
         // a managed server has its settings in its configuration; elsewhere they are session settings
         if (!target.kind().managed()) spec.settings().forEach((k, v) -> p.put("kensho.set." + k, v));
         return p;
