@@ -182,6 +182,11 @@ public final class ScanCommand implements Callable<Integer> {
             throw KenshoException.usage("--tablespace-dir " + tablespaceDir + ": "
                     + (Files.exists(tablespaceDir) ? "is a file, not a directory" : "no such directory"));
         }
+        // before a server starts and a run directory is made for nothing
+        if (tablespaceDir != null && !Files.isWritable(tablespaceDir)) {
+            throw KenshoException.usage("--tablespace-dir " + tablespaceDir + ": cannot use it (" + System.getProperty("user.name")
+                    + " may not write there)");
+        }
         Integer workers;
         if (parallelWorkers.equalsIgnoreCase("server")) {
             workers = null;

@@ -62,7 +62,8 @@ public final class Tablespace {
                 throw e;
             }
         } catch (IOException e) {
-            throw KenshoException.usage("--tablespace-dir " + dir + ": " + e.getMessage());
+            // an AccessDeniedException's message is only the path
+            throw KenshoException.usage("--tablespace-dir " + dir + ": cannot use it (" + KenshoException.ioReason(e) + ")");
         } catch (SQLException e) {
             throw KenshoException.usage("--tablespace-dir " + dir + ": " + KenshoException.firstLine(e));
         }
