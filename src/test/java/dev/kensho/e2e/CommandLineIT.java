@@ -148,11 +148,16 @@ class CommandLineIT {
 
             Path wrong = work.resolve("wrong.pw");
             Files.writeString(wrong, "wrong-secret-2\n");
+            Files.setPosixFilePermissions(wrong, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             BenchJar.Result bad = BenchJar.run(work.resolve("bad"), "env", "--url", url, "--user", "pwuser", "--password-file", wrong.toString());
             assertEquals(3, bad.exitCode(), bad.all());
             assertEquals(1, bad.err().strip().split("\n").length, bad.err());
             assertTrue(bad.err().contains("authentication failed for user \"pwuser\""), bad.err());
             assertFalse(bad.all().contains("wrong-secret-2"));
+            // one others may read is used, as asked for by name, with libpq's warning for a ~/.pgpass
+            Files.setPosixFilePermissions(wrong, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            BenchJar.Result readable = BenchJar.run(work.resolve("readable"), "env", "--url", url, "--user", "pwuser", "--password-file", wrong.toString());
+            assertTrue(readable.err().startsWith("warning: --password-file " + wrong + " has group or world access (rw-r--r--)"), readable.err());
 
             // ~/.pgpass as libpq reads it: a file others may read is ignored with libpq's warning (pgjdbc alone would
             // have used it), a localhost line is not for 127.0.0.1, a line for 127.0.0.1 is

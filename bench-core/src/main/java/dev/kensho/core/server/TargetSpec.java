@@ -226,6 +226,16 @@ public final class TargetSpec {
         }
         // an empty file is a secret that was not written (echo "$UNSET" > f); with trust auth it would pass unnoticed
         if (password.isEmpty()) throw KenshoException.usage("--password-file " + passwordFile + " is empty");
+        // said as libpq says it of a ~/.pgpass others may read (which libpq then ignores; this file was asked for by name)
+        try {
+            var mode = Files.getPosixFilePermissions(passwordFile);
+            if (mode.stream().anyMatch(m -> m.name().startsWith("GROUP_") || m.name().startsWith("OTHERS_"))) {
+                System.err.println("warning: --password-file " + passwordFile + " has group or world access ("
+                        + java.nio.file.attribute.PosixFilePermissions.toString(mode) + "); permissions should be u=rw (0600) or less");
+            }
+        } catch (IOException | UnsupportedOperationException noModes) {
+            // a file system without POSIX modes
+        }
         return password;
     }
 
