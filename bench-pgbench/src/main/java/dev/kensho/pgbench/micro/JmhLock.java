@@ -136,7 +136,8 @@ public final class JmhLock implements AutoCloseable {
             return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
             throw KenshoException.usage("cannot open " + file + " (" + KenshoException.ioReason(e) + "): bench micro locks it, "
-                    + "as JMH locks " + JMH_FILE + " there, to run one benchmark run at a time");
+                    + "as JMH locks " + JMH_FILE + " there, to run one benchmark run at a time; another user's file there is "
+                    + "passed by a temporary directory of your own (java -Djava.io.tmpdir=DIR -jar bench.jar micro ...)");
         }
     }
 
