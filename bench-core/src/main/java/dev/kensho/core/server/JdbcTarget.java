@@ -165,13 +165,6 @@ abstract class JdbcTarget implements Target {
         return both.isEmpty() ? null : both;
     }
 
-    /**
-     * What a pgjdbc session must set after login to have the TimeZone and DateStyle its startup options ask for (the
-     * URL's options, --set, --matrix; the last of each): pgjdbc's startup packet sends the JVM's TimeZone and "ISO" as
-     * parameters of their own, which the server applies after the options, so a --set TimeZone=UTC was recorded as
-     * applied while a Tokyo JVM's queries ran in Asia/Tokyo. Of DateStyle only the order of day and month is taken:
-     * pgjdbc closes a session whose output style is not ISO.
-     */
     /** A managed server's own password, once it has one (ManagedServer, run by a user other than root). */
     protected void usePassword(String password) {
         this.password = password;
@@ -220,6 +213,13 @@ abstract class JdbcTarget implements Target {
         return out;
     }
 
+    /**
+     * What a pgjdbc session must set after login to have the TimeZone and DateStyle its startup options ask for (the
+     * URL's options, --set, --matrix; the last of each): pgjdbc's startup packet sends the JVM's TimeZone and "ISO" as
+     * parameters of their own, which the server applies after the options, so a --set TimeZone=UTC was recorded as
+     * applied while a Tokyo JVM's queries ran in Asia/Tokyo. Of DateStyle only the order of day and month is taken:
+     * pgjdbc closes a session whose output style is not ISO.
+     */
     static List<String> afterLogin(String options) {
         String timeZone = null, order = null;
         for (String[] nv : settingsIn(options)) {
@@ -319,9 +319,10 @@ abstract class JdbcTarget implements Target {
             String asked = (options(serverSettings()) + " " + props.getProperty("options", "")).strip();
             List<String> set = afterLogin(asked);
             String style = dateStyleAsked(asked);
-            if (style != null && !style.toUpperCase(java.util.Locale.ROOT).startsWith("ISO") && NOTED_STYLES.add(describe() + style)) {
+            if (style != null && !style.toUpperCase(java.util.Locale.ROOT).startsWith("ISO") && NOTED_STYLES.add(where(db) + style)) {
                 // the record names what the sessions ran with: the setting alone said German where they had ISO, DMY
-                ServerActions.record(describe(), "DateStyle " + style + ": pgjdbc's sessions run with its day/month order and ISO output"
+                // (not describe(): it may ask the server its version, over a connection of its own)
+                ServerActions.record(kind().label() + " at " + host + ":" + port, "DateStyle " + style + ": pgjdbc's sessions run with its day/month order and ISO output"
                         + " (pgjdbc requires ISO; the wire engine keeps the style)");
             }
             if (!set.isEmpty()) {
