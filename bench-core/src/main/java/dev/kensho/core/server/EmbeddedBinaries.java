@@ -64,12 +64,13 @@ public final class EmbeddedBinaries {
     static Path binDirectory(PgRelease release, ZonkyRepository repo) {
         String build = build(release, repo);
         boolean carried = KenshoVersion.embeddedPostgres().containsValue(build);
+        // before anything is made (KENSHO_HOME itself included) or 100 MB are extracted where the server user could not
+        // run them; then whether the directory is this user's to run programs from (trusted() makes it where missing)
+        ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
         Path root = KenshoHome.trusted().resolve("pg");
         Path dir = root.resolve(build);
         Path done = dir.resolve(".complete");
         if (Files.exists(done)) return noted(build, repo, null, dir);
-        // before 100 MB are extracted where the server user could not run them (KENSHO_HOME itself is opened below)
-        ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
         String source = null;
         try {
             if (!Files.exists(root)) {
