@@ -108,7 +108,7 @@ public final class SsbCache implements AutoCloseable {
         FileChannel ch = null;
         FileLock lock = null;
         try {
-            Files.createDirectories(dir.getParent());
+            KenshoHome.makeDirectories(dir.getParent());
             ch = FileChannel.open(dir.resolveSibling(dir.getFileName() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             try {
                 lock = ch.tryLock();

@@ -73,11 +73,7 @@ public final class EmbeddedBinaries {
         if (Files.exists(done)) return noted(build, repo, null, dir);
         String source = null;
         try {
-            if (!Files.exists(root)) {
-                Files.createDirectories(root);
-                // not the umask's: under umask 000 another user could put a build of theirs in its place
-                Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-            }
+            KenshoHome.makeDirectories(root);   // not the umask's: under umask 000 another user could put a build of theirs there
             root.toFile().setExecutable(true, false);
             root.getParent().toFile().setExecutable(true, false);
             synchronized (EXTRACTING) {

@@ -89,12 +89,8 @@ final class InitdbTemplate {
         Path parent = dir.getParent();
         Path partial = parent.resolve(dir.getFileName() + ".partial-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         try {
-            if (!Files.exists(parent)) {
-                Files.createDirectories(parent);
-                // not the umask's: under umask 000 another user could put a template of theirs in its place
-                Files.setPosixFilePermissions(parent, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-            }
-            Files.createDirectories(partial);
+            // not the umask's: under umask 000 another user could put a template of theirs in its place
+            KenshoHome.makeDirectories(partial);
             copyTree(data, partial.resolve("data"));
             Files.writeString(partial.resolve("made-by"), "initdb of " + data + ", copied at " + java.time.Instant.now() + "\n",
                     StandardCharsets.UTF_8);

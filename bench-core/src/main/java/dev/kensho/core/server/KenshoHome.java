@@ -44,6 +44,24 @@ public final class KenshoHome {
         return (xdg != null && !xdg.isBlank() ? "XDG_CACHE_HOME" : "the default under the user's home") + "; set KENSHO_HOME to choose another";
     }
 
+    /**
+     * Makes dir and its missing parents rwxr-xr-x whatever the umask: under umask 000 Kensho's directories were
+     * everyone's to write, and another user could put their own programs or data directories there.
+     */
+    public static Path makeDirectories(Path dir) throws java.io.IOException {
+        java.util.Deque<Path> missing = new java.util.ArrayDeque<>();
+        for (Path p = dir.toAbsolutePath(); p != null && !java.nio.file.Files.exists(p); p = p.getParent()) missing.push(p);
+        java.nio.file.Files.createDirectories(dir);
+        for (Path p : missing) {
+            try {
+                java.nio.file.Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            } catch (UnsupportedOperationException noModes) {
+                // a file system without POSIX modes
+            }
+        }
+        return dir;
+    }
+
     private static final java.util.Set<Path> TRUSTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OTHERS_WRITE = java.util.EnumSet.of(
             java.nio.file.attribute.PosixFilePermission.GROUP_WRITE, java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE);
@@ -58,23 +76,38 @@ public final class KenshoHome {
         Path home = dir();
         if (TRUSTED.contains(home)) return home;
         try {
-            if (!java.nio.file.Files.exists(home)) {
-                java.nio.file.Files.createDirectories(home);
-                java.nio.file.Files.setPosixFilePermissions(home, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-            }
+            if (!java.nio.file.Files.exists(home)) makeDirectories(home);
             String me = System.getProperty("user.name");
-            for (Path d : java.util.List.of(home, home.resolve("pg"), home.resolve("templates"))) {
+            // what Kensho runs programs from, copies data directories from, or deletes under as root (instances/, whose
+            // planted pg_tblspc links had root remove another cluster's tablespace directories)
+            java.util.List<Path> checked = new java.util.ArrayList<>(java.util.List.of(home, home.resolve("pg"), home.resolve("templates"),
+                    home.resolve("instances"), home.resolve("ssb-cache"), home.resolve("logs")));
+            for (String sub : java.util.List.of("pg", "templates")) {
+                if (!java.nio.file.Files.isDirectory(home.resolve(sub))) continue;
+                try (var builds = java.nio.file.Files.list(home.resolve(sub))) {
+                    for (Path b : (Iterable<Path>) builds::iterator) {
+                        checked.add(b);
+                        if (sub.equals("pg") && java.nio.file.Files.isDirectory(b.resolve("bin"))) {
+                            checked.add(b.resolve("bin"));
+                            try (var programs = java.nio.file.Files.list(b.resolve("bin"))) {
+                                programs.forEach(checked::add);
+                            }
+                        }
+                    }
+                }
+            }
+            for (Path d : checked) {
                 if (!java.nio.file.Files.exists(d)) continue;
                 String owner = java.nio.file.Files.getOwner(d).getName();
                 // as root, templates/ may be the server user's (its initdb made what is in it)
                 boolean ours = owner.equals(me) || owner.equals("root") || ServerUser.isRoot() && owner.equals(ServerUser.NAME);
                 if (!ours) {
                     throw dev.kensho.core.KenshoException.usage(d + " belongs to " + owner + ", not to " + me + " (" + home + " is "
-                            + chosenBy() + "): Kensho runs the PostgreSQL programs it keeps there; give a directory of your own");
+                            + chosenBy() + "): Kensho runs the PostgreSQL programs it keeps in it, and deletes in it; give a directory of your own");
                 }
                 if (java.nio.file.Files.getPosixFilePermissions(d).stream().anyMatch(OTHERS_WRITE::contains)) {
                     throw dev.kensho.core.KenshoException.usage(d + " may be written by other users (" + home + " is " + chosenBy()
-                            + "): Kensho runs the PostgreSQL programs it keeps there; remove their write permission (chmod go-w " + d + ")");
+                            + "): Kensho runs the PostgreSQL programs it keeps in it, and deletes in it; remove their write permission (chmod go-w " + d + ")");
                 }
             }
         } catch (java.nio.file.FileSystemException e) {

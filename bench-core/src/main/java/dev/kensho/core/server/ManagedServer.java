@@ -118,8 +118,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 Files.createDirectories(instance);
                 inUse = claim(instance);
             } else {
-                Path root = KenshoHome.trusted().resolve("instances");
-                Files.createDirectories(root);
+                Path root = KenshoHome.makeDirectories(KenshoHome.trusted().resolve("instances"));
                 instance = Files.createTempDirectory(root, "pg");
             }
             Files.writeString(instance.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));

@@ -152,7 +152,7 @@ final class ServerUser {
         Path out = null;
         try {
             if (logFile != null) {
-                Files.createDirectories(logFile.toAbsolutePath().getParent());
+                KenshoHome.makeDirectories(logFile.toAbsolutePath().getParent());
                 // the owner's only: a restart command's output may quote what it was given (a password in its text)
                 if (!Files.exists(logFile)) Files.createFile(logFile);
                 try {

@@ -43,6 +43,24 @@ class KenshoHomeTest {
         Path pg = Files.createDirectories(ours.resolve("pg"));
         Files.setPosixFilePermissions(pg, PosixFilePermissions.fromString("rwxrwxr-x"));
         assertTrue(refusedAt(ours).getMessage().startsWith(pg + " may be written by other users"));
+        // a build's program, and instances/, where root deleted what another user's planted links named
+        Files.setPosixFilePermissions(pg, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path postgres = Files.createFile(Files.createDirectories(pg.resolve("18.6.0/bin")).resolve("postgres"));
+        Files.setPosixFilePermissions(postgres, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertTrue(refusedAt(ours).getMessage().startsWith(postgres + " may be written by other users"));
+        Files.setPosixFilePermissions(postgres, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path instances = Files.createDirectories(ours.resolve("instances"));
+        Files.setPosixFilePermissions(instances, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertTrue(refusedAt(ours).getMessage().startsWith(instances + " may be written by other users"));
+    }
+
+    /** Made rwxr-xr-x whatever the umask (under umask 000 they were everyone's). */
+    @Test
+    void directoriesAreMadeForTheirOwnerOnly() throws Exception {
+        Path made = KenshoHome.makeDirectories(tmp.resolve("a/b/c"));
+        for (Path p : java.util.List.of(made, tmp.resolve("a"), tmp.resolve("a/b"))) {
+            assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)), p.toString());
+        }
     }
 
     @Test
