@@ -54,15 +54,6 @@ class KenshoHomeTest {
         assertTrue(refusedAt(ours).getMessage().startsWith(instances + " may be written by other users"));
     }
 
-    /** Made rwxr-xr-x whatever the umask (under umask 000 they were everyone's). */
-    @Test
-    void directoriesAreMadeForTheirOwnerOnly() throws Exception {
-        Path made = KenshoHome.makeDirectories(tmp.resolve("a/b/c"));
-        for (Path p : java.util.List.of(made, tmp.resolve("a"), tmp.resolve("a/b"))) {
-            assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)), p.toString());
-        }
-    }
-
     @Test
     void aHomeOfAnotherUserIsRefused() throws Exception {
         assumeTrue(ServerUser.isRoot(), "needs root to give a directory to another user");
