@@ -524,8 +524,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
                 if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0 || out.contains("ERROR:")) {
                     p.destroyForcibly();
+                    // the line that says why (a FATAL after the LOG lines a start writes first)
+                    String why = out.lines().filter(l -> l.contains("FATAL:") || l.contains("ERROR:") || l.contains("PANIC:")).findFirst()
+                            .orElse(KenshoException.firstLine(out.strip()));
                     throw new KenshoException(KenshoException.TARGET, "cannot give the server its password (postgres --single): "
-                            + KenshoException.firstLine(dev.kensho.core.Credentials.mask(out.strip())), null);
+                            + dev.kensho.core.Credentials.mask(why.strip()), null);
                 }
             } finally {
                 Files.deleteIfExists(sql);
@@ -800,6 +803,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     static String refusal(String name, String value) {
         if (List.of("listen_addresses", "port", "unix_socket_directories").contains(name.toLowerCase(java.util.Locale.ROOT))) {
             return "Kensho sets it on the servers it runs (127.0.0.1, a free port, no Unix socket)";
+        }
+        // another pg_hba.conf would drop the password a server run by an ordinary user asks for (a trust line let any
+        // user of the machine in as its superuser), silently
+        if (List.of("hba_file", "ident_file").contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            return "Kensho writes who may log in to the servers it runs (pg_hba.conf)";
         }
         if (value.chars().anyMatch(ch -> ch < 0x20 && ch != '\t')) return "a value cannot hold a line break or other control character";
         return null;
