@@ -68,9 +68,10 @@ public final class KenshoHome {
 
     /**
      * {@link #dir()}, made where it is missing (rwxr-xr-x, whatever the umask) and refused where someone else could put
-     * their own programs into it: Kensho runs the PostgreSQL binaries it keeps in pg/ and copies the data directories in
-     * templates/. A KENSHO_HOME another user made (a shared /tmp/ci-cache), or one group or others may write (a CI
-     * runner's umask 000), had a pg_ctl replaced by another user's program run as the user running Kensho.
+     * their own things into it: Kensho runs the PostgreSQL binaries it keeps in pg/, copies the data directories in
+     * templates/, and deletes in instances/ (as root too). A KENSHO_HOME another user made (a shared /tmp/ci-cache), or
+     * one group or others may write (a CI runner's umask 000), had a pg_ctl replaced by another user's program run as
+     * the user running Kensho, and an instance planted whose tablespace links root deleted through. Checked once per JVM.
      */
     public static Path trusted() {
         Path home = dir();
