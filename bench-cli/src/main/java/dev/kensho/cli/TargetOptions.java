@@ -133,11 +133,15 @@ public final class TargetOptions {
 
     private TargetSpec base() {
         // written to kensho.conf as it is, such a name made the managed server's start fail (a target error, exit 3, after initdb)
+        Map<String, String> seen = new java.util.HashMap<>();
         for (String name : settings.keySet()) {
             if (!SETTING_NAME.matcher(name).matches()) {
                 // the value is not repeated: it may be a connection string with a password
                 throw KenshoException.usage("--set " + name + "=...: '" + name + "' is not a setting's name (NAME=VALUE, e.g. work_mem=64MB)");
             }
+            // one setting in two spellings: the server took the last while run.json recorded both
+            String other = seen.put(name.toLowerCase(java.util.Locale.ROOT), name);
+            if (other != null) throw KenshoException.usage("--set " + other + " and --set " + name + " are one setting: give it once");
         }
         TargetSpec t = new TargetSpec().settings(settings).keepData(keepData).restartCommand(restartCommand);
         if (urls.size() == 1) t.url(urls.get(0)).user(user).passwordFile(passwordFile);

@@ -1,6 +1,7 @@
 package dev.kensho.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,17 @@ class TargetOptionsTest {
 
     /** --restart-command without --url was accepted and never run (the embedded server started, exit 0). */
     /** --pg-bin= (a script's unset variable) was the current directory. */
+    /** One setting in two spellings: the server took the last while run.json recorded both. */
+    @Test
+    void oneSettingInTwoSpellingsIsAUsageError() {
+        CommandRun r = CommandRun.of("env", "--set", "work_mem=8MB", "--set", "WORK_MEM=16MB");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --set work_mem and --set WORK_MEM are one setting: give it once\n", r.err());
+        CommandRun m = CommandRun.of("query", "-c", "select 1", "--matrix", "work_mem=1MB", "--matrix", "WORK_MEM=2MB");
+        assertEquals(2, m.exit(), m.err());
+        assertTrue(m.err().contains("--matrix WORK_MEM and --matrix work_mem are one setting"), m.err());
+    }
+
     @Test
     void anEmptyPgBinIsAUsageError() {
         CommandRun r = CommandRun.of("env", "--pg-bin=");

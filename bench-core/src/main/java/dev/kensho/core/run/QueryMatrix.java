@@ -49,6 +49,10 @@ public final class QueryMatrix {
             String name = m.substring(0, eq).strip();
             // an empty value is the server's to judge: "" is a value of some settings (default_tablespace)
             List<String> values = List.of(m.substring(eq + 1).split(","));
+            if (varied.keySet().stream().anyMatch(n -> n.equalsIgnoreCase(name) && !n.equals(name))) {
+                throw KenshoException.usage("--matrix " + name + " and --matrix " + varied.keySet().stream().filter(n -> n.equalsIgnoreCase(name))
+                        .findFirst().orElseThrow() + " are one setting: list its values in one");
+            }
             if (varied.containsKey(name)) {
                 throw KenshoException.usage("--matrix " + name + " given twice: list its values in one (--matrix " + name + "="
                         + String.join(",", varied.get(name)) + "," + String.join(",", values) + ")");

@@ -78,6 +78,11 @@ public final class KenshoHome {
         if (TRUSTED.contains(home)) return home;
         try {
             if (!java.nio.file.Files.exists(home)) makeDirectories(home);
+            if (!java.nio.file.Files.isWritable(home)) {
+                // root's /var/cache/kensho given to an ordinary user: "cannot create the server directory", exit 3
+                throw dev.kensho.core.KenshoException.usage("cannot use " + home + " (" + chosenBy() + "): " + System.getProperty("user.name")
+                        + " may not write there");
+            }
             String me = System.getProperty("user.name");
             // what Kensho runs programs from, copies data directories from, or deletes under as root (instances/, whose
             // planted pg_tblspc links had root remove another cluster's tablespace directories)

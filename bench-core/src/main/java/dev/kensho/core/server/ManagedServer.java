@@ -115,6 +115,17 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 }
                 instance = Files.exists(keepDir) ? keepDir.toRealPath() : keepDir.toAbsolutePath();
                 refuseForeignFiles(keepDir, instance);
+                // as root DIR is given to the server's user: another user's (their own kept server, its password file)
+                // was taken from them, and the run then failed on their server's password
+                if (ServerUser.isRoot() && Files.exists(instance)) {
+                    String owner = Files.getOwner(instance).getName();
+                    if (!owner.equals("root") && !owner.equals(ServerUser.NAME)) {
+                        throw KenshoException.usage("--keep-data " + keepDir + " belongs to " + owner + ": as root, Kensho gives the"
+                                + " directory to its server's user '" + ServerUser.NAME + "'; give one of root's own");
+                    }
+                }
+                // before anything is made in it: a refusal left in-use.lock and owner.pid behind
+                ServerUser.checkReachable(instance, "--keep-data");
                 Files.createDirectories(instance);
                 inUse = claim(instance);
             } else {
@@ -132,7 +143,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             // a full disk is the machine's state, not a wrong option: exit 3, as for the directory Kensho makes itself
             if (keepDir != null && !noSpace(e)) throw KenshoException.usage("--keep-data " + keepDir + ": cannot use it (" + reason + ")");
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory " + (keepDir != null ? keepDir
-                    : KenshoHome.dir().resolve("instances") + " (KENSHO_HOME is " + KenshoHome.chosenBy() + ")") + ": " + reason, e);
+                    : KenshoHome.dir().resolve("instances") + " (" + KenshoHome.dir() + " is " + KenshoHome.chosenBy() + ")") + ": " + reason, e);
         }
         ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
         s.inUse = inUse;
@@ -807,7 +818,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         // another pg_hba.conf would drop the password a server run by an ordinary user asks for (a trust line let any
         // user of the machine in as its superuser), silently
         if (List.of("hba_file", "ident_file").contains(name.toLowerCase(java.util.Locale.ROOT))) {
-            return "Kensho writes who may log in to the servers it runs (pg_hba.conf)";
+            return "Kensho writes who may log in to the servers it runs (pg_hba.conf; no pg_ident.conf)";
         }
         if (value.chars().anyMatch(ch -> ch < 0x20 && ch != '\t')) return "a value cannot hold a line break or other control character";
         return null;

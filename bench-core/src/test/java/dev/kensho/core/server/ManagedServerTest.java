@@ -453,6 +453,24 @@ class ManagedServerTest {
      * root) before it was refused. Refused now with nothing changed; a link to a directory is that directory.
      */
     @Test
+    void aKeptDirectoryOfAnotherUserIsNotTakenByRoot() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ServerUser.isRoot(), "as root only is a --keep-data directory given to the server's user");
+        var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep-theirs");
+        try {
+            ServerUser.run(java.util.List.of("chown", "nobody", dir.toString()), "chown");
+            KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().keepData(dir).open());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertTrue(e.getMessage().startsWith("--keep-data " + dir + " belongs to nobody: as root, Kensho gives"), e.getMessage());
+            assertEquals("nobody", Files.getOwner(dir).getName(), "left as found");
+            try (var left = Files.list(dir)) {
+                assertEquals(0, left.count(), "nothing made in it");
+            }
+        } finally {
+            ManagedServer.deleteTree(dir);
+        }
+    }
+
+    @Test
     void aKeptDirectoryWithOtherFilesIsRefusedUntouched() throws Exception {
         var dir = Files.createTempDirectory(Files.createDirectories(KenshoHome.dir()), "keep");
         try {
