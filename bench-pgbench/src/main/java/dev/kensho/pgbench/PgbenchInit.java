@@ -206,9 +206,10 @@ public final class PgbenchInit {
         checkServer(version, todo, method);
         c.setAutoCommit(true);
         if (!advisoryLock(c, "pg_try_advisory_lock")) {
-            throw new KenshoException(KenshoException.FAILURE, "another pgbench init is loading the pgbench tables of database \""
-                    + c.getCatalog() + "\" now; run one at a time (under JUnit's parallel execution, mark the tests that load"
-                    + " tables into the shared server @ChangesServer)", null);
+            // exit 2, as for the other locks: nothing was measured, and the run directory goes
+            throw KenshoException.usage("another pgbench init is loading the pgbench tables of database \""
+                    + c.getCatalog() + "\" now; run one at a time (from JUnit's parallel execution: mark the tests that load"
+                    + " tables into the shared server @ChangesServer)");
         }
         try {
             return runSteps(c, todo, method, version);

@@ -17,8 +17,8 @@ import java.sql.SQLException;
 public final class StudyLock implements AutoCloseable {
     /** bench scan's key ("KenshoS1"). */
     public static final long SCAN = 0x4b656e73686f5331L;
-    /** bench ssb index-build's key ("KenshoI1"). */
-    public static final long INDEX_BUILD = 0x4b656e73686f4931L;
+    /** bench ssb index-build's key ("KenshoB1"; pgbench init's is "KenshoI1"). */
+    public static final long INDEX_BUILD = 0x4b656e73686f4231L;
 
     private final Target target;
     private final long key;

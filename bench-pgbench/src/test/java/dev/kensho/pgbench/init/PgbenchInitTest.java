@@ -365,8 +365,9 @@ class PgbenchInitTest {
         assertEquals(1, second.size());
         assertTrue(second.get(0) instanceof KenshoException, "the second init ran beside the first: " + second.get(0));
         assertEquals("another pgbench init is loading the pgbench tables of database \"" + pg.database() + "\" now; run one at a time"
-                + " (under JUnit's parallel execution, mark the tests that load tables into the shared server @ChangesServer)",
+                + " (from JUnit's parallel execution: mark the tests that load tables into the shared server @ChangesServer)",
                 ((KenshoException) second.get(0)).getMessage());
+        assertEquals(KenshoException.USAGE, ((KenshoException) second.get(0)).exitCode(), "nothing measured: exit 2, as the other locks");
         try (Connection c = pg.connect()) {
             assertEquals(200_000, count(c, "select count(*) from pgbench_accounts"));
         }
