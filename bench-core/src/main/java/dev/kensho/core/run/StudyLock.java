@@ -88,20 +88,27 @@ public final class StudyLock implements AutoCloseable {
 
     private void closeSession() {
         if (session == null) return;
+        release(session, key);
+        session = null;
+    }
+
+    /**
+     * Lets go of the session advisory lock key, then closes its session. Not by the close alone: a closed session's
+     * backend frees its locks as it exits, a moment after close() returns, and a study started right after this one
+     * ended was refused as if this one still ran.
+     */
+    public static void release(Connection session, long key) {
         try (PreparedStatement ps = session.prepareStatement("SELECT pg_advisory_unlock(?)")) {
-            // let go before closing: a closed session's backend frees its locks as it exits, a moment after close()
-            // returns, and a study started right after this one ended was refused as if this one still ran
             ps.setLong(1, key);
             ps.execute();
         } catch (SQLException gone) {
             // its session ended: nothing held
         }
         try {
-            session.close();   // the lock goes with its session
+            session.close();
         } catch (SQLException ignored) {
             // a session already gone holds nothing
         }
-        session = null;
     }
 
     @Override

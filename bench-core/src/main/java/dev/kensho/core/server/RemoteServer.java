@@ -653,18 +653,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
 
     private synchronized void releaseClaim() {
         if (claim == null) return;
-        try (var ps = claim.prepareStatement("SELECT pg_advisory_unlock(?)")) {
-            // before closing: a closed session's backend frees its locks a moment after close() returns
-            ps.setLong(1, CLAIM_KEY);
-            ps.execute();
-        } catch (SQLException gone) {
-            // its session ended: nothing held
-        }
-        try {
-            claim.close();   // the lock goes with its session
-        } catch (SQLException ignored) {
-            // a session already gone holds nothing
-        }
+        dev.kensho.core.run.StudyLock.release(claim, CLAIM_KEY);
         claim = null;
     }
 
