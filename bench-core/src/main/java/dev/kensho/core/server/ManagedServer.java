@@ -818,7 +818,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         // another pg_hba.conf would drop the password a server run by an ordinary user asks for (a trust line let any
         // user of the machine in as its superuser), silently
         if (List.of("hba_file", "ident_file").contains(name.toLowerCase(java.util.Locale.ROOT))) {
-            return "Kensho writes who may log in to the servers it runs (pg_hba.conf; no pg_ident.conf)";
+            return "Kensho writes who may log in to the servers it runs (their pg_hba.conf; they use no pg_ident.conf)";
         }
         if (value.chars().anyMatch(ch -> ch < 0x20 && ch != '\t')) return "a value cannot hold a line break or other control character";
         return null;
