@@ -941,12 +941,13 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
         Map<String, String> changing = new LinkedHashMap<>();
+        Map<String, Current> current;
         try (Connection c = connect()) {
             wanted = SettingValue.spelledAsServer(c, wanted);
+            current = current(c, wanted.keySet());
         } catch (SQLException e) {
             throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
-        Map<String, Current> current = current(wanted.keySet());
         Map<String, String> before = new LinkedHashMap<>(settings);
         boolean restartNeeded = false;
         boolean changed = false;
@@ -1038,18 +1039,16 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         }
     }
 
-    /** The named settings from pg_settings; names the server does not know are left out. */
-    private Map<String, Current> current(Iterable<String> names) {
+    /** The named settings from pg_settings, over c; names the server does not know are left out. */
+    private static Map<String, Current> current(Connection c, Iterable<String> names) throws SQLException {
         Map<String, Current> out = new LinkedHashMap<>();
-        try (Connection c = connect(); var ps = c.prepareStatement("SELECT context, setting, unit, vartype, source FROM pg_settings WHERE name = ?")) {
+        try (var ps = c.prepareStatement("SELECT context, setting, unit, vartype, source FROM pg_settings WHERE name = ?")) {
             for (String n : names) {
                 ps.setString(1, n);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) out.put(n, new Current(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
                 }
             }
-        } catch (SQLException e) {
-            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
         return out;
     }

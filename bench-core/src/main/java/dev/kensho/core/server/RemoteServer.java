@@ -220,13 +220,14 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     public synchronized SettingsOutcome apply(Map<String, String> wanted) {
         // the JVM is ending: the hook has restored, or is about to restore, what the run changed; nothing new now
         if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no more settings changes", null);
+        Map<String, Current> current = new LinkedHashMap<>();
+        boolean superuser;
         try (Connection c = connect()) {
             wanted = SettingValue.spelledAsServer(c, wanted);
+            superuser = readCurrent(c, wanted.keySet(), current);
         } catch (SQLException e) {
             throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
-        Map<String, Current> current = new LinkedHashMap<>();
-        boolean superuser = readCurrent(wanted.keySet(), current);
         Map<String, String> refused = new LinkedHashMap<>();
         List<String> actions = new ArrayList<>();
         boolean restartNeeded = false;
@@ -541,12 +542,11 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     private record Current(String context, String setting, String unit, String vartype) {}
 
     /**
-     * Reads the wanted settings as the server has them (names it does not know are left out) over one
-     * connection, and returns whether the user is a superuser (who may SET superuser-context settings).
+     * Reads the wanted settings as the server has them (names it does not know are left out) over c, and returns
+     * whether the user is a superuser (who may SET superuser-context settings).
      */
-    private boolean readCurrent(Iterable<String> names, Map<String, Current> into) {
-        try (Connection c = connect();
-             var ps = c.prepareStatement("SELECT name, context, setting, unit, vartype FROM pg_settings WHERE name = ANY (?)");
+    private boolean readCurrent(Connection c, Iterable<String> names, Map<String, Current> into) throws SQLException {
+        try (var ps = c.prepareStatement("SELECT name, context, setting, unit, vartype FROM pg_settings WHERE name = ANY (?)");
              Statement s = c.createStatement()) {
             List<String> list = new ArrayList<>();
             names.forEach(list::add);
