@@ -262,7 +262,7 @@ public final class Kensho implements Runnable {
                         .map(h -> "; pgbench's -h HOST, -p PORT and DBNAME are one --url here: " + h).orElse("");
             }
             // report's and compare's -o: a run's results directory is --results (pgbench has no -o)
-            if (ex instanceof CommandLine.UnmatchedArgumentException u && command.startsWith("bench pgbench ")
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && PgbenchConnectionArgs.isPgbenchCommand(command)
                     && u.getUnmatched().stream().anyMatch(a -> a.equals("-o") || a.equals("--out") || a.startsWith("-o") && a.length() > 2)) {
                 hint += "; a run's results directory is --results DIR";
             }
