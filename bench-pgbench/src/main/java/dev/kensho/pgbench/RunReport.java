@@ -19,6 +19,7 @@ import org.HdrHistogram.Histogram;
  * JVM used while the clock ran (NaN where the JVM cannot tell): on a server sharing the host, CPU the server lacked.
  * {@code abortReason} is the first client abort's error on one line (pgbench's "client 0 script 0 aborted in command 1
  * query 0: ERROR: ...", its lines joined by "; "), null when no client aborted ({@code aborted} false).
+ * {@code logFailure} says why the -l log ends before the run did (a full disk), null when it is whole or not asked for.
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
@@ -29,7 +30,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
                         int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
-                        double driverCpuSeconds, String abortReason) {
+                        double driverCpuSeconds, String abortReason, String logFailure) {
 
     /** The report's last line when a client aborted; printed on stderr, as pgbench's error, and kept in the stored report. */
     public static final String ABORTED = "Run was aborted; the above results are incomplete.";

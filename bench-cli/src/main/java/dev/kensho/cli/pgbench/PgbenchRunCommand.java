@@ -189,7 +189,9 @@ final class PgbenchRunCommand implements Callable<Integer> {
             String unmeasured = r.unmeasured(null);
             // an abort has said so ("Run was aborted"); a run whose every transaction failed exits 1 where pgbench exits 0: say why
             if (unmeasured != null && !r.aborted()) System.err.println("error: " + unmeasured + " (nothing was measured)");
-            return unmeasured != null ? KenshoException.FAILURE : 0;
+            // the measurement stands and is kept; the log asked for is not whole, which a script reading it must learn
+            if (r.logFailure() != null) System.err.println("error: -l: " + r.logFailure() + "; the log is incomplete, the run's results are kept");
+            return unmeasured != null || r.logFailure() != null ? KenshoException.FAILURE : 0;
         }
     }
 

@@ -190,6 +190,38 @@ class PgbenchCommandTest {
     }
 
     /**
+     * A -l log the disk refuses (here /dev/full, through a link where the log goes) ends there, said once per file: the
+     * run goes on, reports and keeps its trial, and exits 1. Its clients died of it, printing stack traces, and the run
+     * was lost.
+     */
+    @Test
+    void aLogTheDiskRefusesEndsThereAndTheRunIsKept(Target pg, @TempDir Path tmp) throws Exception {
+        Path full = Path.of("/dev/full");
+        assumeTrue(Files.isWritable(full), "no writable /dev/full here");
+        new PgbenchInit().scale(1).log(null).run(pg);
+        long pid = ProcessHandle.current().pid();
+        Path prefix = tmp.resolve("full");
+        for (String thread : List.of("", ".1")) Files.createSymbolicLink(tmp.resolve("full." + pid + thread), full);
+        Path results = tmp.resolve("results");
+        CommandRun r = bench(at(pg, results, "pgbench", "run", "-S", "-T", "2", "-c", "2", "-j", "2", "--warmup", "0", "-l",
+                "--log-prefix", prefix.toString()).toArray(String[]::new));
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.out().contains("number of transactions actually processed: "), r.out());
+        assertTrue(r.err().lines().noneMatch(l -> l.startsWith("\tat ") || l.startsWith("Exception")), "no stack trace: " + r.err());
+        for (String thread : List.of("", ".1")) {
+            String said = "error: could not write logfile \"" + prefix + "." + pid + thread + "\": No space left on device; the log ends there,"
+                    + " the run goes on";
+            assertEquals(1, r.err().lines().filter(said::equals).count(), r.err());
+        }
+        assertTrue(r.err().contains("error: -l: could not write logfile \"" + prefix + "." + pid) && r.err().contains("the run's results are kept"),
+                r.err());
+        try (Stream<Path> runs = Files.list(results)) {
+            Path run = runs.findFirst().orElseThrow();
+            assertEquals(1, Files.readAllLines(run.resolve("trials.jsonl")).size(), "the trial is kept");
+        }
+    }
+
+    /**
      * run --init with more clients than the server takes stops before the load, not after it: at the studies' scales
      * the load is half an hour.
      */

@@ -258,13 +258,14 @@ public final class Driver {
         Group[] groups = new Group[threads];
         List<Client> clients = new ArrayList<>();
         long pid = ProcessHandle.current().pid();
-        Path logDir = cfg.logDirectory() == null ? Path.of(".") : cfg.logDirectory();
+        Path logDir = cfg.logDirectory();
         try {
             for (int g = 0; g < threads; g++) {
                 groups[g] = new Group(g, seeds, threads);
                 if (cfg.log()) {
                     groups[g].log = new TxLog(TxLog.path(logDir, cfg.logPrefix() == null ? "pgbench_log" : cfg.logPrefix(), pid, g),
-                            cfg.rate() > 0, cfg.latencyLimitMs() > 0, cfg.maxTries() != 1, cfg.failuresDetailed(), cfg.continueOnError(), cfg.aggregateInterval());
+                            cfg.rate() > 0, cfg.latencyLimitMs() > 0, cfg.maxTries() != 1, cfg.failuresDetailed(), cfg.continueOnError(), cfg.aggregateInterval(),
+                            why -> cfg.err().println("error: " + why));
                 }
                 int[] range = PgbenchRandom.Seeds.clientsOfThread(cfg.clients(), threads, g);
                 for (int id = range[0]; id < range[0] + range[1]; id++) {
@@ -486,7 +487,10 @@ public final class Driver {
             // as pgbench's thread, whose log ends when its own clients have: an interval that ends later is not its to write
             long groupEnd = clients.stream().filter(c -> c.group == g).mapToLong(c -> c.finishedAt).max().orElse(end);
             g.log.finish(startEpochMicros + (groupEnd - startNanos) / 1000);
+            g.log.close();   // here, not only in run()'s finally: a failed last flush belongs in the report
         }
+        String logFailure = Arrays.stream(groups).map(g -> g.log == null ? null : g.log.failure()).filter(java.util.Objects::nonNull)
+                .findFirst().orElse(null);
         if (abortedBy.get() >= 0) {
             // pgbench 17+ exits at once without a report: "Run was aborted due to an error in thread N"
             throw new KenshoException(KenshoException.FAILURE, "Run was aborted due to an error in client " + abortedBy.get()
@@ -528,7 +532,7 @@ public final class Driver {
                 wireEngine ? Engine.WIRE : Engine.PGJDBC,
                 timeline == null || latency.count() == 0 ? timeline
                         : timeline.capped(List.of("latency_p50_ms", "latency_p99_ms", "latency_max_ms"), latency.maxMs()), all, randomSeed,
-                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get());
+                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get(), logFailure);
     }
 
     /**
@@ -690,6 +694,13 @@ public final class Driver {
                 if (connectError == null && !cancelled) loop();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // a defect: this client stops, the others finish and the run reports (as a wire thread that stops);
+                // escaping, it printed a stack trace and the run went on without a word in its report
+                String why = "client " + id + " stopped: " + oneLine(e);
+                cfg.err().println("error: " + why);
+                aborted.set(true);
+                firstAbort.compareAndSet(null, why);
             } finally {
                 if (!counted) connected.countDown();   // a defect in the warm-up must not leave the start waiting
                 long now = System.nanoTime();
@@ -1370,8 +1381,10 @@ public final class Driver {
                 Thread.currentThread().interrupt();
             } catch (IOException | RuntimeException e) {
                 // the selector failed, or a defect: this thread's clients stop, the others finish and the run reports
-                cfg.err().println("error: thread " + group.index + " stopped: " + oneLine(e));
+                String why = "thread " + group.index + " stopped: " + oneLine(e);
+                cfg.err().println("error: " + why);
                 aborted.set(true);
+                firstAbort.compareAndSet(null, why);
             } finally {
                 if (!counted) for (Client c : clients) connected.countDown();   // never leave the start waiting
                 long now = System.nanoTime();

@@ -3,10 +3,10 @@ package dev.kensho.pgbench.run;
 import dev.kensho.core.KenshoException;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,9 +21,16 @@ import java.util.function.LongSupplier;
  * --continue-on-error a 16th, other_sql_failures, as pgbench 19 writes it. The first interval begins at the whole
  * second the run started in.
  * Transactions are numbered from 1 per client, as pgbench counts them before logging. The clients of one thread share it, hence the synchronized writes.
+ * A write that fails (a full disk) ends the log there, said once, and the run goes on: its measurement does not depend
+ * on the log (pgbench ignores the failure silently; a client dying of it lost the whole run).
  */
 final class TxLog implements AutoCloseable {
     private final BufferedWriter out;
+    private final Path file;
+    /** Told once, at the first failed write, why the log ends there. */
+    private final Consumer<String> onFailure;
+    /** Why the log ends early ("could not write logfile ..."), null while it is whole. */
+    private volatile String failure;
     private final boolean rate;
     private final boolean latencyLimit;
     private final boolean showRetries;
@@ -38,14 +45,15 @@ final class TxLog implements AutoCloseable {
     private long cnt, failures, serialization, deadlock, other, skipped, retried, retries;
     private double latSum, latSum2, latMin, latMax, lagSum, lagSum2, lagMin, lagMax;
 
-    TxLog(Path file, boolean rate, boolean latencyLimit, boolean showRetries, boolean detailed, boolean otherColumn, int aggregateInterval) {
+    TxLog(Path file, boolean rate, boolean latencyLimit, boolean showRetries, boolean detailed, boolean otherColumn, int aggregateInterval,
+          Consumer<String> onFailure) {
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            // pgbench's words, the system's reason capitalised as strerror writes it (NIO's message is the path again)
-            String reason = KenshoException.ioReason(e);
-            throw KenshoException.usage("could not open logfile \"" + file + "\": " + Character.toUpperCase(reason.charAt(0)) + reason.substring(1));
+            throw KenshoException.usage(failed("open", file, e));
         }
+        this.file = file;
+        this.onFailure = onFailure;
         this.rate = rate;
         this.latencyLimit = latencyLimit;
         this.showRetries = showRetries;
@@ -61,8 +69,10 @@ final class TxLog implements AutoCloseable {
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
     }
 
+    /** @param dir null for the working directory: the file is named as pgbench names it, without a "./" */
     static Path path(Path dir, String prefix, long pid, int thread) {
-        return dir.resolve(prefix + "." + pid + (thread == 0 ? "" : "." + thread));
+        String name = prefix + "." + pid + (thread == 0 ? "" : "." + thread);
+        return dir == null ? Path.of(name) : dir.resolve(name);
     }
 
     /**
@@ -170,12 +180,30 @@ final class TxLog implements AutoCloseable {
         latMax = lagMax = 0;
     }
 
+    /** pgbench's words, the system's reason capitalised as strerror writes it (NIO's message is the path again). */
+    private static String failed(String what, Path file, IOException e) {
+        String reason = KenshoException.ioReason(e);
+        return "could not " + what + " logfile \"" + file + "\": " + Character.toUpperCase(reason.charAt(0)) + reason.substring(1);
+    }
+
     private void write(CharSequence s) {
+        if (failure != null) return;
         try {
             out.append(s);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            fail(e);
         }
+    }
+
+    private void fail(IOException e) {
+        if (failure != null) return;
+        failure = failed("write", file, e);
+        onFailure.accept(failure + "; the log ends there, the run goes on");
+    }
+
+    /** Why the log ends before the run did, or null when it holds every line. */
+    String failure() {
+        return failure;
     }
 
     /** Ends the log at the run's end: finished intervals are written, a partial last one is not (as pgbench). */
@@ -188,7 +216,8 @@ final class TxLog implements AutoCloseable {
         try {
             out.close();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // the last buffer's flush: the same full disk, found only now
+            fail(e);
         }
     }
 }

@@ -32,7 +32,7 @@ class TxLogTest {
     void aLineIsStampedWhenItsWriterHoldsTheLog() throws Exception {
         Path f = dir.resolve("shared");
         AtomicLong clock = new AtomicLong(1_700_000_000_999_999L);
-        try (TxLog log = new TxLog(f, false, false, false, false, false, 0)) {
+        try (TxLog log = new TxLog(f, false, false, false, false, false, 0, m -> { })) {
             Thread waiting;
             synchronized (log) {
                 waiting = new Thread(() -> log.transactionNow(1, 1, 500, null, 0, clock::get, 0, 1, null));
@@ -50,7 +50,7 @@ class TxLogTest {
     @Test
     void perTransactionLines() throws Exception {
         Path plain = dir.resolve("plain");
-        try (TxLog log = new TxLog(plain, false, false, false, false, false, 0)) {
+        try (TxLog log = new TxLog(plain, false, false, false, false, false, 0, m -> { })) {
             log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 99, 1, null);
             log.transaction(0, 8, 0, "failed", 0, 1_700_000_001_000_007L, 99, 1, "serialization");
         }
@@ -58,7 +58,7 @@ class TxLogTest {
         assertEquals(List.of("3 7 1234 1 1700000000 123456", "0 8 failed 0 1700000001 7"), lines(plain));
 
         Path all = dir.resolve("all");
-        try (TxLog log = new TxLog(all, true, true, true, true, false, 0)) {
+        try (TxLog log = new TxLog(all, true, true, true, true, false, 0, m -> { })) {
             log.transaction(3, 7, 1234, null, 1, 1_700_000_000_123_456L, 56, 3, null);
             log.transaction(2, 9, 0, "skipped", 0, 1_700_000_000_999_999L, 2500, 1, null);
             log.transaction(1, 4, 5100, "serialization", 0, 1_700_000_001_000_000L, 1934, 2, "serialization");
@@ -91,7 +91,7 @@ class TxLogTest {
     void aggregatedIntervals() throws Exception {
         Path f = dir.resolve("agg");
         long s = 1_000_000_000L; // the run starts at 1000 s
-        try (TxLog log = new TxLog(f, true, true, true, true, false, 2)) {
+        try (TxLog log = new TxLog(f, true, true, true, true, false, 2, m -> { })) {
             log.begin(s);
             log.transaction(0, 1, 100, null, 0, s + 500_000, 10, 1, null);
             log.transaction(0, 2, 300, null, 0, s + 1_900_000, 30, 2, null);
@@ -119,7 +119,7 @@ class TxLogTest {
     @Test
     void intervalsBeginAtTheWholeSecondTheRunStartedIn() throws Exception {
         Path f = dir.resolve("aligned");
-        try (TxLog log = new TxLog(f, false, false, false, false, false, 1)) {
+        try (TxLog log = new TxLog(f, false, false, false, false, false, 1, m -> { })) {
             log.begin(1_000_400_000L);
             log.transaction(0, 1, 100, null, 0, 1_000_900_000L, 0, 1, null);
             log.transaction(0, 2, 200, null, 0, 1_001_200_000L, 0, 1, null);
@@ -140,7 +140,7 @@ class TxLogTest {
     void largeSumsAsCPrintsThem() throws Exception {
         Path f = dir.resolve("large");
         long s = 1_000_000_000L;
-        try (TxLog log = new TxLog(f, true, false, false, false, false, 1)) {
+        try (TxLog log = new TxLog(f, true, false, false, false, false, 1, m -> { })) {
             log.begin(s);
             log.transaction(0, 1, 1_234_567_891L, null, 0, s + 100_000, 1_234_567_891L, 1, null);
             log.transaction(0, 2, 2_345_678_901L, null, 0, s + 200_000, 2_345_678_901L, 1, null);
@@ -155,7 +155,7 @@ class TxLogTest {
     void aggregatedFieldsOfOptionsNotInUseAreZero() throws Exception {
         Path f = dir.resolve("agg0");
         long s = 1_000_000_000L;
-        try (TxLog log = new TxLog(f, false, false, false, false, false, 1)) {
+        try (TxLog log = new TxLog(f, false, false, false, false, false, 1, m -> { })) {
             log.begin(s);
             log.transaction(1, 1, 200, null, 0, s + 100_000, 9, 1, null);
             log.transaction(1, 2, 0, "skipped", 0, s + 200_000, 9, 1, null);
@@ -172,7 +172,7 @@ class TxLogTest {
         long s = 1_000_000_000L;
         for (boolean detailed : new boolean[] {true, false}) {
             Path f = dir.resolve("agg-other-" + detailed);
-            try (TxLog log = new TxLog(f, false, false, false, detailed, true, 1)) {
+            try (TxLog log = new TxLog(f, false, false, false, detailed, true, 1, m -> { })) {
                 log.begin(s);
                 log.transaction(2, 1, 200, null, 0, s + 100_000, 0, 1, null);
                 log.transaction(2, 2, 300, detailed ? "other" : "failed", 0, s + 200_000, 0, 1, "other");
@@ -184,7 +184,7 @@ class TxLogTest {
                     lines(f), "detailed " + detailed);
         }
         Path single = dir.resolve("single-other");
-        try (TxLog log = new TxLog(single, false, false, false, true, true, 0)) {
+        try (TxLog log = new TxLog(single, false, false, false, true, true, 0, m -> { })) {
             log.transaction(2, 7, 300, "other", 1, s + 200_000, 0, 1, "other");
         }
         assertEquals(List.of("2 7 other 1 1000 200000"), lines(single));
