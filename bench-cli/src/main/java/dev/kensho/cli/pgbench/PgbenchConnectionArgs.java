@@ -68,6 +68,15 @@ public final class PgbenchConnectionArgs {
         if (words > 1) db = null;
         boolean pgbenchLike = host != null || port != null || unmatched.contains("-p") || unmatched.contains("--port") || db != null;
         if (!pgbenchLike) return Optional.empty();
+        if (db != null && (db.startsWith("postgresql://") || db.startsWith("postgres://"))) {
+            return Optional.of("--url " + dev.kensho.core.Credentials.maskUrl(db));   // libpq's URI, which --url takes as it is
+        }
+        if (db != null && db.contains("=")) {
+            // libpq's "host=... dbname=..." in DBNAME's place, as pgbench takes it: the URL it means
+            Optional<String> conninfo = conninfoUrl(db);
+            if (conninfo.isPresent()) return Optional.of("--url " + conninfo.get());
+            db = null;
+        }
         String dbPart = db == null ? "DBNAME" : db;
         String url;
         if (host != null && host.startsWith("/")) {
@@ -77,5 +86,60 @@ public final class PgbenchConnectionArgs {
             url = "jdbc:postgresql://" + (host == null ? "localhost" : host) + (port == null ? "" : ":" + port) + "/" + dbPart;
         }
         return Optional.of("--url " + url);
+    }
+
+    /**
+     * A libpq connection string ({@code host=db port=5433 dbname='my db' user=u}) as a URL --url takes (libpq's keywords
+     * as its parameters; a password is left out, for --password-file or ~/.pgpass), or empty when it is no such string.
+     */
+    static Optional<String> conninfoUrl(String conninfo) {
+        java.util.Map<String, String> kv = new java.util.LinkedHashMap<>();
+        int i = 0, n = conninfo.length();
+        while (true) {
+            while (i < n && Character.isWhitespace(conninfo.charAt(i))) i++;
+            if (i >= n) break;
+            int eq = conninfo.indexOf('=', i);
+            if (eq < 0) return Optional.empty();
+            String key = conninfo.substring(i, eq).strip();
+            if (key.isEmpty() || key.chars().anyMatch(Character::isWhitespace)) return Optional.empty();
+            i = eq + 1;
+            while (i < n && Character.isWhitespace(conninfo.charAt(i))) i++;
+            StringBuilder v = new StringBuilder();
+            boolean quoted = i < n && conninfo.charAt(i) == '\'';
+            if (quoted) i++;
+            for (; i < n; i++) {
+                char c = conninfo.charAt(i);
+                if (c == '\\' && i + 1 < n) {
+                    v.append(conninfo.charAt(++i));
+                } else if (quoted ? c == '\'' : Character.isWhitespace(c)) {
+                    i++;
+                    break;
+                } else {
+                    v.append(c);
+                }
+            }
+            kv.put(key, v.toString());
+        }
+        if (kv.isEmpty()) return Optional.empty();
+        String host = kv.remove("host"), port = kv.remove("port"), db = kv.remove("dbname");
+        kv.remove("password");
+        StringBuilder url = new StringBuilder("jdbc:postgresql://");
+        StringBuilder query = new StringBuilder();
+        if (host != null && host.startsWith("/")) {
+            query.append("host=").append(host);
+        } else if (host != null) {
+            url.append(host.contains(":") ? "[" + host + "]" : host);
+        }
+        if (port != null) {
+            if (host != null && host.startsWith("/")) query.append("&port=").append(port);
+            else url.append(':').append(port);
+        }
+        url.append('/').append(db == null ? "" : java.net.URLEncoder.encode(db, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+        for (var e : kv.entrySet()) {
+            if (query.length() > 0) query.append('&');
+            query.append(e.getKey()).append('=').append(java.net.URLEncoder.encode(e.getValue(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("+", "%20"));
+        }
+        return Optional.of(url + (query.length() > 0 ? "?" + query : ""));
     }
 }

@@ -54,6 +54,22 @@ class PgbenchConnectionArgsTest {
         assertTrue(attached.err().contains("--url jdbc:postgresql://localhost/kx_bench"), attached.err());
     }
 
+    /**
+     * pgbench takes a connection string or a URI where DBNAME goes: the hint is the URL they mean (it was
+     * "--url jdbc:postgresql://localhost/host=127.0.0.1 port=5564 dbname=x", no URL at all), never with a password.
+     */
+    @Test
+    void aConnectionStringInDbnamesPlaceIsTheUrlItMeans() {
+        CommandRun r = CommandRun.of("pgbench", "run", "-S", "-T", "5", "host=127.0.0.1 port=5564 dbname='my db' user=kx password=s3cret application_name=a\\'b");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("--url jdbc:postgresql://127.0.0.1:5564/my%20db?user=kx&application_name=a%27b"), r.err());
+        assertTrue(!r.err().contains("s3cret"), r.err());
+        CommandRun socket = CommandRun.of("pgbench", "init", "host=/var/run/postgresql dbname=kx");
+        assertTrue(socket.err().contains("--url jdbc:postgresql:///kx?host=/var/run/postgresql"), socket.err());
+        CommandRun uri = CommandRun.of("pgbench", "run", "-S", "postgresql://kx:s3cret@db.example:5433/kx");
+        assertTrue(uri.err().contains("--url postgresql://kx:****@db.example:5433/kx"), uri.err());
+    }
+
     @Test
     void aLoneHIsStillTheHelp() {
         CommandRun r = CommandRun.of("pgbench", "run", "-h");

@@ -31,7 +31,16 @@ final class PgPass {
 
     /** @param host a host name or address as given (not resolved), or a socket directory */
     static String lookup(String host, int port, String db, String user) {
-        return lookup(host, port, db, user, System.getenv(), Path.of(System.getProperty("user.home")), System.err);
+        return lookup(host, port, db, user, System.getenv(), home(System.getenv()), System.err);
+    }
+
+    /**
+     * The home directory libpq reads ~/.pgpass, ~/.pg_service.conf and ~/.postgresql/ from: $HOME, else the user's
+     * entry in the password database (the JVM's user.home is that entry alone, so a HOME set for a job went unseen).
+     */
+    static Path home(Map<String, String> env) {
+        String home = env.get("HOME");
+        return home != null && home.startsWith("/") ? Path.of(home) : Path.of(System.getProperty("user.home"));
     }
 
     static String lookup(String host, int port, String db, String user, Map<String, String> env, Path home, PrintStream warnings) {
@@ -54,18 +63,22 @@ final class PgPass {
         } catch (UnsupportedOperationException | IOException e) {
             // no POSIX modes (libpq does not check on Windows either)
         }
+        // an IPv6 address as libpq holds it, without the URL's brackets: a line for ::1 matches [::1]
+        if (host != null && host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
         String hostKey = host == null || host.isEmpty() || DEFAULT_SOCKET_DIRS.contains(host) ? "localhost" : host;
         try {
             for (String line : Files.readAllLines(p)) {
                 if (line.endsWith("\r")) line = line.substring(0, line.length() - 1);
                 if (line.isEmpty() || line.startsWith("#")) continue;
-                List<String> f = fields(line);
-                if (f.size() < 5) continue;
-                if (matches(f.get(0), hostKey) && matches(f.get(1), Integer.toString(port))
-                        && matches(f.get(2), db) && matches(f.get(3), user)) {
-                    String password = unescape(f.get(4));
-                    return password.isEmpty() ? null : password; // libpq stops at the first match, empty or not
+                // field by field as libpq matches them: an unescaped ':' ends a field only where the value has ended,
+                // so a line for ::1 may write its colons bare
+                int at = 0;
+                for (String value : new String[] {hostKey, Integer.toString(port), db, user}) {
+                    at = at < 0 ? -1 : matchField(line, at, value);
                 }
+                if (at < 0) continue;
+                String password = unescape(line.substring(at));
+                return password.isEmpty() ? null : password; // libpq stops at the first match, empty or not
             }
         } catch (IOException e) {
             return null;
@@ -73,33 +86,35 @@ final class PgPass {
         return null;
     }
 
-    /** A field matches its value, or anything when it is a bare '*' (an escaped '\\*' is a literal star, as in libpq). */
-    private static boolean matches(String rawField, String value) {
-        return rawField.equals("*") || unescape(rawField).equals(value);
-    }
-
-    /** The line's five fields with their backslash escapes kept: split on the first four unescaped ':'. */
-    private static List<String> fields(String line) {
-        List<String> out = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i < line.length() && out.size() < 4; i++) {
-            char c = line.charAt(i);
-            if (c == '\\') {
+    /**
+     * libpq's pwdfMatchesString: where the next field starts when the field at {@code from} matches {@code value}
+     * (a bare '*' matches anything, an escaped character is itself), else -1.
+     */
+    private static int matchField(String line, int from, String value) {
+        if (line.startsWith("*:", from)) return from + 2;
+        int i = from, v = 0;
+        while (i < line.length()) {
+            boolean escaped = false;
+            if (line.charAt(i) == '\\') {
                 i++;
-            } else if (c == ':') {
-                out.add(line.substring(start, i));
-                start = i + 1;
+                escaped = true;
+                if (i >= line.length()) return -1;
             }
+            char c = line.charAt(i);
+            if (c == ':' && !escaped && v == value.length()) return i + 1;
+            if (v == value.length() || c != value.charAt(v)) return -1;
+            i++;
+            v++;
         }
-        out.add(line.substring(start));
-        return out;
+        return -1;
     }
 
-    /** libpq's de-escaping: a backslash takes the next character literally. */
+    /** libpq's de-escaping of the password: a backslash takes the next character literally; an unescaped ':' ends it. */
     private static String unescape(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (c == ':') break;
             if (c == '\\' && i + 1 < s.length()) c = s.charAt(++i);
             sb.append(c);
         }

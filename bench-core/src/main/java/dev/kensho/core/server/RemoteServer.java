@@ -710,9 +710,11 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      * or given as a {@code host} parameter ({@code jdbc:postgresql:///test?host=/var/run/postgresql}), and
      * {@code host} and {@code port} parameters override the URL's. What the URL (and user, password) leave out comes
      * from libpq's environment, as psql and pgbench take it: PGHOST, PGPORT, PGDATABASE, PGUSER, PGOPTIONS, PGAPPNAME,
-     * PGSSLMODE, PGPASSWORD and PGPASSFILE; PGTZ, PGDATESTYLE and PGGEQO as settings after the URL's options, as libpq sends
-     * them. Others (PGSERVICE, PGCONNECT_TIMEOUT...) are not read: a URL parameter
-     * gives each of them.
+     * PGSSLMODE, PGSSLROOTCERT, PGSSLCERT, PGSSLKEY, PGCONNECT_TIMEOUT, PGPASSWORD and PGPASSFILE; PGTZ, PGDATESTYLE and
+     * PGGEQO as settings after the URL's options, as libpq sends them. A service (PGSERVICE or ?service=, libpq's
+     * pg_service.conf) fills what the URL leaves out before the environment does, as in libpq. libpq's parameter names
+     * (application_name, connect_timeout, dbname) are taken as pgjdbc's; any other pgjdbc does not know is refused (pgjdbc
+     * ignores it, and the run's record then claimed a setting that never took effect).
      */
     static RemoteServer fromUrl(String url, String user, String password, String restartCommand) {
         return fromUrl(url, user, password, restartCommand, System.getenv());
@@ -779,6 +781,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         Map<String, String> props = new LinkedHashMap<>();
         String urlUser = infoUser;
         String urlPassword = infoPassword;
+        String service = null;
+        String timeout = null;
+        String fallbackName = null;
         for (String kv : query.split("&")) {
             if (kv.isEmpty()) continue;
             int eq = kv.indexOf('=');
@@ -795,10 +800,49 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 case "password" -> urlPassword = v;
                 case "host" -> host = v;          // libpq's parameter; pgjdbc would ignore it
                 case "port" -> portText = v;
-                default -> props.put(k, kv.substring(eq + 1));
+                // libpq's names, which pgjdbc ignores
+                case "service" -> service = v;
+                case "dbname" -> db = v;
+                case "connect_timeout" -> timeout = v;
+                case "application_name" -> props.put("ApplicationName", kv.substring(eq + 1));
+                case "fallback_application_name" -> fallbackName = v;
+                default -> {
+                    if (org.postgresql.PGProperty.forName(k) == null) {
+                        throw KenshoException.usage("--url has a parameter " + k + " that pgjdbc does not know and Kensho does not translate (pgjdbc would ignore it): "
+                                + masked);
+                    }
+                    props.put(k, kv.substring(eq + 1));
+                }
             }
         }
         List<String> fromEnv = new ArrayList<>();
+        Path home = PgPass.home(env);
+        // a service fills what the URL leaves out, before the environment does (libpq's order)
+        String serviceUser = null, servicePassword = null;
+        if (service == null) service = fromEnv(env, "PGSERVICE", fromEnv);
+        if (service != null) {
+            for (Map.Entry<String, String> e : ServiceFile.lookup(service, env, home).entrySet()) {
+                String v = e.getValue();
+                switch (e.getKey()) {
+                    case "host" -> { if (host.isEmpty()) host = v; }
+                    case "port" -> { if (portText == null || portText.isEmpty()) portText = v; }
+                    case "dbname" -> { if (db == null) db = v; }
+                    case "user" -> serviceUser = v;
+                    case "password" -> servicePassword = v;
+                    case "connect_timeout" -> { if (timeout == null) timeout = v; }
+                    case "application_name" -> props.putIfAbsent("ApplicationName", java.net.URLEncoder.encode(v, StandardCharsets.UTF_8));
+                    case "fallback_application_name" -> { if (fallbackName == null) fallbackName = v; }
+                    case "options", "sslmode", "sslrootcert", "sslcert", "sslkey" -> {
+                        if (!(e.getKey().equals("sslmode") && props.containsKey("ssl"))) {
+                            props.putIfAbsent(e.getKey(), java.net.URLEncoder.encode(v, StandardCharsets.UTF_8));
+                        }
+                    }
+                    default -> throw KenshoException.usage("service \"" + service + "\" sets " + e.getKey()
+                            + ", which Kensho does not take from a service file: give its pgjdbc equivalent in --url");
+                }
+            }
+            if (host.contains(",")) throw KenshoException.usage("service \"" + service + "\" names several hosts; Kensho connects to one: give it in --url");
+        }
         if (host.isEmpty() && present(env, "PGHOST")) {
             host = env.get("PGHOST");
             fromEnv.add("PGHOST");
@@ -850,16 +894,29 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             throw KenshoException.usage("--url " + Credentials.maskUrl(url) + " names user " + urlUser + ", and --user " + user
                     + ": give the user once (in the URL, or in --user for URLs that name none)");
         }
-        String u = user != null ? user : urlUser != null ? urlUser : fromEnv(env, "PGUSER", fromEnv);
+        String u = user != null ? user : urlUser != null ? urlUser : serviceUser != null ? serviceUser : fromEnv(env, "PGUSER", fromEnv);
         if (u == null) u = System.getProperty("user.name");
         if (db == null) db = fromEnv(env, "PGDATABASE", fromEnv);
         if (db == null) db = u;
         // as URL parameters, encoded as the URL's own are: the printed URL (jdbcUrl) then holds them, and the run's
         // record reproduces the run without the environment it ran in
-        for (String[] p : new String[][] {{"options", "PGOPTIONS"}, {"ApplicationName", "PGAPPNAME"}, {"sslmode", "PGSSLMODE"}}) {
+        for (String[] p : new String[][] {{"options", "PGOPTIONS"}, {"ApplicationName", "PGAPPNAME"}, {"sslmode", "PGSSLMODE"},
+                {"sslrootcert", "PGSSLROOTCERT"}, {"sslcert", "PGSSLCERT"}, {"sslkey", "PGSSLKEY"}}) {
             if (!props.containsKey(p[0]) && !(p[0].equals("sslmode") && props.containsKey("ssl")) && present(env, p[1])) {
                 props.put(p[0], java.net.URLEncoder.encode(env.get(p[1]), StandardCharsets.UTF_8));
                 fromEnv.add(p[1]);
+            }
+        }
+        if (fallbackName != null) props.putIfAbsent("ApplicationName", java.net.URLEncoder.encode(fallbackName, StandardCharsets.UTF_8));
+        if (timeout == null) timeout = fromEnv(env, "PGCONNECT_TIMEOUT", fromEnv);
+        if (timeout != null) connectTimeout(timeout, props);
+        // pgjdbc reads ~/.postgresql/ from the JVM's user.home; libpq from $HOME
+        if (!home.equals(Path.of(System.getProperty("user.home")))) {
+            String mode = java.net.URLDecoder.decode(props.getOrDefault("sslmode", ""), StandardCharsets.UTF_8);
+            if (mode.startsWith("verify-")) props.putIfAbsent("sslrootcert", encodedPath(home.resolve(".postgresql/root.crt")));
+            for (String[] f : new String[][] {{"sslcert", "postgresql.crt"}, {"sslkey", "postgresql.key"}}) {
+                Path file = home.resolve(".postgresql").resolve(f[1]);
+                if (Files.exists(file)) props.putIfAbsent(f[0], encodedPath(file));
             }
         }
         // libpq sends PGDATESTYLE, PGTZ and PGGEQO as settings of their own, which the server applies after the options
@@ -876,13 +933,35 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             String before = props.containsKey("options") ? java.net.URLDecoder.decode(props.get("options"), StandardCharsets.UTF_8) + " " : "";
             props.put("options", java.net.URLEncoder.encode(before + JdbcTarget.options(libpqSettings), StandardCharsets.UTF_8));
         }
-        String pw = password != null ? password : urlPassword;
-        if (pw == null) pw = PgPass.lookup(host, port, db, u, env, Path.of(System.getProperty("user.home")), System.err);
+        String pw = password != null ? password : urlPassword != null ? urlPassword : servicePassword;
+        if (pw == null) pw = PgPass.lookup(host, port, db, u, env, home, System.err);
         RemoteServer r = new RemoteServer(TargetKind.REMOTE, host, port, db, u, pw, props, restartCommand, null);
+        if (service != null) r.did("took service " + service + " from the connection service file, as libpq does for what the URL leaves out");
         if (!fromEnv.isEmpty()) {
             r.did("took " + String.join(", ", fromEnv) + " from the environment, as libpq does for what the URL leaves out");
         }
         return r;
+    }
+
+    /**
+     * libpq's connect_timeout as pgjdbc's two: the login's whole time and the socket's connect. As libpq: 0 or less
+     * waits for ever, 1 is taken as 2. A server that accepts and never answers held a run for ever.
+     */
+    private static void connectTimeout(String seconds, Map<String, String> props) {
+        int s;
+        try {
+            s = Integer.parseInt(seconds.strip());
+        } catch (NumberFormatException e) {
+            throw KenshoException.usage("invalid integer value \"" + seconds + "\" for connection option \"connect_timeout\"");
+        }
+        if (s <= 0) return;
+        String v = Integer.toString(Math.max(2, s));
+        props.putIfAbsent("loginTimeout", v);
+        props.putIfAbsent("connectTimeout", v);
+    }
+
+    private static String encodedPath(Path p) {
+        return java.net.URLEncoder.encode(p.toString(), StandardCharsets.UTF_8);
     }
 
     /**

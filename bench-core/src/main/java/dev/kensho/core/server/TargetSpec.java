@@ -147,8 +147,14 @@ public final class TargetSpec {
         RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(dev.kensho.core.Credentials.maskUrl(url));
         String hostPort = parts.authority().substring(parts.authority().lastIndexOf('@') + 1);
         StringBuilder kept = new StringBuilder();
+        String service = env.getOrDefault("PGSERVICE", "");
         for (String kv : parts.query().split("&")) {
             if (kv.startsWith("host=") || kv.startsWith("port=")) kept.append(kept.length() == 0 ? '?' : '&').append(kv);
+            if (kv.startsWith("service=")) service = kv.substring(8);
+        }
+        if (!service.isEmpty() && hostPort.isEmpty() && kept.indexOf("host=") < 0) {
+            // a service's server, which it names before the environment does (RemoteServer.fromUrl): two services, two labels
+            return "?service=" + service + (parts.database() != null ? "&dbname=" + parts.database() : "");
         }
         String pgHost = env.getOrDefault("PGHOST", ""), pgPort = env.getOrDefault("PGPORT", "");
         if (!pgHost.isEmpty() && (hostPort.isEmpty() || hostPort.startsWith(":")) && kept.indexOf("host=") < 0) hostPort = pgHost + hostPort;

@@ -74,6 +74,15 @@ class PgPassTest {
         assertNull(PgPass.lookup("db.example", 5432, "d", "pwu", Map.of("PGPASSFILE", dir.resolve("none").toString()), home, quiet));
     }
 
+    /** libpq reads ~/.pgpass from $HOME (the JVM's user.home is the password database's entry), and holds ::1 unbracketed. */
+    @Test
+    void homeIsHomeAndAnIpv6HostMatchesUnbracketed() throws Exception {
+        assertEquals(dir, PgPass.home(Map.of("HOME", dir.toString())));
+        assertEquals(Path.of(System.getProperty("user.home")), PgPass.home(Map.of()));
+        assertEquals("six", lookup("::1:5499:*:pwu:six\n", "[::1]"));
+        assertEquals("six", lookup("\\:\\:1:5499:*:pwu:six\n", "[::1]"));
+    }
+
     private String lookup(String content, String host) throws Exception {
         Path f = write(content);
         return PgPass.lookup(host, 5499, "postgres", "pwu", Map.of("PGPASSFILE", f.toString()), dir,

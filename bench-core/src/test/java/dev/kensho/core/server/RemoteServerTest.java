@@ -9,11 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kensho.core.KenshoException;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The remote path against the machine's own PostgreSQL 15 (skipped where absent). */
 @KenshoTarget
@@ -384,6 +387,80 @@ class RemoteServerTest {
                 () -> RemoteServer.fromUrl("jdbc:postgresql://h/x", "u", null, null, Map.of("PGPORT", "54x2"))).getMessage());
         assertEquals("PGHOST=a,b names several hosts; Kensho connects to one: give it in --url", assertThrows(KenshoException.class,
                 () -> RemoteServer.fromUrl("jdbc:postgresql:///x", "u", null, null, Map.of("PGHOST", "a,b"))).getMessage());
+    }
+
+    /**
+     * libpq's connection service file: PGSERVICE=name (or ?service=name) reaches the server psql and pgbench reach. It
+     * was ignored, and the run went to localhost, where `pgbench init` would have rebuilt another server's tables. The
+     * service fills what the URL leaves out, before the environment (PGHOST here names a host that does not exist).
+     */
+    @Test
+    void aServiceNamesTheServerBeforeTheEnvironment(@LocalPostgres Target pg, @TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("services.conf"), "# ours\n[other]\nhost=nowhere.invalid\n\n[kx]\nhost=" + pg.host()
+                + "\nport=" + pg.port() + "\ndbname=test\nuser=postgres\napplication_name=from service\nconnect_timeout=5\n");
+        Map<String, String> env = Map.of("PGSERVICEFILE", file.toString(), "PGSERVICE", "kx", "PGHOST", "nowhere.invalid", "PGPORT", "1");
+        RemoteServer r = RemoteServer.fromUrl("jdbc:postgresql:///", null, null, null, env).verify();
+        try (Connection c = r.connect(); ResultSet rs = c.createStatement().executeQuery(
+                "SELECT current_user || '|' || current_database() || '|' || current_setting('application_name')")) {
+            rs.next();
+            assertEquals("postgres|test|from service", rs.getString(1));
+        } finally {
+            r.close();
+        }
+        assertTrue(r.jdbcUrl().contains("loginTimeout=5&connectTimeout=5"), r.jdbcUrl());
+        assertEquals(java.util.List.of("took service kx from the connection service file, as libpq does for what the URL leaves out",
+                "took PGSERVICE from the environment, as libpq does for what the URL leaves out"), r.actions());
+        // a run's label (results, resume) names the service, not PGHOST's host
+        assertEquals("?service=kx", TargetSpec.remoteLabel("jdbc:postgresql:///", env));
+        assertEquals("?service=kx&dbname=d", TargetSpec.remoteLabel("postgresql:///d?service=kx", Map.of()));
+        // the URL's own parts win; ?service= names one too
+        RemoteServer own = RemoteServer.fromUrl("postgresql://db.example:5433/x?service=kx", "u", null, null, Map.of("PGSERVICEFILE", file.toString()));
+        assertEquals("db.example:5433/x as u", own.host() + ":" + own.port() + "/" + own.database() + " as " + own.user());
+        assertEquals("definition of service \"none\" not found (looked in " + file + " and " + tmp.resolve("etc/pg_service.conf")
+                + "; PGSERVICEFILE and PGSYSCONFDIR name others)", assertThrows(KenshoException.class, () -> RemoteServer.fromUrl(
+                "jdbc:postgresql:///", "u", null, null, Map.of("PGSERVICEFILE", file.toString(), "PGSYSCONFDIR", tmp.resolve("etc").toString(),
+                        "PGSERVICE", "none"))).getMessage());
+        Path odd = Files.writeString(tmp.resolve("odd.conf"), "[kx]\nhost=h\ntarget_session_attrs=any\n");
+        assertEquals("service \"kx\" sets target_session_attrs, which Kensho does not take from a service file: give its pgjdbc equivalent"
+                + " in --url", assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql:///", "u", null, null,
+                Map.of("PGSERVICEFILE", odd.toString(), "PGSERVICE", "kx"))).getMessage());
+    }
+
+    /**
+     * libpq's connect_timeout (PGCONNECT_TIMEOUT, a URI's parameter) bounds the login: a server that accepts and never
+     * answers held a run for ever. libpq's parameter names are pgjdbc's; one pgjdbc does not know is refused, not ignored.
+     */
+    @Test
+    void connectTimeoutEndsALoginNobodyAnswers() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                java.util.List<java.net.Socket> held = new java.util.ArrayList<>();
+                try {
+                    while (true) held.add(silent.accept());
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String url = "postgresql://127.0.0.1:" + silent.getLocalPort() + "/x";
+            for (RemoteServer r : java.util.List.of(RemoteServer.fromUrl(url, "u", null, null, Map.of("PGCONNECT_TIMEOUT", "2")),
+                    RemoteServer.fromUrl(url + "?connect_timeout=1", "u", null, null, Map.of()))) {
+                assertTrue(r.jdbcUrl().contains("loginTimeout=2&connectTimeout=2"), r.jdbcUrl());
+                long start = System.nanoTime();
+                KenshoException e = assertThrows(KenshoException.class, r::verify);
+                assertTrue(e.getMessage().contains("timed out"), e.getMessage());
+                assertTrue(System.nanoTime() - start < 30_000_000_000L, "the login gave up");
+                r.close();
+            }
+        }
+        assertEquals("invalid integer value \"soon\" for connection option \"connect_timeout\"", assertThrows(KenshoException.class,
+                () -> RemoteServer.fromUrl("postgresql://h/x?connect_timeout=soon", "u", null, null, Map.of())).getMessage());
+        assertEquals("jdbc:postgresql://h:5432/x?ApplicationName=app",
+                RemoteServer.fromUrl("postgresql://h/x?application_name=app", "u", null, null, Map.of()).jdbcUrl());
+        assertEquals("--url has a parameter sslmdoe that pgjdbc does not know and Kensho does not translate (pgjdbc would ignore it): "
+                + "jdbc:postgresql://h/x?sslmdoe=require", assertThrows(KenshoException.class,
+                () -> RemoteServer.fromUrl("jdbc:postgresql://h/x?sslmdoe=require", "u", null, null, Map.of())).getMessage());
     }
 
     /**
