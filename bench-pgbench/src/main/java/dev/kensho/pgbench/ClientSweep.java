@@ -90,6 +90,8 @@ public final class ClientSweep {
     private PrintStream err = dev.kensho.core.Credentials.masking(System.err);
     /** Targets whose host could not be observed, said once each. */
     private final java.util.Set<String> hostUnseen = new java.util.HashSet<>();
+    /** Targets whose pgbench_accounts was said to be larger than their shared buffers (once each, not per trial). */
+    private final java.util.Set<String> coldSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** "target;checkpoint" or "target;prewarm": what the target's role may not do, and the server's reason. */
     private final Map<String, String> refused = new java.util.concurrent.ConcurrentHashMap<>();
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
@@ -460,6 +462,14 @@ public final class ClientSweep {
                     created = Prewarm.ensureExtension(c);
                     Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
                     extra.extra("prewarm_blocks", pr.blocks());
+                    String cold = pr.partlyCold(p.cell().target() + ": pgbench_accounts and its index");
+                    if (cold != null) {
+                        extra.extra("prewarm_partly_cold", true);
+                        if (coldSaid.add(p.cell().target())) {
+                            err.println("warning: " + cold);
+                            dir.noteOnce(cold);
+                        }
+                    }
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
                     if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) || "58P01".equals(e.getSQLState())) {

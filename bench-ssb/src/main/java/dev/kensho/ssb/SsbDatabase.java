@@ -529,6 +529,11 @@ public final class SsbDatabase {
             }
             err.printf(Locale.ROOT, "ssb: prewarmed %s with their indexes: %d relations (%,d blocks)%n", String.join(", ", mine),
                     r.relations(), r.blocks());
+            String cold = r.partlyCold("the prewarmed SSB tables and indexes");
+            if (cold != null) {
+                err.println("ssb: warning: " + cold);
+                if (dir != null) dir.noteOnce(cold);
+            }
             return r;
         } catch (SQLException e) {
             if ("42501".equals(e.getSQLState()) || "58P01".equals(e.getSQLState())) {

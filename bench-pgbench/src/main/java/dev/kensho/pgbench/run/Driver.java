@@ -616,7 +616,7 @@ public final class Driver {
 
     /** Forgets what the warm-up counted; called while every client waits for the start. */
     private void resetCounts() {
-        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, other, lost, retried, retries, late)) a.reset();
+        for (LongAdder a : List.of(ok, skipped, serialization, deadlock, other, lost, retried, retries, late, reconnects)) a.reset();
         for (int i = 0; i < scriptLatency.length; i++) {
             scriptLatency[i].reset();
             scriptMoments[i].reset();
