@@ -18,10 +18,10 @@ final class ServiceFile {
     private ServiceFile() {}
 
     /**
-     * Where libpq's own build looks for the system-wide file when PGSYSCONFDIR is unset: Debian's and Ubuntu's libpq
-     * (the project's machines), then an upstream build's default prefix.
+     * Where Debian's and Ubuntu's libpq (the project's machines, and the PGDG packages) look for the system-wide file
+     * when PGSYSCONFDIR is unset; another build's is its own prefix's, which PGSYSCONFDIR names.
      */
-    private static final List<Path> SYSCONF_DIRS = List.of(Path.of("/etc/postgresql-common"), Path.of("/usr/local/pgsql/etc"));
+    private static final Path SYSCONF_DIR = Path.of("/etc/postgresql-common");
 
     /**
      * The service's parameters, keywords as libpq spells them (host, port, dbname, ...): from PGSERVICEFILE or
@@ -34,13 +34,10 @@ final class ServiceFile {
         Map<String, String> found = read(user, service);
         if (found != null) return found;
         String sysconf = env.get("PGSYSCONFDIR");
-        List<Path> dirs = sysconf != null && !sysconf.isEmpty() ? List.of(Path.of(sysconf)) : SYSCONF_DIRS;
-        for (Path dir : dirs) {
-            found = read(dir.resolve("pg_service.conf"), service);
-            if (found != null) return found;
-        }
-        throw KenshoException.usage("definition of service \"" + service + "\" not found (looked in " + user
-                + (sysconf != null && !sysconf.isEmpty() ? " and " + Path.of(sysconf, "pg_service.conf") : " and " + SYSCONF_DIRS.get(0).resolve("pg_service.conf"))
+        Path system = (sysconf != null && !sysconf.isEmpty() ? Path.of(sysconf) : SYSCONF_DIR).resolve("pg_service.conf");
+        found = read(system, service);
+        if (found != null) return found;
+        throw KenshoException.usage("definition of service \"" + service + "\" not found (looked in " + user + " and " + system
                 + "; PGSERVICEFILE and PGSYSCONFDIR name others)");
     }
 
