@@ -299,6 +299,7 @@ public final class ClientSweep {
             err.println("warning: " + crowded);
             dir.noteOnce(crowded);
         }
+        ScriptCopies.write(dir, template(1).config().scripts());
         long orderSeed = seed != null ? seed
                 : dir.info().parameters().get("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         Map<String, Object> params = parameters();

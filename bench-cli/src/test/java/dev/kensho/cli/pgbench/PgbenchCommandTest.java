@@ -305,6 +305,28 @@ class PgbenchCommandTest {
         assertEquals(1, dev.kensho.core.result.RunDirectory.readTrials(run.resolve("trials.jsonl")).size());
     }
 
+    /**
+     * A run's directory keeps the scripts it ran (scripts/N-NAME.sql, as read, passwords masked): run.json named a -f
+     * file only by the path it was given, and the directory could not reproduce the run once the file changed.
+     */
+    @Test
+    void aRunKeepsItsScripts(Target pg, @TempDir Path tmp) throws Exception {
+        new PgbenchInit().scale(1).log(null).run(pg);
+        String text = "-- mine\n\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts\n  WHERE aid = :aid;\n"
+                + "\\if false\nALTER ROLE nobody PASSWORD 'kx-secret-1';\n\\endif\n";
+        Path script = Files.writeString(tmp.resolve("a,b \"c\" é.sql"), text);
+        Path results = tmp.resolve("results");
+        CommandRun r = bench(at(pg, results, "pgbench", "run", "-n", "-t", "5", "--warmup", "0", "-f", script + "@3", "-b", "select-only")
+                .toArray(String[]::new));
+        assertEquals(0, r.exit(), r.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(results)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        assertEquals(text.replace("kx-secret-1", "****"), Files.readString(run.resolve("scripts/1-a_b__c__é.sql")));
+        assertEquals(dev.kensho.pgbench.script.Script.builtinText("select-only"), Files.readString(run.resolve("scripts/2-select-only.sql")));
+    }
+
     /** The run directory of a short select-only run that finished. */
     private static Path finishedRun(Target pg, Path tmp) throws Exception {
         new PgbenchInit().scale(1).log(null).run(pg);

@@ -25,12 +25,14 @@ final class Csv {
         if (v == null) return "";
         String s;
         if (v instanceof Double d) {
+            // a data file: every digit the double holds (its shortest exact form), in plain notation. Six significant
+            // digits made the median of 1234562 and 1234563 "1234560", below the minimum beside it.
             s = d.isNaN() || d.isInfinite() ? "" : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue())
-                    : new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+                    : new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros().toPlainString();
         } else {
             s = v.toString();
         }
-        if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0) {
+        if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
             return '"' + s.replace("\"", "\"\"") + '"';
         }
         return s;

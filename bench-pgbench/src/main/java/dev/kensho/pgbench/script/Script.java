@@ -26,13 +26,25 @@ public final class Script {
     private final int weight;
     private final List<Command> commands;
     private final boolean builtin;
+    /** The text parsed, as given (null for a script made of commands, e.g. a warm-up's twin). */
+    private final String source;
 
     Script(String name, String description, int weight, List<Command> commands, boolean builtin) {
+        this(name, description, weight, commands, builtin, null);
+    }
+
+    private Script(String name, String description, int weight, List<Command> commands, boolean builtin, String source) {
         this.name = name;
         this.description = description;
         this.weight = weight;
         this.commands = List.copyOf(commands);
         this.builtin = builtin;
+        this.source = source;
+    }
+
+    /** The script's text as it was read (a -f file's, a builtin's), or null for one made of commands. */
+    public String source() {
+        return source;
     }
 
     /**
@@ -101,12 +113,12 @@ public final class Script {
     }
 
     public Script withWeight(int w) {
-        return new Script(name, description, w, commands, builtin);
+        return new Script(name, description, w, commands, builtin, source);
     }
 
     /** Parses script text; {@code fileName} is used in error messages and as the script's name. */
     public static Script parse(String fileName, String text) throws ScriptException {
-        return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text), false);
+        return new Script(fileName, fileName, 1, ScriptParser.parse(fileName, text), false, text);
     }
 
     /**
@@ -153,7 +165,7 @@ public final class Script {
      */
     public static Script builtin(String nameOrPrefix) throws ScriptException {
         String found = builtinName(nameOrPrefix);
-        return new Script(found, builtinDescription(found), 1, ScriptParser.parse(found, builtinText(found)), true);
+        return new Script(found, builtinDescription(found), 1, ScriptParser.parse(found, builtinText(found)), true, builtinText(found));
     }
 
     /** The full name of the builtin an exact name or unambiguous prefix selects, or pgbench's error. */

@@ -189,6 +189,8 @@ class ClientSweepTest {
             assertEquals(1, lines.size(), said);
             assertTrue(lines.get(0).contains(" blocks) exceed shared_buffers (128 blocks): shared buffers hold at most "), said);
             assertTrue(Files.readString(dir.path().resolve("run.json")).contains("exceed shared_buffers (128 blocks)"));
+            // and, as every run, the script it ran
+            assertEquals(dev.kensho.pgbench.script.Script.builtinText("select-only"), Files.readString(dir.path().resolve("scripts/1-select-only.sql")));
         }
     }
 
