@@ -299,7 +299,6 @@ public final class ClientSweep {
             err.println("warning: " + crowded);
             dir.noteOnce(crowded);
         }
-        ScriptCopies.write(dir, template(1).config().scripts());
         long orderSeed = seed != null ? seed
                 : dir.info().parameters().get("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         Map<String, Object> params = parameters();
@@ -319,7 +318,13 @@ public final class ClientSweep {
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
         TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, orderSeed);
-        dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
+        // the scripts with the first trial, not before: a sweep that measured nothing leaves no run directory
+        List<Script> ran = template(1).config().scripts();
+        java.util.concurrent.atomic.AtomicBoolean copied = new java.util.concurrent.atomic.AtomicBoolean();
+        dir.summarizeAfterEachTrial(d -> {
+            CellSummary.write(d, SUMMARY_METRICS);
+            if (copied.compareAndSet(false, true)) ScriptCopies.write(d, ran);
+        });
         matrix.run(dir, p -> trial(targets.get(p.cell().target()), p, dir), new TrialMatrix.Listener<>() {
             @Override
             public void starting(TrialMatrix.Planned<Cell> p, int index, int total) {

@@ -283,7 +283,6 @@ public final class PgbenchRun {
         if (dir != null && dir.info().environment().isEmpty()) dir.environment(Credentials.mask(target.describe()), Environment.capture(target));
         // a run directory has a summary.csv: with the trial, as the CLI writes it (a kill in between leaves none)
         if (dir != null && !dir.summarizesAfterEachTrial()) dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
-        if (dir != null) ScriptCopies.write(dir, config().scripts());
         PrintStream given = err;
         FirstError first = new FirstError(given);
         err = new PrintStream(first, true, java.nio.charset.StandardCharsets.UTF_8);
@@ -312,6 +311,8 @@ public final class PgbenchRun {
             }
             // said on stderr only, the change of session went unrecorded beside the numbers it changed
             if (first.engine() != null) dir.noteOnce(first.engine());
+            // with its trial, not before: a run that cannot start leaves no run directory
+            ScriptCopies.write(dir, config().scripts());
             dir.append(t);
         }
         return r;
