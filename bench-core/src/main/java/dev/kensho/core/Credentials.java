@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  */
 public final class Credentials {
     private static final String MASK = "****";
-    /** password=, sslpassword=, PGPASSWORD=: any case. */
-    private static final Pattern PASSWORD_KEY = Pattern.compile("(?i)password=");
+    /** password=, sslpassword=, PGPASSWORD=: any case; libpq's conninfo takes blanks around the '=' too ("password = x"). */
+    private static final Pattern PASSWORD_KEY = Pattern.compile("(?i)password[ \t]*=[ \t]*");
     /**
      * //user: (empty user too, as libpq's //:pw@host); not an IPv6 host's [::1]. Also scheme:/user:, one slash: a URL
      * given where a path was expected is quoted as a Path, which keeps one of the two (--password-file URL).

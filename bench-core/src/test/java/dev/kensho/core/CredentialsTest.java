@@ -78,6 +78,9 @@ class CredentialsTest {
         assertEquals("pgbench -h h 'postgresql://h/db?password=**** -c 10", Credentials.mask("pgbench -h h 'postgresql://h/db?password=se cret -c 10"));
         assertEquals("password=****\nnext line", Credentials.mask("password=se cret\nnext line"));
         assertEquals("PGPASSWORD=**** --verbose", Credentials.mask("PGPASSWORD=x y --verbose"));
+        // libpq's conninfo takes blanks around the '=': "password = x" was printed whole
+        assertEquals("'host=h password = ****", Credentials.mask("'host=h password = Sekr3tQ dbname=x'"));
+        assertEquals("host=h password=\t****", Credentials.maskText("host=h password=\tSekr3tQ"));
     }
 
     @Test

@@ -122,7 +122,7 @@ public final class PgbenchConnectionArgs {
         }
         if (kv.isEmpty()) return Optional.empty();
         String host = kv.remove("host"), port = kv.remove("port"), db = kv.remove("dbname");
-        kv.remove("password");
+        kv.keySet().removeIf(k -> k.equalsIgnoreCase("password"));   // never in a hint, whatever its case
         StringBuilder url = new StringBuilder("jdbc:postgresql://");
         StringBuilder query = new StringBuilder();
         if (host != null && host.startsWith("/")) {

@@ -34,7 +34,7 @@ public final class Prewarm {
         public String partlyCold(String what) {
             if (sharedBuffers <= 0 || blocks <= sharedBuffers) return null;
             return String.format(java.util.Locale.ROOT, "%s (%,d blocks) exceed shared_buffers (%,d blocks): shared buffers hold at most"
-                    + " %.0f%% of it, and the measurements read the rest from the OS cache or disk (raise shared_buffers to hold it"
+                    + " %.1f%% of it, and the measurements read the rest from the OS cache or disk (raise shared_buffers to hold it"
                     + " for a warm measurement)", what, blocks, sharedBuffers, 100.0 * sharedBuffers / blocks);
         }
     }

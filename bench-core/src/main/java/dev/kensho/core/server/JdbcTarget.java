@@ -291,7 +291,15 @@ abstract class JdbcTarget implements Target {
             ssl = "disable";   // as libpq: sslmode means nothing over a Unix socket
             pgjdbcOnly = null;
         }
-        return new WireLogin(host, port, database, user, password, startup, ssl, pgjdbcOnly);
+        // the login's bound, as pgjdbc's (a URL's loginTimeout, or connect_timeout/PGCONNECT_TIMEOUT, which RemoteServer
+        // turned into it): a wire client's login to a server that never answers waited past -T for ever
+        int timeout = 0;
+        try {
+            timeout = (int) Math.ceil(Double.parseDouble(URLDecoder.decode(urlProperties.getOrDefault("loginTimeout", "0"), StandardCharsets.UTF_8)));
+        } catch (NumberFormatException e) {
+            // pgjdbc's own check refuses it at the first connection
+        }
+        return new WireLogin(host, port, database, user, password, startup, ssl, pgjdbcOnly, Math.max(0, timeout));
     }
 
     @Override

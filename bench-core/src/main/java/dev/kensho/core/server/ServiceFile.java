@@ -52,6 +52,7 @@ final class ServiceFile {
         }
         Map<String, String> params = null;
         for (int n = 0; n < lines.size(); n++) {
+            // as libpq: blanks around the line go, none around the '=' ("host = h" is a syntax error there)
             String line = lines.get(n).strip();
             if (line.isEmpty() || line.startsWith("#")) continue;
             if (line.startsWith("[")) {
@@ -64,12 +65,15 @@ final class ServiceFile {
             if (eq < 0) {
                 throw KenshoException.usage("syntax error in service file \"" + file + "\", line " + (n + 1));
             }
-            String key = line.substring(0, eq).strip();
+            String key = line.substring(0, eq);
+            if (key.isEmpty() || !key.equals(key.strip())) {
+                throw KenshoException.usage("syntax error in service file \"" + file + "\", line " + (n + 1));
+            }
             if (key.equals("service")) {
                 throw KenshoException.usage("nested service specifications not supported in service file \"" + file + "\", line " + (n + 1));
             }
             // as libpq: no quoting, the value is the rest of the line; the first line of a keyword wins
-            params.putIfAbsent(key, line.substring(eq + 1).strip());
+            params.putIfAbsent(key, line.substring(eq + 1));
         }
         return params;
     }

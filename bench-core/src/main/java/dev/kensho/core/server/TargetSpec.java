@@ -18,6 +18,12 @@ public final class TargetSpec {
     private String url;
     private String user;
     private Path passwordFile;
+    /**
+     * The file's password, read once when given: a pipe (--password-file <(pass show db)) holds it for one read, and a
+     * second read found it "empty". Null with {@link #passwordFileError} set where it could not be read.
+     */
+    private String passwordFromFile;
+    private String passwordFileError;
     private String testcontainersImage;
     private boolean testcontainers;
     private final Map<String, String> settings = new LinkedHashMap<>();
@@ -46,11 +52,16 @@ public final class TargetSpec {
     /** A file holding the remote role's password (--password-file); read at {@link #open()}, never stored or printed. */
     public TargetSpec passwordFile(Path file) {
         this.passwordFile = file;
+        passwordFromFile = null;
+        passwordFileError = null;
+        if (file == null) return this;
         try {
+            passwordFromFile = Files.readString(file).strip();
             // masked from now on: the command line a run records before its target opens may quote it elsewhere
-            if (file != null) dev.kensho.core.Credentials.remember(Files.readString(file).strip());
-        } catch (java.io.IOException | RuntimeException unreadable) {
+            dev.kensho.core.Credentials.remember(passwordFromFile);
+        } catch (IOException | RuntimeException unreadable) {
             // open() says why
+            passwordFileError = unreadable instanceof IOException io ? KenshoException.ioReason(io) : String.valueOf(unreadable.getMessage());
         }
         return this;
     }
@@ -116,6 +127,8 @@ public final class TargetSpec {
         t.url = url;
         t.user = user;
         t.passwordFile = passwordFile;
+        t.passwordFromFile = passwordFromFile;
+        t.passwordFileError = passwordFileError;
         t.testcontainers = testcontainers;
         t.testcontainersImage = testcontainersImage;
         t.settings.putAll(settings);
@@ -224,12 +237,10 @@ public final class TargetSpec {
 
     private String readPasswordFile() {
         if (passwordFile == null) return null;
-        String password;
-        try {
-            password = Files.readString(passwordFile).strip();
-        } catch (IOException e) {
-            throw KenshoException.usage("--password-file " + passwordFile + ": cannot read (" + KenshoException.ioReason(e) + ")");
+        if (passwordFileError != null) {
+            throw KenshoException.usage("--password-file " + passwordFile + ": cannot read (" + passwordFileError + ")");
         }
+        String password = passwordFromFile;
         // an empty file is a secret that was not written (echo "$UNSET" > f); with trust auth it would pass unnoticed
         if (password.isEmpty()) throw KenshoException.usage("--password-file " + passwordFile + " is empty");
         // said as libpq says it of a ~/.pgpass others may read (which libpq then ignores; this file was asked for by name)

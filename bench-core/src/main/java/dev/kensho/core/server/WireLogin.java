@@ -16,12 +16,19 @@ import java.util.Map;
  *                          {@code require}, {@code verify-ca}, {@code verify-full}); {@code prefer} when unset,
  *                          {@code verify-full} for pgjdbc's {@code ssl=true}
  * @param pgjdbcOnly        why only pgjdbc can log in as the URL says (a client certificate, an SSL factory), or null
+ * @param timeoutSeconds    how long a login may take before it fails (libpq's connect_timeout, pgjdbc's loginTimeout);
+ *                          0 waits for ever, as both do without one
  */
 public record WireLogin(String host, int port, String database, String user, String password,
-                        Map<String, String> startupParameters, String sslMode, String pgjdbcOnly) {
+                        Map<String, String> startupParameters, String sslMode, String pgjdbcOnly, int timeoutSeconds) {
 
     public WireLogin {
         startupParameters = Map.copyOf(startupParameters);
+    }
+
+    public WireLogin(String host, int port, String database, String user, String password,
+                     Map<String, String> startupParameters, String sslMode, String pgjdbcOnly) {
+        this(host, port, database, user, password, startupParameters, sslMode, pgjdbcOnly, 0);
     }
 
     public WireLogin(String host, int port, String database, String user, String password,

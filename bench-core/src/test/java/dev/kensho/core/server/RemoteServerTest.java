@@ -324,6 +324,32 @@ class RemoteServerTest {
         assertEquals("--password-file " + tmp.resolve("nope") + ": cannot read (no such file or directory)", e.getMessage());
     }
 
+    /**
+     * A pipe (--password-file <(pass show db)) holds the password for one read: the file is read once, when given.
+     * A second read, at open(), found it "empty".
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)   // a second open of the pipe waits for a writer for ever
+    void aPasswordFileThatIsAPipeIsReadOnce(@LocalPostgres Target pg, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path fifo = tmp.resolve("pw");
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "no mkfifo here");
+        Thread writer = new Thread(() -> {
+            try {
+                java.nio.file.Files.writeString(fifo, "pipe-secret-1\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        TargetSpec spec = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database()).user(pg.user())
+                .passwordFile(fifo);
+        writer.join(10_000);
+        try (Target t = spec.open(); Connection c = t.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT 1")) {
+            assertTrue(rs.next());
+        }
+        assertEquals("****", dev.kensho.core.Credentials.mask("pipe-secret-1"));
+    }
+
     @Test
     void missingDatabaseIsOneLine(@LocalPostgres Target pg) {
         KenshoException e = assertThrows(KenshoException.class,
@@ -420,6 +446,9 @@ class RemoteServerTest {
                 + "; PGSERVICEFILE and PGSYSCONFDIR name others)", assertThrows(KenshoException.class, () -> RemoteServer.fromUrl(
                 "jdbc:postgresql:///", "u", null, null, Map.of("PGSERVICEFILE", file.toString(), "PGSYSCONFDIR", tmp.resolve("etc").toString(),
                         "PGSERVICE", "none"))).getMessage());
+        Path spaced = Files.writeString(tmp.resolve("spaced.conf"), "[kx]\n  host=h\nport = 5\n");
+        assertEquals("syntax error in service file \"" + spaced + "\", line 3", assertThrows(KenshoException.class, () -> RemoteServer.fromUrl(
+                "jdbc:postgresql:///", "u", null, null, Map.of("PGSERVICEFILE", spaced.toString(), "PGSERVICE", "kx"))).getMessage());
         Path odd = Files.writeString(tmp.resolve("odd.conf"), "[kx]\nhost=h\ntarget_session_attrs=any\n");
         assertEquals("service \"kx\" sets target_session_attrs, which Kensho does not take from a service file: give its pgjdbc equivalent"
                 + " in --url", assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql:///", "u", null, null,
@@ -447,6 +476,7 @@ class RemoteServerTest {
             for (RemoteServer r : java.util.List.of(RemoteServer.fromUrl(url, "u", null, null, Map.of("PGCONNECT_TIMEOUT", "2")),
                     RemoteServer.fromUrl(url + "?connect_timeout=1", "u", null, null, Map.of()))) {
                 assertTrue(r.jdbcUrl().contains("loginTimeout=2&connectTimeout=2"), r.jdbcUrl());
+                assertEquals(2, r.wireLogin().timeoutSeconds(), "the wire engine's logins too");
                 long start = System.nanoTime();
                 KenshoException e = assertThrows(KenshoException.class, r::verify);
                 assertTrue(e.getMessage().contains("timed out"), e.getMessage());

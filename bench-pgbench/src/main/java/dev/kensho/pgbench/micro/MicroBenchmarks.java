@@ -430,6 +430,11 @@ public final class MicroBenchmarks {
             p.put("kensho.url", target.jdbcUrl());
         }
         if (target.user() != null) p.put("kensho.user", target.user());
+        if (spec.passwordFile() != null && !java.nio.file.Files.isRegularFile(spec.passwordFile())) {
+            // each fork reads the file again: a pipe gave the first reader all it had
+            throw KenshoException.usage("--password-file " + spec.passwordFile() + " is no regular file, and each of micro's JMH forks"
+                    + " reads it again: give a file (mode 600)");
+        }
         if (spec.passwordFile() != null) p.put("kensho.passwordFile", spec.passwordFile().toAbsolutePath().toString());
         // a managed server with a password of its own (run as an ordinary user): the file, never the password itself
         else target.serverPasswordFile().ifPresent(f -> p.put("kensho.passwordFile", f.toAbsolutePath().toString()));

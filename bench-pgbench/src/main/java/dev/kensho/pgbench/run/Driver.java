@@ -344,7 +344,7 @@ public final class Driver {
         java.util.Map<String, String> startup = new java.util.LinkedHashMap<>(login.startupParameters());
         startup.put("client_encoding", "UTF8");
         return new WireLogin(login.host(), login.port(), login.database(), login.user(), login.password(), startup,
-                login.sslMode(), login.pgjdbcOnly());
+                login.sslMode(), login.pgjdbcOnly(), login.timeoutSeconds());
     }
 
     private static boolean ascii(String s) {

@@ -106,10 +106,40 @@ final class WireConnection implements Closeable {
         in.flip();
     }
 
-    /** Connects and logs in (blocking); the channel is non-blocking afterwards. */
+    /** Closes the channels of logins that outlive their timeout (one daemon thread, made at the first such login). */
+    private static volatile java.util.concurrent.ScheduledExecutorService loginWatch;
+
+    private static java.util.concurrent.ScheduledExecutorService loginWatch() {
+        if (loginWatch == null) {
+            synchronized (WireConnection.class) {
+                if (loginWatch == null) {
+                    loginWatch = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                        Thread t = new Thread(r, "kensho-wire-login-timeout");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                }
+            }
+        }
+        return loginWatch;
+    }
+
+    /**
+     * Connects and logs in (blocking); the channel is non-blocking afterwards. With a login timeout, a login still
+     * under way when it expires has its channel closed, and fails as libpq's: "timeout expired".
+     */
     static WireConnection open(WireLogin login, QueryMode mode) throws IOException {
         if (login.pgjdbcOnly() != null) throw new Unsupported(login.pgjdbcOnly());
         SocketChannel ch = login.socketFile() != null ? UnixSocketFactory.open(login.socketFile()) : SocketChannel.open();
+        java.util.concurrent.atomic.AtomicBoolean expired = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ScheduledFuture<?> watch = login.timeoutSeconds() <= 0 ? null : loginWatch().schedule(() -> {
+            expired.set(true);
+            try {
+                ch.close();   // the blocked connect or read throws
+            } catch (IOException ignored) {
+                // closed already
+            }
+        }, login.timeoutSeconds(), java.util.concurrent.TimeUnit.SECONDS);
         try {
             if (login.socketFile() == null) {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -120,10 +150,13 @@ final class WireConnection implements Closeable {
             }
             WireConnection c = new WireConnection(ch, mode);
             c.login(login);
+            if (watch != null && !watch.cancel(false) || expired.get()) throw new java.nio.channels.AsynchronousCloseException();
             ch.configureBlocking(false);
             return c;
         } catch (IOException | RuntimeException e) {
+            if (watch != null) watch.cancel(false);
             ch.close();
+            if (expired.get()) throw new IOException("timeout expired (the login took longer than its " + login.timeoutSeconds() + " s)", e);
             throw e;
         }
     }

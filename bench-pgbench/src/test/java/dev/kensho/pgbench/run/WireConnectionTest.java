@@ -18,6 +18,7 @@ import dev.kensho.pgbench.script.Variables;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -223,5 +224,30 @@ class WireConnectionTest {
         WireLogin l = new WireLogin("127.0.0.1", 1, "x", "u", null, Map.of(), "require", "the URL sets sslcert, which only pgjdbc uses");
         WireConnection.Unsupported e = assertThrows(WireConnection.Unsupported.class, () -> WireConnection.open(l, QueryMode.EXTENDED));
         assertEquals("the URL sets sslcert, which only pgjdbc uses", e.getMessage());
+    }
+
+    /**
+     * A login to a server that accepts and never answers ends after the login's timeout (libpq's connect_timeout,
+     * which the URL's connect_timeout or PGCONNECT_TIMEOUT gives): the wire engine's waited for ever, past -T.
+     */
+    @Test
+    void aLoginNobodyAnswersEndsAfterItsTimeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                List<java.net.Socket> held = new ArrayList<>();
+                try {
+                    while (true) held.add(silent.accept());
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            WireLogin l = new WireLogin("127.0.0.1", silent.getLocalPort(), "x", "u", null, Map.of(), "prefer", null, 2);
+            long start = System.nanoTime();
+            IOException e = assertThrows(IOException.class, () -> WireConnection.open(l, QueryMode.PREPARED));
+            assertEquals("timeout expired (the login took longer than its 2 s)", e.getMessage());
+            assertTrue(System.nanoTime() - start < 20_000_000_000L, "ended by the timeout");
+        }
     }
 }
