@@ -49,7 +49,10 @@ public final class TargetSpec {
     }
     /** The role a remote target connects as (--user); null: the URL's, else PGUSER, else the operating-system user's name. */
     public TargetSpec user(String user) { this.user = user; return this; }
-    /** A file holding the remote role's password (--password-file); read at {@link #open()}, never stored or printed. */
+    /**
+     * A file holding the remote role's password (--password-file): read once, now (a pipe holds it for one read), and
+     * kept in memory only, never stored or printed; {@link #open()} says what is wrong with it.
+     */
     public TargetSpec passwordFile(Path file) {
         this.passwordFile = file;
         passwordFromFile = null;
