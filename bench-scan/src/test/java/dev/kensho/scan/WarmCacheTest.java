@@ -47,8 +47,9 @@ class WarmCacheTest {
             assertTrue(Files.readString(r.directory().resolve("crossover.json")).matches("(?s).*\"partly_warm\" ?: ?\\{\\s*\"16MB\" ?: ?\"table and index.*"));
             String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
             assertTrue(run.contains("warm cells with shared_buffers 16MB are partly cold"), run);
-            // one selectivity says which scan won there; the 16MB one says its warm cells were not warm
-            assertTrue(run.matches("(?s).*\"crossover\" ?: ?\"> 100 % \\(warm cells partly cold: table and index 3\\d{3} blocks.*"), run);
+            // one selectivity says which scan won there (either, half cold on a busy machine: an index scan won at 100 %
+            // once); the 16MB one says its warm cells were not warm
+            assertTrue(run.matches("(?s).*\"crossover\" ?: ?\"[<>] 100 % \\(warm cells partly cold: table and index 3\\d{3} blocks.*"), run);
         }
     }
 }
