@@ -74,8 +74,10 @@ public final class TargetOptions {
             }
             // one command restarts one server: which of them it is, Kensho cannot tell
             if (restartCommand != null) throw KenshoException.usage("--restart-command restarts one server; give one --url with it");
+            // the file read once for all of them: a pipe (<(pass show db)) gives one read, and the second target found it empty
+            TargetSpec remote = base.copy().user(user).passwordFile(passwordFile);
             for (String u : urls) {
-                TargetSpec t = base.copy().url(u).user(user).passwordFile(passwordFile);
+                TargetSpec t = remote.copy().url(u);
                 if (out.stream().anyMatch(o -> o.label().equals(t.label()))) {
                     throw KenshoException.usage("--url names " + t.label().substring("remote ".length()) + " twice");
                 }

@@ -122,6 +122,36 @@ class QueryCommandTest {
                 java.nio.file.Files.readString(run.resolve("run.json")));
     }
 
+    /**
+     * A --password-file that is a pipe (--password-file <(pass show db)) gives one read: every --url target takes the
+     * password of that one read. The second target read the pipe again and waited (a named pipe) or found it empty.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPipedPasswordFileServesEveryTarget(@dev.kensho.junit.LocalPostgres Target local, @TempDir Path tmp) throws Exception {
+        Path fifo = tmp.resolve("pw");
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "no mkfifo here");
+        Thread writer = new Thread(() -> {
+            try {
+                Files.writeString(fifo, "piped-secret-2\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        String at = "jdbc:postgresql://" + local.host() + ":" + local.port() + "/";
+        Path results = tmp.resolve("results");
+        CommandRun r = CommandRun.of("query", "-c", "select 1", "--repeat", "1", "--url", at + "postgres", "--url", at + "test",
+                "-U", local.user(), "--password-file", fifo.toString(), "--results", results.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        Path run;
+        try (Stream<Path> dirs = Files.list(results)) {
+            run = dirs.findFirst().orElseThrow();
+        }
+        assertEquals(2, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).stream().filter(Trial::ok).count());
+    }
+
     @Test
     void aSetupStatementTheServerRejectsIsAOneLineUsageError(Target pg, @TempDir Path tmp) {
         CommandRun r = CommandRun.of(args(pg, tmp, "-c", "select 1", "--setup", "creat table x (i int)"));

@@ -52,7 +52,7 @@ final class ServiceFile {
         }
         Map<String, String> params = null;
         for (int n = 0; n < lines.size(); n++) {
-            // as libpq: blanks around the line go, none around the '=' ("host = h" is a syntax error there)
+            // as libpq: blanks around the line go, none before the '=' ("host = h" is a syntax error there)
             String line = lines.get(n).strip();
             if (line.isEmpty() || line.startsWith("#")) continue;
             if (line.startsWith("[")) {
@@ -72,8 +72,9 @@ final class ServiceFile {
             if (key.equals("service")) {
                 throw KenshoException.usage("nested service specifications not supported in service file \"" + file + "\", line " + (n + 1));
             }
-            // as libpq: no quoting, the value is the rest of the line; the first line of a keyword wins
-            params.putIfAbsent(key, line.substring(eq + 1));
+            // no quoting, the value is the rest of the line, blanks after the '=' aside (libpq reads "port= 5432" as
+            // 5432); the first line of a keyword wins
+            params.putIfAbsent(key, line.substring(eq + 1).strip());
         }
         return params;
     }

@@ -423,7 +423,7 @@ class RemoteServerTest {
     @Test
     void aServiceNamesTheServerBeforeTheEnvironment(@LocalPostgres Target pg, @TempDir Path tmp) throws Exception {
         Path file = Files.writeString(tmp.resolve("services.conf"), "# ours\n[other]\nhost=nowhere.invalid\n\n[kx]\nhost=" + pg.host()
-                + "\nport=" + pg.port() + "\ndbname=test\nuser=postgres\napplication_name=from service\nconnect_timeout=5\n");
+                + "\nport= " + pg.port() + "\ndbname=test\nuser=postgres\napplication_name=from service\nconnect_timeout=5\n");
         Map<String, String> env = Map.of("PGSERVICEFILE", file.toString(), "PGSERVICE", "kx", "PGHOST", "nowhere.invalid", "PGPORT", "1");
         RemoteServer r = RemoteServer.fromUrl("jdbc:postgresql:///", null, null, null, env).verify();
         try (Connection c = r.connect(); ResultSet rs = c.createStatement().executeQuery(
