@@ -573,7 +573,7 @@ public final class ClientSweep {
         String unmeasured = report.unmeasured(errors == null ? null : errors.lines().findFirst().orElse(null));
         String status = unmeasured != null ? "failed" : "ok";
         if (unmeasured != null) ex.put("reason", unmeasured);
-        return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.finished());
+        return new Trial(p.key(), p.repeat(), t.params(), metrics, ex, status, t.started(), t.finished());
     }
 
     /**

@@ -183,8 +183,9 @@ public final class PgbenchInit {
 
     /** Runs the steps and appends the result as a trial. */
     public Result run(Target target, RunDirectory dir, int repeat) {
+        java.time.Instant began = java.time.Instant.now();
         Result r = run(target);
-        if (dir != null) dir.append(r.trial(repeat));
+        if (dir != null) dir.append(r.trial(repeat).startedAt(began));
         return r;
     }
 

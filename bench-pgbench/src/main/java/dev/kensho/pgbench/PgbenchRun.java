@@ -287,6 +287,7 @@ public final class PgbenchRun {
         FirstError first = new FirstError(given);
         err = new PrintStream(first, true, java.nio.charset.StandardCharsets.UTF_8);
         RunReport r;
+        java.time.Instant began = java.time.Instant.now();
         try {
             r = run(target);
         } finally {
@@ -301,13 +302,13 @@ public final class PgbenchRun {
         if (dir != null) {
             Map<String, Object> p = params();
             p.put("scale", r.scale());
-            Trial t = r.trial(cell(p), 0, p);
+            Trial t = r.trial(cell(p), 0, p).startedAt(began);
             String unmeasured = r.unmeasured(first.line());
             if (unmeasured != null) {
                 // as the sweep records it, and as the exit status says: no measurement of its cell
                 Map<String, Object> extra = new LinkedHashMap<>(t.extra());
                 extra.put("reason", unmeasured);
-                t = new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "failed", t.finished());
+                t = new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "failed", t.started(), t.finished());
             }
             // said on stderr only, the change of session went unrecorded beside the numbers it changed
             if (first.engine() != null) dir.noteOnce(first.engine());

@@ -15,7 +15,7 @@ class ChartsMetricTest {
     static Cells cells(String... metrics) {
         Map<String, Object> m = new LinkedHashMap<>();
         for (int i = 0; i < metrics.length; i++) m.put(metrics[i], (double) i + 1);
-        return new Cells(List.of(new Trial("c", 0, Map.of("clients", 1), m, Map.of(), "ok", null)));
+        return new Cells(List.of(new Trial("c", 0, Map.of("clients", 1), m, Map.of(), "ok", null, null)));
     }
 
     @Test

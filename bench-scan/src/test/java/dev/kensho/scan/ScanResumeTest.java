@@ -52,7 +52,7 @@ class ScanResumeTest {
             Trial rerun = all.get(3);
             List<String> withFailure = new java.util.ArrayList<>(Files.readAllLines(trials));
             withFailure.add(2, dev.kensho.core.result.Json.MAPPER.writeValueAsString(new Trial(rerun.cell(), rerun.repeat(), rerun.params(),
-                    Map.of(), Map.of("reason", "canceled"), "failed", rerun.finished())));
+                    Map.of(), Map.of("reason", "canceled"), "failed", rerun.started(), rerun.finished())));
             Files.write(trials, withFailure);
             ScanCrossover.Result again = ScanCrossover.resume(pg, first.directory(), null);
             assertEquals(0, again.failed(), again.report().toString());

@@ -172,7 +172,7 @@ public final class IndexBuild {
                         dir.append(b.skipped(cannot != null ? cannot : o.refusalReason()).build());
                         continue;
                     }
-                    dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k)), parallelBuilds));
+                    dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k)).started(java.time.Instant.now()), parallelBuilds));
                 }
             }
         }

@@ -379,7 +379,7 @@ public final class JitMatrix {
                         if (Thread.interrupted()) throw new InterruptedException();
                         String jit = order.get(pos);
                         if (dir.isFinished(key(it, jit, combo), r)) continue;
-                        Trial.Builder b = builder(it, jit, combo, r)
+                        Trial.Builder b = builder(it, jit, combo, r).started(java.time.Instant.now())
                                 .extra("pair_order", String.join(",", order)).extra("position", pos + 1);
                         Trial trial;
                         if (failure != null) {

@@ -303,11 +303,12 @@ public final class ParallelSweep {
             err.println("ssb: using " + st.describe() + " in schema " + db.schema());
             return null;
         }
+        java.time.Instant began = java.time.Instant.now();
         SsbDatabase.LoadReport r = db.load(lo, err);
         err.printf(Locale.ROOT, "ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n",
                 SsbDatabase.fmt(r.scale()), r.rows(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(),
                 r.analyzeSeconds(), r.totalSeconds());
-        if (dir != null) dir.append(loadTrial(r, version, dir));
+        if (dir != null) dir.append(loadTrial(r, version, dir).startedAt(began));
         return r;
     }
 

@@ -109,6 +109,8 @@ class IndexBuildTest {
             for (Trial t : trials) {
                 assertTrue(t.ok(), t.cell() + " " + t.extra());
                 assertTrue(t.metric("seconds") > 0);
+                // the build's span holds its timed seconds
+                assertTrue(java.time.Duration.between(t.started(), t.finished()).toNanos() >= t.metric("seconds") * 1e9, t.started() + " " + t);
                 long distinct = t.metric("distinct_keys").longValue();
                 int k = (Integer) t.params().get("columns");
                 // orderkey alone (and with its customer) is one key per order; adding partkey makes lines distinct

@@ -138,8 +138,11 @@ class JitMatrixTest {
 
             List<Trial> trials = dir.trials().stream().filter(t -> t.params().containsKey("jit")).toList();
             assertEquals(List.of("off@0", "on@0", "on@1", "off@1"), trials.stream().map(t -> t.params().get("jit") + "@" + t.repeat()).toList());
-            for (Trial t : trials) {
+            for (int i = 0; i < trials.size(); i++) {
+                Trial t = trials.get(i);
                 assertTrue(t.ok(), t.cell() + " " + t.extra());
+                // one after the other: each began after the one before it finished
+                if (i > 0) assertFalse(t.started().isBefore(trials.get(i - 1).finished()), t.started() + " " + trials.get(i - 1).finished());
                 assertEquals(t.repeat() == 0 ? "off,on" : "on,off", t.extra().get("pair_order"), t.cell());
                 assertEquals(t.params().get("jit").equals(t.repeat() == 0 ? "off" : "on") ? 1 : 2, t.extra().get("position"), t.cell());
                 if (t.params().get("jit").equals("on")) {

@@ -70,8 +70,9 @@ final class SsbLoadCommand implements Callable<Integer> {
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             dir.environment(spec.label(), Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
+            java.time.Instant began = java.time.Instant.now();
             SsbDatabase.LoadReport r = db.load(lo, System.err);
-            dir.append(ParallelSweep.loadTrial(r, spec.label(), dir));
+            dir.append(ParallelSweep.loadTrial(r, spec.label(), dir).startedAt(began));
             if (variants) buildVariants(db);
             CellSummary.write(dir, List.of());
             System.out.printf(Locale.ROOT, "loaded SSB SF %s into %s: %,d rows; generate %.1f s CPU, COPY %.1f s (%,.0f rows/s, %d jobs), "

@@ -239,7 +239,7 @@ public final class RunDirectory implements AutoCloseable {
             columns.forEach((k, v) -> compact.put(k, v instanceof List<?> l ? DoubleColumn.of(l) : v));
             extra.put(key, compact);
         }
-        return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, t.status(), t.finished());
+        return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, t.status(), t.started(), t.finished());
     }
 
     /** A SIGKILL during write can leave a line without its newline; cut it so appends stay valid JSONL. */

@@ -13,10 +13,13 @@ import java.util.Map;
  * @param metrics  numbers measured (tps, latency_avg_ms, seconds…); medians are taken over these
  * @param extra    anything else worth keeping (plans, wait events, settings outcome)
  * @param status   "ok", "skipped" (with reason in extra) or "failed"
+ * @param started  when the trial's work began (UTC), its preparation included (a checkpoint, a prewarm, a rebuild):
+ *                 with finished, the span to cut a server log or a monitoring graph to; null for a trial that never
+ *                 ran (skipped before it began) and in lines written before Kensho recorded it
  * @param finished when the measurement ended (UTC)
  */
 public record Trial(String cell, int repeat, Map<String, Object> params, Map<String, Object> metrics,
-                    Map<String, Object> extra, String status, Instant finished) {
+                    Map<String, Object> extra, String status, Instant started, Instant finished) {
 
     /** A line without params, metrics or extra (hand-made, or cut down with jq) reads as having none of them. */
     public Trial {
@@ -28,6 +31,11 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
     /** A trial of cell (its parameters joined, "clients=16;version=17") and repeat (0-based), built fluently. */
     public static Builder of(String cell, int repeat) {
         return new Builder(cell, repeat);
+    }
+
+    /** This trial, begun at the given instant (a runner that knows when its body began, for a body that did not say). */
+    public Trial startedAt(Instant when) {
+        return new Trial(cell, repeat, params, metrics, extra, status, when, finished);
     }
 
     /** Measured: not "failed" or "skipped". */
@@ -65,6 +73,7 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         private final Map<String, Object> metrics = new LinkedHashMap<>();
         private final Map<String, Object> extra = new LinkedHashMap<>();
         private String status = "ok";
+        private Instant started;
 
         private Builder(String cell, int repeat) {
             this.cell = cell;
@@ -79,9 +88,11 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         public Builder extra(String k, Object v) { extra.put(k, v); return this; }
         public Builder skipped(String reason) { status = "skipped"; extra.put("reason", reason); return this; }
         public Builder failed(String reason) { status = "failed"; extra.put("reason", reason); return this; }
+        /** When the trial's work began, its preparation included. */
+        public Builder started(Instant when) { started = when; return this; }
 
         public Trial build() {
-            return new Trial(cell, repeat, params, metrics, extra, status, Instant.now());
+            return new Trial(cell, repeat, params, metrics, extra, status, started, Instant.now());
         }
     }
 }

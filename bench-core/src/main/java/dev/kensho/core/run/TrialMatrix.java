@@ -105,6 +105,7 @@ public final class TrialMatrix<C> {
                 continue;
             }
             listener.starting(p, index, plan.size());
+            java.time.Instant began = java.time.Instant.now();
             Trial t;
             try {
                 t = body.run(p);
@@ -122,6 +123,8 @@ public final class TrialMatrix<C> {
             // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and
             // the rest would only fail the same way; neither is a result (RunDirectory keeps none from now on)
             if (JvmShutdown.begun()) throw new InterruptedException("the JVM is ending");
+            // a skipped cell's trial never ran: no start (see Trial.started)
+            if (t.started() == null && !"skipped".equals(t.status())) t = t.startedAt(began);
             dir.append(t);
             listener.finished(p, t, index, plan.size());
         }

@@ -118,6 +118,41 @@ class RunDirectoryTest {
         assertFalse(csv.contains("clients=1#"));
     }
 
+    /**
+     * Every trial that ran says when it began, its body's work included, so that with finished it cuts a server log to
+     * the trial; a skipped one never ran and has no start; a line written before trials had one reads as having none.
+     */
+    @Test
+    void aTrialSaysWhenItBegan() throws Exception {
+        TrialMatrix<Integer> m = new TrialMatrix<>(List.of(1, 2, 3), c -> "clients=" + c, 1, TrialMatrix.Order.SEQUENTIAL, 0);
+        java.time.Instant before = java.time.Instant.now();
+        Path dirPath;
+        try (RunDirectory dir = RunDirectory.create(root, RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+            dirPath = dir.path();
+            m.run(dir, p -> {
+                Thread.sleep(30);   // the body's work, before the trial is built
+                Trial.Builder b = Trial.of(p.key(), p.repeat()).param("clients", p.cell());
+                return switch (p.cell()) {
+                    case 1 -> b.metric("tps", 1.0).build();
+                    case 2 -> b.failed("refused").build();
+                    default -> b.skipped("not on this server").build();
+                };
+            }, new TrialMatrix.Listener<>() { });
+        }
+        List<Trial> all = RunDirectory.readTrials(dirPath.resolve(RunDirectory.TRIALS));
+        for (Trial t : all.subList(0, 2)) {
+            assertTrue(t.started() != null && !t.started().isBefore(before), t.cell() + " " + t.started());
+            assertTrue(java.time.Duration.between(t.started(), t.finished()).toMillis() >= 30, t.started() + " .. " + t.finished());
+        }
+        assertEquals("skipped", all.get(2).status());
+        assertEquals(null, all.get(2).started());
+        String line = Files.readAllLines(dirPath.resolve(RunDirectory.TRIALS)).get(0);
+        assertTrue(line.matches(".*\"started\":\"\\d{4}-\\d\\d-\\d\\dT[^\"]+Z\",\"finished\":.*"), line);
+        // written by an earlier Kensho: no start
+        Trial old = Json.MAPPER.readValue("{\"cell\":\"c\",\"repeat\":0,\"status\":\"ok\",\"finished\":\"2026-01-01T00:00:00Z\"}", Trial.class);
+        assertEquals(null, old.started());
+    }
+
     /** A file that cannot be written (a full disk) is one line with the reason, and leaves no .tmp beside it. */
     @Test
     void aFailedWriteSaysWhyAndLeavesNoTemporaryFile() throws Exception {

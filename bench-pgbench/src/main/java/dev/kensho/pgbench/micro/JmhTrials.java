@@ -44,6 +44,8 @@ final class JmhTrials implements OutputFormat {
     private int measured;
     private boolean failing;
     private boolean settled;
+    /** When the current benchmark (a cell) and its latest iteration began: the trials' start. */
+    private java.time.Instant benchmarkStarted, iterationStarted;
     private String failure;
     private int failures;
     /** A fork that died before it could report (a bad JVM option, an agent): its exit code and telling lines. */
@@ -99,6 +101,7 @@ final class JmhTrials implements OutputFormat {
         forkExit = null;
         forkBlock = null;
         forkLines.clear();
+        benchmarkStarted = java.time.Instant.now();
         if (saying()) log.println("  " + describe(params));
     }
 
@@ -107,6 +110,7 @@ final class JmhTrials implements OutputFormat {
 
     @Override
     public void iteration(BenchmarkParams params, IterationParams ip, int iteration) {
+        iterationStarted = java.time.Instant.now();   // JMH says so as the iteration begins, in the fork's order
         // every fork starts its iterations from 1, warm-up first (measurement first where there is no warm-up)
         if (iteration == 1 && (ip.getType() == IterationType.WARMUP || params.getWarmup().getCount() == 0)) {
             fork++;
@@ -126,7 +130,7 @@ final class JmhTrials implements OutputFormat {
         }
         // repeats count on across forks (JMH numbers each fork's iterations from 1)
         Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params())
-                .metric(unitMetric(params), score)
+                .started(iterationStarted).metric(unitMetric(params), score)
                 .extra("iteration_seconds", ip.getTime().convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0)
                 .extra("fork", Math.max(1, fork)).extra("fork_iteration", iteration);
         currentCell.extra().forEach(b::extra);
@@ -207,7 +211,7 @@ final class JmhTrials implements OutputFormat {
                 : forkExit != null ? "the JMH fork failed (exit code " + forkExit + ")" + forkDetail()
                 : broke ? "the benchmark failed; --verbose shows JMH's output"
                 : "JMH reported no measured iteration";
-        Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params());
+        Trial.Builder b = Trial.of(currentCell.key(), firstRepeat + measured).params(currentCell.params()).started(benchmarkStarted);
         currentCell.extra().forEach(b::extra);
         dir.append(b.failed(reason).build());
         failures++;

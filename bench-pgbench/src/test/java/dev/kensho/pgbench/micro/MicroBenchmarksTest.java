@@ -223,6 +223,12 @@ class MicroBenchmarksTest {
                 assertEquals(3, ((Number) r.get("iterations")).intValue());
                 assertEquals(List.of(1, 1, 1), trials.stream().map(t -> ((Number) t.extra().get("fork")).intValue()).toList());
                 assertEquals(List.of(1, 2, 3), trials.stream().map(t -> ((Number) t.extra().get("fork_iteration")).intValue()).toList());
+                // an iteration's trial began as JMH began it: the next one after it had finished
+                for (int i = 0; i < trials.size(); i++) {
+                    Trial t = trials.get(i);
+                    assertTrue(t.started().isBefore(t.finished()), t.started() + " " + t.finished());
+                    if (i > 0) assertFalse(t.started().isBefore(trials.get(i - 1).finished()), t.started() + " " + trials.get(i - 1).finished());
+                }
             }
             assertTrue(log.toString(StandardCharsets.UTF_8).lines().anyMatch(l -> l.matches("    JMH: \\d+\\.\\d{3} ± \\d+\\.\\d{3} ms/op "
                     + "\\(mean of 3 iterations, 99\\.9% CI\\)")), log.toString(StandardCharsets.UTF_8));

@@ -132,6 +132,9 @@ class PgbenchRunTest {
         assertEquals(1, trials.size());
         assertEquals(r.tps(), trials.get(0).metric("tps"), 1e-9);
         assertEquals(4, trials.get(0).params().get("clients"));
+        // the run's span: its connections and vacuum, then -T 3
+        java.time.Duration span = java.time.Duration.between(trials.get(0).started(), trials.get(0).finished());
+        assertTrue(span.toMillis() >= 3000 && span.toSeconds() < 60, span.toString());
         // a library caller that recorded no environment gets the target's (the CLI records its own first)
         Map<String, Object> env = RunDirectory.info(dir.path()).environment();
         assertEquals(List.of(Credentials.mask(pg.describe())), List.copyOf(env.keySet()), env.toString());

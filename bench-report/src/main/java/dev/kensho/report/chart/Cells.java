@@ -128,7 +128,7 @@ public final class Cells {
                 }
             }
             out.add(new Trial(t.cell(), t.repeat(), p, t.metrics() == null ? Map.of() : t.metrics(),
-                    t.extra() == null ? Map.of() : t.extra(), t.status(), t.finished()));
+                    t.extra() == null ? Map.of() : t.extra(), t.status(), t.started(), t.finished()));
         }
         return out;
     }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class CellsTest {
     static Trial ok(String cell, int repeat, Map<String, Object> params) {
-        return new Trial(cell, repeat, params, Map.of("tps", 1.0), Map.of(), "ok", null);
+        return new Trial(cell, repeat, params, Map.of("tps", 1.0), Map.of(), "ok", null, null);
     }
 
     /**
@@ -22,7 +22,7 @@ class CellsTest {
         Cells cells = new Cells(List.of(
                 ok("clients=16;version=17", 0, Map.of("clients", 16, "version", "17")),
                 ok("clients=1;version=17", 0, Map.of("clients", 1, "version", "17")),
-                new Trial("clients=64;version=17", 0, Map.of(), Map.of(), Map.of("reason", "too many clients"), "failed", null),
+                new Trial("clients=64;version=17", 0, Map.of(), Map.of(), Map.of("reason", "too many clients"), "failed", null, null),
                 ok("clients=4;version=17", 0, Map.of("clients", 4, "version", "17"))));
         assertEquals(List.of(1L, 4L, 16L, 64L), cells.values("clients"));
         assertEquals(List.of(17L), cells.values("version"));

@@ -20,7 +20,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -169,7 +168,7 @@ public final class SelectivitySweep {
             if (wrong == null) return t;
             Map<String, Object> extra = new LinkedHashMap<>(t.extra());
             extra.put("reason", wrong);
-            return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "invalid", Instant.now());
+            return new Trial(t.cell(), t.repeat(), t.params(), t.metrics(), extra, "invalid", t.started(), t.finished());
         }
     }
 
