@@ -48,8 +48,8 @@ class ScanIT {
         JsonNode crossover = new ObjectMapper().readTree(dir.resolve("crossover.json").toFile());
         Map<String, Double> correlation = new java.util.HashMap<>();
         crossover.get("layouts").forEach(l -> correlation.put(l.get("layout").asText(), l.get("correlation").asDouble()));
-        assertTrue(correlation.get("HIGH") > 0.99, correlation.toString());
-        assertTrue(Math.abs(correlation.get("LOW")) < 0.1, correlation.toString());
+        assertTrue(correlation.get("high") > 0.99, correlation.toString());
+        assertTrue(Math.abs(correlation.get("low")) < 0.1, correlation.toString());
         List<String> summary = Files.readAllLines(dir.resolve("summary.csv"));
         assertEquals(25, summary.size(), String.join("\n", summary));
         for (String cache : List.of("warm", "cold")) {

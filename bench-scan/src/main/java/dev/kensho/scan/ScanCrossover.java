@@ -404,10 +404,30 @@ public final class ScanCrossover {
         partlyWarm.forEach((sb, detail) -> dir.noteOnce("scan: " + partlyWarmLine(sb, detail)));
         Result r = new Result(dir.path(), facts, crossovers, checks, trials.size(), count(trials, "invalid"), count(trials, "failed"),
                 count(trials, "skipped"), osCache, storage, options.from(), options.to(), partlyWarm);
-        dir.writeJson("crossover.json", Map.of("crossovers", crossovers, "checks", checks, "layouts", facts, "partly_warm", partlyWarm));
+        try {
+            dir.writeAtomically("crossover.json", FINDINGS.writerWithDefaultPrettyPrinter().writeValueAsString(
+                    Map.of("crossovers", crossovers, "checks", checks, "layouts", facts, "partly_warm", partlyWarm)));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         record(dir, crossovers, checks, options.from(), options.to(), partlyWarm);
         return r;
     }
+
+    /**
+     * crossover.json's writer: names and values as summary.csv and trials.jsonl have them (shared_buffers, layout "high",
+     * cache "cold"), so the files join on them; the records' Java names (sharedBuffers, HIGH) did not.
+     */
+    private static final com.fasterxml.jackson.databind.ObjectMapper FINDINGS = Json.MASKING.copy()
+            .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
+            .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule().addSerializer(Enum.class,
+                    new com.fasterxml.jackson.databind.ser.std.StdSerializer<Enum>(Enum.class) {
+                        @Override
+                        public void serialize(Enum value, com.fasterxml.jackson.core.JsonGenerator gen,
+                                              com.fasterxml.jackson.databind.SerializerProvider provider) throws java.io.IOException {
+                            gen.writeString(value.name().toLowerCase(Locale.ROOT));
+                        }
+                    }));
 
     private static int count(List<Trial> trials, String status) {
         return (int) trials.stream().filter(t -> status.equals(t.status())).count();

@@ -74,6 +74,15 @@ class ScanCrossoverTest {
         assertTrue(Files.size(r.directory().resolve(RunDirectory.SUMMARY)) > 0);
         String json = Files.readString(r.directory().resolve("crossover.json"));
         assertTrue(json.contains("\"crossovers\""), json);
+        // joins summary.csv: its parameter names and values
+        com.fasterxml.jackson.databind.JsonNode first = dev.kensho.core.result.Json.MAPPER.readTree(json).get("crossovers").get(0);
+        assertTrue(first.has("shared_buffers") && first.has("sign_changes") && !first.has("sharedBuffers"), first.toString());
+        assertTrue(List.of("high", "low").contains(first.get("layout").asText()), first.toString());
+        assertTrue(List.of("warm", "cold").contains(first.get("cache").asText()), first.toString());
+        assertTrue(first.get("kind").asText().matches("[a-z_]+"), first.toString());
+        String csv = Files.readString(r.directory().resolve(RunDirectory.SUMMARY));
+        assertTrue(csv.lines().anyMatch(l -> l.startsWith(first.get("shared_buffers").asText() + "," + first.get("cache").asText() + ","
+                + first.get("layout").asText() + ",")), first + "\n" + csv);
         String run = Files.readString(r.directory().resolve(RunDirectory.RUN));
         assertTrue(run.contains("\"correlation\""), "layouts recorded in run.json");
         assertTrue(run.contains("\"checks\"") && run.contains("\"crossovers\""), "findings in run.json, for bench report");
