@@ -84,6 +84,7 @@ final class MicroCommand implements Callable<Integer> {
         // the encoding benchmark sets it per cell, and pgjdbc needs UTF8 for the others: a --set was overridden (or broke them)
         target.refuseOwnSettings("bench micro", Map.of("client_encoding", "from --client-encodings"));
         List<TargetSpec> specs = target.specs();
+        specs.forEach(MicroBenchmarks::refuseUnrereadablePasswordFile);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("benchmarks", o.benchmarks().stream().map(b -> b.label).toList());
         params.put("scale", o.scale());

@@ -131,6 +131,33 @@ class MicroCommandTest {
         }
     }
 
+    /**
+     * A piped --password-file (each JMH fork reads it again, and a pipe has nothing left for the second reader) is
+     * refused before anything: it was refused at the first fork, after a run directory, a server's start and the tables.
+     */
+    @Test
+    void aPipedPasswordFileIsRefusedBeforeAnything(@TempDir Path tmp) throws Exception {
+        Path fifo = tmp.resolve("pw");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Thread writer = new Thread(() -> {
+            try {
+                Files.writeString(fifo, "s3cret\n");   // blocks until the command opens the pipe to read it
+            } catch (java.io.IOException ignored) {
+                // the command did not read it: the assertions say so
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        Path results = tmp.resolve("results");
+        // a server nobody listens on: reached at all, the run fails otherwise (exit 3), after making its run directory
+        CommandRun r = CommandRun.of("micro", "--url", "jdbc:postgresql://127.0.0.1:1/micro?user=u", "--password-file", fifo.toString(),
+                "--results", results.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--password-file " + fifo + " is no regular file, and each of micro's JMH forks reads it again"), r.err());
+        assertFalse(Files.exists(results), "no run directory");
+        assertFalse(r.err().contains("s3cret") || r.out().contains("s3cret"));
+    }
+
     @Test
     void columnsAreListsOrRangesThatAlwaysReachTheirEnd() {
         assertEquals(List.of(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 99), MicroCommand.columns("0..99/10"));

@@ -194,6 +194,7 @@ public final class MicroBenchmarks {
      */
     public static Result run(TargetSpec spec, Target target, String label, Options o, RunDirectory dir, PrintStream out) {
         requireListed(o.benchmarks(), BenchmarkList.class.getClassLoader());   // the loader JMH reads the lists with
+        refuseUnrereadablePasswordFile(spec);
         // a harness calling this directly holds no lock: without it a second run met JMH's own lock only at its first
         // benchmark, its tables made (bench micro takes it before its targets; its thread goes on under it here)
         try (JmhLock lock = JmhLock.forRun("process " + ProcessHandle.current().pid() + ", run " + dir.path().toAbsolutePath())) {
@@ -421,6 +422,17 @@ public final class MicroBenchmarks {
         return "the URL carries credentials; benchmarks run in this JVM (no forks). Use --password-file to fork.";
     }
 
+    /**
+     * Each JMH fork reads --password-file again, and a pipe gave its first reader all it had: refused before any run
+     * directory, server or table (found at the first fork, it had cost a server's start and the tables' build).
+     */
+    public static void refuseUnrereadablePasswordFile(TargetSpec spec) {
+        if (spec.passwordFile() != null && !java.nio.file.Files.isRegularFile(spec.passwordFile())) {
+            throw KenshoException.usage("--password-file " + spec.passwordFile() + " is no regular file, and each of micro's JMH forks"
+                    + " reads it again: give a file (mode 600)");
+        }
+    }
+
     /** The system properties that make TargetState in a fork connect to this target's database. */
     static Map<String, String> forkProperties(TargetSpec spec, Target target, String database) {
         Map<String, String> p = new LinkedHashMap<>();
@@ -430,11 +442,7 @@ public final class MicroBenchmarks {
             p.put("kensho.url", target.jdbcUrl());
         }
         if (target.user() != null) p.put("kensho.user", target.user());
-        if (spec.passwordFile() != null && !java.nio.file.Files.isRegularFile(spec.passwordFile())) {
-            // each fork reads the file again: a pipe gave the first reader all it had
-            throw KenshoException.usage("--password-file " + spec.passwordFile() + " is no regular file, and each of micro's JMH forks"
-                    + " reads it again: give a file (mode 600)");
-        }
+        refuseUnrereadablePasswordFile(spec);
         if (spec.passwordFile() != null) p.put("kensho.passwordFile", spec.passwordFile().toAbsolutePath().toString());
         // a managed server with a password of its own (run as an ordinary user): the file, never the password itself
         else target.serverPasswordFile().ifPresent(f -> p.put("kensho.passwordFile", f.toAbsolutePath().toString()));
