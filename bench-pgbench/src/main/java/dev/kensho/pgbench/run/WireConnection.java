@@ -99,6 +99,13 @@ final class WireConnection implements Closeable {
 
     /** Syncs in the open pipeline, whose messages wait in {@link #out} until \endpipeline. */
     private int pipelineSyncs;
+    /**
+     * The open pipeline's SQL commands in the order queued, the results read of them, and the one whose error is the
+     * pipeline's: libpq words that error with the failed command's line and a caret, as outside a pipeline.
+     */
+    private final List<Command> pipelined = new ArrayList<>();
+    private int pipelineResultsRead;
+    private Command pipelineFailed;
 
     private WireConnection(SocketChannel ch, QueryMode mode) {
         this.ch = ch;
@@ -396,6 +403,7 @@ final class WireConnection implements Closeable {
             sync();
             syncsAwaited = pipelineSyncs;
             pipelineResults = true;
+            pipelineResultsRead = 0;
         } else {
             out.clear();
             if (mode == QueryMode.SIMPLE) {
@@ -446,7 +454,10 @@ final class WireConnection implements Closeable {
                 sync();
                 pipelineSyncs++;
             }
-            default -> extendedQuery(r, cmd);
+            default -> {
+                extendedQuery(r, cmd);
+                pipelined.add(cmd);
+            }
         }
         return false;
     }
@@ -454,6 +465,7 @@ final class WireConnection implements Closeable {
     private void openPipeline() {
         out.clear();
         pipelineSyncs = 1;   // \endpipeline's
+        pipelined.clear();
     }
 
     private void inFlight(ClientScriptRunner r, Command.Store s) {
@@ -469,6 +481,7 @@ final class WireConnection implements Closeable {
         storeError = null;
         rollingBack = false;
         pipelineResults = false;
+        pipelineFailed = null;
         preparing = false;
         copying = false;
     }
@@ -636,6 +649,7 @@ final class WireConnection implements Closeable {
                         }
                     }
                     case 'C', 'I' -> {   // CommandComplete, EmptyQueryResponse: one result of the command
+                        if (pipelineResults) pipelineResultsRead++;
                         if (!rollingBack && errorState == null && !pipelineResults) {
                             if (rowsResult) {
                                 try {
@@ -655,6 +669,8 @@ final class WireConnection implements Closeable {
                             statements.values().remove(unconfirmed.poll());
                         } else if (!rollingBack && errorState == null) {
                             readError(end);
+                            // the results come in the order the commands were queued; the first error is the pipeline's
+                            if (pipelineResults && pipelineResultsRead < pipelined.size()) pipelineFailed = pipelined.get(pipelineResultsRead);
                         }
                     }
                     case 'Z' -> {
@@ -683,7 +699,7 @@ final class WireConnection implements Closeable {
                             // the server skipped every Parse after the error, up to the Sync
                             for (String name : unconfirmed) statements.values().remove(name);
                             unconfirmed.clear();
-                            return r.sqlFailed(error, false);
+                            return r.sqlFailed(error, pipelineFailed, false);
                         }
                         if (storeError != null) return r.storeFailed(storeError);
                         return r.sqlDone(txStatus != 'I');

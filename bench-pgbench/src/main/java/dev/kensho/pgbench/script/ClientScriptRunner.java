@@ -429,16 +429,26 @@ public final class ClientScriptRunner {
      * statement's line and a caret under the error's position from the text this mode sent.
      */
     public Step sqlFailed(ServerError error, boolean connectionLost) {
-        return failed(error.sqlState(), error.libpqText(sentFor(error)), connectionLost);
+        return sqlFailed(error, null, connectionLost);
     }
 
     /**
-     * The text the pending command sent, where the error points into it (else null: a serialization failure has no
-     * position, and pays for no substitution). A pipeline's error comes at its \endpipeline, from any of its commands:
-     * null too, and libpq's " at character N" then.
+     * As {@link #sqlFailed(ServerError, boolean)} for an error of a pipeline, which comes at its \endpipeline: failed is
+     * the pipeline's command the error is of (null where not known), whose line the caret is put under, as libpq does.
+     */
+    public Step sqlFailed(ServerError error, Command failed, boolean connectionLost) {
+        return failed(error.sqlState(), error.libpqText(sentFor(error, failed != null ? failed : cmds.get(pc))), connectionLost);
+    }
+
+    /**
+     * The text cmd sent, where the error points into it (else null: a serialization failure has no position, and pays
+     * for no substitution; libpq's " at character N" then).
      */
     private String sentFor(ServerError error) {
-        Command cmd = cmds.get(pc);
+        return sentFor(error, cmds.get(pc));
+    }
+
+    private String sentFor(ServerError error, Command cmd) {
         if (error.position() <= 0 || cmd.kind != Command.Kind.SQL) return null;
         return mode == QueryMode.SIMPLE ? substitute(cmd.sql) : cmd.wireSql;
     }

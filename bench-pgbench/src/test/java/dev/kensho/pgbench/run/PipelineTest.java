@@ -101,6 +101,23 @@ class PipelineTest {
         assertTrue(stderr.lines().anyMatch(l -> l.equals("error: " + expected)), stderr);
     }
 
+    /**
+     * An error of a pipeline's command is worded as libpq words it outside one, with that command's line and a caret
+     * (pgbench 15's text, checked against it): at \endpipeline the wire engine said "at character 17", as for a
+     * statement it did not know. The pipeline's later commands (after a \syncpipeline too) shift nothing.
+     */
+    @Test
+    void aPipelinedCommandsErrorShowsItsLineAndCaret(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = run(pg, tmp, "\\startpipeline\nselect 1;\nselect 2;\nselect 3 from\n  nosuch;\nselect 4;\n\\syncpipeline\nselect 5;\n\\endpipeline\n",
+                QueryMode.EXTENDED, 1, 1, err);
+        assertTrue(r.aborted(), String.join("\n", r.lines()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(
+                "error: client 0 script 0 aborted in command 7 query 0: ERROR:  relation \"nosuch\" does not exist\n"
+                        + "LINE 2:   nosuch;\n"
+                        + "          ^\n"), err.toString(StandardCharsets.UTF_8));
+    }
+
     /** The queued commands really run, each Sync ends a transaction of its own, and every client's rows arrive. */
     @Test
     void pipelinedInsertsAllArrive(Target pg, @TempDir Path tmp) throws Exception {
