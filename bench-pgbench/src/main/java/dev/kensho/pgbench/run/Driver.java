@@ -1025,7 +1025,9 @@ public final class Driver {
             firstAbort.compareAndSet(null, m.strip().replaceAll("\\s*\\R\\s*", "; "));
             // a failed meta-command is two of pgbench's error lines, what went wrong and then the abort; an SQL error's
             // DETAIL and HINT lines follow its first as libpq wrote them, without the prefix
-            cfg.err().println("error: " + (out.status() == TransactionOutcome.Status.META_ERROR ? m.replace("\n", "\nerror: ") : m));
+            // (the first may hold a newline of its own, a \setshell's output quoted: pgbench prefixes its lines, not that)
+            int second = out.status() == TransactionOutcome.Status.META_ERROR ? m.lastIndexOf("\nclient ") : -1;
+            cfg.err().println("error: " + (second < 0 ? m : m.substring(0, second) + "\nerror: " + m.substring(second + 1)));
             if (cfg.exitOnAbort()) stopAll(id);
             return false;
         }

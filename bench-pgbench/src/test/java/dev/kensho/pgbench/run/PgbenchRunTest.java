@@ -510,6 +510,22 @@ class PgbenchRunTest {
     }
 
     /**
+     * A failed meta-command is two of pgbench's error lines, each with its prefix; a newline inside the first (a
+     * \setshell's output, quoted) is not a line of pgbench's and got none: pgbench 15 prints {@code (not "abc} and
+     * {@code ")} on the next line as it is.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aNewlineInsideAMetaCommandsErrorIsNotALineOfItsOwn(Engine engine, Target pg) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().warmup(0).engine(engine).script("sh.sql", "\\setshell v echo abc\n").transactions(1).noVacuum(true)
+                .output(sink(new ByteArrayOutputStream()), sink(err)).run(pg);
+        assertTrue(r.aborted());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("error: echo: shell command must return an integer (not \"abc\n\")\n"
+                + "error: client 0 aborted in command 0 (setshell) of script 0; execution of meta-command failed\n"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
      * A schedule shorter than a thread's wake-up (-t 50 at -R 1 000 000: 50 us) starts when the thread's first client asks,
      * as pgbench's thread starts its own after the start barrier; from the run's start, a client woken late found it all
      * behind it and -L skipped every transaction. Skip bursts are judged by one clock reading, as pgbench's.
