@@ -820,6 +820,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         if (List.of("hba_file", "ident_file").contains(name.toLowerCase(java.util.Locale.ROOT))) {
             return "Kensho writes who may log in to the servers it runs (their pg_hba.conf; they use no pg_ident.conf)";
         }
+        // another data directory started the server on that cluster (a kept one, another run's), which then outlived the
+        // failed start unowned: Kensho waited for its own and gave up
+        if (List.of("data_directory", "config_file").contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            return "Kensho owns the data directory and configuration of the servers it runs (--keep-data DIR keeps one of them)";
+        }
         if (value.chars().anyMatch(ch -> ch < 0x20 && ch != '\t')) return "a value cannot hold a line break or other control character";
         return null;
     }

@@ -733,7 +733,7 @@ class ManagedServerTest {
     @Test
     void settingsThatWouldBreakKenshoConfAreRefusedAndBackslashesKept() throws Exception {
         for (var bad : java.util.List.of(Map.entry("listen_addresses", "*"), Map.entry("port", "25999"), Map.entry("unix_socket_directories", "/tmp"),
-                Map.entry("cluster_name", "a\nb"))) {
+                Map.entry("cluster_name", "a\nb"), Map.entry("Data_Directory", "/tmp/elsewhere"), Map.entry("config_file", "/tmp/other.conf"))) {
             KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().set(bad.getKey(), bad.getValue()).open());
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertTrue(e.getMessage().startsWith("--set " + bad.getKey() + ": "), e.getMessage());
@@ -746,6 +746,10 @@ class ManagedServerTest {
             KenshoException hba = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("HBA_FILE", "/tmp/trust_hba.conf")));
             assertTrue(hba.getMessage().startsWith("HBA_FILE=/tmp/trust_hba.conf: Kensho writes who may log in to the servers it runs"),
                     hba.getMessage());
+            // another cluster's directory: the server started on it and outlived the start Kensho gave up on, unowned
+            KenshoException data = assertThrows(KenshoException.class, () -> pg.control().apply(Map.of("data_directory", "/tmp/kept/data")));
+            assertEquals("data_directory=/tmp/kept/data: Kensho owns the data directory and configuration of the servers it runs"
+                    + " (--keep-data DIR keeps one of them)", data.getMessage());
         }
     }
 
