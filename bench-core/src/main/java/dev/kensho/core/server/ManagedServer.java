@@ -428,24 +428,30 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             if (!Files.exists(logFile)) return "";
             // a kept directory's log holds its earlier starts: their "invalid value" is not this start's reason
             List<String> lines = startMark >= 0 ? logLinesSince(startMark) : Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            List<String> tail = lines.subList(Math.max(0, lines.size() - 30), lines.size());
-            // The line naming the bad parameter is more useful than the FATAL that follows it.
-            for (String key : List.of("invalid value", "unrecognized configuration parameter", "FATAL", "ERROR")) {
-                for (int i = tail.size() - 1; i >= 0; i--) {
-                    String l = tail.get(i);
-                    if (l.contains(key)) return " (server log: " + logMessage(l) + ")";
-                }
-            }
-            // a check before the server's logging is set up writes "postgres: ..." with no level (max_connections=1:
-            // reserved connections must be fewer), and pg_ctl only says "Examine the log output."
-            for (int i = tail.size() - 1; i >= 0; i--) {
-                String l = tail.get(i);
-                if (l.startsWith("postgres: ")) return " (server log: " + logMessage(l) + ")";
-            }
+            String why = startFailure(lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+            if (why != null) return " (server log: " + why + ")";
         } catch (IOException ignored) {
             // the log is a courtesy here
         }
         return "";
+    }
+
+    /** The server's words for a failed start, from the last lines of its log; null where none says. */
+    static String startFailure(List<String> tail) {
+        // The line naming the bad parameter (or the config file's line) is more useful than the FATAL that follows it.
+        for (String key : List.of("invalid value", "unrecognized configuration parameter", "syntax error in file", "FATAL", "ERROR")) {
+            for (int i = tail.size() - 1; i >= 0; i--) {
+                String l = tail.get(i);
+                if (l.contains(key)) return logMessage(l);
+            }
+        }
+        // a check before the server's logging is set up writes "postgres: ..." with no level (max_connections=1:
+        // reserved connections must be fewer), and pg_ctl only says "Examine the log output."
+        for (int i = tail.size() - 1; i >= 0; i--) {
+            String l = tail.get(i);
+            if (l.startsWith("postgres: ")) return logMessage(l);
+        }
+        return null;
     }
 
     /** A server log line without its prefix (time, pid, level): the server's words. */

@@ -349,6 +349,12 @@ class ManagedServerTest {
             assertEquals(KenshoException.TARGET, minimal.exitCode());
             assertEquals("starting PostgreSQL failed (server log: WAL streaming (\"max_wal_senders\" > 0) requires \"wal_level\" to be \"replica\" or \"logical\");"
                     + " it was started with wal_level=minimal", minimal.getMessage());
+            // a bad line in its postgresql.conf: the server names the line, then says only that the file "contains errors"
+            Path conf = dir.resolve("data").resolve("postgresql.conf");
+            Files.writeString(conf, "work_mem = = 4MB\n", java.nio.file.StandardOpenOption.APPEND);
+            KenshoException garbage = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).keepData(dir).open());
+            assertTrue(garbage.getMessage().matches("starting PostgreSQL failed \\(server log: syntax error in file \".*postgresql.conf\" line \\d+, near token \"=\"\\)"),
+                    garbage.getMessage());
         } finally {
             ManagedServer.deleteTree(dir);
         }
