@@ -53,6 +53,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      * is not Kensho's (a refused --keep-data DIR holding someone's running cluster), and nothing may stop it.
      */
     private volatile boolean started;
+    /** Why the last start failed (its first line), null after one that succeeded: a later restart says so, not "killed". */
+    private String lastStartFailure;
     private Process watchdog;
     /** Holds the lock on a kept directory while this server uses it (see claim). */
     private FileChannel inUse;
@@ -707,8 +709,14 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         startMark = logSize();
         // A kept data directory may carry a stale pid file from a killed run.
         if (Files.exists(data.resolve("postmaster.pid"))) clearStalePidFile();
-        exec(cmd("pg_ctl", "-D", data.toString(), "-l", instance.resolve("server.log").toString(), "-w", "-t", "120", "start"),
-                "starting PostgreSQL", 180);
+        try {
+            exec(cmd("pg_ctl", "-D", data.toString(), "-l", instance.resolve("server.log").toString(), "-w", "-t", "120", "start"),
+                    "starting PostgreSQL", 180);
+        } catch (RuntimeException e) {
+            lastStartFailure = KenshoException.firstLine(e);
+            throw e;
+        }
+        lastStartFailure = null;
         running = true;
         forgetVersion();
         try (Connection c = connect("postgres"); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
@@ -936,7 +944,9 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         } else {
             // killed, or ended on its own: pg_ctl stop would fail on it ("No such process"), and the server stay down
             running = false;
-            did("the postmaster had ended (" + Optional.ofNullable(crashSinceStart()).orElse("killed or stopped from outside") + "): started it again");
+            // a start that failed (its port taken meanwhile, a bad line in a kept postgresql.conf) left it down: nothing killed it
+            did(lastStartFailure != null ? "PostgreSQL was down, its last start having failed (" + lastStartFailure + "): started it again"
+                    : "the postmaster had ended (" + Optional.ofNullable(crashSinceStart()).orElse("killed or stopped from outside") + "): started it again");
         }
         startServer();
         sessionChanged();
@@ -1014,7 +1024,14 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 settings.putAll(before);
                 writeConf();
                 if (wasDown) {
-                    startServer();
+                    try {
+                        startServer();
+                    } catch (RuntimeException again) {
+                        // said too, or the notes went on as if the settings before had been restored
+                        did("could not " + String.join(", ", actions) + ": " + (rejected != null ? rejected : e.getMessage())
+                                + "; starting PostgreSQL again with the settings before failed too: " + KenshoException.firstLine(again));
+                        throw again;
+                    }
                     sessionChanged();   // the pools' connections went with the failed restart
                 } else {
                     reload();

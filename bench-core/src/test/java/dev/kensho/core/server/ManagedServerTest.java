@@ -759,6 +759,28 @@ class ManagedServerTest {
         }
     }
 
+    /**
+     * A restart after a start that failed (a bad line in postgresql.conf here; its port taken meanwhile in a tester's
+     * run) says so: the notes said "the postmaster had ended (killed or stopped from outside)", which nothing had done.
+     */
+    @Test
+    void aRestartAfterAFailedStartSaysTheStartFailed() throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            Path conf = pg.control().dataDirectory().orElseThrow().resolve("postgresql.conf");
+            String good = Files.readString(conf);
+            Files.writeString(conf, good + "work_mem = = 4MB\n");
+            KenshoException down = assertThrows(KenshoException.class, () -> pg.control().restart());
+            assertTrue(down.getMessage().startsWith("starting PostgreSQL failed (server log: syntax error in file"), down.getMessage());
+            Files.writeString(conf, good);
+            pg.control().restart();
+            List<String> did = pg.control().actions();
+            assertTrue(did.get(did.size() - 2).matches("PostgreSQL was down, its last start having failed \\(starting PostgreSQL failed "
+                    + "\\(server log: syntax error in file \".*\" line \\d+, near token \"=\"\\)\\): started it again"), did.toString());
+            assertEquals("restarted", did.get(did.size() - 1));
+            assertEquals("4MB", show(pg, "work_mem"));
+        }
+    }
+
     /** initdb on a full disk ends with its cleanup note; the error named that note, not the full disk. */
     @Test
     void aFailedToolIsReportedByTheLineThatSaysWhy() {
