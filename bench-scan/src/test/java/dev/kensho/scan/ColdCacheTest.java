@@ -25,6 +25,32 @@ import org.junit.jupiter.api.io.TempDir;
 /** Cold cells restart a private managed server; plus the refusals and the invalid-plan path on it. */
 class ColdCacheTest {
 
+    /**
+     * A server down before a cell (a restart whose start failed, its port taken meanwhile; here stopped from outside)
+     * is started again, as query and sweep do: every later cell failed in milliseconds on "Connection refused".
+     */
+    @Test
+    void aServerDownBeforeACellIsStartedAgain(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(20_000).from(10).to(90).step(80)
+                    .caches(List.of(CacheState.WARM)).throughputMb(0).build();
+            ScanCrossover.run(pg, o, results, List.of("scan"), null);   // the tables
+            Path pid = pg.control().dataDirectory().orElseThrow().resolve("postmaster.pid");
+            String postmaster = Files.readAllLines(pid).get(0).strip();
+            assertEquals(0, new ProcessBuilder("kill", "-INT", postmaster).start().waitFor());   // a fast shutdown
+            for (int i = 0; i < 300 && Files.exists(pid); i++) Thread.sleep(100);
+            try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("scan-down", List.of(), Map.of()))) {
+                new SelectivitySweep(pg, 20_000, SelectivitySweep.Timing.SERVER, 0, false).run(dir, List.of(
+                        new Cell("server", CacheState.WARM, Layout.HIGH, 10, Scan.INDEX), new Cell("server", CacheState.COLD, Layout.HIGH, 10, Scan.FULL)), 1, null);
+                List<Trial> trials = dir.trials();
+                for (Trial t : trials) assertEquals("ok", t.status(), t.cell() + ": " + t.extra().get("reason"));
+                assertEquals(true, trials.get(0).extra().get("restarted_server"), trials.get(0).extra().toString());
+                assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("scan: the server did not accept connections")
+                        && n.endsWith("restarted it before " + trials.get(0).cell() + " #1")), dir.info().notes().toString());
+            }
+        }
+    }
+
     @Test
     void coldCellsRestartAndRecordTheOsCacheDrop(@TempDir Path results) throws Exception {
         try (Target pg = new TargetSpec().open()) {

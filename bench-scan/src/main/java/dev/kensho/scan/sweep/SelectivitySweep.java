@@ -99,6 +99,9 @@ public final class SelectivitySweep {
     Trial measure(TrialMatrix.Planned<Cell> p) throws Exception {
         Cell cell = p.cell();
         Trial.Builder b = Trial.of(p.key(), p.repeat()).params(cell.params());
+        // a server down before the cell (a restart whose start failed, its port taken meanwhile): started again, as the
+        // other commands do; else every later cell failed in milliseconds on "Connection refused", the cold ones too
+        TrialMatrix.awaitServer(target, "scan", p.key() + " #" + (p.repeat() + 1), b, notes);
         // read before this sweep changes it: "server" cells after a "small" sweep ran with small's value under server's name
         if (serverSharedBuffers == null) serverSharedBuffers = sharedBuffersNow();
         if (cell.cache() == CacheState.COLD && !target.control().canRestart()) return b.skipped("cold: " + NO_RESTART).build();
