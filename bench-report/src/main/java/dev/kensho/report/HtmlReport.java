@@ -249,9 +249,10 @@ public final class HtmlReport {
         List<String> charted = Charts.defaults(run).stream().map(ChartSpec::metric).distinct().toList();
         Map<String, List<Trial>> byCell = run.trials().stream()
                 .collect(Collectors.groupingBy(Trial::cell, LinkedHashMap::new, Collectors.toList()));
-        // a cell without the charted metrics (an SSB run's load) is not one the repeats apply to
-        List<List<Trial>> measured = byCell.values().stream().filter(ts -> ts.stream()
-                .anyMatch(t -> t.ok() && (charted.isEmpty() || charted.stream().anyMatch(m -> t.metric(m) != null)))).toList();
+        // a cell without the charted metrics (an SSB run's load) is not one the repeats apply to, nor a load that has them
+        // (index-build charts seconds, which the load trial has too)
+        List<List<Trial>> measured = byCell.values().stream().filter(ts -> ts.stream().noneMatch(t -> "load".equals(t.params().get("step"))))
+                .filter(ts -> ts.stream().anyMatch(t -> t.ok() && (charted.isEmpty() || charted.stream().anyMatch(m -> t.metric(m) != null)))).toList();
         List<String> shorter = measured.stream().filter(ts -> ts.size() < repeats)
                 .map(ts -> ts.get(0).cell() + " (" + ts.size() + ")").toList();
         // the cells the run set out to measure (run.json keeps them since Kensho recorded them) that have no trial at all

@@ -38,6 +38,24 @@ class HtmlReportTest {
      * Nothing in the results says a run was cut short: the report compares each cell's trials with the repeats asked
      * for, and says when no trial finished, where it showed an empty table.
      */
+    /**
+     * An ssb index-build cut short after its load: the load, a one-off step with the seconds the builds chart, is no
+     * cell short of its repeats; the builds never reached are named.
+     */
+    @Test
+    void aLoadIsNoCellShortOfItsRepeats() throws Exception {
+        RunResults cut;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("ib"), RunInfo.of("ssb index-build", List.of("bench"), Map.of("repeat", 3)))) {
+            rd.plannedCells(List.of("index-build;workers=0;columns=1", "index-build;workers=0;columns=2"));
+            rd.append(Trial.of("load;version=15", 0).param("step", "load").param("version", "15").metric("seconds", 12.5).build());
+            rd.append(Trial.of("index-build;workers=0;columns=1", 0).param("maintenance_workers", 0).param("columns", 1).metric("seconds", 0.2).build());
+            cut = RunDirectory.read(rd.path());
+        }
+        String said = HtmlReport.unfinished(cut).orElseThrow();
+        assertTrue(said.startsWith("Unfinished: 1 of 1 cell has fewer trials than the 3 repeats asked for: index-build;workers=0;columns=1 (1);"
+                + " 1 cell has none: index-build;workers=0;columns=2, as an interrupted run leaves them"), said);
+    }
+
     @Test
     void interruptedAndEmptyRunsSaySo() throws Exception {
         assertFalse(HtmlReport.render(SampleRuns.pgbenchSweep(tmp.resolve("full"))).contains("Unfinished"), "every cell has its 3 repeats");

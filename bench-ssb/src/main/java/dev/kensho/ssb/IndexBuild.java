@@ -104,9 +104,25 @@ public final class IndexBuild {
         }
     }
 
+    /**
+     * Sets the run directory up before anything is measured (the command calls it before the load, whose trial comes
+     * first): summary.csv after every trial, and the build cells in run.json, which a report of an interrupted run names
+     * where it never reached them. A run killed after the load had no summary.csv, and its report looked complete.
+     */
+    public void prepare(RunDirectory dir) {
+        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials())));
+        List<String> cells = new ArrayList<>();
+        for (int w : opts.workers()) for (int k = 1; k <= opts.maxColumns(); k++) cells.add(cell(w, k));
+        if (!dir.plannedCells().containsAll(cells)) dir.plannedCells(cells);
+    }
+
+    private static String cell(int workers, int columns) {
+        return "index-build;workers=" + workers + ";columns=" + columns;
+    }
+
     private void runHolding(SsbDatabase db, RunDirectory dir) {
         Target t = db.target();
-        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials())));
+        prepare(dir);
         Map<Integer, Long> distinct = new HashMap<>();
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
             requireOwner(db, c);
@@ -161,7 +177,7 @@ public final class IndexBuild {
             SettingsOutcome o = cannot == null ? t.control().apply(want) : null;
             for (int k = 1; k <= opts.maxColumns(); k++) {
                 String cols = String.join(", ", COLUMNS.subList(0, k));
-                String cell = "index-build;workers=" + w + ";columns=" + k;
+                String cell = cell(w, k);
                 for (int r = 0; r < opts.repeat(); r++) {
                     if (dir.isFinished(cell, r)) continue;
                     // the settings in force, as an ssb trial records them: the report showed the environment's one
@@ -172,7 +188,12 @@ public final class IndexBuild {
                         dir.append(b.skipped(cannot != null ? cannot : o.refusalReason()).build());
                         continue;
                     }
-                    dir.append(build(db, cols, b.metric("distinct_keys", distinct.get(k)).started(java.time.Instant.now()), parallelBuilds));
+                    Trial built = build(db, cols, b.metric("distinct_keys", distinct.get(k)).started(java.time.Instant.now()), parallelBuilds);
+                    dir.append(built);
+                    // after the append, and only where it was kept: a time said before it, then a Ctrl-C, was no result
+                    if (built.ok() && !dev.kensho.core.JvmShutdown.begun()) {
+                        err.printf(Locale.ROOT, "ssb index-build (%s): %.3f s%n", cols, built.metric("seconds"));
+                    }
                 }
             }
         }
@@ -289,7 +310,6 @@ public final class IndexBuild {
                 pages = rs.getLong(1);
             }
             s.execute("DROP INDEX " + qualified(db));
-            err.printf(Locale.ROOT, "ssb index-build (%s): %.3f s%n", cols, secs);
             return b.metric("seconds", secs).metric("index_bytes", pages).build();
         } catch (SQLException e) {
             try (Connection c = db.connect(); Statement s = c.createStatement()) {

@@ -86,6 +86,20 @@ class IndexBuildTest {
         }
     }
 
+    /**
+     * Set up before the load, the run has its summary.csv once the load's trial is in: a run killed during its first
+     * build had none (the summary was set up after the load), beside a trials.jsonl with the load.
+     */
+    @Test
+    void aRunCutAfterItsLoadHasItsSummary(@TempDir Path results) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb index-build", List.of("test"), Map.of()))) {
+            new IndexBuild(new IndexBuild.Options(List.of(0), 2, 3, "64MB"), System.out, System.err).prepare(dir);
+            dir.append(Trial.of("load;version=17", 0).param("step", "load").metric("seconds", 1.5).build());
+            assertEquals(List.of(String.join(",", IndexBuild.HEADER)), java.nio.file.Files.readAllLines(dir.path().resolve(RunDirectory.SUMMARY)));
+            assertEquals(List.of("index-build;workers=0;columns=1", "index-build;workers=0;columns=2"), dir.plannedCells());
+        }
+    }
+
     @Test
     void buildsEachCompositeIndexAndDropsIt(Target pg, @TempDir Path results) throws Exception {
         SsbDatabase db = new SsbDatabase(pg, "kensho_ssb_index_test");
@@ -102,6 +116,9 @@ class IndexBuildTest {
             ib.run(db, dir);
             List<List<Object>> rows = ib.finish(dir);
             assertEquals(12, rows.size());
+            // in run.json from the start: a report of an interrupted build names the cells it never reached
+            assertEquals(List.of(0, 2, 4).stream().flatMap(w -> java.util.stream.IntStream.rangeClosed(1, 4)
+                    .mapToObj(k -> "index-build;workers=" + w + ";columns=" + k)).toList(), dir.plannedCells());
             List<Trial> trials = dir.trials();
             assertEquals(12, trials.size());
             long lines = db.rowCounts().get("lineorder");

@@ -73,6 +73,7 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
             String version = ParallelSweep.versionLabel(cache.target());
             dir.environment(version, Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
+            ib.prepare(dir);
             ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
             ib.run(db, dir);
             ib.finish(dir);
