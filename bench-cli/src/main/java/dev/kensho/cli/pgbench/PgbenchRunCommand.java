@@ -143,6 +143,8 @@ final class PgbenchRunCommand implements Callable<Integer> {
         }
         for (String d : defines) run.define(d);
         run.validate();   // option errors before a server starts
+        // --init's own (-s 0): said after a server's start and a connection, where pgbench -i refuses at once
+        if (init) new PgbenchInit().scale(scale == null ? 1 : scale).validate();
         TargetSpec spec = target.single();
         Map<String, Object> params = new LinkedHashMap<>(run.params());
         // what --resume compares: a run resumed on another server or with other settings is another run

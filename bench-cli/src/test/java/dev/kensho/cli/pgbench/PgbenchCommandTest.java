@@ -100,6 +100,7 @@ class PgbenchCommandTest {
             {"-T/--time must be in range 1..2147483647", "-T", "0"},
             {"-T/--time must be in range 1..2147483647", "-T", "2", "-T", "0"},   // a repeated option: the last wins, as in pgbench
             {"-s/--scale must be in range 1..2147483647", "-s", "0"},
+            {"-s/--scale must be in range 1..2147483647", "--init", "-s", "0"},   // --init's scale (builtins read theirs)
             {"invalid rate limit: \"0.0\"", "-R", "0.0"},
             {"invalid rate limit: \"-5\"", "-R", "-5"},
             {"invalid latency limit: \"0\"", "-L", "0"},
