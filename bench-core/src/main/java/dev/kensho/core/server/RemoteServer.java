@@ -768,6 +768,10 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         String host = hostPort;
         String portText = null;
+        if (hostPort.startsWith("[") != hostPort.contains("]")) {
+            // an IPv6 address without its other bracket: a host named "[:" was looked up, and the run blamed the network
+            throw KenshoException.usage("--url has an IPv6 address without its closing ']' (or a ']' without its '['): " + Credentials.maskUrl(url));
+        }
         int colon = hostPort.lastIndexOf(':');
         if (colon >= 0 && !hostPort.endsWith("]")) {
             host = hostPort.substring(0, colon);
@@ -807,10 +811,13 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 case "application_name" -> props.put("ApplicationName", kv.substring(eq + 1));
                 case "fallback_application_name" -> fallbackName = v;
                 default -> {
-                    if (org.postgresql.PGProperty.forName(k) == null) {
+                    org.postgresql.PGProperty known = org.postgresql.PGProperty.forName(k);
+                    if (known == null) {
                         throw KenshoException.usage("--url has a parameter " + k + " that pgjdbc does not know and Kensho does not translate (pgjdbc would ignore it): "
                                 + masked);
                     }
+                    String bad = badValue(known, v);
+                    if (bad != null) throw KenshoException.usage("--url has " + k + "=" + v + ", which " + bad + ": " + masked);
                     props.put(k, kv.substring(eq + 1));
                 }
             }
@@ -990,6 +997,25 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             // a URL open() refuses, with its reason
         }
         if (present(env, "PGPASSWORD")) dev.kensho.core.Credentials.remember(env.get("PGPASSWORD"), env.get("PGUSER"), env.get("PGDATABASE"), "postgres");
+    }
+
+    /**
+     * Why pgjdbc would not take this value of a URL parameter, or null: one of a fixed set (sslmode), a whole number
+     * where the default is one (connectTimeout), true or false where the default is (pgjdbc reads any other word as
+     * false). Found at the connection, sslmode=bogus was exit 3, a server's fault; a boolean's typo was silently false.
+     */
+    static String badValue(org.postgresql.PGProperty p, String value) {
+        String[] choices = p.getChoices();
+        if (choices != null && choices.length > 0) {
+            return java.util.Arrays.stream(choices).anyMatch(c -> c.equalsIgnoreCase(value)) ? null : "is none of " + String.join(", ", choices);
+        }
+        String d = p.getDefaultValue();
+        if (d == null || p.name().toLowerCase(java.util.Locale.ROOT).contains("password")) return null;
+        if (d.matches("-?\\d+") && !value.strip().matches("-?\\d+")) return "is no whole number";
+        if ((d.equals("true") || d.equals("false")) && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            return "is neither true nor false";
+        }
+        return null;
     }
 
     private static boolean present(Map<String, String> env, String name) {

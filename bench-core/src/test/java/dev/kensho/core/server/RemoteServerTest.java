@@ -491,6 +491,22 @@ class RemoteServerTest {
         assertEquals("--url has a parameter sslmdoe that pgjdbc does not know and Kensho does not translate (pgjdbc would ignore it): "
                 + "jdbc:postgresql://h/x?sslmdoe=require", assertThrows(KenshoException.class,
                 () -> RemoteServer.fromUrl("jdbc:postgresql://h/x?sslmdoe=require", "u", null, null, Map.of())).getMessage());
+        // a value pgjdbc would not take: a usage error, not a connection's (exit 3 blamed the server); a boolean's typo
+        // had been read as false
+        for (String[] c : new String[][] {
+                {"sslmode=bogus", "sslmode=bogus, which is none of disable, allow, prefer, require, verify-ca, verify-full"},
+                {"connectTimeout=x", "connectTimeout=x, which is no whole number"},
+                {"tcpKeepAlive=yes", "tcpKeepAlive=yes, which is neither true nor false"}}) {
+            KenshoException e = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h/x?" + c[0], "u", null, null, Map.of()));
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("--url has " + c[1] + ": jdbc:postgresql://h/x?" + c[0], e.getMessage());
+        }
+        for (String fine : java.util.List.of("sslmode=Require", "connectTimeout=5", "tcpKeepAlive=TRUE", "prepareThreshold=-1", "options=-c%20work_mem%3D64MB")) {
+            RemoteServer.fromUrl("jdbc:postgresql://h/x?" + fine, "u", null, null, Map.of());
+        }
+        KenshoException bracket = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://[::1/x", "u", null, null, Map.of()));
+        assertEquals("--url has an IPv6 address without its closing ']' (or a ']' without its '['): jdbc:postgresql://[::1/x", bracket.getMessage());
+        assertEquals("[::1]", RemoteServer.fromUrl("jdbc:postgresql://[::1]:5433/x", "u", null, null, Map.of()).host());
     }
 
     /**
