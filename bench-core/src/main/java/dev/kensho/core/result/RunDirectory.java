@@ -177,7 +177,7 @@ public final class RunDirectory implements AutoCloseable {
             // a foreign run.json is refused before anything is made
             if (Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class) == null) throw new IOException(RUN + " is null");
         } catch (IOException e) {
-            throw KenshoException.usage("--resume " + dir + ": cannot read it (" + KenshoException.firstLine(e.getMessage()) + ")");
+            throw KenshoException.usage("--resume " + dir + ": cannot read it (" + whatIsWrong(RUN, e) + ")");
         }
         try {
             return new RunDirectory(dir, null);
@@ -265,7 +265,7 @@ public final class RunDirectory implements AutoCloseable {
         try {
             return new RunResults(dir, info, Trial.standing(readTrials(dir.resolve(TRIALS))));
         } catch (IOException e) {
-            throw unreadable(dir, e);
+            throw unreadable(dir, TRIALS, e);
         }
     }
 
@@ -276,17 +276,44 @@ public final class RunDirectory implements AutoCloseable {
             if (info == null) throw new IOException(RUN + " is null");   // read on, a NullPointerException
             return info;
         } catch (IOException e) {
-            throw unreadable(dir, e);
+            throw unreadable(dir, RUN, e);
         }
     }
 
-    private static KenshoException unreadable(Path dir, IOException e) {
-        // Jackson's message runs over lines (location, source): what is wrong, and where, as file:line:column
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null) {
-            return KenshoException.usage(dir + ": not a readable results directory (" + RUN + ":" + j.getLocation().getLineNr() + ":"
-                    + j.getLocation().getColumnNr() + ": " + KenshoException.firstLine(j.getOriginalMessage()) + ")");
+    private static KenshoException unreadable(Path dir, String file, IOException e) {
+        return KenshoException.usage(dir + ": not a readable results directory (" + whatIsWrong(file, e) + ")");
+    }
+
+    /**
+     * What is wrong with a results file, as file:line:column and words: Jackson's own named Java types
+     * ("Cannot deserialize value of type 'java.util.LinkedHashMap<java.lang.String,java.lang.Object>' from Integer
+     * value") and its source ("[Source: REDACTED ('StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION' disabled)"), and a
+     * file that is no UTF-8 text said only "Input length = 1".
+     */
+    static String whatIsWrong(String file, IOException e) {
+        if (e instanceof java.nio.charset.CharacterCodingException) return file + " is not UTF-8 text (a results file is JSON)";
+        if (!(e instanceof com.fasterxml.jackson.core.JsonProcessingException j) || j.getLocation() == null) {
+            return KenshoException.firstLine(e.getMessage());
         }
-        return KenshoException.usage(dir + ": not a readable results directory (" + KenshoException.firstLine(e.getMessage()) + ")");
+        String at = file + ":" + j.getLocation().getLineNr() + ":" + j.getLocation().getColumnNr() + ": ";
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m && m.getTargetType() != null) {
+            String field = m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[");
+            return at + (field.isEmpty() ? "the whole file" : field) + " is not " + expected(m.getTargetType());
+        }
+        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) return at + "the file ends early (cut short?)";
+        // "Unexpected character ('x' (code 120)): ..." is the JSON's own fault, in its words; without the source
+        return at + KenshoException.firstLine(j.getOriginalMessage()).replaceFirst("\\s*\\(start marker at \\[Source.*$", "");
+    }
+
+    private static String expected(Class<?> type) {
+        if (Map.class.isAssignableFrom(type) || type.isRecord()) return "an object";
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) return "a list";
+        if (Number.class.isAssignableFrom(type) || type == int.class || type == long.class || type == double.class) return "a number";
+        if (type == boolean.class || type == Boolean.class) return "true or false";
+        if (type == String.class) return "text";
+        if (type == java.time.Instant.class) return "a time (2026-01-01T00:00:00Z)";
+        return "a " + type.getSimpleName();
     }
 
     /** Why a run without trials ended (the error its command ended with), if it failed rather than was stopped. */

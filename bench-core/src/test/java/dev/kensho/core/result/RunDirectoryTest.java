@@ -422,6 +422,21 @@ class RunDirectoryTest {
         Files.writeString(torn.resolve(RunDirectory.RUN), "{\"command\": \"pgbench sweep\",\n  \"parameters\": {\"a\n");
         String said = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> RunDirectory.read(torn)).getMessage();
         assertTrue(said.startsWith(torn + ": not a readable results directory (run.json:2:") && !said.contains("Source:"), said);
+        String resumed = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> RunDirectory.resume(torn)).getMessage();
+        assertTrue(resumed.startsWith("--resume " + torn + ": cannot read it (run.json:2:") && !resumed.contains("Source:"), resumed);
+        // a field of the wrong type, in the file's words rather than Java's (LinkedHashMap<java.lang.String,...>)
+        Path typed = Files.createDirectories(root.resolve("typed"));
+        Files.writeString(typed.resolve(RunDirectory.RUN), "{\"command\":\"pgbench run\",\"parameters\":5}");
+        assertEquals(typed + ": not a readable results directory (run.json:1:39: parameters is not an object)", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.read(typed)).getMessage());
+        Files.writeString(typed.resolve(RunDirectory.RUN), "[]");
+        assertEquals(typed + ": not a readable results directory (run.json:1:1: the whole file is not an object)", org.junit.jupiter.api.Assertions.assertThrows(
+                dev.kensho.core.KenshoException.class, () -> RunDirectory.read(typed)).getMessage());
+        // a trials.jsonl that is no text ("Input length = 1" named neither the file nor what was wrong)
+        Files.writeString(typed.resolve(RunDirectory.RUN), "{\"command\":\"pgbench run\"}");
+        Files.write(typed.resolve(RunDirectory.TRIALS), new byte[] {(byte) 0xff, (byte) 0xfe, 0x01, '\n'});
+        assertEquals(typed + ": not a readable results directory (trials.jsonl is not UTF-8 text (a results file is JSON))",
+                org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.core.KenshoException.class, () -> RunDirectory.read(typed)).getMessage());
         Path bare = Files.createDirectories(root.resolve("bare"));
         Files.writeString(bare.resolve(RunDirectory.RUN), "{}");
         Files.writeString(bare.resolve(RunDirectory.TRIALS), "{\"cell\":\"clients=1\",\"repeat\":0,\"status\":\"ok\"}\n");
