@@ -21,6 +21,15 @@ class BadPathsTest {
         assertEquals("bench: -f " + missing + ": cannot read (no such file or directory)\n", r.err());
     }
 
+    /** A binary password file: its decoder said only "Input length = 1". */
+    @Test
+    void aPasswordFileThatIsNoTextSaysSo() throws Exception {
+        Path binary = Files.write(tmp.resolve("pw"), new byte[] {(byte) 0xc0, (byte) 0xff, 0x01});
+        CommandRun r = CommandRun.of("env", "--url", "jdbc:postgresql://127.0.0.1:1/x?user=u", "--password-file", binary.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --password-file " + binary + ": cannot read (not UTF-8 text)\n", r.err());
+    }
+
     @Test
     void keepDataThatIsAFileIsAUsageError() throws Exception {
         Path file = Files.writeString(tmp.resolve("afile"), "x");

@@ -102,6 +102,8 @@ public class KenshoException extends RuntimeException {
         if (e instanceof java.nio.file.NotDirectoryException) return "not a directory";
         if (e instanceof java.nio.file.DirectoryNotEmptyException) return "directory not empty";
         if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
+        // a binary file read as text: the decoder says only "Input length = 1"
+        if (e instanceof java.nio.charset.CharacterCodingException) return "not UTF-8 text";
         return firstLine(e);
     }
 }
