@@ -221,6 +221,11 @@ public final class Kensho implements Runnable {
             cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true));
         }
         giveVersion(cl);
+        // "" is the working directory to Path.of: --results "" and ssb gen --out "" wrote there without a word
+        cl.registerConverter(java.nio.file.Path.class, s -> {
+            if (s.isBlank()) throw new CommandLine.TypeConversionException("an empty path; give a directory or file (. for this one)");
+            return java.nio.file.Path.of(s);
+        });
         // pgbench takes the last of a repeated option (-T 60 ... -T 120); Kensho's other commands refuse the repeat,
         // where a second --pg-version meant as a list would otherwise be dropped unsaid
         CommandLine pgbench = cl.getSubcommands().get("pgbench");

@@ -21,6 +21,16 @@ class BadPathsTest {
         assertEquals("bench: -f " + missing + ": cannot read (no such file or directory)\n", r.err());
     }
 
+    /** An empty path is the working directory to Java: --results "" wrote there without a word. */
+    @Test
+    void anEmptyPathIsRefused() {
+        for (String[] args : new String[][] {{"query", "-c", "select 1", "--results", ""}, {"ssb", "gen", "-s", "0.01", "--out", " "}}) {
+            CommandRun r = CommandRun.of(args);
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().startsWith("bench: Invalid value for option '" + args[args.length - 2] + "': an empty path"), r.err());
+        }
+    }
+
     /** A binary password file: its decoder said only "Input length = 1". */
     @Test
     void aPasswordFileThatIsNoTextSaysSo() throws Exception {
