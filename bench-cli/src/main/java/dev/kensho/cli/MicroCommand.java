@@ -39,7 +39,7 @@ final class MicroCommand implements Callable<Integer> {
     @Option(names = "--benchmarks", split = ",", paramLabel = "NAME",
             description = "Which to run (default: all): join-group-count, encoding, trailing-columns, one-column (select colN, "
                     + "additional test 1), leading-columns (select col0..colN, additional test 2).")
-    List<String> benchmarks = new ArrayList<>();
+    List<String> benchmarks;   // null: not given (all); given, it names at least one
 
     @Option(names = {"-s", "--scale"}, paramLabel = "N", defaultValue = "10", description = "pgbench scale of the tables join-group-count and encoding read (default ${DEFAULT-VALUE}, the study's).")
     int scale;
@@ -163,8 +163,13 @@ final class MicroCommand implements Callable<Integer> {
 
     MicroBenchmarks.Options options() {
         List<Benchmark> chosen = new ArrayList<>();
-        if (benchmarks.isEmpty()) chosen.addAll(List.of(Benchmark.values()));
-        for (String b : benchmarks) {
+        if (benchmarks == null) {
+            chosen.addAll(List.of(Benchmark.values()));
+        } else if (benchmarks.stream().allMatch(String::isBlank)) {
+            // "--benchmarks ," ran all of them, about 20 minutes
+            throw KenshoException.usage("--benchmarks names no benchmark; leave it out for all of them");
+        }
+        for (String b : benchmarks == null ? List.<String>of() : benchmarks) {
             Benchmark parsed = Benchmark.parse(b);
             if (!chosen.contains(parsed)) chosen.add(parsed);
         }

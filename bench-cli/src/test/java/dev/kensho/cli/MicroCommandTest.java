@@ -158,6 +158,14 @@ class MicroCommandTest {
         assertFalse(r.err().contains("s3cret") || r.out().contains("s3cret"));
     }
 
+    /** "--benchmarks ," named none and ran all of them (about 20 minutes). */
+    @Test
+    void anEmptyBenchmarkListIsRefused(@TempDir Path tmp) {
+        CommandRun r = CommandRun.of("micro", "--benchmarks", ",", "--url", "jdbc:postgresql://127.0.0.1:1/x?user=u", "--results", tmp.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("bench: --benchmarks names no benchmark; leave it out for all of them\n", r.err());
+    }
+
     @Test
     void columnsAreListsOrRangesThatAlwaysReachTheirEnd() {
         assertEquals(List.of(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 99), MicroCommand.columns("0..99/10"));
