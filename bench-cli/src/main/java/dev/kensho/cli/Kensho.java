@@ -33,6 +33,8 @@ public final class Kensho implements Runnable {
     static volatile Path activeRun;
     /** The run directory this invocation created (not one it resumed): removed again when nothing was recorded in it. */
     static volatile Path createdRun;
+    /** The --results directory this run made for its run directory (null: it was there): removed with it when empty. */
+    static volatile Path createdResults;
     /** The same run, to note in its run.json why it ended before its first trial (see {@link #noteFailure}). */
     static volatile RunDirectory createdRunDirectory;
     /** A run this invocation resumed: a failure before its first trial is noted too (a failed resume had left no word). */
@@ -184,6 +186,7 @@ public final class Kensho implements Runnable {
         } finally {
             activeRun = null;
             createdRun = null;
+            createdResults = null;
             createdRunDirectory = null;
             resumedRunDirectory = null;
             ServerActions.start();   // later actions in this JVM (a test's, a harness's) are not this run's
@@ -398,6 +401,13 @@ public final class Kensho implements Runnable {
             if (!files.stream().allMatch(f -> own.contains(f.getFileName().toString()))) return false;
             for (Path f : files) Files.delete(f);
             Files.delete(run);
+            // ./results made for this run alone was left behind, empty
+            Path parent = createdResults;
+            if (parent != null && run.getParent() != null && Files.isSameFile(parent, run.getParent())) {
+                try (var rest = Files.list(parent)) {
+                    if (rest.findAny().isEmpty()) Files.delete(parent);
+                }
+            }
             return true;
         } catch (IOException ignored) {
             // best effort: an empty run directory left behind is harmless

@@ -59,7 +59,9 @@ public final class ResultOptions {
                     + dir.trials().size() + " trials already recorded");
             Kensho.resumedRunDirectory = dir;
         } else {
+            boolean parentExisted = java.nio.file.Files.isDirectory(results);
             dir = RunDirectory.create(results, RunInfo.of(command, Arrays.asList(Credentials.maskArgs(Kensho.arguments())), parameters));
+            Kensho.createdResults = parentExisted ? null : results;
             err.println("results: " + dir.path());
             Kensho.createdRun = dir.path();
             Kensho.createdRunDirectory = dir;

@@ -21,6 +21,23 @@ class BadPathsTest {
         assertEquals("bench: -f " + missing + ": cannot read (no such file or directory)\n", r.err());
     }
 
+    /**
+     * A run that fails before its first trial removes its run directory, and the --results directory it made for it
+     * (an empty ./results was left behind); one that was there stays.
+     */
+    @Test
+    void aRunThatMeasuredNothingLeavesNoResultsDirectoryItMade() throws Exception {
+        Path made = tmp.resolve("new").resolve("results");
+        CommandRun r = CommandRun.of("query", "-c", "select 1", "--url", "jdbc:postgresql://127.0.0.1:1/x?user=u", "--results", made.toString());
+        assertEquals(3, r.exit(), r.err());
+        assertTrue(r.err().contains("removed)"), r.err());
+        assertTrue(!Files.exists(made) && Files.isDirectory(made.getParent()), "left: " + made);
+        Path there = Files.createDirectories(tmp.resolve("there"));
+        CommandRun again = CommandRun.of("query", "-c", "select 1", "--url", "jdbc:postgresql://127.0.0.1:1/x?user=u", "--results", there.toString());
+        assertEquals(3, again.exit(), again.err());
+        assertTrue(Files.isDirectory(there));
+    }
+
     /** An empty path is the working directory to Java: --results "" wrote there without a word. */
     @Test
     void anEmptyPathIsRefused() {
