@@ -220,9 +220,10 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         m.put("serialization_failures", serializationFailures);
         m.put("deadlock_failures", deadlockFailures);
         if (continueOnError) m.put("other_failures", otherFailures);
-        m.put("skipped", skipped);
+        // counted only under -L (skipped: -R with -L), as pgbench reports them: a 0 without it claimed a measurement
+        if (rate > 0 && latencyLimitMs > 0) m.put("skipped", skipped);
         m.put("retries", retries);
-        m.put("late", late);
+        if (latencyLimitMs > 0) m.put("late", late);
         // none processed (a rate-limited run whose every transaction was skipped): no latency, not a latency of 0 in the medians
         if (latency.count() > 0) latency.metrics("latency_").forEach(m::put);
         if (rate > 0) {

@@ -132,6 +132,8 @@ class PgbenchRunTest {
         assertEquals(1, trials.size());
         assertEquals(r.tps(), trials.get(0).metric("tps"), 1e-9);
         assertEquals(4, trials.get(0).params().get("clients"));
+        // no -R or -L: nothing was counted late or skipped, and no 0 says it was
+        assertFalse(trials.get(0).metrics().containsKey("late") || trials.get(0).metrics().containsKey("skipped"), trials.get(0).metrics().toString());
         // the run's span: its connections and vacuum, then -T 3
         java.time.Duration span = java.time.Duration.between(trials.get(0).started(), trials.get(0).finished());
         assertTrue(span.toMillis() >= 3000 && span.toSeconds() < 60, span.toString());
