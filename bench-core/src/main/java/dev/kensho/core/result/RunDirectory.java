@@ -208,7 +208,9 @@ public final class RunDirectory implements AutoCloseable {
             try {
                 t = Json.MAPPER.readValue(line, Trial.class);
             } catch (IOException e) {
-                bad.add(lineNo + "\t" + KenshoException.firstLine(e));
+                // whole JSON of the wrong shape (a field's type) is no crash's remnant, even on the last line: said
+                boolean whole = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException;
+                bad.add((whole ? "whole:" : "") + lineNo + "\t" + whatIsWrong(file.getFileName() + ":" + lineNo, e).replaceFirst("^[^ ]*:\\d+:\\d+: ", ""));
                 continue;
             }
             // whole JSON, so no crash's remnant: said even on the last line ("null", {}, another tool's record)
@@ -221,8 +223,9 @@ public final class RunDirectory implements AutoCloseable {
         }
         // the last line may be partial (killed mid-write) and is skipped quietly; one before it was damaged since
         for (String b : bad) {
-            int n = Integer.parseInt(b.substring(0, b.indexOf('\t')));
-            if (n != last) System.err.println("warning: " + file + ":" + n + ": not a trial, skipped (" + b.substring(b.indexOf('\t') + 1) + ")");
+            boolean whole = b.startsWith("whole:");
+            int n = Integer.parseInt(b.substring(whole ? 6 : 0, b.indexOf('\t')));
+            if (n != last || whole) System.err.println("warning: " + file + ":" + n + ": not a trial, skipped (" + b.substring(b.indexOf('\t') + 1) + ")");
         }
         return list;
     }

@@ -366,6 +366,16 @@ class RunDirectoryTest {
         String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(said.startsWith("warning: " + file + ":2: not a trial, skipped ("), said);
         assertEquals(1, said.lines().count(), "the partial last line is skipped quietly: " + said);
+        // a last line that is whole JSON with a field of the wrong type is no crash's remnant: said too, in the file's words
+        Files.writeString(file, ok + "{\"cell\":\"c\",\"repeat\":\"x\",\"status\":\"ok\"}\n");
+        java.io.ByteArrayOutputStream err2 = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(err2, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(1, RunDirectory.readTrials(file).size());
+        } finally {
+            System.setErr(was);
+        }
+        assertEquals("warning: " + file + ":2: not a trial, skipped (repeat is not a number)\n", err2.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /**
