@@ -768,9 +768,11 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         }
         String host = hostPort;
         String portText = null;
-        if (hostPort.startsWith("[") != hostPort.contains("]")) {
-            // an IPv6 address without its other bracket: a host named "[:" was looked up, and the run blamed the network
-            throw KenshoException.usage("--url has an IPv6 address without its closing ']' (or a ']' without its '['): " + Credentials.maskUrl(url));
+        for (String one : hostPort.split(",", -1)) {
+            if (one.startsWith("[") != one.contains("]")) {
+                // an IPv6 address without its other bracket: a host named "[:" was looked up, and the run blamed the network
+                throw KenshoException.usage("--url has an IPv6 address without its closing ']' (or a ']' without its '['): " + Credentials.maskUrl(url));
+            }
         }
         int colon = hostPort.lastIndexOf(':');
         if (colon >= 0 && !hostPort.endsWith("]")) {
@@ -1005,18 +1007,23 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      * false). Found at the connection, sslmode=bogus was exit 3, a server's fault; a boolean's typo was silently false.
      */
     static String badValue(org.postgresql.PGProperty p, String value) {
+        // listed with choices that are not their whole grammar: protocolVersion takes 3.0 and 3.2, requireAuth a list
+        if (LOOSER_THAN_LISTED.contains(p.getName())) return null;
         String[] choices = p.getChoices();
         if (choices != null && choices.length > 0) {
             return java.util.Arrays.stream(choices).anyMatch(c -> c.equalsIgnoreCase(value)) ? null : "is none of " + String.join(", ", choices);
         }
         String d = p.getDefaultValue();
         if (d == null || p.name().toLowerCase(java.util.Locale.ROOT).contains("password")) return null;
-        if (d.matches("-?\\d+") && !value.strip().matches("-?\\d+")) return "is no whole number";
+        // a number (loginTimeout is read as a float; the whole-number ones then say so at the connection)
+        if (d.matches("-?\\d+") && !value.strip().matches("-?\\d+(\\.\\d+)?")) return "is no number";
         if ((d.equals("true") || d.equals("false")) && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
             return "is neither true nor false";
         }
         return null;
     }
+
+    private static final java.util.Set<String> LOOSER_THAN_LISTED = java.util.Set.of("protocolVersion", "requireAuth");
 
     private static boolean present(Map<String, String> env, String name) {
         String v = env.get(name);

@@ -495,18 +495,21 @@ class RemoteServerTest {
         // had been read as false
         for (String[] c : new String[][] {
                 {"sslmode=bogus", "sslmode=bogus, which is none of disable, allow, prefer, require, verify-ca, verify-full"},
-                {"connectTimeout=x", "connectTimeout=x, which is no whole number"},
+                {"connectTimeout=x", "connectTimeout=x, which is no number"},
                 {"tcpKeepAlive=yes", "tcpKeepAlive=yes, which is neither true nor false"}}) {
             KenshoException e = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h/x?" + c[0], "u", null, null, Map.of()));
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertEquals("--url has " + c[1] + ": jdbc:postgresql://h/x?" + c[0], e.getMessage());
         }
-        for (String fine : java.util.List.of("sslmode=Require", "connectTimeout=5", "tcpKeepAlive=TRUE", "prepareThreshold=-1", "options=-c%20work_mem%3D64MB")) {
+        // and what pgjdbc takes beyond its lists: a float loginTimeout, protocol 3.0 or 3.2, a list of auth methods
+        for (String fine : java.util.List.of("sslmode=Require", "connectTimeout=5", "tcpKeepAlive=TRUE", "prepareThreshold=-1", "options=-c%20work_mem%3D64MB",
+                "loginTimeout=2.5", "protocolVersion=3.2", "requireAuth=scram-sha-256,none", "requireAuth=!md5,!password")) {
             RemoteServer.fromUrl("jdbc:postgresql://h/x?" + fine, "u", null, null, Map.of());
         }
         KenshoException bracket = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://[::1/x", "u", null, null, Map.of()));
         assertEquals("--url has an IPv6 address without its closing ']' (or a ']' without its '['): jdbc:postgresql://[::1/x", bracket.getMessage());
         assertEquals("[::1]", RemoteServer.fromUrl("jdbc:postgresql://[::1]:5433/x", "u", null, null, Map.of()).host());
+        assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h1,[::1/x", "u", null, null, Map.of()));
     }
 
     /**
