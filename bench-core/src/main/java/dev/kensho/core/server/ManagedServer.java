@@ -940,6 +940,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         // the exit hook stops the server: a restart now would start it again behind the hook's back
         if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no restart", null);
         if (postmasterAlive()) {
+            lastStartFailure = null;   // a start that timed out came up after all: a later end is not that start's
             stopServer();
         } else {
             // killed, or ended on its own: pg_ctl stop would fail on it ("No such process"), and the server stay down
