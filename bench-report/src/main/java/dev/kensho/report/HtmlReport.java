@@ -258,7 +258,14 @@ public final class HtmlReport {
         // the cells the run set out to measure (run.json keeps them since Kensho recorded them) that have no trial at all
         List<String> neverReached = params.get(dev.kensho.core.result.RunDirectory.PLANNED_CELLS) instanceof List<?> planned
                 ? planned.stream().map(String::valueOf).filter(c -> !byCell.containsKey(c)).toList() : List.of();
-        if (shorter.isEmpty() && neverReached.isEmpty()) return java.util.Optional.empty();
+        if (shorter.isEmpty() && neverReached.isEmpty()) {
+            // a run that stopped after its load (an SSB run's first trial) and planned nothing yet read as complete
+            if (measured.isEmpty() && run.trials().stream().allMatch(t -> "load".equals(t.params().get("step")))) {
+                return java.util.Optional.of("Unfinished: only the data load finished; the run stopped before its first measurement ("
+                        + run.info().resumeCommand(run.directory()) + " runs the rest).");
+            }
+            return java.util.Optional.empty();
+        }
         String fewer = shorter.isEmpty() ? "" : shorter.size() + " of " + measured.size() + (measured.size() == 1 ? " cell has" : " cells have")
                 + " fewer trials than the " + repeats + " repeats asked for: " + names(shorter);
         String none = neverReached.isEmpty() ? "" : (fewer.isEmpty() ? "" : "; ") + neverReached.size()

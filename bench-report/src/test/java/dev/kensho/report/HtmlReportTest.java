@@ -35,10 +35,6 @@ class HtmlReportTest {
     }
 
     /**
-     * Nothing in the results says a run was cut short: the report compares each cell's trials with the repeats asked
-     * for, and says when no trial finished, where it showed an empty table.
-     */
-    /**
      * An ssb index-build cut short after its load: the load, a one-off step with the seconds the builds chart, is no
      * cell short of its repeats; the builds never reached are named.
      */
@@ -54,8 +50,20 @@ class HtmlReportTest {
         String said = HtmlReport.unfinished(cut).orElseThrow();
         assertTrue(said.startsWith("Unfinished: 1 of 1 cell has fewer trials than the 3 repeats asked for: index-build;workers=0;columns=1 (1);"
                 + " 1 cell has none: index-build;workers=0;columns=2, as an interrupted run leaves them"), said);
+
+        // stopped after its load, nothing planned yet (an ssb jit run before its cells were recorded): not complete
+        RunResults loaded;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("jit"), RunInfo.of("ssb jit", List.of("bench"), Map.of("repeat", 3)))) {
+            rd.append(Trial.of("load;version=15", 0).param("step", "load").param("version", "15").metric("seconds", 12.5).build());
+            loaded = RunDirectory.read(rd.path());
+        }
+        assertTrue(HtmlReport.unfinished(loaded).orElseThrow().startsWith("Unfinished: only the data load finished;"), HtmlReport.unfinished(loaded).toString());
     }
 
+    /**
+     * Nothing in the results says a run was cut short: the report compares each cell's trials with the repeats asked
+     * for, and says when no trial finished, where it showed an empty table.
+     */
     @Test
     void interruptedAndEmptyRunsSaySo() throws Exception {
         assertFalse(HtmlReport.render(SampleRuns.pgbenchSweep(tmp.resolve("full"))).contains("Unfinished"), "every cell has its 3 repeats");

@@ -199,9 +199,24 @@ public final class JitMatrix {
             ? " (not kept: the run is stopping; --resume measures it again)" : "";
 
     /** Measures every item with jit=off and jit=on. The data must be loaded; the type variants are created here. */
+    /**
+     * Sets the run directory up before anything is measured (the command calls it before the load and the type
+     * variants' copies): summary.csv after every trial, and the cells in run.json, which a report of an interrupted run
+     * names where it never reached them. A run killed after its load had neither, and its report looked complete.
+     */
+    public void prepare(RunDirectory dir) {
+        dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
+        List<String> planned = new java.util.ArrayList<>();
+        for (Map<String, String> combo : QueryMatrix.combinations(opts.matrix())) {
+            for (Item it : items(opts.verifications(), opts.queries())) for (String jit : List.of("off", "on")) planned.add(key(it, jit, combo));
+        }
+        if (!dir.plannedCells().containsAll(planned)) dir.plannedCells(planned);
+    }
+
     public void run(SsbDatabase db, RunDirectory dir) throws InterruptedException {
         Target t = db.target();
         requireJit(t);
+        prepare(dir);
         if (opts.verifications().contains(2)) {
             for (String v : VARIANTS) db.ensureVariant(v);
         }
@@ -213,14 +228,7 @@ public final class JitMatrix {
             err.println("ssb jit: warning: " + small);
             dir.noteOnce(small);
         }
-        dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
         List<Map<String, String>> combos = QueryMatrix.combinations(opts.matrix());
-        // run.json's plan: the report of an interrupted run names the cells it never reached
-        List<String> planned = new java.util.ArrayList<>();
-        for (Map<String, String> combo : combos) {
-            for (Item it : items) for (String jit : List.of("off", "on")) planned.add(key(it, jit, combo));
-        }
-        dir.plannedCells(planned);
         for (int i = 0; i < combos.size(); i++) {
             Map<String, String> combo = combos.get(i);
             if (finished(items, combo, dir)) continue;   // --resume: no restart for settings nothing is left to run under

@@ -207,10 +207,11 @@ public final class ParallelSweep {
             dir.noteOnce(noJit);
         }
         SsbDatabase db = new SsbDatabase(t, opts.schema());
+        // the versions so far in the order they ran (finish() is given them all): the first is the ratios' base; before
+        // the load, whose trial is the first (a run killed after it had no summary.csv)
+        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
         // a version whose cells are all in (a resumed run of several) measures nothing: loading it would be for nothing
         if (!finishedOn(dir, version)) ensureLoaded(db, opts.load(), dir, version, err);
-        // the versions so far in the order they ran (finish() is given them all): the first is the ratios' base
-        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
         measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
         return version;
     }

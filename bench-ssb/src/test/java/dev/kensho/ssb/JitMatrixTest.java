@@ -36,6 +36,20 @@ import org.junit.jupiter.api.io.TempDir;
 @KenshoTarget
 class JitMatrixTest {
 
+    /**
+     * Set up before the load (and the type variants' table-sized copies): a run killed there has its summary.csv and
+     * the cells it never reached in run.json; it had neither, and its report looked complete.
+     */
+    @Test
+    void aRunCutAfterItsLoadHasItsSummaryAndPlan(@TempDir Path results) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of(JitMatrix.COMMAND, List.of("test"), Map.of()))) {
+            new JitMatrix(new JitMatrix.Options(List.of(3), 2, List.of("q1.1"), Map.of(), QueryTimer.DEFAULT_FETCH_SIZE), System.out, System.err).prepare(dir);
+            dir.append(Trial.of("load;version=17", 0).param("step", "load").metric("seconds", 1.5).build());
+            assertTrue(Files.exists(dir.path().resolve(RunDirectory.SUMMARY)));
+            assertEquals(List.of("v3;query=q1.1;jit=off", "v3;query=q1.1;jit=on"), dir.plannedCells());
+        }
+    }
+
     @Test
     void embeddedServerIsRefusedWithAOneLineHint(Target pg) {
         KenshoException e = assertThrows(KenshoException.class, () -> JitMatrix.requireJit(pg));

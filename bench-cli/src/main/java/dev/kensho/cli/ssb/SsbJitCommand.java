@@ -99,6 +99,7 @@ final class SsbJitCommand implements Callable<Integer> {
                 String version = ParallelSweep.versionLabel(cache.target());
                 dir.environment(version, Environment.capture(cache.target()));
                 SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
+                m.prepare(dir);
                 ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
                 m.run(db, dir);
                 m.finish(dir);
