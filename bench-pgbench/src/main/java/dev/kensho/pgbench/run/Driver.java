@@ -806,6 +806,19 @@ public final class Driver {
         }
 
         /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */
+        /**
+         * A reconnect after a lost connection (not -C's connection: pgbench's own) may take seconds, a server restarting:
+         * the slot it held up is judged by -L again, as pgbench judges every slot before it starts, and skipped if late.
+         * It was sent seconds behind its schedule, one "late" transaction per client with the outage in its latency.
+         */
+        private boolean lateAfterReconnect(long scheduled, long latencyLimitNanos) {
+            return throttled() && latencyLimitNanos > 0 && !cfg.connectPerTransaction() && System.nanoTime() > scheduled + latencyLimitNanos;
+        }
+
+        private boolean throttled() {
+            return cfg.rate() > 0 && !warming;
+        }
+
         private void skip(int script) {
             skippedScript = script;
             skipped.increment();
@@ -859,7 +872,14 @@ public final class Driver {
                         return;
                     }
                 }
-                if (conn == null && !connect(cfg.connectPerTransaction())) return;
+                if (conn == null) {
+                    if (!connect(cfg.connectPerTransaction())) return;
+                    if (lateAfterReconnect(scheduled, latencyLimitNanos)) {
+                        skip(script);
+                        clock = System.nanoTime();
+                        continue;
+                    }
+                }
                 long start = System.nanoTime();
                 // a thread preempted since its last look at the clock (a thousand clients on two cores: seconds) must
                 // not start a transaction after -T: the run would drag on past its duration at a trickle
@@ -1232,9 +1252,16 @@ public final class Driver {
         }
 
         private boolean begin() {
-            if (wire == null && !connect(cfg.connectPerTransaction())) {
-                finish();
-                return false;
+            if (wire == null) {
+                if (!connect(cfg.connectPerTransaction())) {
+                    finish();
+                    return false;
+                }
+                if (throttled && lateAfterReconnect(scheduled, (long) (cfg.latencyLimitMs() * 1e6))) {
+                    skip(script);
+                    phase = Phase.NEW;
+                    return true;   // the next slot may start
+                }
             }
             start = System.nanoTime();
             if (!throttled) scheduled = start;

@@ -85,6 +85,46 @@ class ServerRestartDuringRunTest {
     }
 
     /**
+     * -R with -L and a server down for two seconds: the slot a client's reconnect held up is judged by -L again when
+     * the client is back, and skipped, as pgbench skips every slot later than the limit when it would start. It was
+     * sent two seconds behind its schedule, a "late" transaction per client with the outage in its latency.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aSlotTheOutageMadeLateIsSkippedAfterTheReconnect(Engine engine, @TempDir Path tmp) throws Exception {
+        try (Target pg = new dev.kensho.core.server.TargetSpec().open()) {
+            new PgbenchInit().scale(1).log(null).run(pg);
+            Path pid = pg.control().dataDirectory().orElseThrow().resolve("postmaster.pid");
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread outage = new Thread(() -> {
+                try {
+                    long deadline = System.nanoTime() + 60_000_000_000L;
+                    while (!err.toString(StandardCharsets.UTF_8).contains("progress: 1.0 s") && System.nanoTime() < deadline) Thread.sleep(20);
+                    String postmaster = java.nio.file.Files.readAllLines(pid).get(0).strip();
+                    new ProcessBuilder("kill", "-INT", postmaster).start().waitFor();   // a fast shutdown
+                    Thread.sleep(2000);
+                    pg.control().restart();
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            });
+            outage.start();
+            RunReport r = new PgbenchRun().engine(engine).builtin("select-only").clients(2).threads(1).seconds(6).rate(100).latencyLimitMs(200)
+                    .progress(1).noVacuum(true).warmup(0)
+                    .output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
+            outage.join();
+            assertEquals(null, failed.get());
+            String said = String.join("\n", r.lines()) + "\n" + err.toString(StandardCharsets.UTF_8);
+            assertFalse(r.aborted(), said);
+            assertTrue(r.reconnects() >= 1, said);
+            // the outage's slots, skipped; none sent behind it
+            assertTrue(r.skipped() >= 100, said);
+            assertTrue(r.latency().maxMs() < 1500, r.latency().maxMs() + " ms: " + said);
+        }
+    }
+
+    /**
      * A server that dies half-way and does not come back: its clients give up at the run's end and the run is aborted,
      * as pgbench's is. They ended silently, and the run reported its transactions over the whole duration, exit 0.
      */
