@@ -226,7 +226,7 @@ public final class Kensho implements Runnable {
         giveVersion(cl);
         // "" is the working directory to Path.of: --results "" and ssb gen --out "" wrote there without a word
         cl.registerConverter(java.nio.file.Path.class, s -> {
-            if (s.isBlank()) throw new CommandLine.TypeConversionException("an empty path; give a directory or file (. for this one)");
+            if (s.isBlank()) throw new CommandLine.TypeConversionException("an empty path");
             return java.nio.file.Path.of(s);
         });
         // pgbench takes the last of a repeated option (-T 60 ... -T 120); Kensho's other commands refuse the repeat,

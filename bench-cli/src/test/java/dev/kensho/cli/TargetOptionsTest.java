@@ -40,7 +40,7 @@ class TargetOptionsTest {
     void anEmptyPgBinIsAUsageError() {
         CommandRun r = CommandRun.of("env", "--pg-bin=");
         assertEquals(2, r.exit(), r.err());
-        assertEquals("bench: --pg-bin is empty: give the bin directory of an installed PostgreSQL\n", r.err());
+        assertEquals("bench: Invalid value for option '--pg-bin' (DIR): an empty path (see 'bench env --help')\n", r.err());
     }
 
     @Test
