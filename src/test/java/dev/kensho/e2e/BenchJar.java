@@ -81,6 +81,15 @@ final class BenchJar {
         List<String> lines = err.strip().lines().toList();
         if (!lines.get(lines.size() - 1).startsWith("bench: interrupted")) throw new AssertionError(err);
     }
+
+    /** The run directories under a --results directory: none where a run that measured nothing removed it with its run. */
+    static long runDirectories(Path results) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(results)) return 0;
+        try (var d = java.nio.file.Files.list(results)) {
+            return d.count();
+        }
+    }
+
     /** An error line without the note that the run directory it had announced was removed (nothing measured). */
     static String withoutRemovedRun(String err) {
         return err.replaceAll(" \\(nothing was measured: [^\\n]* removed\\)", "");

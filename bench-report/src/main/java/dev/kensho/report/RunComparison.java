@@ -403,7 +403,13 @@ public final class RunComparison {
             this.analysed = charted.isEmpty() ? metrics.subList(0, Math.min(1, metrics.size())) : charted;
         }
         for (String m : metrics) {
-            if (!common.contains(m)) warnings.add("metric " + m + " is missing in some group");
+            if (common.contains(m)) continue;
+            // which group lacks it, and for pgbench's late and skipped why (a run without -L counts neither)
+            List<String> lacking = groups.stream().filter(g -> cells.get(g).values().stream().flatMap(List::stream)
+                    .noneMatch(t -> t.metric(m) != null)).map(Group::label).toList();
+            warnings.add("metric " + m + " is in no trial of " + (lacking.isEmpty() ? "some cells of some groups" : String.join(", ", lacking))
+                    + (List.of("late", "skipped").contains(m) ? " (pgbench runs record it only with -L, and Kensho before its 2026-11-30 builds"
+                    + " wrote 0 where it counted nothing)" : ""));
         }
         leaveOutUnmeasured();
         this.factor = factor();
@@ -788,7 +794,10 @@ public final class RunComparison {
                     raw.add(spread ? welch.tTest(a, b) : Double.NaN);
                 }
                 String unmatched = g.label() + " has no cell that matches one of " + base.label() + "'s" + mismatch(base, g);
-                if (tested.isEmpty() && !warnings.contains(unmatched)) warnings.add(unmatched);   // once, not per metric
+                // once, not per metric; and only where no cell matches (a metric one side lacks is said above)
+                boolean anyMatch = order.stream().anyMatch(k -> !cells.get(base).getOrDefault(k, List.of()).isEmpty()
+                        && !cells.get(g).getOrDefault(k, List.of()).isEmpty());
+                if (tested.isEmpty() && !anyMatch && !warnings.contains(unmatched)) warnings.add(unmatched);
                 double[] adjusted = TwoWayAnova.holm(raw.stream().filter(x -> !Double.isNaN(x)).mapToDouble(Double::doubleValue).toArray());
                 int next = 0;
                 for (int i = 0; i < tested.size(); i++) {
