@@ -805,20 +805,17 @@ public final class Driver {
             return s;
         }
 
-        /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */
         /**
          * A reconnect after a lost connection (not -C's connection: pgbench's own) may take seconds, a server restarting:
          * the slot it held up is judged by -L again, as pgbench judges every slot before it starts, and skipped if late.
          * It was sent seconds behind its schedule, one "late" transaction per client with the outage in its latency.
          */
         private boolean lateAfterReconnect(long scheduled, long latencyLimitNanos) {
-            return throttled() && latencyLimitNanos > 0 && !cfg.connectPerTransaction() && System.nanoTime() > scheduled + latencyLimitNanos;
+            return cfg.rate() > 0 && !warming && latencyLimitNanos > 0 && !cfg.connectPerTransaction()
+                    && System.nanoTime() > scheduled + latencyLimitNanos;
         }
 
-        private boolean throttled() {
-            return cfg.rate() > 0 && !warming;
-        }
-
+        /** -R with -L: a transaction already later than the limit when it would start is skipped, as pgbench does. */
         private void skip(int script) {
             skippedScript = script;
             skipped.increment();
@@ -1257,7 +1254,7 @@ public final class Driver {
                     finish();
                     return false;
                 }
-                if (throttled && lateAfterReconnect(scheduled, (long) (cfg.latencyLimitMs() * 1e6))) {
+                if (lateAfterReconnect(scheduled, (long) (cfg.latencyLimitMs() * 1e6))) {
                     skip(script);
                     phase = Phase.NEW;
                     return true;   // the next slot may start
