@@ -260,7 +260,8 @@ public final class HtmlReport {
                 ? planned.stream().map(String::valueOf).filter(c -> !byCell.containsKey(c)).toList() : List.of();
         if (shorter.isEmpty() && neverReached.isEmpty()) {
             // a run that stopped after its load (an SSB run's first trial) and planned nothing yet read as complete
-            if (measured.isEmpty() && run.trials().stream().allMatch(t -> "load".equals(t.params().get("step")))) {
+            // (not ssb load's own run: the load is all it measures)
+            if (measured.isEmpty() && !"ssb load".equals(run.info().command()) && run.trials().stream().allMatch(t -> "load".equals(t.params().get("step")))) {
                 return java.util.Optional.of("Unfinished: only the data load finished; the run stopped before its first measurement ("
                         + run.info().resumeCommand(run.directory()) + " runs the rest).");
             }

@@ -408,7 +408,8 @@ public final class RunComparison {
             List<String> lacking = groups.stream().filter(g -> cells.get(g).values().stream().flatMap(List::stream)
                     .noneMatch(t -> t.metric(m) != null)).map(Group::label).toList();
             warnings.add("metric " + m + " is in no trial of " + (lacking.isEmpty() ? "some cells of some groups" : String.join(", ", lacking))
-                    + (List.of("late", "skipped").contains(m) ? " (pgbench runs record it only with -L, and Kensho before its 2026-11-30 builds"
+                    + (List.of("late", "skipped").contains(m) ? " (pgbench runs record it only with " + (m.equals("late") ? "-L" : "-R and -L")
+                    + ", and Kensho before its 2026-11-30 builds"
                     + " wrote 0 where it counted nothing)" : ""));
         }
         leaveOutUnmeasured();

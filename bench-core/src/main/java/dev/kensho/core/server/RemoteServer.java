@@ -912,6 +912,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         for (String[] p : new String[][] {{"options", "PGOPTIONS"}, {"ApplicationName", "PGAPPNAME"}, {"sslmode", "PGSSLMODE"},
                 {"sslrootcert", "PGSSLROOTCERT"}, {"sslcert", "PGSSLCERT"}, {"sslkey", "PGSSLKEY"}}) {
             if (!props.containsKey(p[0]) && !(p[0].equals("sslmode") && props.containsKey("ssl")) && present(env, p[1])) {
+                String bad = badValue(org.postgresql.PGProperty.forName(p[0]), env.get(p[1]));
+                if (bad != null) throw KenshoException.usage(p[1] + "=" + env.get(p[1]) + ", which " + bad + " (the --url without " + p[0] + " takes it)");
                 props.put(p[0], java.net.URLEncoder.encode(env.get(p[1]), StandardCharsets.UTF_8));
                 fromEnv.add(p[1]);
             }
@@ -1009,6 +1011,10 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     static String badValue(org.postgresql.PGProperty p, String value) {
         // listed with choices that are not their whole grammar: protocolVersion takes 3.0 and 3.2, requireAuth a list
         if (LOOSER_THAN_LISTED.contains(p.getName())) return null;
+        // ssl: present and empty means on, as true does; anything else but false was read as false, silently
+        if (p == org.postgresql.PGProperty.SSL) {
+            return value.isEmpty() || value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false") ? null : "is neither true nor false";
+        }
         String[] choices = p.getChoices();
         if (choices != null && choices.length > 0) {
             return java.util.Arrays.stream(choices).anyMatch(c -> c.equalsIgnoreCase(value)) ? null : "is none of " + String.join(", ", choices);

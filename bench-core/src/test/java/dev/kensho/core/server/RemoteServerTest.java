@@ -496,7 +496,8 @@ class RemoteServerTest {
         for (String[] c : new String[][] {
                 {"sslmode=bogus", "sslmode=bogus, which is none of disable, allow, prefer, require, verify-ca, verify-full"},
                 {"connectTimeout=x", "connectTimeout=x, which is no number"},
-                {"tcpKeepAlive=yes", "tcpKeepAlive=yes, which is neither true nor false"}}) {
+                {"tcpKeepAlive=yes", "tcpKeepAlive=yes, which is neither true nor false"},
+                {"ssl=ture", "ssl=ture, which is neither true nor false"}}) {
             KenshoException e = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h/x?" + c[0], "u", null, null, Map.of()));
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertEquals("--url has " + c[1] + ": jdbc:postgresql://h/x?" + c[0], e.getMessage());
@@ -506,6 +507,9 @@ class RemoteServerTest {
                 "loginTimeout=2.5", "protocolVersion=3.2", "requireAuth=scram-sha-256,none", "requireAuth=!md5,!password")) {
             RemoteServer.fromUrl("jdbc:postgresql://h/x?" + fine, "u", null, null, Map.of());
         }
+        assertEquals("PGSSLMODE=bogus, which is none of disable, allow, prefer, require, verify-ca, verify-full (the --url without sslmode takes it)",
+                assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://h/x", "u", null, null, Map.of("PGSSLMODE", "bogus"))).getMessage());
+        RemoteServer.fromUrl("jdbc:postgresql://h/x?ssl", "u", null, null, Map.of());
         KenshoException bracket = assertThrows(KenshoException.class, () -> RemoteServer.fromUrl("jdbc:postgresql://[::1/x", "u", null, null, Map.of()));
         assertEquals("--url has an IPv6 address without its closing ']' (or a ']' without its '['): jdbc:postgresql://[::1/x", bracket.getMessage());
         assertEquals("[::1]", RemoteServer.fromUrl("jdbc:postgresql://[::1]:5433/x", "u", null, null, Map.of()).host());
