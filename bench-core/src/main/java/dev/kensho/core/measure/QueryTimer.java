@@ -137,6 +137,8 @@ public final class QueryTimer {
         String first = words.get(0);
         if (first.equals("explain")) return words.contains("analyze") || words.contains("analyse") ? "EXPLAIN ANALYZE" : null;
         if (READ_ONLY_COMMANDS.contains(first)) return null;
+        // a word no command starts with ("selec 1") is a syntax error the server names in its trials, not a write
+        if (!SQL_COMMANDS.contains(first)) return null;
         if (!first.equals("select") && !first.equals("values") && !first.equals("table") && !first.equals("with")) {
             return first.toUpperCase(java.util.Locale.ROOT);
         }
@@ -150,6 +152,12 @@ public final class QueryTimer {
             return null;   // a statement the server rejects fails its trials with the reason
         }
     }
+
+    /** The words PostgreSQL's commands start with (its SQL Commands reference), less the read-only ones above. */
+    private static final java.util.Set<String> SQL_COMMANDS = java.util.Set.of("alter", "analyze", "analyse", "call",
+            "checkpoint", "cluster", "comment", "copy", "create", "deallocate", "delete", "do", "drop", "execute", "grant",
+            "import", "insert", "lock", "merge", "notify", "prepare", "reassign", "refresh", "reindex", "revoke", "security",
+            "select", "table", "truncate", "update", "vacuum", "values", "with");
 
     private static final java.util.Set<String> MAIN_KEYWORDS = java.util.Set.of("select", "values", "table", "insert", "update",
             "delete", "merge");

@@ -201,6 +201,10 @@ class QueryTimerTest {
                     "SELECT 'insert into x' /* delete */, x FROM kensho_timer_t FOR UPDATE", "explain select 1")) {
                 assertEquals(null, QueryTimer.writes(c, read), read);
             }
+            // a typo is the server's syntax error to name, not a write to warn of
+            assertEquals(null, QueryTimer.writes(c, "selec 1"));
+            assertEquals(null, QueryTimer.writes(c, "updte kensho_timer_t set x = 1"));
+            assertEquals("TRUNCATE", QueryTimer.writes(c, "truncate kensho_timer_t"));
         }
         try (Connection c = pg.connect(); Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery("select to_regclass('kensho_timer_z'), to_regclass('kensho_timer_y')")) {
