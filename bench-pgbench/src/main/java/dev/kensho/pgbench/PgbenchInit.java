@@ -55,6 +55,8 @@ public final class PgbenchInit {
     private PrintStream log = System.err;
     /** The statement the server refused, for the error (pgbench's "Query was:"); null when none did. */
     private String failedStatement;
+    /** The schema the last run worked in (see pinSearchPath), for its errors. */
+    private String pinnedSchema;
 
     /** -s: 100 000 accounts, 10 tellers and 1 branch per unit. */
     public PgbenchInit scale(int s) { this.scale = s; return this; }
@@ -163,8 +165,11 @@ public final class PgbenchInit {
             if (m != null && m.getDetail() != null) more.add("DETAIL: " + KenshoException.firstLine(m.getDetail()));
             if (m != null && m.getHint() != null) more.add("HINT: " + KenshoException.firstLine(m.getHint()));
             String serverHint = more.isEmpty() ? "" : " (" + String.join("; ", more) + ")";
+            // a table missing from the schema init works in, which may stand further along the search_path
+            String where = "42P01".equals(e.getSQLState()) && pinnedSchema != null ? " (init works on the pgbench tables of schema "
+                    + pinnedSchema + ", the search_path's first; those of schemas after it are left alone)" : "";
             throw new KenshoException(KenshoException.FAILURE, "pgbench init failed: " + KenshoException.firstLine(e) + serverHint
-                    + hint(e, target) + (failedStatement == null ? "" : "; query was: " + failedStatement), e);
+                    + where + hint(e, target) + (failedStatement == null ? "" : "; query was: " + failedStatement), e);
         }
     }
 
@@ -200,6 +205,7 @@ public final class PgbenchInit {
     /** Runs the steps on an open connection (left in autocommit). */
     public Result run(Connection c) throws SQLException {
         failedStatement = null;
+        pinnedSchema = null;
         validate();
         String todo = effectiveSteps();
         PartitionMethod method = partitions == 0 ? PartitionMethod.NONE : partitionMethod == null ? PartitionMethod.RANGE : partitionMethod;
@@ -212,14 +218,42 @@ public final class PgbenchInit {
                     + c.getCatalog() + "\" now; run one at a time (from JUnit's parallel execution: mark the tests that load"
                     + " tables into the shared server @ChangesServer)");
         }
+        String searchPath = null;
         try {
+            searchPath = pinSearchPath(c);
             return runSteps(c, todo, method, version);
         } finally {
             try {
+                // a caller's own connection gets its search_path back
+                if (searchPath != null) setSearchPath(c, searchPath);
                 advisoryLock(c, "pg_advisory_unlock");
             } catch (SQLException gone) {
                 // the connection broke: its session, and the lock with it, is gone
             }
+        }
+    }
+
+    /**
+     * Narrows the session's search_path to the schema the tables are made in, returning the one before (null: left as
+     * it was, no schema of it exists). pgbench's unqualified TRUNCATE, ALTER TABLE and VACUUM find the first pgbench_*
+     * of the search_path: with "public, userdata" and no pgbench_history in public, -I g emptied userdata's, and -I p
+     * gave a user's tables there primary keys. Init works in one schema, as its drop and create steps do.
+     */
+    private String pinSearchPath(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                "select current_setting('search_path'), quote_ident(current_schema()), current_schema()")) {
+            rs.next();
+            pinnedSchema = rs.getString(3);
+            if (pinnedSchema == null) return null;
+            setSearchPath(c, rs.getString(2));
+            return rs.getString(1);
+        }
+    }
+
+    private static void setSearchPath(Connection c, String path) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("select set_config('search_path', ?, false)")) {
+            ps.setString(1, path);
+            ps.execute();
         }
     }
 

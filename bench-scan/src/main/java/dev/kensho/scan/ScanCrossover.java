@@ -314,6 +314,12 @@ public final class ScanCrossover {
 
     private static Result run(Target target, Options options, RunDirectory dir, PrintStream progress, StudyLock lock)
             throws InterruptedException {
+        // a user's table of a scan table's name refuses the run before the extension goes into their database
+        try (Connection c = target.connect()) {
+            ScanTable.checkNoForeignTable(c, options.layouts());
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read the scan tables' comments: " + KenshoException.firstLine(e), e);
+        }
         if (options.caches().contains(CacheState.WARM)) requirePrewarm(target, dir);
         boolean coldRuns = options.caches().contains(CacheState.COLD) && target.control().canRestart();
         if (options.caches().contains(CacheState.COLD) && !coldRuns) {

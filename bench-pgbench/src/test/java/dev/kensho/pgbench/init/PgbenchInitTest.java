@@ -262,6 +262,65 @@ class PgbenchInitTest {
     }
 
     /**
+     * pgbench's unqualified TRUNCATE, ALTER TABLE and pre-run truncate find the first pgbench_* of the search_path: with
+     * no pgbench_history in public, -I g emptied userdata's, -I f gave it foreign keys, and a run's vacuum emptied it; a
+     * pgbench_history of the user's own columns in public was emptied by a run too. None is Kensho's to change.
+     */
+    @Test
+    void pgbenchTablesFurtherAlongTheSearchPathAreLeftAlone(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_user_paths2");
+            s.execute("create database kensho_user_paths2");
+        }
+        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_user_paths2")
+                .user("postgres").open()) {
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                s.execute("create schema userdata");
+                s.execute("create table userdata.pgbench_history(tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
+                s.execute("insert into userdata.pgbench_history values (1, 1, 1, 5, now(), 'PRECIOUS')");
+                s.execute("alter database kensho_user_paths2 set search_path = public, userdata");
+            }
+            new PgbenchInit().scale(1).log(null).run(db);
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                s.execute("drop table public.pgbench_history");
+            }
+            KenshoException g = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).steps("g").log(null).run(db));
+            assertTrue(g.getMessage().contains("\"pgbench_history\" does not exist") && g.getMessage().contains("schema public"), g.getMessage());
+            KenshoException f = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).steps("f").log(null).run(db));
+            assertTrue(f.getMessage().contains("schema public"), f.getMessage());
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            new dev.kensho.pgbench.PgbenchRun().builtin("select-only").transactions(1).warmup(0)
+                    .output(new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8)).run(db);
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("warning: userdata.pgbench_history not truncated: it is not beside"
+                    + " pgbench_branches in schema public"), err.toString(StandardCharsets.UTF_8));
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                assertEquals(1, count(c, "select count(*) from userdata.pgbench_history where filler = 'PRECIOUS'"));
+                assertEquals(0, count(c, "select count(*) from pg_constraint where conrelid = 'userdata.pgbench_history'::regclass"));
+                s.execute("create table public.pgbench_history(tid int, bid int, aid int, delta int, mtime timestamp, filler char(22), audit text)");
+                s.execute("insert into public.pgbench_history values (1, 1, 1, 5, now(), 'MINE', 'who')");
+            }
+            err.reset();
+            new dev.kensho.pgbench.PgbenchRun().builtin("select-only").transactions(1).warmup(0)
+                    .output(new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8)).run(db);
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("warning: public.pgbench_history not truncated: its columns are not pgbench's"),
+                    err.toString(StandardCharsets.UTF_8));
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                assertEquals(1, count(c, "select count(*) from public.pgbench_history where filler = 'MINE'"));
+                assertEquals(1, count(c, "select count(*) from userdata.pgbench_history where filler = 'PRECIOUS'"));
+                new PgbenchInit().scale(1).steps("v").log(null).run(c);   // a caller's connection keeps its search_path
+                try (ResultSet rs = s.executeQuery("show search_path")) {
+                    rs.next();
+                    assertEquals("public, userdata", rs.getString(1));
+                }
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_user_paths2");
+            }
+        }
+    }
+
+    /**
      * On a terminal pgbench writes each progress line over the last ('\\r') and ends the table's with a newline, so
      * -s 1000 shows one line; Kensho printed a thousand.
      */
