@@ -51,6 +51,14 @@ class ColdCacheTest {
         }
     }
 
+    private static int prewarmExtensions(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_extension WHERE extname = 'pg_prewarm'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     @Test
     void coldCellsRestartAndRecordTheOsCacheDrop(@TempDir Path results) throws Exception {
         try (Target pg = new TargetSpec().open()) {
@@ -74,6 +82,13 @@ class ColdCacheTest {
             KenshoException both = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, o, results, List.of("scan"), null));
             assertEquals(KenshoException.USAGE, both.exitCode());
             assertTrue(both.getMessage().startsWith("tables scan_high, scan_low exist and were not created by Kensho"), both.getMessage());
+            // a warm run refused so puts no extension into the user's database first
+            assertEquals(0, prewarmExtensions(pg), "a fresh cluster has no pg_prewarm");
+            ScanCrossover.Options warm = ScanCrossover.Options.builder().rows(20_000).from(10).to(90).step(80)
+                    .caches(List.of(CacheState.WARM)).throughputMb(0).build();
+            KenshoException warmRefused = assertThrows(KenshoException.class, () -> ScanCrossover.run(pg, warm, results, List.of("scan"), null));
+            assertTrue(warmRefused.getMessage().startsWith("tables scan_high, scan_low exist"), warmRefused.getMessage());
+            assertEquals(0, prewarmExtensions(pg), "pg_prewarm created before the refusal");
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("DROP TABLE scan_low");
                 s.execute("DROP TABLE scan_high");
