@@ -162,6 +162,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             s.startServer();
             s.refuseOverridden(initialSettings);
             s.ensureDatabase();
+            // interrupted while its last steps (JDBC, which does not look) ran: the caller will never get the server
+            if (Thread.currentThread().isInterrupted()) throw new KenshoException(KenshoException.FAILURE, "starting PostgreSQL interrupted");
         } catch (RuntimeException e) {
             String rejected = s.rejectedSetting(initialSettings);
             boolean portTaken = s.portTaken();
@@ -376,10 +378,25 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             pb.environment().put("LC_ALL", "C");
             withoutCredentials(pb.environment());
             Process p = pb.start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            // an interrupt (a cancelled start, a JUnit @Timeout) lets the tool finish first: an initdb left running wrote
+            // into a directory already deleted, and the postmaster of a pg_ctl start came up after its directory went,
+            // a server nobody would stop; what the tool did is then known, and close() can undo it
+            boolean interrupted = false, done;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (true) {
+                try {
+                    done = p.waitFor(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (!done) {
                 p.destroyForcibly();
                 throw new KenshoException(KenshoException.TARGET, what + " timed out after " + timeoutSeconds + " s");
             }
+            if (interrupted) throw new KenshoException(KenshoException.FAILURE, what + " interrupted");
             String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
                 String reason = failureReason(text), log = serverLogTail();
@@ -394,9 +411,6 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             return text;
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, what + " failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KenshoException(KenshoException.FAILURE, what + " interrupted", e);
         } finally {
             if (output != null) {
                 try {
@@ -1189,6 +1203,17 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     @Override
     public void close() {
+        // an interrupted thread (a cancelled start or run) stops its server all the same: with the interrupt pending,
+        // pg_ctl stop was not waited for, the server was taken for one that would not stop and kept running
+        boolean interrupted = Thread.interrupted();
+        try {
+            closeUninterrupted();
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeUninterrupted() {
         closePools();
         // after a Ctrl-C the command's thread comes here while the hook stops the server: interleaved, each one's
         // deleting tripped over the other's (or over pg_ctl's output file) and the halt cut the rest short

@@ -102,6 +102,53 @@ class OrphanReapingTest {
         }
     }
 
+    /**
+     * The servers of this JVM's instances that run (owner.pid names this JVM, or nothing: a directory a start was
+     * still filling), by their data directory.
+     */
+    private static java.util.Set<Path> ownRunningServers() throws Exception {
+        java.util.Set<Path> running = new java.util.HashSet<>();
+        Path root = KenshoHome.dir().resolve("instances");
+        if (!Files.isDirectory(root)) return running;
+        String me = Long.toString(ProcessHandle.current().pid());
+        try (var dirs = Files.list(root)) {
+            for (Path instance : dirs.toList()) {
+                Path owner = instance.resolve("owner.pid"), pidFile = instance.resolve("data/postmaster.pid");
+                try {
+                    if (Files.exists(owner) && !Files.readString(owner).strip().equals(me)) continue;
+                    long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+                    if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) running.add(instance);
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // no server there, or its directory went meanwhile
+                }
+            }
+        }
+        return running;
+    }
+
+    /**
+     * A start cancelled midway (Future.cancel(true), a JUnit @Timeout): the interrupt cut the wait for initdb or pg_ctl
+     * short, and the tool went on without Kensho: the server came up after its start had failed and ran, unowned,
+     * until the JVM ended; or the stop, interrupted in turn, was not waited for.
+     */
+    @Test
+    void aCancelledStartLeavesNoServer() throws Exception {
+        java.util.Set<Path> before = ownRunningServers();
+        var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            for (int delay : new int[] {200, 700, 1200}) {
+                var opening = pool.submit(() -> new TargetSpec().open());
+                Thread.sleep(delay);
+                if (!opening.cancel(true)) opening.get().close();
+                // the cancelled start has cleaned up when the pool's thread takes its next task
+                pool.submit(() -> { }).get(3, TimeUnit.MINUTES);
+                assertEquals(before, ownRunningServers(), "servers left running after a start cancelled at " + delay + " ms");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** After a reboot the pid in a stale postmaster.pid may be any process's: it is not killed. */
     @Test
     void aStalePidFileDoesNotKillTheProcessNowHoldingThatPid() throws Exception {
