@@ -483,8 +483,9 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         if (startMark < 0) return null;   // no start was tried: the failure came before it
         for (String l : logLinesSince(startMark)) {
             // "postgres: ..." is a check of the settings made before logging starts ("max_connections" (1) too small)
+            // "requires a Boolean value" (or a numeric one): a boolean's typo, or one of 9.6's booleans that became enums
             if (!(l.contains("invalid value") || l.contains("unrecognized configuration parameter") || l.contains("outside the valid range")
-                    || l.startsWith("postgres: "))) {
+                    || l.contains("\" requires a ") || l.startsWith("postgres: "))) {
                 continue;
             }
             for (var e : asked.entrySet()) {
@@ -505,10 +506,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         }
     }
 
-    /** What Kensho keeps in a --keep-data directory; anything else there is someone else's. */
     /** The server's password where it has one ({@link #passwordAuth}), in the instance directory, the owner's only. */
     static final String PASSWORD_FILE = "kensho.pw";
 
+    /** What Kensho keeps in a --keep-data directory; anything else there is someone else's. */
     private static final java.util.Set<String> OWN_FILES = java.util.Set.of("data", "in-use.lock", "owner.pid", "server.log", INITDB_STARTED,
             PASSWORD_FILE);
 

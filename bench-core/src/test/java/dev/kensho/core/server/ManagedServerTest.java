@@ -224,6 +224,10 @@ class ManagedServerTest {
         assertEquals(KenshoException.USAGE, few.exitCode());
         assertEquals("--set max_connections=1: \"superuser_reserved_connections\" (3) plus \"reserved_connections\" (0) must be less than "
                 + "\"max_connections\" (1)", few.getMessage());
+        // a boolean's bad value has words of its own: it was exit 3, "configuration file ... contains errors"
+        KenshoException maybe = assertThrows(KenshoException.class, () -> new TargetSpec().pgVersion(17).set("fsync", "maybe").open());
+        assertEquals(KenshoException.USAGE, maybe.exitCode());
+        assertEquals("--set fsync=maybe: parameter \"fsync\" requires a Boolean value", maybe.getMessage());
     }
 
     /**
