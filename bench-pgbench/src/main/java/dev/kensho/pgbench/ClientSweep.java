@@ -90,6 +90,8 @@ public final class ClientSweep {
     private PrintStream err = dev.kensho.core.Credentials.masking(System.err);
     /** Targets whose host could not be observed, said once each. */
     private final java.util.Set<String> hostUnseen = new java.util.HashSet<>();
+    /** Targets whose wait events were said to be 9.6's fewer kinds (once each). */
+    private final java.util.Set<String> waitsBefore10 = new java.util.HashSet<>();
     /** Targets whose pgbench_accounts was said to be larger than their shared buffers (once each, not per trial). */
     private final java.util.Set<String> coldSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** "target;checkpoint" or "target;prewarm": what the target's role may not do, and the server's reason. */
@@ -516,6 +518,14 @@ public final class ClientSweep {
         Map<String, Object> ex = new LinkedHashMap<>(t.extra());
         ex.putAll(built.extra());
         ex.put("wait_events", seen.waitProfile());
+        if (!seen.waitProfile().isEmpty() && !dev.kensho.core.server.ServerVersion.of(target).atLeast(10) && waitsBefore10.add(cell.target())) {
+            // 9.6's pg_stat_activity has wait events of locks and LWLocks only: its shares read as 10's would mislead
+            String note = cell.target() + ": PostgreSQL " + dev.kensho.core.server.ServerVersion.of(target).release() + " reports no Client,"
+                    + " IO or IPC wait events (they came with 10): a backend waiting for its client is sampled as Idle:idle (or Idle:idle"
+                    + " in transaction), one waiting for I/O or another process as CPU, so its wait-event shares do not compare with 10's and later's";
+            err.println(note);
+            dir.noteOnce(note);
+        }
         if (seen.waitProfile().get(TrialSampler.THIN) instanceof String thin) err.println(trialPrefix + "warning: the wait-event profile has " + thin);
         if (seen.error() != null) {
             // it had said "the sampler got few turns on a busy host", and the trial's db_* figures went missing unsaid

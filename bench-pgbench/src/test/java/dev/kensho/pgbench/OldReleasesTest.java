@@ -66,6 +66,9 @@ class OldReleasesTest {
                 new ClientSweep().clients(List.of(1, 2)).repeats(1).order(TrialMatrix.Order.SEQUENTIAL).seconds(1)
                         .builtin("select-only").engine(engine).log(SINK).run(Map.of("9.6", pg96), dir);
                 assertSweep(RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)));
+                // its Idle and CPU shares hold what 10 calls Client and IO waits: said once, in the run's notes
+                assertEquals(1, dir.info().notes().stream().filter(n -> n.startsWith("9.6: PostgreSQL 9.6.24 reports no Client, IO or IPC"
+                        + " wait events")).count(), dir.info().notes().toString());
             }
         }
     }
