@@ -245,6 +245,12 @@ public final class ClientSweep {
         validate(specs);
         // before any server starts: a finished run's resume has nothing to initialise or run
         if (finished(specs.stream().map(TargetSpec::label).toList(), dir)) return;
+        // a server Kensho makes anew has no tables: said before every version was fetched and started
+        for (TargetSpec s : specs) {
+            if (scale == null && !s.isRemote() && s.keepData() == null) {
+                throw KenshoException.usage(s.label() + " is a new server with no pgbench tables: give -s SCALE to initialise them");
+            }
+        }
         Map<String, Target> open = new LinkedHashMap<>();
         try {
             for (TargetSpec s : specs) {

@@ -51,6 +51,24 @@ class LibraryCallerTest {
         assertEquals("clients/2", new ClientSweep().parameters().get("threads"));
     }
 
+    /**
+     * A sweep without scale() on servers Kensho makes anew: each was fetched and started before the sweep said it had
+     * no tables to run on (minutes for a list of releases not yet fetched).
+     */
+    @Test
+    void aSweepWithoutScaleOnNewServersIsRefusedBeforeAnyStarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of("pgbench sweep",
+                java.util.List.of(), java.util.Map.of()))) {
+            var log = new java.io.ByteArrayOutputStream();
+            KenshoException e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(java.util.List.of(1)).repeats(1)
+                    .seconds(1).log(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8))
+                    .run(java.util.List.of(new dev.kensho.core.server.TargetSpec().pgVersion("10.6")), dir));
+            assertEquals("embedded-10.6 is a new server with no pgbench tables: give -s SCALE to initialise them", e.getMessage());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("", log.toString(java.nio.charset.StandardCharsets.UTF_8), "no target was started");
+        }
+    }
+
     /** Script.parse throws the checked ScriptException; the builder's text form gives the usage error a -f file gets. */
     @Test
     void aScriptGivenAsTextIsParsedWithItsNameInTheError() {
