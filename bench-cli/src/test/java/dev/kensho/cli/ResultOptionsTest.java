@@ -251,6 +251,10 @@ class ResultOptionsTest {
                 assertTrue(!r.out().contains("loaded SSB"), r.out());
             }
             assertEquals(1, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size(), "one load");
+            // the server's major as its version, the target beside it, as ssb's cells record them
+            var loaded = RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).get(0);
+            assertEquals(dev.kensho.core.server.ServerVersion.of(pg).major(), loaded.params().get("version"), loaded.params().toString());
+            assertEquals("remote " + pg.host() + ":" + pg.port() + "/" + pg.database(), loaded.params().get("target"), loaded.params().toString());
             assertTrue(Files.readString(run.resolve(RunDirectory.SUMMARY)).contains(",1,ok,"), "the summary of its one load");
 
             String[] ssb = {"ssb", "-s", "0.01", "--schema", schema, "--workers", "0", "--repeat", "1", "--query", "q1.1", "--reload"};

@@ -192,7 +192,8 @@ public final class IndexBuild {
                     dir.append(built);
                     // after the append, and only where it was kept: a time said before it, then a Ctrl-C, was no result
                     if (built.ok() && !dev.kensho.core.JvmShutdown.begun()) {
-                        err.printf(Locale.ROOT, "ssb index-build (%s): %.3f s%n", cols, built.metric("seconds"));
+                        // the cell and repeat, as ssb's and query's lines name theirs: two worker counts' lines read alike
+                        err.printf(Locale.ROOT, "ssb index-build workers=%d #%d (%s): %.3f s%n", w, r + 1, cols, built.metric("seconds"));
                     }
                 }
             }

@@ -211,7 +211,7 @@ public final class ParallelSweep {
         // the load, whose trial is the first (a run killed after it had no summary.csv)
         dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
         // a version whose cells are all in (a resumed run of several) measures nothing: loading it would be for nothing
-        if (!finishedOn(dir, version)) ensureLoaded(db, opts.load(), dir, version, err);
+        if (!finishedOn(dir, version)) ensureLoaded(db, opts.load(), dir, version, target, err);
         measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
         return version;
     }
@@ -298,6 +298,11 @@ public final class ParallelSweep {
     /** Loads when the data are missing or incomplete; refuses other data unless --reload. */
     public static SsbDatabase.LoadReport ensureLoaded(SsbDatabase db, SsbDatabase.LoadOptions lo, RunDirectory dir,
                                                      String version, PrintStream err) {
+        return ensureLoaded(db, lo, dir, version, null, err);
+    }
+
+    private static SsbDatabase.LoadReport ensureLoaded(SsbDatabase db, SsbDatabase.LoadOptions lo, RunDirectory dir,
+                                                      String version, String target, PrintStream err) {
         SsbDatabase.Status st = db.status();
         // --reload replaces the data once per run: a --resume of a run that loaded already keeps what it measured on
         if (st.usable(lo) && (!lo.reload() || (dir != null && loadedIn(dir, version)))) {
@@ -309,7 +314,7 @@ public final class ParallelSweep {
         err.printf(Locale.ROOT, "ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n",
                 SsbDatabase.fmt(r.scale()), r.rows(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(),
                 r.analyzeSeconds(), r.totalSeconds());
-        if (dir != null) dir.append(loadTrial(r, version, dir).startedAt(began));
+        if (dir != null) dir.append(loadTrial(r, version, target, dir).startedAt(began));
         return r;
     }
 
@@ -318,16 +323,30 @@ public final class ParallelSweep {
         return dir.isFinished(loadCell(version), 0);
     }
 
+    /**
+     * True when dir holds a finished load of any version: an ssb load run's one, asked before its server starts, whose
+     * major is not known yet (its cell was named after the target until 0.1.0's later builds).
+     */
+    public static boolean loadedIn(RunDirectory dir) {
+        return dir.trials().stream().map(Trial::cell).filter(c -> c.startsWith("load;version=")).distinct().anyMatch(c -> dir.isFinished(c, 0));
+    }
+
     private static String loadCell(String version) {
         return "load;version=" + version;
     }
 
     /** The load as a trial: generate (client CPU), copy, keys, analyze and total seconds. */
     public static Trial loadTrial(SsbDatabase.LoadReport r, String version, RunDirectory dir) {
+        return loadTrial(r, version, null, dir);
+    }
+
+    /** The same, with the target as the command line named it (remote db1:5432/bench), as the ssb cells record theirs. */
+    public static Trial loadTrial(SsbDatabase.LoadReport r, String version, String target, RunDirectory dir) {
         String cell = loadCell(version);
         int repeat = (int) dir.trials().stream().filter(t -> t.cell().equals(cell)).count();
-        Trial.Builder b = Trial.of(cell, repeat).param("step", "load").param("version", version).param("scale", r.scale())
-                .param("jobs", r.jobs());
+        Trial.Builder b = Trial.of(cell, repeat).param("step", "load");
+        if (target != null) b.param("target", target);
+        b.param("version", version).param("scale", r.scale()).param("jobs", r.jobs());
         r.metrics().forEach((k, v) -> {
             if (v instanceof Long l) b.metric(k, l); else b.metric(k, v.doubleValue());
         });

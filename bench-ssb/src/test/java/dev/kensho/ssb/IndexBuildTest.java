@@ -112,8 +112,13 @@ class IndexBuildTest {
                     s.execute("DROP EXTENSION IF EXISTS pg_prewarm");
                 }
             }
-            IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2, 4), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()), System.err);
+            ByteArrayOutputStream said = new ByteArrayOutputStream();
+            IndexBuild ib = new IndexBuild(new IndexBuild.Options(List.of(0, 2, 4), 4, 1, "256MB"), new PrintStream(OutputStream.nullOutputStream()),
+                    new PrintStream(said, true, StandardCharsets.UTF_8));
             ib.run(db, dir);
+            // each build's line names its cell: the worker counts' lines read alike
+            assertTrue(said.toString(StandardCharsets.UTF_8).matches("(?s).*ssb index-build workers=2 #1 \\(lo_orderkey, lo_custkey\\): [0-9.]+ s\n.*"),
+                    said.toString(StandardCharsets.UTF_8));
             List<List<Object>> rows = ib.finish(dir);
             assertEquals(12, rows.size());
             // in run.json from the start: a report of an interrupted build names the cells it never reached

@@ -48,7 +48,7 @@ final class SsbLoadCommand implements Callable<Integer> {
         try (RunDirectory dir = results.open("ssb load", params, System.err)) {
             // with its trial: a kill between the two left a run without summary.csv, which a resume, finding the trial, never wrote
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, List.of()));
-            if (ParallelSweep.loadedIn(dir, spec.label())) {
+            if (ParallelSweep.loadedIn(dir)) {
                 // the load's trial is recorded before the variants are built: a run killed while it built them left
                 // them missing, and the resume said "nothing left"; the missing ones are built now (each whole or not at all)
                 if (variants) {
@@ -68,11 +68,14 @@ final class SsbLoadCommand implements Callable<Integer> {
 
     private int load(RunDirectory dir, TargetSpec spec, SsbDatabase.LoadOptions lo) throws Exception {
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
-            dir.environment(spec.label(), Environment.capture(cache.target()));
+            // the server's major as version, the target beside it, as ssb, jit and index-build record theirs (the
+            // target's label stood in version, and summary.csv's version column read "remote 127.0.0.1:5432/bench")
+            String version = ParallelSweep.versionLabel(cache.target());
+            dir.environment(version, Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
             java.time.Instant began = java.time.Instant.now();
             SsbDatabase.LoadReport r = db.load(lo, System.err);
-            dir.append(ParallelSweep.loadTrial(r, spec.label(), dir).startedAt(began));
+            dir.append(ParallelSweep.loadTrial(r, version, spec.label(), dir).startedAt(began));
             if (variants) buildVariants(db);
             CellSummary.write(dir, List.of());
             System.out.printf(Locale.ROOT, "loaded SSB SF %s into %s: %,d rows; generate %.1f s CPU, COPY %.1f s (%,.0f rows/s, %d jobs), "
