@@ -218,14 +218,22 @@ public final class PgbenchInit {
                     + c.getCatalog() + "\" now; run one at a time (from JUnit's parallel execution: mark the tests that load"
                     + " tables into the shared server @ChangesServer)");
         }
-        String searchPath = null;
+        String searchPath = null, maintenanceWorkMem = null;
+        // no named server-side statements: behind a transaction pooler (PgBouncer's pool_mode=transaction) the server
+        // connection keeps those of an earlier client, and "prepared statement S_1 already exists" failed the init midway
+        int threshold = c.unwrap(org.postgresql.PGConnection.class).getPrepareThreshold();
+        c.unwrap(org.postgresql.PGConnection.class).setPrepareThreshold(0);
         try {
+            maintenanceWorkMem = setting(c, "maintenance_work_mem");
             searchPath = pinSearchPath(c);
             return runSteps(c, todo, method, version);
         } finally {
             try {
-                // a caller's own connection gets its search_path back
-                if (searchPath != null) setSearchPath(c, searchPath);
+                // the session as it was: a caller's own connection, and a pooled server connection that the next client
+                // of a transaction pooler gets with whatever settings it holds (it had 256MB of maintenance_work_mem)
+                if (searchPath != null) setConfig(c, "search_path", searchPath);
+                if (maintenanceWorkMem != null) setConfig(c, "maintenance_work_mem", maintenanceWorkMem);
+                c.unwrap(org.postgresql.PGConnection.class).setPrepareThreshold(threshold);
                 advisoryLock(c, "pg_advisory_unlock");
             } catch (SQLException gone) {
                 // the connection broke: its session, and the lock with it, is gone
@@ -245,14 +253,25 @@ public final class PgbenchInit {
             rs.next();
             pinnedSchema = rs.getString(3);
             if (pinnedSchema == null) return null;
-            setSearchPath(c, rs.getString(2));
+            setConfig(c, "search_path", rs.getString(2));
             return rs.getString(1);
         }
     }
 
-    private static void setSearchPath(Connection c, String path) throws SQLException {
-        try (java.sql.PreparedStatement ps = c.prepareStatement("select set_config('search_path', ?, false)")) {
-            ps.setString(1, path);
+    private static String setting(Connection c, String name) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("select current_setting(?)")) {
+            ps.setString(1, name);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static void setConfig(Connection c, String name, String value) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("select set_config(?, ?, false)")) {
+            ps.setString(1, name);
+            ps.setString(2, value);
             ps.execute();
         }
     }

@@ -307,11 +307,17 @@ class PgbenchInitTest {
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
                 assertEquals(1, count(c, "select count(*) from public.pgbench_history where filler = 'MINE'"));
                 assertEquals(1, count(c, "select count(*) from userdata.pgbench_history where filler = 'PRECIOUS'"));
-                new PgbenchInit().scale(1).steps("v").log(null).run(c);   // a caller's connection keeps its search_path
-                try (ResultSet rs = s.executeQuery("show search_path")) {
+                // a caller's connection keeps its session: search_path, maintenance_work_mem (init raises it for its
+                // keys and vacuum) and the driver's prepare threshold
+                s.execute("set maintenance_work_mem = '1MB'");
+                int threshold = c.unwrap(org.postgresql.PGConnection.class).getPrepareThreshold();
+                new PgbenchInit().scale(1).steps("v").log(null).run(c);
+                try (ResultSet rs = s.executeQuery("select current_setting('search_path'), current_setting('maintenance_work_mem')")) {
                     rs.next();
                     assertEquals("public, userdata", rs.getString(1));
+                    assertEquals("1MB", rs.getString(2));
                 }
+                assertEquals(threshold, c.unwrap(org.postgresql.PGConnection.class).getPrepareThreshold());
             }
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
