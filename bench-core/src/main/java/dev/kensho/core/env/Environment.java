@@ -44,11 +44,26 @@ public final class Environment {
     }
 
     /**
+     * A connection for a few questions, without named server-side statements: behind a transaction pooler (PgBouncer's
+     * pool_mode=transaction) the server connection may hold an earlier client's S_1, and every other env run recorded
+     * "prepared statement S_1 already exists" and jit_available false.
+     */
+    private static Connection oneOff(Target target) throws SQLException {
+        Connection c = target.connect();
+        try {
+            c.unwrap(org.postgresql.PGConnection.class).setPrepareThreshold(0);
+        } catch (SQLException notPgjdbc) {
+            // another driver's connection has no such statements to avoid
+        }
+        return c;
+    }
+
+    /**
      * pg_jit_available(): false on a server built without LLVM (zonky's), where jit settings change nothing; true where
      * it cannot be asked (before 11 there is no jit setting to give, and the server refuses one).
      */
     public static boolean jitAvailable(Target target) {
-        try (Connection c = target.connect()) {
+        try (Connection c = oneOff(target)) {
             return jitAvailable(c);
         } catch (SQLException e) {
             return true;
@@ -79,7 +94,7 @@ public final class Environment {
         // they are Kensho's, recorded as kensho_settings, not what pgjdbc set for its session
         java.util.Set<String> kensho = new java.util.HashSet<>();
         for (String name : target.control().applied().keySet()) kensho.add(name.toLowerCase(java.util.Locale.ROOT));
-        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+        try (Connection c = oneOff(target); Statement s = c.createStatement()) {
             // JIT came with 11: before it there is neither pg_jit_available() nor a jit setting, and no JIT
             boolean jit = ServerVersion.of(c).atLeast(11);
             try (ResultSet rs = s.executeQuery("SELECT version(), current_setting('server_version'), "
@@ -146,7 +161,7 @@ public final class Environment {
      */
     public static Map<String, Object> serverHost(Target target) {
         Map<String, Object> m = new LinkedHashMap<>();
-        try (Connection c = target.connect()) {
+        try (Connection c = oneOff(target)) {
             ProcFiles files = ProcFiles.throughServer(c).files();
             if (files == null) return m;
             m.put("cpus", HostSampler.cpu(files.read("/proc/stat")).perCpu().keySet().stream().filter(k -> !k.equals("cpu")).count());
