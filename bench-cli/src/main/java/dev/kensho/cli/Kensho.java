@@ -49,7 +49,52 @@ public final class Kensho implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        // a command of commands alone is a usage error (exit 2), as the footer's scheme says; it exited 0
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand: give one of "
+                + String.join(", ", spec.subcommands().keySet()));
+    }
+
+    /**
+     * picocli's message, about what the user typed: an option by the name given (-T, not --duration), and an unknown
+     * option before a required one it stands for ("ssb gen -o DIR" said only "Missing required option: '--out=DIR'").
+     */
+    static String inTheUsersWords(CommandLine.ParameterException ex, String[] args) {
+        String message = ex.getMessage();
+        CommandLine.Model.CommandSpec spec = ex.getCommandLine().getCommandSpec();
+        if (ex instanceof CommandLine.MissingParameterException && ex.getArgSpec() == null || ex instanceof CommandLine.MissingParameterException
+                && ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o && o.required()) {
+            List<String> unknown = unknownOptions(spec, args);
+            if (!unknown.isEmpty()) {
+                return "Unknown option" + (unknown.size() > 1 ? "s: " : ": ") + unknown.stream().map(u -> "'" + u + "'")
+                        .collect(java.util.stream.Collectors.joining(", ")) + "; " + message.substring(0, 1).toLowerCase(java.util.Locale.ROOT) + message.substring(1);
+            }
+        }
+        CommandLine.Model.ArgSpec arg = ex.getArgSpec();
+        if (arg == null && ex instanceof CommandLine.MissingParameterException m && m.getMissing().size() == 1) arg = m.getMissing().get(0);
+        if (arg instanceof CommandLine.Model.OptionSpec o) {
+            String named = o.longestName(), typed = null;
+            for (String a : args) {
+                for (String n : o.names()) {
+                    boolean shortAttached = !n.startsWith("--") && n.length() == 2 && a.startsWith(n) && !a.startsWith("--");
+                    if (a.equals(n) || a.startsWith(n + "=") || shortAttached) typed = n;
+                }
+            }
+            if (typed != null && !typed.equals(named)) message = message.replace("'" + named + "'", "'" + typed + "'");
+        }
+        return message;
+    }
+
+    /** The arguments that look like options this command has none of (values that are negative numbers aside). */
+    private static List<String> unknownOptions(CommandLine.Model.CommandSpec spec, String[] args) {
+        List<String> unknown = new java.util.ArrayList<>();
+        for (String a : args) {
+            if (!a.startsWith("-") || a.equals("-") || a.equals("--") || a.matches("-[0-9.].*")) continue;
+            String name = a.startsWith("--") ? a.split("=", 2)[0] : a.length() > 2 ? a.substring(0, 2) : a;
+            boolean known = spec.findOption(name) != null;
+            for (CommandLine.Model.CommandSpec p = spec.parent(); !known && p != null; p = p.parent()) known = p.findOption(name) != null;
+            if (!known) unknown.add(a.startsWith("--") ? name : a);
+        }
+        return unknown;
     }
 
     /** The raw command line, for run.json (callers mask it). */
@@ -255,7 +300,7 @@ public final class Kensho implements Runnable {
             String[] maskedArgs = dev.kensho.core.Credentials.maskArgs(args);
             Map<String, String> masked = new java.util.HashMap<>();
             for (int i = 0; i < args.length; i++) if (!args[i].equals(maskedArgs[i])) masked.putIfAbsent(args[i], maskedArgs[i]);
-            String message = ex.getMessage();
+            String message = inTheUsersWords(ex, args);
             for (var m : masked.entrySet()) message = message.replace("'" + m.getKey() + "'", "'" + m.getValue() + "'");
             String hint = "";
             // (an unknown option's value is no DBNAME: PgbenchConnectionArgs.hint)

@@ -33,6 +33,37 @@ class OptionNamesTest {
         }
     }
 
+    /**
+     * An error names the option as the user typed it (pgbench's -T, not --duration), and an unknown option comes before
+     * the required one it was meant for (ssb gen -o said only "Missing required option: '--out=DIR'").
+     */
+    @Test
+    void errorsNameTheOptionsTheUserTyped() {
+        CommandRun t = CommandRun.of("pgbench", "run", "-T", "2s");
+        assertEquals(2, t.exit());
+        assertEquals("bench: Invalid value for option '-T': '2s' is not an int (see 'bench pgbench run --help')\n", t.err());
+        assertEquals("bench: Missing required parameter for option '-T' (SECONDS) (see 'bench pgbench run --help')\n",
+                CommandRun.of("pgbench", "run", "-T").err());
+        assertEquals("bench: Invalid value for option '--duration': '2s' is not an int (see 'bench pgbench run --help')\n",
+                CommandRun.of("pgbench", "run", "--duration", "2s").err());
+        CommandRun o = CommandRun.of("ssb", "gen", "-s", "0.01", "-o", "x");
+        assertEquals(2, o.exit());
+        assertEquals("bench: Unknown option: '-o'; missing required option: '--out=DIR' (see 'bench ssb gen --help')\n", o.err());
+        assertEquals("bench: Unknown option: '-c'; missing required option: '--clients=N' (see 'bench pgbench sweep --help')\n",
+                CommandRun.of("pgbench", "sweep", "-c", "1").err());
+    }
+
+    /** A command of commands alone is a usage error, as the footer's exit codes say (it printed its help and exited 0). */
+    @Test
+    void aCommandOfCommandsAloneIsAUsageError() {
+        CommandRun p = CommandRun.of("pgbench");
+        assertEquals(2, p.exit());
+        assertEquals("bench: Missing required subcommand: give one of init, run, sweep (see 'bench pgbench --help')\n", p.err());
+        assertEquals(2, CommandRun.of().exit());
+        assertEquals(0, CommandRun.of("--help").exit());
+        assertEquals(0, CommandRun.of("pgbench", "--help").exit());
+    }
+
     @Test
     void microTakesTheShortScaleOfTheOtherCommands() {
         assertEquals(Integer.valueOf(2), leaf("micro", "-s", "2").matchedOptionValue("--scale", 0));

@@ -1,5 +1,6 @@
 package dev.kensho.cli.pgbench;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -19,6 +20,8 @@ public final class PgbenchCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        // a command of commands alone is a usage error (exit 2), as the footer's scheme says; it exited 0
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand: give one of "
+                + String.join(", ", spec.subcommands().keySet()));
     }
 }
