@@ -245,7 +245,8 @@ class PgbenchCommandTest {
         Path results = tmp.resolve("results");
         for (String command : List.of("run", "sweep")) {
             List<String> base = new ArrayList<>(List.of("pgbench", command, "-S", "-T", "1", "--warmup", "0", "--results", results.toString()));
-            if (command.equals("sweep")) base.addAll(List.of("--clients", "1"));
+            // -s: a sweep without it on a new server is refused before any starts
+            if (command.equals("sweep")) base.addAll(List.of("--clients", "1", "-s", "1"));
             List<String> banana = new ArrayList<>(base);
             banana.addAll(List.of("--set", "shared_buffers=banana"));
             assertOneLineError(bench(banana.toArray(String[]::new)), 2, "--set shared_buffers=banana: invalid value for parameter \"shared_buffers\"");
