@@ -222,24 +222,35 @@ class PgbenchInitTest {
     }
 
     /**
+     * A new database whose search_path is "public, userdata", userdata holding a pgbench_history of the user's with
+     * one row ('PRECIOUS'); opened as a remote target.
+     */
+    private static Target userPathsDatabase(Target pg, String name) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists " + name);
+            s.execute("create database " + name);
+        }
+        Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + name).user("postgres").open();
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute("create schema userdata");
+            s.execute("create table userdata.pgbench_history(tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
+            s.execute("insert into userdata.pgbench_history values (1, 1, 1, 5, now(), 'PRECIOUS')");
+            s.execute("alter database " + name + " set search_path = public, userdata");
+        } catch (Exception e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
+    /**
      * Tables of the user's beside the four: a pgbench_history in another schema of the search_path (the drop step,
      * unqualified, dropped it and made the new one in public, as pgbench does), and a table inheriting from the new
      * pgbench_history (pgbench run's pre-run "truncate pgbench_history" emptied it, as pgbench's does). Both keep their rows.
      */
     @Test
     void tablesOfTheUsersBesideTheFourKeepTheirRows(Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("drop database if exists kensho_user_paths");
-            s.execute("create database kensho_user_paths");
-        }
-        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_user_paths")
-                .user("postgres").open()) {
-            try (Connection c = db.connect(); Statement s = c.createStatement()) {
-                s.execute("create schema userdata");
-                s.execute("create table userdata.pgbench_history(tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
-                s.execute("insert into userdata.pgbench_history values (1, 1, 1, 5, now(), 'PRECIOUS')");
-                s.execute("alter database kensho_user_paths set search_path = public, userdata");
-            }
+        try (Target db = userPathsDatabase(pg, "kensho_user_paths")) {
             new PgbenchInit().scale(1).log(null).run(db);
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
                 assertEquals(1, count(c, "select count(*) from userdata.pgbench_history where filler = 'PRECIOUS'"));
@@ -268,18 +279,7 @@ class PgbenchInitTest {
      */
     @Test
     void pgbenchTablesFurtherAlongTheSearchPathAreLeftAlone(Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("drop database if exists kensho_user_paths2");
-            s.execute("create database kensho_user_paths2");
-        }
-        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_user_paths2")
-                .user("postgres").open()) {
-            try (Connection c = db.connect(); Statement s = c.createStatement()) {
-                s.execute("create schema userdata");
-                s.execute("create table userdata.pgbench_history(tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))");
-                s.execute("insert into userdata.pgbench_history values (1, 1, 1, 5, now(), 'PRECIOUS')");
-                s.execute("alter database kensho_user_paths2 set search_path = public, userdata");
-            }
+        try (Target db = userPathsDatabase(pg, "kensho_user_paths2")) {
             new PgbenchInit().scale(1).log(null).run(db);
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
                 s.execute("drop table public.pgbench_history");
