@@ -63,7 +63,8 @@ public final class Kensho implements Runnable {
         CommandLine.Model.CommandSpec spec = ex.getCommandLine().getCommandSpec();
         if (ex instanceof CommandLine.MissingParameterException && ex.getArgSpec() == null || ex instanceof CommandLine.MissingParameterException
                 && ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o && o.required()) {
-            List<String> unknown = unknownOptions(spec, args);
+            // what picocli could not match, not every word with a dash: "-f -w.sql" is a file, and "--" ends the options
+            List<String> unknown = ex.getCommandLine().getUnmatchedArguments().stream().filter(a -> a.startsWith("-") && !a.equals("-")).toList();
             if (!unknown.isEmpty()) {
                 return "Unknown option" + (unknown.size() > 1 ? "s: " : ": ") + unknown.stream().map(u -> "'" + u + "'")
                         .collect(java.util.stream.Collectors.joining(", ")) + "; " + message.substring(0, 1).toLowerCase(java.util.Locale.ROOT) + message.substring(1);
@@ -74,27 +75,17 @@ public final class Kensho implements Runnable {
         if (arg instanceof CommandLine.Model.OptionSpec o) {
             String named = o.longestName(), typed = null;
             for (String a : args) {
+                if (a.equals("--")) break;   // the rest are values
                 for (String n : o.names()) {
-                    boolean shortAttached = !n.startsWith("--") && n.length() == 2 && a.startsWith(n) && !a.startsWith("--");
-                    if (a.equals(n) || a.startsWith(n + "=") || shortAttached) typed = n;
+                    // -T, -T2s, and -nT (-n and -T clustered, pgbench's way)
+                    boolean shortOne = !n.startsWith("--") && n.length() == 2 && a.startsWith("-") && !a.startsWith("--")
+                            && a.substring(1).matches("[A-Za-z]*" + java.util.regex.Pattern.quote(n.substring(1)) + ".*");
+                    if (a.equals(n) || a.startsWith(n + "=") || shortOne) typed = n;
                 }
             }
             if (typed != null && !typed.equals(named)) message = message.replace("'" + named + "'", "'" + typed + "'");
         }
         return message;
-    }
-
-    /** The arguments that look like options this command has none of (values that are negative numbers aside). */
-    private static List<String> unknownOptions(CommandLine.Model.CommandSpec spec, String[] args) {
-        List<String> unknown = new java.util.ArrayList<>();
-        for (String a : args) {
-            if (!a.startsWith("-") || a.equals("-") || a.equals("--") || a.matches("-[0-9.].*")) continue;
-            String name = a.startsWith("--") ? a.split("=", 2)[0] : a.length() > 2 ? a.substring(0, 2) : a;
-            boolean known = spec.findOption(name) != null;
-            for (CommandLine.Model.CommandSpec p = spec.parent(); !known && p != null; p = p.parent()) known = p.findOption(name) != null;
-            if (!known) unknown.add(a.startsWith("--") ? name : a);
-        }
-        return unknown;
     }
 
     /** The raw command line, for run.json (callers mask it). */

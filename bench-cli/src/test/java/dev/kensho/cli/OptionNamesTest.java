@@ -46,6 +46,11 @@ class OptionNamesTest {
                 CommandRun.of("pgbench", "run", "-T").err());
         assertEquals("bench: Invalid value for option '--duration': '2s' is not an int (see 'bench pgbench run --help')\n",
                 CommandRun.of("pgbench", "run", "--duration", "2s").err());
+        assertEquals("bench: Invalid value for option '-T': '2s' is not an int (see 'bench pgbench run --help')\n",
+                CommandRun.of("pgbench", "run", "-nT", "2s").err());
+        // a value with a dash is no unknown option (a file -w.sql, the results directory -res), nor is what follows --
+        assertEquals("bench: Missing required option: '--clients=N' (see 'bench pgbench sweep --help')\n",
+                CommandRun.of("pgbench", "sweep", "-S", "-f", "-w.sql", "--results", "-res").err());
         CommandRun o = CommandRun.of("ssb", "gen", "-s", "0.01", "-o", "x");
         assertEquals(2, o.exit());
         assertEquals("bench: Unknown option: '-o'; missing required option: '--out=DIR' (see 'bench ssb gen --help')\n", o.err());

@@ -253,7 +253,8 @@ public final class PgbenchInit {
             rs.next();
             pinnedSchema = rs.getString(3);
             if (pinnedSchema == null) return null;
-            setConfig(c, "search_path", rs.getString(2));
+            // pg_temp last: unnamed, a session's temporary tables come first (a caller's connection may hold some)
+            setConfig(c, "search_path", rs.getString(2) + ", pg_temp");
             return rs.getString(1);
         }
     }

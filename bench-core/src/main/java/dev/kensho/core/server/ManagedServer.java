@@ -170,7 +170,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             s.close();
             // the settings a server starts with are the command line's --set (TargetSpec.set)
             if (rejected != null) throw KenshoException.usage("--set " + rejected);
-            if (portTaken && !lastTry) return null;
+            // not again for a start that was interrupted: each try is waited out to its end
+            if (portTaken && !lastTry && !Thread.currentThread().isInterrupted()) return null;
             // a valid value the machine cannot give (shared_buffers beyond its memory): the settings are the lead
             if (!initialSettings.isEmpty() && e instanceof KenshoException k && k.getMessage().startsWith("starting PostgreSQL failed")) {
                 throw new KenshoException(k.exitCode(), k.getMessage() + "; it was started with " + initialSettings.entrySet().stream()
@@ -396,7 +397,6 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 p.destroyForcibly();
                 throw new KenshoException(KenshoException.TARGET, what + " timed out after " + timeoutSeconds + " s");
             }
-            if (interrupted) throw new KenshoException(KenshoException.FAILURE, what + " interrupted");
             String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
                 String reason = failureReason(text), log = serverLogTail();
@@ -408,6 +408,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 }
                 throw new KenshoException(KenshoException.TARGET, what + " failed: " + reason + log);
             }
+            // after its failure, which says more: interrupted or not, a tool that failed failed
+            if (interrupted) throw new KenshoException(KenshoException.FAILURE, what + " interrupted");
             return text;
         } catch (IOException e) {
             throw new KenshoException(KenshoException.TARGET, what + " failed: " + e.getMessage(), e);

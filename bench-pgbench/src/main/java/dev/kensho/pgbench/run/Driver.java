@@ -1987,7 +1987,8 @@ public final class Driver {
             }
             return null;
         } catch (SQLException e) {
-            return null;   // the truncate says what is wrong
+            // not known to be pgbench's: kept (the truncate's own error, for a missing table, is the query's null row)
+            return "pgbench_history not truncated: its schema and columns could not be read (" + KenshoException.firstLine(e) + ")";
         }
     }
 
