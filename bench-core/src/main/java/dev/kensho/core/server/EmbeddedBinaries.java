@@ -252,6 +252,10 @@ public final class EmbeddedBinaries {
             if (!Files.isRegularFile(repo.localJar(build))) {
                 System.err.println("fetching PostgreSQL " + PgRelease.ofZonky(build) + " (zonky's build " + repo.coordinates(build)
                         + ") from " + Credentials.maskUrl(repo.remote()) + "...");
+            } else {
+                // said as a download is: which build ran is the user's to know, wherever it came from
+                System.err.println("extracting PostgreSQL " + PgRelease.ofZonky(build) + " (zonky's build " + repo.coordinates(build)
+                        + ") from " + repo.localJar(build) + "...");
             }
             ZonkyRepository.Fetched f = repo.fetch(build, download);
             try (ZipFile zip = new ZipFile(f.jar().toFile())) {

