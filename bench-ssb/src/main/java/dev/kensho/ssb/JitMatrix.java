@@ -41,6 +41,13 @@ public final class JitMatrix {
     public static final String NO_JIT = "this server has no JIT (pg_jit_available() is false; the embedded PostgreSQL "
             + "binaries are built without LLVM): " + JitMatrix.elsewhere();
 
+    /**
+     * Said before an embedded server is started for nothing (and an SSB cache made for it): no zonky build has JIT, the
+     * releases before 11 none at all.
+     */
+    public static final String NO_EMBEDDED_JIT = "the embedded PostgreSQL servers have no JIT (their binaries are built without "
+            + "LLVM, and PostgreSQL had none before 11): " + JitMatrix.elsewhere();
+
     /** How to point Kensho at a server that can JIT. */
     private static String elsewhere() {
         return "point Kensho at a JIT-capable server with --pg-bin DIR (an installed PostgreSQL 11 or later built --with-llvm, "

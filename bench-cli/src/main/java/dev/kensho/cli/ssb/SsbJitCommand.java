@@ -82,6 +82,7 @@ final class SsbJitCommand implements Callable<Integer> {
         SsbDatabase.LoadOptions lo = data.load();
         TargetSpec spec = target.single();
         data.refuseCacheOptionsWithout(List.of(spec));
+        if (spec.kind() == dev.kensho.core.server.TargetKind.EMBEDDED) throw KenshoException.usage(JitMatrix.NO_EMBEDDED_JIT);
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             JitMatrix.requireJit(cache.target()); // before loading anything
             Map<String, Object> params = new LinkedHashMap<>();
