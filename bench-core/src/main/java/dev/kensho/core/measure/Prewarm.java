@@ -68,6 +68,18 @@ public final class Prewarm {
     }
 
     /**
+     * pg_prewarm as its schema names it ("public".pg_prewarm): where the search_path leaves out the extension's schema
+     * (a database whose search_path is one schema of its own), an unqualified call found no such function, and every
+     * sweep trial ran cold with a warning.
+     */
+    private static String function(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT quote_ident(n.nspname) FROM pg_extension e "
+                + "JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_prewarm'")) {
+            return rs.next() ? rs.getString(1) + ".pg_prewarm" : "pg_prewarm";
+        }
+    }
+
+    /**
      * Why pg_prewarm cannot be had, in one line that says what would give it: the server's "permission denied to create
      * extension" names neither the database nor the remedy (pg_prewarm is not a trusted extension: only a superuser
      * creates it). The SQLSTATE is kept, so callers can tell a missing right (42501) from a failure.
@@ -88,7 +100,7 @@ public final class Prewarm {
     /** Every table, index, materialized view and TOAST relation of a schema. */
     public static Result schema(Connection c, String schema) throws SQLException {
         boolean created = ensureExtension(c);
-        String sql = "SELECT count(*), coalesce(sum(pg_prewarm(c.oid)), 0) FROM pg_class c "
+        String sql = "SELECT count(*), coalesce(sum(" + function(c) + "(c.oid)), 0) FROM pg_class c "
                 + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r','i','m','t') "
                 + "AND c.relpersistence <> 't'";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -120,7 +132,7 @@ public final class Prewarm {
                         + " l AS (SELECT r AS leaf FROM t JOIN pg_class k ON k.oid = t.r WHERE k.relkind <> 'p')"
                 // 9.6 has no partitioned tables
                 : "l AS (SELECT ?::regclass::oid AS leaf WHERE ?::text IS NOT NULL)";
-        String sql = "WITH " + leaves + " SELECT count(*), coalesce(sum(pg_prewarm(r)), 0) FROM ("
+        String sql = "WITH " + leaves + " SELECT count(*), coalesce(sum(" + function(c) + "(r)), 0) FROM ("
                 + "SELECT leaf::regclass AS r FROM l "
                 + "UNION ALL SELECT i.indexrelid::regclass FROM pg_index i JOIN l ON i.indrelid = l.leaf "
                 + "UNION ALL SELECT c.reltoastrelid::regclass FROM pg_class c JOIN l ON c.oid = l.leaf WHERE c.reltoastrelid <> 0) x";

@@ -42,6 +42,31 @@ class PrewarmTest {
     }
 
     /**
+     * A session whose search_path is one schema of its own: the extension goes to public, which the path leaves out, and
+     * the unqualified pg_prewarm() was "function pg_prewarm(regclass) does not exist" (a sweep's every trial ran cold).
+     */
+    @Test
+    void thePrewarmFunctionIsFoundOutsideTheSearchPath(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS \"Own Schema\" CASCADE");
+            s.execute("CREATE SCHEMA \"Own Schema\"");
+            s.execute("DROP EXTENSION IF EXISTS pg_prewarm");
+            try {
+                s.execute("SET search_path = \"Own Schema\"");
+                s.execute("CREATE TABLE own_t (k int PRIMARY KEY)");
+                s.execute("INSERT INTO own_t SELECT generate_series(1, 10000)");
+                Prewarm.Result r = Prewarm.tables(c, List.of("own_t"));
+                assertTrue(r.createdExtension());
+                assertTrue(r.blocks() > 40, "read " + r.blocks() + " blocks");
+                assertTrue(Prewarm.schema(c, "Own Schema").blocks() > 40);
+            } finally {
+                s.execute("RESET search_path");
+                s.execute("DROP SCHEMA \"Own Schema\" CASCADE");
+            }
+        }
+    }
+
+    /**
      * PostgreSQL 10 partitions without pg_partition_tree (12) and without a partitioned table's index (11): the partitions,
      * down through a partitioned partition, and their own indexes; the parents have no storage to read.
      */
