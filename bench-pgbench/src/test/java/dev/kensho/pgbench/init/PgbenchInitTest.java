@@ -278,7 +278,7 @@ class PgbenchInitTest {
      * pgbench_history of the user's own columns in public was emptied by a run too. None is Kensho's to change.
      */
     @Test
-    void pgbenchTablesFurtherAlongTheSearchPathAreLeftAlone(Target pg) throws Exception {
+    void pgbenchTablesFurtherAlongTheSearchPathAreLeftAlone(Target pg, @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         try (Target db = userPathsDatabase(pg, "kensho_user_paths2")) {
             new PgbenchInit().scale(1).log(null).run(db);
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
@@ -304,6 +304,15 @@ class PgbenchInitTest {
                     .output(new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8)).run(db);
             assertTrue(err.toString(StandardCharsets.UTF_8).contains("warning: public.pgbench_history not truncated: its columns are not pgbench's"),
                     err.toString(StandardCharsets.UTF_8));
+            // a sweep says it too, once, and notes it (its trials' stderr had kept it)
+            ByteArrayOutputStream sweepLog = new ByteArrayOutputStream();
+            try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of(), java.util.Map.of()))) {
+                new dev.kensho.pgbench.ClientSweep().clients(List.of(1)).repeats(2).seconds(1).builtin("select-only").warmup(0)
+                        .log(new PrintStream(sweepLog, true, StandardCharsets.UTF_8)).run(java.util.Map.of("db", db), dir);
+                String said = sweepLog.toString(StandardCharsets.UTF_8);
+                assertEquals(1, said.lines().filter(l -> l.startsWith("db: public.pgbench_history not truncated: its columns are not pgbench's")).count(), said);
+                assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("db: public.pgbench_history not truncated")), dir.info().notes().toString());
+            }
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
                 assertEquals(1, count(c, "select count(*) from public.pgbench_history where filler = 'MINE'"));
                 assertEquals(1, count(c, "select count(*) from userdata.pgbench_history where filler = 'PRECIOUS'"));
