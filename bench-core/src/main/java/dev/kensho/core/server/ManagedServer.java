@@ -153,8 +153,9 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running.
         // A kept directory's watchdog waits until initdb() has found it Kensho's: it would stop whatever runs there.
         Runtime.getRuntime().addShutdownHook(s.shutdownHook);
-        if (!s.keep) s.startWatchdog();
         try {
+            // inside: its failure (an interrupt while it makes the server's user) closes what was made, the hook and directory too
+            if (!s.keep) s.startWatchdog();
             s.initdb();
             s.ensurePassword();
             s.writeConf();
