@@ -316,6 +316,13 @@ public final class ClientSweep {
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));
             if (scale == null) requireTables(e.getKey(), e.getValue());
+            if (reinitEachTrial) {
+                try {
+                    init().checkBeforeRepeatedInits(e.getValue());
+                } catch (KenshoException k) {
+                    throw new KenshoException(k.exitCode(), e.getKey() + ": " + k.getMessage(), k);
+                }
+            }
             // a resumed run's target whose trials are all in: -s would drop and rebuild its tables for nothing
             if (scale != null && !reinitEachTrial && !finishedOn(e.getKey(), dir)) {
                 err.println(e.getKey() + ": initialising at scale " + scale + "...");

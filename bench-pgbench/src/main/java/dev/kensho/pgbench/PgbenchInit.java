@@ -419,6 +419,20 @@ public final class PgbenchInit {
     }
 
     /**
+     * What would stop every init of a sweep that rebuilds its tables each trial, asked once before the first: a user's
+     * table inheriting from one of the four (see refuseChildTables). Each trial had failed on it alike.
+     */
+    public void checkBeforeRepeatedInits(Target target) {
+        String todo = effectiveSteps();
+        if (todo.indexOf('g') < 0 && todo.indexOf('G') < 0) return;
+        try (Connection c = target.connect()) {
+            refuseChildTables(c, todo, ServerVersion.of(c));
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read the pgbench tables' children: " + KenshoException.firstLine(e), e);
+        }
+    }
+
+    /**
      * A table of the user's that inherits from one of the four (not a partition of a partitioned pgbench_accounts, which
      * init makes): the generate steps' TRUNCATE empties it with its parent, as pgbench's does, and Kensho empties no
      * table it did not create. Asked before the first step, so a 'd' or 't' before it has not run either (the 'd' step

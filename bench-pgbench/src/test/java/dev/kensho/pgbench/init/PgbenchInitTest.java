@@ -249,7 +249,7 @@ class PgbenchInitTest {
      * pgbench_history (pgbench run's pre-run "truncate pgbench_history" emptied it, as pgbench's does). Both keep their rows.
      */
     @Test
-    void tablesOfTheUsersBesideTheFourKeepTheirRows(Target pg) throws Exception {
+    void tablesOfTheUsersBesideTheFourKeepTheirRows(Target pg, @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         try (Target db = userPathsDatabase(pg, "kensho_user_paths")) {
             new PgbenchInit().scale(1).log(null).run(db);
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
@@ -264,6 +264,16 @@ class PgbenchInitTest {
             try (Connection c = db.connect()) {
                 assertEquals(1, count(c, "select count(*) from userdata.hist_child where filler = 'KEEPME'"));
                 assertEquals(0, count(c, "select count(*) from only public.pgbench_history"), "pgbench_history itself truncated");
+            }
+            // a sweep rebuilding the tables every trial is refused before its first, not failed in each
+            try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of(), java.util.Map.of()))) {
+                KenshoException e = assertThrows(KenshoException.class, () -> new dev.kensho.pgbench.ClientSweep().clients(List.of(1)).repeats(1)
+                        .seconds(1).builtin("select-only").scale(1).reinitEachTrial(true).warmup(0).log(null).run(java.util.Map.of("db", db), dir));
+                assertTrue(e.getMessage().startsWith("db: hist_child inherits from pgbench_history: the generate step"), e.getMessage());
+                assertEquals(List.of(), dir.trials());
+            }
+            try (Connection c = db.connect()) {
+                assertEquals(1, count(c, "select count(*) from userdata.hist_child where filler = 'KEEPME'"));
             }
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
