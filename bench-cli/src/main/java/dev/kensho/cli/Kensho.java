@@ -74,12 +74,19 @@ public final class Kensho implements Runnable {
         if (arg == null && ex instanceof CommandLine.MissingParameterException m && m.getMissing().size() == 1) arg = m.getMissing().get(0);
         if (arg instanceof CommandLine.Model.OptionSpec o) {
             String named = o.longestName(), typed = null;
+            // the command's flags that take no value: only they cluster before another (-nT); -bselect-only is -b's value
+            StringBuilder flags = new StringBuilder();
+            for (CommandLine.Model.OptionSpec f : spec.options()) {
+                if (f.arity().max() != 0) continue;
+                for (String n : f.names()) if (n.length() == 2 && Character.isLetterOrDigit(n.charAt(1))) flags.append(n.charAt(1));
+            }
+            String cluster = flags.length() == 0 ? "" : "[" + flags + "]*";
             for (String a : args) {
                 if (a.equals("--")) break;   // the rest are values
                 for (String n : o.names()) {
                     // -T, -T2s, and -nT (-n and -T clustered, pgbench's way)
                     boolean shortOne = !n.startsWith("--") && n.length() == 2 && a.startsWith("-") && !a.startsWith("--")
-                            && a.substring(1).matches("[A-Za-z]*" + java.util.regex.Pattern.quote(n.substring(1)) + ".*");
+                            && a.substring(1).matches(cluster + java.util.regex.Pattern.quote(n.substring(1)) + ".*");
                     if (a.equals(n) || a.startsWith(n + "=") || shortOne) typed = n;
                 }
             }

@@ -48,6 +48,9 @@ class OptionNamesTest {
                 CommandRun.of("pgbench", "run", "--duration", "2s").err());
         assertEquals("bench: Invalid value for option '-T': '2s' is not an int (see 'bench pgbench run --help')\n",
                 CommandRun.of("pgbench", "run", "-nT", "2s").err());
+        // -b's value select-only holds the letters of -s and -c: no option of theirs was typed
+        assertEquals("bench: Invalid value for option '--client': 'x' is not an int (see 'bench pgbench run --help')\n",
+                CommandRun.of("pgbench", "run", "--client", "x", "-bselect-only").err());
         // a value with a dash is no unknown option (a file -w.sql, the results directory -res), nor is what follows --
         assertEquals("bench: Missing required option: '--clients=N' (see 'bench pgbench sweep --help')\n",
                 CommandRun.of("pgbench", "sweep", "-S", "-f", "-w.sql", "--results", "-res").err());

@@ -316,7 +316,7 @@ public final class ClientSweep {
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));
             if (scale == null) requireTables(e.getKey(), e.getValue());
-            if (reinitEachTrial) {
+            if (reinitEachTrial && !finishedOn(e.getKey(), dir)) {
                 try {
                     init().checkBeforeRepeatedInits(e.getValue());
                 } catch (KenshoException k) {

@@ -426,6 +426,7 @@ public final class PgbenchInit {
         String todo = effectiveSteps();
         if (todo.indexOf('g') < 0 && todo.indexOf('G') < 0) return;
         try (Connection c = target.connect()) {
+            pinSearchPath(c);   // as init asks it: of the tables in the schema it works in, not those further along the path
             refuseChildTables(c, todo, ServerVersion.of(c));
         } catch (SQLException e) {
             throw KenshoException.target("cannot read the pgbench tables' children: " + KenshoException.firstLine(e), e);

@@ -68,7 +68,7 @@ public final class Prewarm {
     }
 
     /**
-     * pg_prewarm as its schema names it ("public".pg_prewarm): where the search_path leaves out the extension's schema
+     * pg_prewarm by its schema (public.pg_prewarm, quoted where the name needs it): where the search_path leaves out the extension's schema
      * (a database whose search_path is one schema of its own), an unqualified call found no such function, and every
      * sweep trial ran cold with a warning.
      */

@@ -500,10 +500,15 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** The lines server.log gained since it was this long (pg_ctl -l appends: a kept directory's log holds older runs). */
     private List<String> logLinesSince(long mark) {
-        try (var ch = Files.newByteChannel(instance.resolve("server.log"))) {
-            ch.position(mark);
-            String added = new String(java.nio.channels.Channels.newInputStream(ch).readAllBytes(), StandardCharsets.UTF_8);
-            return List.of(added.split("\n"));
+        // a RandomAccessFile, not a channel: a channel read with the thread's interrupt pending (a cancelled start) closes
+        // and reads nothing, and the start's failure lost the log's reason
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(instance.resolve("server.log").toFile(), "r")) {
+            long length = f.length();
+            if (mark >= length) return List.of("");
+            byte[] added = new byte[(int) Math.min(length - mark, Integer.MAX_VALUE - 8)];
+            f.seek(mark);
+            f.readFully(added);
+            return List.of(new String(added, StandardCharsets.UTF_8).split("\n"));
         } catch (IOException e) {
             return List.of();
         }
