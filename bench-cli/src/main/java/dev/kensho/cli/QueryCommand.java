@@ -143,7 +143,10 @@ final class QueryCommand implements Callable<Integer> {
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
             QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
             Map<String, Integer> rejectedBy = new LinkedHashMap<>();
-            for (TargetSpec spec : specs) {
+            // a finished run's resume opens no target: a managed server is not started, --setup does not run again
+            boolean finished = results.resuming() && m.finishedIn(dir, specs.stream().map(TargetSpec::label).toList());
+            if (finished) System.err.println("query: every trial is already in " + dir.path() + "; nothing left to resume");
+            for (TargetSpec spec : finished ? List.<TargetSpec>of() : specs) {
                 String label = spec.label();
                 try (Target t = spec.open()) {
                     System.err.println("target: " + t.describe());

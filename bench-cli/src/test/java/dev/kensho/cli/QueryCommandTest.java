@@ -26,6 +26,44 @@ class QueryCommandTest {
         return a.toArray(String[]::new);
     }
 
+    /**
+     * --resume of a finished run has nothing to run: it says so and opens no target. It ran every --setup again (an
+     * INSERT added its rows a second time) and started any managed server, to skip each cell.
+     */
+    @Test
+    void resumingAFinishedRunRunsNothingNotEvenItsSetup(Target pg, @TempDir Path tmp) throws Exception {
+        String table = "kensho_query_resume";
+        String[] run = args(pg, tmp, "--setup", "CREATE TABLE IF NOT EXISTS " + table + " (i int)", "--setup", "INSERT INTO " + table
+                + " VALUES (1)", "-c", "SELECT count(*) FROM " + table, "--matrix", "work_mem=4MB,8MB");
+        try {
+            CommandRun first = CommandRun.of(run);
+            assertEquals(0, first.exit(), first.err());
+            Path dir;
+            try (Stream<Path> dirs = Files.list(tmp)) {
+                dir = dirs.findFirst().orElseThrow();
+            }
+            String summary = Files.readString(dir.resolve(RunDirectory.SUMMARY));
+            Files.delete(dir.resolve(RunDirectory.SUMMARY));   // killed between its last trial and its summary
+            List<String> again = new java.util.ArrayList<>(List.of(run));
+            again.addAll(List.of("--resume", dir.toString()));
+            CommandRun resumed = CommandRun.of(again.toArray(String[]::new));
+            assertEquals(0, resumed.exit(), resumed.err());
+            assertTrue(resumed.err().contains("query: every trial is already in " + dir + "; nothing left to resume"), resumed.err());
+            assertFalse(resumed.err().contains("target: "), "no target opened: " + resumed.err());
+            assertEquals(summary, Files.readString(dir.resolve(RunDirectory.SUMMARY)), "the summary written again");
+            assertEquals(3, resumed.out().lines().count(), "its table, as the run printed it: " + resumed.out());
+            assertEquals(2, RunDirectory.readTrials(dir.resolve(RunDirectory.TRIALS)).size());
+            try (var c = pg.connect(); var s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+                rs.next();
+                assertEquals(1, rs.getInt(1), "--setup ran once");
+            }
+        } finally {
+            try (var c = pg.connect(); var s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS " + table);
+            }
+        }
+    }
+
     @Test
     void aFailedTrialMeansExitOneAndOneLineReasons(Target pg, @TempDir Path tmp) throws Exception {
         CommandRun r = CommandRun.of(args(pg, tmp, "-c", "selec 1", "-c", "select 1",

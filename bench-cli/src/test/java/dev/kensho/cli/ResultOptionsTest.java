@@ -95,6 +95,29 @@ class ResultOptionsTest {
         }
     }
 
+    /** ssb jit's resume of a finished run says so before its server: nothing loaded, set or run again. */
+    @Test
+    void resumingAFinishedJitRunRunsNothing(@LocalPostgres Target pg) throws Exception {
+        String schema = "kensho_resume_jit";
+        String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", results.toString()};
+        String[] jit = concat(new String[] {"ssb", "jit", "-s", "0.01", "--schema", schema, "--verification", "3", "--query", "q1.1",
+                "--repeat", "1", "--jit-above-cost", "0"}, target);
+        try {
+            CommandRun first = CommandRun.of(jit);
+            org.junit.jupiter.api.Assumptions.assumeFalse(first.err().contains("has no JIT"), "this PostgreSQL 15 has no JIT: " + first.err());
+            assertEquals(0, first.exit(), first.err());
+            Path run = newest();
+            int trials = RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size();
+            CommandRun again = CommandRun.of(concat(jit, new String[] {"--resume", run.toString()}));
+            assertEquals(0, again.exit(), again.err());
+            assertTrue(again.err().contains("ssb jit: every trial is already in " + run + "; nothing left to resume"), again.err());
+            assertTrue(again.out().contains("q1.1"), "its table, as the run printed it: " + again.out());
+            assertEquals(trials, RunDirectory.readTrials(run.resolve(RunDirectory.TRIALS)).size());
+        } finally {
+            CommandRun.of(concat(new String[] {"ssb", "drop", "--schema", schema}, java.util.Arrays.copyOf(target, 4)));
+        }
+    }
+
     @Test
     void resumeRefusesAnotherCommandOrOtherOptions(@LocalPostgres Target pg) throws Exception {
         String[] target = {"--url", pg.jdbcUrl(), "-U", pg.user(), "--results", results.toString()};
@@ -197,8 +220,17 @@ class ResultOptionsTest {
             CommandRun ib = CommandRun.of(concat(new String[] {"ssb", "index-build", "-s", "0.01", "--schema", schema,
                     "--maintenance-workers", "0", "--columns", "1", "--maintenance-work-mem", "64MB"}, target));
             assertEquals(0, ib.exit(), ib.err());
+            // the same options: a finished run, whose server is not set once per worker count to skip each cell
+            Path ibRun = newest();
+            int trials = RunDirectory.readTrials(ibRun.resolve(RunDirectory.TRIALS)).size();
+            CommandRun ibAgain = CommandRun.of(concat(new String[] {"ssb", "index-build", "-s", "0.01", "--schema", schema,
+                    "--maintenance-workers", "0", "--columns", "1", "--maintenance-work-mem", "64MB", "--resume", ibRun.toString()}, target));
+            assertEquals(0, ibAgain.exit(), ibAgain.err());
+            assertTrue(ibAgain.err().contains("ssb index-build: every trial is already in " + ibRun + "; nothing left to resume"), ibAgain.err());
+            assertTrue(ibAgain.out().contains("lo_orderkey"), "its table, as the run printed it: " + ibAgain.out());
+            assertEquals(trials, RunDirectory.readTrials(ibRun.resolve(RunDirectory.TRIALS)).size());
             CommandRun ibOther = CommandRun.of(concat(new String[] {"ssb", "index-build", "-s", "0.01", "--schema", "kensho_resume_b",
-                    "--maintenance-workers", "0", "--columns", "1", "--maintenance-work-mem", "64MB", "--resume", newest().toString()}, target));
+                    "--maintenance-workers", "0", "--columns", "1", "--maintenance-work-mem", "64MB", "--resume", ibRun.toString()}, target));
             assertEquals(2, ibOther.exit(), ibOther.err());
             assertTrue(ibOther.err().contains("that run had schema"), ibOther.err());
         } finally {

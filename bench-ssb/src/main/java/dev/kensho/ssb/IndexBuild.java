@@ -116,6 +116,17 @@ public final class IndexBuild {
         if (!dir.plannedCells().containsAll(cells)) dir.plannedCells(cells);
     }
 
+    /**
+     * Whether dir holds every build of every cell (a finished run's --resume): it then has nothing to build, and its
+     * server is not started, loaded or set (each worker count's settings were applied before its cells were skipped).
+     */
+    public boolean finishedIn(RunDirectory dir) {
+        for (int w : opts.workers()) {
+            for (int k = 1; k <= opts.maxColumns(); k++) for (int r = 0; r < opts.repeat(); r++) if (!dir.isFinished(cell(w, k), r)) return false;
+        }
+        return true;
+    }
+
     private static String cell(int workers, int columns) {
         return "index-build;workers=" + workers + ";columns=" + columns;
     }

@@ -321,6 +321,13 @@ public final class JitMatrix {
         return combo.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
     }
 
+    /** Whether dir holds every trial of this matrix (a finished run's --resume: nothing to load, set or run). */
+    public boolean finishedIn(RunDirectory dir) {
+        List<Item> items = items(opts.verifications(), opts.queries());
+        for (Map<String, String> combo : QueryMatrix.combinations(opts.matrix())) if (!finished(items, combo, dir)) return false;
+        return true;
+    }
+
     private boolean finished(List<Item> items, Map<String, String> combo, RunDirectory dir) {
         for (int r = 0; r < opts.repeat(); r++) {
             for (Item it : items) {

@@ -68,8 +68,20 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
         params.put("target", spec.label());
         params.put("settings", target.settings());
         params.put("schema", data.schema);
-        try (RunDirectory dir = results.open(IndexBuild.COMMAND, params, System.err);
-             SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
+        try (RunDirectory dir = results.open(IndexBuild.COMMAND, params, System.err)) {
+            if (results.resuming() && ib.finishedIn(dir)) {
+                // before the server: it is not started, loaded or set once per worker count to skip each cell
+                System.err.println(IndexBuild.COMMAND + ": every trial is already in " + dir.path() + "; nothing left to resume");
+                ib.finish(dir);
+                System.err.println("results: " + dir.path());
+                return ResultOptions.exitStatus(dir, System.err);
+            }
+            return run(ib, lo, spec, maxW, dir);
+        }
+    }
+
+    private int run(IndexBuild ib, SsbDatabase.LoadOptions lo, TargetSpec spec, int maxW, RunDirectory dir) throws Exception {
+        try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
             String version = ParallelSweep.versionLabel(cache.target());
             dir.environment(version, Environment.capture(cache.target()));
             SsbDatabase db = new SsbDatabase(cache.target(), data.schema);

@@ -83,30 +83,49 @@ final class SsbJitCommand implements Callable<Integer> {
         TargetSpec spec = target.single();
         data.refuseCacheOptionsWithout(List.of(spec));
         if (spec.kind() == dev.kensho.core.server.TargetKind.EMBEDDED) throw KenshoException.usage(JitMatrix.NO_EMBEDDED_JIT);
-        try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
-            JitMatrix.requireJit(cache.target()); // before loading anything
-            Map<String, Object> params = new LinkedHashMap<>();
-            params.put("scale", lo.scale());
-            params.put("verifications", verifications);
-            params.put("repeat", repeat);
-            params.put("costs", costs);
-            params.put("queries", queries.isEmpty() ? "all" : queries);   // verification 3's: others would be other cells
-            if (!varied.isEmpty()) params.put("matrix", varied);
-            params.put("target", spec.label());
-            params.put("settings", target.settings());
-            params.put("schema", data.schema);
-            params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("scale", lo.scale());
+        params.put("verifications", verifications);
+        params.put("repeat", repeat);
+        params.put("costs", costs);
+        params.put("queries", queries.isEmpty() ? "all" : queries);   // verification 3's: others would be other cells
+        if (!varied.isEmpty()) params.put("matrix", varied);
+        params.put("target", spec.label());
+        params.put("settings", target.settings());
+        params.put("schema", data.schema);
+        params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
+        if (results.resuming()) {
+            // the run before the server: a finished run has nothing to load, set or run, and its server is not started
             try (RunDirectory dir = results.open(JitMatrix.COMMAND, params, System.err)) {
-                String version = ParallelSweep.versionLabel(cache.target());
-                dir.environment(version, Environment.capture(cache.target()));
-                SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
-                m.prepare(dir);
-                ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
-                m.run(db, dir);
-                m.finish(dir);
-                System.err.println("results: " + dir.path());
-                return ResultOptions.exitStatus(dir, System.err);
+                if (m.finishedIn(dir)) {
+                    System.err.println(JitMatrix.COMMAND + ": every trial is already in " + dir.path() + "; nothing left to resume");
+                    m.finish(dir);
+                    System.err.println("results: " + dir.path());
+                    return ResultOptions.exitStatus(dir, System.err);
+                }
+                try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
+                    JitMatrix.requireJit(cache.target());
+                    return run(m, lo, cache, dir);
+                }
             }
         }
+        try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
+            JitMatrix.requireJit(cache.target()); // before loading anything, and before a run directory exists
+            try (RunDirectory dir = results.open(JitMatrix.COMMAND, params, System.err)) {
+                return run(m, lo, cache, dir);
+            }
+        }
+    }
+
+    private int run(JitMatrix m, SsbDatabase.LoadOptions lo, SsbCache cache, RunDirectory dir) throws InterruptedException {
+        String version = ParallelSweep.versionLabel(cache.target());
+        dir.environment(version, Environment.capture(cache.target()));
+        SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
+        m.prepare(dir);
+        ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
+        m.run(db, dir);
+        m.finish(dir);
+        System.err.println("results: " + dir.path());
+        return ResultOptions.exitStatus(dir, System.err);
     }
 }

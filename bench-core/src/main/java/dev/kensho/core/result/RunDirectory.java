@@ -70,6 +70,11 @@ public final class RunDirectory implements AutoCloseable {
             try {
                 truncatePartialLine(out);
                 this.info = Json.MAPPER.readValue(dir.resolve(RUN).toFile(), RunInfo.class);
+                // the run's own order of cells: a resume with nothing left to run plans none, and its summary.csv came
+                // out in the order the trials had run (a random order's)
+                if (this.info.parameters() != null && this.info.parameters().get(PLANNED_CELLS) instanceof List<?> cells) {
+                    for (Object c : cells) if (c instanceof String s) planned.add(s);
+                }
                 // through the locked channel: closing any other descriptor of the file would drop the process's lock
                 out.position(0);
                 java.io.InputStream unclosed = new java.io.FilterInputStream(java.nio.channels.Channels.newInputStream(out)) {

@@ -118,6 +118,17 @@ public final class QueryMatrix {
     }
 
     /**
+     * Whether dir holds every repeat of every cell on these targets (a finished run's --resume): it then has nothing to
+     * run, and its targets need not be opened, nor its --setup run again.
+     */
+    public boolean finishedIn(RunDirectory dir, List<String> targetLabels) {
+        for (String label : targetLabels) {
+            for (Cell c : cells(label)) for (int r = 0; r < repeats; r++) if (!dir.isFinished(c.key(), r)) return false;
+        }
+        return true;
+    }
+
+    /**
      * Refuses, before any cell runs, a varied setting this server does not know (only when namesMustExist, i.e. one
      * target: among several versions one may lack a setting the others have, and its cells are then skipped with the
      * reason) and a value it rejects, in the server's words. A value is tried with SET LOCAL in a transaction rolled
