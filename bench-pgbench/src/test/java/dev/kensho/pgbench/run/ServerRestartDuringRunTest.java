@@ -110,7 +110,7 @@ class ServerRestartDuringRunTest {
                 }
             });
             outage.start();
-            RunReport r = new PgbenchRun().engine(engine).builtin("select-only").clients(2).threads(1).seconds(6).rate(100).latencyLimitMs(200)
+            RunReport r = new PgbenchRun().engine(engine).builtin("select-only").clients(2).threads(1).seconds(10).rate(100).latencyLimitMs(200)
                     .progress(1).noVacuum(true).warmup(0)
                     .output(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(pg);
             outage.join();

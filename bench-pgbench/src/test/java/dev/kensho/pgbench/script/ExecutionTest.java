@@ -310,14 +310,16 @@ class ExecutionTest {
     @Test
     void deadlockIsRetryable() throws Exception {
         // The runner's client locks row 1 and waits for row 2; then the other session waits for row 1.
-        // The runner's deadlock check (after 1 s) then finds the cycle, so it is the victim (the other's is 10 s).
-        Script s = Script.parse("dl", "SET deadlock_timeout = '1s';\nBEGIN;\nUPDATE ser SET v = v + 1 WHERE id = 1;\n"
+        // The runner's deadlock check (after 3 s) then finds the cycle, so it is the victim (the other's is 60 s). The
+        // check runs once: the other session must be waiting by then (after 1 s it was not always, on a loaded machine,
+        // and the other session became the victim 10 s later)
+        Script s = Script.parse("dl", "SET deadlock_timeout = '3s';\nBEGIN;\nUPDATE ser SET v = v + 1 WHERE id = 1;\n"
                 + "UPDATE ser SET v = v + 1 WHERE id = 2;\nEND;\n");
         try (Connection a = connect(QueryMode.EXTENDED); Connection b = connect(QueryMode.SIMPLE)) {
             long aPid = scalar(a, "SELECT pg_backend_pid()");
             b.setAutoCommit(false);
             try (Statement st = b.createStatement()) {
-                st.execute("SET deadlock_timeout = '10s'");
+                st.execute("SET deadlock_timeout = '60s'");
                 st.execute("UPDATE ser SET v = v + 1 WHERE id = 2");
             }
             Thread other = new Thread(() -> {

@@ -58,7 +58,8 @@ class ClientSweepTest {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
                 long samples = ((Number) waits.get("samples")).longValue();
-                assertTrue(samples >= 10, waits.toString());
+                // one every 100 ms of a 2 s window; fewer only where the sampler says it got few turns on a loaded host
+                assertTrue(samples >= 10 || samples > 0 && waits.containsKey(TrialSampler.THIN), waits.toString());
                 // the server is observed over the measured run only: the warm-up's 4 000 commits and its time are not in it
                 double commits = t.metric("db_xact_commit"), transactions = t.metric("transactions");
                 assertTrue(commits >= transactions && commits <= transactions + samples + 50, commits + " commits for " + transactions
@@ -490,7 +491,8 @@ class ClientSweepTest {
                 double commits = t.metric("db_xact_commit"), transactions = t.metric("transactions");
                 @SuppressWarnings("unchecked")
                 Map<String, Object> waits = (Map<String, Object>) t.extra().get("wait_events");
-                assertTrue(((Number) waits.get("samples")).longValue() >= 10, waits.toString());
+                long samples = ((Number) waits.get("samples")).longValue();
+                assertTrue(samples >= 10 || samples > 0 && waits.containsKey(TrialSampler.THIN), waits.toString());
                 int clients = ((Number) t.params().get("clients")).intValue();
                 assertTrue(commits >= transactions && commits <= transactions + clients, commits + " commits for " + transactions
                         + " transactions, " + waits.get("samples") + " samples");
@@ -511,6 +513,13 @@ class ClientSweepTest {
                 });
     }
 
+    private static long count(java.sql.Statement s, String sql) throws java.sql.SQLException {
+        try (var rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /**
      * A server on another host is observed through a second connection of the sampler's (its /proc, read through the
      * server): the check before the first trial counted one, so a count that fit it failed the first trial's own check.
@@ -522,10 +531,19 @@ class ClientSweepTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             int free;
-            try (var c = pg.connect(); var s = c.createStatement(); var rs = s.executeQuery("SELECT current_setting('max_connections')::int"
-                    + " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")) {
-                rs.next();
-                free = rs.getInt(1) + 1;   // this connection's slot is free once it closes
+            try (var c = pg.connect(); var s = c.createStatement()) {
+                // the backends of an earlier test's clients end a moment after their connections closed, on a loaded
+                // machine seconds after: counted here as taken, they were free by the sweep's own check, which passed
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (System.nanoTime() < deadline && count(s, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+                        + " AND pid <> pg_backend_pid()") > 0) {
+                    Thread.sleep(50);
+                }
+                try (var rs = s.executeQuery("SELECT current_setting('max_connections')::int"
+                        + " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")) {
+                    rs.next();
+                    free = rs.getInt(1) + 1;   // this connection's slot is free once it closes
+                }
             }
             // leave 6 connections free: 5 clients, the sampler's two
             for (int i = 0; i < free - 6; i++) idle.add(pg.connect());
