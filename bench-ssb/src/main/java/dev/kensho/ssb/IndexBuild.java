@@ -28,7 +28,7 @@ import java.util.Map;
  * +lo_suppkey) for each max_parallel_maintenance_workers, timed, dropped after each build, with the
  * number of distinct key combinations the study used to explain the times.
  */
-public final class IndexBuild {
+public final class IndexBuild implements SsbStudy {
     /** The run directory's command name for these runs: the report draws its charts by it. */
     public static final String COMMAND = "ssb index-build";
     public static final List<String> COLUMNS = List.of("lo_orderkey", "lo_custkey", "lo_partkey", "lo_suppkey");
@@ -97,6 +97,12 @@ public final class IndexBuild {
     }
 
     /** Builds and measures, holding the database's index-build lock: a second build at once dropped this one's index. */
+    @Override
+    public String command() {
+        return COMMAND;
+    }
+
+    @Override
     public void run(SsbDatabase db, RunDirectory dir) {
         try (StudyLock lock = StudyLock.take(db.target(), StudyLock.INDEX_BUILD, "ssb index-build",
                 "it would drop this one's index and share its build's CPU and I/O")) {
@@ -109,6 +115,7 @@ public final class IndexBuild {
      * first): summary.csv after every trial, and the build cells in run.json, which a report of an interrupted run names
      * where it never reached them. A run killed after the load had no summary.csv, and its report looked complete.
      */
+    @Override
     public void prepare(RunDirectory dir) {
         dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials())));
         List<String> cells = new ArrayList<>();
@@ -120,6 +127,7 @@ public final class IndexBuild {
      * Whether dir holds every build of every cell (a finished run's --resume): it then has nothing to build, and its
      * server is not started, loaded or set (each worker count's settings were applied before its cells were skipped).
      */
+    @Override
     public boolean finishedIn(RunDirectory dir) {
         for (int w : opts.workers()) {
             for (int k = 1; k <= opts.maxColumns(); k++) for (int r = 0; r < opts.repeat(); r++) if (!dir.isFinished(cell(w, k), r)) return false;
@@ -365,6 +373,7 @@ public final class IndexBuild {
     public static final List<String> HEADER = List.of("maintenance_workers", "columns", "key", "distinct_keys", "n",
             "seconds_median", "seconds_min", "seconds_max", "index_bytes", "workers_planned", "workers_launched", "status", "reason");
 
+    @Override
     public List<List<Object>> finish(RunDirectory dir) {
         List<List<Object>> rows = summary(dir.trials());
         dir.writeSummary(HEADER, rows);

@@ -34,7 +34,7 @@ import java.util.Map;
  * Emission times. With a settings matrix (6.6.3.3: work_mem 1, 2, 4 GB × maintenance_work_mem 8, 16, 32 GB, to
  * see whether a low reduction rate depends on them) every verification runs under each combination in turn.
  */
-public final class JitMatrix {
+public final class JitMatrix implements SsbStudy {
     /** The run directory's command name for these runs: the report draws its charts by it. */
     public static final String COMMAND = "ssb jit";
     /** Said (one line) when the server cannot JIT; names the options that point Kensho elsewhere. */
@@ -211,6 +211,7 @@ public final class JitMatrix {
      * variants' copies): summary.csv after every trial, and the cells in run.json, which a report of an interrupted run
      * names where it never reached them. A run killed after its load had neither, and its report looked complete.
      */
+    @Override
     public void prepare(RunDirectory dir) {
         dir.summarizeAfterEachTrial(JitMatrix::writeSummary);
         List<String> planned = new java.util.ArrayList<>();
@@ -220,6 +221,12 @@ public final class JitMatrix {
         if (!dir.plannedCells().containsAll(planned)) dir.plannedCells(planned);
     }
 
+    @Override
+    public String command() {
+        return COMMAND;
+    }
+
+    @Override
     public void run(SsbDatabase db, RunDirectory dir) throws InterruptedException {
         Target t = db.target();
         requireJit(t);
@@ -322,6 +329,7 @@ public final class JitMatrix {
     }
 
     /** Whether dir holds every trial of this matrix (a finished run's --resume: nothing to load, set or run). */
+    @Override
     public boolean finishedIn(RunDirectory dir) {
         List<Item> items = items(opts.verifications(), opts.queries());
         for (Map<String, String> combo : QueryMatrix.combinations(opts.matrix())) if (!finished(items, combo, dir)) return false;
@@ -613,6 +621,7 @@ public final class JitMatrix {
     }
 
     /** summary.csv and the table on stdout (a line per query, off and on side by side; a block per matrix combination). */
+    @Override
     public List<List<Object>> finish(RunDirectory dir) {
         List<Trial> trials = dir.trials();
         List<List<Object>> rows = writeSummary(dir);

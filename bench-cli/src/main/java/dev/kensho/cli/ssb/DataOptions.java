@@ -1,9 +1,14 @@
 package dev.kensho.cli.ssb;
 
+import dev.kensho.cli.ResultOptions;
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.env.Environment;
+import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.TargetSpec;
+import dev.kensho.ssb.ParallelSweep;
 import dev.kensho.ssb.SsbCache;
 import dev.kensho.ssb.SsbDatabase;
+import dev.kensho.ssb.SsbStudy;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -63,5 +68,32 @@ public final class DataOptions {
         } catch (KenshoException e) {
             throw e.namingBack(SsbDatabase.LoadOptions.COMPONENT_NAMES);   // the record speaks of its components; here the user typed options
         }
+    }
+
+    /**
+     * A finished run's --resume of study: says so, writes its summary again and returns the exit status, before any
+     * server is started, loaded or set; null when the run has trials left.
+     */
+    static Integer resumedFinished(SsbStudy study, RunDirectory dir) {
+        if (!study.finishedIn(dir)) return null;
+        System.err.println(study.command() + ": every trial is already in " + dir.path() + "; nothing left to resume");
+        return summarised(study, dir);
+    }
+
+    /** Loads (or reuses) the data on the cache's server, then runs study in dir. */
+    int runLoaded(SsbStudy study, SsbDatabase.LoadOptions lo, SsbCache cache, RunDirectory dir) throws InterruptedException {
+        String version = ParallelSweep.versionLabel(cache.target());
+        dir.environment(version, Environment.capture(cache.target()));
+        SsbDatabase db = new SsbDatabase(cache.target(), schema);
+        study.prepare(dir);
+        ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
+        study.run(db, dir);
+        return summarised(study, dir);
+    }
+
+    private static int summarised(SsbStudy study, RunDirectory dir) {
+        study.finish(dir);
+        System.err.println("results: " + dir.path());
+        return ResultOptions.exitStatus(dir, System.err);
     }
 }

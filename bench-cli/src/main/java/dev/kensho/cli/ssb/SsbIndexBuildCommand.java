@@ -3,7 +3,6 @@ package dev.kensho.cli.ssb;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.ssb.IndexBuild;
@@ -69,28 +68,12 @@ final class SsbIndexBuildCommand implements Callable<Integer> {
         params.put("settings", target.settings());
         params.put("schema", data.schema);
         try (RunDirectory dir = results.open(IndexBuild.COMMAND, params, System.err)) {
-            if (results.resuming() && ib.finishedIn(dir)) {
-                // before the server: it is not started, loaded or set once per worker count to skip each cell
-                System.err.println(IndexBuild.COMMAND + ": every trial is already in " + dir.path() + "; nothing left to resume");
-                ib.finish(dir);
-                System.err.println("results: " + dir.path());
-                return ResultOptions.exitStatus(dir, System.err);
+            // before the server: a finished run's is not started, loaded or set once per worker count to skip each cell
+            Integer done = results.resuming() ? DataOptions.resumedFinished(ib, dir) : null;
+            if (done != null) return done;
+            try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
+                return data.runLoaded(ib, lo, cache, dir);
             }
-            return run(ib, lo, spec, maxW, dir);
-        }
-    }
-
-    private int run(IndexBuild ib, SsbDatabase.LoadOptions lo, TargetSpec spec, int maxW, RunDirectory dir) throws Exception {
-        try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(maxW), !data.noCache, data.fresh, System.err)) {
-            String version = ParallelSweep.versionLabel(cache.target());
-            dir.environment(version, Environment.capture(cache.target()));
-            SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
-            ib.prepare(dir);
-            ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
-            ib.run(db, dir);
-            ib.finish(dir);
-            System.err.println("results: " + dir.path());
-            return ResultOptions.exitStatus(dir, System.err);
         }
     }
 }

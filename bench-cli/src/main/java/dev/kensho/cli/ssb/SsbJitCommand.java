@@ -3,7 +3,6 @@ package dev.kensho.cli.ssb;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
-import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.run.QueryMatrix;
 import dev.kensho.core.server.TargetSpec;
@@ -97,35 +96,19 @@ final class SsbJitCommand implements Callable<Integer> {
         if (results.resuming()) {
             // the run before the server: a finished run has nothing to load, set or run, and its server is not started
             try (RunDirectory dir = results.open(JitMatrix.COMMAND, params, System.err)) {
-                if (m.finishedIn(dir)) {
-                    System.err.println(JitMatrix.COMMAND + ": every trial is already in " + dir.path() + "; nothing left to resume");
-                    m.finish(dir);
-                    System.err.println("results: " + dir.path());
-                    return ResultOptions.exitStatus(dir, System.err);
-                }
+                Integer done = DataOptions.resumedFinished(m, dir);
+                if (done != null) return done;
                 try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
                     JitMatrix.requireJit(cache.target());
-                    return run(m, lo, cache, dir);
+                    return data.runLoaded(m, lo, cache, dir);
                 }
             }
         }
         try (SsbCache cache = SsbCache.open(spec, lo.scale(), lo.keys(), ParallelSweep.managedDefaults(0), !data.noCache, data.fresh, System.err)) {
             JitMatrix.requireJit(cache.target()); // before loading anything, and before a run directory exists
             try (RunDirectory dir = results.open(JitMatrix.COMMAND, params, System.err)) {
-                return run(m, lo, cache, dir);
+                return data.runLoaded(m, lo, cache, dir);
             }
         }
-    }
-
-    private int run(JitMatrix m, SsbDatabase.LoadOptions lo, SsbCache cache, RunDirectory dir) throws InterruptedException {
-        String version = ParallelSweep.versionLabel(cache.target());
-        dir.environment(version, Environment.capture(cache.target()));
-        SsbDatabase db = new SsbDatabase(cache.target(), data.schema);
-        m.prepare(dir);
-        ParallelSweep.ensureLoaded(db, lo, dir, version, System.err);
-        m.run(db, dir);
-        m.finish(dir);
-        System.err.println("results: " + dir.path());
-        return ResultOptions.exitStatus(dir, System.err);
     }
 }
