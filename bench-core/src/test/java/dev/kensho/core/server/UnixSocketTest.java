@@ -101,7 +101,7 @@ class UnixSocketTest {
             long t0 = System.nanoTime();
             SQLException e = assertThrows(SQLException.class, () -> s.execute("SELECT pg_sleep(5)"));
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(ms >= 900 && ms < 4000, ms + " ms");
+            assertTrue(ms >= 900 && ms < 4900, ms + " ms");   // the timeout's, not pg_sleep's 5 s (a loaded machine adds to it)
             assertTrue(causedBy(e, SocketTimeoutException.class), e.toString());
         }
         try (Connection listener = pg.connect(); Connection sender = pg.connect();
