@@ -282,8 +282,8 @@ public final class Driver {
 
     /** Tries the wire engine's login once; where it cannot be done here (a verifying sslmode), says so: the run uses pgjdbc. */
     private boolean wireLoginWorks(Connection admin) throws SQLException {
-        login = encodingSafe(admin, target.wireLogin());
         try {
+            login = encodingSafe(admin, target.wireLogin());
             WireConnection.open(login, cfg.mode()).close();
             return true;
         } catch (WireConnection.Unsupported e) {
@@ -299,13 +299,13 @@ public final class Driver {
 
     /**
      * The wire engine logs in as libpq, without a client_encoding, so that a non-UTF8 database converts nothing, as for
-     * pgbench; it encodes the script's text with Java's charset of the database's encoding. Where that gives other bytes
-     * than the server's own conversion (Java's EUC-JP puts 〜 where PostgreSQL has ～) or none (an emoji became "?"),
-     * the run stored other text than the script's, silently: then the engine asks for UTF8 and the server converts, as
-     * for pgjdbc, and says so. The texts are the scripts' SQL and -D values; a login that names a client_encoding keeps it.
+     * pgbench; it encodes the script's text with Java's charset of the session's client_encoding (the database's, unless
+     * the login's options or a setting name another). Where that gives other bytes than the server's own conversion
+     * (Java's EUC-JP puts 〜 where PostgreSQL has ～) or none (an emoji, or ① under EUC_JP, became "?"), the run stored
+     * other text than the script's, silently: then the engine asks for UTF8 and the server converts, as for pgjdbc, and
+     * says so. The texts are the scripts' SQL and -D values.
      */
-    private WireLogin encodingSafe(Connection admin, WireLogin login) throws SQLException {
-        if (login.startupParameters().keySet().stream().anyMatch(k -> k.equalsIgnoreCase("client_encoding"))) return login;
+    private WireLogin encodingSafe(Connection admin, WireLogin login) throws SQLException, IOException {
         List<String[]> texts = new ArrayList<>();   // {where, text}
         for (Script s : cfg.scripts()) {
             for (Command c : s.commands()) {
@@ -314,10 +314,12 @@ public final class Driver {
         }
         for (String d : cfg.defines()) if (!ascii(d)) texts.add(new String[] {"-D " + d.substring(0, Math.max(0, d.indexOf('='))), d});
         if (texts.isEmpty()) return login;
+        // asked of a login as the run's: client_encoding=EUC_JP in the URL's options on a UTF8 database was not looked at
         String encoding;
-        try (Statement st = admin.createStatement(); ResultSet rs = st.executeQuery("SELECT getdatabaseencoding()")) {
-            rs.next();
-            encoding = rs.getString(1);
+        try (WireConnection probe = WireConnection.open(login, cfg.mode())) {
+            encoding = probe.clientEncoding();
+        } catch (WireConnection.UnsupportedEncoding e) {
+            encoding = e.encoding;
         }
         if (encoding.equals("UTF8")) return login;
         String differs = null;
@@ -328,7 +330,7 @@ public final class Driver {
             java = null;   // no Java charset: the server converts, or the login fails over to pgjdbc as before
         }
         for (String[] t : texts) {
-            byte[] server = serverBytes(admin, t[1]), client = java == null ? null : javaBytes(java, t[1]);
+            byte[] server = serverBytes(admin, t[1], encoding), client = java == null ? null : javaBytes(java, t[1]);
             if (server == null || client == null || !Arrays.equals(server, client)) {
                 differs = t[0];
                 break;
@@ -352,11 +354,12 @@ public final class Driver {
         return true;
     }
 
-    /** The text in the database's encoding as the server converts it; null where it has no equivalent there. */
-    private static byte[] serverBytes(Connection admin, String text) {
+    /** The text in this encoding as the server converts it; null where it has no equivalent there. */
+    private static byte[] serverBytes(Connection admin, String text, String encoding) {
         // admin is in autocommit: a refused conversion ends its own statement, nothing else
-        try (java.sql.PreparedStatement ps = admin.prepareStatement("SELECT convert_to(?, getdatabaseencoding())")) {
+        try (java.sql.PreparedStatement ps = admin.prepareStatement("SELECT convert_to(?, ?)")) {
             ps.setString(1, text);
+            ps.setString(2, encoding);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getBytes(1);

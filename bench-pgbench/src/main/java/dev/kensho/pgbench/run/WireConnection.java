@@ -44,9 +44,20 @@ import java.util.Map;
  */
 final class WireConnection implements Closeable {
     /** Thrown when a login cannot be done here (TLS) rather than failing: the caller falls back to pgjdbc. */
-    static final class Unsupported extends IOException {
+    static class Unsupported extends IOException {
         Unsupported(String m) {
             super(m);
+        }
+    }
+
+    /** The session's client_encoding has no Java charset: {@link #encoding} names it. */
+    static final class UnsupportedEncoding extends Unsupported {
+        final String encoding;
+
+        UnsupportedEncoding(String encoding) {
+            super("the session's client_encoding " + encoding + " (the database's, unless the login or a setting names another)"
+                    + " has no Java charset for the wire engine");
+            this.encoding = encoding;
         }
     }
 
@@ -69,8 +80,12 @@ final class WireConnection implements Closeable {
     private final Map<Command, String> statements = new IdentityHashMap<>();
     private int statementNumber;
     private char txStatus = 'I';
-    /** The session's client_encoding, as the server reports it: libpq asks for none, so it is the database's. */
+    /**
+     * The session's client_encoding, as the server reports it: libpq asks for none, so it is the database's unless the
+     * login's options or a setting of the server, database or role name another.
+     */
     private Charset charset = StandardCharsets.UTF_8;
+    private String clientEncoding = "UTF8";
     /** TimeZone and DateStyle as the server reported them at login, where no client asked for any (libpq's session). */
     private String timeZone, dateStyle;
 
@@ -286,7 +301,10 @@ final class WireConnection implements Closeable {
                 }
                 case 'S' -> {   // ParameterStatus
                     switch (cstringIn()) {
-                        case "client_encoding" -> charset = javaCharset(cstringIn());
+                        case "client_encoding" -> {
+                            clientEncoding = cstringIn();
+                            charset = javaCharset(clientEncoding);
+                        }
                         case "TimeZone" -> timeZone = cstringIn();
                         case "DateStyle" -> dateStyle = cstringIn();
                         default -> { }
@@ -302,7 +320,7 @@ final class WireConnection implements Closeable {
      * The Java charset of a PostgreSQL encoding name, so that SQL, parameters and \gset values cross unchanged;
      * one Java lacks makes the run use pgjdbc (which asks for UTF8 and lets the server convert).
      */
-    static Charset javaCharset(String pg) throws Unsupported {
+    static Charset javaCharset(String pg) throws UnsupportedEncoding {
         String name = switch (pg.toUpperCase(java.util.Locale.ROOT)) {
             case "UTF8" -> "UTF-8";
             case "SQL_ASCII" -> "ISO-8859-1";   // bytes as they are, whatever they mean
@@ -329,10 +347,13 @@ final class WireConnection implements Closeable {
                     "windows-" + pg.substring(3);
             default -> null;
         };
-        if (name == null || !Charset.isSupported(name)) {
-            throw new Unsupported("the database's encoding " + pg + " has no Java charset for the wire engine");
-        }
+        if (name == null || !Charset.isSupported(name)) throw new UnsupportedEncoding(pg);
         return Charset.forName(name);
+    }
+
+    /** The session's client_encoding, as the server reported it at login (or a SET since). */
+    String clientEncoding() {
+        return clientEncoding;
     }
 
     private static String password(WireLogin login) throws LoginRefused {

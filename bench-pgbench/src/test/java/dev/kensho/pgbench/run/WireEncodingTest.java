@@ -77,6 +77,34 @@ class WireEncodingTest {
         }
     }
 
+    /**
+     * A client_encoding the login asks for (the URL's options) on a UTF8 database is the one checked: '①' and '髙', which
+     * Java's EUC-JP lacks, were stored as "??" and the run exited 0 (only the database's encoding was looked at).
+     */
+    @Test
+    void theSessionsClientEncodingIsTheOneChecked(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("create table kensho_wire_session (n int, word text, enc text)");
+        }
+        try (Target eucSession = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database()
+                + "?options=-c%20client_encoding%3DEUC_JP").user(pg.user()).open()) {
+            String same = run(eucSession, "insert into kensho_wire_session values (1, '検証', current_setting('client_encoding'));\n");
+            assertFalse(same.contains("warning"), same);
+            String other = run(eucSession, "insert into kensho_wire_session values (2, '山田①髙', current_setting('client_encoding'));\n");
+            assertTrue(other.contains("warning: --engine wire: words:1 holds text that Java's EUC-JP would send otherwise than the "
+                    + "server's EUC_JP conversion: this run sends UTF8, which the server converts"), other);
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select string_agg(n || ' ' || word || ' ' || enc, ', ' order by n) from kensho_wire_session")) {
+                rs.next();
+                assertEquals("1 検証 EUC_JP, 2 山田①髙 UTF8", rs.getString(1));
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop table if exists kensho_wire_session");
+            }
+        }
+    }
+
     private static String run(Target t, String script) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunReport r = new PgbenchRun().script("words", script).engine(Engine.WIRE).clients(1).threads(1).transactions(1)
