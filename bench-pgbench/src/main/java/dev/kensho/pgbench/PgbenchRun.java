@@ -319,10 +319,15 @@ public final class PgbenchRun {
         return r;
     }
 
-    /** The errors stream passed through, its first "error: " line (a client's abort) kept for the trial's reason. */
+    /**
+     * The errors stream passed through, its first "error: " line (a client's abort) kept for the trial's reason. Passed
+     * on as text, a line at a time (or what there is at a flush): written as bytes, its UTF-8 went into a stderr of
+     * another encoding (-Dsun.stderr.encoding=MS932) beside lines Kensho printed in that one.
+     */
     private static final class FirstError extends java.io.OutputStream {
         private final PrintStream to;
-        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+        private final StringBuilder line = new StringBuilder();
         private volatile String first;
 
         FirstError(PrintStream to) {
@@ -334,16 +339,28 @@ public final class PgbenchRun {
 
         @Override
         public synchronized void write(int b) {
-            to.write(b);
+            pending.write(b);
+            if (b == '\n') pass();
+        }
+
+        /** What has come so far: a print's bytes arrive whole before its flush, so no character is cut in two. */
+        private void pass() {
+            if (pending.size() == 0) return;
+            String s = pending.toString(java.nio.charset.StandardCharsets.UTF_8);
+            pending.reset();
+            to.print(s);
             if (first != null && engine != null) return;
-            if (b != '\n') {
-                line.write(b);
-                return;
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c != '\n') {
+                    line.append(c);
+                    continue;
+                }
+                String l = line.toString();
+                line.setLength(0);
+                if (first == null && l.startsWith("error: ")) first = l.substring("error: ".length());
+                if (engine == null && l.startsWith("warning: --engine wire: ")) engine = l.substring("warning: ".length());
             }
-            String l = line.toString(java.nio.charset.StandardCharsets.UTF_8);
-            line.reset();
-            if (first == null && l.startsWith("error: ")) first = l.substring("error: ".length());
-            if (engine == null && l.startsWith("warning: --engine wire: ")) engine = l.substring("warning: ".length());
         }
 
         String engine() {
@@ -352,6 +369,7 @@ public final class PgbenchRun {
 
         @Override
         public synchronized void flush() {
+            pass();
             to.flush();
         }
 

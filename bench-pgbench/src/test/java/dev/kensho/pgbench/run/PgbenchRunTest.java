@@ -727,6 +727,21 @@ class PgbenchRunTest {
     }
 
     /**
+     * The errors stream keeps the caller's encoding: a client's error went into a Shift_JIS stderr
+     * (-Dsun.stderr.encoding=MS932) as UTF-8 bytes, beside Kensho's own lines in Shift_JIS.
+     */
+    @Test
+    void errorsReachAStderrOfAnotherEncodingAsText(Target pg) {
+        java.nio.charset.Charset sjis = java.nio.charset.Charset.forName("windows-31j");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = new PgbenchRun().script("ja", "select * from 存在しない表;\n").clients(1).transactions(1).noVacuum(true).warmup(0)
+                .output(sink(new ByteArrayOutputStream()), new PrintStream(err, true, sjis)).runAndRecord(pg, null);
+        assertTrue(r.aborted());
+        String said = err.toString(sjis);
+        assertTrue(said.contains("relation \"存在しない表\" does not exist"), said);
+    }
+
+    /**
      * As the C pgbench 15: an error other than a serialization or deadlock failure aborts the client and is no failed
      * transaction (report, -r failures, -l log); a script ending inside a transaction block counts as processed, then aborts.
      */
