@@ -81,6 +81,11 @@ class KillAndResumeIT {
                 + "'SELECT pg_sleep\\(0.2\\)' --repeat 40 --warmup 0 --resume \\1 runs any trials that are left\\)\n.*"), said);
         List<Trial> kept = RunDirectory.readTrials(trials);
         assertTrue(kept.size() >= 3 && kept.size() < 40, "kept " + kept.size());
+        // run.json says so: read alone, the directory looked like a run still going
+        String interrupted = "interrupted (the JVM was asked to end: Ctrl-C, SIGTERM or SIGHUP) at ";
+        List<String> notes = RunDirectory.info(trials.getParent()).notes();
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith(interrupted) && n.endsWith(" with " + kept.size() + " trials recorded")),
+                notes.toString());
         // and report, which says it too
         BenchJar.Result report = BenchJar.run(work.resolve("report"), "report", trials.getParent().toString(), "-o",
                 work.resolve("report/r.html").toString());

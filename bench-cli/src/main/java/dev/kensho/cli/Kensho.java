@@ -198,6 +198,9 @@ public final class Kensho implements Runnable {
                 + " would pass on others in their place: run with a UTF-8 locale (LC_ALL=C.UTF-8, for one)";
     }
 
+    /** The start of run.json's note of a run the JVM's end cut short (Ctrl-C, SIGTERM, SIGHUP). */
+    static final String INTERRUPTED = "interrupted (the JVM was asked to end: Ctrl-C, SIGTERM or SIGHUP) at ";
+
     /** Runs a command line and returns the exit code (tests call this without exiting the JVM). */
     public static int execute(String... args) {
         arguments = args.clone();
@@ -217,6 +220,17 @@ public final class Kensho implements Runnable {
                 System.err.println("bench: interrupted before any trial finished; " + run + " holds no results yet (" + resumeCommand(run) + " runs it)");
             } else if (run != null) {
                 System.err.println("bench: interrupted; finished trials are kept in " + run + " (" + resumeCommand(run) + " runs any trials that are left)");
+            }
+            // in run.json too, which report and compare quote: read alone, the directory of a Ctrl-C'd run looked like
+            // one still running (a SIGKILL leaves no note; a resume notes itself)
+            RunDirectory dir = createdRunDirectory != null ? createdRunDirectory : resumedRunDirectory;
+            if (run != null && dir != null) {
+                try {
+                    dir.note(INTERRUPTED + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " with "
+                            + dir.trials().size() + " trials recorded");
+                } catch (RuntimeException ignored) {
+                    // a full disk, a directory removed: the line above said where the run is
+                }
             }
         }, "kensho-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);
