@@ -423,8 +423,10 @@ public final class JitMatrix implements SsbStudy {
                             }
                         }
                         dir.append(trial);
-                        // as ssb's: a failed run said nothing at the time, its repeat's line just missing
-                        if ("failed".equals(trial.status())) {
+                        // as ssb's: a failed run said nothing at the time, its repeat's line just missing. Not when the
+                        // run is stopping: Ctrl-C cancelled that statement ("canceling statement due to user request"),
+                        // and the trial is not kept
+                        if ("failed".equals(trial.status()) && !dev.kensho.core.JvmShutdown.begun()) {
                             err.printf(Locale.ROOT, "ssb jit=%s v%d %s #%d failed: %s%n", jit, it.verification(), it.id(), r + 1, trial.extra().get("reason"));
                         }
                     }
