@@ -26,6 +26,13 @@ class CommandLineIT {
         BenchJar.Result c = BenchJar.run(work.resolve("c"), java.util.Map.of("LANG", "C", "LC_ALL", "C"), "--help");
         assertEquals(r.out(), c.out());
         assertTrue(c.out().contains("Kensho (検証): ") && c.out().contains("min–max") && !c.out().contains("?"), c.out());
+        // a Japanese locale's encoding is kept, as psql keeps it: in UTF-8, its terminal showed every kanji garbled
+        Process euc = BenchJar.start(work.resolve("euc"), java.util.Map.of("JAVA_TOOL_OPTIONS",
+                "-Dfile.encoding=EUC-JP -Dsun.stdout.encoding=EUC-JP -Dstdout.encoding=EUC-JP"), "--help");
+        assertTrue(euc.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, euc.exitValue());
+        String inEuc = new String(Files.readAllBytes(work.resolve("euc/stdout.txt")), java.nio.charset.Charset.forName("EUC-JP"));
+        assertTrue(inEuc.contains("Kensho (検証): "), inEuc);
         for (String line : r.out().split("\n")) {
             String t = line.strip();
             if (!line.startsWith("  ") || line.startsWith("   ") || t.startsWith("-") || t.isEmpty()) continue;

@@ -144,13 +144,33 @@ public final class Kensho implements Runnable {
     /** Set by main where the JVM's charset cannot write Kensho's text (LANG=C): stdout and stderr are UTF-8 instead. */
     private static boolean utf8Console;
 
+    /**
+     * The charset System.out writes in: stdout.encoding from Java 19 (the locale's, while file.encoding is UTF-8 from
+     * 18: under LANG=C there the JVM's default charset could write kanji and its stdout could not), sun.stdout.encoding
+     * where set, else the default charset (17's stdout).
+     */
+    static java.nio.charset.Charset consoleCharset() {
+        for (String p : new String[] {"stdout.encoding", "sun.stdout.encoding"}) {
+            String name = System.getProperty(p);
+            if (name == null || name.isBlank()) continue;
+            try {
+                return java.nio.charset.Charset.forName(name);
+            } catch (IllegalArgumentException unknown) {
+                // the JVM then writes in its default charset
+            }
+        }
+        return java.nio.charset.Charset.defaultCharset();
+    }
+
     public static void main(String[] args) {
         // the resume commands that stderr, report and compare print name the jar this is
         dev.kensho.core.result.RunInfo.startedAs(program());
-        if (!java.nio.charset.Charset.defaultCharset().newEncoder().canEncode("検証–µ≥")) {
+        if (!consoleCharset().newEncoder().canEncode("検証")) {
             // LANG=C, a CI job's usual locale: Java wrote ASCII, every kanji, dash, µ and ≥ a "?" ("Kensho (??)",
             // "min?max"). UTF-8's bytes are what CI logs and today's terminals read, and what pgbench and psql pass on
-            // from the server unconverted. Buffered and flushed as the JVM's own streams are.
+            // from the server unconverted. Buffered and flushed as the JVM's own streams are. A Japanese locale
+            // (EUC-JP, Shift_JIS) keeps its encoding, as psql's output does: in UTF-8 every path and server message
+            // was unreadable on its terminal, where now only a dash, µ or ≥ of Kensho's own is a "?"
             System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 128),
                     true, java.nio.charset.StandardCharsets.UTF_8));
             System.setErr(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), 128),
