@@ -150,7 +150,12 @@ public final class Kensho implements Runnable {
      * where set, else the default charset (17's stdout).
      */
     static java.nio.charset.Charset consoleCharset() {
-        for (String p : new String[] {"stdout.encoding", "sun.stdout.encoding"}) {
+        return consoleCharset("stdout");
+    }
+
+    /** The charset of System.out ("stdout") or System.err ("stderr"), as {@link #consoleCharset()}. */
+    static java.nio.charset.Charset consoleCharset(String stream) {
+        for (String p : new String[] {stream + ".encoding", "sun." + stream + ".encoding"}) {
             String name = System.getProperty(p);
             if (name == null || name.isBlank()) continue;
             try {
@@ -295,11 +300,12 @@ public final class Kensho implements Runnable {
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Kensho());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        if (utf8Console) {
-            // picocli writes through its own writers, made with the JVM's charset
-            cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true));
-            cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true));
-        }
+        // picocli writes through its own writers, made with the JVM's default charset: UTF-8 from Java 18, which put
+        // UTF-8 into a Japanese locale's stdout (EUC-JP, Shift_JIS)
+        cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(System.out, utf8Console ? java.nio.charset.StandardCharsets.UTF_8
+                : consoleCharset("stdout")), true));
+        cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, utf8Console ? java.nio.charset.StandardCharsets.UTF_8
+                : consoleCharset("stderr")), true));
         giveVersion(cl);
         // "" is the working directory to Path.of: --results "" and ssb gen --out "" wrote there without a word
         cl.registerConverter(java.nio.file.Path.class, s -> {
