@@ -384,7 +384,7 @@ class QueryCommandTest {
 
         // a Shift_JIS file: its line and byte, as for pgbench's scripts (Java said "cannot read (Input length = 1)")
         Path sjis = Files.write(files.resolve("sjis.sql"), "-- 検証\nselect '日本';\n".getBytes(java.nio.charset.Charset.forName("Shift_JIS")));
-        assertOneLineUsageError(CommandRun.of(args(pg, results, "-f", sjis.toString())), "-f " + sjis + ":1: not valid UTF-8 (byte 0x8c)");
+        assertOneLineUsageError(CommandRun.of(args(pg, results, "-f", sjis.toString())), "-f " + sjis + ":1:4: not valid UTF-8 (byte 0x8c)");
         assertFalse(Files.exists(results), "no run directory");
         // a BOM (a Windows editor's) is skipped, as psql skips it: the server read it as part of "select"
         Path bom = Files.write(files.resolve("bom.sql"), ("\uFEFFselect 1;\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));

@@ -93,7 +93,7 @@ class PgbenchCommandTest {
         Files.createDirectories(latin1.getParent());
         Files.write(latin1, "\\set aid 1\nSELECT 1;\nSELECT 'caf\u00e9';\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
         String[][] runCases = {
-            {latin1 + ":3: not valid UTF-8 (byte 0xe9)", "-f", latin1.toString()},
+            {latin1 + ":3:12: not valid UTF-8 (byte 0xe9)", "-f", latin1.toString()},
             {"-t/--transactions must be in range 1..2147483647", "-t", "0"},
             {"-t/--transactions must be in range 1..2147483647", "-t", " 0 "},   // blanks around a number: pgbench's strtol takes them
             {"-t/--transactions must be in range 1..2147483647", "-t", "-5", "-T", "2"},

@@ -154,7 +154,10 @@ public final class Script {
             int at = in.position();
             int line = 1;
             for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
-            throw new ScriptException(fileName, line, 0, "not valid UTF-8 (byte 0x" + String.format(Locale.ROOT, "%02x", bytes[at] & 0xff) + ")");
+            // the column as other script errors count it: the characters read on its line before it, and one
+            int column = 1;
+            for (int i = out.position() - 1; i >= 0 && out.get(i) != '\n'; i--) column++;
+            throw new ScriptException(fileName, line, column, "not valid UTF-8 (byte 0x" + String.format(Locale.ROOT, "%02x", bytes[at] & 0xff) + ")");
         }
         return out.flip().toString();
     }
