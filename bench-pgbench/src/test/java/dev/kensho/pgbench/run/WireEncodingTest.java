@@ -36,18 +36,8 @@ class WireEncodingTest {
             try (Connection c = euc.connect(); Statement s = c.createStatement()) {
                 s.execute("create table words (n int, word text, enc text)");
             }
-            // kanji Java's EUC-JP and the server's map alike: the session stays EUC_JP, converting nothing (pgbench's case)
-            String same = run(euc, "insert into words values (1, '検証', current_setting('client_encoding'));\n");
-            assertFalse(same.contains("warning"), same);
             // U+FF5E: the server's EUC_JP has it (0xA1C1), Java's EUC-JP does not and wrote "?"
-            String other = run(euc, "insert into words values (2, '～', current_setting('client_encoding'));\n");
-            assertTrue(other.contains("warning: --engine wire: words:1 holds text that Java's EUC-JP would send otherwise than the "
-                    + "server's EUC_JP conversion: this run sends UTF8, which the server converts"), other);
-            try (Connection c = euc.connect(); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("select string_agg(n || ' ' || word || ' ' || enc, ', ' order by n) from words")) {
-                rs.next();
-                assertEquals("1 検証 EUC_JP, 2 ～ UTF8", rs.getString(1));
-            }
+            assertEquals("1 検証 EUC_JP, 2 ～ UTF8", kanjiThenOther(euc, "words", "～"));
             // recorded, it is noted in run.json beside the numbers it changed (it was said on stderr only)
             try (dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp.resolve("run"),
                     dev.kensho.core.result.RunInfo.of("pgbench run", java.util.List.of(), java.util.Map.of()))) {
@@ -88,20 +78,28 @@ class WireEncodingTest {
         }
         try (Target eucSession = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + pg.database()
                 + "?options=-c%20client_encoding%3DEUC_JP").user(pg.user()).open()) {
-            String same = run(eucSession, "insert into kensho_wire_session values (1, '検証', current_setting('client_encoding'));\n");
-            assertFalse(same.contains("warning"), same);
-            String other = run(eucSession, "insert into kensho_wire_session values (2, '山田①髙', current_setting('client_encoding'));\n");
-            assertTrue(other.contains("warning: --engine wire: words:1 holds text that Java's EUC-JP would send otherwise than the "
-                    + "server's EUC_JP conversion: this run sends UTF8, which the server converts"), other);
-            try (Connection c = pg.connect(); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("select string_agg(n || ' ' || word || ' ' || enc, ', ' order by n) from kensho_wire_session")) {
-                rs.next();
-                assertEquals("1 検証 EUC_JP, 2 山田①髙 UTF8", rs.getString(1));
-            }
+            assertEquals("1 検証 EUC_JP, 2 山田①髙 UTF8", kanjiThenOther(eucSession, "kensho_wire_session", "山田①髙"));
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("drop table if exists kensho_wire_session");
             }
+        }
+    }
+
+    /**
+     * Stores a kanji Java's EUC-JP and the server's map alike (the session stays EUC_JP, converting nothing: pgbench's
+     * case), then other, which they do not (sent as UTF8, and said); returns the rows as "n word client_encoding, ...".
+     */
+    private static String kanjiThenOther(Target t, String table, String other) throws Exception {
+        String same = run(t, "insert into " + table + " values (1, '検証', current_setting('client_encoding'));\n");
+        assertFalse(same.contains("warning"), same);
+        String said = run(t, "insert into " + table + " values (2, '" + other + "', current_setting('client_encoding'));\n");
+        assertTrue(said.contains("warning: --engine wire: words:1 holds text that Java's EUC-JP would send otherwise than the "
+                + "server's EUC_JP conversion: this run sends UTF8, which the server converts"), said);
+        try (Connection c = t.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select string_agg(n || ' ' || word || ' ' || enc, ', ' order by n) from " + table)) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 
