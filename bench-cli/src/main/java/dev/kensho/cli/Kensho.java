@@ -145,19 +145,18 @@ public final class Kensho implements Runnable {
     private static boolean utf8Console;
 
     /**
-     * The charset System.out writes in: stdout.encoding from Java 19 (the locale's, while file.encoding is UTF-8 from
-     * 18: under LANG=C there the JVM's default charset could write kanji and its stdout could not), sun.stdout.encoding
-     * where set, else the default charset (17's stdout).
+     * The charset a stream writes in: PrintStream.charset() from Java 18 (the locale's for the JVM's own stdout, while
+     * file.encoding is UTF-8 there: under LANG=C the default charset could write kanji and stdout could not); on 17,
+     * sun.stdout.encoding (or sun.stderr.encoding) where set, else the default charset, as 17's own streams choose.
      */
-    static java.nio.charset.Charset consoleCharset() {
-        return consoleCharset("stdout");
-    }
-
-    /** The charset of System.out ("stdout") or System.err ("stderr"), as {@link #consoleCharset()}. */
-    static java.nio.charset.Charset consoleCharset(String stream) {
-        for (String p : new String[] {stream + ".encoding", "sun." + stream + ".encoding"}) {
-            String name = System.getProperty(p);
-            if (name == null || name.isBlank()) continue;
+    static java.nio.charset.Charset charsetOf(java.io.PrintStream s, String stream) {
+        try {
+            return (java.nio.charset.Charset) java.io.PrintStream.class.getMethod("charset").invoke(s);
+        } catch (ReflectiveOperationException | RuntimeException java17) {
+            // no PrintStream.charset(): the properties 17 reads
+        }
+        String name = System.getProperty("sun." + stream + ".encoding");
+        if (name != null && !name.isBlank()) {
             try {
                 return java.nio.charset.Charset.forName(name);
             } catch (IllegalArgumentException unknown) {
@@ -170,7 +169,7 @@ public final class Kensho implements Runnable {
     public static void main(String[] args) {
         // the resume commands that stderr, report and compare print name the jar this is
         dev.kensho.core.result.RunInfo.startedAs(program());
-        if (!consoleCharset().newEncoder().canEncode("検証")) {
+        if (!charsetOf(System.out, "stdout").newEncoder().canEncode("検証")) {
             // LANG=C, a CI job's usual locale: Java wrote ASCII, every kanji, dash, µ and ≥ a "?" ("Kensho (??)",
             // "min?max"). UTF-8's bytes are what CI logs and today's terminals read, and what pgbench and psql pass on
             // from the server unconverted. Buffered and flushed as the JVM's own streams are. A Japanese locale
@@ -249,7 +248,8 @@ public final class Kensho implements Runnable {
             // in run.json too, which report and compare quote: read alone, the directory of a Ctrl-C'd run looked like
             // one still running (a SIGKILL leaves no note; a resume notes itself)
             RunDirectory dir = createdRunDirectory != null ? createdRunDirectory : resumedRunDirectory;
-            if (run != null && dir != null) {
+            // not into a directory removed meanwhile (an empty run's): writing run.json would make it again
+            if (run != null && dir != null && Files.isDirectory(dir.path())) {
                 try {
                     dir.note(INTERRUPTED + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " with "
                             + dir.trials().size() + " trials recorded");
@@ -302,10 +302,11 @@ public final class Kensho implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // picocli writes through its own writers, made with the JVM's default charset: UTF-8 from Java 18, which put
         // UTF-8 into a Japanese locale's stdout (EUC-JP, Shift_JIS)
+        // (main's UTF-8 streams where stdout could not write Japanese: 17 cannot ask a stream its charset)
         cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(System.out, utf8Console ? java.nio.charset.StandardCharsets.UTF_8
-                : consoleCharset("stdout")), true));
+                : charsetOf(System.out, "stdout")), true));
         cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, utf8Console ? java.nio.charset.StandardCharsets.UTF_8
-                : consoleCharset("stderr")), true));
+                : charsetOf(System.err, "stderr")), true));
         giveVersion(cl);
         // "" is the working directory to Path.of: --results "" and ssb gen --out "" wrote there without a word
         cl.registerConverter(java.nio.file.Path.class, s -> {

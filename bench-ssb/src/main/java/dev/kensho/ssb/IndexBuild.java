@@ -96,12 +96,12 @@ public final class IndexBuild implements SsbStudy {
         this.err = err != null ? err : new PrintStream(java.io.OutputStream.nullOutputStream());
     }
 
-    /** Builds and measures, holding the database's index-build lock: a second build at once dropped this one's index. */
     @Override
     public String command() {
         return COMMAND;
     }
 
+    /** Builds and measures, holding the database's index-build lock: a second build at once dropped this one's index. */
     @Override
     public void run(SsbDatabase db, RunDirectory dir) {
         try (StudyLock lock = StudyLock.take(db.target(), StudyLock.INDEX_BUILD, "ssb index-build",

@@ -283,8 +283,20 @@ public final class Driver {
     /** Tries the wire engine's login once; where it cannot be done here (a verifying sslmode), says so: the run uses pgjdbc. */
     private boolean wireLoginWorks(Connection admin) throws SQLException {
         try {
-            login = encodingSafe(admin, target.wireLogin());
-            WireConnection.open(login, cfg.mode()).close();
+            WireLogin asked = target.wireLogin();
+            // the session's client_encoding from this login (client_encoding=EUC_JP in the URL's options on a UTF8
+            // database was not looked at); one login, a second only where the text makes it ask for UTF8
+            String encoding;
+            WireConnection.UnsupportedEncoding unsupported = null;
+            try (WireConnection w = WireConnection.open(asked, cfg.mode())) {
+                encoding = w.clientEncoding();
+            } catch (WireConnection.UnsupportedEncoding e) {
+                encoding = e.encoding;
+                unsupported = e;
+            }
+            login = encodingSafe(admin, asked, encoding);
+            if (login == asked && unsupported != null) throw unsupported;
+            if (login != asked) WireConnection.open(login, cfg.mode()).close();
             return true;
         } catch (WireConnection.Unsupported e) {
             if (cfg.scripts().stream().anyMatch(s -> s.firstPipelineCommand() != null)) {
@@ -305,7 +317,7 @@ public final class Driver {
      * other text than the script's, silently: then the engine asks for UTF8 and the server converts, as for pgjdbc, and
      * says so. The texts are the scripts' SQL and -D values.
      */
-    private WireLogin encodingSafe(Connection admin, WireLogin login) throws SQLException, IOException {
+    private WireLogin encodingSafe(Connection admin, WireLogin login, String encoding) throws SQLException {
         List<String[]> texts = new ArrayList<>();   // {where, text}
         for (Script s : cfg.scripts()) {
             for (Command c : s.commands()) {
@@ -313,15 +325,7 @@ public final class Driver {
             }
         }
         for (String d : cfg.defines()) if (!ascii(d)) texts.add(new String[] {"-D " + d.substring(0, Math.max(0, d.indexOf('='))), d});
-        if (texts.isEmpty()) return login;
-        // asked of a login as the run's: client_encoding=EUC_JP in the URL's options on a UTF8 database was not looked at
-        String encoding;
-        try (WireConnection probe = WireConnection.open(login, cfg.mode())) {
-            encoding = probe.clientEncoding();
-        } catch (WireConnection.UnsupportedEncoding e) {
-            encoding = e.encoding;
-        }
-        if (encoding.equals("UTF8")) return login;
+        if (texts.isEmpty() || encoding.equals("UTF8")) return login;
         String differs = null;
         java.nio.charset.Charset java;
         try {

@@ -32,11 +32,16 @@ import java.util.concurrent.locks.LockSupport;
 public final class TrialSampler implements RunWindow, AutoCloseable {
     private static final long PERIOD_NANOS = 100_000_000L;
     /**
-     * How long closed() waits for the run's backends to exit (they report their last counts then). Only a backend
-     * that lingers costs it: they end in milliseconds each, but a thousand clients' on two busy cores, or a few on a
-     * loaded host, took more than the 3 s this was, and the trial lost their last commits.
+     * How long closed() waits for the run's backends to exit (they report their last counts then), as long as their
+     * number keeps falling within {@link #EXIT_STALL_NANOS}. They end in milliseconds each, but a thousand clients' on
+     * two busy cores, or a few on a loaded host, took more than the 3 s this was, and the trial lost their last commits.
      */
     private static final long EXIT_WAIT_NANOS = 30_000_000_000L;
+    /**
+     * How long the count may stay where it is: a session that is not the run's but connected during it (a user's psql,
+     * a pooler's server connection) never ends, and held every trial for the whole wait.
+     */
+    private static final long EXIT_STALL_NANOS = 5_000_000_000L;
     /** How long closed() waits, before 15, for a statistics file written after the run (the collector writes one within 0.5 s). */
     private static final long COLLECTOR_WAIT_NANOS = 3_000_000_000L;
     private static final String[] DB_COLUMNS = {"xact_commit", "xact_rollback", "blks_read", "blks_hit", "temp_files",
@@ -282,7 +287,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * "after" snapshot waits for the backends that connected after this sampler's (the run's) to be gone.
      */
     private void awaitRunBackendsGone() throws SQLException {
-        long giveUp = System.nanoTime() + EXIT_WAIT_NANOS;
+        long giveUp = System.nanoTime() + EXIT_WAIT_NANOS, stalled = System.nanoTime() + EXIT_STALL_NANOS, before = Long.MAX_VALUE;
         try (Statement s = conn.createStatement()) {
             while (true) {
                 statements.incrementAndGet();
@@ -291,7 +296,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                     rs.next();
                     long left = rs.getLong(1);
                     if (left == 0) return;
-                    if (System.nanoTime() > giveUp) {
+                    long now = System.nanoTime();
+                    if (left < before) stalled = now + EXIT_STALL_NANOS;
+                    before = left;
+                    if (now > giveUp || now > stalled) {
                         synchronized (this) {
                             backendsLeft = left;
                         }
