@@ -87,15 +87,18 @@ class PgbenchRunTest {
         Path busy = Files.writeString(tmp.resolve("busy.sql"), "\\set x hash(random(1, 1000000))\n".repeat(200));
         Path idle = Files.writeString(tmp.resolve("idle.sql"), "\\sleep 50 ms\n");
         RunReport b = new PgbenchRun().file(busy.toString()).seconds(2).noVacuum(true).output(null, null).run(pg);
+        // the busy run's garbage is collected now, not by GC threads while the idle run's clock runs (CI: idle 11.9 %)
+        System.gc();
         RunReport i = new PgbenchRun().file(idle.toString()).seconds(2).noVacuum(true).warmup(0).output(null, null).run(pg);
         double busyPct = b.metrics().get("driver_cpu_pct").doubleValue();
         double idlePct = i.metrics().get("driver_cpu_pct").doubleValue();
         // the share of the clock: no floor for the busy one, which a CPU-starved machine may give a fraction of a core
         assertEquals(100 * b.driverCpuSeconds() / b.benchSeconds(), busyPct, 0.05, b.metrics().toString());
         assertTrue(busyPct > 0 && busyPct <= 100.0 * Runtime.getRuntime().availableProcessors() + 5, "busy: " + busyPct);
-        // the idle run's own overhead (no warm-up: its JIT compiles during the run) is a few percent of a core; the busy
-        // one, beside other modules' tests on two cores, may get little more than a tenth of one (idle 4.9 vs busy 15.9)
-        assertTrue(idlePct < busyPct && (idlePct < busyPct / 5 || idlePct < 10), "idle " + idlePct + " vs busy " + busyPct);
+        // the idle run's own overhead (no warm-up: its JIT compiles during the run) is a few percent of a core, up to 12 on
+        // a loaded CI host; the busy one, beside other modules' tests on two cores, may get little more than a tenth of one
+        // (seen: idle 4.9 vs busy 15.9, idle 11.9 vs busy 57.5). A constant figure fails the first bound.
+        assertTrue(idlePct < busyPct && (idlePct < busyPct / 2 || idlePct < 5), "idle " + idlePct + " vs busy " + busyPct);
         // per transaction: a sleeping transaction costs less CPU than 200 hash() calls; both are over 0
         double busyUs = b.metrics().get("driver_cpu_us_per_tx").doubleValue();
         // kept to 0.1 us: multiplied back by the transactions, that rounding alone was over 0.01 s at 280 000 of them
