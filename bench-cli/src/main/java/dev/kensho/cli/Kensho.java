@@ -24,7 +24,7 @@ import picocli.CommandLine.ScopeType;
                 + "Default target: an embedded PostgreSQL managed by Kensho; --url for a remote server.",
         subcommands = {dev.kensho.cli.ssb.SsbCommand.class, dev.kensho.cli.pgbench.PgbenchCommand.class,
                 dev.kensho.cli.scan.ScanCommand.class, QueryCommand.class, MicroCommand.class, dev.kensho.cli.report.ReportCommand.class,
-                dev.kensho.cli.report.CompareCommand.class, EnvCommand.class, CommandLine.HelpCommand.class},
+                dev.kensho.cli.report.CompareCommand.class, EnvCommand.class, HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage error, 3 target error (unreachable, authentication, missing database).",
                 "Results: ./results/<UTC timestamp>-<command>/ (run.json, trials.jsonl, summary.csv)."})
 public final class Kensho implements Runnable {

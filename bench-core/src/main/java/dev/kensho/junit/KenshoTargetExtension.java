@@ -27,9 +27,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * and key, kept in the root store and stopped when the test plan ends, because starting
  * PostgreSQL per test would dominate the suite's time.
  *
- * <p>A target that cannot be had here (no server at a {@link LocalPostgres} URL, no Docker engine for
- * KENSHO_TEST_TESTCONTAINERS) skips the test, or the class when its constructor or lifecycle methods
- * ask for it, with the reason. That is decided as a condition before the test runs: JUnit reports
+ * <p>A target that cannot be had here (no server at a {@link LocalPostgres} URL, an embedded server off Linux, no
+ * Docker engine for KENSHO_TEST_TESTCONTAINERS) skips the test, or the class when its constructor or lifecycle
+ * methods ask for it, with the reason. That is decided as a condition before the test runs: JUnit reports
  * an abort thrown while resolving a parameter as an error, not as a skip.
  */
 public final class KenshoTargetExtension implements ParameterResolver, ExecutionCondition,
@@ -126,7 +126,13 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     private String unavailable(Parameter p, ExtensionContext e) {
         LocalPostgres local = p.getAnnotation(LocalPostgres.class);
         if (local != null) return local(local, e) instanceof String reason ? reason : null;
-        if (p.isAnnotationPresent(PgVersion.class) || !containersAsked()) return null;
+        String url = System.getenv("KENSHO_TEST_URL");
+        if (p.isAnnotationPresent(PgVersion.class) || (url == null || url.isBlank()) && !containersAsked()) {
+            // an embedded server: a Mac's or Windows' suite skips, as one without Docker does for containers
+            String why = TargetSpec.managedUnavailableReason();
+            return why == null ? null : "embedded PostgreSQL target skipped: " + why;
+        }
+        if (!containersAsked()) return null;
         String reason = TargetSpec.containersUnavailableReason();
         return reason == null ? null : "Testcontainers target skipped: " + reason;
     }

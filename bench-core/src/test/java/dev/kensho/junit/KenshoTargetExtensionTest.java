@@ -266,6 +266,30 @@ class KenshoTargetExtensionTest {
         assertEquals(List.of("SKIPPED: " + reason), printed.lines().filter(l -> l.startsWith("SKIPPED")).toList(), printed);
     }
 
+    @KenshoTarget
+    static class AsksForAnEmbeddedServer {
+        @Test
+        void needsIt(@PgVersion(18) Target pg) {
+            fail("ran without its server");
+        }
+    }
+
+    /** A Mac's or Windows' suite skips the embedded server's tests, as one without Docker skips the containers'. */
+    @Test
+    void offLinuxATestAskingForAnEmbeddedServerIsSkippedWithTheReason() {
+        String os = System.getProperty("os.name");
+        System.setProperty("os.name", "Windows 11");
+        EngineExecutionResults r;
+        try {
+            r = run(AsksForAnEmbeddedServer.class);
+        } finally {
+            System.setProperty("os.name", os);
+        }
+        assertEquals(0, r.allEvents().failed().count(), r.allEvents().failed().list().toString());
+        assertEquals("embedded PostgreSQL target skipped: Kensho manages a PostgreSQL server (embedded, or --pg-bin) on Linux only,"
+                + " not on Windows 11; give --url of a server you run, or --testcontainers where a Docker engine runs", skipReason(r.testEvents()));
+    }
+
     @Test
     void aConstructorAskingForAnAbsentServerSkipsTheClass() {
         EngineExecutionResults r = run(ConstructorAsksForAbsentServer.class);

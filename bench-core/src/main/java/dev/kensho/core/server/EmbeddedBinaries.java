@@ -62,8 +62,10 @@ public final class EmbeddedBinaries {
     }
 
     static Path binDirectory(PgRelease release, ZonkyRepository repo) {
+        ManagedServer.refuseUnsupportedPlatform();   // before 100 MB of Linux binaries are extracted for nothing
         String build = build(release, repo);
-        boolean carried = KenshoVersion.embeddedPostgres().containsValue(build);
+        // bench.jar carries x86-64 builds: on ARM64 the same build is fetched for its processor
+        boolean carried = KenshoVersion.embeddedPostgres().containsValue(build) && repo.carriedPlatform();
         // before anything is made (KENSHO_HOME itself included) or 100 MB are extracted where the server user could not
         // run them; then whether the directory is this user's to run programs from (trusted() makes it where missing)
         ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
@@ -130,7 +132,7 @@ public final class EmbeddedBinaries {
      * once per JVM: where it came from when fetched now, else where it was extracted before.
      */
     private static Path noted(String build, ZonkyRepository repo, String source, Path dir) {
-        if (!KenshoVersion.embeddedPostgres().containsValue(build) && NOTED.add(build)) {
+        if ((!KenshoVersion.embeddedPostgres().containsValue(build) || !repo.carriedPlatform()) && NOTED.add(build)) {
             ServerActions.record("PostgreSQL " + PgRelease.ofZonky(build), "binaries " + repo.coordinates(build) + (source == null
                     ? " extracted earlier into " + dir
                     : source.equals(WHILE_WAITING) ? " extracted into " + dir + " by " + WHILE_WAITING

@@ -72,10 +72,28 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
+     * Why a managed server cannot run here, or null on Linux. Off Linux, /proc (orphans, the server's CPU), runuser and
+     * setsid (the server's user, its watchdog) and /dev/null are missing, and zonky's binaries bench.jar carries are
+     * Linux's: an initdb failing with a shell's "cannot execute binary file" told a Mac user nothing.
+     */
+    static String unsupportedPlatform() {
+        String os = System.getProperty("os.name", "?");
+        if (os.toLowerCase(java.util.Locale.ROOT).startsWith("linux")) return null;
+        return "Kensho manages a PostgreSQL server (embedded, or --pg-bin) on Linux only, not on " + os
+                + "; give --url of a server you run, or --testcontainers where a Docker engine runs";
+    }
+
+    static void refuseUnsupportedPlatform() {
+        String why = unsupportedPlatform();
+        if (why != null) throw new KenshoException(KenshoException.TARGET, why);
+    }
+
+    /**
      * Starts a server from bin. With keepDir the data survive close() and a later start reuses
      * them; otherwise the instance lives under KenshoHome/instances and is deleted on close.
      */
     public static ManagedServer start(TargetKind kind, Path bin, Path keepDir, Map<String, String> initialSettings) {
+        refuseUnsupportedPlatform();
         if (!Files.isDirectory(bin)) {
             throw KenshoException.usage("--pg-bin " + bin + ": " + (Files.exists(bin) ? "not a directory" : "no such directory")
                     + " (give the bin directory of an installed PostgreSQL, e.g. /usr/lib/postgresql/15/bin)");

