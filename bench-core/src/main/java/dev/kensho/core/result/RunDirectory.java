@@ -113,7 +113,7 @@ public final class RunDirectory implements AutoCloseable {
         if (WRITING_HERE.contains(d)) return true;
         if (!Files.isRegularFile(d.resolve(TRIALS))) return false;
         try (FileChannel ch = FileChannel.open(d.resolve(TRIALS), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            java.nio.channels.FileLock l = ch.tryLock();
+            java.nio.channels.FileLock l = ch.tryLock(WRITER_LOCK, 1, false);
             if (l == null) return true;
             l.release();
             return false;
@@ -124,9 +124,16 @@ public final class RunDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * The byte the writer locks, far past any content: Windows enforces a lock on what it covers, and a lock of the whole
+     * file (the default) kept `bench report` from reading a run in progress. A whole-file lock of an older build covers
+     * it too, so the two still exclude each other.
+     */
+    private static final long WRITER_LOCK = Long.MAX_VALUE - 1;
+
     private static boolean locked(FileChannel ch) throws IOException {
         try {
-            return ch.tryLock() != null;
+            return ch.tryLock(WRITER_LOCK, 1, false) != null;
         } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
             return false;
         }

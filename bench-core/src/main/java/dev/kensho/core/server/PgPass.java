@@ -43,11 +43,21 @@ final class PgPass {
         return home != null && home.startsWith("/") ? Path.of(home) : Path.of(System.getProperty("user.home"));
     }
 
+    /**
+     * A file libpq reads from the user's home by default: ~/NAME, and on Windows %APPDATA%\postgresql\WINDOWS_NAME
+     * (a --url that psql logs in with found no password there).
+     */
+    static Path libpqFile(Map<String, String> env, Path home, String name, String windowsName) {
+        String appData = env.get("APPDATA");
+        boolean windows = System.getProperty("os.name", "").startsWith("Windows");
+        return windows && appData != null && !appData.isEmpty() ? Path.of(appData, "postgresql", windowsName) : home.resolve(name);
+    }
+
     static String lookup(String host, int port, String db, String user, Map<String, String> env, Path home, PrintStream warnings) {
         String pw = env.get("PGPASSWORD");
         if (pw != null && !pw.isEmpty()) return pw;
         String file = env.get("PGPASSFILE");
-        Path p = file != null && !file.isEmpty() ? Path.of(file) : home.resolve(".pgpass");
+        Path p = file != null && !file.isEmpty() ? Path.of(file) : libpqFile(env, home, ".pgpass", "pgpass.conf");
         if (!Files.exists(p)) return null;
         // libpq's checks and words: a file others may read is ignored, never used
         if (!Files.isRegularFile(p)) {

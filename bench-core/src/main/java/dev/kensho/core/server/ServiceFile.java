@@ -30,7 +30,7 @@ final class ServiceFile {
      */
     static Map<String, String> lookup(String service, Map<String, String> env, Path home) {
         String userFile = env.get("PGSERVICEFILE");
-        Path user = userFile != null && !userFile.isEmpty() ? Path.of(userFile) : home.resolve(".pg_service.conf");
+        Path user = userFile != null && !userFile.isEmpty() ? Path.of(userFile) : PgPass.libpqFile(env, home, ".pg_service.conf", ".pg_service.conf");
         Map<String, String> found = read(user, service);
         if (found != null) return found;
         String sysconf = env.get("PGSYSCONFDIR");

@@ -63,6 +63,29 @@ class PgPassTest {
                 err.toString(StandardCharsets.UTF_8).strip());
     }
 
+    /** libpq on Windows reads %APPDATA%\postgresql\pgpass.conf, not ~/.pgpass, and its service file from there too. */
+    @Test
+    void onWindowsTheFilesAreInAppData() throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(home.resolve(".pgpass"), "*:*:*:pwu:from-home\n");
+        Path appData = Files.createDirectories(dir.resolve("AppData/Roaming/postgresql")).getParent();
+        Files.setPosixFilePermissions(Files.writeString(appData.resolve("postgresql/pgpass.conf"), "*:*:*:pwu:from-appdata\r\n"),
+                PosixFilePermissions.fromString("rw-------"));
+        Files.writeString(appData.resolve("postgresql/.pg_service.conf"), "[svc]\r\nhost=db.example\r\n");
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        Map<String, String> env = Map.of("APPDATA", appData.toString());
+        String os = System.getProperty("os.name");
+        System.setProperty("os.name", "Windows 11");
+        try {
+            assertEquals("from-appdata", PgPass.lookup("db.example", 5432, "d", "pwu", env, home, quiet));
+            assertEquals(Map.of("host", "db.example"), ServiceFile.lookup("svc", env, home));
+        } finally {
+            System.setProperty("os.name", os);
+        }
+        Files.setPosixFilePermissions(home.resolve(".pgpass"), PosixFilePermissions.fromString("rw-------"));
+        assertEquals("from-home", PgPass.lookup("db.example", 5432, "d", "pwu", env, home, quiet), "APPDATA means nothing elsewhere");
+    }
+
     @Test
     void pgpasswordComesFirstAndHomeIsTheDefault() throws Exception {
         Path home = Files.createDirectories(dir.resolve("home"));
