@@ -45,7 +45,8 @@ public final class SequentialRead {
             file.toFile().deleteOnExit();
             // held while the file is in use: a later probe removes only files no process holds (a kill -9 skips deleteOnExit)
             inUse = FileChannel.open(file, StandardOpenOption.WRITE);
-            inUse.lock();
+            // one byte past the content: Windows enforces a lock on what it covers, and the probe's own writes failed
+            inUse.lock(Long.MAX_VALUE - 1, 1, false);
             ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK);
             byte[] random = new byte[BLOCK];
             ThreadLocalRandom.current().nextBytes(random);
@@ -108,7 +109,7 @@ public final class SequentialRead {
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
             for (Path f : (Iterable<Path>) files.filter(f -> own.matcher(f.getFileName().toString()).matches())::iterator) {
                 try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    java.nio.channels.FileLock lock = ch.tryLock();
+                    java.nio.channels.FileLock lock = ch.tryLock(Long.MAX_VALUE - 1, 1, false);
                     if (lock == null) continue;   // a running probe's
                     Files.deleteIfExists(f);
                 } catch (IOException | java.nio.channels.OverlappingFileLockException ignored) {
