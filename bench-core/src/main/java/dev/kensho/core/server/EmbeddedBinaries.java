@@ -72,7 +72,7 @@ public final class EmbeddedBinaries {
         Path root = KenshoHome.trusted().resolve("pg");
         Path dir = root.resolve(build);
         Path done = dir.resolve(".complete");
-        if (Files.exists(done)) return noted(build, repo, null, dir);
+        if (Files.exists(done) && forThisMachine(dir, build, repo)) return noted(build, repo, null, dir);
         String source = null;
         try {
             KenshoHome.makeDirectories(root);   // not the umask's: under umask 000 another user could put a build of theirs there
@@ -81,7 +81,9 @@ public final class EmbeddedBinaries {
             synchronized (EXTRACTING) {
                 try (FileChannel ch = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                      FileLock ignored = lockSaying(ch, build, dir)) {
-                    if (Files.exists(done)) return noted(build, repo, waited ? WHILE_WAITING : null, dir);
+                    if (Files.exists(done) && forThisMachine(dir, build, repo)) return noted(build, repo, waited ? WHILE_WAITING : null, dir);
+                    // another processor's build (a KENSHO_HOME an x86-64 machine filled, seen from ARM64): made anew
+                    if (Files.exists(dir)) ManagedServer.deleteTree(dir);
                     removeAbandonedExtractions(root);
                     Path tmp = Files.createTempDirectory(root, build + TMP);
                     try {
@@ -92,7 +94,7 @@ public final class EmbeddedBinaries {
                         } else {
                             source = extractFetched(repo, build, tmp);
                             // told apart from a build an earlier bench.jar carried, which an upgrade leaves here unused
-                            Files.createFile(tmp.resolve(FETCHED));
+                            Files.writeString(tmp.resolve(FETCHED), repo.coordinates(build));
                         }
                         tmp.toFile().setReadable(true, false);
                         tmp.toFile().setExecutable(true, false);
@@ -217,8 +219,27 @@ public final class EmbeddedBinaries {
         return extractions(d -> true);
     }
 
-    /** Marks an extraction of a fetched build (--pg-version 11.1), not one of a build some bench.jar carried. */
+    /**
+     * Marks an extraction of a fetched build (--pg-version 11.1, or any on ARM64), not one of a build some bench.jar
+     * carried; it holds the artifact's coordinates, whose name says the processor (empty where an older Kensho wrote it).
+     */
     private static final String FETCHED = ".fetched";
+
+    /**
+     * Whether an extraction is of this machine's processor: bench.jar's carried x86-64 build (no marker) is not an ARM64
+     * machine's, whose run.json then named an arm64 build that never ran. An older Kensho's empty marker was a fetch
+     * for the machine it ran on.
+     */
+    static boolean forThisMachine(Path dir, String build, ZonkyRepository repo) {
+        Path marker = dir.resolve(FETCHED);
+        if (!Files.exists(marker)) return repo.carriedPlatform();
+        try {
+            String coordinates = Files.readString(marker).strip();
+            return coordinates.isEmpty() || coordinates.equals(repo.coordinates(build));
+        } catch (IOException e) {
+            return false;
+        }
+    }
 
     /**
      * The builds fetched for a release bench.jar does not carry and extracted in KenshoHome/pg: in use as much as the

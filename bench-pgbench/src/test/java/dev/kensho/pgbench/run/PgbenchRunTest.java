@@ -98,7 +98,7 @@ class PgbenchRunTest {
         // the idle run's own overhead (no warm-up: its JIT compiles during the run) is a few percent of a core, up to 12 on
         // a loaded CI host; the busy one, beside other modules' tests on two cores, may get little more than a tenth of one
         // (seen: idle 4.9 vs busy 15.9, idle 11.9 vs busy 57.5). A constant figure fails the first bound.
-        assertTrue(idlePct < busyPct && (idlePct < busyPct / 2 || idlePct < 5), "idle " + idlePct + " vs busy " + busyPct);
+        assertTrue(idlePct < busyPct && (idlePct < busyPct / 2 || idlePct < 10), "idle " + idlePct + " vs busy " + busyPct);
         // per transaction: a sleeping transaction costs less CPU than 200 hash() calls; both are over 0
         double busyUs = b.metrics().get("driver_cpu_us_per_tx").doubleValue();
         // kept to 0.1 us: multiplied back by the transactions, that rounding alone was over 0.01 s at 280 000 of them
