@@ -794,7 +794,9 @@ public final class ClientScriptRunner {
             }
             command.append(arg);
         }
-        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command.toString());
+        // system(3)'s shell, as pgbench's: cmd.exe on Windows
+        ProcessBuilder pb = System.getProperty("os.name", "").startsWith("Windows")
+                ? new ProcessBuilder("cmd.exe", "/c", command.toString()) : new ProcessBuilder("/bin/sh", "-c", command.toString());
         try {
             if (variable == null) {
                 Process p = pb.inheritIO().start();
