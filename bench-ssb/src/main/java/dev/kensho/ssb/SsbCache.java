@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -124,6 +123,8 @@ public final class SsbCache implements AutoCloseable {
                 // a build fetched for --pg-version 11.1 (extracted in KenshoHome/pg) is in use as much as a carried one
                 List<String> builds = new ArrayList<>(KenshoVersion.embeddedPostgres().values());
                 builds.addAll(EmbeddedBinaries.fetched());
+                // this run's own (an earlier bench.jar's 18.0 that --pg-version 18.0 asks for) is in use now
+                builds.add(spec.embeddedBuild());
                 String stale = staleNotice(dir.getParent(), builds);
                 if (stale != null) err.println(stale);
             }
@@ -185,13 +186,11 @@ public final class SsbCache implements AutoCloseable {
     }
 
     private static long bytes(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        }
+        return KenshoHome.bytes(List.of(dir));
     }
 
     private static String size(long bytes) {
-        return bytes >= 1e9 ? String.format(Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
+        return KenshoHome.size(bytes);
     }
 
     /**

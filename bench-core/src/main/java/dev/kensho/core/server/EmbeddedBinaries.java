@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,12 @@ public final class EmbeddedBinaries {
      * one and extracted on first use (safe across processes).
      */
     public static Path binDirectory(PgRelease release) {
-        return binDirectory(release, ZonkyRepository.standard());
+        Path bin = binDirectory(release, ZonkyRepository.standard());
+        if (!UNUSED_SAID.getAndSet(true)) {
+            String unused = unusedNotice();
+            if (unused != null) System.err.println(unused);
+        }
+        return bin;
     }
 
     static Path binDirectory(PgRelease release, ZonkyRepository repo) {
@@ -72,7 +78,10 @@ public final class EmbeddedBinaries {
         Path root = KenshoHome.trusted().resolve("pg");
         Path dir = root.resolve(build);
         Path done = dir.resolve(".complete");
-        if (Files.exists(done) && forThisMachine(dir, build, repo)) return noted(build, repo, null, dir);
+        if (Files.exists(done) && forThisMachine(dir, build, repo)) {
+            markInUse(dir, build, repo);
+            return noted(build, repo, null, dir);
+        }
         String source = null;
         try {
             KenshoHome.makeDirectories(root);   // not the umask's: under umask 000 another user could put a build of theirs there
@@ -230,6 +239,49 @@ public final class EmbeddedBinaries {
      * machine's, whose run.json then named an arm64 build that never ran. An older Kensho's empty marker was a fetch
      * for the machine it ran on.
      */
+    /**
+     * A build an earlier bench.jar carried (no marker), asked for again (--pg-version 18.0 after an upgrade to 18.6):
+     * marked as a fetched build is, so that it is no longer named as unused, nor the SSB caches made with it.
+     */
+    private static void markInUse(Path dir, String build, ZonkyRepository repo) {
+        if (KenshoVersion.embeddedPostgres().containsValue(build) || Files.exists(dir.resolve(FETCHED))) return;
+        try {
+            Files.writeString(dir.resolve(FETCHED), repo.coordinates(build));
+        } catch (IOException | RuntimeException e) {
+            // another user's tree: named as unused again, which says no more than the truth
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean UNUSED_SAID = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * One line naming the builds an earlier bench.jar carried and extracted into KenshoHome/pg, which this one neither
+     * carries nor was asked for, with their initdb templates and their size (about 100 MB a build); null when there are
+     * none. Said, not removed: another bench.jar on this machine may still use them. An upgrade left them unseen.
+     */
+    public static String unusedNotice() {
+        Path root = KenshoHome.dir().resolve("pg");
+        List<Path> unused = new ArrayList<>();
+        for (String build : extractions(d -> !Files.exists(d.resolve(FETCHED)))) {
+            if (!KenshoVersion.embeddedPostgres().containsValue(build)) unused.add(root.resolve(build));
+        }
+        if (unused.isEmpty()) return null;
+        List<Path> all = new ArrayList<>(unused);
+        for (Path d : unused) all.addAll(InitdbTemplate.templatesOf(d.resolve("bin")));
+        String size;
+        try {
+            size = KenshoHome.size(KenshoHome.bytes(all));
+        } catch (IOException e) {
+            size = "?";
+        }
+        Collections.sort(unused);
+        return "bench: " + unused.size() + " PostgreSQL build" + (unused.size() == 1 ? "" : "s") + " an earlier bench.jar carried ("
+                + unused.stream().map(d -> PgRelease.ofZonky(d.getFileName().toString()) + "").collect(Collectors.joining(", "))
+                + ") and this one does not use take " + size + " with " + (unused.size() == 1 ? "its" : "their") + " initdb templates;"
+                + " remove " + (all.size() == 1 ? "it" : "them") + " to free the space (--pg-version can still ask for "
+                + (unused.size() == 1 ? "it" : "them") + "): " + all.stream().map(Path::toString).collect(Collectors.joining(" "));
+    }
+
     static boolean forThisMachine(Path dir, String build, ZonkyRepository repo) {
         Path marker = dir.resolve(FETCHED);
         if (!Files.exists(marker)) return repo.carriedPlatform();

@@ -12,6 +12,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -53,6 +54,18 @@ final class InitdbTemplate {
         }
         return new InitdbTemplate(KenshoHome.trusted().resolve(DIR).resolve(digest(bin.toAbsolutePath().normalize().toString())
                 + "-" + digest(build + "\n" + zone)));
+    }
+
+    /** The templates made of the build in bin (one, unless partial copies are left), for the notice of unused builds. */
+    static List<Path> templatesOf(Path bin) {
+        Path root = KenshoHome.dir().resolve(DIR);
+        String prefix = digest(bin.toAbsolutePath().normalize().toString()) + "-";
+        if (!Files.isDirectory(root)) return List.of();
+        try (Stream<Path> s = Files.list(root)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /** Where the template is (a directory holding data/), for the run log. */

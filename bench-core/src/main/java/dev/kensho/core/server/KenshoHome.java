@@ -125,4 +125,20 @@ public final class KenshoHome {
         TRUSTED.add(home);
         return home;
     }
+
+    /** The bytes of the regular files under these directories. */
+    public static long bytes(java.util.Collection<Path> dirs) throws java.io.IOException {
+        long n = 0;
+        for (Path d : dirs) {
+            try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(d)) {
+                n += walk.filter(java.nio.file.Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            }
+        }
+        return n;
+    }
+
+    /** A size as the notices say it: "197 MB", "1.4 GB". */
+    public static String size(long bytes) {
+        return bytes >= 1e9 ? String.format(java.util.Locale.ROOT, "%.1f GB", bytes / 1e9) : Math.round(bytes / 1e6) + " MB";
+    }
 }

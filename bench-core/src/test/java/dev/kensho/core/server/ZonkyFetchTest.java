@@ -173,6 +173,33 @@ class ZonkyFetchTest {
                 actions.toString());
     }
 
+    /**
+     * An upgrade of bench.jar left the builds the earlier one carried (and their initdb templates), about 100 MB each,
+     * unseen: they are named until --pg-version asks for one, which is then in use as a fetched build is.
+     */
+    @Test
+    void buildsAnEarlierBenchJarCarriedAreNamedUntilAskedFor() throws Exception {
+        assertEquals(null, EmbeddedBinaries.unusedNotice());
+        Path bin = Files.createDirectories(tmp.resolve("pg/17.6.0/bin"));
+        Files.write(bin.resolve("postgres"), new byte[2_000_000]);
+        Files.createFile(tmp.resolve("pg/17.6.0/.complete"));
+        Path template = Files.createDirectories(InitdbTemplate.of(bin).dir().resolve("data"));
+        Files.write(template.resolve("base"), new byte[1_000_000]);
+        // a fetched build and the carried ones are in use
+        Files.createDirectories(tmp.resolve("pg/11.1.0"));
+        Files.createFile(tmp.resolve("pg/11.1.0/.complete"));
+        Files.createFile(tmp.resolve("pg/11.1.0/.fetched"));
+        String carried = dev.kensho.core.KenshoVersion.embeddedPostgres().get(18);
+        Files.createDirectories(tmp.resolve("pg/" + carried));
+        Files.createFile(tmp.resolve("pg/" + carried + "/.complete"));
+        assertEquals("bench: 1 PostgreSQL build an earlier bench.jar carried (17.6) and this one does not use take 3 MB with its initdb"
+                + " templates; remove them to free the space (--pg-version can still ask for it): " + tmp.resolve("pg/17.6.0") + " "
+                + template.getParent(), EmbeddedBinaries.unusedNotice());
+        assertEquals(bin, EmbeddedBinaries.binDirectory(PgRelease.parse("17.6"), repository(tmp.resolve("no-m2"))));
+        assertEquals(null, EmbeddedBinaries.unusedNotice());
+        assertTrue(EmbeddedBinaries.fetched().contains("17.6.0"), "its SSB caches are in use too");
+    }
+
     /** Off Linux nothing is extracted or started: the refusal says what to use instead. */
     @Test
     void offLinuxAManagedServerIsRefusedBeforeAnythingIsExtracted() {
