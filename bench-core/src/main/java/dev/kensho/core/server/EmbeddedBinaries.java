@@ -61,8 +61,12 @@ public final class EmbeddedBinaries {
     public static Path binDirectory(PgRelease release) {
         Path bin = binDirectory(release, ZonkyRepository.standard());
         if (!UNUSED_SAID.getAndSet(true)) {
-            String unused = unusedNotice();
-            if (unused != null) System.err.println(unused);
+            try {
+                String unused = unusedNotice();
+                if (unused != null) System.err.println(unused);
+            } catch (RuntimeException e) {
+                // a notice: a directory removed while it was measured fails no run
+            }
         }
         return bin;
     }
@@ -75,24 +79,22 @@ public final class EmbeddedBinaries {
         // before anything is made (KENSHO_HOME itself included) or 100 MB are extracted where the server user could not
         // run them; then whether the directory is this user's to run programs from (trusted() makes it where missing)
         ServerUser.checkReachable(KenshoHome.dir(), "KENSHO_HOME");
-        Path root = KenshoHome.trusted().resolve("pg");
+        Path home = KenshoHome.trusted();
+        Path root = root(home, repo);
         Path dir = root.resolve(build);
         Path done = dir.resolve(".complete");
-        if (Files.exists(done) && forThisMachine(dir, build, repo)) {
+        if (Files.exists(done)) {
             markInUse(dir, build, repo);
             return noted(build, repo, null, dir);
         }
         String source = null;
         try {
             KenshoHome.makeDirectories(root);   // not the umask's: under umask 000 another user could put a build of theirs there
-            root.toFile().setExecutable(true, false);
-            root.getParent().toFile().setExecutable(true, false);
+            for (Path p = root; p != null && !p.equals(home.getParent()); p = p.getParent()) p.toFile().setExecutable(true, false);
             synchronized (EXTRACTING) {
                 try (FileChannel ch = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                      FileLock ignored = lockSaying(ch, build, dir)) {
-                    if (Files.exists(done) && forThisMachine(dir, build, repo)) return noted(build, repo, waited ? WHILE_WAITING : null, dir);
-                    // another processor's build (a KENSHO_HOME an x86-64 machine filled, seen from ARM64): made anew
-                    if (Files.exists(dir)) ManagedServer.deleteTree(dir);
+                    if (Files.exists(done)) return noted(build, repo, waited ? WHILE_WAITING : null, dir);
                     removeAbandonedExtractions(root);
                     Path tmp = Files.createTempDirectory(root, build + TMP);
                     try {
@@ -104,6 +106,7 @@ public final class EmbeddedBinaries {
                             source = extractFetched(repo, build, tmp);
                             // told apart from a build an earlier bench.jar carried, which an upgrade leaves here unused
                             Files.writeString(tmp.resolve(FETCHED), repo.coordinates(build));
+                            tmp.resolve(FETCHED).toFile().setReadable(true, false);
                         }
                         tmp.toFile().setReadable(true, false);
                         tmp.toFile().setExecutable(true, false);
@@ -230,15 +233,20 @@ public final class EmbeddedBinaries {
 
     /**
      * Marks an extraction of a fetched build (--pg-version 11.1, or any on ARM64), not one of a build some bench.jar
-     * carried; it holds the artifact's coordinates, whose name says the processor (empty where an older Kensho wrote it).
+     * carried; it holds the artifact's coordinates (empty where an older Kensho wrote it).
      */
     private static final String FETCHED = ".fetched";
 
     /**
-     * Whether an extraction is of this machine's processor: bench.jar's carried x86-64 build (no marker) is not an ARM64
-     * machine's, whose run.json then named an arm64 build that never ran. An older Kensho's empty marker was a fetch
-     * for the machine it ran on.
+     * Where this machine's builds are: KENSHO_HOME/pg for x86-64, whose builds bench.jar carries, and a directory per
+     * other processor under it (pg/linux-arm64v8), so that a KENSHO_HOME two kinds of machine share never hands one the
+     * other's binaries.
      */
+    static Path root(Path home, ZonkyRepository repo) {
+        Path pg = home.resolve("pg");
+        return repo.carriedPlatform() ? pg : pg.resolve(repo.platform());
+    }
+
     /**
      * A build an earlier bench.jar carried (no marker), asked for again (--pg-version 18.0 after an upgrade to 18.6):
      * marked as a fetched build is, so that it is no longer named as unused, nor the SSB caches made with it.
@@ -246,7 +254,9 @@ public final class EmbeddedBinaries {
     private static void markInUse(Path dir, String build, ZonkyRepository repo) {
         if (KenshoVersion.embeddedPostgres().containsValue(build) || Files.exists(dir.resolve(FETCHED))) return;
         try {
-            Files.writeString(dir.resolve(FETCHED), repo.coordinates(build));
+            Path marker = Files.writeString(Files.createTempFile(dir, FETCHED, TMP), repo.coordinates(build));
+            marker.toFile().setReadable(true, false);
+            Files.move(marker, dir.resolve(FETCHED), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
             // another user's tree: named as unused again, which says no more than the truth
         }
@@ -255,42 +265,38 @@ public final class EmbeddedBinaries {
     private static final java.util.concurrent.atomic.AtomicBoolean UNUSED_SAID = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
-     * One line naming the builds an earlier bench.jar carried and extracted into KenshoHome/pg, which this one neither
-     * carries nor was asked for, with their initdb templates and their size (about 100 MB a build); null when there are
-     * none. Said, not removed: another bench.jar on this machine may still use them. An upgrade left them unseen.
+     * One line naming the builds of the majors bench.jar carries that are older than its own and that an earlier
+     * bench.jar carried and extracted (no marker: nothing fetched them), with their initdb templates and their size
+     * (about 100 MB a build); null when there are none. An upgrade left them unseen. Said, not removed: another
+     * Kensho on this machine may still use them.
      */
     public static String unusedNotice() {
-        Path root = KenshoHome.dir().resolve("pg");
-        List<Path> unused = new ArrayList<>();
+        Path root = root(KenshoHome.dir(), ZonkyRepository.standard());
+        List<String> builds = new ArrayList<>();
         for (String build : extractions(d -> !Files.exists(d.resolve(FETCHED)))) {
-            if (!KenshoVersion.embeddedPostgres().containsValue(build)) unused.add(root.resolve(build));
+            PgRelease r = PgRelease.ofZonky(build);
+            // the carried majors are 10 and later: "17", never "9.6"
+            String carried = r == null || r.major().contains(".") ? null : KenshoVersion.embeddedPostgres().get(Integer.parseInt(r.major()));
+            if (carried != null && compareBuilds(build, carried) < 0) builds.add(build);
         }
-        if (unused.isEmpty()) return null;
-        List<Path> all = new ArrayList<>(unused);
-        for (Path d : unused) all.addAll(InitdbTemplate.templatesOf(d.resolve("bin")));
+        if (builds.isEmpty()) return null;
+        builds.sort(EmbeddedBinaries::compareBuilds);
+        List<Path> all = new ArrayList<>();
+        for (String b : builds) all.add(root.resolve(b));
+        for (String b : builds) all.addAll(InitdbTemplate.templatesOf(root.resolve(b).resolve("bin")));
         String size;
         try {
             size = KenshoHome.size(KenshoHome.bytes(all));
-        } catch (IOException e) {
+        } catch (IOException | java.io.UncheckedIOException e) {
             size = "?";
         }
-        Collections.sort(unused);
-        return "bench: " + unused.size() + " PostgreSQL build" + (unused.size() == 1 ? "" : "s") + " an earlier bench.jar carried ("
-                + unused.stream().map(d -> PgRelease.ofZonky(d.getFileName().toString()) + "").collect(Collectors.joining(", "))
-                + ") and this one does not use take " + size + " with " + (unused.size() == 1 ? "its" : "their") + " initdb templates;"
-                + " remove " + (all.size() == 1 ? "it" : "them") + " to free the space (--pg-version can still ask for "
-                + (unused.size() == 1 ? "it" : "them") + "): " + all.stream().map(Path::toString).collect(Collectors.joining(" "));
-    }
-
-    static boolean forThisMachine(Path dir, String build, ZonkyRepository repo) {
-        Path marker = dir.resolve(FETCHED);
-        if (!Files.exists(marker)) return repo.carriedPlatform();
-        try {
-            String coordinates = Files.readString(marker).strip();
-            return coordinates.isEmpty() || coordinates.equals(repo.coordinates(build));
-        } catch (IOException e) {
-            return false;
-        }
+        boolean one = builds.size() == 1;
+        return "note: " + builds.size() + " PostgreSQL build" + (one ? "" : "s") + " an earlier Kensho carried ("
+                + builds.stream().map(b -> String.valueOf(PgRelease.ofZonky(b))).collect(Collectors.joining(", ")) + ") "
+                + (one ? "is" : "are") + " not used by this one: " + size + " with " + (one ? "its" : "their") + " initdb templates;"
+                + " unless another Kensho still uses " + (one ? "it" : "them") + ", remove to free the space (--pg-version "
+                + PgRelease.ofZonky(builds.get(0)) + " would use " + (one ? "it" : "one") + " again): "
+                + all.stream().map(Path::toString).collect(Collectors.joining(" "));
     }
 
     /**
@@ -302,11 +308,13 @@ public final class EmbeddedBinaries {
     }
 
     private static List<String> extractions(java.util.function.Predicate<Path> which) {
-        Path root = KenshoHome.dir().resolve("pg");
+        Path root = root(KenshoHome.dir(), ZonkyRepository.standard());
         List<String> out = new ArrayList<>();
         if (!Files.isDirectory(root)) return out;
         try (var dirs = Files.list(root)) {
-            dirs.filter(d -> Files.exists(d.resolve(".complete")) && which.test(d)).forEach(d -> out.add(d.getFileName().toString()));
+            // not a tree still being extracted (it is complete a moment before its rename)
+            dirs.filter(d -> !d.getFileName().toString().contains(TMP) && Files.exists(d.resolve(".complete")) && which.test(d))
+                    .forEach(d -> out.add(d.getFileName().toString()));
         } catch (IOException e) {
             return out;
         }

