@@ -91,6 +91,16 @@ class CommandLineIT {
         BenchJar.Result r = BenchJar.run(work, "--version");
         assertEquals(0, r.exitCode());
         assertTrue(r.out().startsWith("Kensho "), r.out());
+        // the commit the jar was built from: a clean clone's is its HEAD's
+        String head;
+        try {
+            head = new String(new ProcessBuilder("git", "rev-parse", "--short=7", "HEAD").start().getInputStream().readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8).strip();
+        } catch (java.io.IOException noGit) {
+            head = "";   // a machine without git: the format alone is checked
+        }
+        assertTrue(r.out().lines().findFirst().orElse("").matches("Kensho \\S+ \\(commit ([0-9a-f]{7,}(\\+changes)?|unknown)\\)"), r.out());
+        if (head.matches("[0-9a-f]{7}")) assertTrue(r.out().contains("(commit " + head), head + " vs " + r.out());
         for (String v : new String[] {"16", "17", "18"}) assertTrue(r.out().contains("embedded PostgreSQL " + v), r.out());
         BenchJar.Result sub = BenchJar.run(work.resolve("sub"), "pgbench", "run", "-V");
         assertEquals(r.out(), sub.out(), "a subcommand's -V says the same");

@@ -37,6 +37,21 @@ public final class ResultOptions {
     }
 
     /**
+     * ", by another build of Kensho (commit A before, B now)" where the trials so far were measured by another build
+     * than this one (an upgrade between a run and its resume), else "": the environment run.json holds is the last
+     * session's, and the run's trials would otherwise read as one build's.
+     */
+    static String otherBuild(dev.kensho.core.result.RunInfo info) {
+        java.util.Set<String> before = new java.util.TreeSet<>();
+        for (Object facts : info.environment().values()) {
+            if (facts instanceof Map<?, ?> m) before.add(String.valueOf(m.containsKey("kensho_commit") ? m.get("kensho_commit") : "not recorded"));
+        }
+        String now = dev.kensho.core.KenshoVersion.commit();
+        if (before.isEmpty() || before.equals(java.util.Set.of(now))) return "";
+        return ", by another build of Kensho (commit " + String.join(", ", before) + " before, " + now + " now)";
+    }
+
+    /**
      * Creates the run directory (or reopens it with --resume) and says where it is on err.
      * The command line is stored with credentials masked.
      */
@@ -56,7 +71,7 @@ public final class ResultOptions {
                     + "; the server may still run with these (its postgresql.auto.conf has them), and this session will not put them back"));
             // which trials ran in which session: the environment run.json keeps is this session's
             dir.note("resumed at " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " with "
-                    + dir.trials().size() + " trials already recorded");
+                    + dir.trials().size() + " trials already recorded" + otherBuild(dir.info()));
             Kensho.resumedRunDirectory = dir;
         } else {
             boolean parentExisted = java.nio.file.Files.isDirectory(results);

@@ -10,7 +10,7 @@ final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         List<String> lines = new ArrayList<>();
-        lines.add("Kensho " + KenshoVersion.version());
+        lines.add("Kensho " + KenshoVersion.version() + " (commit " + KenshoVersion.commit() + ")");
         KenshoVersion.embeddedPostgres().forEach((major, full) ->
                 lines.add("embedded PostgreSQL " + major + " (binaries " + full + ")"));
         lines.add("other releases (--pg-version 9.6 to 18, e.g. 11.1): zonky's builds, fetched once from Maven Central");

@@ -353,4 +353,19 @@ class ResultOptionsTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /** A resume by another build of Kensho says so in run.json: its trials were measured by two builds. */
+    @Test
+    void aResumeByAnotherBuildNamesBoth() {
+        String now = dev.kensho.core.KenshoVersion.commit();
+        java.util.function.Function<java.util.Map<String, Object>, String> said = env -> ResultOptions.otherBuild(
+                new dev.kensho.core.result.RunInfo("pgbench run", java.util.List.of(), java.time.Instant.now(), null, env, null));
+        assertEquals("", said.apply(java.util.Map.of()), "no target recorded yet");
+        assertEquals("", said.apply(java.util.Map.of("embedded 18", java.util.Map.of("kensho_commit", now))));
+        assertEquals(", by another build of Kensho (commit 0123abc before, " + now + " now)",
+                said.apply(java.util.Map.of("embedded 18", java.util.Map.of("kensho_commit", "0123abc"))));
+        // an older build recorded none
+        assertEquals(", by another build of Kensho (commit not recorded before, " + now + " now)",
+                said.apply(java.util.Map.of("embedded 18", java.util.Map.of("kensho_version", "0.1.0-SNAPSHOT"))));
+    }
 }

@@ -17,6 +17,16 @@ public final class KenshoVersion {
         return PROPS.getProperty("kensho.version", "unknown");
     }
 
+    /**
+     * The commit this build is of ("3ded56f", with "+changes" where the tree had uncommitted ones), or "unknown" (a
+     * source tree without git): two builds of one version measure with different code.
+     */
+    public static String commit() {
+        String c = PROPS.getProperty("kensho.commit", "");
+        if (c.isEmpty() || c.startsWith("${")) return "unknown";
+        return c + ("true".equals(PROPS.getProperty("kensho.dirty")) ? "+changes" : "");
+    }
+
     /** Major version → full zonky binaries version (e.g. 17 → 17.6.0), newest last. */
     public static SortedMap<Integer, String> embeddedPostgres() {
         SortedMap<Integer, String> m = new TreeMap<>();

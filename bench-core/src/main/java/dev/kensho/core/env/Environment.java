@@ -199,6 +199,7 @@ public final class Environment {
         m.put("jvm_vendor", System.getProperty("java.vendor") + " (" + System.getProperty("java.vm.vendor") + "), " + System.getProperty("java.home"));
         m.put("jvm_max_heap_bytes", Runtime.getRuntime().maxMemory());
         m.put("kensho_version", KenshoVersion.version());
+        m.put("kensho_commit", KenshoVersion.commit());
         return m;
     }
 }
