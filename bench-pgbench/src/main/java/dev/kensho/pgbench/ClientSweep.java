@@ -53,7 +53,7 @@ public final class ClientSweep {
      */
     public static final Map<String, String> BUILDER_NAMES = Map.of("--clients", "clients()", "--threads", "threads()",
             "--repeat", "repeats()", "--duration", "seconds()", "--reinit-each-trial", "reinitEachTrial()", "-s SCALE", "scale()",
-            "-F", "fillfactor()");
+            "-F", "fillfactor()", "--wait-sample-ms", "waitSampleMillis()");
 
     /** The metrics summary.csv lists first, in this order. */
     public static final List<String> SUMMARY_METRICS = List.of("tps", "latency_avg_ms", "latency_p50_ms", "latency_p90_ms",
@@ -79,6 +79,7 @@ public final class ClientSweep {
     private Integer scale;
     private boolean reinitEachTrial;
     private boolean prewarm = true;
+    private int waitSampleMillis = TrialSampler.DEFAULT_PERIOD_MS;
     private boolean noVacuum;
     private int warmup = PgbenchRun.DEFAULT_WARMUP;
     private final List<String> defines = new ArrayList<>();
@@ -117,6 +118,16 @@ public final class ClientSweep {
     }
     /** --repeat: trials per cell. */
     public ClientSweep repeats(int n) { repeats = n; return this; }
+
+    /**
+     * --wait-sample-ms: between two samples of pg_stat_activity's wait events during a trial (default 100); 0 samples
+     * none. Each sample takes the server a moment: on a saturated host it shows in p99.9 (see README).
+     */
+    public ClientSweep waitSampleMillis(int ms) {
+        if (ms < 0) throw KenshoException.usage("waitSampleMillis() must be 0 (no sampling) or more, got " + ms);
+        waitSampleMillis = ms;
+        return this;
+    }
     /** --order random|sequential. */
     public ClientSweep order(TrialMatrix.Order o) { order = KenshoException.given(o, "order()"); return this; }
     /**
@@ -286,6 +297,8 @@ public final class ClientSweep {
         p.put("scale", scale);
         if (fillfactor != null) p.put("fillfactor", fillfactor);   // absent when not given: earlier runs resume as they were
         p.put("prewarm", prewarm);
+        // absent at the default, as fillfactor: earlier runs resume as they were
+        if (waitSampleMillis != TrialSampler.DEFAULT_PERIOD_MS) p.put("wait_sample_ms", waitSampleMillis);
         p.put("vacuum", !noVacuum);
         p.put("warmup", warmup);
         p.put("defines", List.copyOf(defines));
@@ -515,7 +528,7 @@ public final class ClientSweep {
                 new PrintStream(runErr, true, StandardCharsets.UTF_8));
         RunReport report;
         TrialSampler.Observation seen;
-        try (TrialSampler sampler = new TrialSampler(target)) {
+        try (TrialSampler sampler = new TrialSampler(target, waitSampleMillis)) {
             report = run.run(target, sampler.connections(), sampler);
             seen = sampler.observation();
         }

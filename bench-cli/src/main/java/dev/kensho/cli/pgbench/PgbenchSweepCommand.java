@@ -68,6 +68,10 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     boolean reinit;
     @Option(names = "--no-prewarm", description = "Skip pg_prewarm of pgbench_accounts and its indexes before each trial.")
     boolean noPrewarm;
+    @Option(names = "--wait-sample-ms", paramLabel = "MS", defaultValue = "100",
+            description = "Sample the client backends' wait events every MS ms during a trial (default: ${DEFAULT-VALUE}); 0 samples"
+                    + " none. A sample takes the server a moment: on a saturated host it shows in p99.9.")
+    int waitSampleMs;
     @Option(names = {"-n", "--no-vacuum"}, description = "Skip pgbench's vacuum before each trial.")
     boolean noVacuum;
     @Option(names = "--warmup", paramLabel = "N",
@@ -114,7 +118,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         long orderSeed = seed != null ? seed
                 : results.recorded("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(orderSeed)
-                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
+                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).waitSampleMillis(waitSampleMs).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         sweep.warmup(warmup != null ? warmup
                 : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
         sweep.maxTries(maxTries).randomSeed(randomSeed).progress(progress);

@@ -504,9 +504,9 @@ class PgbenchCommandTest {
     }
 
     @Test
-    void sweepRecordsRateLatencyLimitAndWarmup(Target pg, @TempDir Path tmp) throws Exception {
+    void sweepRecordsRateLatencyLimitWarmupAndWaitSampling(Target pg, @TempDir Path tmp) throws Exception {
         CommandRun r = bench(at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1", "--repeat", "1", "-T", "1", "-R", "30", "-L", "100",
-                "-s", "1", "--warmup", "0").toArray(String[]::new));
+                "-s", "1", "--warmup", "0", "--wait-sample-ms", "0").toArray(String[]::new));
         assertEquals(0, r.exit(), r.err());
         Path runJson;
         try (Stream<Path> dirs = Files.list(tmp)) {
@@ -515,7 +515,11 @@ class PgbenchCommandTest {
         String json = Files.readString(runJson);
         assertTrue(json.matches("(?s).*\"rate\" : 30\\.0,.*\"latency_limit_ms\" : 100\\.0.*"), json);
         assertTrue(json.contains("\"warmup\" : 0"), json);
+        assertTrue(json.contains("\"wait_sample_ms\" : 0"), json);
+        assertTrue(Files.readString(runJson.resolveSibling("trials.jsonl")).contains("\"off\":\"wait events not sampled (--wait-sample-ms 0)\""));
         assertTrue(r.err().contains("tps "), r.err());
+        assertOneLineError(bench("pgbench", "sweep", "--clients", "1", "--wait-sample-ms", "-5"), 2,
+                "--wait-sample-ms must be 0 (no sampling) or more, got -5");
     }
 
     @Test

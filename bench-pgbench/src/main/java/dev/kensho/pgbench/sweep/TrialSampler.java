@@ -30,7 +30,14 @@ import java.util.concurrent.locks.LockSupport;
  * its own, and a second one to read a remote host's files.
  */
 public final class TrialSampler implements RunWindow, AutoCloseable {
-    private static final long PERIOD_NANOS = 100_000_000L;
+    /** The 100 ms, the default of --wait-sample-ms. */
+    public static final int DEFAULT_PERIOD_MS = 100;
+    /**
+     * Between two samples of pg_stat_activity; 0 samples none. A sample takes a core for a few ms on a busy host: at 73 k
+     * tps on two cores, the transactions it overlapped were 4-5 % of all and half of those slower than p99.9 (which
+     * tripled), so a tail-latency study may sample less often, or not at all.
+     */
+    private final long periodNanos;
     /**
      * How long closed() waits for the run's backends to exit (they report their last counts then), as long as their
      * number keeps falling within {@link #EXIT_STALL_NANOS}. They end in milliseconds each, but a thousand clients' on
@@ -101,6 +108,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public static final String BACKENDS_LEFT = "backends_left_at_after_snapshot";
     /** The wait profile's key saying that it holds far fewer samples than its window should have had, and why. */
     public static final String THIN = "thin";
+    /** A profile's key when wait events were not sampled (--wait-sample-ms 0). */
+    public static final String OFF = "off";
     /** A profile's key when the sampler's connection failed during the run: its samples end there. */
     public static final String STOPPED = "stopped";
     private long backendsLeft;
@@ -124,6 +133,13 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private volatile String error;
 
     public TrialSampler(Target target) throws SQLException {
+        this(target, DEFAULT_PERIOD_MS);
+    }
+
+    /** @param periodMillis between two samples of the client backends' wait events; 0 samples none */
+    public TrialSampler(Target target, int periodMillis) throws SQLException {
+        if (periodMillis < 0) throw new IllegalArgumentException("periodMillis " + periodMillis);
+        this.periodNanos = periodMillis * 1_000_000L;
         this.conn = target.connect();
         this.target = target;
         try (Statement s = conn.createStatement();
@@ -227,9 +243,11 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             hostTimeline.start();
         }
         openedNanos = System.nanoTime();
-        thread = new Thread(this::loop, "kensho-wait-sampler");
-        thread.setDaemon(true);
-        thread.start();
+        if (periodNanos > 0) {
+            thread = new Thread(this::loop, "kensho-wait-sampler");
+            thread.setDaemon(true);
+            thread.start();
+        }
     }
 
     /** Stops sampling and takes the "after" snapshots, once the run's backends have gone. */
@@ -409,7 +427,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                         }
                     }
                 }
-                next += PERIOD_NANOS;
+                next += periodNanos;
                 long wait = next - System.nanoTime();
                 if (wait > 0) LockSupport.parkNanos(wait);
                 else next = System.nanoTime();
@@ -480,10 +498,15 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * clients on two cores, the sampler getting few turns, gave shares of so few readings without a word.
      */
     static String thin(long samples, long windowNanos) {
-        long expected = windowNanos / PERIOD_NANOS;
+        return thin(samples, windowNanos, DEFAULT_PERIOD_MS * 1_000_000L);
+    }
+
+    static String thin(long samples, long windowNanos, long periodNanos) {
+        if (periodNanos <= 0) return null;
+        long expected = windowNanos / periodNanos;
         if (expected < 10 || samples >= expected / 2) return null;
-        return samples + " samples where one every 100 ms would be " + expected + ": the sampler got few turns on a busy host,"
-                + " and the shares are rough";
+        return samples + " samples where one every " + periodNanos / 1_000_000 + " ms would be " + expected
+                + ": the sampler got few turns on a busy host, and the shares are rough";
     }
 
     /** What was observed between {@link #opened} and {@link #closed}. */
@@ -491,11 +514,13 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         Map<String, Object> profile = new LinkedHashMap<>();
         synchronized (this) {
             profile.put("samples", samples);
+            profile.put("interval_ms", periodNanos / 1_000_000);
+            if (periodNanos == 0) profile.put(OFF, "wait events not sampled (--wait-sample-ms 0)");
             profile.put("backend_samples", backendSamples);
             if (ownBackendsOnly) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
             // a profile cut short by a lost connection is not one the sampler got few turns for: said as what it is
-            String thin = error != null ? null : thin(samples, closedNanos - openedNanos);
+            String thin = error != null ? null : thin(samples, closedNanos - openedNanos, periodNanos);
             if (thin != null) profile.put(THIN, thin);
             if (error != null) profile.put(STOPPED, "the sampler's connection failed after " + samples + " samples: " + error);
             if (backendsLeft > 0) profile.put(BACKENDS_LEFT, backendsLeft);

@@ -96,6 +96,36 @@ class TrialSamplerTest {
         }
     }
 
+    /**
+     * --wait-sample-ms: 0 sends no sampling query at all (a sample showed in a saturated host's p99.9) while the database's
+     * counts are still read; another interval is the one used and recorded.
+     */
+    @Test
+    void theIntervalIsTheOneAskedForAndZeroSamplesNothing(Target pg) throws Exception {
+        for (int period : new int[] {0, 20}) {
+            try (TrialSampler sampler = new TrialSampler(pg, period)) {
+                sampler.opened();
+                // the run's client, gone before the "after" snapshot as a run's are (its counts land as it ends)
+                try (java.sql.Connection client = pg.connect(); java.sql.Statement cs = client.createStatement()) {
+                    for (int i = 0; i < 20; i++) cs.execute("SELECT 1");
+                    Thread.sleep(1000);
+                }
+                sampler.closed();
+                TrialSampler.Observation o = sampler.observation();
+                long samples = ((Number) o.waitProfile().get("samples")).longValue();
+                assertEquals(period, ((Number) o.waitProfile().get("interval_ms")).intValue(), o.waitProfile().toString());
+                if (period == 0) {
+                    assertEquals(0, samples, o.waitProfile().toString());
+                    assertEquals("wait events not sampled (--wait-sample-ms 0)", o.waitProfile().get(TrialSampler.OFF));
+                } else {
+                    // 50 in the second at 20 ms; at the default 100 ms it would be 10
+                    assertTrue(samples >= 20, o.waitProfile().toString());
+                }
+                assertTrue(o.databaseDelta().getOrDefault("xact_commit", 0L) >= 20, o.databaseDelta().toString());
+            }
+        }
+    }
+
     /** The same server, but sameHost() says no, as for a server on another machine. */
     private static Target elsewhere(Target pg) {
         return (Target) Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class}, (p, m, args) -> {
