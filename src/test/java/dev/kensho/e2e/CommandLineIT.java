@@ -94,8 +94,11 @@ class CommandLineIT {
         // the commit the jar was built from: a clean clone's is its HEAD's
         String head;
         try {
-            head = new String(new ProcessBuilder("git", "rev-parse", "--short=7", "HEAD").start().getInputStream().readAllBytes(),
-                    java.nio.charset.StandardCharsets.UTF_8).strip();
+            String[] dirs = new String(new ProcessBuilder("git", "rev-parse", "--git-dir", "--git-common-dir").start().getInputStream()
+                    .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip().split("\n");
+            // a linked worktree's build records the main checkout's commit (the plugin's way), which this HEAD need not be
+            head = dirs.length == 2 && !dirs[0].equals(dirs[1]) ? "" : new String(new ProcessBuilder("git", "rev-parse", "--short=7", "HEAD")
+                    .start().getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
         } catch (java.io.IOException noGit) {
             head = "";   // a machine without git: the format alone is checked
         }

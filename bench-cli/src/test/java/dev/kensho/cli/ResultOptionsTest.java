@@ -361,11 +361,12 @@ class ResultOptionsTest {
         java.util.function.Function<java.util.Map<String, Object>, String> said = env -> ResultOptions.otherBuild(
                 new dev.kensho.core.result.RunInfo("pgbench run", java.util.List.of(), java.time.Instant.now(), null, env, null));
         assertEquals("", said.apply(java.util.Map.of()), "no target recorded yet");
-        assertEquals("", said.apply(java.util.Map.of("embedded 18", java.util.Map.of("kensho_commit", now))));
+        assertEquals("", said.apply(java.util.Map.of("embedded 18", java.util.Map.of("client", java.util.Map.of("kensho_commit", now)),
+                "layouts", java.util.Map.of("x", 1))), "a map that is no target's (scan's layouts) is not read as one");
         assertEquals(", by another build of Kensho (commit 0123abc before, " + now + " now)",
-                said.apply(java.util.Map.of("embedded 18", java.util.Map.of("kensho_commit", "0123abc"))));
+                said.apply(java.util.Map.of("embedded 18", java.util.Map.of("client", java.util.Map.of("kensho_commit", "0123abc")))));
         // an older build recorded none
         assertEquals(", by another build of Kensho (commit not recorded before, " + now + " now)",
-                said.apply(java.util.Map.of("embedded 18", java.util.Map.of("kensho_version", "0.1.0-SNAPSHOT"))));
+                said.apply(java.util.Map.of("embedded 18", java.util.Map.of("client", java.util.Map.of("kensho_version", "0.1.0-SNAPSHOT")))));
     }
 }

@@ -544,7 +544,7 @@ public final class ClientSweep {
         Map<String, Object> ex = new LinkedHashMap<>(t.extra());
         ex.putAll(built.extra());
         ex.put("wait_events", seen.waitProfile());
-        if (!seen.waitProfile().isEmpty() && !dev.kensho.core.server.ServerVersion.of(target).atLeast(10) && waitsBefore10.add(cell.target())) {
+        if (!seen.waitProfile().containsKey(TrialSampler.OFF) && !dev.kensho.core.server.ServerVersion.of(target).atLeast(10) && waitsBefore10.add(cell.target())) {
             // 9.6's pg_stat_activity has wait events of locks and LWLocks only: its shares read as 10's would mislead
             String note = cell.target() + ": PostgreSQL " + dev.kensho.core.server.ServerVersion.of(target).release() + " reports no Client,"
                     + " IO or IPC wait events (they came with 10): a backend waiting for its client is sampled as Idle:idle (or Idle:idle"

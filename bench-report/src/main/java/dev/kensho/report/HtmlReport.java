@@ -106,7 +106,8 @@ public final class HtmlReport {
         }
         List<Figure> waits = WaitEvents.figures(run.trials(), planned);
         if (!waits.isEmpty()) {
-            b.append("<h2 id=\"waits\">Wait events</h2>\n<p class=\"sub\">pg_stat_activity sampled every 100 ms during each measured run: "
+            b.append("<h2 id=\"waits\">Wait events</h2>\n<p class=\"sub\">pg_stat_activity sampled every " + WaitEvents.intervals(run.trials())
+                    + " during each measured run: "
                     + "the share of client-backend samples per wait event, averaged over the repeats. <i>CPU</i>: running a "
                     + "statement with no wait event (on a core, or waiting for one); <i>Client:ClientRead</i>: between statements, "
                     + "waiting for the client's next one (time spent in the client and the network); <i>Idle:idle</i>: between "

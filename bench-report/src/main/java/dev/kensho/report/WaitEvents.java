@@ -135,6 +135,18 @@ public final class WaitEvents {
     }
 
     /** The cell's profile: each event's share averaged over its repeats that have one. */
+    /** "100 ms", or each interval the trials' samplers used ("20 ms, 100 ms"); a trial of an older Kensho's sampled every 100 ms. */
+    static String intervals(List<Trial> trials) {
+        java.util.TreeSet<Long> ms = new java.util.TreeSet<>();
+        for (Trial t : trials) {
+            if (!t.ok() || t.extra() == null || !(t.extra().get(KEY) instanceof Map<?, ?> w) || !(w.get("percent") instanceof Map<?, ?> pct)
+                    || pct.isEmpty()) continue;
+            ms.add(w.get("interval_ms") instanceof Number n ? n.longValue() : 100L);
+        }
+        if (ms.isEmpty()) ms.add(100L);
+        return String.join(", ", ms.stream().map(v -> v + " ms").toList());
+    }
+
     private static Map<String, Double> mean(List<Trial> trials) {
         Map<String, Double> sum = new LinkedHashMap<>();
         int n = 0;

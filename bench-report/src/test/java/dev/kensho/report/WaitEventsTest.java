@@ -69,6 +69,18 @@ class WaitEventsTest {
         assertTrue(String.join(" ", figures.get(1).notes()).contains("LWLock:PredicateLock 40.0 %"), figures.get(1).notes().toString());
     }
 
+    /** The report says the interval the trials were sampled at (--wait-sample-ms); an older Kensho's trials are 100 ms. */
+    @Test
+    void theIntervalsSaidAreTheTrials() {
+        Trial old = trial("16", 1, Map.of("CPU", 100.0));
+        Trial at20 = Trial.of("clients=4;version=16", 0).param("version", "16").param("clients", 4).metric("tps", 100.0)
+                .extra(WaitEvents.KEY, Map.of("samples", 50, "interval_ms", 20, "percent", Map.of("CPU", 100.0))).build();
+        Trial off = Trial.of("clients=8;version=16", 0).param("version", "16").param("clients", 8).metric("tps", 100.0)
+                .extra(WaitEvents.KEY, Map.of("samples", 0, "interval_ms", 0, "percent", Map.of())).build();
+        assertEquals("100 ms", WaitEvents.intervals(List.of(old, off)));
+        assertEquals("20 ms, 100 ms", WaitEvents.intervals(List.of(old, at20, off)));
+    }
+
     private static Trial trial(String version, int clients, Map<String, Double> percent) {
         return Trial.of("clients=" + clients + ";version=" + version, 0).param("version", version).param("clients", clients).metric("tps", 100.0)
                 .extra(WaitEvents.KEY, Map.of("samples", 20, "percent", percent)).build();

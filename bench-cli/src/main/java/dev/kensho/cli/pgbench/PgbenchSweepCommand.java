@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Run one script at each client count on each target (e.g. --pg-version 16,17), every cell repeated, in random "
                 + "order, by rounds or sequentially (--order). Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts and its indexes (after a rebuild with "
-                + "--reinit-each-trial). During each trial: pg_stat_activity wait events every 100 ms, pg_stat_database deltas, "
+                + "--reinit-each-trial). During each trial: pg_stat_activity wait events every 100 ms (--wait-sample-ms), pg_stat_database deltas, "
                 + "and for a server on this host the CPU split per core and memory. summary.csv: median, min, max per cell.",
                 "Study 001 (read): bench pgbench sweep -b pgecons-read --clients 1,4,8,16,32,64,128,256 --threads clients/2 --repeat 3 "
                         + "--order rounds -T 300 -n -s 2000 --pg-version 16.6,17.2 --set max_connections=2000 ...",
@@ -68,10 +68,10 @@ final class PgbenchSweepCommand implements Callable<Integer> {
     boolean reinit;
     @Option(names = "--no-prewarm", description = "Skip pg_prewarm of pgbench_accounts and its indexes before each trial.")
     boolean noPrewarm;
-    @Option(names = "--wait-sample-ms", paramLabel = "MS", defaultValue = "100",
-            description = "Sample the client backends' wait events every MS ms during a trial (default: ${DEFAULT-VALUE}); 0 samples"
-                    + " none. A sample takes the server a moment: on a saturated host it shows in p99.9.")
-    int waitSampleMs;
+    @Option(names = "--wait-sample-ms", paramLabel = "MS",
+            description = "Sample the client backends' wait events every MS ms during a trial (default: 100, or a resumed run's own);"
+                    + " 0 samples none. A sample takes the server a moment: on a saturated host it shows in p99.9.")
+    Integer waitSampleMs;
     @Option(names = {"-n", "--no-vacuum"}, description = "Skip pgbench's vacuum before each trial.")
     boolean noVacuum;
     @Option(names = "--warmup", paramLabel = "N",
@@ -118,7 +118,8 @@ final class PgbenchSweepCommand implements Callable<Integer> {
         long orderSeed = seed != null ? seed
                 : results.recorded("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(orderSeed)
-                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).waitSampleMillis(waitSampleMs).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
+                .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).waitSampleMillis(waitSampleMs != null ? waitSampleMs
+                        : results.recorded("wait_sample_ms") instanceof Number n ? n.intValue() : dev.kensho.pgbench.sweep.TrialSampler.DEFAULT_PERIOD_MS).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         sweep.warmup(warmup != null ? warmup
                 : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
         sweep.maxTries(maxTries).randomSeed(randomSeed).progress(progress);

@@ -520,6 +520,14 @@ class PgbenchCommandTest {
         assertTrue(r.err().contains("tps "), r.err());
         assertOneLineError(bench("pgbench", "sweep", "--clients", "1", "--wait-sample-ms", "-5"), 2,
                 "--wait-sample-ms must be 0 (no sampling) or more, got -5");
+        // a resume keeps the run's interval unless told another, which is another run: sampled and unsampled trials mixed
+        String[] resume = at(pg, tmp, "pgbench", "sweep", "-S", "--clients", "1", "--repeat", "1", "-T", "1", "-R", "30", "-L", "100",
+                "-s", "1", "--warmup", "0", "--resume", runJson.getParent().toString()).toArray(String[]::new);
+        CommandRun same = bench(resume);
+        assertEquals(0, same.exit(), same.err());
+        assertTrue(same.err().contains("every trial is already in"), same.err());
+        assertOneLineError(bench(concat(resume, "--wait-sample-ms", "50")), 2, "--resume " + runJson.getParent() + ": that run had wait_sample_ms 0,"
+                + " this command line 50");
     }
 
     @Test

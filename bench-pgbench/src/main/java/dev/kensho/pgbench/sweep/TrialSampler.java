@@ -34,8 +34,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public static final int DEFAULT_PERIOD_MS = 100;
     /**
      * Between two samples of pg_stat_activity; 0 samples none. A sample takes a core for a few ms on a busy host: at 73 k
-     * tps on two cores, the transactions it overlapped were 4-5 % of all and half of those slower than p99.9 (which
-     * tripled), so a tail-latency study may sample less often, or not at all.
+     * tps on two cores, the transactions it overlapped were 4-5 % of all, yet half of those slower than an unsampled run's
+     * p99.9 (p99.9 tripled), so a tail-latency study may sample less often, or not at all.
      */
     private final long periodNanos;
     /**
@@ -254,6 +254,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     @Override
     public void closed() {
         stop = true;
+        if (thread != null) LockSupport.unpark(thread);   // not a whole interval's wait (--wait-sample-ms 5000) for its last turn
         closedNanos = System.nanoTime();
         if (hostTimeline != null) hostSeries = hostTimeline.stop();
         if (cpuBefore != null) {
@@ -517,7 +518,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             profile.put("interval_ms", periodNanos / 1_000_000);
             if (periodNanos == 0) profile.put(OFF, "wait events not sampled (--wait-sample-ms 0)");
             profile.put("backend_samples", backendSamples);
-            if (ownBackendsOnly) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
+            if (ownBackendsOnly && periodNanos > 0) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
             // a profile cut short by a lost connection is not one the sampler got few turns for: said as what it is
             String thin = error != null ? null : thin(samples, closedNanos - openedNanos, periodNanos);
