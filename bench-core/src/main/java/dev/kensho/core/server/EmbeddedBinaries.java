@@ -15,7 +15,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -270,7 +269,7 @@ public final class EmbeddedBinaries {
      * (about 100 MB a build); null when there are none. An upgrade left them unseen. Said, not removed: another
      * Kensho on this machine may still use them.
      */
-    public static String unusedNotice() {
+    static String unusedNotice() {
         Path root = root(KenshoHome.dir(), ZonkyRepository.standard());
         List<String> builds = new ArrayList<>();
         for (String build : extractions(d -> !Files.exists(d.resolve(FETCHED)))) {
