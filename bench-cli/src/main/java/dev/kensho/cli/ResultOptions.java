@@ -151,7 +151,8 @@ public final class ResultOptions {
         // in one cell (an old scan's JIT-compiled full scans beside jit=off ones) and run.json took this command's value
         // for the whole run; one given now as nothing (null) is no difference
         List<String> unrecorded = parameters.entrySet().stream()
-                .filter(e -> e.getValue() != null && !dir.info().parameters().containsKey(e.getKey())).map(Map.Entry::getKey).toList();
+                .filter(e -> e.getValue() != null && !dir.info().parameters().containsKey(e.getKey())
+                        && !e.getValue().equals(BEFORE_RECORDED.get(e.getKey()))).map(Map.Entry::getKey).toList();
         if (!unrecorded.isEmpty()) throw earlierKensho(dir, unrecorded);
         for (var e : parameters.entrySet()) {
             if (!dir.info().parameters().containsKey(e.getKey())) continue;
@@ -216,6 +217,12 @@ public final class ResultOptions {
 
     /** Parameters that are one object of a command's options (scan's), whose members a later Kensho adds to. */
     private static final java.util.Set<String> OPTION_RECORDS = java.util.Set.of("options");
+
+    /**
+     * What every earlier Kensho did where it recorded no parameter: a run it made resumes with that value (its sweeps
+     * sampled wait events every 100 ms), and run.json states the value of every new run.
+     */
+    private static final Map<String, Object> BEFORE_RECORDED = Map.of("wait_sample_ms", 100);
 
     private static KenshoException earlierKensho(RunDirectory dir, List<String> unrecorded) {
         return KenshoException.usage("--resume " + dir.path() + ": that run was written by an earlier Kensho, which did not record "

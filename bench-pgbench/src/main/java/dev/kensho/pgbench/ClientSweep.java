@@ -297,8 +297,8 @@ public final class ClientSweep {
         p.put("scale", scale);
         if (fillfactor != null) p.put("fillfactor", fillfactor);   // absent when not given: earlier runs resume as they were
         p.put("prewarm", prewarm);
-        // absent at the default, as fillfactor: earlier runs resume as they were
-        if (waitSampleMillis != TrialSampler.DEFAULT_PERIOD_MS) p.put("wait_sample_ms", waitSampleMillis);
+        // an earlier Kensho's run, which sampled every 100 ms and recorded nothing, resumes at 100 (ResultOptions)
+        p.put("wait_sample_ms", waitSampleMillis);
         p.put("vacuum", !noVacuum);
         p.put("warmup", warmup);
         p.put("defines", List.copyOf(defines));

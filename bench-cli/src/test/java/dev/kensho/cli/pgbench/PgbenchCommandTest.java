@@ -562,6 +562,11 @@ class PgbenchCommandTest {
         assertOneLineError(edited, 2, "--resume " + run + ": that run had script_digests [");
         // the same script but for its comment and blank lines is the same script
         Files.writeString(script, "SELECT 1;\n\n");
+        // the run as an earlier Kensho wrote it, without wait_sample_ms (it sampled every 100 ms): resumed as it was
+        com.fasterxml.jackson.databind.node.ObjectNode json = (com.fasterxml.jackson.databind.node.ObjectNode)
+                dev.kensho.core.result.Json.MAPPER.readTree(run.resolve("run.json").toFile());
+        assertEquals(100, ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("parameters")).remove("wait_sample_ms").asInt());
+        dev.kensho.core.result.Json.MAPPER.writeValue(run.resolve("run.json").toFile(), json);
         CommandRun same = bench(at(pg, tmp.resolve("results"), concat(sweep, "--set", "work_mem=8MB", "--resume", run.toString()))
                 .toArray(String[]::new));
         assertEquals(0, same.exit(), same.err());
