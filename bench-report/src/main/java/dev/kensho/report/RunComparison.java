@@ -312,6 +312,7 @@ public final class RunComparison {
                     + "); compare runs of one command");
         }
         if (runs.size() > 1) runParametersThatDiffer();
+        if (runs.size() > 1) buildsThatDiffer();
         // what report says of a run cut short, compare says too: a median of 1 of 3 repeats compared as one of 3
         for (RunResults r : runs) HtmlReport.unfinished(r).ifPresent(u -> warnings.add(r.directory().getFileName() + ": " + u));
         Set<String> seen = new java.util.HashSet<>();
@@ -672,6 +673,27 @@ public final class RunComparison {
             for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
             notes.add("the runs differ in " + k + ": " + String.join("; ", each));
         }
+    }
+
+    /**
+     * The runs' Kensho builds, where they differ: the measuring code is part of what a comparison compares (a driver
+     * change between two builds of one version moved tps as a server change would). Runs that recorded none say nothing.
+     */
+    private void buildsThatDiffer() {
+        List<String> commits = new ArrayList<>();
+        for (RunResults r : runs) {
+            Set<String> c = new java.util.TreeSet<>();
+            for (Object v : r.info().environment().values()) {
+                if (v instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> client && client.get("kensho_commit") != null) {
+                    c.add(String.valueOf(client.get("kensho_commit")));
+                }
+            }
+            commits.add(c.isEmpty() ? "(not recorded)" : String.join(", ", c));
+        }
+        if (commits.stream().allMatch(c -> c.equals("(not recorded)")) || commits.stream().distinct().count() < 2) return;
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < commits.size(); i++) each.add(commits.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
+        notes.add("the runs were measured by different builds of Kensho: commit " + String.join("; ", each));
     }
 
     /** A value with its maps' keys in order, so that two orders of one map compare equal. */

@@ -571,6 +571,27 @@ class RunComparisonTest {
         assertTrue(cmp.html().contains("<code>x -c &#39;select 1&#39;</code>"), cmp.html());
     }
 
+    /** Two builds of Kensho measured the runs: said, as a setting that differs is. */
+    @Test
+    void runsOfDifferentBuildsAreNoted(@TempDir Path tmp) throws Exception {
+        List<RunResults> runs = new ArrayList<>();
+        String[] commits = {"0123abc", "4567def", "0123abc"};
+        for (int i = 0; i < 3; i++) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+                if (i < 2) rd.environment("embedded-18", Map.of("client", Map.of("kensho_commit", commits[i])));
+                for (int r = 0; r < 2; r++) rd.append(Trial.of("clients=1", r).param("clients", 1).metric("tps", 100.0 + r).build());
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        String a = " in A (" + runs.get(0).directory().getFileName() + ")", b = " in B (" + runs.get(1).directory().getFileName() + ")";
+        assertTrue(RunComparison.of(runs.subList(0, 2)).notes().contains("the runs were measured by different builds of Kensho: commit 0123abc"
+                + a + "; 4567def" + b), RunComparison.of(runs.subList(0, 2)).notes().toString());
+        assertTrue(RunComparison.of(List.of(runs.get(0), runs.get(0))).notes().stream().noneMatch(n -> n.contains("builds of Kensho")));
+        // a run of an older Kensho recorded none: said as such beside one that did
+        assertTrue(RunComparison.of(List.of(runs.get(0), runs.get(2))).notes().stream().anyMatch(n -> n.endsWith("; (not recorded) in B ("
+                + runs.get(2).directory().getFileName() + ")")), RunComparison.of(List.of(runs.get(0), runs.get(2))).notes().toString());
+    }
+
     /**
      * The default baseline is the first run's first value as its command gave them (run.json's planned cells): sorted,
      * --pg-version 9.6,10,11 was compared with 10, and micro's none,SJIS with SJIS.
