@@ -43,12 +43,7 @@ public final class ResultOptions {
      */
     static String otherBuild(dev.kensho.core.result.RunInfo info) {
         java.util.Set<String> before = new java.util.TreeSet<>();
-        for (Object facts : info.environment().values()) {
-            // a target's facts keep Kensho's under "client"; other maps there (scan's layouts, storage) are no target's
-            if (facts instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> c) {
-                before.add(String.valueOf(c.containsKey("kensho_commit") ? c.get("kensho_commit") : "not recorded"));
-            }
-        }
+        for (String c : info.kenshoCommits()) before.add(c == null ? "not recorded" : c);
         String now = dev.kensho.core.KenshoVersion.commit();
         if (before.isEmpty() || before.equals(java.util.Set.of(now))) return "";
         return ", by another build of Kensho (commit " + String.join(", ", before) + " before, " + now + " now)";

@@ -683,11 +683,7 @@ public final class RunComparison {
         List<String> commits = new ArrayList<>();
         for (RunResults r : runs) {
             Set<String> c = new java.util.TreeSet<>();
-            for (Object v : r.info().environment().values()) {
-                if (v instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> client && client.get("kensho_commit") != null) {
-                    c.add(String.valueOf(client.get("kensho_commit")));
-                }
-            }
+            r.info().kenshoCommits().stream().filter(Objects::nonNull).forEach(c::add);
             commits.add(c.isEmpty() ? "(not recorded)" : String.join(", ", c));
         }
         if (commits.stream().allMatch(c -> c.equals("(not recorded)")) || commits.stream().distinct().count() < 2) return;

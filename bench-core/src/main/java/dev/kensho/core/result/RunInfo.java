@@ -29,6 +29,20 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
     }
 
     /**
+     * The Kensho build (commit) each target's facts name, in label order, null for a target an older Kensho recorded
+     * without one. A target's facts keep Kensho's under "client"; other maps there (scan's layouts, storage) are skipped.
+     */
+    public List<String> kenshoCommits() {
+        List<String> out = new java.util.ArrayList<>();
+        for (Object facts : environment.values()) {
+            if (facts instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> c) {
+                out.add(c.get("kensho_commit") == null ? null : String.valueOf(c.get("kensho_commit")));
+            }
+        }
+        return out;
+    }
+
+    /**
      * The command that resumes this run in dir: its own command line with --resume, since a resume with other options
      * (or none) is refused and "--resume DIR" alone sent the user to an error. A password is masked here and has to
      * be given again.
