@@ -966,7 +966,7 @@ public final class RunComparison {
             for (Group g : groups.subList(1, groups.size())) {
                 // a group without a matched cell has no mean ratio, and says so in a warning
                 if (rows.stream().noneMatch(r -> r.metric().equals(m) && r.group().equals(g.label()))) continue;
-                // a ratio to a median of 0 (or of 0) has no logarithm: such cells stay in the table only
+                // a ratio of a median of 0, or to one, has no logarithm: such cells stay in the table only
                 double mean = rows.stream().filter(r -> r.metric().equals(m) && r.group().equals(g.label()))
                         .mapToDouble(Row::ratio).filter(r -> r > 0 && Double.isFinite(r)).map(Math::log).average().orElse(Double.NaN);
                 out.computeIfAbsent(m, x -> new LinkedHashMap<>()).put(g.label(), Math.exp(mean));
@@ -985,7 +985,8 @@ public final class RunComparison {
                 .filter(r -> r.ratio() > 0 && Double.isFinite(r.ratio())).count();
         return counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))
                 + " of " + all + (all == 1 ? " cell" : " cells")
-                + (averaged < all ? "; the mean is over " + averaged + " of them, the others have a median of 0" : "");
+                + (averaged < all ? "; the mean is over " + averaged + " of them, the others have a median of 0 in " + group + " or "
+                        + groups.get(0).label() : "");
     }
 
     /** The console table: one line per matched cell and metric. */
