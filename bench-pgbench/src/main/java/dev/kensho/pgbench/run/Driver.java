@@ -753,7 +753,7 @@ public final class Driver {
                 // leave the session as pgbench finds it: no transaction open (a script that ends inside one, which
                 // aborts the client, left the warm-up's open, and the run's first BEGIN went into it with a WARNING),
                 // no named statement of ours (pgjdbc forgets its cache too)
-                try (Statement st = conn.createStatement()) {
+                if (conn != null && !conn.isClosed()) try (Statement st = conn.createStatement()) {
                     if (conn.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
                             != org.postgresql.core.TransactionState.IDLE) st.execute("ROLLBACK");
                     for (String sql : betweenPhases) st.execute(sql);
@@ -767,6 +767,28 @@ public final class Driver {
                 choose = group.choose;
                 txNo = 0;
                 skippedScript = -1;
+            }
+            freshIfLostInWarmup();
+        }
+
+        /**
+         * A session the server ended during the warm-up (idle_in_transaction_session_timeout while a JVM pause held the
+         * client between two statements; an administrator's pg_terminate_backend) is replaced before the clock starts:
+         * it was the run's first failed transaction and reconnection, though nothing measured was lost.
+         */
+        private void freshIfLostInWarmup() {
+            boolean lost;
+            try {
+                lost = conn == null || conn.isClosed();
+            } catch (SQLException e) {
+                lost = true;
+            }
+            if (!lost || cancelled) return;
+            close();
+            try {
+                conn = connector.connect();
+            } catch (SQLException | RuntimeException e) {
+                connectError = oneLine(e);   // reported as a failed first connection is
             }
         }
 
@@ -1499,6 +1521,12 @@ public final class Driver {
                     } catch (IOException e) {
                         c.close();
                     }
+                }
+                // a session the server ended during the warm-up, replaced before the clock starts (see
+                // Client.freshIfLostInWarmup); its reconnection is the warm-up's, whose counts are reset at the start
+                for (Client c : clients) {
+                    if (c.wire != null && !c.wire.isOpen()) c.close();
+                    if (c.wire == null && !cancelled) c.connect(false);
                 }
             }
         }

@@ -875,6 +875,11 @@ final class WireConnection implements Closeable {
         return s;
     }
 
+    /** Whether the socket is still open: {@link #broken} closed it, the session is gone. */
+    boolean isOpen() {
+        return ch.isOpen();
+    }
+
     @Override
     public void close() {
         try {
