@@ -82,9 +82,12 @@ class ClientSweepTest {
                     assertEquals(Map.of("source", "this host"), t.extra().get("host"));
                     assertTrue(t.metric("mem_used_mb") > 0, t.metrics().toString());
                     // the host's process time told apart: the server's processes (its backends answered every
-                    // transaction), Kensho's, the rest; together no more than the host's busy share
+                    // transaction), Kensho's, the rest; together about the host's busy share. Not exactly: the processes'
+                    // time is the scheduler's exact run time, the busy share the kernel's tick samples (as mpstat's), and
+                    // where bursts are shorter than a tick the ticks miss some (machine AK lost 10 % of them under
+                    // pgbench -S: processes 47.8 % against busy 44.1 %). Counted twice, the sum would be far above.
                     double server = t.metric("server_cpu_pct"), kensho = t.metric("kensho_cpu_pct"), other = t.metric("other_cpu_pct");
-                    assertTrue(server > 0 && kensho > 0 && other >= 0 && server + kensho + other <= t.metric("cpu_busy_pct") + 0.3,
+                    assertTrue(server > 0 && kensho > 0 && other >= 0 && server + kensho + other <= 1.2 * t.metric("cpu_busy_pct") + 0.3,
                             t.metrics().toString());
                 }
                 int clients = ((Number) t.params().get("clients")).intValue();
