@@ -8,6 +8,7 @@ import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.run.TrialMatrix;
+import dev.kensho.core.server.OwnStatements;
 import dev.kensho.core.server.SqlIdentifier;
 import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
@@ -473,11 +474,12 @@ public final class ClientSweep {
             err.println(trialPrefix + r.line());
             extra.extra("init", r.line()).metric("init_s", r.totalSeconds());
         }
-        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+        try (Connection c = target.connect()) {
             String noCheckpoint = refused.get(cell.target() + ";checkpoint");
             if (noCheckpoint == null) {
                 try {
-                    s.execute("CHECKPOINT");
+                    // without the database's or role's timeouts, which are the workload's (see OwnStatements)
+                    OwnStatements.run(c, own -> own.execute("CHECKPOINT"));
                 } catch (SQLException e) {
                     if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) throw e;
                     noCheckpoint = KenshoException.firstLine(e) + " (" + checkpointGrant(c) + ")";
@@ -493,8 +495,8 @@ public final class ClientSweep {
                 try {
                     // apart from the prewarm: an extension created before a prewarm that failed (a view for
                     // pgbench_accounts) stayed in the user's database unsaid
-                    created = Prewarm.ensureExtension(c);
-                    Prewarm.Result pr = Prewarm.tables(c, List.of("pgbench_accounts"));
+                    created = OwnStatements.run(c, own -> Prewarm.ensureExtension(c));
+                    Prewarm.Result pr = OwnStatements.run(c, own -> Prewarm.tables(c, List.of("pgbench_accounts")));
                     extra.extra("prewarm_blocks", pr.blocks());
                     String cold = pr.partlyCold(p.cell().target() + ": pgbench_accounts and its index");
                     if (cold != null) {
@@ -506,7 +508,8 @@ public final class ClientSweep {
                     }
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
-                    if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) || "58P01".equals(e.getSQLState())) {
+                    // 25006: a read-only database (default_transaction_read_only) refuses CREATE EXTENSION in every trial alike
+                    if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) || "58P01".equals(e.getSQLState()) || "25006".equals(e.getSQLState())) {
                         refusedOnce(cell.target(), "prewarm", KenshoException.firstLine(e), "pgbench_accounts is not prewarmed before the trials: "
                                 + KenshoException.firstLine(e) + "; " + NO_PREWARM + " runs without it", dir);
                     } else {

@@ -641,7 +641,7 @@ public final class ScanCrossover {
      */
     private static void requirePrewarm(Target target, RunDirectory dir) {
         try (Connection c = target.connect()) {
-            if (Prewarm.ensureExtension(c)) {
+            if (dev.kensho.core.server.OwnStatements.run(c, own -> Prewarm.ensureExtension(c))) {
                 // a change to the user's database (a remote one too): it goes on record
                 dir.note("created extension pg_prewarm in schema public of database " + target.database()
                         + " to prewarm the scan table (DROP EXTENSION pg_prewarm removes it)");

@@ -291,7 +291,7 @@ public final class IndexBuild implements SsbStudy {
 
     private Trial build(SsbDatabase db, String cols, Trial.Builder b, boolean parallelBuilds) {
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
-            if (db.canPrewarm()) Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder"));
+            if (db.canPrewarm()) dev.kensho.core.server.OwnStatements.run(c, own -> Prewarm.tables(c, List.of(SsbDatabase.ident(db.schema()) + ".lineorder")));
             boolean leaderSorts = false;
             if (parallelBuilds) {
                 // the planner's request (DEBUG1) and the sorts that ran (trace_sort's LOG lines), sent to this session only

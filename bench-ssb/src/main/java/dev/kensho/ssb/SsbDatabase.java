@@ -520,7 +520,8 @@ public final class SsbDatabase {
         if (noPrewarm != null) return new Prewarm.Result(0, 0, false);
         try (Connection c = connect()) {
             List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
-            Prewarm.Result r = Prewarm.tables(c, mine.stream().map(this::own).toList());
+            // without the database's or role's timeouts, which are the queries' (see OwnStatements)
+            Prewarm.Result r = dev.kensho.core.server.OwnStatements.run(c, own -> Prewarm.tables(c, mine.stream().map(this::own).toList()));
             if (r.createdExtension()) {
                 String note = "created extension pg_prewarm in schema public of database " + target.database()
                         + " to prewarm the SSB tables (DROP EXTENSION pg_prewarm removes it)";

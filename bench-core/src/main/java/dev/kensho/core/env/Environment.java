@@ -1,7 +1,9 @@
 package dev.kensho.core.env;
 
 import dev.kensho.core.Credentials;
+import dev.kensho.core.KenshoException;
 import dev.kensho.core.KenshoVersion;
+import dev.kensho.core.server.OwnStatements;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import java.lang.management.ManagementFactory;
@@ -75,17 +77,14 @@ public final class Environment {
      * recorded a JIT build as one without LLVM (and --matrix jit=on,off warned that jit changed nothing). 11 and later.
      */
     public static boolean jitAvailable(Connection c) throws SQLException {
-        boolean auto = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
+        // without a role's statement_timeout: the first call loads llvmjit, which took longer than a 3 ms one, and the
+        // record said false of a JIT build
+        return OwnStatements.run(c, s -> {
             s.execute("SET LOCAL jit = on");
             try (ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
                 return !rs.next() || rs.getBoolean(1);
             }
-        } finally {
-            c.rollback();
-            c.setAutoCommit(auto);
-        }
+        });
     }
 
     public static Map<String, Object> server(Target target) {
@@ -94,24 +93,12 @@ public final class Environment {
         // they are Kensho's, recorded as kensho_settings, not what pgjdbc set for its session
         java.util.Set<String> kensho = new java.util.HashSet<>();
         for (String name : target.control().applied().keySet()) kensho.add(name.toLowerCase(java.util.Locale.ROOT));
+        Map<String, String> nonDefault = new LinkedHashMap<>();
+        Map<String, String> driverSession = new LinkedHashMap<>();
         try (Connection c = oneOff(target); Statement s = c.createStatement()) {
-            // JIT came with 11: before it there is neither pg_jit_available() nor a jit setting, and no JIT
-            boolean jit = ServerVersion.of(c).atLeast(11);
-            try (ResultSet rs = s.executeQuery("SELECT version(), current_setting('server_version'), "
-                    + "current_setting('server_version_num')::int, false"
-                    + ", current_setting('data_checksums'), " + (jit ? "current_setting('jit')" : "NULL"))) {
-                rs.next();
-                m.put("version", rs.getString(1));
-                m.put("server_version", rs.getString(2));
-                m.put("server_version_num", rs.getInt(3));
-                m.put("jit_available", rs.getBoolean(4));   // the statement's false; asked with jit on below
-                m.put("data_checksums", rs.getString(5));
-                if (jit) m.put("jit", rs.getString(6));
-            }
-            if (jit) m.put("jit_available", jitAvailable(c));
-            Map<String, String> nonDefault = new LinkedHashMap<>();
-            Map<String, String> driverSession = new LinkedHashMap<>();
-            // current_setting() writes values as SHOW does (128MB, not "16384 8kB")
+            // first, and outside Kensho's own transaction below, whose SET LOCAL would hide the database's or role's
+            // timeouts; current_setting() writes values as SHOW does (128MB, not "16384 8kB")
+            String settingsError = null;
             try (ResultSet rs = s.executeQuery("SELECT name, current_setting(name), source FROM pg_settings "
                     + "WHERE source NOT IN ('default', 'override') AND name NOT IN ('application_name') ORDER BY name")) {
                 while (rs.next()) {
@@ -120,20 +107,81 @@ public final class Environment {
                     if (!"client".equals(rs.getString(3))) nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
                     else if (!kensho.contains(rs.getString(1).toLowerCase(java.util.Locale.ROOT))) driverSession.put(rs.getString(1), rs.getString(2));
                 }
+                // what pgjdbc's own session settings hid of the database's and role's (ALTER DATABASE ... SET TimeZone): the
+                // pgbench clients run with those, as libpq's do
+                hiddenByDriver(s, driverSession.keySet()).forEach(nonDefault::putIfAbsent);
+            } catch (SQLException e) {
+                // a role's statement_timeout of a few ms: the rest is still worth recording, and this says what is missing
+                settingsError = Credentials.mask(KenshoException.firstLine(e));
             }
-            m.put("non_default_settings", nonDefault);
-            m.put("driver_session_settings", driverSession);
-            Map<String, Object> role = role(s);
-            m.put("role", role);
-            if (!Boolean.TRUE.equals(role.get("superuser")) && !((List<?>) role.get("privileges_of")).contains("pg_read_all_settings")) {
-                // pg_settings leaves them out for this role: their absence above says nothing about their values
-                m.put("settings_hidden", "settings only a superuser or pg_read_all_settings may read (shared_preload_libraries, "
-                        + "data_directory, ...) are not listed");
-            }
+            String settingsFailed = settingsError;
+            OwnStatements.run(c, own -> {
+                // JIT came with 11: before it there is neither pg_jit_available() nor a jit setting, and no JIT
+                boolean jit = ServerVersion.of(c).atLeast(11);
+                try (ResultSet rs = own.executeQuery("SELECT version(), current_setting('server_version'), "
+                        + "current_setting('server_version_num')::int, current_setting('data_checksums'), "
+                        + (jit ? "current_setting('jit')" : "NULL"))) {
+                    rs.next();
+                    m.put("version", rs.getString(1));
+                    m.put("server_version", rs.getString(2));
+                    m.put("server_version_num", rs.getInt(3));
+                    // asked with jit on below; no JIT before 11. Until asked, unknown (null), not false: a failure
+                    // below left a JIT build recorded as one without LLVM
+                    m.put("jit_available", jit ? null : false);
+                    m.put("data_checksums", rs.getString(4));
+                    if (jit) m.put("jit", rs.getString(5));
+                }
+                if (jit) m.put("jit_available", jitAvailable(c));
+                m.put("non_default_settings", nonDefault);
+                m.put("driver_session_settings", driverSession);
+                if (settingsFailed != null) m.put("settings_error", "the settings could not be read: " + settingsFailed);
+                Map<String, Object> role = role(own);
+                m.put("role", role);
+                if (!Boolean.TRUE.equals(role.get("superuser")) && !((List<?>) role.get("privileges_of")).contains("pg_read_all_settings")) {
+                    // pg_settings leaves them out for this role: their absence above says nothing about their values
+                    m.put("settings_hidden", "settings only a superuser or pg_read_all_settings may read (shared_preload_libraries, "
+                            + "data_directory, ...) are not listed");
+                }
+                return null;
+            });
         } catch (SQLException e) {
+            // what was read before the failure stays on record
+            if (!nonDefault.isEmpty()) m.putIfAbsent("non_default_settings", nonDefault);
+            if (!driverSession.isEmpty()) m.putIfAbsent("driver_session_settings", driverSession);
             m.put("error", Credentials.mask(e.getMessage()));
         }
         return m;
+    }
+
+    /**
+     * The database's and role's values (ALTER DATABASE/ROLE ... SET) of settings pgjdbc's login set for its own session,
+     * "value (source)" by name as pg_settings would list them: of the four places, the one the server applies last.
+     */
+    private static Map<String, String> hiddenByDriver(Statement s, java.util.Set<String> names) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (names.isEmpty()) return out;
+        Map<String, String> canonical = new java.util.HashMap<>();
+        for (String n : names) canonical.put(n.toLowerCase(java.util.Locale.ROOT), n);
+        Map<String, Integer> rank = new java.util.HashMap<>();
+        // pg_db_role_setting is readable by every role; setdatabase/setrole 0 mean every database/role
+        try (ResultSet rs = s.executeQuery("SELECT (s.setdatabase <> 0)::int + 2 * (s.setrole <> 0)::int, c FROM pg_db_role_setting s, "
+                + "unnest(s.setconfig) c WHERE s.setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database())) "
+                + "AND s.setrole IN (0, (SELECT oid FROM pg_roles WHERE rolname = current_user))")) {
+            while (rs.next()) {
+                int r = rs.getInt(1);
+                String[] nv = rs.getString(2).split("=", 2);
+                String name = canonical.get(nv[0].toLowerCase(java.util.Locale.ROOT));
+                if (name == null || nv.length < 2 || rank.getOrDefault(name, -1) > r) continue;
+                rank.put(name, r);
+                out.put(name, nv[1] + " (" + switch (r) {
+                    case 3 -> "database user";
+                    case 2 -> "user";
+                    case 1 -> "database";
+                    default -> "global";
+                } + ")");
+            }
+        }
+        return out;
     }
 
     /**

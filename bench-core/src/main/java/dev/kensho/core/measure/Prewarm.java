@@ -58,10 +58,13 @@ public final class Prewarm {
             try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pg_prewarm'")) {
                 if (rs.next()) return false;
             }
+            // asked before the CREATE: pgjdbc's getCatalog() is a query, which a transaction the CREATE failed in refuses
+            // (see OwnStatements), and the refusal's own words were lost
+            String where = "database " + c.getCatalog(), user = c.getMetaData().getUserName();
             try {
                 s.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public");
             } catch (SQLException e) {
-                throw unavailable(c, e);
+                throw unavailable(where, user, e);
             }
             return true;
         }
@@ -84,10 +87,9 @@ public final class Prewarm {
      * extension" names neither the database nor the remedy (pg_prewarm is not a trusted extension: only a superuser
      * creates it). The SQLSTATE is kept, so callers can tell a missing right (42501) from a failure.
      */
-    private static SQLException unavailable(Connection c, SQLException e) throws SQLException {
-        String where = "database " + c.getCatalog();
+    private static SQLException unavailable(String where, String user, SQLException e) {
         if ("42501".equals(e.getSQLState())) {
-            return new SQLException("pg_prewarm is not installed in " + where + " and role " + c.getMetaData().getUserName()
+            return new SQLException("pg_prewarm is not installed in " + where + " and role " + user
                     + " may not create it (a superuser can: CREATE EXTENSION pg_prewarm)", e.getSQLState(), e);
         }
         if ("58P01".equals(e.getSQLState())) {

@@ -99,6 +99,37 @@ class RemoteServerTest {
     }
 
     /**
+     * A database's or role's settings go on record as the server applies them: TimeZone and DateStyle too, which pgjdbc's
+     * login hides behind its own (the pgbench clients run with the database's, as libpq's). A role's statement_timeout of
+     * 1 ms is the workload's: the record's own questions run without it (pg_jit_available() loading llvmjit outlasted a
+     * 3 ms one, and the record said false of a JIT build, with no role and no settings).
+     */
+    @Test
+    void theDatabasesAndRolesSettingsAreRecordedAndTheirTimeoutIsNotTheRecords(@LocalPostgres Target pg) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "settings")) {
+            role.asSuperuser("ALTER DATABASE " + role.name() + " SET TimeZone = 'Pacific/Chatham'");
+            role.asSuperuser("ALTER ROLE " + role.name() + " IN DATABASE " + role.name() + " SET DateStyle = 'SQL, DMY'");
+            role.asSuperuser("ALTER ROLE " + role.name() + " SET statement_timeout = '5s'");
+            Map<String, Object> env = dev.kensho.core.env.Environment.server(role.target());
+            assertFalse(env.containsKey("error") || env.containsKey("settings_error"), env.toString());
+            Map<?, ?> nonDefault = (Map<?, ?>) env.get("non_default_settings");
+            assertEquals("Pacific/Chatham (database)", nonDefault.get("TimeZone"), nonDefault.toString());
+            assertEquals("SQL, DMY (database user)", nonDefault.get("DateStyle"), nonDefault.toString());
+            assertEquals("5s (user)", nonDefault.get("statement_timeout"), nonDefault.toString());
+            // 1 ms: the settings may or may not be read within it, the rest is read without it
+            role.asSuperuser("ALTER ROLE " + role.name() + " SET statement_timeout = '1ms'");
+            role.asSuperuser("ALTER ROLE " + role.name() + " SET lock_timeout = '1ms'");
+            Map<String, Object> bounded = dev.kensho.core.env.Environment.server(role.target());
+            assertFalse(bounded.containsKey("error"), bounded.toString());
+            assertTrue(!bounded.containsKey("settings_error") || String.valueOf(bounded.get("settings_error"))
+                    .startsWith("the settings could not be read: ERROR: canceling statement due to statement timeout"), bounded.toString());
+            assertEquals(role.name(), ((Map<?, ?>) bounded.get("role")).get("name"), bounded.toString());
+            // the machine's PostgreSQL has JIT (Debian's is built with LLVM), and its first load takes more than 1 ms
+            assertEquals(dev.kensho.core.env.Environment.server(pg).get("jit_available"), bounded.get("jit_available"), bounded.toString());
+        }
+    }
+
+    /**
      * What a run records about its target says what the role may: a plain role's pg_settings leaves out the settings only
      * a superuser or pg_read_all_settings reads, and their absence must not read as their being at the default.
      */

@@ -1781,23 +1781,27 @@ public final class Driver {
      */
     public static void checkConnections(Connection c, int clients, int extra, boolean extraOpen, String clientsOption) throws SQLException {
         String clientRows = ClientBackends.slotCondition(ServerVersion.of(c));
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
-                        + "(SELECT count(*) FROM pg_stat_activity WHERE " + clientRows + "), "
-                        + "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)")) {
-            rs.next();
-            int max = rs.getInt(1), reserved = rs.getInt(2), inUse = rs.getInt(3);
-            boolean superuser = rs.getBoolean(4);
-            int needed = clients + extra;
-            int others = Math.max(0, inUse - 1 - (extraOpen ? extra : 0));
-            int free = max - (superuser ? 0 : reserved) - others;
-            if (needed > free) {
-                throw KenshoException.usage(String.format(Locale.ROOT,
-                        "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
-                                + "%d in use by others): lower %s or raise max_connections (%s)",
-                        clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
-                        raise(clientsOption, needed + reserved + others + 10)));
+        // Kensho's question, not the workload's: without a role's statement_timeout (a 3 ms one failed the run before it began)
+        int[] got = dev.kensho.core.server.OwnStatements.run(c, s -> {
+            try (ResultSet rs = s.executeQuery(
+                    "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
+                            + "(SELECT count(*) FROM pg_stat_activity WHERE " + clientRows + "), "
+                            + "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)::int")) {
+                rs.next();
+                return new int[] {rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4)};
             }
+        });
+        int max = got[0], reserved = got[1], inUse = got[2];
+        boolean superuser = got[3] == 1;
+        int needed = clients + extra;
+        int others = Math.max(0, inUse - 1 - (extraOpen ? extra : 0));
+        int free = max - (superuser ? 0 : reserved) - others;
+        if (needed > free) {
+            throw KenshoException.usage(String.format(Locale.ROOT,
+                    "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
+                            + "%d in use by others): lower %s or raise max_connections (%s)",
+                    clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
+                    raise(clientsOption, needed + reserved + others + 10)));
         }
     }
 
@@ -1901,12 +1905,14 @@ public final class Driver {
             return List.of();   // a login the wire engine cannot make (GSSAPI, a verified certificate): pgjdbc's stay
         }
         String pgjdbcTz, pgjdbcDs;
-        try (Statement st = admin.createStatement();
-             ResultSet rs = st.executeQuery("SELECT current_setting('TimeZone'), current_setting('DateStyle')")) {
-            rs.next();
-            pgjdbcTz = rs.getString(1);
-            pgjdbcDs = rs.getString(2);
-        }
+        String[] pgjdbcs = dev.kensho.core.server.OwnStatements.run(admin, st -> {
+            try (ResultSet rs = st.executeQuery("SELECT current_setting('TimeZone'), current_setting('DateStyle')")) {
+                rs.next();
+                return new String[] {rs.getString(1), rs.getString(2)};
+            }
+        });
+        pgjdbcTz = pgjdbcs[0];
+        pgjdbcDs = pgjdbcs[1];
         List<String> set = new ArrayList<>();
         if (tz != null && !sameZone(tz, pgjdbcTz)) set.add("SET TimeZone TO " + dev.kensho.core.server.SqlIdentifier.literal(tz));
         if (ds != null && !ds.equals(pgjdbcDs)) {

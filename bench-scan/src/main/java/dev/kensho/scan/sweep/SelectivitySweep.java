@@ -130,7 +130,7 @@ public final class SelectivitySweep {
         if (lock != null) lock.hold();
         try (Connection c = target.connect()) {
             if (cell.cache() == CacheState.WARM) {
-                Prewarm.Result r = Prewarm.tables(c, List.of(table));
+                Prewarm.Result r = dev.kensho.core.server.OwnStatements.run(c, own -> Prewarm.tables(c, List.of(table)));
                 b.extra("prewarmed_blocks", r.blocks());
                 // pg_prewarm reads every block whatever shared_buffers holds: the excess evicts the first ones read
                 long buffers = sharedBufferBlocks(c);
