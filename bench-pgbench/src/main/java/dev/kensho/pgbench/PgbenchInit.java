@@ -298,6 +298,38 @@ public final class PgbenchInit {
     }
 
     /**
+     * A table of one of the four names that lacks a column pgbench gives it is someone else's (a user's
+     * pgbench_accounts(note text) in the first schema of the search_path): pgbench's drop step drops it, Kensho drops no
+     * table it did not create, nor empties one (the generate steps' TRUNCATE). One with pgbench's columns, from Kensho or
+     * pgbench -i (extended by a study, perhaps), is dropped as pgbench drops it. Said before any step, nothing changed.
+     */
+    private static void refuseOthersTables(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("select t.name, array(select x from unnest(t.columns)"
+                + " x where x <> all (array(select a.attname::text from pg_attribute a where a.attrelid = k.oid and a.attnum > 0"
+                + " and not a.attisdropped))) from (values"
+                + " ('pgbench_accounts', array['aid', 'bid', 'abalance', 'filler']), ('pgbench_branches', array['bid', 'bbalance', 'filler']),"
+                + " ('pgbench_history', array['tid', 'bid', 'aid', 'delta', 'mtime', 'filler']),"
+                + " ('pgbench_tellers', array['tid', 'bid', 'tbalance', 'filler'])) t(name, columns)"
+                + " join pg_class k on k.relname = t.name and k.relnamespace = (select oid from pg_namespace where nspname = current_schema())"
+                + " where not t.columns <@ array(select a.attname::text from pg_attribute a where a.attrelid = k.oid and a.attnum > 0"
+                + " and not a.attisdropped) order by 1 limit 1")) {
+            if (rs.next()) {
+                String table = rs.getString(1);
+                throw KenshoException.target("pgbench init: " + table + " in schema " + creationSchemaName(c) + " is not pgbench's (it has no "
+                        + String.join(", ", (String[]) rs.getArray(2).getArray()) + "), a table Kensho did not create, which init"
+                        + " would drop or empty: rename or drop it, or init in another schema or database (nothing was changed)", null);
+            }
+        }
+    }
+
+    private static String creationSchemaName(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("select current_schema()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
      * The schema the create step makes the tables in (current_schema(), quoted), or null when the search_path names none.
      * The drop step drops only there: unqualified, a search_path of "public, userdata" without public tables dropped
      * userdata's pgbench_history, someone's, and made the new one in public.
@@ -317,6 +349,7 @@ public final class PgbenchInit {
     }
 
     private Result runSteps(Connection c, String todo, PartitionMethod method, ServerVersion version) throws SQLException {
+        if (todo.indexOf('d') >= 0 || todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseOthersTables(c);
         if (todo.indexOf('t') >= 0) refuseWithoutCreate(c);
         if (todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseChildTables(c, todo, version);
         exec(c, "select set_config('maintenance_work_mem', '256MB', false) "

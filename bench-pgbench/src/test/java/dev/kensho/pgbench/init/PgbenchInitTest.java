@@ -194,6 +194,40 @@ class PgbenchInitTest {
     }
 
     /**
+     * A user's table of one of the four names without pgbench's columns (pgbench_history(note text)): pgbench -i drops it
+     * (or -I g empties it); Kensho refuses before any step, naming what it lacks, and the table keeps its row. One with
+     * pgbench's columns and more (a study's extension of a pgbench table) is pgbench's, and dropped as pgbench drops it.
+     */
+    @Test
+    void aTableOfTheNamesButNotPgbenchsIsNeitherDroppedNorEmptied(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_user_foreign");
+            s.execute("create database kensho_user_foreign");
+        }
+        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_user_foreign")
+                .user("postgres").open(); Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute("create table pgbench_history(note text)");
+            s.execute("insert into pgbench_history values ('PRECIOUS')");
+            for (String steps : List.of("dtgvp", "g", "G")) {
+                var e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).steps(steps).log(null).run(db));
+                assertEquals(KenshoException.TARGET, e.exitCode());
+                assertEquals("pgbench init: pgbench_history in schema public is not pgbench's (it has no tid, bid, aid, delta, mtime, filler),"
+                        + " a table Kensho did not create, which init would drop or empty: rename or drop it, or init in another schema or"
+                        + " database (nothing was changed)", e.getMessage());
+                assertEquals(1, count(c, "select count(*) from pgbench_history where note = 'PRECIOUS'"), steps);
+            }
+            s.execute("alter table pgbench_history add tid int, add bid int, add aid int, add delta int, add mtime timestamp, add filler char(22)");
+            new PgbenchInit().scale(1).log(null).run(db);
+            assertEquals(0, count(c, "select count(*) from pgbench_history"));
+            assertEquals(100_000, count(c, "select count(*) from pgbench_accounts"));
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_user_foreign");
+            }
+        }
+    }
+
+    /**
      * A user's table inheriting from pgbench_accounts: the generate steps' TRUNCATE would empty it too (pgbench 15 empties
      * it); Kensho refuses before any step, naming it, and the table keeps its row.
      */
