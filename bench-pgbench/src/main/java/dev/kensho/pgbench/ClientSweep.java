@@ -600,6 +600,9 @@ public final class ClientSweep {
         // make) changes what every trial measures: said once per target and noted in run.json (it had gone nowhere)
         said.stream().filter(l -> l.startsWith("warning: --engine wire: ")).findFirst()
                 .ifPresent(l -> refusedOnce(cell.target(), "wire", "engine", l.substring("warning: ".length()), dir));
+        // the pgjdbc engine's ISO dates where the database's DateStyle asks otherwise (the sweep had kept it to itself)
+        said.stream().filter(l -> l.startsWith(Driver.DATE_STYLE_WARNING)).findFirst()
+                .ifPresent(l -> refusedOnce(cell.target(), "datestyle", "iso", l.substring("warning: ".length()), dir));
         // a user's pgbench_history the pre-run vacuum left alone (pgbench run says it; the sweep had kept it to itself)
         said.stream().filter(l -> l.startsWith("warning: ") && l.contains("pgbench_history not truncated: ")).findFirst()
                 .ifPresent(l -> refusedOnce(cell.target(), "history", "kept", l.substring("warning: ".length()), dir));

@@ -312,6 +312,7 @@ public final class PgbenchRun {
             }
             // said on stderr only, the change of session went unrecorded beside the numbers it changed
             if (first.engine() != null) dir.noteOnce(first.engine());
+            if (first.dateStyle() != null) dir.noteOnce(first.dateStyle());
             // with its trial, not before: a run that cannot start leaves no run directory
             ScriptCopies.write(dir, config().scripts());
             dir.append(t);
@@ -336,6 +337,8 @@ public final class PgbenchRun {
 
         /** What the wire engine did otherwise than asked (UTF8 for text Java would change, pgjdbc for a login): run.json's. */
         private volatile String engine;
+        /** The pgjdbc engine printing dates in ISO where the database's DateStyle asks otherwise: run.json's too. */
+        private volatile String dateStyle;
 
         @Override
         public synchronized void write(int b) {
@@ -349,7 +352,7 @@ public final class PgbenchRun {
             String s = pending.toString(java.nio.charset.StandardCharsets.UTF_8);
             pending.reset();
             to.print(s);
-            if (first != null && engine != null) return;
+            if (first != null && engine != null && dateStyle != null) return;
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);
                 if (c != '\n') {
@@ -360,11 +363,16 @@ public final class PgbenchRun {
                 line.setLength(0);
                 if (first == null && l.startsWith("error: ")) first = l.substring("error: ".length());
                 if (engine == null && l.startsWith("warning: --engine wire: ")) engine = l.substring("warning: ".length());
+                if (dateStyle == null && l.startsWith(Driver.DATE_STYLE_WARNING)) dateStyle = l.substring("warning: ".length());
             }
         }
 
         String engine() {
             return engine;
+        }
+
+        String dateStyle() {
+            return dateStyle;
         }
 
         @Override

@@ -1896,6 +1896,9 @@ public final class Driver {
      * sets them (one round trip, in -C's connection time too): the TimeZone as it is, of DateStyle the order of day and
      * month only, since pgjdbc refuses any output style but ISO (said once).
      */
+    /** The start of the line that says so (the run and the sweep keep it in run.json's notes). */
+    public static final String DATE_STYLE_WARNING = "warning: the database's DateStyle is ";
+
     private List<String> libpqSessionSettings(Connection admin) throws SQLException {
         String tz, ds;
         try (WireConnection libpq = WireConnection.open(target.wireLogin(), cfg.mode())) {
@@ -1918,7 +1921,7 @@ public final class Driver {
         if (ds != null && !ds.equals(pgjdbcDs)) {
             String[] style = ds.split(",\\s*", 2);   // "SQL, DMY": output style, field order
             if (!style[0].equalsIgnoreCase("ISO")) {
-                cfg.err().println("warning: the database's DateStyle is " + ds + "; the pgjdbc engine prints dates in ISO "
+                cfg.err().println(DATE_STYLE_WARNING + ds + "; the pgjdbc engine prints dates in ISO "
                         + "(pgjdbc requires it), --engine wire as pgbench does");
             }
             if (style.length == 2 && !pgjdbcDs.endsWith(style[1])) set.add("SET DateStyle TO 'ISO, " + style[1] + "'");

@@ -112,5 +112,14 @@ class SessionSettingsTest {
         String said = err.toString(StandardCharsets.UTF_8);
         assertEquals(engine == Engine.PGJDBC, said.contains("warning: the database's DateStyle is SQL, DMY; the pgjdbc engine prints "
                 + "dates in ISO (pgjdbc requires it), --engine wire as pgbench does"), said);
+        // and with the results, where it had gone unrecorded (said on stderr only)
+        try (dev.kensho.core.result.RunDirectory dir = dev.kensho.core.result.RunDirectory.create(tmp,
+                dev.kensho.core.result.RunInfo.of("pgbench run", java.util.List.of("pgbench", "run"), java.util.Map.of()))) {
+            new PgbenchRun().engine(engine).mode(mode).file(script.toString()).clients(1).transactions(1).noVacuum(true).warmup(0)
+                    .output(sink(new ByteArrayOutputStream()), sink(new ByteArrayOutputStream())).runAndRecord(pg, dir);
+            java.util.List<String> notes = dev.kensho.core.result.RunDirectory.info(dir.path()).notes();
+            assertEquals(engine == Engine.PGJDBC ? 1 : 0, notes.stream().filter(n -> n.startsWith("the database's DateStyle is SQL, DMY;")).count(),
+                    notes.toString());
+        }
     }
 }
