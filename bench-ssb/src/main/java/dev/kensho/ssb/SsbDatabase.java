@@ -519,9 +519,13 @@ public final class SsbDatabase {
     public Prewarm.Result prewarm(List<String> tables, PrintStream err, RunDirectory dir) {
         if (noPrewarm != null) return new Prewarm.Result(0, 0, false);
         try (Connection c = connect()) {
-            List<String> mine = tables.stream().filter(status(c).tables::contains).toList();
-            // without the database's or role's timeouts, which are the queries' (see OwnStatements)
-            Prewarm.Result r = dev.kensho.core.server.OwnStatements.run(c, own -> Prewarm.tables(c, mine.stream().map(this::own).toList()));
+            // without the database's, role's or --matrix's timeouts, which are the queries' (see OwnStatements): with
+            // --jit-above-cost 0 even the catalog question compiles, past a 60 ms statement_timeout
+            List<String> mine = new java.util.ArrayList<>();
+            Prewarm.Result r = dev.kensho.core.server.OwnStatements.run(c, own -> {
+                mine.addAll(tables.stream().filter(status(c).tables::contains).toList());
+                return Prewarm.tables(c, mine.stream().map(this::own).toList());
+            });
             if (r.createdExtension()) {
                 String note = "created extension pg_prewarm in schema public of database " + target.database()
                         + " to prewarm the SSB tables (DROP EXTENSION pg_prewarm removes it)";
