@@ -227,10 +227,13 @@ public final class SsbCache implements AutoCloseable {
                 was = rs.getString(1);
             }
             if (!target.control().apply(Map.of("max_wal_size", "96MB")).ok()) return;
-            try (Connection c = target.connect(); Statement s = c.createStatement()) {
-                s.execute("CHECKPOINT");
+            try (Connection c = target.connect()) {
+                // without a --set statement_timeout, which is the queries' (see OwnStatements)
+                dev.kensho.core.server.OwnStatements.run(c, own -> own.execute("CHECKPOINT"));
+            } finally {
+                // a failed checkpoint left the server at 96MB for the rest of the run
+                target.control().apply(Map.of("max_wal_size", was));
             }
-            target.control().apply(Map.of("max_wal_size", was));
         } catch (SQLException | RuntimeException e) {
             // a smaller cache is all it was for
         }

@@ -97,22 +97,24 @@ public final class Environment {
         Map<String, String> driverSession = new LinkedHashMap<>();
         try (Connection c = oneOff(target); Statement s = c.createStatement()) {
             // first, and outside Kensho's own transaction below, whose SET LOCAL would hide the database's or role's
-            // timeouts; current_setting() writes values as SHOW does (128MB, not "16384 8kB")
+            // timeouts. Where a role's statement_timeout of a millisecond or two cancels even this, read within Kensho's
+            // own (the timeouts are then its own, and are listed from pg_db_role_setting): the setting that explains
+            // the run's failures is the one most worth recording
             String settingsError = null;
-            try (ResultSet rs = s.executeQuery("SELECT name, current_setting(name), source FROM pg_settings "
-                    + "WHERE source NOT IN ('default', 'override') AND name NOT IN ('application_name') ORDER BY name")) {
-                while (rs.next()) {
-                    // pgjdbc's startup packet sets DateStyle, TimeZone, client_encoding, extra_float_digits for its own
-                    // session: listed as the server's, they hid what the server itself is configured with
-                    if (!"client".equals(rs.getString(3))) nonDefault.put(rs.getString(1), rs.getString(2) + " (" + rs.getString(3) + ")");
-                    else if (!kensho.contains(rs.getString(1).toLowerCase(java.util.Locale.ROOT))) driverSession.put(rs.getString(1), rs.getString(2));
-                }
-                // what pgjdbc's own session settings hid of the database's and role's (ALTER DATABASE ... SET TimeZone): the
-                // pgbench clients run with those, as libpq's do
-                hiddenByDriver(s, driverSession.keySet()).forEach(nonDefault::putIfAbsent);
+            try {
+                readSettings(s, kensho, List.of(), nonDefault, driverSession);
             } catch (SQLException e) {
-                // a role's statement_timeout of a few ms: the rest is still worth recording, and this says what is missing
-                settingsError = Credentials.mask(KenshoException.firstLine(e));
+                nonDefault.clear();
+                driverSession.clear();
+                try {
+                    OwnStatements.run(c, own -> readSettings(own, kensho, OwnStatements.TIMEOUTS, nonDefault, driverSession));
+                    settingsError = "read without the session's timeouts (" + KenshoException.firstLine(e) + "): "
+                            + String.join(", ", OwnStatements.TIMEOUTS) + " are listed where the database or role sets them only";
+                } catch (SQLException again) {
+                    nonDefault.clear();
+                    driverSession.clear();
+                    settingsError = "the settings could not be read: " + Credentials.mask(KenshoException.firstLine(again));
+                }
             }
             String settingsFailed = settingsError;
             OwnStatements.run(c, own -> {
@@ -132,9 +134,10 @@ public final class Environment {
                     if (jit) m.put("jit", rs.getString(5));
                 }
                 if (jit) m.put("jit_available", jitAvailable(c));
-                m.put("non_default_settings", nonDefault);
-                m.put("driver_session_settings", driverSession);
-                if (settingsFailed != null) m.put("settings_error", "the settings could not be read: " + settingsFailed);
+                // an empty map of a read that failed would read as "none"
+                if (!nonDefault.isEmpty() || settingsFailed == null) m.put("non_default_settings", nonDefault);
+                if (!driverSession.isEmpty() || settingsFailed == null) m.put("driver_session_settings", driverSession);
+                if (settingsFailed != null) m.put("settings_error", settingsFailed);
                 Map<String, Object> role = role(own);
                 m.put("role", role);
                 if (!Boolean.TRUE.equals(role.get("superuser")) && !((List<?>) role.get("privileges_of")).contains("pg_read_all_settings")) {
@@ -151,6 +154,34 @@ public final class Environment {
             m.put("error", Credentials.mask(e.getMessage()));
         }
         return m;
+    }
+
+    /**
+     * pg_settings' non-default values into nonDefault (by name, "value (source)"), what pgjdbc's login set for its own
+     * session into driverSession; of the names in own (Kensho's SET LOCAL), the database's and role's values only.
+     */
+    private static Void readSettings(Statement s, java.util.Set<String> kensho, java.util.Collection<String> own, Map<String, String> nonDefault,
+                                     Map<String, String> driverSession) throws SQLException {
+        java.util.TreeMap<String, String> sorted = new java.util.TreeMap<>();
+        // current_setting() writes values as SHOW does (128MB, not "16384 8kB")
+        try (ResultSet rs = s.executeQuery("SELECT name, current_setting(name), source FROM pg_settings "
+                + "WHERE source NOT IN ('default', 'override') AND name NOT IN ('application_name') ORDER BY name")) {
+            while (rs.next()) {
+                String name = rs.getString(1), source = rs.getString(3);
+                if (own.contains(name)) continue;
+                // pgjdbc's startup packet sets DateStyle, TimeZone, client_encoding, extra_float_digits for its own
+                // session: listed as the server's, they hid what the server itself is configured with
+                if (!"client".equals(source)) sorted.put(name, rs.getString(2) + " (" + source + ")");
+                else if (!kensho.contains(name.toLowerCase(java.util.Locale.ROOT))) driverSession.put(name, rs.getString(2));
+            }
+        }
+        // what pgjdbc's own session settings hid of the database's and role's (ALTER DATABASE ... SET TimeZone): the
+        // pgbench clients run with those, as libpq's do; in pg_settings' order (C's: DateStyle before autovacuum)
+        java.util.Set<String> hidden = new java.util.HashSet<>(driverSession.keySet());
+        hidden.addAll(own);
+        hiddenByDriver(s, hidden).forEach(sorted::putIfAbsent);
+        nonDefault.putAll(sorted);
+        return null;
     }
 
     /**

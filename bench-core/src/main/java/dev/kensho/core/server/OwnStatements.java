@@ -15,6 +15,9 @@ import java.sql.Statement;
 public final class OwnStatements {
     private OwnStatements() {}
 
+    /** The settings off within the work (idle_in_transaction_session_timeout from 9.6 on). */
+    public static final java.util.List<String> TIMEOUTS = java.util.List.of("statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout");
+
     /** What runs with the timeouts off, on a statement of the caller's connection. */
     public interface Work<T> {
         T run(Statement s) throws SQLException;

@@ -785,11 +785,9 @@ public final class Driver {
             }
             if (!lost || cancelled) return;
             close();
-            try {
-                conn = connector.connect();
-            } catch (SQLException | RuntimeException e) {
-                connectError = oneLine(e);   // reported as a failed first connection is
-            }
+            // as any lost connection: retried while the server restarts; the reconnection is the warm-up's, whose counts
+            // are reset at the start. One that cannot be had is left to the run, which reports it as it would
+            connect(false);
         }
 
         private void loop() {

@@ -199,7 +199,7 @@ class PgbenchInitTest {
      * pgbench's columns and more (a study's extension of a pgbench table) is pgbench's, and dropped as pgbench drops it.
      */
     @Test
-    void aTableOfTheNamesButNotPgbenchsIsNeitherDroppedNorEmptied(Target pg) throws Exception {
+    void aTableOfTheNamesButNotPgbenchsIsNeitherDroppedNorEmptied(Target pg, @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop database if exists kensho_user_foreign");
             s.execute("create database kensho_user_foreign");
@@ -215,6 +215,13 @@ class PgbenchInitTest {
                         + " a table Kensho did not create, which init would drop or empty: rename or drop it, or init in another schema or"
                         + " database (nothing was changed)", e.getMessage());
                 assertEquals(1, count(c, "select count(*) from pgbench_history where note = 'PRECIOUS'"), steps);
+            }
+            // a sweep rebuilding the tables every trial is refused before its first, not failed trial by trial
+            try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of(), java.util.Map.of()))) {
+                KenshoException e = assertThrows(KenshoException.class, () -> new dev.kensho.pgbench.ClientSweep().clients(List.of(1)).repeats(2)
+                        .seconds(1).builtin("select-only").scale(1).reinitEachTrial(true).warmup(0).log(null).run(java.util.Map.of("db", db), dir));
+                assertTrue(e.getMessage().startsWith("db: pgbench init: pgbench_history in schema public is not pgbench's"), e.getMessage());
+                assertEquals(List.of(), dir.trials());
             }
             s.execute("alter table pgbench_history add tid int, add bid int, add aid int, add delta int, add mtime timestamp, add filler char(22)");
             new PgbenchInit().scale(1).log(null).run(db);
