@@ -28,7 +28,7 @@ class InitErrorTextTest {
     /** The DETAIL names what is in the way (pgbench prints it on a line of its own): it had been dropped. */
     @Test
     void theServersDetailIsKept(@LocalPostgres Target local) throws Exception {
-        try (ScratchSchema s = ScratchSchema.create(local, "detail", "CREATE TABLE {schema}.pgbench_accounts (aid int)",
+        try (ScratchSchema s = ScratchSchema.create(local, "detail", "CREATE TABLE {schema}.pgbench_accounts (aid int, bid int, abalance int, filler char(84))",
                 "CREATE VIEW {schema}.hh_v AS SELECT aid FROM {schema}.pgbench_accounts")) {
             KenshoException e = assertThrows(KenshoException.class, () -> new PgbenchInit().steps("d").log(null).run(local));
             assertEquals("pgbench init failed: ERROR: cannot drop table pgbench_accounts because other objects depend on it"
