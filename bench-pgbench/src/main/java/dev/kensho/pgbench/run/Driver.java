@@ -1887,6 +1887,9 @@ public final class Driver {
             + " on this Target first";
     private static final String REMOTE_INIT = "\"bench pgbench init\"; from Java, new PgbenchInit().run(target)";
 
+    /** The start of the warning that the pgjdbc engine prints dates in ISO under another DateStyle (kept in run.json's notes). */
+    public static final String DATE_STYLE_WARNING = "warning: the database's DateStyle is ";
+
     /**
      * pgjdbc logs in with the JVM's TimeZone and DateStyle ISO, MDY, where libpq (pgbench, the wire engine) asks for neither
      * and gets the server's, the database's or the role's: now()::date, date_trunc and a date written '01/02/2026' then
@@ -1894,9 +1897,6 @@ public final class Driver {
      * sets them (one round trip, in -C's connection time too): the TimeZone as it is, of DateStyle the order of day and
      * month only, since pgjdbc refuses any output style but ISO (said once).
      */
-    /** The start of the line that says so (the run and the sweep keep it in run.json's notes). */
-    public static final String DATE_STYLE_WARNING = "warning: the database's DateStyle is ";
-
     private List<String> libpqSessionSettings(Connection admin) throws SQLException {
         String tz, ds;
         try (WireConnection libpq = WireConnection.open(target.wireLogin(), cfg.mode())) {
