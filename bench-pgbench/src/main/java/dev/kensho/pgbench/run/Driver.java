@@ -341,8 +341,14 @@ public final class Driver {
             }
         }
         if (differs == null) return login;
-        // SQL_ASCII converts nothing: UTF8 is stored as sent, as pgbench's bytes are; there is nothing to say
-        if (!encoding.equals("SQL_ASCII")) {
+        if (encoding.equals("SQL_ASCII")) {
+            // SQL_ASCII converts nothing: the script's UTF-8 is stored as sent, as pgbench's bytes are. But the session is
+            // UTF8 then, whose input the server checks: the database's own bytes that are not UTF-8 (Latin-1 read back by
+            // \gset) fail where pgbench sends them back as they are. Said, and noted: it had been silent
+            cfg.err().println("warning: --engine wire: " + differs + " holds text that is not ASCII, and the database is SQL_ASCII: this run's"
+                    + " sessions are UTF8, so the server stores the script's UTF-8 as it is (as pgbench's bytes), but refuses text that is"
+                    + " not UTF-8 (the database's own Latin-1 bytes sent back from a \\gset), which pgbench sends as it is");
+        } else {
             cfg.err().println("warning: --engine wire: " + differs + " holds text that " + (java == null ? "Java has no charset for in "
                     + encoding : "Java's " + java.name() + " would send otherwise than the server's " + encoding + " conversion")
                     + ": this run sends UTF8, which the server converts (as for pgjdbc; pgbench sends a file's bytes as they are)");

@@ -68,6 +68,38 @@ class WireEncodingTest {
     }
 
     /**
+     * A SQL_ASCII database converts nothing: a script's non-ASCII text is sent as UTF8, stored as pgbench stores its
+     * file's bytes, and the session being UTF8 is said (it was silent, though the server then refuses text that is not
+     * UTF-8, which pgbench sends as it is).
+     */
+    @Test
+    void aSqlAsciiDatabaseGetsTheScriptsUtf8AndIsToldTheSessionIsUtf8(Target pg) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_wire_ascii");
+            s.execute("create database kensho_wire_ascii encoding 'SQL_ASCII' lc_collate 'C' lc_ctype 'C' template template0");
+        }
+        try (Target ascii = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/kensho_wire_ascii").user(pg.user()).open()) {
+            try (Connection c = ascii.connect(); Statement s = c.createStatement()) {
+                s.execute("create table words (n int, word text, enc text)");
+            }
+            String said = run(ascii, "insert into words values (1, '検証', current_setting('client_encoding'));\n");
+            assertTrue(said.contains("warning: --engine wire: words:1 holds text that is not ASCII, and the database is SQL_ASCII: this run's"
+                    + " sessions are UTF8, so the server stores the script's UTF-8 as it is"), said);
+            assertFalse(run(ascii, "insert into words values (2, 'plain', current_setting('client_encoding'));\n").contains("warning"));
+            try (Connection c = ascii.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("select string_agg(n || ' ' || encode(convert_to(word, 'SQL_ASCII'), 'hex') || ' ' || enc, ', ' order by n) from words")) {
+                rs.next();
+                // the script's UTF-8 bytes of 検証, as pgbench stores them; an ASCII script's session stays SQL_ASCII
+                assertEquals("1 e6a49ce8a8bc UTF8, 2 706c61696e SQL_ASCII", rs.getString(1));
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_wire_ascii");
+            }
+        }
+    }
+
+    /**
      * A client_encoding the login asks for (the URL's options) on a UTF8 database is the one checked: '①' and '髙', which
      * Java's EUC-JP lacks, were stored as "??" and the run exited 0 (only the database's encoding was looked at).
      */
