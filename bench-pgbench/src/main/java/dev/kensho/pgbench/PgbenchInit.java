@@ -298,6 +298,26 @@ public final class PgbenchInit {
     }
 
     /**
+     * A server that takes no writes here (a hot standby; a database or role with default_transaction_read_only): every
+     * step writes, and the first failed at its first statement, exit 1 with a run directory, where scan, ssb and micro
+     * say so before they start. Said before any step, nothing changed.
+     */
+    private static void refuseReadOnly(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                "select pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")) {
+            rs.next();
+            if (rs.getBoolean(1)) {
+                throw KenshoException.target("pgbench init: the server is a standby in recovery, which takes no writes: init its primary,"
+                        + " whose tables replicate here (nothing was changed)", null);
+            }
+            if (rs.getBoolean(2)) {
+                throw KenshoException.target("pgbench init: the session is read-only (default_transaction_read_only is on for database "
+                        + c.getCatalog() + ", its role, or the URL's options): init where it may write (nothing was changed)", null);
+            }
+        }
+    }
+
+    /**
      * A table of one of the four names that lacks a column pgbench gives it is someone else's (a user's
      * pgbench_accounts(note text) in the first schema of the search_path): pgbench's drop step drops it, Kensho drops no
      * table it did not create, nor empties one (the generate steps' TRUNCATE). One with pgbench's columns, from Kensho or
@@ -350,6 +370,7 @@ public final class PgbenchInit {
     }
 
     private Result runSteps(Connection c, String todo, PartitionMethod method, ServerVersion version) throws SQLException {
+        refuseReadOnly(c);
         if (todo.indexOf('d') >= 0 || todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseOthersTables(c);
         if (todo.indexOf('t') >= 0) refuseWithoutCreate(c);
         if (todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0) refuseChildTables(c, todo, version);
@@ -460,8 +481,9 @@ public final class PgbenchInit {
     public void checkBeforeRepeatedInits(Target target) {
         String todo = effectiveSteps();
         boolean generates = todo.indexOf('g') >= 0 || todo.indexOf('G') >= 0;
-        if (!generates && todo.indexOf('d') < 0) return;
         try (Connection c = target.connect()) {
+            refuseReadOnly(c);
+            if (!generates && todo.indexOf('d') < 0) return;
             pinSearchPath(c);   // as init asks it: of the tables in the schema it works in, not those further along the path
             refuseOthersTables(c);
             if (generates) refuseChildTables(c, todo, ServerVersion.of(c));

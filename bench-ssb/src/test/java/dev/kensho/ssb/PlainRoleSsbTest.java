@@ -56,6 +56,35 @@ class PlainRoleSsbTest {
         }
     }
 
+    /**
+     * A read-only session (a hot standby, whose primary lacks pg_prewarm; here default_transaction_read_only) refuses
+     * CREATE EXTENSION even to a superuser: the queries run unprewarmed and say so once, as where the role may not create
+     * it. The run had stopped, exit 3, and could not run on such a replica at all.
+     */
+    @Test
+    void aReadOnlySessionWithoutPgPrewarmRunsUnprewarmed(@LocalPostgres Target pg, @TempDir Path results) throws Exception {
+        try (PlainRole role = PlainRole.create(pg, "ssb_ro");
+             Target admin = new TargetSpec().url(role.target().jdbcUrl()).user(pg.user()).open()) {
+            new SsbDatabase(admin, "public").load(new SsbDatabase.LoadOptions(0.01, 1, false, false), null);
+            role.asSuperuser("ALTER DATABASE " + role.name() + " SET default_transaction_read_only = on");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            try (Target readOnly = new TargetSpec().url(role.target().jdbcUrl()).user(pg.user()).open();
+                 RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+                ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(0), List.of(ParallelSweep.Pool.GATHER), 2,
+                        List.of("q1.1"), "public", new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false,
+                        QueryTimer.DEFAULT_FETCH_SIZE);
+                new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8))
+                        .run(readOnly, dir);
+                String said = err.toString(StandardCharsets.UTF_8);
+                List<Trial> queries = dir.trials().stream().filter(t -> t.params().containsKey("query")).toList();
+                assertEquals(2, queries.size(), dir.trials() + "\n" + said);
+                for (Trial t : queries) assertTrue(t.ok(), t + "\n" + said);
+                assertEquals(1, said.lines().filter(l -> l.startsWith("ssb: the SSB tables are not prewarmed") && l.contains("read-only transaction")
+                        && l.endsWith("(on a standby, CREATE EXTENSION pg_prewarm on its primary, whence it replicates)")).count(), said);
+            }
+        }
+    }
+
     /** A role that may only read lineorder (someone else loaded it) cannot index it: one line, before any build, naming the owner. */
     @Test
     void indexBuildOnSomeoneElsesLineorderIsRefusedOnce(@LocalPostgres Target pg, @TempDir Path results) throws Exception {

@@ -194,6 +194,37 @@ class PgbenchInitTest {
     }
 
     /**
+     * A read-only session (default_transaction_read_only; a hot standby alike): init is refused before its first step,
+     * exit 3, where its drop step had failed at its first statement (exit 1, a run directory left); a sweep rebuilding
+     * the tables every trial is refused before its first.
+     */
+    @Test
+    void aReadOnlySessionIsRefusedBeforeAnyStep(Target pg, @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists kensho_user_readonly");
+            s.execute("create database kensho_user_readonly");
+            s.execute("alter database kensho_user_readonly set default_transaction_read_only = on");
+        }
+        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_user_readonly")
+                .user("postgres").open()) {
+            var e = assertThrows(KenshoException.class, () -> new PgbenchInit().scale(1).log(null).run(db));
+            assertEquals(KenshoException.TARGET, e.exitCode());
+            assertEquals("pgbench init: the session is read-only (default_transaction_read_only is on for database kensho_user_readonly, its"
+                    + " role, or the URL's options): init where it may write (nothing was changed)", e.getMessage());
+            try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of("pgbench sweep", List.of(), java.util.Map.of()))) {
+                KenshoException s = assertThrows(KenshoException.class, () -> new dev.kensho.pgbench.ClientSweep().clients(List.of(1)).repeats(2)
+                        .seconds(1).builtin("select-only").scale(1).reinitEachTrial(true).warmup(0).log(null).run(java.util.Map.of("db", db), dir));
+                assertTrue(s.getMessage().startsWith("db: pgbench init: the session is read-only"), s.getMessage());
+                assertEquals(List.of(), dir.trials());
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("drop database if exists kensho_user_readonly");
+            }
+        }
+    }
+
+    /**
      * A user's table of one of the four names without pgbench's columns (pgbench_history(note text)): pgbench -i drops it
      * (or -I g empties it); Kensho refuses before any step, naming what it lacks, and the table keeps its row. One with
      * pgbench's columns and more (a study's extension of a pgbench table) is pgbench's, and dropped as pgbench drops it.
