@@ -138,6 +138,8 @@ public final class Environment {
                 if (!nonDefault.isEmpty() || settingsFailed == null) m.put("non_default_settings", nonDefault);
                 if (!driverSession.isEmpty() || settingsFailed == null) m.put("driver_session_settings", driverSession);
                 if (settingsFailed != null) m.put("settings_error", settingsFailed);
+                m.put("in_recovery", inRecovery(own));
+                m.put("database", database(own));
                 Map<String, Object> role = role(own);
                 m.put("role", role);
                 if (!Boolean.TRUE.equals(role.get("superuser")) && !((List<?>) role.get("privileges_of")).contains("pg_read_all_settings")) {
@@ -213,6 +215,40 @@ public final class Environment {
             }
         }
         return out;
+    }
+
+    /** Whether the server is a standby replaying WAL (a read replica): what a run there measured is not a primary's. */
+    private static boolean inRecovery(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT pg_is_in_recovery()")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    /**
+     * The database's encoding and collation (pg_settings lists them as defaults, so non_default_settings had none): a
+     * conversion's cost and a sort's order depend on them. The locale provider and ICU locale where the release has
+     * them (15 on), read through to_jsonb so that one query serves every release's columns.
+     */
+    private static Map<String, Object> database(Statement s) throws SQLException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        try (ResultSet rs = s.executeQuery("SELECT current_database(), pg_encoding_to_char(d.encoding), d.datcollate, d.datctype,"
+                + " to_jsonb(d) ->> 'datlocprovider', coalesce(to_jsonb(d) ->> 'datlocale', to_jsonb(d) ->> 'daticulocale')"
+                + " FROM pg_database d WHERE d.datname = current_database()")) {
+            if (!rs.next()) return m;
+            m.put("name", rs.getString(1));
+            m.put("encoding", rs.getString(2));
+            m.put("collate", rs.getString(3));
+            m.put("ctype", rs.getString(4));
+            String provider = rs.getString(5);
+            if (provider != null) m.put("locale_provider", switch (provider) {
+                case "i" -> "icu";
+                case "c" -> "libc";
+                case "b" -> "builtin";
+                default -> provider;
+            });
+            if (rs.getString(6) != null) m.put("locale", rs.getString(6));
+        }
+        return m;
     }
 
     /**

@@ -116,6 +116,16 @@ class RemoteServerTest {
             assertEquals("Pacific/Chatham (database)", nonDefault.get("TimeZone"), nonDefault.toString());
             assertEquals("SQL, DMY (database user)", nonDefault.get("DateStyle"), nonDefault.toString());
             assertEquals("5s (user)", nonDefault.get("statement_timeout"), nonDefault.toString());
+            // the database's encoding and collation, which pg_settings lists as defaults; a primary, not a standby
+            assertEquals(false, env.get("in_recovery"), env.toString());
+            Map<?, ?> database = (Map<?, ?>) env.get("database");
+            assertEquals(role.name(), database.get("name"), env.toString());
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_encoding_to_char(encoding), datcollate FROM pg_database WHERE datname = '" + role.name() + "'")) {
+                rs.next();
+                assertEquals(rs.getString(1), database.get("encoding"), env.toString());
+                assertEquals(rs.getString(2), database.get("collate"), env.toString());
+            }
             role.asSuperuser("ALTER ROLE " + role.name() + " SET statement_timeout = '1ms'");
             role.asSuperuser("ALTER ROLE " + role.name() + " SET lock_timeout = '1ms'");
             Map<String, Object> bounded = dev.kensho.core.env.Environment.server(role.target());
