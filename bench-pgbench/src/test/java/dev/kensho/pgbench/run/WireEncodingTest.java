@@ -28,14 +28,7 @@ class WireEncodingTest {
 
     @Test
     void textJavasCharsetWouldChangeGoesAsUtf8(Target pg, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("drop database if exists kensho_wire_text");
-            s.execute("create database kensho_wire_text encoding 'EUC_JP' lc_collate 'C' lc_ctype 'C' template template0");
-        }
-        try (Target euc = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/kensho_wire_text").user(pg.user()).open()) {
-            try (Connection c = euc.connect(); Statement s = c.createStatement()) {
-                s.execute("create table words (n int, word text, enc text)");
-            }
+        try (Target euc = wordsDatabase(pg, "kensho_wire_text", "EUC_JP")) {
             // U+FF5E: the server's EUC_JP has it (0xA1C1), Java's EUC-JP does not and wrote "?"
             assertEquals("1 検証 EUC_JP, 2 ～ UTF8", kanjiThenOther(euc, "words", "～"));
             // recorded, it is noted in run.json beside the numbers it changed (it was said on stderr only)
@@ -74,14 +67,7 @@ class WireEncodingTest {
      */
     @Test
     void aSqlAsciiDatabaseGetsTheScriptsUtf8AndIsToldTheSessionIsUtf8(Target pg) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("drop database if exists kensho_wire_ascii");
-            s.execute("create database kensho_wire_ascii encoding 'SQL_ASCII' lc_collate 'C' lc_ctype 'C' template template0");
-        }
-        try (Target ascii = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/kensho_wire_ascii").user(pg.user()).open()) {
-            try (Connection c = ascii.connect(); Statement s = c.createStatement()) {
-                s.execute("create table words (n int, word text, enc text)");
-            }
+        try (Target ascii = wordsDatabase(pg, "kensho_wire_ascii", "SQL_ASCII")) {
             String said = run(ascii, "insert into words values (1, '検証', current_setting('client_encoding'));\n");
             assertTrue(said.contains("warning: --engine wire: words:1 holds text that is not ASCII, and the database is SQL_ASCII: this run's"
                     + " sessions are UTF8, so the server stores the script's UTF-8 as it is"), said);
@@ -133,6 +119,19 @@ class WireEncodingTest {
             rs.next();
             return rs.getString(1);
         }
+    }
+
+    /** A new database of that encoding (C collation) with an empty table words, opened as a remote target. */
+    private static Target wordsDatabase(Target pg, String name, String encoding) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop database if exists " + name);
+            s.execute("create database " + name + " encoding '" + encoding + "' lc_collate 'C' lc_ctype 'C' template template0");
+        }
+        Target t = new TargetSpec().url("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/" + name).user(pg.user()).open();
+        try (Connection c = t.connect(); Statement s = c.createStatement()) {
+            s.execute("create table words (n int, word text, enc text)");
+        }
+        return t;
     }
 
     private static String run(Target t, String script) {
