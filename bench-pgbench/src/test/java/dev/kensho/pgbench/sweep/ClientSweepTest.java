@@ -497,8 +497,25 @@ class ClientSweepTest {
                 long samples = ((Number) waits.get("samples")).longValue();
                 assertTrue(samples >= 10 || samples > 0 && waits.containsKey(TrialSampler.THIN), waits.toString());
                 int clients = ((Number) t.params().get("clients")).intValue();
-                assertTrue(commits >= transactions && commits <= transactions + clients, commits + " commits for " + transactions
-                        + " transactions, " + waits.get("samples") + " samples");
+                // an autovacuum worker's transactions count in pg_stat_database too: one that visited the database within
+                // the trial (dead rows and catalog churn the module's earlier tests left) may add some. Two full builds on
+                // machine AK counted 16 more commits than transactions in one trial; none did alone or in six other runs
+                int autovacuumed = autovacuumedWithin(pg, t.started(), t.finished());
+                assertTrue(commits >= transactions && (commits <= transactions + clients || autovacuumed > 0), commits + " commits for "
+                        + transactions + " transactions, " + waits.get("samples") + " samples, " + autovacuumed + " tables autovacuumed within");
+            }
+        }
+    }
+
+    /** Tables of the target's database an autovacuum worker vacuumed or analyzed between from and to. */
+    private static int autovacuumedWithin(Target pg, java.time.Instant from, java.time.Instant to) throws Exception {
+        try (java.sql.Connection c = pg.connect(); java.sql.PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_all_tables"
+                + " WHERE greatest(last_autovacuum, last_autoanalyze) BETWEEN ? AND ?")) {
+            ps.setObject(1, java.time.OffsetDateTime.ofInstant(from, java.time.ZoneOffset.UTC));
+            ps.setObject(2, java.time.OffsetDateTime.ofInstant(to.plusSeconds(1), java.time.ZoneOffset.UTC));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
             }
         }
     }
