@@ -508,8 +508,7 @@ public final class ClientSweep {
                     }
                 } catch (SQLException e) {
                     extra.extra("prewarm_error", KenshoException.firstLine(e));
-                    // 25006: a read-only database (default_transaction_read_only) refuses CREATE EXTENSION in every trial alike
-                    if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState()) || "58P01".equals(e.getSQLState()) || "25006".equals(e.getSQLState())) {
+                    if (Prewarm.cannotBeHad(e)) {
                         refusedOnce(cell.target(), "prewarm", KenshoException.firstLine(e), "pgbench_accounts is not prewarmed before the trials: "
                                 + KenshoException.firstLine(e) + "; " + NO_PREWARM + " runs without it", dir);
                     } else {

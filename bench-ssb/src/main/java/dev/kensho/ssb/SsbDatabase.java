@@ -541,9 +541,8 @@ public final class SsbDatabase {
             }
             return r;
         } catch (SQLException e) {
-            // 25006: CREATE EXTENSION in a read-only session (a hot standby, default_transaction_read_only): the run goes
-            // on unprewarmed as where the role may not create it; on a standby, the primary's pg_prewarm replicates here
-            if ("42501".equals(e.getSQLState()) || "58P01".equals(e.getSQLState()) || "25006".equals(e.getSQLState())) {
+            // the run goes on unprewarmed; on a standby, the primary's pg_prewarm replicates here
+            if (Prewarm.cannotBeHad(e)) {
                 noPrewarm = KenshoException.firstLine(e) + ("25006".equals(e.getSQLState())
                         ? " (on a standby, CREATE EXTENSION pg_prewarm on its primary, whence it replicates)" : "");
                 String note = "the SSB tables are not prewarmed (what a run reads comes from the OS cache or disk until it is in shared buffers): "

@@ -71,6 +71,15 @@ public final class Prewarm {
     }
 
     /**
+     * Whether e says pg_prewarm cannot be had here, so that every later prewarm would fail alike: the role may not create
+     * it (42501), the server lacks it (58P01), or the session is read-only (25006: a hot standby, whose primary's
+     * pg_prewarm would replicate to it; default_transaction_read_only).
+     */
+    public static boolean cannotBeHad(SQLException e) {
+        return "42501".equals(e.getSQLState()) || "58P01".equals(e.getSQLState()) || "25006".equals(e.getSQLState());
+    }
+
+    /**
      * pg_prewarm by its schema (public.pg_prewarm, quoted where the name needs it): where the search_path leaves out the extension's schema
      * (a database whose search_path is one schema of its own), an unqualified call found no such function, and every
      * sweep trial ran cold with a warning.
