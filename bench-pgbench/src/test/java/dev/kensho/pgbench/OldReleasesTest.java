@@ -73,6 +73,32 @@ class OldReleasesTest {
         }
     }
 
+    /**
+     * Before 15 the sampler sleeps past half a second so that its backend sends its counts: under a database's
+     * statement_timeout shorter than that, the sleep was cancelled and every trial lost its database delta; so are the
+     * clients between the warm-up and the run, whose warm-up transactions then counted in the trial's commits.
+     */
+    @Test
+    void aShortStatementTimeoutLeavesTheSamplerItsSleep(@TempDir Path tmp) throws Exception {
+        pg96.control().apply(Map.of("autovacuum", "off"));
+        try (Connection c = pg96.connect(); Statement s = c.createStatement()) {
+            s.execute("ALTER DATABASE " + c.getCatalog() + " SET statement_timeout = '200ms'");
+        }
+        try {
+            for (Engine engine : Engine.values()) {
+                try (RunDirectory dir = RunDirectory.create(tmp.resolve(engine.name()), RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
+                    new ClientSweep().clients(List.of(1, 2)).repeats(1).order(TrialMatrix.Order.SEQUENTIAL).seconds(1)
+                            .builtin("select-only").engine(engine).log(SINK).run(Map.of("9.6", pg96), dir);
+                    assertSweep(RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)));
+                }
+            }
+        } finally {
+            try (Connection c = pg96.connect(); Statement s = c.createStatement()) {
+                s.execute("ALTER DATABASE " + c.getCatalog() + " RESET statement_timeout");
+            }
+        }
+    }
+
     private static void assertSweep(List<Trial> trials) {
         assertEquals(2, trials.size());
         for (Trial t : trials) {

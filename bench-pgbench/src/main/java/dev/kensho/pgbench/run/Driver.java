@@ -72,10 +72,12 @@ public final class Driver {
      * mode (the run starts as pgbench's does), and with a window on PostgreSQL 15+ pg_stat_force_next_flush() (an
      * idle backend keeps up to a second of counts for ten seconds: the warm-up's would land in the run's deltas), before
      * 15 a sleep past the collector's interval (PGSTAT_STAT_INTERVAL, 500 ms), whose end sends them. The clients run
-     * it at once: it costs a trial half a second.
+     * it at once: it costs a trial half a second. The sleep is a transaction of its own without the database's or role's
+     * statement_timeout (SET LOCAL: a session's SET would stay for the run): one under half a second cancelled it, and
+     * the warm-up's transactions were counted in the trial's commits.
      */
     private List<String> betweenPhases = List.of();
-    private static final String PRE15_FLUSH_SECONDS = "0.51";
+    private static final List<String> PRE15_FLUSH = List.of("BEGIN", "SET LOCAL statement_timeout = 0", "SELECT pg_sleep(0.51)", "COMMIT");
     /** The run uses the wire engine (asked for, and the login allows it). */
     private boolean wireEngine;
     private WireLogin login;
@@ -209,7 +211,7 @@ public final class Driver {
             if (window != RunWindow.NONE && ServerVersion.of(admin).atLeast(15)) between.add("SELECT pg_stat_force_next_flush()");
             // before 15 a backend sends its counts at a transaction's end half a second or more after it last did, and
             // no sooner: one that sleeps past that sends the warm-up's last ones before the run, not within it
-            else if (window != RunWindow.NONE) between.add("SELECT pg_sleep(" + PRE15_FLUSH_SECONDS + ")");
+            else if (window != RunWindow.NONE) between.addAll(PRE15_FLUSH);
             betweenPhases = List.copyOf(between);
             wireEngine = cfg.engine() == Engine.WIRE && wireLoginWorks(admin);
             if (!wireEngine) connector.settings(libpqSessionSettings(admin));
@@ -762,7 +764,14 @@ public final class Driver {
                 if (conn != null && !conn.isClosed()) try (Statement st = conn.createStatement()) {
                     if (conn.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
                             != org.postgresql.core.TransactionState.IDLE) st.execute("ROLLBACK");
-                    for (String sql : betweenPhases) st.execute(sql);
+                    for (String sql : betweenPhases) {
+                        try {
+                            st.execute(sql);
+                        } catch (SQLException e) {
+                            // on to the next: a failed sleep's COMMIT still ends its transaction
+                            if (conn.isClosed()) break;
+                        }
+                    }
                 }
             } catch (ScriptException e) {
                 throw new IllegalStateException(e);
@@ -1512,7 +1521,7 @@ public final class Driver {
                     sql.addAll(betweenPhases);
                     if (sql.isEmpty()) continue;
                     try {
-                        c.wire.sendBetweenPhases(String.join("; ", sql));
+                        c.wire.sendBetweenPhases(sql);
                         sent.add(c);
                     } catch (IOException e) {
                         c.close();   // the run reconnects and reports what is wrong

@@ -753,19 +753,24 @@ final class WireConnection implements Closeable {
     }
 
     /**
-     * Sends a simple query between the warm-up and the run (nothing in flight; DEALLOCATE ALL: the run starts as
-     * pgbench's does). An error is not the run's concern: it meets whatever is wrong itself.
+     * Sends simple queries between the warm-up and the run (nothing in flight; DEALLOCATE ALL: the run starts as
+     * pgbench's does), each a Query message of its own: a string of several is one statement to statement_timeout,
+     * whose SET LOCAL within it then came too late. An error is not the run's concern: it meets whatever is wrong itself.
      */
-    void sendBetweenPhases(String sql) throws IOException {
+    void sendBetweenPhases(java.util.List<String> sqls) throws IOException {
         out.clear();
-        query(sql);
+        for (String sql : sqls) query(sql);
+        betweenPhasesLeft = sqls.size();
         out.flip();
         write();
         while (!flush()) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
     }
 
+    /** The answers (ReadyForQuery) {@link #sendBetweenPhases}'s queries still owe. */
+    private int betweenPhasesLeft;
+
     /**
-     * Waits for the end of {@link #sendBetweenPhases}'s query.
+     * Waits for the end of {@link #sendBetweenPhases}'s queries.
      *
      * @param deallocates the SQL dropped every prepared statement: forget ours
      */
@@ -779,6 +784,7 @@ final class WireConnection implements Closeable {
                 if (type == 'Z') {
                     txStatus = (char) in.get();
                     in.position(end);
+                    if (--betweenPhasesLeft > 0) continue;
                     if (deallocates) {
                         statements.clear();
                         statementNumber = 0;

@@ -5,6 +5,7 @@ import dev.kensho.core.env.HostTimeline;
 import dev.kensho.core.env.ProcFiles;
 import dev.kensho.core.env.ServerCpu;
 import dev.kensho.core.result.Timeline;
+import dev.kensho.core.server.OwnStatements;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.RunWindow;
@@ -334,12 +335,12 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * Before 15 a backend sends its counts at a transaction's end, when half a second (PGSTAT_STAT_INTERVAL) has
      * passed since it last did: a sleep past that sends them all, its own commit included. Without it the "before"
      * read's predecessors land in the window, and up to half a second of the window's are left out of the "after" one.
+     * The sleep is one transaction (one commit, as counted) without the database's or role's statement_timeout: one
+     * under half a second cancelled it, and every trial lost its database delta.
      */
     private void sendOwnCounts() throws SQLException {
-        try (Statement s = conn.createStatement()) {
-            statements.incrementAndGet();
-            s.execute("SELECT pg_sleep(0.51)");
-        }
+        statements.incrementAndGet();
+        OwnStatements.run(conn, s -> s.execute("SELECT pg_sleep(0.51)"));
     }
 
     /**
