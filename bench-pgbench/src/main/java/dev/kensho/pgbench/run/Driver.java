@@ -1795,26 +1795,34 @@ public final class Driver {
     public static void checkConnections(Connection c, int clients, int extra, boolean extraOpen, String clientsOption) throws SQLException {
         String clientRows = ClientBackends.slotCondition(ServerVersion.of(c));
         // Kensho's question, not the workload's: without a role's statement_timeout (a 3 ms one failed the run before it began)
+        // 16's reserved_connections keep slots for roles with pg_use_reserved_connections: a role without it passed this
+        // check and its clients met "remaining connection slots are reserved" at connect, exit 3
+        boolean roleReserve = ServerVersion.of(c).atLeast(16);
         int[] got = dev.kensho.core.server.OwnStatements.run(c, s -> {
             try (ResultSet rs = s.executeQuery(
                     "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
                             + "(SELECT count(*) FROM pg_stat_activity WHERE " + clientRows + "), "
-                            + "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)::int")) {
+                            + "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)::int, "
+                            + (roleReserve ? "current_setting('reserved_connections')::int, "
+                                    + "pg_has_role(current_user, 'pg_use_reserved_connections', 'USAGE')::int" : "0, 0"))) {
                 rs.next();
-                return new int[] {rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4)};
+                return new int[] {rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4), rs.getInt(5), rs.getInt(6)};
             }
         });
-        int max = got[0], reserved = got[1], inUse = got[2];
-        boolean superuser = got[3] == 1;
+        int max = got[0], reserved = got[1], inUse = got[2], forRoles = got[4];
+        boolean superuser = got[3] == 1, mayUseRoles = superuser || got[5] == 1;
         int needed = clients + extra;
         int others = Math.max(0, inUse - 1 - (extraOpen ? extra : 0));
-        int free = max - (superuser ? 0 : reserved) - others;
+        int closed = (superuser ? 0 : reserved) + (mayUseRoles ? 0 : forRoles);
+        int free = max - closed - others;
         if (needed > free) {
+            String roles = forRoles == 0 ? "" : String.format(Locale.ROOT, ", %d for roles with pg_use_reserved_connections%s", forRoles,
+                    superuser ? "" : mayUseRoles ? ", which this role has" : ", which this role has not");
             throw KenshoException.usage(String.format(Locale.ROOT,
-                    "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s, "
+                    "%d clients need %d connections but the server has only %d free (max_connections=%d, %d reserved for superusers%s%s, "
                             + "%d in use by others): lower %s or raise max_connections (%s)",
-                    clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", others, clientsOption,
-                    raise(clientsOption, needed + reserved + others + 10)));
+                    clients, needed, free, max, reserved, superuser ? " but usable by this superuser" : "", roles, others, clientsOption,
+                    raise(clientsOption, needed + closed + others + 10)));
         }
     }
 

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kensho.core.KenshoException;
 import dev.kensho.core.server.PlainRole;
 import dev.kensho.core.server.Target;
+import dev.kensho.junit.ChangesServer;
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -39,5 +41,49 @@ class PlainRoleConnectionsTest {
                 for (Connection c : held) c.close();
             }
         }
+    }
+
+    /**
+     * 16's reserved_connections keep slots for roles with pg_use_reserved_connections: counted free for a role without
+     * it, a run passed the check and its clients met "remaining connection slots are reserved" at connect (exit 3). The
+     * free slots the check says are those the server then lets the role open.
+     */
+    @Test
+    @ChangesServer
+    void slotsReservedForRolesAreFreeOnlyToThem(Target pg) throws Exception {
+        try (Connection c = pg.connect()) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(dev.kensho.core.server.ServerVersion.of(c).atLeast(16),
+                    "reserved_connections came with PostgreSQL 16");
+        }
+        pg.control().apply(Map.of("max_connections", "20", "reserved_connections", "5"));
+        try (PlainRole role = PlainRole.create(pg, "reserved")) {
+            int free = freeSaid(role, "which this role has not");
+            assertEquals(free - 1, opened(role), "the check's connection holds one of the free slots");
+            role.asSuperuser("GRANT pg_use_reserved_connections TO " + role.name());
+            assertEquals(free + 5, freeSaid(role, "which this role has"));
+        }
+    }
+
+    private static int freeSaid(PlainRole role, String has) throws Exception {
+        try (Connection c = role.target().connect()) {
+            KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkConnections(c, 100, 0, false, "-c"));
+            Matcher m = Pattern.compile("has only (\\d+) free \\(max_connections=20, \\d+ reserved for superusers, 5 for roles with "
+                    + "pg_use_reserved_connections, " + has + ", \\d+ in use by others\\)").matcher(e.getMessage());
+            assertTrue(m.find(), e.getMessage());
+            return Integer.parseInt(m.group(1));
+        }
+    }
+
+    /** How many more connections the role may open beside one of its own. */
+    private static int opened(PlainRole role) throws Exception {
+        List<Connection> held = new ArrayList<>();
+        try (Connection first = role.target().connect()) {
+            while (held.size() < 30) held.add(role.target().connect());
+        } catch (Exception full) {
+            assertTrue(String.valueOf(full.getMessage()).contains("reserved"), String.valueOf(full.getMessage()));
+        } finally {
+            for (Connection c : held) c.close();
+        }
+        return held.size();
     }
 }
