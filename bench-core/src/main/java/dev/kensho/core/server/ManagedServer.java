@@ -99,6 +99,14 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                     + " (give the bin directory of an installed PostgreSQL, e.g. /usr/lib/postgresql/15/bin)");
         }
         for (String tool : List.of("initdb", "pg_ctl", "postgres")) {
+            String noexec = Files.isRegularFile(bin.resolve(tool)) ? noexecMount(bin) : null;
+            if (noexec != null && !Files.isExecutable(bin.resolve(tool))) {
+                // the files are there with their x bits: "no executable initdb" sent the user looking at the binaries
+                throw KenshoException.usage(kind == TargetKind.EMBEDDED
+                        ? "KENSHO_HOME " + KenshoHome.dir() + " is on a file system mounted noexec (" + noexec + "): the PostgreSQL"
+                                + " programs Kensho keeps there cannot run; set KENSHO_HOME to a directory on another file system"
+                        : "--pg-bin " + bin + " is on a file system mounted noexec (" + noexec + "): its programs cannot run");
+            }
             if (!Files.isExecutable(bin.resolve(tool))) {
                 // the installation's directory for its bin directory (/usr/lib/postgresql/15): the one meant is named
                 Path under = bin.resolve("bin");
@@ -114,6 +122,32 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         for (int attempt = 1; ; attempt++) {
             ManagedServer s = startOnce(kind, bin, keepDir, initialSettings, attempt == 3);
             if (s != null) return s;
+        }
+    }
+
+    /**
+     * The mount point of the file system holding dir when it is mounted noexec, else null: the longest mount point of
+     * /proc/self/mountinfo above dir's real path (fields 5 and 6: mount point, per-mount options).
+     */
+    static String noexecMount(Path dir) {
+        try {
+            Path real = dir.toRealPath();
+            String best = null;
+            boolean noexec = false;
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+                String[] f = line.split(" ");
+                if (f.length < 6) continue;
+                // octal escapes for spaces and the like, as the kernel writes them
+                String point = f[4].replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+                if (!real.startsWith(Path.of(point))) continue;
+                if (best == null || point.length() >= best.length()) {
+                    best = point;
+                    noexec = List.of(f[5].split(",")).contains("noexec");
+                }
+            }
+            return noexec ? best : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;   // no /proc: the executable check below says what it can
         }
     }
 

@@ -2,6 +2,7 @@ package dev.kensho.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -244,6 +245,35 @@ class ManagedServerTest {
         assertTrue(e.getMessage().startsWith("starting PostgreSQL failed (server log: could not map anonymous shared memory"), e.getMessage());
         assertTrue(e.getMessage().endsWith("; it was started with shared_buffers=4TB"), e.getMessage());
         assertFalse(e.getMessage().contains("Examine the log output"), e.getMessage());
+    }
+
+    /**
+     * Programs on a file system mounted noexec: "--pg-bin ... has no executable initdb" was said of files with their x
+     * bits, and of the embedded binaries in a KENSHO_HOME there, naming an option the user never gave.
+     */
+    @Test
+    void programsOnANoexecMountAreSaidToBeThere(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path mount = Files.createDirectories(tmp.resolve("noexec"));
+        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m,noexec", "tmpfs", mount.toString()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes()).strip();
+        org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "cannot mount a noexec tmpfs here (" + said + ")");
+        try {
+            java.nio.file.Path bin = Files.createDirectories(mount.resolve("pg/bin"));
+            for (String tool : java.util.List.of("initdb", "pg_ctl", "postgres")) {
+                Files.setPosixFilePermissions(Files.writeString(bin.resolve(tool), "#!/bin/sh\n"),
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
+            assertEquals(mount.toString(), ManagedServer.noexecMount(bin));
+            assertNull(ManagedServer.noexecMount(tmp), "the directory the mount is in is not on it");
+            KenshoException e = assertThrows(KenshoException.class, () -> new TargetSpec().pgBin(bin).open());
+            assertEquals(KenshoException.USAGE, e.exitCode());
+            assertEquals("--pg-bin " + bin + " is on a file system mounted noexec (" + mount + "): its programs cannot run", e.getMessage());
+            e = assertThrows(KenshoException.class, () -> ManagedServer.start(TargetKind.EMBEDDED, bin, null, java.util.Map.of()));
+            assertEquals("KENSHO_HOME " + KenshoHome.dir() + " is on a file system mounted noexec (" + mount + "): the PostgreSQL programs"
+                    + " Kensho keeps there cannot run; set KENSHO_HOME to a directory on another file system", e.getMessage());
+        } finally {
+            new ProcessBuilder("umount", mount.toString()).inheritIO().start().waitFor();
+        }
     }
 
     /** --pg-bin that is no directory, or not PostgreSQL's: one line saying which (a missing one read 'has no executable initdb'). */
