@@ -24,7 +24,13 @@ final class BenchJar {
 
     /** With environment variables added to this JVM's. */
     static Process start(Path workDir, java.util.Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        return start(workDir, List.of(), env, args);
+    }
+
+    /** Started by a wrapper command (runuser, a shell setting a ulimit) that runs the java command it is given after it. */
+    static Process start(Path workDir, List<String> wrapper, java.util.Map<String, String> env, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
         cmd.addAll(List.of(args));
         Files.createDirectories(workDir);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile())
@@ -39,7 +45,11 @@ final class BenchJar {
     }
 
     static Result run(Path workDir, java.util.Map<String, String> env, String... args) throws Exception {
-        Process p = start(workDir, env, args);
+        return run(workDir, List.of(), env, args);
+    }
+
+    static Result run(Path workDir, List<String> wrapper, java.util.Map<String, String> env, String... args) throws Exception {
+        Process p = start(workDir, wrapper, env, args);
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("bench.jar " + String.join(" ", args) + " did not finish in 300 s");

@@ -131,9 +131,23 @@ public final class Kensho implements Runnable {
     private static int outOfMemory(OutOfMemoryError e) {
         oomReserve = null;
         if (verbose) e.printStackTrace();
-        long mb = Runtime.getRuntime().maxMemory() >> 20;
-        System.err.println("bench: out of memory (" + e.getMessage() + "; the JVM's heap is at most " + mb + " MB): give it more, "
-                + "as in " + program().replaceFirst("^java ", "java -Xmx" + Math.max(1024, 2 * mb) + "m ") + " ...");
+        String said;
+        if (dev.kensho.core.env.ThreadLimits.isThreadRefused(e)) {
+            // a limit on processes or tasks far more often than memory: a larger -Xmx (what this line said) cannot lift it
+            said = "cannot start another thread (" + dev.kensho.core.env.ThreadLimits.describe() + "): lower the clients or threads,"
+                    + " or raise the limit";
+        } else {
+            long mb = Runtime.getRuntime().maxMemory() >> 20;
+            said = "out of memory (" + e.getMessage() + "; the JVM's heap is at most " + mb + " MB): give it more, "
+                    + "as in " + program().replaceFirst("^java ", "java -Xmx" + Math.max(1024, 2 * mb) + "m ") + " ...";
+        }
+        System.err.println("bench: " + said);
+        try {
+            // as every other failure before the first trial: report and compare quote it
+            noteFailure(said);
+        } catch (Throwable again) {
+            // out of memory again: the line above is what is said
+        }
         return KenshoException.FAILURE;
     }
 

@@ -314,8 +314,9 @@ public final class ClientSweep {
         if (finished(List.copyOf(targets.keySet()), dir)) return;
         // every target must hold the largest cell (and the sampler) before any trial runs: none fails half-way
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
-        // and this process's open files, before any init (each trial checks its own threads' too)
-        dev.kensho.pgbench.run.Driver.checkOpenFiles(maxClients() + 2, 1, "clients()");
+        // and this process's open files, before any init, for every cell's clients and threads (each trial checks its own
+        // too: counting one thread here, a --clients 1,60 with 30 threads at 60 failed after its first cell)
+        for (int c : clients) Driver.checkOpenFiles(c + 2, threads.threadsFor(c), Driver.filesPerThread(engine, false), "clients()");
         String crowded = Driver.threadPerClientLoad(maxClients(), engine, Runtime.getRuntime().availableProcessors(), "up to ");
         if (crowded != null) {
             err.println("warning: " + crowded);

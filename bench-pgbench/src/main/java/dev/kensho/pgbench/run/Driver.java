@@ -191,7 +191,7 @@ public final class Driver {
         long seed = PgbenchRandom.parseSeed(cfg.randomSeed());
         if (cfg.randomSeed() != null) cfg.err().println("setting random seed to " + Long.toUnsignedString(seed));
         int threads = cfg.effectiveThreads();
-        checkOpenFiles(cfg.clients() + extraConnections, threads, "-c");
+        checkOpenFiles(cfg.clients() + extraConnections, threads, filesPerThread(cfg.engine(), cfg.log()), "-c");
         // a sweep says it once for all its trials (ClientSweep), not in every trial of a large count
         if (window == RunWindow.NONE) {
             String crowded = threadPerClientLoad(cfg.clients(), cfg.engine(), Runtime.getRuntime().availableProcessors(), "");
@@ -429,7 +429,22 @@ public final class Driver {
             t.setDaemon(true);
             ts.add(t);
         }
-        ts.forEach(Thread::start);
+        for (int i = 0; i < ts.size(); i++) {
+            try {
+                ts.get(i).start();
+            } catch (OutOfMemoryError e) {
+                // pthread_create refused (a process or task limit, seldom memory): the clients started so far close their
+                // connections, and the caller hears which limit (the JVM's "out of memory" sent users to -Xmx)
+                if (!dev.kensho.core.env.ThreadLimits.isThreadRefused(e)) throw e;
+                cancelled = true;
+                go.countDown();
+                if (jit != null) jit.close();
+                for (Thread t : ts.subList(0, i)) t.join();
+                throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot start thread " + (i + 1) + " of " + ts.size() + " ("
+                        + dev.kensho.core.env.ThreadLimits.describe() + "): " + (wireEngine ? "lower -j" : "the pgjdbc engine runs a thread"
+                        + " per client: lower -c, or use --engine wire (clients on -j threads, as pgbench)") + ", or raise the limit", e);
+            }
+        }
         try {
             connected.await();
         } catch (InterruptedException e) {
@@ -1864,10 +1879,10 @@ public final class Driver {
     /**
      * As pgbench checks its open-files limit before connecting ("need at least N open files"): a client past the limit
      * failed to connect with "Too many open files", exit 3 as if the server were at fault. This process's soft limit
-     * (the JVM raises it to the hard one) against what is open already, a socket a connection, and a selector (an epoll
-     * descriptor and its wake-up pipe) and a -l file a thread.
+     * (the JVM raises it to the hard one) against what is open already, a socket a connection, and filesPerThread a
+     * thread (see {@link #filesPerThread}).
      */
-    public static void checkOpenFiles(int connections, int threads, String clientsOption) {
+    public static void checkOpenFiles(int connections, int threads, int filesPerThread, String clientsOption) {
         long limit;
         long open;
         try {
@@ -1881,11 +1896,20 @@ public final class Driver {
         } catch (IOException | RuntimeException e) {
             return;   // no /proc (not Linux): the connections say it if they must
         }
-        long needed = open + connections + 4L * threads + 16;
+        long needed = open + connections + (long) filesPerThread * threads + 16;
         if (needed > limit) {
             throw KenshoException.usage(connections + " connections need about " + needed + " open files (" + open + " open already)"
                     + " but this process may open " + limit + ": lower " + clientsOption + ", or raise the limit (ulimit -n " + needed + ")");
         }
+    }
+
+    /**
+     * What a -j thread holds open besides its clients' sockets: the wire engine's selector (an epoll descriptor and its
+     * wake-up descriptor; two, as measured) and a -l file. The pgjdbc engine's threads hold none of the first: counting
+     * four a thread refused a -c 60 -j 30 that needs 71 descriptors for 209.
+     */
+    public static int filesPerThread(Engine engine, boolean log) {
+        return (engine == Engine.WIRE ? 2 : 0) + (log ? 1 : 0);
     }
 
     /** Client threads per core beyond which the pgjdbc engine's own scheduling shows in what it measures. */

@@ -101,11 +101,11 @@ class OptionChecksTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(!line.isEmpty() && !line.substring(14).trim().startsWith("unlimited"),
                 "no finite open-files limit here: " + line);
         String limit = line.substring(14).trim().split("\\s+")[0];
-        KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkOpenFiles(1_000_000, 4, "-c"));
+        KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkOpenFiles(1_000_000, 4, 2, "-c"));
         assertEquals(KenshoException.USAGE, e.exitCode());
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("1000000 connections need about ")
                 && e.getMessage().contains(" but this process may open " + limit + ": lower -c, or raise the limit (ulimit -n "), e.getMessage());
-        Driver.checkOpenFiles(8, 4, "-c");   // a few: nothing to say
+        Driver.checkOpenFiles(8, 4, 2, "-c");   // a few: nothing to say
     }
 
     @Test

@@ -1,0 +1,115 @@
+package dev.kensho.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.PgbenchInit;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The process's own limits (open files, threads) are said before or instead of a run that cannot hold them. */
+class ResourceLimitsIT {
+    static Target pg;
+    static String url;
+
+    @BeforeAll
+    static void start() {
+        pg = new TargetSpec().open();
+        new PgbenchInit().scale(1).log(null).run(pg);
+        url = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho";
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg != null) pg.close();
+    }
+
+    @TempDir Path work;
+
+    /** A shell that lowers a limit and runs the command after it. */
+    private static List<String> withLimit(String ulimit) {
+        return List.of("bash", "-c", "ulimit " + ulimit + " && exec \"$@\"", "bench");
+    }
+
+    /**
+     * The sweep's check before its first trial counted one thread: a --clients 1,60 on the wire engine (30 threads of
+     * two descriptors each at 60) passed it and failed at its second cell, naming -c, which a sweep has not. The pgjdbc
+     * engine's threads hold no descriptor: the check asked four a thread of it and refused runs that fit.
+     */
+    @Test
+    void aSweepPastTheOpenFilesLimitIsRefusedBeforeItsFirstTrial() throws Exception {
+        String[] sweep = {"pgbench", "sweep", "-S", "--clients", "1,60", "--repeat", "1", "--order", "sequential", "-T", "1",
+                "--warmup", "0", "--url", url, "--user", "postgres"};
+        BenchJar.Result wire = BenchJar.run(work.resolve("wire"), withLimit("-n 100"), Map.of(), concat(sweep, "--engine", "wire"));
+        assertEquals(2, wire.exitCode(), wire.all());
+        String err = BenchJar.withoutRemovedRun(wire.err()).strip();
+        assertTrue(err.lines().reduce((a, b) -> b).orElse("").matches("bench: 62 connections need about \\d+ open files \\(\\d+ open already\\)"
+                + " but this process may open 100: lower --clients, or raise the limit \\(ulimit -n \\d+\\)"), err);
+        assertEquals(0, BenchJar.runDirectories(work.resolve("wire/results")), "nothing measured, nothing kept");
+        BenchJar.Result pgjdbc = BenchJar.run(work.resolve("pgjdbc"), withLimit("-n 100"), Map.of(), concat(sweep, "--engine", "pgjdbc"));
+        assertEquals(0, pgjdbc.exitCode(), pgjdbc.all());
+        List<Trial> trials;
+        try (var d = Files.list(work.resolve("pgjdbc/results"))) {
+            trials = RunDirectory.readTrials(d.findFirst().orElseThrow().resolve(RunDirectory.TRIALS));
+        }
+        assertEquals(2, trials.size());
+        for (Trial t : trials) assertEquals("ok", t.status(), t.toString());
+    }
+
+    /**
+     * A thread that cannot start (a user's process limit) was said as heap exhaustion ("give it more, as in java
+     * -Xmx..."), the clients started before it left connected, and the run's directory without a word of why.
+     */
+    @Test
+    void aThreadLimitIsSaidAsOneWithTheRunsNote() throws Exception {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        Assumptions.assumeTrue(root && Files.exists(Path.of("/usr/sbin/runuser")), "a user's process limit is set for another user here: needs root and runuser");
+        // nobody's process limit counts nobody's threads only; a directory nobody may write, outside @TempDir (root's alone)
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "kensho-nproc-");
+        try {
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            List<String> asNobody = List.of("runuser", "-u", "nobody", "--", "bash", "-c", "ulimit -u 60 && exec \"$@\"", "bench");
+            for (String engine : List.of("pgjdbc", "wire")) {
+                Path w = dir.resolve(engine);
+                Files.createDirectories(w);
+                Files.setPosixFilePermissions(w, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+                BenchJar.Result r = BenchJar.run(w, asNobody, Map.of("KENSHO_HOME", w.resolve("home").toString()), "pgbench", "run", "-S",
+                        "-c", "80", "-j", "80", "--engine", engine, "-T", "1", "--url", url, "--user", "postgres");
+                Assumptions.assumeFalse(r.err().contains("AccessDeniedException") || r.err().contains("Unable to access jarfile"),
+                        "nobody may not read bench.jar here: " + r.err());
+                assertEquals(1, r.exitCode(), r.all());
+                String last = r.err().strip().lines().reduce((a, b) -> b).orElse("");
+                assertTrue(last.startsWith("bench: pgbench: cannot start thread ") && last.contains("(ulimit -u)")
+                        && last.endsWith(engine.equals("wire") ? "lower -j, or raise the limit" : "or use --engine wire (clients on -j threads, as pgbench), or raise the limit"), r.err());
+                assertTrue(!r.all().contains("-Xmx") && !r.all().contains("kensho-remote-servers-at-exit"), "no heap advice, every exit hook started: " + r.all());
+                Path run;
+                try (var d = Files.list(w.resolve("results"))) {
+                    run = d.findFirst().orElseThrow();
+                }
+                assertTrue(RunDirectory.info(run).notes().stream().anyMatch(n -> n.startsWith(RunDirectory.FAILED_BEFORE_FIRST_TRIAL + "pgbench: cannot start thread ")),
+                        RunDirectory.info(run).notes().toString());
+            }
+        } finally {
+            try (var all = Files.walk(dir)) {
+                all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+}
