@@ -107,6 +107,28 @@ class ResourceLimitsIT {
         }
     }
 
+    /**
+     * A result larger than the heap (the pgjdbc engine holds a statement's whole result): the client's OutOfMemoryError
+     * ended its thread with a stack trace, and the run reported the transactions of the others, "ok", exit 0.
+     */
+    @Test
+    void aClientOutOfHeapAbortsTheRunSayingWhy() throws Exception {
+        Path script = Files.writeString(work.resolve("big.sql"), "SELECT g, repeat('x', 100) FROM generate_series(1, 2000000) g;\n");
+        BenchJar.Result r = BenchJar.run(work.resolve("run"), List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xmx96m"), "pgbench", "run", "-n",
+                "--warmup", "0", "-c", "1", "-t", "1", "-f", script.toString(), "--url", url, "--user", "postgres");
+        assertEquals(1, r.exitCode(), r.all());
+        assertTrue(r.err().contains("error: client 0 stopped: out of memory (Java heap space; the JVM's heap is at most ")
+                && r.err().contains("the pgjdbc engine holds a statement's whole result in memory (--engine wire reads it as it comes)")
+                && r.err().contains("Run was aborted"), r.err());
+        assertTrue(!r.all().contains("Exception in thread"), r.all());
+        List<Trial> trials;
+        try (var d = Files.list(work.resolve("run/results"))) {
+            trials = RunDirectory.readTrials(d.findFirst().orElseThrow().resolve(RunDirectory.TRIALS));
+        }
+        assertEquals("failed", trials.get(0).status());
+        assertTrue(String.valueOf(trials.get(0).extra().get("reason")).contains("client 0 stopped: out of memory"), trials.get(0).extra().toString());
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);

@@ -724,10 +724,11 @@ public final class Driver {
                 if (connectError == null && !cancelled) loop();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                // a defect: this client stops, the others finish and the run reports (as a wire thread that stops);
-                // escaping, it printed a stack trace and the run went on without a word in its report
-                String why = "client " + id + " stopped: " + oneLine(e);
+            } catch (RuntimeException | Error e) {
+                // a defect, or the heap exhausted (a result the pgjdbc engine holds whole): this client stops, the others
+                // finish and the run reports (as a wire thread that stops); escaping, it printed a stack trace and the run
+                // went on without a word in its report, a client short, "ok"
+                String why = "client " + id + " stopped: " + stoppedBy(e);
                 cfg.err().println("error: " + why);
                 aborted.set(true);
                 firstAbort.compareAndSet(null, why);
@@ -1462,9 +1463,10 @@ public final class Driver {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (IOException | RuntimeException e) {
-                // the selector failed, or a defect: this thread's clients stop, the others finish and the run reports
-                String why = "thread " + group.index + " stopped: " + oneLine(e);
+            } catch (IOException | RuntimeException | Error e) {
+                // the selector failed, a defect, or the heap exhausted: this thread's clients stop, the others finish and
+                // the run reports
+                String why = "thread " + group.index + " stopped: " + stoppedBy(e);
                 cfg.err().println("error: " + why);
                 aborted.set(true);
                 firstAbort.compareAndSet(null, why);
@@ -1694,13 +1696,27 @@ public final class Driver {
         /** Reads the seconds when no client has (an idle or throttled run, or clients all busy elsewhere). */
         @Override
         public void run() {
-            while (!finished) {
-                long now = System.nanoTime(), due = seconds.due();
-                if (now >= due) {
-                    seconds.read(now, true);
-                    continue;
+            try {
+                while (!finished) {
+                    long now = System.nanoTime(), due = seconds.due();
+                    if (now >= due) {
+                        try {
+                            seconds.read(now, true);
+                        } catch (OutOfMemoryError e) {
+                            // a client's result filled the heap: that client stops and says so, and its memory comes back;
+                            // the second is read again then (anything allocated here, a message included, would fail too)
+                            LockSupport.parkNanos(10_000_000L);
+                        }
+                        continue;
+                    }
+                    LockSupport.parkNanos(due - now);
                 }
-                LockSupport.parkNanos(due - now);
+            } catch (RuntimeException | Error e) {
+                // the seconds a client does not read go unread (-P silent, the timeline short): the run is not whole
+                String why = "the progress thread stopped: " + stoppedBy(e);
+                cfg.err().println("error: " + why);
+                aborted.set(true);
+                firstAbort.compareAndSet(null, why);
             }
         }
 
@@ -1910,6 +1926,17 @@ public final class Driver {
      */
     public static int filesPerThread(Engine engine, boolean log) {
         return (engine == Engine.WIRE ? 2 : 0) + (log ? 1 : 0);
+    }
+
+    /**
+     * Why a client or thread stopped, in a line: the heap exhausted is said with its size and what to change (the JVM's
+     * "Java heap space" alone named neither).
+     */
+    private String stoppedBy(Throwable e) {
+        if (!(e instanceof OutOfMemoryError oom) || dev.kensho.core.env.ThreadLimits.isThreadRefused(oom)) return oneLine(e);
+        return "out of memory (" + e.getMessage() + "; the JVM's heap is at most " + (Runtime.getRuntime().maxMemory() >> 20) + " MB): "
+                + (wireEngine ? "" : "the pgjdbc engine holds a statement's whole result in memory (--engine wire reads it as it comes); ")
+                + "give the JVM more (java -Xmx...)";
     }
 
     /** Client threads per core beyond which the pgjdbc engine's own scheduling shows in what it measures. */
