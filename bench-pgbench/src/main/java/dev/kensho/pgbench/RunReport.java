@@ -29,7 +29,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         LatencySummary latency, LatencySummary lag, boolean connectPerTransaction,
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
-                        int warmupPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
+                        long warmupPerClient, int warmupAskedPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
                         double driverCpuSeconds, String abortReason, String logFailure) {
 
     /** The report's last line when a client aborted; printed on stderr, as pgbench's error, and kept in the stored report. */
@@ -180,9 +180,11 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     driverCpuSeconds, 100 * driverCpuSeconds / benchSeconds,
                     ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : ""));
         }
-        if (warmupPerClient > 0) {
-            l.add("(before the clock started each client ran " + warmupPerClient
-                    + " warm-up transactions for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
+        if (warmupAskedPerClient > 0) {
+            // the line said the count asked for when the warm-up's 10 s limit had stopped it at a fraction of that
+            l.add("(before the clock started each client ran " + (warmupPerClient < warmupAskedPerClient ? "at least " + warmupPerClient
+                    + " warm-up transactions (of the " + warmupAskedPerClient + " asked: the warm-up ends after 10 s)" : warmupPerClient
+                    + " warm-up transactions") + " for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
                     + " same variables, or by the same write made to write no row) and waited for the compilers to finish"
                     + (maxTries != 1 || continueOnError ? ", then one that fails as a serialization failure does, and its retry" : "")
                     + "; then the"

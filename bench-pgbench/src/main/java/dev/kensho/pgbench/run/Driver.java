@@ -558,7 +558,8 @@ public final class Driver {
                 other.sum(), cfg.continueOnError(), lost.sum(), skipped.sum(), retried.sum(), retries.sum(), late.sum(), cfg.latencyLimitMs(), cfg.rate(),
                 latency, LatencySummary.of(ticker.totalLag(), seconds.lagMoments()), cfg.connectPerTransaction(), connMs, bench,
                 processed / bench, cfg.failuresDetailed(), scripts, cfg.perStatement(), aborted.get(), reconnects.sum(),
-                cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients()),
+                // the fewest any client ran: a long script's warm-up ends at its 10 s limit, short of those asked
+                allClients.stream().mapToLong(c -> c.warmupRan).min().orElse(0), warmupAsked(),
                 wireEngine ? Engine.WIRE : Engine.PGJDBC,
                 timeline == null || latency.count() == 0 ? timeline
                         : timeline.capped(List.of("latency_p50_ms", "latency_p99_ms", "latency_max_ms"), latency.maxMs()), all, randomSeed,
@@ -671,6 +672,8 @@ public final class Driver {
         long lastTxEnd;
         boolean timeUp;
         long txNo;
+        /** The warm-up transactions this client ran (its 10 s limit may end it short of those asked). */
+        long warmupRan;
         /** In warmup(): see loop(). */
         boolean warming, warmupFailed;
         /**
@@ -750,7 +753,7 @@ public final class Driver {
          * random state of its own, so the measured run is exactly pgbench's. The counts it leaves are reset.
          */
         private void warmup() {
-            int n = cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
+            int n = warmupAsked();
             if (n == 0) return;
             long giveUp = System.nanoTime() + WARMUP_LIMIT_NANOS;
             ClientScriptRunner w = null;
@@ -772,6 +775,7 @@ public final class Driver {
                     loop(w, txNo + WARMUP_FRESH_EVERY, giveUp, false);
                     if (id == 0) readWarmupSeconds();
                 }
+                warmupRan = txNo;
                 if (w != null) w.releaseStatements();
                 if (!warmupFailed && warmsFailurePath()) warmFailurePath();
                 // leave the session as pgbench finds it: no transaction open (a script that ends inside one, which
@@ -1488,7 +1492,7 @@ public final class Driver {
 
         /** Same warm-up as the pgjdbc engine's (see Client.warmup), on this thread's loop. */
         private void warmup() throws IOException {
-            int n = cfg.warmupStatements() <= 0 || jit == null ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
+            int n = jit == null ? 0 : warmupAsked();
             if (n == 0) return;
             long giveUp = System.nanoTime() + WARMUP_LIMIT_NANOS;
             try {
@@ -1506,6 +1510,7 @@ public final class Driver {
                     loop();
                     if (group.index == 0) readWarmupSeconds();
                 }
+                for (Client c : clients) c.warmupRan = c.txNo;
                 // then the failure path, a failed try and (with --max-tries) its retry: see WarmupScript.FAILING
                 boolean failing = false;
                 for (Client c : warmsFailurePath() ? clients : List.<Client>of()) {
@@ -1926,6 +1931,11 @@ public final class Driver {
      */
     public static int filesPerThread(Engine engine, boolean log) {
         return (engine == Engine.WIRE ? 2 : 0) + (log ? 1 : 0);
+    }
+
+    /** The warm-up transactions each client is to run: --warmup's share, at least 50; none under -C. */
+    private int warmupAsked() {
+        return cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
     }
 
     /**

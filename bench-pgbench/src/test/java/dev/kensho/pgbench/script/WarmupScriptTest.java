@@ -124,6 +124,23 @@ class WarmupScriptTest {
         }
     }
 
+    /**
+     * The warm-up ends after 10 s: a long transaction (the studies' scripts of hundreds of statements) runs fewer than asked,
+     * and the report said the count asked for (20 000) of a warm-up that had run a few hundred.
+     */
+    @Test
+    void aWarmupCutShortByItsTimeLimitSaysHowManyRan(Target pg) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream sink = new PrintStream(out, true, StandardCharsets.UTF_8);
+        // 400 round trips a transaction: 20 000 of them would take minutes
+        String script = "\\set x random(1, 10)\n" + "SELECT :x;\n".repeat(400);
+        RunReport r = new PgbenchRun().script("long.sql", script).clients(1).transactions(1).noVacuum(true).output(sink, sink).run(pg);
+        assertEquals(1, r.processed(), out.toString(StandardCharsets.UTF_8));
+        assertTrue(r.warmupPerClient() > 0 && r.warmupPerClient() < 20_000, r.toString());
+        assertTrue(String.join("\n", r.lines()).contains("each client ran at least " + r.warmupPerClient()
+                + " warm-up transactions (of the 20000 asked: the warm-up ends after 10 s)"), String.join("\n", r.lines()));
+    }
+
     /** A run of one tpcb-like transaction after 2 000 warm-up transactions leaves exactly one history row. */
     @Test
     void warmupLeavesTheTablesAsTheyWere(Target pg) throws Exception {
