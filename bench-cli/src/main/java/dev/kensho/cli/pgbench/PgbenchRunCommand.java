@@ -98,7 +98,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
     @Option(names = "--sampling-rate", paramLabel = "RATE", description = "Fraction of transactions to log (e.g. 0.01).")
     String samplingRate;
     @Option(names = "--warmup", defaultValue = "" + PgbenchRun.DEFAULT_WARMUP, paramLabel = "N",
-            description = "Before the clock starts, the clients together run N warm-up transactions (the scripts with every SQL command that "
+            description = "Before the clock starts, the clients together run N warm-up transactions (at least 50 each, within 10 s; the scripts with every SQL command that "
                     + "could touch a table replaced by a SELECT of its variables, or a plain write by itself made to write no row), then wait for the JIT compilers to go idle, so the JVM's "
                     + "JIT has compiled the client path (with --max-tries other than 1 or --continue-on-error, then each runs one transaction that "
                     + "fails as a serialization failure does, and its retry); 0 runs none, exactly as pgbench (default ${DEFAULT-VALUE}).")
