@@ -75,15 +75,50 @@ public final class StudentizedRange {
         }
     }
 
+    // Φ(z − w) for every node of every call: commons-math's erfc (a regularized gamma) made a p value 18 ms, and a
+    // compare of 20 sweeps 92 s. A table of Φ and φ every 1/1024 over [-40, 9] (Φ(-40) is 0 in a double; z − w never
+    // passes 8.5) with cubic Hermite interpolation is within 3e-15 of it, below what 1 − P resolves anyway.
+    private static final double TABLE_LO = -40, TABLE_HI = 9, TABLE_STEP = 1.0 / 1024;
+    private static final double[] TABLE_CDF, TABLE_PDF;
+
+    static {
+        int n = (int) Math.round((TABLE_HI - TABLE_LO) / TABLE_STEP) + 1;
+        TABLE_CDF = new double[n];
+        TABLE_PDF = new double[n];
+        for (int i = 0; i < n; i++) {
+            double x = TABLE_LO + i * TABLE_STEP;
+            TABLE_CDF[i] = normalCdf(x);
+            TABLE_PDF[i] = Math.exp(-x * x / 2) / Math.sqrt(2 * Math.PI);
+        }
+    }
+
+    /** Φ(x) from the table. */
+    static double tabledCdf(double x) {
+        if (x <= TABLE_LO) return 0;
+        double u = (x - TABLE_LO) / TABLE_STEP;
+        int i = (int) u;
+        if (i >= TABLE_CDF.length - 1) return normalCdf(x);
+        double t = u - i, t2 = t * t, t3 = t2 * t;
+        return (2 * t3 - 3 * t2 + 1) * TABLE_CDF[i] + (t3 - 2 * t2 + t) * TABLE_STEP * TABLE_PDF[i]
+                + (-2 * t3 + 3 * t2) * TABLE_CDF[i + 1] + (t3 - t2) * TABLE_STEP * TABLE_PDF[i + 1];
+    }
+
     /** P(range of k standard normals ≤ w). */
     static double rangeCdf(double w, int k) {
         double sum = 0;
         for (int j = 0; j < Z.length; j++) {
-            double inside = CDF_Z[j] - normalCdf(Z[j] - w);
+            double inside = CDF_Z[j] - tabledCdf(Z[j] - w);
             if (inside <= 0) continue;
-            sum += WEIGHTED_DENSITY[j] * Math.pow(inside, k - 1);
+            sum += WEIGHTED_DENSITY[j] * power(inside, k - 1);
         }
         return Math.min(1, k * sum);
+    }
+
+    /** x^n by squaring: Math.pow was the other half of a p value's time. */
+    private static double power(double x, int n) {
+        double r = 1;
+        for (; n > 0; n >>= 1, x *= x) if ((n & 1) != 0) r *= x;
+        return r;
     }
 
     private static double normalCdf(double x) {
