@@ -86,6 +86,32 @@ class CommandLineIT {
         assertFalse(env.get("server").get("jit_available").asBoolean(), r.out());
     }
 
+    /**
+     * Output that cannot be written (a full disk: /dev/full) is an error, as psql's "could not print result table": a
+     * PrintStream swallows it, and bench compare A B > file left an empty file and exit 0. A reader that went away (| head)
+     * is not: nothing said, exit 0.
+     */
+    @Test
+    void outputThatCannotBeWrittenIsAnErrorAndAClosedPipeIsNot() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        java.io.File full = new java.io.File("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(full.exists(), "no /dev/full here");
+        for (String lang : new String[] {"C", "C.UTF-8"}) {
+            ProcessBuilder pb = new ProcessBuilder(java, "-jar", BenchJar.JAR.toString(), "--version").redirectOutput(full)
+                    .redirectError(work.resolve("err-" + lang).toFile());
+            pb.environment().put("LANG", lang);
+            pb.environment().remove("LC_ALL");
+            Process p = pb.start();
+            assertEquals(1, p.waitFor(), lang);
+            assertEquals("bench: cannot write to standard output: No space left on device",
+                    BenchJar.withoutJvmNotes(Files.readString(work.resolve("err-" + lang))).strip(), lang);
+        }
+        Process p = new ProcessBuilder(java, "-jar", BenchJar.JAR.toString(), "--help").redirectError(work.resolve("err-pipe").toFile()).start();
+        p.getInputStream().close();
+        assertEquals(0, p.waitFor());
+        assertEquals("", BenchJar.withoutJvmNotes(Files.readString(work.resolve("err-pipe"))));
+    }
+
     @Test
     void versionNamesToolAndEmbeddedPostgres() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "--version");

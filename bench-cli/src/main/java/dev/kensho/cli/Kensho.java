@@ -189,11 +189,14 @@ public final class Kensho implements Runnable {
             // from the server unconverted. Buffered and flushed as the JVM's own streams are. A Japanese locale
             // (EUC-JP, Shift_JIS) keeps its encoding, as psql's output does: in UTF-8 every path and server message
             // was unreadable on its terminal, where now only a dash, µ or ≥ of Kensho's own is a "?"
-            System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 128),
+            System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(StandardOutput.open(), 128),
                     true, java.nio.charset.StandardCharsets.UTF_8));
             System.setErr(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), 128),
                     true, java.nio.charset.StandardCharsets.UTF_8));
             utf8Console = true;
+        } else {
+            // the JVM's own stream as it makes it (a 128-byte buffer, flushed at each line), over a stream that remembers a failed write
+            System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(StandardOutput.open(), 128), true, charsetOf(System.out, "stdout")));
         }
         String undecodable = undecodableArgument(args, System.getenv(), System.getProperty("sun.jnu.encoding", ""));
         if (undecodable != null) {
@@ -206,6 +209,12 @@ public final class Kensho implements Runnable {
         } catch (OutOfMemoryError e) {
             // before a command runs (picocli building its model in a tiny heap): said as execute says it
             code = outOfMemory(e);
+        }
+        System.out.flush();
+        String lost = StandardOutput.failure();
+        if (lost != null) {
+            System.err.println("bench: cannot write to standard output: " + lost);
+            if (code == 0) code = KenshoException.FAILURE;
         }
         System.exit(code);
     }

@@ -1,0 +1,63 @@
+package dev.kensho.cli;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * The process's standard output, remembering the first write that failed: a PrintStream swallows the error, and
+ * {@code bench compare A B > file} on a full disk left an empty file and exit 0 (psql says "could not print result
+ * table: No space left on device" and exits 1). A reader gone away (| head) is no failure: Kensho stops writing as a
+ * program killed by SIGPIPE would, without a word.
+ */
+final class StandardOutput extends FilterOutputStream {
+    private static volatile String failure;
+
+    private StandardOutput() {
+        super(new FileOutputStream(FileDescriptor.out));
+    }
+
+    static OutputStream open() {
+        return new StandardOutput();
+    }
+
+    /** Why a write to standard output failed, or null; a closed pipe is not said. */
+    static String failure() {
+        String f = failure;
+        return f == null || f.contains("Broken pipe") ? null : f;
+    }
+
+    private static IOException seen(IOException e) {
+        if (failure == null) failure = String.valueOf(e.getMessage());
+        return e;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        try {
+            out.write(b);
+        } catch (IOException e) {
+            throw seen(e);
+        }
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        try {
+            out.write(b, off, len);
+        } catch (IOException e) {
+            throw seen(e);
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw seen(e);
+        }
+    }
+}
