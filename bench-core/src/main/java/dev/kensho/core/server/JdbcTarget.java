@@ -503,7 +503,12 @@ abstract class JdbcTarget implements Target {
      * resetting after a crash: connect() refuses then, and every healthy server's stop waited 3 s for a crash line.
      */
     boolean acceptsConnections() {
-        try (Connection c = DriverManager.getConnection(rawUrl("postgres"), properties())) {
+        Properties p = properties();
+        // bounded: a server that stopped answering (SIGSTOP, a hung host) held this login, and with it the stop that
+        // Ctrl-C's hook makes, for ever
+        p.setProperty("connectTimeout", "2");
+        p.setProperty("socketTimeout", "2");
+        try (Connection c = DriverManager.getConnection(rawUrl("postgres"), p)) {
             return true;
         } catch (SQLException | RuntimeException e) {
             return false;

@@ -856,6 +856,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      * finish, an immediate one follows.
      */
     private void stopServer(boolean immediate) {
+        continueIfStopped();
         String crash = crashSinceStart();
         // a command that failed on its killed backend comes here at once: on a loaded machine the postmaster may not
         // have reaped it yet, and it logs the crash as it reaps. Until then it still takes new connections, so a
@@ -883,6 +884,42 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         }
         exec(cmd("pg_ctl", "-D", data.toString(), "-m", "immediate", "-w", "-t", "60", "stop"), "stopping PostgreSQL", 90);
         running = false;
+    }
+
+    /**
+     * A server whose processes were stopped (SIGSTOP, a debugger's pause) takes no signal until continued: pg_ctl stop
+     * waited its two minutes, and Ctrl-C's hook with it. Continued (SIGCONT), they shut down as asked.
+     */
+    private void continueIfStopped() {
+        long pid;
+        try {
+            pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElse(null);
+        if (postmaster == null) return;
+        List<String> stopped = new ArrayList<>();
+        java.util.stream.Stream.concat(java.util.stream.Stream.of(postmaster), postmaster.descendants()).forEach(h -> {
+            try {
+                String stat = Files.readString(Path.of("/proc", String.valueOf(h.pid()), "stat"));
+                // "pid (comm) S ...": the state follows the command's closing parenthesis, which the command may contain
+                if (stat.substring(stat.lastIndexOf(')') + 2).startsWith("T")) stopped.add(String.valueOf(h.pid()));
+            } catch (IOException | RuntimeException gone) {
+                // ended meanwhile, or no /proc
+            }
+        });
+        if (stopped.isEmpty()) return;
+        List<String> kill = new ArrayList<>(List.of("kill", "-CONT"));
+        kill.addAll(stopped);
+        try {
+            new ProcessBuilder(kill).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+            did("continued " + stopped.size() + " stopped server process" + (stopped.size() == 1 ? "" : "es") + " (SIGCONT) to shut the server down");
+        } catch (IOException e) {
+            // no kill(1): pg_ctl's own wait says the rest
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Whether the process postmaster.pid names is alive (false with no file). */

@@ -673,6 +673,33 @@ class ManagedServerTest {
     }
 
     /**
+     * A server whose processes were stopped (SIGSTOP) is continued and stopped by close(), as by Ctrl-C's hook: both waited
+     * for ever, on a login without a timeout and then on pg_ctl stop, whose signal a stopped postmaster does not take.
+     */
+    @Test
+    void aStoppedServerIsContinuedAndStopped() throws Exception {
+        Target pg = new TargetSpec().open();
+        java.nio.file.Path data = pg.control().dataDirectory().orElseThrow();
+        java.nio.file.Path instance = data.getParent();
+        ProcessHandle postmaster = ProcessHandle.of(Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim())).orElseThrow();
+        java.util.List<String> stop = new java.util.ArrayList<>(java.util.List.of("kill", "-STOP"));
+        java.util.stream.Stream.concat(java.util.stream.Stream.of(postmaster), postmaster.descendants()).forEach(h -> stop.add(String.valueOf(h.pid())));
+        try {
+            assertEquals(0, new ProcessBuilder(stop).inheritIO().start().waitFor());
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), pg::close);
+            postmaster.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(pg.control().actions().stream().anyMatch(a -> a.matches("continued \\d+ stopped server process(es)? \\(SIGCONT\\) to shut the server down")),
+                    pg.control().actions().toString());
+            assertFalse(Files.exists(instance), "stopped, its instance removed");
+        } finally {
+            java.util.List<String> cont = new java.util.ArrayList<>(stop);
+            cont.set(1, "-CONT");
+            new ProcessBuilder(cont).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            if (Files.exists(instance)) ManagedServer.deleteTree(instance);
+        }
+    }
+
+    /**
      * A managed server whose postmaster was killed (not one of its backends) restarts nothing: waiting for it to accept
      * connections fails at once, where it waited the whole 60 s before each later trial.
      */
