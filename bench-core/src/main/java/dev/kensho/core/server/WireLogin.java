@@ -36,6 +36,12 @@ public record WireLogin(String host, int port, String database, String user, Str
         this(host, port, database, user, password, startupParameters, sslMode, null);
     }
 
+    /** The same login within at most this many seconds (its own timeout, where shorter, stays). */
+    public WireLogin within(int seconds) {
+        int t = timeoutSeconds > 0 && timeoutSeconds < seconds ? timeoutSeconds : seconds;
+        return new WireLogin(host, port, database, user, password, startupParameters, sslMode, pgjdbcOnly, t);
+    }
+
     /**
      * The server's Unix-domain socket when {@code host} is a directory, as libpq reads a host starting with a
      * slash ({@code -h /var/run/postgresql}); null for TCP.

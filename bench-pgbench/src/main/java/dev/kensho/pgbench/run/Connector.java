@@ -30,7 +30,16 @@ public final class Connector {
     }
 
     public Connection connect() throws SQLException {
+        return connect(0);
+    }
+
+    /**
+     * With a login bounded to this many seconds (pgjdbc's loginTimeout; 0: none, as libpq without connect_timeout); a
+     * URL's own loginTimeout wins.
+     */
+    Connection connect(int loginSeconds) throws SQLException {
         Properties p = mode.connectionProperties();
+        if (loginSeconds > 0) p.setProperty("loginTimeout", String.valueOf(loginSeconds));
         if (tcp) p.setProperty("socketFactory", BlockingSocketFactory.class.getName());
         Connection c = target.connect(p);
         if (settings != null) {

@@ -1137,11 +1137,14 @@ public final class Driver {
             String last = null;
             while (true) {
                 if (cancelled) return false;
+                // a reconnection's attempt ends with its time: one that got no answer (a host gone silent, its new
+                // connections dropped) waited for ever, past -T. A -C connection is the transaction's, unbounded as pgbench's
+                int bound = measured ? 0 : (int) Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(giveUp - System.nanoTime() + 999_999_999L));
                 try {
                     if (wireEngine) {
-                        wire = WireConnection.open(login, cfg.mode());
+                        wire = WireConnection.open(bound > 0 ? login.within(bound) : login, cfg.mode());
                     } else {
-                        conn = connector.connect();
+                        conn = connector.connect(bound);
                     }
                     if (cancelled) {
                         close();   // --exit-on-abort stopped the run while this client was connecting

@@ -1,0 +1,112 @@
+package dev.kensho.pgbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import dev.kensho.pgbench.Engine;
+import dev.kensho.pgbench.PgbenchInit;
+import dev.kensho.pgbench.PgbenchRun;
+import dev.kensho.pgbench.RunReport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A client whose connection was lost reconnects until -T's end (or 60 s): an attempt the host never answered (its new
+ * connections held, as by a firewall dropping them) waited for ever, and the run with it, where pgbench's client aborts.
+ */
+class SilentReconnectTest {
+
+    /** Forwards connections to a server until told to hold new ones: accepted, never answered. */
+    static final class Proxy implements AutoCloseable {
+        final ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        volatile boolean hold;
+
+        Proxy(int serverPort) throws IOException {
+            Thread t = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket in = listening.accept();
+                        sockets.add(in);
+                        if (hold) continue;
+                        Socket out = new Socket(InetAddress.getLoopbackAddress(), serverPort);
+                        sockets.add(out);
+                        pipe(in.getInputStream(), out.getOutputStream());
+                        pipe(out.getInputStream(), in.getOutputStream());
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            }, "test-proxy");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        private static void pipe(InputStream from, OutputStream to) {
+            Thread t = new Thread(() -> {
+                try {
+                    from.transferTo(to);
+                } catch (IOException ended) {
+                    // either side closed
+                } finally {
+                    try {
+                        to.close();
+                    } catch (IOException ignored) {
+                        // closed already
+                    }
+                }
+            }, "test-proxy-pipe");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        @Override
+        public void close() throws IOException {
+            listening.close();
+            for (Socket s : sockets) s.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aReconnectionNobodyAnswersEndsWithTheRun(Engine engine) throws Exception {
+        try (Target server = new TargetSpec().open(); Proxy proxy = new Proxy(server.port())) {
+            new PgbenchInit().scale(1).log(null).run(server);
+            try (Target through = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + proxy.listening.getLocalPort() + "/kensho")
+                    .user("postgres").open()) {
+                PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream());
+                Thread terminator = new Thread(() -> {
+                    try {
+                        Thread.sleep(1500);
+                        proxy.hold = true;
+                        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+                            s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+                                    + " AND pid <> pg_backend_pid()");
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                terminator.start();
+                RunReport r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new PgbenchRun().selectOnly().clients(2)
+                        .seconds(4).warmup(0).noVacuum(true).engine(engine).output(sink, sink).run(through));
+                terminator.join();
+                assertTrue(r.aborted() && String.valueOf(r.abortReason()).contains("could not reconnect before the run's end"), r.toString());
+            }
+        }
+    }
+}
