@@ -905,6 +905,7 @@ public final class Driver {
                     return;
                 }
                 // connecting (-C, or after a lost connection) is not part of the transaction's latency
+                boolean connecting = conn == null;
                 if (!throttled && conn == null && !connect(cfg.connectPerTransaction())) return;
                 int script = nextScript();
                 long scheduled = 0;
@@ -941,8 +942,10 @@ public final class Driver {
                 }
                 long start = System.nanoTime();
                 // a thread preempted since its last look at the clock (a thousand clients on two cores: seconds) must
-                // not start a transaction after -T: the run would drag on past its duration at a trickle
-                if (start >= until) {
+                // not start a transaction after -T: the run would drag on past its duration at a trickle. Under -C the
+                // connection begun before -T is the transaction's: pgbench runs it, however late the login ends (and
+                // its run lasts that long); stopping here left the login's time out of the run, tps too high
+                if (start >= until && !(connecting && cfg.connectPerTransaction())) {
                     timeUp = !warming;
                     return;
                 }

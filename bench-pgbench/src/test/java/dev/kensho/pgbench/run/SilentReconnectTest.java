@@ -34,19 +34,37 @@ class SilentReconnectTest {
     static final class Proxy implements AutoCloseable {
         final ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        final List<Socket> held = new java.util.ArrayList<>();
+        final int serverPort;
         volatile boolean hold;
 
+        /** Forwards the connections held so far, and new ones. */
+        synchronized void release() throws IOException {
+            hold = false;
+            for (Socket in : held) forward(in);
+            held.clear();
+        }
+
+        private synchronized void accepted(Socket in) throws IOException {
+            if (hold) held.add(in);
+            else forward(in);
+        }
+
+        private void forward(Socket in) throws IOException {
+            Socket out = new Socket(InetAddress.getLoopbackAddress(), serverPort);
+            sockets.add(out);
+            pipe(in.getInputStream(), out.getOutputStream());
+            pipe(out.getInputStream(), in.getOutputStream());
+        }
+
         Proxy(int serverPort) throws IOException {
+            this.serverPort = serverPort;
             Thread t = new Thread(() -> {
                 try {
                     while (true) {
                         Socket in = listening.accept();
                         sockets.add(in);
-                        if (hold) continue;
-                        Socket out = new Socket(InetAddress.getLoopbackAddress(), serverPort);
-                        sockets.add(out);
-                        pipe(in.getInputStream(), out.getOutputStream());
-                        pipe(out.getInputStream(), in.getOutputStream());
+                        accepted(in);
                     }
                 } catch (IOException closed) {
                     // the test is over
@@ -106,6 +124,38 @@ class SilentReconnectTest {
                         .seconds(4).warmup(0).noVacuum(true).engine(engine).output(sink, sink).run(through));
                 terminator.join();
                 assertTrue(r.aborted() && String.valueOf(r.abortReason()).contains("could not reconnect before the run's end"), r.toString());
+            }
+        }
+    }
+
+    /**
+     * Under -C a login begun before -T's end and answered after it is the transaction's, which runs (as pgbench's), and the
+     * run lasts until it ends: the pgjdbc engine stopped there, left the login's seconds out of the run and reported a
+     * tps several times the wire engine's and pgbench's.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aLateLoginUnderConnectPerTransactionCountsInTheRun(Engine engine) throws Exception {
+        try (Target server = new TargetSpec().open(); Proxy proxy = new Proxy(server.port())) {
+            new PgbenchInit().scale(1).log(null).run(server);
+            try (Target through = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + proxy.listening.getLocalPort() + "/kensho")
+                    .user("postgres").open()) {
+                PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream());
+                Thread stall = new Thread(() -> {
+                    try {
+                        Thread.sleep(1000);
+                        proxy.hold = true;   // the logins from 1 s on wait until 5 s, past -T 3
+                        Thread.sleep(4000);
+                        proxy.release();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                stall.start();
+                RunReport r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new PgbenchRun().selectOnly().clients(1)
+                        .seconds(3).connectPerTransaction(true).noVacuum(true).engine(engine).output(sink, sink).run(through));
+                stall.join();
+                assertTrue(!r.aborted() && r.benchSeconds() > 4.5, "the run lasts until the late login's transaction ends: " + r);
             }
         }
     }
