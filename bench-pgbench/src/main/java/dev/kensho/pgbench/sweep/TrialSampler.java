@@ -141,7 +141,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     public TrialSampler(Target target, int periodMillis) throws SQLException {
         if (periodMillis < 0) throw new IllegalArgumentException("periodMillis " + periodMillis);
         this.periodNanos = periodMillis * 1_000_000L;
-        this.conn = target.connect();
+        this.conn = bounded(target.connect());
         this.target = target;
         try (Statement s = conn.createStatement();
              ResultSet rs = s.executeQuery("SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()")) {
@@ -157,7 +157,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             this.host = ProcFiles.local().orElse(null);
             this.hostUnavailable = host == null ? "this host has no /proc" : null;
         } else {
-            Connection hc = target.connect();
+            Connection hc = bounded(target.connect());
             ProcFiles.Reading r = ProcFiles.throughServer(hc);
             if (r.files() == null) {
                 hc.close();
@@ -276,7 +276,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 // terminated during the run (pg_terminate_backend, a lost network): the "before" snapshot still holds, and
                 // pg_stat_database's counts are the database's, whichever backend reads them; the trial lost them all
                 conn.close();
-                conn = target.connect();
+                conn = bounded(target.connect());
             }
             awaitRunBackendsGone();
             Map<String, Long> after;
@@ -412,6 +412,22 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         }
     }
 
+    /** The longest a sample's query took: a stalled connection, not a starved thread, when it is long. */
+    private long longestSampleNanos;
+
+    /** A read that waits this long is a connection gone silent (a stalled network path, a frozen host). */
+    static final int STALL_MILLIS = 30_000;
+
+    /**
+     * Reads on the sampler's connection fail after {@link #STALL_MILLIS}: the after-snapshot's wait for the run's backends
+     * held the trial, and with a stall for good the sweep, for as long as the connection was silent; failed, the
+     * connection is replaced (closed()) and the profile says it stopped.
+     */
+    private static Connection bounded(Connection c) throws SQLException {
+        c.setNetworkTimeout(Runnable::run, STALL_MILLIS);
+        return c;
+    }
+
     private void loop() {
         String sql = "SELECT coalesce(wait_event_type || ':' || wait_event, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Idle:' || coalesce(state, '') END) "
                 + "FROM pg_stat_activity WHERE " + clients + " AND pid <> pg_backend_pid() AND datname = current_database() "
@@ -420,8 +436,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         try (Statement s = conn.createStatement()) {
             while (!stop) {
                 statements.incrementAndGet();
+                long asked = System.nanoTime();
                 try (ResultSet rs = s.executeQuery(sql)) {
                     synchronized (this) {
+                        longestSampleNanos = Math.max(longestSampleNanos, System.nanoTime() - asked);
                         samples++;
                         while (rs.next()) {
                             waits.merge(rs.getString(1), 1L, Long::sum);
@@ -500,15 +518,18 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * clients on two cores, the sampler getting few turns, gave shares of so few readings without a word.
      */
     static String thin(long samples, long windowNanos) {
-        return thin(samples, windowNanos, DEFAULT_PERIOD_MS * 1_000_000L);
+        return thin(samples, windowNanos, DEFAULT_PERIOD_MS * 1_000_000L, 0);
     }
 
-    static String thin(long samples, long windowNanos, long periodNanos) {
+    /** As above; longestNanos, the longest a sample's query took, tells a connection that stalled from a starved thread. */
+    static String thin(long samples, long windowNanos, long periodNanos, long longestNanos) {
         if (periodNanos <= 0) return null;
         long expected = windowNanos / periodNanos;
         if (expected < 10 || samples >= expected / 2) return null;
-        return samples + " samples where one every " + periodNanos / 1_000_000 + " ms would be " + expected
-                + ": the sampler got few turns on a busy host, and the shares are rough";
+        String why = longestNanos > windowNanos / 4
+                ? String.format(java.util.Locale.ROOT, "one of its queries waited %.1f s for the server's answer", longestNanos / 1e9)
+                : "the sampler got few turns on a busy host";
+        return samples + " samples where one every " + periodNanos / 1_000_000 + " ms would be " + expected + ": " + why + ", and the shares are rough";
     }
 
     /** What was observed between {@link #opened} and {@link #closed}. */
@@ -522,7 +543,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             if (ownBackendsOnly && periodNanos > 0) profile.put(BACKENDS, "the role's own only (pg_stat_activity hides other roles' from it)");
             if (closedNanos > openedNanos) profile.put("seconds", Math.round((closedNanos - openedNanos) / 1e6) / 1e3);
             // a profile cut short by a lost connection is not one the sampler got few turns for: said as what it is
-            String thin = error != null ? null : thin(samples, closedNanos - openedNanos, periodNanos);
+            String thin = error != null ? null : thin(samples, closedNanos - openedNanos, periodNanos, longestSampleNanos);
             if (thin != null) profile.put(THIN, thin);
             if (error != null) profile.put(STOPPED, "the sampler's connection failed after " + samples + " samples: " + error);
             if (backendsLeft > 0) profile.put(BACKENDS_LEFT, backendsLeft);

@@ -145,5 +145,8 @@ class TrialSamplerTest {
                 TrialSampler.thin(6, 10_600_000_000L));
         assertNull(TrialSampler.thin(60, 10_600_000_000L));
         assertNull(TrialSampler.thin(2, 500_000_000L), "half a second: too short to tell");
+        // a query the server answered 40 s late (a stalled connection) is no starved thread
+        assertEquals("12 samples where one every 100 ms would be 470: one of its queries waited 40.0 s for the server's answer, and the"
+                + " shares are rough", TrialSampler.thin(12, 47_000_000_000L, 100_000_000L, 40_000_000_000L));
     }
 }
