@@ -106,7 +106,11 @@ class CommandLineIT {
             assertEquals("bench: cannot write to standard output: No space left on device",
                     BenchJar.withoutJvmNotes(Files.readString(work.resolve("err-" + lang))).strip(), lang);
         }
-        Process p = new ProcessBuilder(java, "-jar", BenchJar.JAR.toString(), "--help").redirectError(work.resolve("err-pipe").toFile()).start();
+        // whatever the language of the system's error words ("Broken pipe", "パイプが切断されました")
+        ProcessBuilder pipe = new ProcessBuilder(java, "-jar", BenchJar.JAR.toString(), "--help").redirectError(work.resolve("err-pipe").toFile());
+        pipe.environment().put("LANG", "ja_JP.UTF-8");
+        pipe.environment().put("LC_ALL", "ja_JP.UTF-8");
+        Process p = pipe.start();
         p.getInputStream().close();
         assertEquals(0, p.waitFor());
         assertEquals("", BenchJar.withoutJvmNotes(Files.readString(work.resolve("err-pipe"))));
