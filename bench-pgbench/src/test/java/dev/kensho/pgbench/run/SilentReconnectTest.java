@@ -50,7 +50,11 @@ class SilentReconnectTest {
             else forward(in);
         }
 
+        /** Connections forwarded so far. */
+        final java.util.concurrent.atomic.AtomicInteger forwarded = new java.util.concurrent.atomic.AtomicInteger();
+
         private void forward(Socket in) throws IOException {
+            forwarded.incrementAndGet();
             Socket out = new Socket(InetAddress.getLoopbackAddress(), serverPort);
             sockets.add(out);
             pipe(in.getInputStream(), out.getOutputStream());
@@ -109,7 +113,8 @@ class SilentReconnectTest {
                 PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream());
                 Thread terminator = new Thread(() -> {
                     try {
-                        Thread.sleep(1500);
+                        // once both clients run their transactions (not at a fixed time: a loaded machine's run starts late)
+                        awaitQuerying(server, 2);
                         proxy.hold = true;
                         try (Connection c = server.connect(); Statement s = c.createStatement()) {
                             s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend'"
@@ -128,6 +133,21 @@ class SilentReconnectTest {
         }
     }
 
+    /** Waits (up to 30 s) until this many backends run or last ran a statement on pgbench_accounts. */
+    private static void awaitQuerying(Target server, int n) throws Exception {
+        long giveUp = System.nanoTime() + 30_000_000_000L;
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            while (System.nanoTime() < giveUp) {
+                try (java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                        + " AND query ILIKE '%pgbench_accounts%'")) {
+                    rs.next();
+                    if (rs.getInt(1) >= n) return;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
     /**
      * Under -C a login begun before -T's end and answered after it is the transaction's, which runs (as pgbench's), and the
      * run lasts until it ends: the pgjdbc engine stopped there, left the login's seconds out of the run and reported a
@@ -141,11 +161,14 @@ class SilentReconnectTest {
             try (Target through = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + proxy.listening.getLocalPort() + "/kensho")
                     .user("postgres").open()) {
                 PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream());
+                int before = proxy.forwarded.get();
                 Thread stall = new Thread(() -> {
                     try {
-                        Thread.sleep(1000);
-                        proxy.hold = true;   // the logins from 1 s on wait until 5 s, past -T 3
-                        Thread.sleep(4000);
+                        // once the run's clock runs (its -C logins come one a transaction), logins wait 4.5 s, past -T 3
+                        long giveUp = System.nanoTime() + 30_000_000_000L;
+                        while (proxy.forwarded.get() < before + 20 && System.nanoTime() < giveUp) Thread.sleep(5);
+                        proxy.hold = true;
+                        Thread.sleep(4500);
                         proxy.release();
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
