@@ -183,7 +183,8 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         if (warmupAskedPerClient > 0) {
             // the line said the count asked for when the warm-up's 10 s limit had stopped it at a fraction of that
             l.add("(before the clock started each client ran " + (warmupPerClient < warmupAskedPerClient ? "at least " + warmupPerClient
-                    + " warm-up transactions (of the " + warmupAskedPerClient + " asked: the warm-up ends after 10 s)" : warmupPerClient
+                    + " warm-up transactions (of the " + warmupAskedPerClient + " asked: the warm-up ends after 10 s, or at a client's first"
+                    + " failure)" : warmupPerClient
                     + " warm-up transactions") + " for the JVM's JIT (its scripts with every table access replaced by a SELECT of the"
                     + " same variables, or by the same write made to write no row) and waited for the compilers to finish"
                     + (maxTries != 1 || continueOnError ? ", then one that fails as a serialization failure does, and its retry" : "")
