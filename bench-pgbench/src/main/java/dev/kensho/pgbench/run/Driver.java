@@ -402,6 +402,7 @@ public final class Driver {
                 .filter(java.util.Objects::nonNull).mapToInt(Expr::depth).max().orElse(1);
         long connectStart = System.nanoTime();
         seconds = new RunSeconds(connectStart, cfg.rate() > 0, s -> { }, s -> { });
+        List<Multiplexer> muxes = new ArrayList<>();
         if (wireEngine) {
             for (Group g : groups) {
                 List<Client> mine = clients.stream().filter(c -> c.group == g).toList();
@@ -409,8 +410,10 @@ public final class Driver {
                 try {
                     m = new Multiplexer(g, mine);
                 } catch (IOException e) {
+                    for (Multiplexer made : muxes) made.closeSelector();
                     throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot open a selector: " + oneLine(e), e);
                 }
+                muxes.add(m);
                 Thread t = new Thread(null, () -> {
                     Expr.stackHolds(depth);
                     m.run(connected, go);
@@ -440,6 +443,7 @@ public final class Driver {
                 go.countDown();
                 if (jit != null) jit.close();
                 for (Thread t : ts.subList(0, i)) t.join();
+                for (Multiplexer m : muxes.subList(Math.min(i, muxes.size()), muxes.size())) m.closeSelector();   // never ran: never closed its own
                 throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot start thread " + (i + 1) + " of " + ts.size() + " ("
                         + dev.kensho.core.env.ThreadLimits.describe() + "): " + (wireEngine ? "lower -j" : "the pgjdbc engine runs a thread"
                         + " per client: lower -c, or use --engine wire (clients on -j threads, as pgbench)") + ", or raise the limit", e);
@@ -484,7 +488,18 @@ public final class Driver {
         if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
         Ticker ticker = new Ticker();
         seconds = ticker.seconds;
-        ticker.start();
+        try {
+            ticker.start();
+        } catch (OutOfMemoryError e) {
+            // the last thread of the run, refused as a client's would be: the clients, waiting for the start, leave too
+            if (!dev.kensho.core.env.ThreadLimits.isThreadRefused(e)) throw e;
+            cancelled = true;
+            go.countDown();
+            for (Thread t : ts) t.join();
+            window.closed();
+            throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot start the progress thread ("
+                    + dev.kensho.core.env.ThreadLimits.describe() + "): lower the clients or threads, or raise the limit", e);
+        }
         go.countDown();
         long cpuAtEnd;
         long end;
@@ -1448,6 +1463,15 @@ public final class Driver {
             this.clients = clients;
             this.selector = Selector.open();
             for (Client c : clients) c.mux = this;
+        }
+
+        /** For a multiplexer whose thread never ran (its run() closes its own). */
+        void closeSelector() {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
         }
 
         void run(CountDownLatch connected, CountDownLatch go) {

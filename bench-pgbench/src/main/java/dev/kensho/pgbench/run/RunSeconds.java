@@ -235,9 +235,12 @@ final class RunSeconds {
 
     private void sealThrough(long last, long now) {
         for (long k = firstOpen; k <= last; k++) {
+            // made before anything changes: a heap exhausted here (a client's result, see Ticker) leaves the second
+            // open for the next read, where made after the seal it was lost
+            Second fresh = open.containsKey(k) ? null : new Second(k, withLag);
             firstOpen = k + 1;
             Second s = open.remove(k);
-            if (s == null) s = new Second(k, withLag);   // a second without a transaction is still a second
+            if (s == null) s = fresh != null ? fresh : new Second(k, withLag);   // a second without a transaction is still a second
             s.start = origin + k * SECOND_NANOS;
             s.end = Math.max(s.start + 1, Math.min(now, s.start + SECOND_NANOS));
             s.sealedAt = now;
