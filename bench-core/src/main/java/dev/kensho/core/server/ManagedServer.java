@@ -898,7 +898,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             return;
         }
         ProcessHandle postmaster = ProcessHandle.of(pid).orElse(null);
-        if (postmaster == null) return;
+        // a stale file's number may since name another process (a job stopped with Ctrl-Z): only a postgres is continued
+        if (postmaster == null || !postmaster.info().command().map(c -> c.endsWith("/postgres")).orElse(false)) return;
         List<String> stopped = new ArrayList<>();
         java.util.stream.Stream.concat(java.util.stream.Stream.of(postmaster), postmaster.descendants()).forEach(h -> {
             try {
