@@ -276,7 +276,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 // terminated during the run (pg_terminate_backend, a lost network): the "before" snapshot still holds, and
                 // pg_stat_database's counts are the database's, whichever backend reads them; the trial lost them all
                 conn.close();
-                conn = bounded(target.connect());
+                // the login too: the host may still be silent
+                java.util.Properties login = new java.util.Properties();
+                login.setProperty("loginTimeout", String.valueOf(STALL_MILLIS / 1000));
+                conn = bounded(target.connect(login));
             }
             awaitRunBackendsGone();
             Map<String, Long> after;
