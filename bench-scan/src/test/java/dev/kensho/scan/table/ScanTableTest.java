@@ -47,6 +47,17 @@ class ScanTableTest {
             assertTrue(said.toString(StandardCharsets.UTF_8).startsWith("scan_high was changed since Kensho built it (")
                     && said.toString(StandardCharsets.UTF_8).contains(" pages, not the 25 it was built with"), said.toString(StandardCharsets.UTF_8));
             assertTrue(ScanTable.prepare(c, Layout.HIGH, 1000, null, false, Optional.empty(), progress).reused(), "rebuilt: reused again");
+
+            // the same rows and pages in another order: a low table CLUSTERed was reused as low clustering's
+            said.reset();
+            assertFalse(ScanTable.prepare(c, Layout.LOW, 2000, null, false, Optional.empty(), progress).reused());
+            assertTrue(ScanTable.prepare(c, Layout.LOW, 2000, null, false, Optional.empty(), progress).reused(), "unchanged: reused");
+            s.execute("CLUSTER scan_low USING scan_low_pk");
+            dev.kensho.scan.LayoutFacts rebuilt = ScanTable.prepare(c, Layout.LOW, 2000, null, false, Optional.empty(), progress);
+            assertFalse(rebuilt.reused());
+            assertTrue(said.toString(StandardCharsets.UTF_8).matches("scan_low was changed since Kensho built it \\(its key order has correlation "
+                    + "1\\.000 with the rows' order, where the low layout has about 0\\): rebuilding it\n"), said.toString(StandardCharsets.UTF_8));
+            assertTrue(Math.abs(rebuilt.correlation()) < 0.5, "low again: " + rebuilt.correlation());
         }
     }
 
