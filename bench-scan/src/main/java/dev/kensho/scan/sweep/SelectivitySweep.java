@@ -164,8 +164,17 @@ public final class SelectivitySweep {
             }
             b.extra("plan", String.join(" > ", plan.nodeTypes()));
             b.extra("workers_planned", plan.workersPlanned());
+            // known where the timed run is the EXPLAIN ANALYZE (server timing); a plain EXPLAIN says -1
+            int launched = plan.workersLaunched();
+            if (plan.workersPlanned() > 0 && launched >= 0) b.extra("workers_launched", launched);
             if (plan.jit() != null) b.extra("jit_functions", plan.jit().functions());
             String wrong = planProblem(cell.scan(), plan);
+            // planned workers that did not start (max_parallel_workers, slots other queries hold) ran the scan serially:
+            // kept as a parallel cell, its serial time lowered nothing and moved the crossover
+            if (wrong == null && plan.workersPlanned() > 0 && launched >= 0 && launched < plan.workersPlanned()) {
+                wrong = "launched " + launched + " of the " + plan.workersPlanned() + " parallel workers planned (max_parallel_workers,"
+                        + " or worker slots other sessions held)";
+            }
             if (wrong == null && got != expected) wrong = "returned " + got + " rows, expected " + expected;
             Trial t = b.build();
             if (wrong == null) return t;

@@ -1,0 +1,38 @@
+package dev.kensho.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.core.result.RunDirectory;
+import dev.kensho.core.result.Trial;
+import dev.kensho.core.server.Target;
+import dev.kensho.core.server.TargetSpec;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cell whose planned parallel workers did not start ran its scan serially: it was kept as a parallel cell (the plan
+ * said Gather, its time was the serial one) and moved the crossover. Such a cell is now invalid, saying why.
+ */
+class ParallelWorkersLaunchedTest {
+
+    @Test
+    void workersPlannedButNotLaunchedMakeTheCellInvalid(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().set("max_parallel_workers", "0").open()) {
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(200_000).layouts(List.of(Layout.HIGH)).from(91).to(91).step(10)
+                    .caches(List.of(CacheState.WARM)).parallelWorkers(2).repeat(1).build();
+            ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("bench", "scan"), System.err);
+            List<Trial> trials = RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS));
+            List<Trial> gathered = trials.stream().filter(t -> ((Number) t.extra().getOrDefault("workers_planned", 0)).intValue() > 0).toList();
+            assertFalse(gathered.isEmpty(), "a parallel plan was made: " + trials);
+            for (Trial t : gathered) {
+                assertEquals(0, ((Number) t.extra().get("workers_launched")).intValue(), t.toString());
+                assertEquals("invalid", t.status(), t.toString());
+                assertTrue(String.valueOf(t.extra().get("reason")).startsWith("launched 0 of the "), t.toString());
+            }
+        }
+    }
+}
