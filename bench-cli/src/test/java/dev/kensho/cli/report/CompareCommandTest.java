@@ -126,6 +126,36 @@ class CompareCommandTest {
         assertEquals("bench: --fail-if-worse: no cell could be tested (not testable (n=1)): run --repeat 2 or more on each side\n", untested.err());
     }
 
+    /**
+     * Edges of the gate: failures whose medians are 0 on both sides but whose means got worse (0/0 is no ratio, and the
+     * worse cell passed); and every repeat one value on each side (not testable, and the gate passed a clear loss, or
+     * asked for repeats that were there).
+     */
+    @Test
+    void theGateJudgesZeroMediansAndConstantCells() {
+        Path run;
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("edges"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 11)))) {
+            for (String v : List.of("16", "17")) {
+                for (int r = 0; r < 11; r++) {
+                    double failed = v.equals("16") || r < 6 ? 0 : 10;
+                    rd.append(Trial.of("clients=1;version=" + v, r).param("version", v).param("clients", 1).metric("failed", failed)
+                            .metric("retries", v.equals("16") ? 100 : 120).metric("tps", 1000).build());
+                }
+            }
+            run = rd.path();
+        }
+        CommandRun zero = CommandRun.of("compare", run.toString(), "--metric", "failed", "--fail-if-worse", "-o", tmp.resolve("z").toString());
+        assertEquals(1, zero.exit(), zero.out() + zero.err());
+        assertEquals("bench: 1 cell is worse than 16 (--fail-if-worse): 17 all failed (medians 0 and 0, worse in the mean)\n", zero.err());
+        CommandRun constant = CommandRun.of("compare", run.toString(), "--metric", "retries", "--fail-if-worse", "--tolerance", "5",
+                "-o", tmp.resolve("k").toString());
+        assertEquals(1, constant.exit(), constant.out() + constant.err());
+        assertEquals("bench: 1 cell is worse than 16 by more than 5 % (--fail-if-worse): 17 all retries x1.200\n", constant.err());
+        // one value on each side, the same: judged equal, and passed (not "run --repeat 2 or more")
+        CommandRun same = CommandRun.of("compare", run.toString(), "--metric", "tps", "--fail-if-worse", "-o", tmp.resolve("s").toString());
+        assertEquals(0, same.exit(), same.out() + same.err());
+    }
+
     /** Two versions swept over different client counts: no cell matches, and a CI step relying on the exit code must fail. */
     @Test
     void aComparisonThatComparesNothingFails() {
