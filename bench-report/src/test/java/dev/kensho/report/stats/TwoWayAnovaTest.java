@@ -90,6 +90,20 @@ class TwoWayAnovaTest {
         assertEquals(0.036038, t.term("supp:dose").p(), 1e-6);
     }
 
+    /**
+     * One value per cell that the additive model fits exactly (a run compared with a copy of itself: y = a + b): the
+     * residual is rounding noise, and F came out 6.8e32 with p < 0.0001. Nothing to test, said.
+     */
+    @Test
+    void anExactFitIsNotTested() {
+        List<TwoWayAnova.Observation> obs = List.of(new TwoWayAnova.Observation("16", 1.0, 1000.1), new TwoWayAnova.Observation("16", 2.0, 2000.3),
+                new TwoWayAnova.Observation("17", 1.0, 1000.1), new TwoWayAnova.Observation("17", 2.0, 2000.3));
+        TwoWayAnova.Table t = TwoWayAnova.fit("version", "clients", obs);
+        assertTrue(t.terms().isEmpty(), t.toString());
+        assertTrue(t.warnings().contains("the model fits every value exactly (no interaction left to test the effects against): nothing to test"),
+                t.warnings().toString());
+    }
+
     @Test
     void missingCellsAreDroppedWithWarning() {
         List<TwoWayAnova.Observation> obs = new ArrayList<>(toothGrowth());
