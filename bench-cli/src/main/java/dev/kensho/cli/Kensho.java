@@ -261,6 +261,9 @@ public final class Kensho implements Runnable {
             shuttingDown = true;
             JvmShutdown.begin();   // before the check below: no trial is appended from now on
             Path run = activeRun;
+            // read together with run: the command's thread, ending at the next trial's start once the JVM is ending,
+            // used to clear it between the two reads, and a signal just after a trial lost run.json's note
+            RunDirectory dir = createdRunDirectory != null ? createdRunDirectory : resumedRunDirectory;
             if (run != null && run.equals(createdRun) && !hasTrials(run)) {
                 // not removed here: the command's thread still writes to it until the JVM halts
                 // yet it is a run to resume, not to delete: its run.json has the plan
@@ -270,7 +273,6 @@ public final class Kensho implements Runnable {
             }
             // in run.json too, which report and compare quote: read alone, the directory of a Ctrl-C'd run looked like
             // one still running (a SIGKILL leaves no note; a resume notes itself)
-            RunDirectory dir = createdRunDirectory != null ? createdRunDirectory : resumedRunDirectory;
             // not into a directory removed meanwhile (an empty run's): writing run.json would make it again
             if (run != null && dir != null && Files.isDirectory(dir.path())) {
                 try {
@@ -289,11 +291,14 @@ public final class Kensho implements Runnable {
             // goes first: in a tiny heap (-Xmx8m) building this line ran out of memory too, and the trace was back
             return outOfMemory(e);
         } finally {
-            activeRun = null;
-            createdRun = null;
-            createdResults = null;
-            createdRunDirectory = null;
-            resumedRunDirectory = null;
+            // the interrupt hook reads them still: a command that ended because the JVM is ending keeps them for it
+            if (!JvmShutdown.begun()) {
+                activeRun = null;
+                createdRun = null;
+                createdResults = null;
+                createdRunDirectory = null;
+                resumedRunDirectory = null;
+            }
             ServerActions.start();   // later actions in this JVM (a test's, a harness's) are not this run's
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
