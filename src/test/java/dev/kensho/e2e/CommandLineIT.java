@@ -116,6 +116,19 @@ class CommandLineIT {
         assertEquals("", BenchJar.withoutJvmNotes(Files.readString(work.resolve("err-pipe"))));
     }
 
+    /** A java.io.tmpdir that does not exist is said as such, a usage error (it read "cannot chown ...", exit 3, as root). */
+    @Test
+    void aMissingTemporaryDirectoryIsSaidAsSuch() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "only root's server start runs commands through a temporary file");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=/nonexistent-kensho-tmp",
+                "-jar", BenchJar.JAR.toString(), "env").redirectOutput(work.resolve("out").toFile()).redirectError(work.resolve("err").toFile());
+        Process p = pb.start();
+        assertEquals(2, p.waitFor());
+        String err = BenchJar.withoutJvmNotes(Files.readString(work.resolve("err")));
+        assertTrue(err.strip().endsWith("bench: cannot create a temporary file in /nonexistent-kensho-tmp (java.io.tmpdir): no such file or directory"), err);
+    }
+
     @Test
     void versionNamesToolAndEmbeddedPostgres() throws Exception {
         BenchJar.Result r = BenchJar.run(work, "--version");

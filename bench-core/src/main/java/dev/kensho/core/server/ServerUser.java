@@ -161,7 +161,17 @@ final class ServerUser {
                     // a file system without POSIX permissions: as it is
                 }
             }
-            out = logFile != null ? logFile : Files.createTempFile("kensho-cmd", ".out");
+            if (logFile != null) {
+                out = logFile;
+            } else {
+                try {
+                    out = Files.createTempFile("kensho-cmd", ".out");
+                } catch (IOException e) {
+                    // the JVM's temporary directory, not the command: said as such (it read "cannot chown ...: /nonexistent/kensho-cmd…", exit 3)
+                    throw KenshoException.usage("cannot create a temporary file in " + System.getProperty("java.io.tmpdir")
+                            + " (java.io.tmpdir): " + KenshoException.ioReason(e));
+                }
+            }
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             withoutPasswords(pb.environment());
