@@ -97,6 +97,8 @@ public final class TwoWayAnova {
         Term residual = null;
         for (int effect = 0; effect < 3; effect++) {
             Table t = d.table(nameA, nameB, ranking.rank(aligned[effect]), null);
+            // ranks an exact fit leaves nothing to test against: no ART table, as for any other reason it has none
+            if (t.terms().isEmpty()) return new Table(nameA, nameB, List.of(), n, d.balanced(), t.warnings());
             terms.add(t.terms().get(effect));
             residual = t.residual();
         }
@@ -316,9 +318,11 @@ public final class TwoWayAnova {
             double rssFull = rss(x, yv, new boolean[cols]);
             // an exact fit (a run compared with a copy of itself, one value per cell: no interaction left): the residual
             // is rounding noise, and F was 6.8e32 with p < 0.0001, or 1.125 of one rounding error over another
-            double mean = Arrays.stream(response).average().orElse(0), total = 0;
-            for (double v : response) total += (v - mean) * (v - mean);
-            if (rssFull <= 1e-10 * total) {
+            // rounding leaves about 1e-31 of the sum of squares: 1e-20 of it tells an exact fit from a near one (a
+            // counter's repeats a few apart in a million), uncentred so that constant data are caught too
+            double total = 0;
+            for (double v : response) total += v * v;
+            if (rssFull <= 1e-20 * total) {
                 List<String> w = new ArrayList<>(named);
                 w.add("the model fits every value exactly (no " + (additive ? "interaction" : "spread") + " left to test the effects"
                         + " against): nothing to test");
