@@ -172,8 +172,8 @@ public final class SelectivitySweep {
             // planned workers that did not start (max_parallel_workers, slots other queries hold) ran the scan serially:
             // kept as a parallel cell, its serial time lowered nothing and moved the crossover
             if (wrong == null && plan.workersPlanned() > 0 && launched >= 0 && launched < plan.workersPlanned()) {
-                wrong = "launched " + launched + " of the " + plan.workersPlanned() + " parallel workers planned (max_parallel_workers,"
-                        + " or worker slots other sessions held)";
+                wrong = "launched " + launched + " of the " + plan.workersPlanned() + " parallel workers planned (max_parallel_workers, or"
+                        + " max_worker_processes' slots, which other sessions and the server's own workers hold too)";
             }
             if (wrong == null && got != expected) wrong = "returned " + got + " rows, expected " + expected;
             Trial t = b.build();
