@@ -316,9 +316,22 @@ public final class RunComparison {
         // what report says of a run cut short, compare says too: a median of 1 of 3 repeats compared as one of 3
         for (RunResults r : runs) HtmlReport.unfinished(r).ifPresent(u -> warnings.add(r.directory().getFileName() + ": " + u));
         Set<String> seen = new java.util.HashSet<>();
+        Map<List<dev.kensho.core.result.Trial>, RunResults> byTrials = new java.util.HashMap<>();
         for (RunResults r : runs) {
+            // a link to it, or a path spelled otherwise, is the same run too
             Path same = r.directory().toAbsolutePath().normalize();
-            if (!seen.add(same.toString())) warnings.add(r.directory().getFileName() + " is given twice: it is compared with itself");
+            try {
+                same = r.directory().toRealPath();
+            } catch (java.io.IOException | RuntimeException e) {
+                // as given
+            }
+            if (!seen.add(same.toString())) {
+                warnings.add(r.directory().getFileName() + " is given twice: it is compared with itself");
+            } else if (!r.trials().isEmpty() && byTrials.putIfAbsent(r.trials(), r) != null) {
+                // a copy (cp -r): the same trials to the last timestamp, which no second run measures
+                warnings.add(r.directory().getFileName() + " holds the very trials of " + byTrials.get(r.trials()).directory().getFileName()
+                        + " (a copy?): it is compared with itself");
+            }
         }
         Set<String> params = new LinkedHashSet<>();
         runs.forEach(r -> r.trials().forEach(t -> params.addAll(t.params().keySet())));

@@ -687,7 +687,7 @@ class RunComparisonTest {
 
     /** What report says of a run cut short, compare says too; and a run given twice is compared with itself, said. */
     @Test
-    void anUnfinishedRunAndARunGivenTwiceAreWarnedAbout() {
+    void anUnfinishedRunAndARunGivenTwiceAreWarnedAbout() throws Exception {
         RunResults cut;
         try (RunDirectory rd = RunDirectory.create(tmp.resolve("cut"), RunInfo.of("pgbench sweep", List.of("bench"), Map.of("repeat", 3)))) {
             for (int c : new int[] {1, 4}) {
@@ -700,5 +700,15 @@ class RunComparisonTest {
         assertTrue(w.stream().anyMatch(x -> x.startsWith(cut.directory().getFileName() + ": Unfinished: 2 of 2 cells have fewer trials than the 3 repeats")), w.toString());
         w = RunComparison.of(List.of(whole, whole)).warnings();
         assertTrue(w.contains(whole.directory().getFileName() + " is given twice: it is compared with itself"), w.toString());
+        // a link to it, and a copy of it: the same run, said (neither was)
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), whole.directory().toAbsolutePath());
+        w = RunComparison.of(List.of(whole, RunDirectory.read(link))).warnings();
+        assertTrue(w.contains("link is given twice: it is compared with itself"), w.toString());
+        Path copy = Files.createDirectories(tmp.resolve("copy"));
+        try (var files = Files.list(whole.directory())) {
+            for (Path f : files.toList()) if (Files.isRegularFile(f)) Files.copy(f, copy.resolve(f.getFileName()));
+        }
+        w = RunComparison.of(List.of(whole, RunDirectory.read(copy))).warnings();
+        assertTrue(w.contains("copy holds the very trials of " + whole.directory().getFileName() + " (a copy?): it is compared with itself"), w.toString());
     }
 }
