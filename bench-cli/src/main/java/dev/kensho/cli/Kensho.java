@@ -183,20 +183,19 @@ public final class Kensho implements Runnable {
     public static void main(String[] args) {
         // the resume commands that stderr, report and compare print name the jar this is
         dev.kensho.core.result.RunInfo.startedAs(program());
-        if (!charsetOf(System.out, "stdout").newEncoder().canEncode("検証")) {
-            // LANG=C, a CI job's usual locale: Java wrote ASCII, every kanji, dash, µ and ≥ a "?" ("Kensho (??)",
-            // "min?max"). UTF-8's bytes are what CI logs and today's terminals read, and what pgbench and psql pass on
-            // from the server unconverted. Buffered and flushed as the JVM's own streams are. A Japanese locale
-            // (EUC-JP, Shift_JIS) keeps its encoding, as psql's output does: in UTF-8 every path and server message
-            // was unreadable on its terminal, where now only a dash, µ or ≥ of Kensho's own is a "?"
-            System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(StandardOutput.open(), 128),
-                    true, java.nio.charset.StandardCharsets.UTF_8));
+        // LANG=C, a CI job's usual locale: Java wrote ASCII, every kanji, dash, µ and ≥ a "?" ("Kensho (??)",
+        // "min?max"). UTF-8's bytes are what CI logs and today's terminals read, and what pgbench and psql pass on
+        // from the server unconverted. A Japanese locale (EUC-JP, Shift_JIS) keeps its encoding, as psql's output does:
+        // in UTF-8 every path and server message was unreadable on its terminal, where now only a dash, µ or ≥ of
+        // Kensho's own is a "?"
+        java.nio.charset.Charset locale = charsetOf(System.out, "stdout");
+        utf8Console = !locale.newEncoder().canEncode("検証");
+        // the JVM's own stream as it makes it (a 128-byte buffer, flushed at each line), over one that remembers a failed write
+        System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(StandardOutput.open(), 128), true,
+                utf8Console ? java.nio.charset.StandardCharsets.UTF_8 : locale));
+        if (utf8Console) {
             System.setErr(new java.io.PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), 128),
                     true, java.nio.charset.StandardCharsets.UTF_8));
-            utf8Console = true;
-        } else {
-            // the JVM's own stream as it makes it (a 128-byte buffer, flushed at each line), over a stream that remembers a failed write
-            System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(StandardOutput.open(), 128), true, charsetOf(System.out, "stdout")));
         }
         String undecodable = undecodableArgument(args, System.getenv(), System.getProperty("sun.jnu.encoding", ""));
         if (undecodable != null) {
