@@ -103,34 +103,44 @@ class SilentReconnectTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void aReconnectionNobodyAnswersEndsWithTheRun(Engine engine) throws Exception {
+    interface ThroughProxy {
+        void run(Target server, Proxy proxy, Target through, PrintStream sink) throws Exception;
+    }
+
+    /** A server of the test's own with pgbench's tables, and a target that reaches it through a proxy. */
+    private static void throughProxy(ThroughProxy test) throws Exception {
         try (Target server = new TargetSpec().open(); Proxy proxy = new Proxy(server.port())) {
             new PgbenchInit().scale(1).log(null).run(server);
             try (Target through = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + proxy.listening.getLocalPort() + "/kensho")
                     .user("postgres").open()) {
-                PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream());
-                Thread terminator = new Thread(() -> {
-                    try {
-                        // once both clients run their transactions (not at a fixed time: a loaded machine's run starts late)
-                        awaitQuerying(server, 2);
-                        proxy.hold = true;
-                        try (Connection c = server.connect(); Statement s = c.createStatement()) {
-                            s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend'"
-                                    + " AND pid <> pg_backend_pid()");
-                        }
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                terminator.start();
-                RunReport r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new PgbenchRun().selectOnly().clients(2)
-                        .seconds(4).warmup(0).noVacuum(true).engine(engine).output(sink, sink).run(through));
-                terminator.join();
-                assertTrue(r.aborted() && String.valueOf(r.abortReason()).contains("could not reconnect before the run's end"), r.toString());
+                test.run(server, proxy, through, new PrintStream(java.io.OutputStream.nullOutputStream()));
             }
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aReconnectionNobodyAnswersEndsWithTheRun(Engine engine) throws Exception {
+        throughProxy((server, proxy, through, sink) -> {
+            Thread terminator = new Thread(() -> {
+                try {
+                    // once both clients run their transactions (not at a fixed time: a loaded machine's run starts late)
+                    awaitQuerying(server, 2);
+                    proxy.hold = true;
+                    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+                        s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+                                + " AND pid <> pg_backend_pid()");
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            terminator.start();
+            RunReport r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new PgbenchRun().selectOnly().clients(2)
+                    .seconds(4).warmup(0).noVacuum(true).engine(engine).output(sink, sink).run(through));
+            terminator.join();
+            assertTrue(r.aborted() && String.valueOf(r.abortReason()).contains("could not reconnect before the run's end"), r.toString());
+        });
     }
 
     /** Waits (up to 30 s) until this many backends run or last ran a statement on pgbench_accounts. */
@@ -156,30 +166,25 @@ class SilentReconnectTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aLateLoginUnderConnectPerTransactionCountsInTheRun(Engine engine) throws Exception {
-        try (Target server = new TargetSpec().open(); Proxy proxy = new Proxy(server.port())) {
-            new PgbenchInit().scale(1).log(null).run(server);
-            try (Target through = new TargetSpec().url("jdbc:postgresql://127.0.0.1:" + proxy.listening.getLocalPort() + "/kensho")
-                    .user("postgres").open()) {
-                PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream());
-                int before = proxy.forwarded.get();
-                Thread stall = new Thread(() -> {
-                    try {
-                        // once the run's clock runs (its -C logins come one a transaction), logins wait 4.5 s, past -T 3
-                        long giveUp = System.nanoTime() + 30_000_000_000L;
-                        while (proxy.forwarded.get() < before + 20 && System.nanoTime() < giveUp) Thread.sleep(5);
-                        proxy.hold = true;
-                        Thread.sleep(4500);
-                        proxy.release();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                stall.start();
-                RunReport r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new PgbenchRun().selectOnly().clients(1)
-                        .seconds(3).connectPerTransaction(true).noVacuum(true).engine(engine).output(sink, sink).run(through));
-                stall.join();
-                assertTrue(!r.aborted() && r.benchSeconds() > 4.5, "the run lasts until the late login's transaction ends: " + r);
-            }
-        }
+        throughProxy((server, proxy, through, sink) -> {
+            int before = proxy.forwarded.get();
+            Thread stall = new Thread(() -> {
+                try {
+                    // once the run's clock runs (its -C logins come one a transaction), logins wait 4.5 s, past -T 3
+                    long giveUp = System.nanoTime() + 30_000_000_000L;
+                    while (proxy.forwarded.get() < before + 20 && System.nanoTime() < giveUp) Thread.sleep(5);
+                    proxy.hold = true;
+                    Thread.sleep(4500);
+                    proxy.release();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            stall.start();
+            RunReport r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new PgbenchRun().selectOnly().clients(1)
+                    .seconds(3).connectPerTransaction(true).noVacuum(true).engine(engine).output(sink, sink).run(through));
+            stall.join();
+            assertTrue(!r.aborted() && r.benchSeconds() > 4.5, "the run lasts until the late login's transaction ends: " + r);
+        });
     }
 }
