@@ -486,7 +486,11 @@ class ClientSweepTest {
      * On 15+ the count is exact: one commit per select-only transaction, at most one more per client.
      */
     @Test
+    @dev.kensho.junit.ChangesServer
     void databaseDeltaLeavesOutTheSamplersOwnQueries(Target pg, @TempDir Path tmp) throws Exception {
+        // an autovacuum worker's visit commits in pg_stat_database even where it vacuums no table (three more commits,
+        // none autovacuumed, in a clean-clone build): off for this test, as OldReleasesTest's sweep has it (put back after)
+        pg.control().apply(Map.of("autovacuum", "off"));
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("pgbench sweep", List.of("pgbench", "sweep"), Map.of()))) {
             new ClientSweep().clients(List.of(1, 4)).threads("1").repeats(2).seconds(2).builtin("select-only").scale(1).warmup(0)
                     .log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
