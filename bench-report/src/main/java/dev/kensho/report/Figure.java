@@ -29,18 +29,42 @@ public record Figure(String title, JFreeChart chart, List<String> notes) {
         return chart != null;
     }
 
+    /** Room a legend gets before the chart grows: three rows of entries. */
+    private static final double LEGEND_ROOM = 60;
+
+    /**
+     * The chart's height: HEIGHT, taller by what its legend needs beyond three rows. JFreeChart takes the legend's room
+     * from the plot, and a sweep of a hundred cells had a plot squeezed to a strip (at 208 lines, to nothing).
+     */
+    public int height() {
+        if (chart == null || chart.getLegend() == null || !chart.getLegend().isVisible()) return HEIGHT;
+        java.awt.image.BufferedImage scratch = new java.awt.image.BufferedImage(1, 1, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g2 = scratch.createGraphics();
+        try {
+            // as JFreeChart arranges a top or bottom title: the chart's width, any height
+            double big = 1e6;
+            org.jfree.chart.ui.Size2D size = chart.getLegend().arrange(g2, new org.jfree.chart.block.RectangleConstraint(
+                    WIDTH, new org.jfree.data.Range(0, WIDTH), org.jfree.chart.block.LengthConstraintType.RANGE,
+                    big, new org.jfree.data.Range(0, big), org.jfree.chart.block.LengthConstraintType.RANGE));
+            return HEIGHT + (int) Math.ceil(Math.max(0, size.getHeight() - LEGEND_ROOM));
+        } finally {
+            g2.dispose();
+        }
+    }
+
     /**
      * The chart as an inline &lt;svg&gt; element that scales with the page. The id prefixes the
      * element's clip-path ids so several charts can share one HTML document.
      */
     public String svg(String id) {
-        SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
+        int height = height();
+        SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, height);
         g2.setDefsKeyPrefix(id + "-");
         // JFreeSVG writes every coordinate as a full double (61.517459869384766): a hundredth of a pixel is finer than any
         // screen, and a sweep's report of dozens of 300-second charts was three times the size for those digits
         g2.setGeomDoubleConverter(Figure::hundredths);
-        chart.draw(g2, new java.awt.geom.Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
-        String svg = g2.getSVGElement(id, false, new ViewBox(0, 0, WIDTH, HEIGHT), null, null);
+        chart.draw(g2, new java.awt.geom.Rectangle2D.Double(0, 0, WIDTH, height));
+        String svg = g2.getSVGElement(id, false, new ViewBox(0, 0, WIDTH, height), null, null);
         // inline SVG in HTML needs no namespace declarations; dropping them keeps the file free of URLs
         return svg.replaceAll(" xmlns(:\\w+)?=(['\"])[^'\"]*\\2", "");
     }
@@ -59,7 +83,7 @@ public record Figure(String title, JFreeChart chart, List<String> notes) {
 
     public void png(Path file) {
         try {
-            ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+            ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, height());
         } catch (IOException e) {
             throw dev.kensho.core.KenshoException.usage("cannot write " + file + ": " + dev.kensho.core.KenshoException.ioReason(e));
         }
