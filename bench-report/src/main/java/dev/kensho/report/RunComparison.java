@@ -947,6 +947,46 @@ public final class RunComparison {
         return rows;
     }
 
+    /**
+     * The rows a gate fails on (compare's --fail-if-worse --tolerance pct): worse by the tests, or constantly worse (below),
+     * and by more than pct percent in the metric's better direction. A Java harness gates on this as the CLI does.
+     */
+    public List<Row> worseBeyond(double pct) {
+        return rows.stream().filter(r -> ("worse".equals(r.verdict()) || constantlyWorse(r)) && beyond(r, pct)).toList();
+    }
+
+    /** Whether no row could be tested for want of repeats (runs of one repeat): a gate judged nothing, and is no pass. */
+    public boolean untestedForWantOfRepeats() {
+        return !rows.isEmpty() && rows.stream().allMatch(r -> r.verdict().startsWith("not testable (n="));
+    }
+
+    /**
+     * A cell whose every repeat gave one value on each side (a count such as failed, under -t), the candidate's the worse:
+     * no test has a variance to use (Welch's, as R's, is undefined), yet the change is no chance; "not testable" let a
+     * gate pass 100 failures every time become 120.
+     */
+    static boolean constantlyWorse(Row r) {
+        if (!r.verdict().equals("not testable (no variance)") || Math.min(r.baselineN(), r.n()) < 2) return false;
+        return switch (Better.of(r.metric())) {
+            case HIGHER -> r.median() < r.baselineMedian();
+            case LOWER -> r.median() > r.baselineMedian();
+            case UNKNOWN -> false;
+        };
+    }
+
+    /**
+     * Whether a worse row is worse by more than pct percent, in its metric's better direction. Medians of 0 on both sides
+     * (a count of failures whose worse verdict its means gave) have no ratio: any tolerance is passed, as from 0 to more.
+     */
+    static boolean beyond(Row r, double pct) {
+        if (Double.isNaN(r.ratio())) return true;
+        return switch (Better.of(r.metric())) {
+            case HIGHER -> r.ratio() < 1 - pct / 100;
+            case LOWER -> r.ratio() > 1 + pct / 100;
+            case UNKNOWN -> false;   // no verdict of worse is given to it
+        };
+    }
+
     public List<Analysis> analyses() {
         return analyses;
     }

@@ -98,8 +98,7 @@ public final class CompareCommand implements Callable<Integer> {
                     : why.get(0) + (why.size() > 1 ? " (and " + (why.size() - 1) + " more warning" + (why.size() > 2 ? "s" : "") + " above)" : "")));
         }
         if (failIfWorse) {
-            List<RunComparison.Row> worse = cmp.rows().stream().filter(r -> ("worse".equals(r.verdict()) || constantlyWorse(r))
-                    && beyond(r, tolerance)).toList();
+            List<RunComparison.Row> worse = cmp.worseBeyond(tolerance);
             if (!worse.isEmpty()) {
                 String cells = worse.stream().limit(5).map(r -> r.group() + " " + r.cell() + " " + r.metric() + (Double.isNaN(r.ratio())
                         ? " (medians 0 and 0, worse in the mean)" : String.format(java.util.Locale.ROOT, " x%.3f", r.ratio())))
@@ -110,39 +109,12 @@ public final class CompareCommand implements Callable<Integer> {
             }
             // a gate that could judge nothing is no pass: runs of one repeat have no variance to test against (cells whose
             // every repeat gave one value on each side were judged above: said to need more repeats, they had enough)
-            if (cmp.rows().stream().allMatch(r -> r.verdict().startsWith("not testable (n="))) {
+            if (cmp.untestedForWantOfRepeats()) {
                 throw new KenshoException(1, "--fail-if-worse: no cell could be tested (" + cmp.rows().get(0).verdict()
                         + "): run --repeat 2 or more on each side");
             }
         }
         return 0;
-    }
-
-    /**
-     * A cell whose every repeat gave one value on each side (a count such as failed, under -t), the candidate's the worse:
-     * no test has a variance to use (Welch's, as R's, is undefined), yet the change is no chance; "not testable" let a
-     * gate pass 100 failures every time become 120.
-     */
-    static boolean constantlyWorse(RunComparison.Row r) {
-        if (!r.verdict().equals("not testable (no variance)") || Math.min(r.baselineN(), r.n()) < 2) return false;
-        return switch (RunComparison.Better.of(r.metric())) {
-            case HIGHER -> r.median() < r.baselineMedian();
-            case LOWER -> r.median() > r.baselineMedian();
-            case UNKNOWN -> false;
-        };
-    }
-
-    /**
-     * Whether a worse row is worse by more than pct percent, in its metric's better direction. Medians of 0 on both sides
-     * (a count of failures whose worse verdict its means gave) have no ratio: any tolerance is passed, as from 0 to more.
-     */
-    static boolean beyond(RunComparison.Row r, double pct) {
-        if (Double.isNaN(r.ratio())) return true;
-        return switch (RunComparison.Better.of(r.metric())) {
-            case HIGHER -> r.ratio() < 1 - pct / 100;
-            case LOWER -> r.ratio() > 1 + pct / 100;
-            case UNKNOWN -> false;   // no verdict of worse is given to it
-        };
     }
 
     private static String fmt(double pct) {
