@@ -30,6 +30,19 @@ class RunComparisonTest {
     @TempDir
     Path tmp;
 
+    /** The gate as a Java harness reads it: 17's tps at 16 clients is 0.95 of 16's, worse (Holm p 0.016). */
+    @Test
+    void worseBeyondIsTheGatesRows() throws Exception {
+        RunComparison cmp = RunComparison.of(List.of(SampleRuns.pgbenchSweep(tmp)));
+        java.util.function.DoubleFunction<List<String>> tps = pct -> cmp.worseBeyond(pct).stream().filter(r -> r.metric().equals("tps"))
+                .map(r -> r.group() + " " + r.cell()).toList();
+        assertEquals(1, tps.apply(0).size(), cmp.text());
+        assertTrue(tps.apply(0).get(0).startsWith("17 "), tps.apply(0).toString());
+        assertEquals(tps.apply(0), tps.apply(4.9));
+        assertEquals(List.of(), tps.apply(5.1));
+        assertFalse(cmp.untestedForWantOfRepeats());
+    }
+
     @Test
     void versionsInsideOneRun() throws Exception {
         RunComparison cmp = RunComparison.of(List.of(SampleRuns.pgbenchSweep(tmp)));
