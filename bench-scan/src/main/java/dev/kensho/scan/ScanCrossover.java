@@ -460,6 +460,29 @@ public final class ScanCrossover {
         }
     }
 
+    /**
+     * --parallel-workers beyond what the server can start (max_parallel_workers, max_worker_processes): every cell planned
+     * with more is invalid, each with its reason, and the sweep ended with no crossover and no word before it.
+     */
+    private static void checkWorkerSlots(Target target, Options options, RunDirectory dir, PrintStream progress) {
+        Integer asked = options.parallelWorkers();
+        if (asked == null || asked == 0) return;
+        Map<String, Integer> limits = new LinkedHashMap<>();
+        try (Connection c = target.connect(); java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                "SELECT name, setting::int FROM pg_settings WHERE name IN ('max_parallel_workers', 'max_worker_processes') ORDER BY name DESC")) {
+            while (rs.next()) limits.put(rs.getString(1), rs.getInt(2));
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+        }
+        var lowest = limits.entrySet().stream().min(Map.Entry.comparingByValue());
+        if (lowest.isEmpty() || asked <= lowest.get().getValue()) return;
+        String note = "scan: --parallel-workers " + asked + " is more than the server's " + lowest.get().getKey() + " ("
+                + lowest.get().getValue() + "): a cell planned with more workers than start is invalid; raise it (--set "
+                + lowest.get().getKey() + "=" + asked + " on a server Kensho manages) or ask for fewer";
+        dir.noteOnce(note);
+        say(progress, note);
+    }
+
     private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
                                   List<String> sbWanted, String tablespace, Optional<Path> storageDir, StudyLock lock)
             throws InterruptedException {
@@ -505,6 +528,7 @@ public final class ScanCrossover {
         }
         dir.parameter(SHARED_BUFFERS_RESOLVED, sbs);
         recordSessionSettings(target, options, dir);
+        checkWorkerSlots(target, options, dir, progress);
 
         SelectivitySweep sweep = new SelectivitySweep(target, options.rows(), options.timing(), options.parallelWorkers(), options.dropOsCache())
                 .holding(lock);

@@ -24,7 +24,14 @@ class ParallelWorkersLaunchedTest {
         try (Target pg = new TargetSpec().set("max_parallel_workers", "0").open()) {
             ScanCrossover.Options o = ScanCrossover.Options.builder().rows(200_000).layouts(List.of(Layout.HIGH)).from(91).to(91).step(10)
                     .caches(List.of(CacheState.WARM)).parallelWorkers(2).repeat(1).build();
-            ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("bench", "scan"), System.err);
+            java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+            ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("bench", "scan"), new java.io.PrintStream(said, true, "UTF-8"));
+            // said once, before the cells: every parallel cell of the sweep would be invalid
+            String progress = said.toString("UTF-8");
+            String warning = "scan: --parallel-workers 2 is more than the server's max_parallel_workers (0)";
+            assertEquals(1, progress.split(java.util.regex.Pattern.quote(warning), -1).length - 1, progress);
+            assertTrue(RunDirectory.read(r.directory()).info().notes().stream().anyMatch(n -> n.startsWith(warning)),
+                    RunDirectory.read(r.directory()).info().notes().toString());
             List<Trial> trials = RunDirectory.readTrials(r.directory().resolve(RunDirectory.TRIALS));
             List<Trial> gathered = trials.stream().filter(t -> ((Number) t.extra().getOrDefault("workers_planned", 0)).intValue() > 0).toList();
             assertFalse(gathered.isEmpty(), "a parallel plan was made: " + trials);
