@@ -165,7 +165,8 @@ final class JmhTrials implements OutputFormat {
         jmh.put("unit", primary.getScoreUnit());
         jmh.put("mode", current.getMode().shortLabel());
         jmh.put("iterations", n);
-        jmh.put("forks", Math.max(1, fork));
+        // as JMH counts them: 0 where the iterations ran in this JVM (--forks 0), which said 1, as if a fork had run
+        jmh.put("forks", current.getForks() == 0 ? 0 : fork);
         jmh.put("min", primary.getStatistics().getMin());
         jmh.put("max", primary.getStatistics().getMax());
         jmh.put("stdev", n > 1 ? primary.getStatistics().getStandardDeviation() : null);

@@ -221,6 +221,7 @@ class MicroBenchmarksTest {
                 assertTrue(((Number) r.get("error")).doubleValue() > 0, r.toString());
                 assertEquals("ms/op", r.get("unit"));
                 assertEquals(3, ((Number) r.get("iterations")).intValue());
+                assertEquals(0, ((Number) r.get("forks")).intValue(), "--forks 0: run in this JVM, as JMH records it");
                 assertEquals(List.of(1, 1, 1), trials.stream().map(t -> ((Number) t.extra().get("fork")).intValue()).toList());
                 assertEquals(List.of(1, 2, 3), trials.stream().map(t -> ((Number) t.extra().get("fork_iteration")).intValue()).toList());
                 // an iteration's trial began as JMH began it: the next one after it had finished
