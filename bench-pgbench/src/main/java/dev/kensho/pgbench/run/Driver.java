@@ -439,10 +439,8 @@ public final class Driver {
                 // pthread_create refused (a process or task limit, seldom memory): the clients started so far close their
                 // connections, and the caller hears which limit (the JVM's "out of memory" sent users to -Xmx)
                 if (!dev.kensho.core.env.ThreadLimits.isThreadRefused(e)) throw e;
-                cancelled = true;
-                go.countDown();
                 if (jit != null) jit.close();
-                for (Thread t : ts.subList(0, i)) t.join();
+                cancelBeforeStart(ts.subList(0, i), go);
                 for (Multiplexer m : muxes.subList(Math.min(i, muxes.size()), muxes.size())) m.closeSelector();   // never ran: never closed its own
                 throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot start thread " + (i + 1) + " of " + ts.size() + " ("
                         + dev.kensho.core.env.ThreadLimits.describe() + "): " + (wireEngine ? "lower -j" : "the pgjdbc engine runs a thread"
@@ -458,9 +456,7 @@ public final class Driver {
         }
         for (Client c : clients) {
             if (c.connectError != null) {
-                cancelled = true;
-                go.countDown();
-                for (Thread t : ts) t.join();
+                cancelBeforeStart(ts, go);
                 throw KenshoException.target("connection to the server failed for client " + c.id + ": " + c.connectError, null);
             }
         }
@@ -472,9 +468,7 @@ public final class Driver {
             window.opened();
         } catch (RuntimeException e) {
             // the observer failed: the clients, waiting for the start, must not be left behind with their connections
-            cancelled = true;
-            go.countDown();
-            for (Thread t : ts) t.join();
+            cancelBeforeStart(ts, go);
             throw e;
         }
         double initialConnMs = initialConnectionMs(connectStart, Arrays.stream(groups).mapToLong(g -> g.connectedAt.get()).toArray());
@@ -493,9 +487,7 @@ public final class Driver {
         } catch (OutOfMemoryError e) {
             // the last thread of the run, refused as a client's would be: the clients, waiting for the start, leave too
             if (!dev.kensho.core.env.ThreadLimits.isThreadRefused(e)) throw e;
-            cancelled = true;
-            go.countDown();
-            for (Thread t : ts) t.join();
+            cancelBeforeStart(ts, go);
             window.closed();
             throw new KenshoException(KenshoException.FAILURE, "pgbench: cannot start the progress thread ("
                     + dev.kensho.core.env.ThreadLimits.describe() + "): lower the clients or threads, or raise the limit", e);
@@ -601,6 +593,13 @@ public final class Driver {
         while (!go.await(START_LOOK_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
             // not yet
         }
+    }
+
+    /** The run ends before its start: the clients waiting for it close their connections and their threads end. */
+    private void cancelBeforeStart(List<Thread> started, CountDownLatch go) throws InterruptedException {
+        cancelled = true;
+        go.countDown();
+        for (Thread t : started) t.join();
     }
 
     private InterruptedException stopOnInterrupt(InterruptedException e, List<Thread> ts, CountDownLatch go, Ticker ticker) {
