@@ -58,21 +58,23 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     /**
      * The run's backends: those that connected after this sampler, which opens before the run's clients. Sessions already
      * in the database (a psql left open, a pool) are not the run's: idle in ClientRead, they made the profile theirs.
-     */
-    private static final String RUN_BACKENDS = "AND backend_start > ";
-
-    /**
-     * {@link #RUN_BACKENDS}, less this sampler's own second connection (it connected after the first). The sampler's
-     * start as read when it connected: a connection made again after the first was lost is younger than the run's.
+     * Less this sampler's own second connection (it connected after the first). The sampler's start is as read when it
+     * connected: a connection made again after the first was lost is younger than the run's.
      */
     private String runBackends() {
-        return RUN_BACKENDS + "'" + since + "'::timestamptz" + (hostPid == 0 ? "" : " AND pid <> " + hostPid);
+        // backend_start is the server's wall clock: stepped back between this connection and the clients' (an NTP step
+        // on the server host), it dated every client before the sampler and the profile came out empty, unsaid. A backend
+        // that was not there when the sampler connected is the run's whatever its start says.
+        return "AND (backend_start > '" + since + "'::timestamptz OR NOT pid = ANY('" + before + "'::int[]))"
+                + (hostPid == 0 ? "" : " AND pid <> " + hostPid);
     }
 
     private Connection conn;
     private final Target target;
     /** When this sampler's first connection started (pg_stat_activity.backend_start, as text). */
     private final String since;
+    /** The backends there when this sampler connected (its own included), as an int[] literal. */
+    private final String before;
     /**
      * Statements this sampler ran on conn, each a transaction of its own: its commits are in pg_stat_database's count
      * too (ten a second), and are taken out of the delta, which is the run's.
@@ -147,6 +149,11 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
              ResultSet rs = s.executeQuery("SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()")) {
             rs.next();
             this.since = rs.getString(1);
+        }
+        try (Statement s = conn.createStatement();
+             ResultSet rs = s.executeQuery("SELECT coalesce(array_agg(pid), '{}')::text FROM pg_stat_activity")) {
+            rs.next();
+            this.before = rs.getString(1);
         }
         this.clients = ClientBackends.condition(ServerVersion.of(conn));
         this.forceFlush = ServerVersion.of(conn).atLeast(15);

@@ -126,6 +126,31 @@ class TrialSamplerTest {
         }
     }
 
+    /**
+     * The server's clock stepped back after the sampler connected (an NTP step on its host): every client's backend_start
+     * then lay before the sampler's own, the run's backends were taken for others' and the profile came out empty,
+     * unsaid. Simulated by dating the sampler's connection an hour ahead, as such a step leaves it.
+     */
+    @Test
+    void theRunsBackendsAreCountedWhenTheServersClockSteppedBack(Target pg) throws Exception {
+        try (TrialSampler sampler = new TrialSampler(pg)) {
+            java.lang.reflect.Field since = TrialSampler.class.getDeclaredField("since");
+            since.setAccessible(true);
+            try (java.sql.Connection c = pg.connect(); java.sql.Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT (now() + interval '1 hour')::text")) {
+                rs.next();
+                since.set(sampler, rs.getString(1));
+            }
+            sampler.opened();
+            try (java.sql.Connection client = pg.connect(); java.sql.Statement cs = client.createStatement()) {
+                cs.execute("SELECT pg_sleep(1.5)");
+            }
+            sampler.closed();
+            long backendSamples = ((Number) sampler.observation().waitProfile().get("backend_samples")).longValue();
+            assertTrue(backendSamples >= 5, sampler.observation().waitProfile().toString());
+        }
+    }
+
     /** The same server, but sameHost() says no, as for a server on another machine. */
     private static Target elsewhere(Target pg) {
         return (Target) Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class}, (p, m, args) -> {
