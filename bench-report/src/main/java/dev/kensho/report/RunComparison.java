@@ -783,7 +783,9 @@ public final class RunComparison {
 
     private double[] values(Group g, String key, String metric) {
         List<Trial> ts = cells.get(g).getOrDefault(key, List.of());
-        return ts.stream().map(t -> t.metric(metric)).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+        // sorted: the tests' sums then do not depend on the order the trials ran or were written in (a shuffled
+        // trials.jsonl, a resumed run) down to the last bit of welch_p in compare.csv
+        return ts.stream().map(t -> t.metric(metric)).filter(Objects::nonNull).mapToDouble(Double::doubleValue).sorted().toArray();
     }
 
     private List<String> orderedKeys() {
