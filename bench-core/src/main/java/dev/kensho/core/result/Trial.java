@@ -65,6 +65,13 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         return v instanceof Number n ? n.doubleValue() : null;
     }
 
+    /**
+     * extra: seconds the wall clock stepped (an NTP step, a resumed VM; negative: back) since the trial before this one
+     * was built, or since the run began: started and finished, wall-clock times, are that far off each other or the
+     * trials before. Durations are timed on the monotonic clock and are not affected.
+     */
+    public static final String WALL_CLOCK_STEP = "wall_clock_step_s";
+
     /** Fluent construction that keeps insertion order of params and metrics. */
     public static final class Builder {
         private final String cell;
@@ -92,6 +99,8 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         public Builder started(Instant when) { started = when; return this; }
 
         public Trial build() {
+            double step = WallClockStep.sinceLastLook();
+            if (step != 0) extra.put(WALL_CLOCK_STEP, step);
             return new Trial(cell, repeat, params, metrics, extra, status, started, Instant.now());
         }
     }

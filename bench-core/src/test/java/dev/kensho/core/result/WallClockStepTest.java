@@ -1,0 +1,36 @@
+package dev.kensho.core.result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class WallClockStepTest {
+    /** A 5 s trial during which NTP stepped the wall clock back an hour, then one without a step. */
+    @Test
+    void aStepIsSaidOnceAndTheClocksDriftIsNoStep() {
+        AtomicLong mono = new AtomicLong(1_000);
+        AtomicReference<Instant> wall = new AtomicReference<>(Instant.parse("2026-11-30T21:00:00Z"));
+        WallClockStep c = new WallClockStep(mono::get, wall::get);
+        mono.addAndGet(5_000_000_000L);
+        wall.set(Instant.parse("2026-11-30T21:00:05Z").minusSeconds(3600));
+        assertEquals(-3600.0, c.look(), 1e-9);
+        // the next trial: 5 s on both clocks, the wall's 300 ms ahead (drift, jitter)
+        mono.addAndGet(5_000_000_000L);
+        wall.set(wall.get().plusMillis(5_300));
+        assertEquals(0.0, c.look());
+        // a VM resumed: the wall clock 2 h ahead, the monotonic one 1 s on
+        mono.addAndGet(1_000_000_000L);
+        wall.set(wall.get().plusSeconds(7201));
+        assertEquals(7200.0, c.look(), 1e-9);
+    }
+
+    @Test
+    void aTrialBuiltWithoutAStepRecordsNone() {
+        RunInfo.of("test", java.util.List.of(), null);
+        Trial t = Trial.of("c", 0).metric("tps", 1.0).build();
+        assertEquals(null, t.extra().get(Trial.WALL_CLOCK_STEP));
+    }
+}
