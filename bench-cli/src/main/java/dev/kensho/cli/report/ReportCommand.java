@@ -107,6 +107,22 @@ public final class ReportCommand implements Callable<Integer> {
                         : "no " + root + " directory to find the newest run in; give DIR");
             }
             if (runs.isEmpty()) throw KenshoException.usage("no results directory under " + root + "; give DIR");
+            // names are the wall clock at each start: one dated after now was made before the clock stepped back, and a
+            // run made since sorts below it
+            String top = runs.get(0).getFileName().toString();
+            if (top.length() >= 16) {
+                try {
+                    java.time.Instant stamp = java.time.LocalDateTime.parse(top.substring(0, 15),
+                            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")).toInstant(java.time.ZoneOffset.UTC);
+                    if (stamp.isAfter(java.time.Instant.now().plusSeconds(60))) {
+                        System.err.println("report: warning: " + top + " is dated after this machine's clock (" + java.time.Instant.now()
+                                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "): the clock was stepped back since, and the newest"
+                                + " run by name may not be the last one made; give DIR");
+                    }
+                } catch (java.time.format.DateTimeParseException notAStamp) {
+                    // a directory named by hand: nothing to compare
+                }
+            }
             for (int i = 0; i < runs.size(); i++) {
                 if (!measured(runs.get(i))) continue;
                 if (i > 0) {

@@ -69,6 +69,45 @@ class CompareCommandTest {
         assertFalse(Files.exists(tmp.resolve("out")), "nothing written");
     }
 
+    /**
+     * Run directories are named by the wall clock at their start: after the clock stepped back, a run made since sorts
+     * below one made before, and "the newest" was the older one, unsaid. The clock cannot order them: it is said.
+     */
+    @Test
+    void newestDatedAfterTheClockIsSaid() throws Exception {
+        Path root = tmp.resolve("results");
+        java.time.format.DateTimeFormatter stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(java.time.ZoneOffset.UTC);
+        Path ahead = root.resolve(stamp.format(java.time.Instant.now().plusSeconds(3600)) + "-pgbench-run");
+        Path now = root.resolve(stamp.format(java.time.Instant.now()) + "-pgbench-run");
+        for (Path run : List.of(ahead, now)) {
+            Files.createDirectories(run);
+            Files.writeString(run.resolve(RunDirectory.RUN), "{}");
+            Files.writeString(run.resolve(RunDirectory.TRIALS), "{}\n");
+        }
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertEquals(ahead, ReportCommand.RunDirs.newest(root));
+        } finally {
+            System.setErr(err);
+        }
+        assertTrue(said.toString(java.nio.charset.StandardCharsets.UTF_8).startsWith("report: warning: " + ahead.getFileName()
+                + " is dated after this machine's clock ("), said.toString(java.nio.charset.StandardCharsets.UTF_8));
+
+        // runs dated up to now: nothing to say
+        Files.walk(ahead).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        said.reset();
+        System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertEquals(now, ReportCommand.RunDirs.newest(root));
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals("", said.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** bench report without DIR where there is no ./results: said as such, not as the I/O exception's bare path. */
     @Test
     void newestWithoutAResultsDirectory() {
