@@ -134,6 +134,7 @@ public final class Environment {
                     if (jit) m.put("jit", rs.getString(5));
                 }
                 if (jit) m.put("jit_available", jitAvailable(c));
+                m.put("clock_offset_ms", clockOffsetMs(own));
                 // an empty map of a read that failed would read as "none"
                 if (!nonDefault.isEmpty() || settingsFailed == null) m.put("non_default_settings", nonDefault);
                 if (!driverSession.isEmpty() || settingsFailed == null) m.put("driver_session_settings", driverSession);
@@ -156,6 +157,20 @@ public final class Environment {
             m.put("error", Credentials.mask(e.getMessage()));
         }
         return m;
+    }
+
+    /**
+     * The server's clock less this machine's, in ms (rounded; the query's round trip bounds its error): trials' started and
+     * finished are this machine's times, a server log's are the server's, and a server on a host whose clock is off
+     * had its log cut an hour wide of the trial.
+     */
+    private static long clockOffsetMs(Statement s) throws SQLException {
+        long before = java.time.Instant.now().toEpochMilli();
+        try (ResultSet rs = s.executeQuery("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")) {
+            rs.next();
+            long after = java.time.Instant.now().toEpochMilli();
+            return rs.getLong(1) - (before + after) / 2;
+        }
     }
 
     /**

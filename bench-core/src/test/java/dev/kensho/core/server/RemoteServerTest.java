@@ -137,6 +137,11 @@ class RemoteServerTest {
             assertEquals("1ms (user)", ((Map<?, ?>) bounded.get("non_default_settings")).get("statement_timeout"), bounded.toString());
             assertEquals("Pacific/Chatham (database)", ((Map<?, ?>) bounded.get("non_default_settings")).get("TimeZone"), bounded.toString());
             assertEquals(role.name(), ((Map<?, ?>) bounded.get("role")).get("name"), bounded.toString());
+            // the server's clock against this machine's, read within the record's own statements: one clock here, so within
+            // the round trip (an offset in seconds or microseconds read as ms would be far off)
+            for (Map<String, Object> e : java.util.List.of(env, bounded)) {
+                assertTrue(Math.abs(((Number) e.get("clock_offset_ms")).longValue()) < 1000, e.toString());
+            }
             // the machine's PostgreSQL has JIT (Debian's is built with LLVM), and its first load takes more than 1 ms
             assertEquals(dev.kensho.core.env.Environment.server(pg).get("jit_available"), bounded.get("jit_available"), bounded.toString());
         }
