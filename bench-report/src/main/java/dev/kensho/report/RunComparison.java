@@ -313,6 +313,7 @@ public final class RunComparison {
         }
         if (runs.size() > 1) runParametersThatDiffer();
         if (runs.size() > 1) buildsThatDiffer();
+        if (runs.size() > 1) clientMachinesThatDiffer();
         // what report says of a run cut short, compare says too: a median of 1 of 3 repeats compared as one of 3
         for (RunResults r : runs) HtmlReport.unfinished(r).ifPresent(u -> warnings.add(r.directory().getFileName() + ": " + u));
         Set<String> seen = new java.util.HashSet<>();
@@ -703,6 +704,36 @@ public final class RunComparison {
         List<String> each = new ArrayList<>();
         for (int i = 0; i < commits.size(); i++) each.add(commits.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
         notes.add("the runs were measured by different builds of Kensho: commit " + String.join("; ", each));
+    }
+
+    /** The client facts whose difference changes what a driver on that client could do. */
+    private static final List<String> CLIENT_FACTS = List.of("cpus", "host_cpus", "cpus_allowed", "cpu_quota", "memory_limit_bytes");
+
+    /**
+     * The client machine or its confinement, where they differ: a run made with 1 CPU (taskset, a pod's quota) and one
+     * with 2 were compared without a word, though the driver shares (or lacks) the CPU the server needs.
+     */
+    private void clientMachinesThatDiffer() {
+        for (String k : CLIENT_FACTS) {
+            List<String> values = new ArrayList<>();
+            for (RunResults r : runs) {
+                Set<String> v = new java.util.TreeSet<>();
+                if (r.info().environment() != null) {
+                    for (Object e : r.info().environment().values()) {
+                        // a limit left out by a build that records the host's CPUs was none; by an older build, not recorded
+                        if (e instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> c) {
+                            v.add(c.containsKey(k) ? Cells.text(c.get(k)) : c.containsKey("host_cpus") ? "none" : "(not recorded)");
+                        }
+                    }
+                }
+                values.add(v.isEmpty() ? "(not recorded)" : String.join(", ", v));
+            }
+            // a run of an older build says nothing of its confinement: no difference to name
+            if (values.stream().anyMatch(v -> v.contains("(not recorded)")) || values.stream().distinct().count() < 2) continue;
+            List<String> each = new ArrayList<>();
+            for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
+            notes.add("the runs' client machines differ in " + k + ": " + String.join("; ", each));
+        }
     }
 
     /** A value with its maps' keys in order, so that two orders of one map compare equal. */

@@ -605,6 +605,28 @@ class RunComparisonTest {
                 + runs.get(2).directory().getFileName() + ")")), RunComparison.of(List.of(runs.get(0), runs.get(2))).notes().toString());
     }
 
+    /** Runs made with 1 CPU (a pod's quota, taskset) and with 2: said, as the driver shares or lacks the server's CPU. */
+    @Test
+    void runsOnDifferentlyConfinedClientsAreNoted(@TempDir Path tmp) throws Exception {
+        List<RunResults> runs = new ArrayList<>();
+        List<Map<String, Object>> clients = List.of(Map.of("cpus", 1, "host_cpus", 2, "cpus_allowed", "0-1", "cpu_quota", 0.5),
+                Map.of("cpus", 2, "host_cpus", 2, "cpus_allowed", "0-1"), Map.of("cpus", 2));
+        for (int i = 0; i < 3; i++) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
+                rd.environment("embedded-18", Map.of("client", clients.get(i)));
+                for (int r = 0; r < 2; r++) rd.append(Trial.of("clients=1", r).param("clients", 1).metric("tps", 100.0 + r).build());
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        String a = " in A (" + runs.get(0).directory().getFileName() + ")", b = " in B (" + runs.get(1).directory().getFileName() + ")";
+        List<String> said = RunComparison.of(runs.subList(0, 2)).notes().stream().filter(n -> n.startsWith("the runs' client machines")).toList();
+        assertEquals(List.of("the runs' client machines differ in cpus: 1" + a + "; 2" + b,
+                "the runs' client machines differ in cpu_quota: 0.5" + a + "; none" + b), said);
+        // a run of an older build recorded no confinement: only what both recorded is compared (cpus: the same)
+        assertTrue(RunComparison.of(List.of(runs.get(1), runs.get(2))).notes().stream().noneMatch(n -> n.startsWith("the runs' client machines")),
+                RunComparison.of(List.of(runs.get(1), runs.get(2))).notes().toString());
+    }
+
     /**
      * The default baseline is the first run's first value as its command gave them (run.json's planned cells): sorted,
      * --pg-version 9.6,10,11 was compared with 10, and micro's none,SJIS with SJIS.

@@ -315,6 +315,8 @@ public final class Environment {
             m.put("host", "unknown");
         }
         m.put("cpus", Runtime.getRuntime().availableProcessors());
+        // what the number above folds together (affinity, quota) and the host it was taken from
+        m.putAll(Confinement.ofThisProcess());
         m.put("cpu_model", HostSampler.cpuModel());
         try {
             if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {

@@ -12,4 +12,14 @@ class ClientEnvironmentTest {
         assertEquals(System.getProperty("java.vendor") + " (" + System.getProperty("java.vm.vendor") + "), " + System.getProperty("java.home"),
                 Environment.client().get("jvm_vendor"));
     }
+
+    /** The host's CPUs and those this process may use, beside availableProcessors()' one number (Linux, where /proc is). */
+    @Test
+    void theHostsCpusAndTheAllowedOnesAreRecorded() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/status")), "no /proc");
+        java.util.Map<String, Object> c = Environment.client();
+        long cpus = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")).lines().filter(l -> l.matches("cpu\\d+ .*")).count();
+        assertEquals(cpus, ((Number) c.get("host_cpus")).longValue(), c.toString());
+        org.junit.jupiter.api.Assertions.assertNotNull(c.get("cpus_allowed"), c.toString());
+    }
 }
