@@ -120,6 +120,16 @@ final class BorrowedTarget implements Target, org.junit.jupiter.api.extension.Ex
             return target.control().apply(settings);
         }
 
+        @Override
+        public long logMark() {
+            return target.control().logMark();
+        }
+
+        @Override
+        public java.util.Optional<String> crashSince(long mark, long waitMillis) {
+            return target.control().crashSince(mark, waitMillis);
+        }
+
         /** Applies back what this test changed; fails the test when the server will not take its earlier values. */
         synchronized void restore() {
             Map<String, String> now = target.control().applied();

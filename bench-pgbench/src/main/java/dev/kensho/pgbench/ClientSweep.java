@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The PGECons fixed-point observation: one script at each client count, on one or more targets
@@ -462,6 +463,12 @@ public final class ClientSweep {
         return r;
     }
 
+    /** The server's crash line as the trial says it; signal 9 is most often the kernel's OOM killer. */
+    static String crashed(String line) {
+        return "the server crashed during the trial: " + line + (line.contains("signal 9") ? " (the kernel's OOM killer, unless someone "
+                + "sent a kill -9: the kernel log says)" : "");
+    }
+
     private Trial trial(Target target, TrialMatrix.Planned<Cell> p, RunDirectory dir) throws SQLException {
         Cell cell = p.cell();
         Trial.Builder extra = Trial.of(p.key(), p.repeat());
@@ -531,9 +538,18 @@ public final class ClientSweep {
                 new PrintStream(runErr, true, StandardCharsets.UTF_8));
         RunReport report;
         TrialSampler.Observation seen;
+        long logMark = target.control().logMark();
         try (TrialSampler sampler = new TrialSampler(target, waitSampleMillis)) {
             report = run.run(target, sampler.connections(), sampler);
             seen = sampler.observation();
+        } catch (RuntimeException | SQLException e) {
+            // "the database system is in recovery mode" was the trial's reason where the OOM killer had killed a backend: the
+            // cause was a note in run.json, found only when the server stopped
+            if (!(e instanceof KenshoException k && k.exitCode() == KenshoException.USAGE)) {
+                Optional<String> crash = target.control().crashSince(logMark, 3000);
+                if (crash.isPresent()) throw new KenshoException(KenshoException.FAILURE, KenshoException.firstLine(e) + " (" + crashed(crash.get()) + ")", e);
+            }
+            throw e;
         }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("target", cell.target());
@@ -562,7 +578,21 @@ public final class ClientSweep {
                     + (seen.databaseDelta().isEmpty() ? ", and this trial has no pg_stat_database figures" : "; pg_stat_database's figures "
                     + "were read on a new connection"));
         }
-        ex.put("pg_stat_database_delta", seen.databaseDelta());
+        // a backend killed during the trial (the OOM killer) that the run rode out: its failures and its low tps had no cause
+        Optional<String> crash = target.control().crashSince(logMark, 0);
+        if (crash.isPresent()) {
+            ex.put("server_crash", crash.get());
+            err.println(trialPrefix + "warning: " + crashed(crash.get()));
+        }
+        if (crash.isPresent() || seen.databaseDelta().values().stream().anyMatch(v -> v < 0)) {
+            // the counts began again from 0 (a crash discards them, pg_stat_reset() zeroes them): the "deltas" were negative
+            // block and tuple counts, and 0 commits for a trial that committed
+            metrics.keySet().removeIf(k -> k.startsWith("db_"));
+            ex.put("pg_stat_database_reset", crash.isPresent() ? "by the server's crash" : "during the trial (pg_stat_reset(), or a crash)");
+            err.println(trialPrefix + "warning: pg_stat_database's counts were reset during the trial: this trial has no pg_stat_database figures");
+        } else {
+            ex.put("pg_stat_database_delta", seen.databaseDelta());
+        }
         if (!seen.cpu().isEmpty()) ex.put("cpu_split_pct", seen.cpu());
         if (metrics.get("other_cpu_pct") instanceof Double other && other >= SHARED_HOST_PCT) {
             // the trial's numbers are the server's and another program's: said as it finishes, not found later in a column

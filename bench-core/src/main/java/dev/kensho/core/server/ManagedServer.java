@@ -983,9 +983,35 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
     private String crashSinceStart() {
-        if (startMark < 0) return null;
+        return startMark < 0 ? null : crashIn(startMark);
+    }
+
+    @Override
+    public long logMark() {
+        return logSize();
+    }
+
+    @Override
+    public Optional<String> crashSince(long mark, long waitMillis) {
+        if (mark < 0) return Optional.empty();
+        // the postmaster logs a process's end as it reaps it, a moment after the client saw its connection go
+        long giveUp = System.nanoTime() + waitMillis * 1_000_000L;
+        String crash = crashIn(mark);
+        while (crash == null && System.nanoTime() < giveUp) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            crash = crashIn(mark);
+        }
+        return Optional.ofNullable(crash);
+    }
+
+    private String crashIn(long mark) {
         String panic = null;
-        for (String l : logLinesSince(startMark)) {
+        for (String l : logLinesSince(mark)) {
             if (l.contains(" PANIC: ") && panic == null) panic = logMessage(l);   // why it aborted (a full disk)
             if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) {
                 return logMessage(l) + (panic == null ? "" : ", after PANIC: " + panic);

@@ -35,4 +35,17 @@ public interface ServerControl {
 
     /** Directory of the server's binaries (initdb, pg_ctl, pgbench…) where known. */
     Optional<Path> binDirectory();
+
+    /** A place in the server's log to look for a crash from ({@link #crashSince}); -1 where Kensho does not read the log. */
+    default long logMark() {
+        return -1;
+    }
+
+    /**
+     * The server log's line telling that a server process crashed or was killed (the OOM killer's signal 9) since mark,
+     * waiting up to waitMillis for the postmaster to log it; empty where none did, or the log is not Kensho's to read.
+     */
+    default Optional<String> crashSince(long mark, long waitMillis) {
+        return Optional.empty();
+    }
 }

@@ -174,6 +174,51 @@ class ClientSweepTest {
     }
 
     /**
+     * A backend killed during a trial (the OOM killer's signal 9) showed as failed transactions, or as a reason such as
+     * "the database system is in recovery mode", its cause found in run.json only when the server stopped: the trial
+     * now names it. Killed here with kill -9, as the OOM killer does.
+     */
+    @Test
+    @dev.kensho.junit.ChangesServer
+    void aBackendKilledDuringTheTrialIsNamedInIt(Target pg, @TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(pg.sameHost() && pg.control().logMark() >= 0, "needs a managed server on this host");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Thread killer = new Thread(() -> {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                for (int i = 0; i < 100; i++) {
+                    try (java.sql.ResultSet rs = s.executeQuery("SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(0.3)%' "
+                            + "AND pid <> pg_backend_pid() LIMIT 1")) {
+                        if (rs.next()) {
+                            Thread.sleep(500);
+                            new ProcessBuilder("kill", "-9", String.valueOf(rs.getInt(1))).inheritIO().start().waitFor();
+                            return;
+                        }
+                    }
+                    Thread.sleep(100);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+            killer.start();
+            new ClientSweep().clients(List.of(1)).seconds(4).script("sleepy", "SELECT pg_sleep(0.3);\n").scale(1)
+                    .warmup(0).log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
+            killer.join();
+            Trial t = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0);
+            String named = t.ok() ? String.valueOf(t.extra().get("server_crash")) : String.valueOf(t.extra().get("reason"));
+            assertTrue(named.contains("was terminated by signal 9"), t.toString());
+            // the crash discarded the database's counts: no deltas from them (they were negative)
+            if (t.ok()) {
+                assertEquals("by the server's crash", t.extra().get("pg_stat_database_reset"), t.toString());
+                assertTrue(t.metrics().keySet().stream().noneMatch(k -> k.startsWith("db_")), t.toString());
+            }
+            assertTrue(log.toString(StandardCharsets.UTF_8).contains("the server crashed during the trial: ")
+                    || !t.ok(), log.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
      * A prewarm of more than shared buffers hold leaves the warm trials partly cold: said once per target, noted in
      * run.json and marked on each trial. It was recorded as prewarmed (191 417 blocks into 16 384 at scale 100).
      */
