@@ -258,7 +258,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
      * KenshoException: the test fails, as a misconfigured suite must not pass by skipping); tried once per JVM.
      */
     private Object local(LocalPostgres a, ExtensionContext e) {
-        return e.getRoot().getStore(NS).getOrComputeIfAbsent(localKey(a), k -> {
+        return serverStore(e).getOrComputeIfAbsent(localKey(a), k -> {
             try {
                 return new Handle(spec(a).open());
             } catch (KenshoException ex) {
@@ -308,11 +308,24 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     }
 
     private Target shared(ExtensionContext e, String key, Opener opener) {
-        ExtensionContext.Store store = e.getRoot().getStore(NS);
+        ExtensionContext.Store store = serverStore(e);
         try {
             return borrowed(e, key, store.getOrComputeIfAbsent(key, k -> new Handle(opener.open()), Handle.class).target);
         } catch (KenshoException ex) {
             throw new ParameterResolutionException("cannot start the test target: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Where the shared servers live: the launcher session's store (JUnit 5.13+), which lasts as long as the JVM's
+     * launcher session. Surefire with forkCount > 1 runs each class as an execution request of its own in a reused
+     * fork, and the root store, closed at the end of each request, stopped and started the server for every class.
+     */
+    private static ExtensionContext.Store serverStore(ExtensionContext e) {
+        try {
+            return e.getStore(ExtensionContext.StoreScope.LAUNCHER_SESSION, NS);
+        } catch (NoSuchFieldError | NoSuchMethodError | NoClassDefFoundError | UnsupportedOperationException older) {
+            return e.getRoot().getStore(NS);   // JUnit before 5.13: one server per test plan
         }
     }
 
