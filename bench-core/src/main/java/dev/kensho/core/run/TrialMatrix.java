@@ -120,6 +120,13 @@ public final class TrialMatrix<C> {
                 t = Trial.of(p.key(), p.repeat()).params(params.apply(p.cell())).failed((e instanceof java.sql.SQLException ? ""
                         : e.getClass().getSimpleName() + ": ") + dev.kensho.core.KenshoException.firstLine(e)).build();
             }
+            // the caller's thread was interrupted (a JUnit @Timeout, a cancelled Future): the body gave up ("pgbench run
+            // interrupted") and restored the flag; that is no failed trial, and writing it would fail on the interrupted
+            // channel (ClosedByInterruptException, read as a full disk). Stop as the Javadoc says, nothing recorded.
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted during trial " + p.key() + " repeat " + (p.repeat() + 1)
+                        + ": not recorded (a resumed run measures it)");
+            }
             // the JVM is ending (Ctrl-C): this trial ran while its server stopped or its query was cancelled, and
             // the rest would only fail the same way; neither is a result (RunDirectory keeps none from now on)
             if (JvmShutdown.begun()) throw new InterruptedException("the JVM is ending");
