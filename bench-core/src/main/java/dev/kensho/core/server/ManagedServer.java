@@ -983,7 +983,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
     private String crashSinceStart() {
-        return startMark < 0 ? null : crashIn(startMark);
+        return startMark < 0 ? null : new CrashScan(startMark).scan(instance.resolve("server.log"));
     }
 
     @Override
@@ -996,29 +996,64 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         if (mark < 0) return Optional.empty();
         // the postmaster logs a process's end as it reaps it, a moment after the client saw its connection go
         long giveUp = System.nanoTime() + waitMillis * 1_000_000L;
-        String crash = crashIn(mark);
-        while (crash == null && System.nanoTime() < giveUp) {
+        CrashScan scan = new CrashScan(mark);
+        String crash = scan.scan(instance.resolve("server.log"));
+        while (crash == null && System.nanoTime() < giveUp && !JvmShutdown.begun()) {
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            crash = crashIn(mark);
+            crash = scan.scan(instance.resolve("server.log"));
         }
         return Optional.ofNullable(crash);
     }
 
-    private String crashIn(long mark) {
-        String panic = null;
-        for (String l : logLinesSince(mark)) {
-            if (l.contains(" PANIC: ") && panic == null) panic = logMessage(l);   // why it aborted (a full disk)
-            if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) {
-                return logMessage(l) + (panic == null ? "" : ", after PANIC: " + panic);
-            }
+    /**
+     * Looks through server.log from a place on for a crash, line by line and on from where it stopped: a log of every
+     * statement (log_statement=all) grows by gigabytes in a trial, and was read whole into memory.
+     */
+    static final class CrashScan {
+        /** A line's start is enough to recognise it; a logged statement's megabytes are not kept. */
+        private static final int LINE_KEPT = 8192;
+        private long position;
+        private String panic;
+
+        CrashScan(long mark) {
+            position = mark;
         }
-        // the client saw its connection end at the PANIC, a moment before the postmaster logs the process's end
-        return panic == null ? null : "PANIC: " + panic;
+
+        /** The crash's line, else the PANIC seen (the client saw its connection end there, before the reaping is logged). */
+        String scan(Path log) {
+            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(log.toFile(), "r")) {
+                long end = f.length(), at = position;
+                f.seek(position);
+                byte[] buf = new byte[1 << 16];
+                java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+                while (at < end) {
+                    int n = f.read(buf, 0, (int) Math.min(buf.length, end - at));
+                    if (n <= 0) break;
+                    for (int i = 0; i < n; i++) {
+                        at++;
+                        if (buf[i] != '\n') {
+                            if (line.size() < LINE_KEPT) line.write(buf[i]);
+                            continue;
+                        }
+                        position = at;   // a line still being written is read again whole next time
+                        String l = line.toString(StandardCharsets.UTF_8);
+                        line.reset();
+                        if (l.contains(" PANIC: ") && panic == null) panic = logMessage(l);   // why it aborted (a full disk)
+                        if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) {
+                            return logMessage(l) + (panic == null ? "" : ", after PANIC: " + panic);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // no log to read: no crash to name
+            }
+            return panic == null ? null : "PANIC: " + panic;
+        }
     }
 
     private void jvmEnding() {
