@@ -463,6 +463,16 @@ public final class ClientSweep {
         return r;
     }
 
+    /** Whether a failure was a connection's loss or refusal (SQLSTATE class 08, or 57P: the server shutting down, recovering). */
+    private static boolean connectionLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException q && q.getSQLState() != null && (q.getSQLState().startsWith("08") || q.getSQLState().startsWith("57P"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The server's crash line as the trial says it; signal 9 is most often the kernel's OOM killer. */
     static String crashed(String line) {
         return "the server crashed during the trial: " + line + (line.contains("signal 9") ? " (the kernel's OOM killer, unless someone "
@@ -546,8 +556,13 @@ public final class ClientSweep {
             // "the database system is in recovery mode" was the trial's reason where the OOM killer had killed a backend: the
             // cause was a note in run.json, found only when the server stopped
             if (!(e instanceof KenshoException k && k.exitCode() == KenshoException.USAGE)) {
-                Optional<String> crash = target.control().crashSince(logMark, 3000);
-                if (crash.isPresent()) throw new KenshoException(KenshoException.FAILURE, KenshoException.firstLine(e) + " (" + crashed(crash.get()) + ")", e);
+                // a lost connection may be a crash the postmaster logs a moment later; another failure is looked up at once
+                Optional<String> crash = target.control().crashSince(logMark, connectionLost(e) ? 3000 : 0);
+                if (crash.isPresent()) {
+                    String why = e instanceof KenshoException ? e.getMessage()
+                            : (e instanceof SQLException ? "" : e.getClass().getSimpleName() + ": ") + KenshoException.firstLine(e);
+                    throw new KenshoException(KenshoException.FAILURE, why + " (" + crashed(crash.get()) + ")", e);
+                }
             }
             throw e;
         }
@@ -584,7 +599,7 @@ public final class ClientSweep {
             ex.put("server_crash", crash.get());
             err.println(trialPrefix + "warning: " + crashed(crash.get()));
         }
-        if (crash.isPresent() || seen.databaseDelta().values().stream().anyMatch(v -> v < 0)) {
+        if (crash.isPresent() || seen.databaseReset()) {
             // the counts began again from 0 (a crash discards them, pg_stat_reset() zeroes them): the "deltas" were negative
             // block and tuple counts, and 0 commits for a trial that committed
             metrics.keySet().removeIf(k -> k.startsWith("db_"));

@@ -120,6 +120,10 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private long samples;
     private long backendSamples;
     private Map<String, Long> dbBefore;
+    /** database()'s key for pg_stat_database.stats_reset (µs since the epoch, 0 where never reset): not a count. */
+    private static final String STATS_RESET = "stats_reset";
+    /** Whether pg_stat_database's counts were reset between the snapshots: the trial has no delta. */
+    private boolean databaseReset;
     private HostSampler.CpuTimes cpuBefore;
     private Map<String, Map<String, Double>> cpu = Map.of();
     /** The server's processes on its host, or null with the reason in serverCpuUnavailable. */
@@ -304,6 +308,14 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             }
             long sampler = own + hostStatements.get() - hostStatementsBefore;
             Map<String, Long> d = new LinkedHashMap<>();
+            // counts that began again within the window (pg_stat_reset(), or a crash, which discards them): no delta of
+            // them holds, where negative block counts and 0 commits had been recorded
+            databaseReset = !java.util.Objects.equals(after.remove(STATS_RESET), dbBefore.get(STATS_RESET))
+                    || after.entrySet().stream().anyMatch(e -> e.getValue() < dbBefore.getOrDefault(e.getKey(), 0L));
+            if (databaseReset) {
+                delta = Map.of();
+                return;
+            }
             after.forEach((k, v) -> d.put(k, v - dbBefore.getOrDefault(k, 0L)));
             d.computeIfPresent("xact_commit", (k, v) -> Math.max(0, v - sampler));
             delta = d;
@@ -488,16 +500,19 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 s.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()");
             }
             statements.incrementAndGet();
-            try (ResultSet rs = s.executeQuery("SELECT " + String.join(", ", DB_COLUMNS)
-                    + " FROM pg_stat_database WHERE datname = current_database()")) {
-                if (rs.next()) for (int i = 0; i < DB_COLUMNS.length; i++) m.put(DB_COLUMNS[i], rs.getLong(i + 1));
+            try (ResultSet rs = s.executeQuery("SELECT " + String.join(", ", DB_COLUMNS) + ", coalesce((extract(epoch FROM stats_reset)"
+                    + " * 1000000)::bigint, 0) FROM pg_stat_database WHERE datname = current_database()")) {
+                if (rs.next()) {
+                    for (int i = 0; i < DB_COLUMNS.length; i++) m.put(DB_COLUMNS[i], rs.getLong(i + 1));
+                    m.put(STATS_RESET, rs.getLong(DB_COLUMNS.length + 1));
+                }
             }
         }
         return m;
     }
 
     /** What was observed; stops sampling. */
-    public record Observation(Map<String, Object> waitProfile, Map<String, Long> databaseDelta,
+    public record Observation(Map<String, Object> waitProfile, Map<String, Long> databaseDelta, boolean databaseReset,
                               Map<String, Map<String, Double>> cpu, Map<String, Long> memoryKb, String error,
                               Timeline hostTimeline, Map<String, Object> host, Map<String, Double> processCpu) {
 
@@ -582,7 +597,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             if (hostTimeline != null && hostTimeline.error() != null) about.put("error", hostTimeline.error());
             if (serverCpuUnavailable != null) about.put("server_processes", serverCpuUnavailable);
         }
-        return new Observation(profile, delta, cpu, memory, error, hostSeries, about, processCpu);
+        return new Observation(profile, delta, databaseReset, cpu, memory, error, hostSeries, about, processCpu);
     }
 
     @Override

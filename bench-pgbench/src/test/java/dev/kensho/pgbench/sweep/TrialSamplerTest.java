@@ -151,6 +151,40 @@ class TrialSamplerTest {
         }
     }
 
+    /**
+     * pg_stat_reset() during the trial: the counts began again, and the "deltas" were negative block counts and 0
+     * commits. The trial has none now, and says why.
+     */
+    @Test
+    @dev.kensho.junit.ChangesServer
+    void countsResetDuringTheTrialGiveNoDelta(Target pg) throws Exception {
+        try (TrialSampler sampler = new TrialSampler(pg, 0)) {
+            sampler.opened();
+            try (java.sql.Connection client = pg.connect(); java.sql.Statement cs = client.createStatement()) {
+                for (int i = 0; i < 20; i++) cs.execute("SELECT count(*) FROM pg_class");
+                cs.execute("SELECT pg_stat_reset()");
+                cs.execute("SELECT 1");
+            }
+            Thread.sleep(300);
+            sampler.closed();
+            TrialSampler.Observation o = sampler.observation();
+            assertTrue(o.databaseReset(), o.databaseDelta().toString());
+            assertEquals(Map.of(), o.databaseDelta());
+            assertTrue(o.metrics().keySet().stream().noneMatch(k -> k.startsWith("db_")), o.metrics().toString());
+        }
+        // and without a reset, none is said
+        try (TrialSampler sampler = new TrialSampler(pg, 0)) {
+            sampler.opened();
+            try (java.sql.Connection client = pg.connect(); java.sql.Statement cs = client.createStatement()) {
+                for (int i = 0; i < 20; i++) cs.execute("SELECT 1");
+            }
+            Thread.sleep(300);
+            sampler.closed();
+            assertFalse(sampler.observation().databaseReset(), sampler.observation().databaseDelta().toString());
+            assertTrue(sampler.observation().databaseDelta().getOrDefault("xact_commit", 0L) >= 20, sampler.observation().databaseDelta().toString());
+        }
+    }
+
     /** The same server, but sameHost() says no, as for a server on another machine. */
     private static Target elsewhere(Target pg) {
         return (Target) Proxy.newProxyInstance(Target.class.getClassLoader(), new Class<?>[] {Target.class}, (p, m, args) -> {
