@@ -994,6 +994,32 @@ public final class RunComparison {
     }
 
     /**
+     * Why a gate (compare's --fail-if-worse --tolerance pct) fails, as the CLI says it; empty where it passes. It fails
+     * where nothing was compared, where a cell is worse beyond pct ({@link #worseBeyond}), and where no cell could be
+     * tested for want of repeats: a gate that judged nothing is no pass.
+     */
+    public java.util.Optional<String> gateFailure(double pct) {
+        if (rows.isEmpty()) {
+            return java.util.Optional.of("nothing compared: " + (warnings.isEmpty() ? "no cell matches one of the baseline's" : warnings.get(0)
+                    + (warnings.size() > 1 ? " (and " + (warnings.size() - 1) + " more warning" + (warnings.size() > 2 ? "s" : "") + " above)" : "")));
+        }
+        List<Row> worse = worseBeyond(pct);
+        if (!worse.isEmpty()) {
+            String cells = worse.stream().limit(5).map(r -> r.group() + " " + r.cell() + " " + r.metric() + (Double.isNaN(r.ratio())
+                    ? " (medians 0 and 0, worse in the mean)" : String.format(Locale.ROOT, " x%.3f", r.ratio())))
+                    .collect(java.util.stream.Collectors.joining(", "));
+            String tolerance = pct == Math.rint(pct) ? String.valueOf((long) pct) : String.valueOf(pct);
+            return java.util.Optional.of(worse.size() + (worse.size() == 1 ? " cell is" : " cells are") + " worse than " + worse.get(0).baseline()
+                    + (pct > 0 ? " by more than " + tolerance + " %" : "") + " (--fail-if-worse): " + cells + (worse.size() > 5 ? ", ..." : ""));
+        }
+        // cells whose every repeat gave one value on each side were judged above: said to need more repeats, they had enough
+        if (untestedForWantOfRepeats()) {
+            return java.util.Optional.of("--fail-if-worse: no cell could be tested (" + rows.get(0).verdict() + "): run --repeat 2 or more on each side");
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * A cell whose every repeat gave one value on each side (a count such as failed, under -t), the candidate's the worse:
      * no test has a variance to use (Welch's, as R's, is undefined), yet the change is no chance; "not testable" let a
      * gate pass 100 failures every time become 120.

@@ -41,6 +41,12 @@ class RunComparisonTest {
         assertEquals(tps.apply(0), tps.apply(4.9));
         assertEquals(List.of(), tps.apply(5.1));
         assertFalse(cmp.untestedForWantOfRepeats());
+        // the gate's own words, as compare --fail-if-worse says them; latency follows tps (1/0.95 = 1.053)
+        assertEquals(java.util.Optional.of("2 cells are worse than 16 (--fail-if-worse): 17 clients=16 tps x0.950, 17 clients=16 latency_avg_ms x1.053"),
+                cmp.gateFailure(0));
+        assertEquals(java.util.Optional.of("1 cell is worse than 16 by more than 5.1 % (--fail-if-worse): 17 clients=16 latency_avg_ms x1.053"),
+                cmp.gateFailure(5.1));
+        assertEquals(java.util.Optional.empty(), cmp.gateFailure(6));
     }
 
     @Test

@@ -90,34 +90,13 @@ public final class CompareCommand implements Callable<Integer> {
         if (!Files.isWritable(out)) throw KenshoException.usage("-o " + out + ": not writable");
         System.out.print(cmp.text());
         for (Path p : cmp.write(out)) System.out.println("wrote " + p.toAbsolutePath().normalize());
-        // a CI step comparing against a baseline must not pass on a comparison that compared nothing
-        // the reason on stderr too: a CI log of stderr alone showed the failure without it
-        if (cmp.rows().isEmpty()) {
-            List<String> why = cmp.warnings();
-            throw new KenshoException(1, "nothing compared: " + (why.isEmpty() ? "no cell matches one of the baseline's"
-                    : why.get(0) + (why.size() > 1 ? " (and " + (why.size() - 1) + " more warning" + (why.size() > 2 ? "s" : "") + " above)" : "")));
-        }
+        // a CI step comparing against a baseline must not pass on a comparison that compared nothing (the gate's first
+        // rule, and an error without --fail-if-worse too); the reason on stderr too: a CI log of stderr alone lacked it
+        if (cmp.rows().isEmpty()) throw new KenshoException(1, cmp.gateFailure(0).orElseThrow());
         if (failIfWorse) {
-            List<RunComparison.Row> worse = cmp.worseBeyond(tolerance);
-            if (!worse.isEmpty()) {
-                String cells = worse.stream().limit(5).map(r -> r.group() + " " + r.cell() + " " + r.metric() + (Double.isNaN(r.ratio())
-                        ? " (medians 0 and 0, worse in the mean)" : String.format(java.util.Locale.ROOT, " x%.3f", r.ratio())))
-                        .collect(java.util.stream.Collectors.joining(", "));
-                throw new KenshoException(1, worse.size() + (worse.size() == 1 ? " cell is" : " cells are") + " worse than "
-                        + worse.get(0).baseline() + (tolerance > 0 ? " by more than " + fmt(tolerance) + " %" : "") + " (--fail-if-worse): "
-                        + cells + (worse.size() > 5 ? ", ..." : ""));
-            }
-            // a gate that could judge nothing is no pass: runs of one repeat have no variance to test against (cells whose
-            // every repeat gave one value on each side were judged above: said to need more repeats, they had enough)
-            if (cmp.untestedForWantOfRepeats()) {
-                throw new KenshoException(1, "--fail-if-worse: no cell could be tested (" + cmp.rows().get(0).verdict()
-                        + "): run --repeat 2 or more on each side");
-            }
+            java.util.Optional<String> failed = cmp.gateFailure(tolerance);
+            if (failed.isPresent()) throw new KenshoException(1, failed.get());
         }
         return 0;
-    }
-
-    private static String fmt(double pct) {
-        return pct == Math.rint(pct) ? String.valueOf((long) pct) : String.valueOf(pct);
     }
 }
