@@ -48,6 +48,9 @@ public final class RunDirectory implements AutoCloseable {
     private java.util.function.Consumer<RunDirectory> summary;
 
     /** A new run's directory with its info, or (info null) a run to resume, read once this process holds it. */
+    /** The wall clock's steps since this run began or resumed, looked at as each trial is appended. */
+    private final WallClockStep wallClock = WallClockStep.ofSystem();
+
     private RunDirectory(Path dir, RunInfo info) throws IOException {
         boolean resuming = info == null;
         this.dir = dir;
@@ -380,6 +383,8 @@ public final class RunDirectory implements AutoCloseable {
     public synchronized void append(Trial t) {
         // a trial finishing while the JVM ends ran while its server stopped or changed: not a result (resume reruns it)
         if (JvmShutdown.begun()) return;
+        double step = wallClock.look();
+        if (step != 0) t = t.withExtra(Trial.WALL_CLOCK_STEP, step);
         try {
             byte[] line = (Json.MASKING.writeValueAsString(t) + "\n").getBytes(StandardCharsets.UTF_8);
             ByteBuffer b = ByteBuffer.wrap(line);

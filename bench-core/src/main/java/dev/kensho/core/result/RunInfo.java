@@ -79,7 +79,6 @@ public record RunInfo(String command, List<String> commandLine, Instant started,
      * @param parameters  the options that define the run, compared by --resume and shown by report and compare; null for none
      */
     public static RunInfo of(String command, List<String> commandLine, Map<String, Object> parameters) {
-        WallClockStep.sinceLastLook();   // a step before the run began is none of its trials'
         // none given reads as none, as the record takes it: a harness's RunInfo.of(command, args, null) was a NullPointerException
         return new RunInfo(command, commandLine, Instant.now(), parameters == null ? new LinkedHashMap<>() : new LinkedHashMap<>(parameters),
                 new LinkedHashMap<>(), new java.util.ArrayList<>());

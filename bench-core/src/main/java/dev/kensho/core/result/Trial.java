@@ -38,6 +38,13 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         return new Trial(cell, repeat, params, metrics, extra, status, when, finished);
     }
 
+    /** This trial with one more extra fact. */
+    public Trial withExtra(String key, Object value) {
+        Map<String, Object> more = new LinkedHashMap<>(extra);
+        more.put(key, value);
+        return new Trial(cell, repeat, params, metrics, more, status, started, finished);
+    }
+
     /** Measured: not "failed" or "skipped". */
     public boolean ok() {
         return "ok".equals(status);
@@ -67,7 +74,7 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
 
     /**
      * extra: seconds the wall clock stepped (an NTP step, a resumed VM; negative: back) since the trial before this one
-     * was built, or since the run began: started and finished, wall-clock times, are that far off each other or the
+     * was appended to its run directory, or since the run began or resumed: started and finished, wall-clock times, are that far off each other or the
      * trials before. Durations are timed on the monotonic clock and are not affected.
      */
     public static final String WALL_CLOCK_STEP = "wall_clock_step_s";
@@ -99,8 +106,6 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
         public Builder started(Instant when) { started = when; return this; }
 
         public Trial build() {
-            double step = WallClockStep.sinceLastLook();
-            if (step != 0) extra.put(WALL_CLOCK_STEP, step);
             return new Trial(cell, repeat, params, metrics, extra, status, started, Instant.now());
         }
     }

@@ -27,10 +27,26 @@ class WallClockStepTest {
         assertEquals(7200.0, c.look(), 1e-9);
     }
 
+    /** The run directory looks as each trial is appended: the trial after the step records it, the next one not. */
     @Test
-    void aTrialBuiltWithoutAStepRecordsNone() {
-        RunInfo.of("test", java.util.List.of(), null);
-        Trial t = Trial.of("c", 0).metric("tps", 1.0).build();
-        assertEquals(null, t.extra().get(Trial.WALL_CLOCK_STEP));
+    void theTrialAppendedAfterAStepRecordsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        AtomicLong mono = new AtomicLong(1_000);
+        AtomicReference<Instant> wall = new AtomicReference<>(Instant.parse("2026-11-30T21:00:00Z"));
+        try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of("test", java.util.List.of(), null))) {
+            java.lang.reflect.Field clock = RunDirectory.class.getDeclaredField("wallClock");
+            clock.setAccessible(true);
+            clock.set(dir, new WallClockStep(mono::get, wall::get));
+            dir.append(Trial.of("c", 0).metric("tps", 1.0).build());
+            mono.addAndGet(5_000_000_000L);
+            wall.set(wall.get().plusSeconds(5).minusSeconds(3600));
+            dir.append(Trial.of("c", 1).metric("tps", 1.0).build());
+            mono.addAndGet(5_000_000_000L);
+            wall.set(wall.get().plusSeconds(5));
+            dir.append(Trial.of("c", 2).metric("tps", 1.0).build());
+            java.util.List<Trial> kept = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+            assertEquals(java.util.Arrays.asList(null, -3600.0, null),
+                    kept.stream().map(t -> (Object) (t.extra().get(Trial.WALL_CLOCK_STEP) == null ? null
+                            : ((Number) t.extra().get(Trial.WALL_CLOCK_STEP)).doubleValue())).toList());
+        }
     }
 }
