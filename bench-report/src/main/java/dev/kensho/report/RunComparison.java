@@ -720,9 +720,11 @@ public final class RunComparison {
                 Set<String> v = new java.util.TreeSet<>();
                 if (r.info().environment() != null) {
                     for (Object e : r.info().environment().values()) {
-                        // a limit left out by a build that records the host's CPUs was none; by an older build, not recorded
+                        // a limit left out of the cgroup that was read is none; where none was read (an older build,
+                        // a cgroup not found), it is not known
                         if (e instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> c) {
-                            v.add(c.containsKey(k) ? Cells.text(c.get(k)) : c.containsKey("host_cpus") ? "none" : "(not recorded)");
+                            boolean limit = k.equals("cpu_quota") || k.equals("memory_limit_bytes");
+                            v.add(c.containsKey(k) ? Cells.text(c.get(k)) : limit && c.containsKey("cgroup") ? "none" : "(not recorded)");
                         }
                     }
                 }

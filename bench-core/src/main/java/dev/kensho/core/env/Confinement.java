@@ -3,6 +3,7 @@ package dev.kensho.core.env;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,12 +12,15 @@ import java.util.Map;
  * a cpuset), its cgroup's CPU quota and memory limit, beside the CPUs the host has. Runtime.availableProcessors()
  * folds the first two into one rounded-up number (0.5 CPU of quota reads 1) and says nothing of the host, so a run
  * made in a 1-CPU pod on a 32-CPU node and one made on the bare node were recorded as "cpus 1" and "cpus 32" with no
- * word of why. Reads cgroup v2 and v1; absent facts are left out.
+ * word of why. Reads cgroup v2 and v1, found as the JDK finds them (/proc/self/mountinfo: a container's own cgroup is
+ * mounted at the hierarchy's mount point, not under the host's path); the lowest limit on the way up counts (a
+ * systemd slice's). Absent facts are left out; {@code cgroup} names the directory read, so that a limit left out
+ * there is none, and one never looked for is unknown.
  */
 final class Confinement {
     private Confinement() {}
 
-    /** host_cpus, cpus_allowed (Cpus_allowed_list), cpu_quota (CPUs, e.g. 0.5), memory_limit_bytes: only those found. */
+    /** host_cpus, cpus_allowed (Cpus_allowed_list), cgroup, cpu_quota (CPUs, e.g. 0.5), memory_limit_bytes: those found. */
     static Map<String, Object> of(Path root) {
         Map<String, Object> m = new LinkedHashMap<>();
         try {
@@ -25,10 +29,15 @@ final class Confinement {
             String status = read(root.resolve("proc/self/status"));
             if (status != null) status.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
                     .findFirst().ifPresent(l -> m.put("cpus_allowed", l.substring(l.indexOf(':') + 1).strip()));
-            Double quota = cpuQuota(root);
+            // v1's controllers where they are mounted (a hybrid host mounts a cgroup2 beside them that holds none), else v2
+            Mount cpu = mount(root, "cpu"), memory = mount(root, "memory"), v2 = null;
+            if (cpu == null && memory == null) cpu = memory = v2 = mount(root, null);
+            if (cpu == null && memory == null) return m;
+            m.put("cgroup", "/" + root.relativize(cpu != null ? cpu.dir : memory.dir));
+            Double quota = cpu == null ? null : cpu.lowest(v2 != null ? Confinement::quotaV2 : Confinement::quotaV1);
             if (quota != null) m.put("cpu_quota", quota);
-            Long mem = memoryLimit(root);
-            if (mem != null) m.put("memory_limit_bytes", mem);
+            Double limit = memory == null ? null : memory.lowest(v2 != null ? Confinement::memoryV2 : Confinement::memoryV1);
+            if (limit != null) m.put("memory_limit_bytes", limit.longValue());
         } catch (RuntimeException e) {
             // a /proc or /sys that reads otherwise than Linux's: the facts go unrecorded, the run goes on
         }
@@ -39,50 +48,76 @@ final class Confinement {
         return of(Path.of("/"));
     }
 
-    /** The CPU quota in CPUs (quota / period), or null when unlimited or unknown. */
-    static Double cpuQuota(Path root) {
-        String v2 = cgroupPath(root, null);
-        if (v2 != null) {
-            String max = read(root.resolve("sys/fs/cgroup" + v2).resolve("cpu.max"));
-            if (max != null) {
-                String[] f = max.strip().split("\\s+");
-                return f[0].equals("max") || f.length < 2 ? null : Double.parseDouble(f[0]) / Double.parseDouble(f[1]);
+    /** A cgroup directory of this process and the mount point its hierarchy is mounted at (the walk up stops there). */
+    private record Mount(Path dir, Path top) {
+        /** The lowest of a limit read from dir and each directory above it up to top; null where none is set. */
+        Double lowest(java.util.function.Function<Path, Double> limit) {
+            Double low = null;
+            for (Path d = dir; d != null && d.startsWith(top); d = d.getParent()) {
+                Double v = limit.apply(d);
+                if (v != null && (low == null || v < low)) low = v;
             }
+            return low;
         }
-        String v1 = cgroupPath(root, "cpu");
-        if (v1 != null) {
-            Path dir = root.resolve("sys/fs/cgroup/cpu" + v1);
-            String q = read(dir.resolve("cpu.cfs_quota_us")), p = read(dir.resolve("cpu.cfs_period_us"));
-            if (q != null && p != null && Long.parseLong(q.strip()) > 0) return Double.parseDouble(q.strip()) / Double.parseDouble(p.strip());
+    }
+
+    /** Where this process's cgroup of a v1 controller (or, controller null, of v2) lies; null where there is none. */
+    private static Mount mount(Path root, String controller) {
+        String path = cgroupPath(root, controller);
+        if (path == null) return null;
+        String mountinfo = read(root.resolve("proc/self/mountinfo"));
+        if (mountinfo == null) return null;
+        for (String l : mountinfo.split("\n")) {
+            String[] halves = l.split(" - ", 2);
+            if (halves.length < 2) continue;
+            String[] f = halves[0].split(" "), g = halves[1].split(" ");
+            if (f.length < 5 || g.length < 3) continue;
+            boolean ours = controller == null ? g[0].equals("cgroup2")
+                    : g[0].equals("cgroup") && Arrays.asList(g[2].split(",")).contains(controller);
+            if (!ours) continue;
+            String mountRoot = f[3];
+            Path top = root.resolve(f[4].substring(1));
+            // as the JDK's CgroupV1SubsystemController: the host's path under a root of "/", else the part below the
+            // mount's root, else (a container's view of a path outside it) the mount point itself
+            String below = mountRoot.equals("/") ? path : path.startsWith(mountRoot) ? path.substring(mountRoot.length()) : "";
+            Path dir = below.isEmpty() || below.equals("/") ? top : top.resolve(below.substring(below.startsWith("/") ? 1 : 0));
+            return Files.isDirectory(dir) ? new Mount(dir, top) : null;
         }
         return null;
     }
 
-    /** The memory limit in bytes, or null when unlimited or unknown. */
-    static Long memoryLimit(Path root) {
-        String v2 = cgroupPath(root, null);
-        if (v2 != null) {
-            String max = read(root.resolve("sys/fs/cgroup" + v2).resolve("memory.max"));
-            if (max != null) return max.strip().equals("max") ? null : Long.parseLong(max.strip());
-        }
-        String v1 = cgroupPath(root, "memory");
-        if (v1 != null) {
-            String l = read(root.resolve("sys/fs/cgroup/memory" + v1).resolve("memory.limit_in_bytes"));
-            // v1's "unlimited" is a page-rounded LONG_MAX
-            if (l != null && Long.parseLong(l.strip()) < (1L << 62)) return Long.parseLong(l.strip());
-        }
-        return null;
+    private static Double quotaV2(Path dir) {
+        String max = read(dir.resolve("cpu.max"));
+        if (max == null) return null;
+        String[] f = max.strip().split("\\s+");
+        return f[0].equals("max") || f.length < 2 ? null : Double.parseDouble(f[0]) / Double.parseDouble(f[1]);
+    }
+
+    private static Double quotaV1(Path dir) {
+        String q = read(dir.resolve("cpu.cfs_quota_us")), p = read(dir.resolve("cpu.cfs_period_us"));
+        return q == null || p == null || Long.parseLong(q.strip()) <= 0 ? null : Double.parseDouble(q.strip()) / Double.parseDouble(p.strip());
+    }
+
+    private static Double memoryV2(Path dir) {
+        String max = read(dir.resolve("memory.max"));
+        return max == null || max.strip().equals("max") ? null : Double.valueOf(Long.parseLong(max.strip()));
+    }
+
+    private static Double memoryV1(Path dir) {
+        String l = read(dir.resolve("memory.limit_in_bytes"));
+        // v1's "unlimited" is a page-rounded LONG_MAX
+        return l == null || Long.parseLong(l.strip()) >= (1L << 62) ? null : Double.valueOf(Long.parseLong(l.strip()));
     }
 
     /** This process's cgroup path for a v1 controller, or (controller null) the v2 "0::" path; null if none. */
-    static String cgroupPath(Path root, String controller) {
+    private static String cgroupPath(Path root, String controller) {
         String cg = read(root.resolve("proc/self/cgroup"));
         if (cg == null) return null;
         for (String l : cg.split("\n")) {
             String[] f = l.split(":", 3);
             if (f.length < 3) continue;
             if (controller == null && f[0].equals("0") && f[1].isEmpty()) return f[2].strip();
-            if (controller != null && java.util.Arrays.asList(f[1].split(",")).contains(controller)) return f[2].strip();
+            if (controller != null && Arrays.asList(f[1].split(",")).contains(controller)) return f[2].strip();
         }
         return null;
     }
