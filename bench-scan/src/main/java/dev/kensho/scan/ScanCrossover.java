@@ -461,24 +461,43 @@ public final class ScanCrossover {
     }
 
     /**
-     * --parallel-workers beyond what the server can start (max_parallel_workers, max_worker_processes): every cell planned
-     * with more is invalid, each with its reason, and the sweep ended with no crossover and no word before it.
+     * --parallel-workers beyond what the server can start (max_parallel_workers, max_worker_processes less the slots its
+     * own background workers hold, such as the logical replication launcher): every cell planned with more is invalid,
+     * each with its reason, and the sweep ended with no crossover and no word before it.
      */
     private static void checkWorkerSlots(Target target, Options options, RunDirectory dir, PrintStream progress) {
         Integer asked = options.parallelWorkers();
         if (asked == null || asked == 0) return;
         Map<String, Integer> limits = new LinkedHashMap<>();
-        try (Connection c = target.connect(); java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
-                "SELECT name, setting::int FROM pg_settings WHERE name IN ('max_parallel_workers', 'max_worker_processes') ORDER BY name DESC")) {
-            while (rs.next()) limits.put(rs.getString(1), rs.getInt(2));
+        int held = 0;
+        try (Connection c = target.connect(); java.sql.Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT name, setting::int FROM pg_settings "
+                    + "WHERE name IN ('max_parallel_workers', 'max_worker_processes') ORDER BY name")) {
+                while (rs.next()) limits.put(rs.getString(1), rs.getInt(2));
+            }
+            if (ServerVersion.of(c).atLeast(10)) {
+                // background workers running now, each in a max_worker_processes slot (their backend_type is their own name)
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type NOT IN ('client backend', "
+                        + "'autovacuum launcher', 'autovacuum worker', 'background writer', 'checkpointer', 'walwriter', 'startup', "
+                        + "'walsender', 'walreceiver', 'archiver', 'logger', 'stats collector', 'walsummarizer', 'io worker', "
+                        + "'slotsync worker', 'standalone backend')")) {
+                    rs.next();
+                    held = rs.getInt(1);
+                }
+            }
         } catch (SQLException e) {
             throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
-        var lowest = limits.entrySet().stream().min(Map.Entry.comparingByValue());
-        if (lowest.isEmpty() || asked <= lowest.get().getValue()) return;
-        String note = "scan: --parallel-workers " + asked + " is more than the server's " + lowest.get().getKey() + " ("
-                + lowest.get().getValue() + "): a cell planned with more workers than start is invalid; raise it (--set "
-                + lowest.get().getKey() + "=" + asked + " on a server Kensho manages) or ask for fewer";
+        List<String> short_ = new ArrayList<>();
+        Integer parallel = limits.get("max_parallel_workers"), processes = limits.get("max_worker_processes");
+        if (parallel != null && asked > parallel) short_.add("max_parallel_workers " + parallel);
+        if (processes != null && asked > processes - held) {
+            short_.add("max_worker_processes " + processes + (held > 0 ? ", " + held + " of them held by the server's own workers" : ""));
+        }
+        if (short_.isEmpty()) return;
+        String note = "scan: --parallel-workers " + asked + ": more than can start (" + String.join("; ", short_) + "): a cell planned"
+                + " with more workers than start is invalid; raise " + (short_.size() > 1 ? "both" : "it")
+                + " (--set on a server Kensho manages) or ask for fewer";
         dir.noteOnce(note);
         say(progress, note);
     }

@@ -28,7 +28,7 @@ class ParallelWorkersLaunchedTest {
             ScanCrossover.Result r = ScanCrossover.run(pg, o, results, List.of("bench", "scan"), new java.io.PrintStream(said, true, "UTF-8"));
             // said once, before the cells: every parallel cell of the sweep would be invalid
             String progress = said.toString("UTF-8");
-            String warning = "scan: --parallel-workers 2 is more than the server's max_parallel_workers (0)";
+            String warning = "scan: --parallel-workers 2: more than can start (max_parallel_workers 0): ";
             assertEquals(1, progress.split(java.util.regex.Pattern.quote(warning), -1).length - 1, progress);
             assertTrue(RunDirectory.read(r.directory()).info().notes().stream().anyMatch(n -> n.startsWith(warning)),
                     RunDirectory.read(r.directory()).info().notes().toString());
@@ -40,6 +40,19 @@ class ParallelWorkersLaunchedTest {
                 assertEquals("invalid", t.status(), t.toString());
                 assertTrue(String.valueOf(t.extra().get("reason")).startsWith("launched 0 of the "), t.toString());
             }
+        }
+    }
+
+    /** Slots the server's own background workers hold (the logical replication launcher) are not free for a query's. */
+    @Test
+    void workerSlotsTheServerHoldsAreCounted(@TempDir Path results) throws Exception {
+        try (Target pg = new TargetSpec().set("max_worker_processes", "2").open()) {
+            ScanCrossover.Options o = ScanCrossover.Options.builder().rows(20_000).layouts(List.of(Layout.HIGH)).from(91).to(91).step(10)
+                    .caches(List.of(CacheState.WARM)).parallelWorkers(2).repeat(1).build();
+            java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+            ScanCrossover.run(pg, o, results, List.of("bench", "scan"), new java.io.PrintStream(said, true, "UTF-8"));
+            assertTrue(said.toString("UTF-8").contains("scan: --parallel-workers 2: more than can start (max_worker_processes 2, 1 of them "
+                    + "held by the server's own workers): "), said.toString("UTF-8"));
         }
     }
 }
