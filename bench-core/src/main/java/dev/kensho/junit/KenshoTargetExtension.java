@@ -340,7 +340,7 @@ public final class KenshoTargetExtension implements ParameterResolver, Execution
     }
 
     /**
-     * Closes the server when JUnit closes the root store (end of the test plan). Both interfaces:
+     * Closes the server when JUnit closes its store (the launcher session's end; the test plan's, before 5.13). Both interfaces:
      * JUnit 5.13+ closes AutoCloseable values (and warns about CloseableResource alone), older
      * versions only CloseableResource ones; a value that is both is closed once.
      */

@@ -21,11 +21,13 @@ import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
  */
 class LauncherSessionServerTest {
     static final List<String> STARTS = new CopyOnWriteArrayList<>();
+    static volatile boolean managed;
 
     @KenshoTarget
     static class Probe {
         @Test
         void recordsItsServersStart(Target pg) throws Exception {
+            managed = pg.kind().managed();
             try (Connection c = pg.connect(); ResultSet rs = c.createStatement().executeQuery("SELECT pg_postmaster_start_time()::text")) {
                 rs.next();
                 STARTS.add(rs.getString(1));
@@ -44,6 +46,8 @@ class LauncherSessionServerTest {
             }
         }
         assertEquals(2, STARTS.size(), STARTS.toString());
+        // KENSHO_TEST_URL's remote server is the same for both whatever the store: nothing to tell apart
+        org.junit.jupiter.api.Assumptions.assumeTrue(managed, "the tests' server is not Kensho's (KENSHO_TEST_URL)");
         assertEquals(STARTS.get(0), STARTS.get(1), "one server for both requests");
     }
 }

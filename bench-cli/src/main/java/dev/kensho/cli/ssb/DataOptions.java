@@ -24,7 +24,7 @@ public final class DataOptions {
     String schema;
 
     @Option(names = "--jobs", paramLabel = "N",
-            description = "Parallel COPY connections (and generator threads) when loading (default: number of cores; above 1, lineorder's rows lie on disk in the order the jobs finished its chunks, 1 keeps dbgen's order).")
+            description = "Parallel COPY connections (and generator threads) when loading (default: number of cores; above 1, lineorder's chunks go in by concurrent COPYs whose pages interleave, 1 keeps dbgen's order on disk).")
     Integer jobs;
 
     @Option(names = "--no-keys", description = "Load without the primary keys of the SSB schema.")
