@@ -68,6 +68,43 @@ class ResourceLimitsIT {
     }
 
     /**
+     * A driver in a pod with half a CPU of quota reported "35% of one CPU", as if at ease, while the quota stopped it in
+     * most periods: the report now says how often the quota held it back, and run.json names the quota. The JVM runs
+     * in a cgroup of its own (v1's cpu controller, or v2's where the root delegates cpu), the server outside it.
+     */
+    @Test
+    void aCpuQuotaThatHeldTheDriverBackIsSaid() throws Exception {
+        Path v1 = Path.of("/sys/fs/cgroup/cpu"), v2 = Path.of("/sys/fs/cgroup");
+        boolean useV1 = Files.isWritable(v1) && Files.exists(v1.resolve("cpu.cfs_quota_us"));
+        boolean useV2 = !useV1 && Files.isReadable(v2.resolve("cgroup.subtree_control"))
+                && Files.readString(v2.resolve("cgroup.subtree_control")).contains("cpu") && Files.isWritable(v2);
+        Assumptions.assumeTrue(useV1 || useV2, "no cgroup cpu controller this user may make a cgroup in (needs root, cgroup v1's cpu or v2's delegated)");
+        Path cg = (useV1 ? v1 : v2).resolve("kensho-quota-" + ProcessHandle.current().pid());
+        Files.createDirectory(cg);
+        try {
+            if (useV1) {
+                Files.writeString(cg.resolve("cpu.cfs_period_us"), "100000");
+                Files.writeString(cg.resolve("cpu.cfs_quota_us"), "50000");
+            } else {
+                Files.writeString(cg.resolve("cpu.max"), "50000 100000");
+            }
+            List<String> inQuota = List.of("bash", "-c", "echo $$ > " + cg.resolve("cgroup.procs") + " && exec \"$@\"", "bench");
+            BenchJar.Result r = BenchJar.run(work, inQuota, Map.of(), "pgbench", "run", "-S", "-c", "4", "-j", "2", "-T", "3",
+                    "--url", url, "--user", "postgres");
+            assertEquals(0, r.exitCode(), r.all());
+            assertTrue(r.out().matches("(?s).*\\(a cgroup's CPU quota held this process back in \\d+% of the run's periods: the driver was capped,"
+                    + " and its numbers with it\\).*"), r.all());
+            String runJson;
+            try (var d = Files.list(work.resolve("results"))) {
+                runJson = Files.readString(d.findFirst().orElseThrow().resolve(RunDirectory.RUN));
+            }
+            assertTrue(runJson.contains("\"cpu_quota\" : 0.5"), runJson);
+        } finally {
+            Files.deleteIfExists(cg);   // empty once the JVM in it has ended (rmdir: a cgroup's files go with it)
+        }
+    }
+
+    /**
      * A thread that cannot start (a user's process limit) was said as heap exhaustion ("give it more, as in java
      * -Xmx..."), the clients started before it left connected, and the run's directory without a word of why.
      */

@@ -20,6 +20,8 @@ import org.HdrHistogram.Histogram;
  * {@code abortReason} is the first client abort's error on one line (pgbench's "client 0 script 0 aborted in command 1
  * query 0: ERROR: ...", its lines joined by "; "), null when no client aborted ({@code aborted} false).
  * {@code logFailure} says why the -l log ends before the run did (a full disk), null when it is whole or not asked for.
+ * {@code driverThrottledPct} is the share of the run's periods in which a cgroup's CPU quota held this JVM back (a
+ * CI pod's), NaN where no quota confines it.
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
@@ -30,7 +32,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
                         long warmupPerClient, int warmupAskedPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
-                        double driverCpuSeconds, String abortReason, String logFailure) {
+                        double driverCpuSeconds, String abortReason, String logFailure, double driverThrottledPct) {
 
     /** The report's last line when a client aborted; printed on stderr, as pgbench's error, and kept in the stored report. */
     public static final String ABORTED = "Run was aborted; the above results are incomplete.";
@@ -180,6 +182,11 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                     driverCpuSeconds, 100 * driverCpuSeconds / benchSeconds,
                     ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : ""));
         }
+        if (driverThrottledPct > 0) {
+            // "35% of one CPU" read as a driver at ease, where a half-CPU quota had stopped it in most periods
+            l.add(f("(a cgroup's CPU quota held this process back in %.0f%% of the run's periods: the driver was capped, and its numbers with it)",
+                    driverThrottledPct));
+        }
         if (warmupAskedPerClient > 0) {
             // the line said the count asked for when the warm-up's 10 s limit had stopped it at a fraction of that
             l.add("(before the clock started each client ran " + (warmupPerClient < warmupAskedPerClient ? "at least " + warmupPerClient
@@ -240,6 +247,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             long ended = processed + failed;
             if (ended > 0) m.put("driver_cpu_us_per_tx", Math.round(1e7 * driverCpuSeconds / ended) / 10.0);
         }
+        if (!Double.isNaN(driverThrottledPct)) m.put("driver_throttled_pct", Math.round(10 * driverThrottledPct) / 10.0);
         // how steady the run was: a checkpoint or vacuum stall shows here before it shows in the mean
         double cv = timeline.variationPercent("tps");
         if (!Double.isNaN(cv)) m.put("tps_cv_pct", Math.round(cv * 100) / 100.0);

@@ -52,12 +52,37 @@ final class Confinement {
     private record Mount(Path dir, Path top) {
         /** The lowest of a limit read from dir and each directory above it up to top; null where none is set. */
         Double lowest(java.util.function.Function<Path, Double> limit) {
+            Path at = lowestAt(limit);
+            return at == null ? null : limit.apply(at);
+        }
+
+        /** The directory, dir or one above it up to top, that sets the lowest limit; null where none does. */
+        Path lowestAt(java.util.function.Function<Path, Double> limit) {
             Double low = null;
+            Path at = null;
             for (Path d = dir; d != null && d.startsWith(top); d = d.getParent()) {
                 Double v = limit.apply(d);
-                if (v != null && (low == null || v < low)) low = v;
+                if (v != null && (low == null || v < low)) {
+                    low = v;
+                    at = d;
+                }
             }
-            return low;
+            return at;
+        }
+    }
+
+    /**
+     * The cgroup whose CPU quota confines this process (its own or one above it), for its cpu.stat; null where no quota
+     * is set or none is found.
+     */
+    static Path quotaCgroup(Path root) {
+        try {
+            Mount cpu = mount(root, "cpu");
+            if (cpu != null) return cpu.lowestAt(Confinement::quotaV1);
+            Mount v2 = mount(root, "memory") == null ? mount(root, null) : null;
+            return v2 == null ? null : v2.lowestAt(Confinement::quotaV2);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

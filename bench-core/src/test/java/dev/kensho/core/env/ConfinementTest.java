@@ -94,4 +94,20 @@ class ConfinementTest {
         Map<String, Object> m = Confinement.of(root);
         assertFalse(m.containsKey("cgroup") || m.containsKey("cpu_quota"), m.toString());
     }
+
+    /** The quota's throttling is read from the cgroup that sets the quota: here the slice above the process's own. */
+    @Test
+    void throttlingIsReadWhereTheQuotaIs() throws Exception {
+        write("proc/self/cgroup", "0::/ci.slice/job\n");
+        write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        write("sys/fs/cgroup/ci.slice/job/cpu.max", "max 100000\n");
+        write("sys/fs/cgroup/ci.slice/cpu.max", "50000 100000\n");
+        write("sys/fs/cgroup/ci.slice/cpu.stat", "usage_usec 100\nnr_periods 130\nnr_throttled 72\nthrottled_usec 9000\n");
+        CpuThrottling t = CpuThrottling.of(root);
+        CpuThrottling.Count before = new CpuThrottling.Count(30, 2);
+        assertEquals(70.0, t.read().percentSince(before), 1e-9);
+        // no quota anywhere: nothing to read
+        write("sys/fs/cgroup/ci.slice/cpu.max", "max 100000\n");
+        assertEquals(null, CpuThrottling.of(root));
+    }
 }

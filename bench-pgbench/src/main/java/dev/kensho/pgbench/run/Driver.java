@@ -473,6 +473,8 @@ public final class Driver {
         }
         double initialConnMs = initialConnectionMs(connectStart, Arrays.stream(groups).mapToLong(g -> g.connectedAt.get()).toArray());
         long cpuAtStart = processCpuNanos();
+        dev.kensho.core.env.CpuThrottling quota = dev.kensho.core.env.CpuThrottling.ofThisProcess();
+        dev.kensho.core.env.CpuThrottling.Count throttledAtStart = quota == null ? null : quota.read();
         startNanos = System.nanoTime();
         startEpochMicros = TxLog.nowEpochMicros();
         for (Group g : groups) {
@@ -494,11 +496,13 @@ public final class Driver {
         }
         go.countDown();
         long cpuAtEnd;
+        dev.kensho.core.env.CpuThrottling.Count throttledAtEnd;
         long end;
         Timeline timeline;
         try {
             finishedClients.await();
             cpuAtEnd = processCpuNanos();
+            throttledAtEnd = quota == null ? null : quota.read();
             end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
             // the seconds end with the run, before the connections' closing and the observer's (a sweep waits there up
             // to 3 s for the backends to go): ticking on meanwhile, -P and the timeline showed seconds after the run's
@@ -570,7 +574,8 @@ public final class Driver {
                 wireEngine ? Engine.WIRE : Engine.PGJDBC,
                 timeline == null || latency.count() == 0 ? timeline
                         : timeline.capped(List.of("latency_p50_ms", "latency_p99_ms", "latency_max_ms"), latency.maxMs()), all, randomSeed,
-                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get(), logFailure);
+                cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get(), logFailure,
+                throttledAtStart == null || throttledAtEnd == null ? Double.NaN : throttledAtEnd.percentSince(throttledAtStart));
     }
 
     /**

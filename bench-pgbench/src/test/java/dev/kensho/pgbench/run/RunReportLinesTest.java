@@ -64,7 +64,7 @@ class RunReportLinesTest {
         RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0, false, 0,
                 21786, 0, 0, 13001, 0.05, 20000, lat(18355, 0.098, 0.379, 5), lat(18355, 0.052, 0.01, 7.755), false,
                 3.498, bench, 9193.142131, false, scripts, false, false, 0, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
-                new Histogram(3), 5, Double.NaN, null, null);
+                new Histogram(3), 5, Double.NaN, null, null, Double.NaN);
         List<String> ours = r.lines().stream()
                 .filter(l -> !l.startsWith("(") && !l.startsWith("latency percentiles"))
                 .map(l -> l.startsWith(" - ") ? l.replaceAll("tps = \\d+\\.\\d+", "tps = T") : l)
@@ -84,7 +84,7 @@ class RunReportLinesTest {
         RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 1, 1, 1, 2, 0, 18355, 0, 0, 0, 0, false, 0,
                 21786, 0, 0, 13001, 0.05, 20000, lat(18355, 0.098, 0.379, 5), lat(18355, 0.052, 0.01, 7.755), false,
                 3.498, 18355 / 9193.142131, 9193.142131, false, scripts, false, false, 0, 50, 50, Engine.PGJDBC, new Timeline(Map.of()),
-                new Histogram(3), 5, 1.5, null, null);
+                new Histogram(3), 5, 1.5, null, null, Double.NaN);
         List<String> lines = r.lines().stream().map(l -> l.startsWith(" - ") ? l.replaceAll("tps = \\d+\\.\\d+", "tps = T") : l).toList();
         assertEquals(PGBENCH, lines.subList(0, PGBENCH.size()), String.join("\n", lines));
         List<String> kenshos = lines.subList(PGBENCH.size(), lines.size());
@@ -106,7 +106,7 @@ class RunReportLinesTest {
         RunReport r = new RunReport("multiple scripts", 1, null, 0, "simple", 16, 1, 1, 0, 100, 1599, 1, 1, 0, 0, false, 0,
                 0, 0, 0, 0, 0, 0, lat(1599, 0.0625, 0.01, 1), lat(0, 0, 0, 0), false,
                 2.0, 1.0, 1599, false, scripts, false, false, 0, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
-                new Histogram(3), 5, Double.NaN, null, null);
+                new Histogram(3), 5, Double.NaN, null, null, Double.NaN);
         List<String> l = r.lines();
         assertTrue(l.contains("number of failed transactions: 1 (0.062%)"), String.join("\n", l));
         assertTrue(l.contains("latency average = 0.062 ms"), String.join("\n", l));
@@ -125,7 +125,7 @@ class RunReportLinesTest {
         RunReport r = new RunReport("a.sql", 1, null, 0, "simple", 1, 1, 1, 2, 0, 0, 0, 0, 0, 0, false, 0,
                 400, 0, 0, 0, 0.05, 200, lat(0, 0, 0, 0), lat(0, 0, 0, 0), false,
                 3.5, 2.0, 0, false, scripts, false, false, 0, 0, 0, Engine.PGJDBC, new Timeline(Map.of()),
-                new Histogram(3), 5, Double.NaN, null, null);
+                new Histogram(3), 5, Double.NaN, null, null, Double.NaN);
         assertEquals(null, r.unmeasured(null));
         assertEquals(0.0, r.metrics().get("tps").doubleValue());
         assertEquals(400L, r.metrics().get("skipped").longValue());
