@@ -857,7 +857,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private void stopServer(boolean immediate) {
         continueIfStopped();
-        String crash = crashSinceStart();
+        CrashScan scan = startMark < 0 ? null : new CrashScan(startMark);   // one, on from where it stopped, every 50 ms
+        String crash = scan == null ? null : scan.scan(instance.resolve("server.log"));
         // a command that failed on its killed backend comes here at once: on a loaded machine the postmaster may not
         // have reaped it yet, and it logs the crash as it reaps. Until then it still takes new connections, so a
         // quarter second passes before one counts as healthy; a server that refuses them is resetting, and its log
@@ -866,7 +867,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         for (long waited = 0; crash == null && waited < 3_000_000_000L; waited = System.nanoTime() - since) {
             if (waited >= 250_000_000L && acceptsConnections()) break;
             java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
-            crash = crashSinceStart();
+            crash = scan == null ? null : scan.scan(instance.resolve("server.log"));
         }
         if (crash != null) {
             did("the server crashed (server log: " + crash + "); stopped with -m immediate");
@@ -1029,25 +1030,29 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(log.toFile(), "r")) {
                 long end = f.length(), at = position;
                 f.seek(position);
-                byte[] buf = new byte[1 << 16];
-                java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+                byte[] buf = new byte[1 << 16], line = new byte[LINE_KEPT];
+                int kept = 0;
                 while (at < end) {
                     int n = f.read(buf, 0, (int) Math.min(buf.length, end - at));
                     if (n <= 0) break;
+                    int from = 0;
                     for (int i = 0; i < n; i++) {
-                        at++;
-                        if (buf[i] != '\n') {
-                            if (line.size() < LINE_KEPT) line.write(buf[i]);
-                            continue;
-                        }
-                        position = at;   // a line still being written is read again whole next time
-                        String l = line.toString(StandardCharsets.UTF_8);
-                        line.reset();
+                        if (buf[i] != '\n') continue;
+                        int take = Math.min(i - from, LINE_KEPT - kept);
+                        System.arraycopy(buf, from, line, kept, take);
+                        String l = new String(line, 0, kept + take, StandardCharsets.UTF_8);
+                        kept = 0;
+                        from = i + 1;
+                        position = at + from;   // a line still being written is read again whole next time
                         if (l.contains(" PANIC: ") && panic == null) panic = logMessage(l);   // why it aborted (a full disk)
                         if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) {
                             return logMessage(l) + (panic == null ? "" : ", after PANIC: " + panic);
                         }
                     }
+                    int take = Math.min(n - from, LINE_KEPT - kept);
+                    System.arraycopy(buf, from, line, kept, take);
+                    kept += take;
+                    at += n;
                 }
             } catch (IOException e) {
                 // no log to read: no crash to name
