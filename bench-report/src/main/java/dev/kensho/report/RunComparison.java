@@ -723,8 +723,8 @@ public final class RunComparison {
                         // a limit left out of the cgroup that was read is none; where none was read (an older build,
                         // a cgroup not found), it is not known
                         if (e instanceof Map<?, ?> m && m.get("client") instanceof Map<?, ?> c) {
-                            boolean limit = k.equals("cpu_quota") || k.equals("memory_limit_bytes");
-                            v.add(c.containsKey(k) ? Cells.text(c.get(k)) : limit && c.containsKey("cgroup") ? "none" : "(not recorded)");
+                            String readIn = k.equals("cpu_quota") ? "cpu_cgroup" : k.equals("memory_limit_bytes") ? "memory_cgroup" : null;
+                            v.add(c.containsKey(k) ? Cells.text(c.get(k)) : readIn != null && c.containsKey(readIn) ? "none" : "(not recorded)");
                         }
                     }
                 }

@@ -615,8 +615,8 @@ class RunComparisonTest {
     @Test
     void runsOnDifferentlyConfinedClientsAreNoted(@TempDir Path tmp) throws Exception {
         List<RunResults> runs = new ArrayList<>();
-        List<Map<String, Object>> clients = List.of(Map.of("cpus", 1, "host_cpus", 2, "cpus_allowed", "0-1", "cgroup", "/sys/fs/cgroup/ci",
-                "cpu_quota", 0.5), Map.of("cpus", 2, "host_cpus", 2, "cpus_allowed", "0-1", "cgroup", "/sys/fs/cgroup/ci"), Map.of("cpus", 2));
+        List<Map<String, Object>> clients = List.of(Map.of("cpus", 1, "host_cpus", 2, "cpus_allowed", "0-1", "cpu_cgroup", "/sys/fs/cgroup/ci",
+                "cpu_quota", 0.5), Map.of("cpus", 2, "host_cpus", 2, "cpus_allowed", "0-1", "cpu_cgroup", "/sys/fs/cgroup/ci"), Map.of("cpus", 2));
         for (int i = 0; i < 3; i++) {
             try (RunDirectory rd = RunDirectory.create(tmp.resolve("r" + i), RunInfo.of("pgbench sweep", List.of("x"), Map.of()))) {
                 rd.environment("embedded-18", Map.of("client", clients.get(i)));

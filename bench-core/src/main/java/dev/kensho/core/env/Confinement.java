@@ -14,13 +14,13 @@ import java.util.Map;
  * made in a 1-CPU pod on a 32-CPU node and one made on the bare node were recorded as "cpus 1" and "cpus 32" with no
  * word of why. Reads cgroup v2 and v1, found as the JDK finds them (/proc/self/mountinfo: a container's own cgroup is
  * mounted at the hierarchy's mount point, not under the host's path); the lowest limit on the way up counts (a
- * systemd slice's). Absent facts are left out; {@code cgroup} names the directory read, so that a limit left out
- * there is none, and one never looked for is unknown.
+ * systemd slice's). Absent facts are left out; {@code cpu_cgroup} and {@code memory_cgroup} name the directories
+ * read, so that a limit left out there is none, and one never looked for is unknown.
  */
 final class Confinement {
     private Confinement() {}
 
-    /** host_cpus, cpus_allowed (Cpus_allowed_list), cgroup, cpu_quota (CPUs, e.g. 0.5), memory_limit_bytes: those found. */
+    /** host_cpus, cpus_allowed, cpu_cgroup, cpu_quota (CPUs, e.g. 0.5), memory_cgroup, memory_limit_bytes: those found. */
     static Map<String, Object> of(Path root) {
         Map<String, Object> m = new LinkedHashMap<>();
         try {
@@ -29,15 +29,20 @@ final class Confinement {
             String status = read(root.resolve("proc/self/status"));
             if (status != null) status.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
                     .findFirst().ifPresent(l -> m.put("cpus_allowed", l.substring(l.indexOf(':') + 1).strip()));
-            // v1's controllers where they are mounted (a hybrid host mounts a cgroup2 beside them that holds none), else v2
-            Mount cpu = mount(root, "cpu"), memory = mount(root, "memory"), v2 = null;
-            if (cpu == null && memory == null) cpu = memory = v2 = mount(root, null);
-            if (cpu == null && memory == null) return m;
-            m.put("cgroup", "/" + root.relativize(cpu != null ? cpu.dir : memory.dir));
-            Double quota = cpu == null ? null : cpu.lowest(v2 != null ? Confinement::quotaV2 : Confinement::quotaV1);
-            if (quota != null) m.put("cpu_quota", quota);
-            Double limit = memory == null ? null : memory.lowest(v2 != null ? Confinement::memoryV2 : Confinement::memoryV1);
-            if (limit != null) m.put("memory_limit_bytes", limit.longValue());
+            // each controller where v1 mounts it, else in v2 where v2 holds it (a hybrid host mounts a cgroup2 that holds none)
+            Mount cpu1 = mount(root, "cpu"), cpu2 = cpu1 == null ? v2Holding(root, "cpu") : null;
+            Mount mem1 = mount(root, "memory"), mem2 = mem1 == null ? v2Holding(root, "memory") : null;
+            Mount cpu = cpu1 != null ? cpu1 : cpu2, memory = mem1 != null ? mem1 : mem2;
+            if (cpu != null) {
+                m.put("cpu_cgroup", "/" + root.relativize(cpu.dir));
+                Double quota = cpu.lowest(cpu1 != null ? Confinement::quotaV1 : Confinement::quotaV2);
+                if (quota != null) m.put("cpu_quota", quota);
+            }
+            if (memory != null) {
+                m.put("memory_cgroup", "/" + root.relativize(memory.dir));
+                Double limit = memory.lowest(mem1 != null ? Confinement::memoryV1 : Confinement::memoryV2);
+                if (limit != null) m.put("memory_limit_bytes", limit.longValue());
+            }
         } catch (RuntimeException e) {
             // a /proc or /sys that reads otherwise than Linux's: the facts go unrecorded, the run goes on
         }
@@ -79,11 +84,19 @@ final class Confinement {
         try {
             Mount cpu = mount(root, "cpu");
             if (cpu != null) return cpu.lowestAt(Confinement::quotaV1);
-            Mount v2 = mount(root, "memory") == null ? mount(root, null) : null;
+            Mount v2 = v2Holding(root, "cpu");
             return v2 == null ? null : v2.lowestAt(Confinement::quotaV2);
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** This process's v2 cgroup where v2 holds the controller (its hierarchy's cgroup.controllers lists it); else null. */
+    private static Mount v2Holding(Path root, String controller) {
+        Mount v2 = mount(root, null);
+        if (v2 == null) return null;
+        String controllers = read(v2.top.resolve("cgroup.controllers"));
+        return controllers != null && Arrays.asList(controllers.strip().split("\\s+")).contains(controller) ? v2 : null;
     }
 
     /** Where this process's cgroup of a v1 controller (or, controller null, of v2) lies; null where there is none. */

@@ -37,7 +37,8 @@ class ConfinementTest {
         Map<String, Object> m = Confinement.of(root);
         assertEquals(2L, m.get("host_cpus"));
         assertEquals("0", m.get("cpus_allowed"));
-        assertEquals("/sys/fs/cgroup/cpu,cpuacct/pod", m.get("cgroup"));
+        assertEquals("/sys/fs/cgroup/cpu,cpuacct/pod", m.get("cpu_cgroup"));
+        assertEquals("/sys/fs/cgroup/memory/pod", m.get("memory_cgroup"));
         assertEquals(0.5, m.get("cpu_quota"));
         assertEquals(629145600L, m.get("memory_limit_bytes"));
     }
@@ -66,10 +67,11 @@ class ConfinementTest {
         write("proc/stat", "cpu  1 2 3 4\ncpu0 1 2 3 4\n");
         write("proc/self/cgroup", "0::/ci\n");
         write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        write("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
         write("sys/fs/cgroup/ci/cpu.max", "max 100000\n");
         write("sys/fs/cgroup/ci/memory.max", "max\n");
         Map<String, Object> m = Confinement.of(root);
-        assertEquals("/sys/fs/cgroup/ci", m.get("cgroup"));
+        assertEquals("/sys/fs/cgroup/ci", m.get("cpu_cgroup"));
         assertFalse(m.containsKey("cpu_quota"));
         assertFalse(m.containsKey("memory_limit_bytes"));
     }
@@ -79,6 +81,7 @@ class ConfinementTest {
     void cgroupV2QuotaOfTheLeafAndLimitOfItsSlice() throws Exception {
         write("proc/self/cgroup", "0::/ci.slice/job\n");
         write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        write("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
         write("sys/fs/cgroup/ci.slice/job/cpu.max", "150000 100000\n");
         write("sys/fs/cgroup/ci.slice/job/memory.max", "max\n");
         write("sys/fs/cgroup/ci.slice/cpu.max", "200000 100000\n");
@@ -92,7 +95,7 @@ class ConfinementTest {
     @Test
     void noCgroupLeavesItsFactsOut() {
         Map<String, Object> m = Confinement.of(root);
-        assertFalse(m.containsKey("cgroup") || m.containsKey("cpu_quota"), m.toString());
+        assertFalse(m.containsKey("cpu_cgroup") || m.containsKey("memory_cgroup") || m.containsKey("cpu_quota"), m.toString());
     }
 
     /** The quota's throttling is read from the cgroup that sets the quota: here the slice above the process's own. */
@@ -100,6 +103,7 @@ class ConfinementTest {
     void throttlingIsReadWhereTheQuotaIs() throws Exception {
         write("proc/self/cgroup", "0::/ci.slice/job\n");
         write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        write("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
         write("sys/fs/cgroup/ci.slice/job/cpu.max", "max 100000\n");
         write("sys/fs/cgroup/ci.slice/cpu.max", "50000 100000\n");
         write("sys/fs/cgroup/ci.slice/cpu.stat", "usage_usec 100\nnr_periods 130\nnr_throttled 72\nthrottled_usec 9000\n");
@@ -109,5 +113,23 @@ class ConfinementTest {
         // no quota anywhere: nothing to read
         write("sys/fs/cgroup/ci.slice/cpu.max", "max 100000\n");
         assertEquals(null, CpuThrottling.of(root));
+    }
+
+    /** Memory on v1, CPU on v2 (a host moving to v2 controller by controller): each read where it is held. */
+    @Test
+    void cpuOnV2AndMemoryOnV1AreEachReadWhereHeld() throws Exception {
+        write("proc/self/cgroup", "4:memory:/pod\n0::/pod\n");
+        write("proc/self/mountinfo", "35 31 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+                + "36 31 0:33 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+        write("sys/fs/cgroup/unified/cgroup.controllers", "cpu\n");
+        write("sys/fs/cgroup/unified/pod/cpu.max", "50000 100000\n");
+        write("sys/fs/cgroup/memory/pod/memory.limit_in_bytes", "629145600\n");
+        Map<String, Object> m = Confinement.of(root);
+        assertEquals(0.5, m.get("cpu_quota"));
+        assertEquals("/sys/fs/cgroup/unified/pod", m.get("cpu_cgroup"));
+        assertEquals(629145600L, m.get("memory_limit_bytes"));
+        // a hybrid host's cgroup2 that holds no controller: no CPU cgroup read, so no quota said to be none
+        write("sys/fs/cgroup/unified/cgroup.controllers", "\n");
+        assertFalse(Confinement.of(root).containsKey("cpu_cgroup"), Confinement.of(root).toString());
     }
 }
