@@ -47,10 +47,10 @@ public final class RunDirectory implements AutoCloseable {
     /** Rewrites summary.csv from the trials; null until the command says how (see {@link #summarizeAfterEachTrial}). */
     private java.util.function.Consumer<RunDirectory> summary;
 
-    /** A new run's directory with its info, or (info null) a run to resume, read once this process holds it. */
-    /** The wall clock's steps since this run began or resumed, looked at as each trial is appended. */
+    /** The wall clock's steps since this run began or resumed, looked at as each timed trial is appended. */
     private final WallClockStep wallClock = WallClockStep.ofSystem();
 
+    /** A new run's directory with its info, or (info null) a run to resume, read once this process holds it. */
     private RunDirectory(Path dir, RunInfo info) throws IOException {
         boolean resuming = info == null;
         this.dir = dir;
@@ -383,7 +383,8 @@ public final class RunDirectory implements AutoCloseable {
     public synchronized void append(Trial t) {
         // a trial finishing while the JVM ends ran while its server stopped or changed: not a result (resume reruns it)
         if (JvmShutdown.begun()) return;
-        double step = wallClock.look();
+        // a skipped trial has no times for a step to put off: the next timed one takes it
+        double step = t.started() == null ? 0 : wallClock.look();
         if (step != 0) t = t.withExtra(Trial.WALL_CLOCK_STEP, step);
         try {
             byte[] line = (Json.MASKING.writeValueAsString(t) + "\n").getBytes(StandardCharsets.UTF_8);

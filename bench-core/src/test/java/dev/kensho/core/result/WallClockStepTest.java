@@ -36,15 +36,20 @@ class WallClockStepTest {
             java.lang.reflect.Field clock = RunDirectory.class.getDeclaredField("wallClock");
             clock.setAccessible(true);
             clock.set(dir, new WallClockStep(mono::get, wall::get));
-            dir.append(Trial.of("c", 0).metric("tps", 1.0).build());
+            dir.append(Trial.of("c", 0).metric("tps", 1.0).started(Instant.now()).build());
             mono.addAndGet(5_000_000_000L);
             wall.set(wall.get().plusSeconds(5).minusSeconds(3600));
-            dir.append(Trial.of("c", 1).metric("tps", 1.0).build());
+            dir.append(Trial.of("c", 1).metric("tps", 1.0).started(Instant.now()).build());
             mono.addAndGet(5_000_000_000L);
             wall.set(wall.get().plusSeconds(5));
-            dir.append(Trial.of("c", 2).metric("tps", 1.0).build());
+            dir.append(Trial.of("c", 2).metric("tps", 1.0).started(Instant.now()).build());
+            // a skipped trial, without times, leaves the step to the next timed one
+            mono.addAndGet(1_000_000_000L);
+            wall.set(wall.get().plusSeconds(61));
+            dir.append(Trial.of("c", 3).skipped("not here").build());
+            dir.append(Trial.of("c", 4).metric("tps", 1.0).started(Instant.now()).build());
             java.util.List<Trial> kept = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
-            assertEquals(java.util.Arrays.asList(null, -3600.0, null),
+            assertEquals(java.util.Arrays.asList(null, -3600.0, null, null, 60.0),
                     kept.stream().map(t -> (Object) (t.extra().get(Trial.WALL_CLOCK_STEP) == null ? null
                             : ((Number) t.extra().get(Trial.WALL_CLOCK_STEP)).doubleValue())).toList());
         }
