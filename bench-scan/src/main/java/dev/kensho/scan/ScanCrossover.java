@@ -476,11 +476,12 @@ public final class ScanCrossover {
                 while (rs.next()) limits.put(rs.getString(1), rs.getInt(2));
             }
             if (ServerVersion.of(c).atLeast(10)) {
-                // background workers running now, each in a max_worker_processes slot (their backend_type is their own name)
+                // background workers running now, each in a max_worker_processes slot (their backend_type is their own name;
+                // other queries' parallel workers come and go, and 10 names every worker "background worker")
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type NOT IN ('client backend', "
                         + "'autovacuum launcher', 'autovacuum worker', 'background writer', 'checkpointer', 'walwriter', 'startup', "
                         + "'walsender', 'walreceiver', 'archiver', 'logger', 'stats collector', 'walsummarizer', 'io worker', "
-                        + "'slotsync worker', 'standalone backend')")) {
+                        + "'slotsync worker', 'standalone backend', 'parallel worker')")) {
                     rs.next();
                     held = rs.getInt(1);
                 }
@@ -488,18 +489,26 @@ public final class ScanCrossover {
         } catch (SQLException e) {
             throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
-        List<String> short_ = new ArrayList<>();
+        List<String> limitsShort = new ArrayList<>();
         Integer parallel = limits.get("max_parallel_workers"), processes = limits.get("max_worker_processes");
-        if (parallel != null && asked > parallel) short_.add("max_parallel_workers " + parallel);
+        if (parallel != null && asked > parallel) limitsShort.add("max_parallel_workers " + parallel);
         if (processes != null && asked > processes - held) {
-            short_.add("max_worker_processes " + processes + (held > 0 ? ", " + held + " of them held by the server's own workers" : ""));
+            limitsShort.add("max_worker_processes " + processes + (held > 0 ? ", " + held + " of them held by the server's own workers" : ""));
         }
-        if (short_.isEmpty()) return;
-        String note = "scan: --parallel-workers " + asked + ": more than can start (" + String.join("; ", short_) + "): a cell planned"
-                + " with more workers than start is invalid; raise " + (short_.size() > 1 ? "both" : "it")
-                + " (--set on a server Kensho manages) or ask for fewer";
+        if (limitsShort.isEmpty()) return;
+        String note = "scan: --parallel-workers " + asked + ": more than can start (" + String.join("; ", limitsShort) + "): a cell planned"
+                + " with more workers than start is invalid; on a server Kensho manages, --set " + String.join(" --set ", raise(asked, held,
+                parallel, processes)) + ", or ask for fewer";
         dir.noteOnce(note);
         say(progress, note);
+    }
+
+    /** The settings that let asked workers start beside the held ones: each limit that is short, at what it needs. */
+    private static List<String> raise(int asked, int held, Integer parallel, Integer processes) {
+        List<String> out = new ArrayList<>();
+        if (parallel != null && asked > parallel) out.add("max_parallel_workers=" + asked);
+        if (processes != null && asked > processes - held) out.add("max_worker_processes=" + (asked + held));
+        return out;
     }
 
     private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,
