@@ -158,12 +158,16 @@ class TrialSamplerTest {
     @Test
     @dev.kensho.junit.ChangesServer
     void countsResetDuringTheTrialGiveNoDelta(Target pg) throws Exception {
+        // reset first, so that the counts after the second reset pass those before it: only stats_reset tells it
+        try (java.sql.Connection c = pg.connect(); java.sql.Statement s = c.createStatement()) {
+            s.execute("SELECT pg_stat_reset()");
+        }
         try (TrialSampler sampler = new TrialSampler(pg, 0)) {
             sampler.opened();
             try (java.sql.Connection client = pg.connect(); java.sql.Statement cs = client.createStatement()) {
-                for (int i = 0; i < 20; i++) cs.execute("SELECT count(*) FROM pg_class");
+                Thread.sleep(20);   // stats_reset's clock moves on
                 cs.execute("SELECT pg_stat_reset()");
-                cs.execute("SELECT 1");
+                for (int i = 0; i < 500; i++) cs.execute("SELECT count(*) FROM pg_class");
             }
             Thread.sleep(300);
             sampler.closed();
