@@ -74,8 +74,8 @@ public record Trial(String cell, int repeat, Map<String, Object> params, Map<Str
 
     /**
      * extra: seconds the wall clock stepped (an NTP step, a resumed VM; negative: back) since the trial before this one
-     * was appended to its run directory, or since the run began or resumed: started and finished, wall-clock times, are that far off each other or the
-     * trials before. Durations are timed on the monotonic clock and are not affected.
+     * was appended to its run directory, or since the run began or resumed: started and finished, wall-clock times, are
+     * that far off each other or the trials before. Durations are timed on the monotonic clock and are not affected.
      */
     public static final String WALL_CLOCK_STEP = "wall_clock_step_s";
 
