@@ -682,10 +682,7 @@ public final class RunComparison {
             if (runs.stream().allMatch(r -> r.info().parameters().containsKey(k))
                     && runs.stream().map(r -> sorted(r.info().parameters().get(k))).distinct().count() < 2) continue;
             if (values.stream().distinct().count() < 2) continue;
-            List<String> each = new ArrayList<>();
-            // the letter and the directory: the groups may be named otherwise (--by mode, targets), leaving A and B undefined
-            for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
-            notes.add("the runs differ in " + k + ": " + String.join("; ", each));
+            notes.add("the runs differ in " + k + ": " + perRun(values));
         }
     }
 
@@ -701,9 +698,7 @@ public final class RunComparison {
             commits.add(c.isEmpty() ? "(not recorded)" : String.join(", ", c));
         }
         if (commits.stream().allMatch(c -> c.equals("(not recorded)")) || commits.stream().distinct().count() < 2) return;
-        List<String> each = new ArrayList<>();
-        for (int i = 0; i < commits.size(); i++) each.add(commits.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
-        notes.add("the runs were measured by different builds of Kensho: commit " + String.join("; ", each));
+        notes.add("the runs were measured by different builds of Kensho: commit " + perRun(commits));
     }
 
     /** The client facts whose difference changes what a driver on that client could do. */
@@ -732,10 +727,18 @@ public final class RunComparison {
             }
             // a run of an older build says nothing of its confinement: no difference to name
             if (values.stream().anyMatch(v -> v.contains("(not recorded)")) || values.stream().distinct().count() < 2) continue;
-            List<String> each = new ArrayList<>();
-            for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
-            notes.add("the runs' client machines differ in " + k + ": " + String.join("; ", each));
+            notes.add("the runs' client machines differ in " + k + ": " + perRun(values));
         }
+    }
+
+    /**
+     * One value per run, each with its letter and directory ("16 in A (DIR); 17 in B (DIR)"): the groups may be named
+     * otherwise (--by mode, targets), leaving A and B undefined.
+     */
+    private String perRun(List<String> values) {
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) each.add(values.get(i) + " in " + runLetter(i) + " (" + runs.get(i).directory().getFileName() + ")");
+        return String.join("; ", each);
     }
 
     /** A value with its maps' keys in order, so that two orders of one map compare equal. */
