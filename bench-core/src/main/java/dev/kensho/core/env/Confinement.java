@@ -25,7 +25,9 @@ final class Confinement {
         Map<String, Object> m = new LinkedHashMap<>();
         try {
             String stat = read(root.resolve("proc/stat"));
-            if (stat != null) m.put("host_cpus", stat.lines().filter(l -> l.matches("cpu\\d+ .*")).count());
+            // every "cpuN" line, less the all-CPU "cpu" one
+            Map<String, long[]> cpus = stat == null ? Map.of() : HostSampler.cpu(stat).perCpu();
+            if (cpus.containsKey("cpu")) m.put("host_cpus", (long) cpus.size() - 1);
             String status = read(root.resolve("proc/self/status"));
             if (status != null) status.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
                     .findFirst().ifPresent(l -> m.put("cpus_allowed", l.substring(l.indexOf(':') + 1).strip()));
