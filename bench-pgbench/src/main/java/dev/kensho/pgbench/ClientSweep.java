@@ -331,7 +331,7 @@ public final class ClientSweep {
         List<Cell> cells = new ArrayList<>();
         for (var e : targets.entrySet()) {
             dir.environment(e.getKey(), Environment.capture(e.getValue()));
-            if (scale == null) requireTables(e.getKey(), e.getValue());
+            if (scale == null) requireTables(e.getKey(), e.getValue(), dir);
             if (reinitEachTrial && !finishedOn(e.getKey(), dir)) {
                 try {
                     init().checkBeforeRepeatedInits(e.getValue());
@@ -424,13 +424,23 @@ public final class ClientSweep {
         }
     }
 
-    /** Without -s the sweep uses the tables already there; say so before any trial instead of failing each. */
-    private static void requireTables(String label, Target t) {
+    /**
+     * Without -s the sweep uses the tables already there; say so before any trial instead of failing each. A builtin
+     * script reads them (its :scale counts pgbench_branches); custom scripts need none, as with pgbench: without
+     * pgbench_accounts their trials run without the prewarm, said once.
+     */
+    private void requireTables(String label, Target t, RunDirectory dir) {
         try (Connection c = t.connect(); Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT to_regclass('pgbench_branches') IS NOT NULL AND to_regclass('pgbench_accounts') IS NOT NULL")) {
+             java.sql.ResultSet rs = s.executeQuery("SELECT to_regclass('pgbench_branches') IS NOT NULL AND to_regclass('pgbench_accounts') IS NOT NULL,"
+                     + " to_regclass('pgbench_accounts') IS NOT NULL")) {
             rs.next();
-            if (!rs.getBoolean(1)) {
+            if (rs.getBoolean(1)) return;
+            if (scripts.isEmpty() || scripts.stream().anyMatch(Source::builtin)) {
                 throw KenshoException.usage(label + " has no pgbench tables in database " + t.database() + ": give -s SCALE to initialise them");
+            }
+            if (prewarm && !rs.getBoolean(2)) {
+                refusedOnce(label, "prewarm", "no pgbench_accounts", "no pgbench_accounts in database " + t.database()
+                        + ": the trials run without its prewarm (the scripts are custom; -s SCALE makes the pgbench tables)", dir);
             }
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);

@@ -312,6 +312,51 @@ class ClientSweepTest {
         }
     }
 
+    /**
+     * Custom scripts need no pgbench tables, as with pgbench (it runs SELECT 1 in an empty database): the sweep had
+     * refused to start without them. Without pgbench_accounts the trials run unprewarmed, said once; a builtin script,
+     * whose :scale counts pgbench_branches, is still refused before any trial.
+     */
+    @Test
+    void customScriptsSweepADatabaseWithoutPgbenchTables(Target pg, @TempDir Path tmp) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS kensho_no_pgbench");
+            s.execute("CREATE DATABASE kensho_no_pgbench");
+        }
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_no_pgbench").user("postgres").open()) {
+            try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+                new ClientSweep().clients(List.of(1, 2)).seconds(1).script("own", "SELECT 1;\n").warmup(0).noVacuum(true)
+                        .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("empty", db), dir);
+                List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
+                assertEquals(2, trials.size());
+                for (Trial t : trials) {
+                    assertTrue(t.ok() && t.metric("tps") > 0, t.toString());
+                    assertEquals("no pgbench_accounts", t.extra().get("prewarm_error"), t.extra().toString());
+                }
+                String said = log.toString(StandardCharsets.UTF_8);
+                assertEquals(1, said.lines().filter(l -> l.contains("no pgbench_accounts in database kensho_no_pgbench")).count(), said);
+                assertTrue(dir.info().notes().stream().anyMatch(n -> n.contains("the trials run without its prewarm")), dir.info().notes().toString());
+                // nothing was created for the prewarm that never ran
+                try (Connection c = db.connect(); Statement s = c.createStatement();
+                     java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_extension WHERE extname = 'pg_prewarm'")) {
+                    rs.next();
+                    assertEquals(0, rs.getInt(1));
+                }
+            }
+            try (RunDirectory dir = RunDirectory.create(tmp.resolve("builtin"), RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+                KenshoException e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(List.of(1)).seconds(1)
+                        .builtin("select-only").warmup(0).log(null).run(Map.of("empty", db), dir));
+                assertEquals("empty has no pgbench tables in database kensho_no_pgbench: give -s SCALE to initialise them", e.getMessage());
+                assertTrue(RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).isEmpty());
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS kensho_no_pgbench");
+            }
+        }
+    }
+
     /** Update scripts: the tables are rebuilt before every trial, and the rebuild is recorded with it. */
     @Test
     void reinitEachTrialRebuildsBeforeEveryTrial(Target pg, @TempDir Path tmp) throws Exception {
