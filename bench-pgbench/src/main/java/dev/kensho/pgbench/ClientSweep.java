@@ -349,6 +349,10 @@ public final class ClientSweep {
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
         TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, orderSeed);
+        // the seed that repeats this order (run.json had it, the console not: a sweep stopped early could not be rerun alike)
+        if (order != TrialMatrix.Order.SEQUENTIAL) {
+            err.println("order: " + order.name().toLowerCase(Locale.ROOT) + ", seed " + orderSeed + " (run.json's order_seed)");
+        }
         // the scripts with the first trial, not before: a sweep that measured nothing leaves no run directory
         List<Script> ran = template(1).config().scripts();
         java.util.concurrent.atomic.AtomicBoolean copied = new java.util.concurrent.atomic.AtomicBoolean();

@@ -46,7 +46,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             + "\"random order, 3 times\") or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
     @Option(names = "--seed", paramLabel = "SEED",
-            description = "Seed of the random trial order (default: time-based, recorded in run.json; --resume takes the run's).")
+            description = "Seed of the random trial order (default: time-based, printed before the first trial and recorded in run.json; --resume takes the run's).")
     Long seed;
     @Option(names = {"--duration", "-T", "--time"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
     int duration;

@@ -275,10 +275,16 @@ class ClientSweepTest {
         assertFalse(seeds[0].equals(seeds[1]), "two sweeps drew the same order seed " + seeds[0]);
         Map<String, Object> recorded = new LinkedHashMap<>();
         recorded.put("order_seed", 77L);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), recorded))) {
-            new ClientSweep().clients(List.of(1)).seconds(1).builtin("select-only").warmup(0).log(null).run(Map.of("embedded", pg), dir);
+            new ClientSweep().clients(List.of(1)).seconds(1).builtin("select-only").warmup(0)
+                    .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("embedded", pg), dir);
             assertEquals(77L, ((Number) dir.info().parameters().get("order_seed")).longValue());
         }
+        // and says it where the user reads, before the first trial
+        String said = log.toString(StandardCharsets.UTF_8);
+        assertTrue(said.indexOf("order: random, seed 77 (run.json's order_seed)\n") >= 0
+                && said.indexOf("order: random, seed 77") < said.indexOf("[1/1] "), said);
     }
 
     /**
