@@ -81,6 +81,7 @@ class Pg15ExpressionsTest {
         "right operand, 9995, true", "right operand, 9996, false",
         "function, 4998, true", "function, 4999, false",
         "second argument, 2499, true", "second argument, 2500, false",
+        "leading comma, 2499, true", "leading comma, 2500, false",
         "is not null, 9994, true", "is not null, 9995, false",
         "is true, 9995, true", "is true, 9996, false",
         "isnull, 9996, true", "isnull, 9997, false",
@@ -100,6 +101,7 @@ class Pg15ExpressionsTest {
             case "right operand" -> "1 + " + "- ".repeat(n) + "1";
             case "function" -> "abs(".repeat(n) + "1" + ")".repeat(n);
             case "second argument" -> "least(1, ".repeat(n) + "1" + ")".repeat(n);
+            case "leading comma" -> "least(, ".repeat(n) + "1" + ")".repeat(n);
             case "is not null" -> "(".repeat(n) + "1 IS NOT NULL" + ")".repeat(n);
             case "is true" -> "(".repeat(n) + "true IS TRUE" + ")".repeat(n);
             case "isnull" -> "(".repeat(n) + "1 ISNULL" + ")".repeat(n);

@@ -489,7 +489,10 @@ public final class ExprParser {
         expect(K.LPAREN, base + 2);
         List<Expr> args = new ArrayList<>();
         if (tok.kind != K.RPAREN) {
-            args.add(expr(0, base + 2));
+            // pgbench's elist may begin empty ("elist: /* empty */ | expr | elist ',' expr"): "f(, a, b)" is f(a, b)
+            if (tok.kind != K.COMMA) {
+                args.add(expr(0, base + 2));
+            }
             while (tok.kind == K.COMMA) {
                 // function ( elist ,
                 expect(K.COMMA, base + 4);
