@@ -258,9 +258,11 @@ public final class ClientSweep {
         validate(specs);
         // before any server starts: a finished run's resume has nothing to initialise or run
         if (finished(specs.stream().map(TargetSpec::label).toList(), dir)) return;
-        // a server Kensho makes anew has no tables: said before every version was fetched and started
+        // a server Kensho makes anew has no tables: said before every version was fetched and started, where a builtin
+        // script reads them (custom scripts need none, as with pgbench: requireTables says so once the server is up)
+        boolean readsTables = scripts.isEmpty() || scripts.stream().anyMatch(Source::builtin);
         for (TargetSpec s : specs) {
-            if (scale == null && !s.isRemote() && s.keepData() == null) {
+            if (scale == null && readsTables && !s.isRemote() && s.keepData() == null) {
                 throw KenshoException.usage(s.label() + " is a new server with no pgbench tables: give -s SCALE to initialise them");
             }
         }

@@ -69,6 +69,29 @@ class LibraryCallerTest {
         }
     }
 
+    /**
+     * Custom scripts need no pgbench tables, also on a server Kensho makes anew: the sweep refused every such server
+     * before starting it ("is a new server with no pgbench tables"), whatever the scripts read. Only relations that hold
+     * whatever the machine's speed are asserted: every transaction sleeps 2 ms in the server, and the counts add up.
+     */
+    @Test
+    void aSweepOfACustomScriptRunsOnANewServerWithoutScale(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path run;
+        try (var dir = dev.kensho.core.result.RunDirectory.create(tmp, dev.kensho.core.result.RunInfo.of("pgbench sweep",
+                java.util.List.of(), java.util.Map.of()))) {
+            new ClientSweep().clients(java.util.List.of(1)).repeats(1).seconds(1).script("sleep", "SELECT pg_sleep(0.002);\n")
+                    .warmup(0).noVacuum(true).log(null).run(java.util.List.of(new dev.kensho.core.server.TargetSpec()), dir);
+            run = dir.path();
+        }
+        var trials = dev.kensho.core.result.RunDirectory.readTrials(run.resolve(dev.kensho.core.result.RunDirectory.TRIALS));
+        assertEquals(1, trials.size());
+        var t = trials.get(0);
+        assertTrue(t.ok() && t.metric("transactions") > 0, t.toString());
+        assertTrue(t.metric("latency_avg_ms") >= 2.0 && t.metric("latency_p50_ms") >= 2.0, t.toString());
+        assertTrue(t.metric("transactions") * 2.0 <= t.metric("seconds") * 1000, "1 client sleeping 2 ms a transaction: " + t);
+        assertEquals("no pgbench_accounts", t.extra().get("prewarm_error"), t.extra().toString());
+    }
+
     /** Script.parse throws the checked ScriptException; the builder's text form gives the usage error a -f file gets. */
     @Test
     void aScriptGivenAsTextIsParsedWithItsNameInTheError() {
