@@ -10,6 +10,7 @@ import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.Trial;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.WorkerSlots;
 import dev.kensho.scan.storage.SequentialRead;
 import dev.kensho.scan.sweep.Cell;
 import dev.kensho.scan.sweep.CrossoverFinder;
@@ -468,47 +469,19 @@ public final class ScanCrossover {
     private static void checkWorkerSlots(Target target, Options options, RunDirectory dir, PrintStream progress) {
         Integer asked = options.parallelWorkers();
         if (asked == null || asked == 0) return;
-        Map<String, Integer> limits = new LinkedHashMap<>();
-        int held = 0;
-        try (Connection c = target.connect(); java.sql.Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery("SELECT name, setting::int FROM pg_settings "
-                    + "WHERE name IN ('max_parallel_workers', 'max_worker_processes') ORDER BY name")) {
-                while (rs.next()) limits.put(rs.getString(1), rs.getInt(2));
-            }
-            if (ServerVersion.of(c).atLeast(10)) {
-                // background workers running now, each in a max_worker_processes slot (their backend_type is their own name;
-                // other queries' parallel workers come and go, and 10 names every worker "background worker")
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type NOT IN ('client backend', "
-                        + "'autovacuum launcher', 'autovacuum worker', 'background writer', 'checkpointer', 'walwriter', 'startup', "
-                        + "'walsender', 'walreceiver', 'archiver', 'logger', 'stats collector', 'walsummarizer', 'io worker', "
-                        + "'slotsync worker', 'standalone backend', 'parallel worker')")) {
-                    rs.next();
-                    held = rs.getInt(1);
-                }
-            }
+        WorkerSlots slots;
+        try (Connection c = target.connect()) {
+            slots = WorkerSlots.of(c);
         } catch (SQLException e) {
             throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
         }
-        List<String> limitsShort = new ArrayList<>();
-        Integer parallel = limits.get("max_parallel_workers"), processes = limits.get("max_worker_processes");
-        if (parallel != null && asked > parallel) limitsShort.add("max_parallel_workers " + parallel);
-        if (processes != null && asked > processes - held) {
-            limitsShort.add("max_worker_processes " + processes + (held > 0 ? ", " + held + " of them held by the server's own workers" : ""));
-        }
+        List<String> limitsShort = slots.shortFor(asked);
         if (limitsShort.isEmpty()) return;
         String note = "scan: --parallel-workers " + asked + ": more than can start (" + String.join("; ", limitsShort) + "): a cell planned"
-                + " with more workers than start is invalid; on a server Kensho manages, --set " + String.join(" --set ", raise(asked, held,
-                parallel, processes)) + ", or ask for fewer";
+                + " with more workers than start is invalid; on a server Kensho manages, --set " + String.join(" --set ", slots.raiseFor(asked))
+                + ", or ask for fewer";
         dir.noteOnce(note);
         say(progress, note);
-    }
-
-    /** The settings that let asked workers start beside the held ones: each limit that is short, at what it needs. */
-    private static List<String> raise(int asked, int held, Integer parallel, Integer processes) {
-        List<String> out = new ArrayList<>();
-        if (parallel != null && asked > parallel) out.add("max_parallel_workers=" + asked);
-        if (processes != null && asked > processes - held) out.add("max_worker_processes=" + (asked + held));
-        return out;
     }
 
     private static Result measure(Target target, Options options, RunDirectory dir, PrintStream progress, boolean coldRuns,

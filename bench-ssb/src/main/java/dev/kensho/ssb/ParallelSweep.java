@@ -13,6 +13,7 @@ import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
 import dev.kensho.core.server.Target;
+import dev.kensho.core.server.WorkerSlots;
 import dev.kensho.core.server.TargetSpec;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -395,8 +396,14 @@ public final class ParallelSweep {
                         // room for every planned worker plus the background workers PostgreSQL starts itself
                         if (mwp < n + 2) want.put("max_worker_processes", Integer.toString(Math.max(8, n) + 2));
                         if (mpw < n) want.put("max_parallel_workers", Integer.toString(Math.max(8, n)));
-                    } else if (mpw < n) {
-                        want.put("max_parallel_workers", Integer.toString(Math.min(n, mwp)));
+                    } else {
+                        if (mpw < n) want.put("max_parallel_workers", Integer.toString(Math.min(n, mwp)));
+                        // said once per count, before its cells: the table's "launched fewer than planned" came after, without why
+                        String shortfall = remoteShortfall(db, n, mpw < n ? Math.min(n, mwp) : mpw);
+                        if (shortfall != null && !dir.info().notes().contains(shortfall)) {
+                            err.println("ssb: warning: " + shortfall);
+                            dir.noteOnce(shortfall);
+                        }
                     }
                 }
                 SettingsOutcome outcome = null;
@@ -413,6 +420,24 @@ public final class ParallelSweep {
                 runCell(db, version, pool, n, queries, dir, skip, skip == null ? current(db, recorded) : Map.of());
             }
         }
+    }
+
+    /**
+     * Where a remote server (never reconfigured) cannot start the workers a cell asks for, with the session's
+     * max_parallel_workers at {@code sessionMpw}: the pool "enough" then is not, and a Gather planned with more launches
+     * fewer. Null where the server can start them.
+     */
+    static String remoteShortfall(SsbDatabase db, int n, int sessionMpw) {
+        WorkerSlots slots;
+        try (Connection c = db.connect()) {
+            slots = WorkerSlots.of(c).withMaxParallelWorkers(sessionMpw);
+        } catch (SQLException e) {
+            throw KenshoException.target("cannot read pg_settings: " + KenshoException.firstLine(e), e);
+        }
+        List<String> limits = slots.shortFor(n);
+        if (limits.isEmpty()) return null;
+        return "--workers " + n + ": more than this server can start (" + String.join("; ", limits) + "), and Kensho does not restart"
+                + " it (--restart-command permits): a Gather planned with more workers launches fewer (the table marks it)";
     }
 
     /** The settings that bound a server's parallel workers: max_worker_processes, and max_parallel_workers from 10 on. */

@@ -335,6 +335,40 @@ class ParallelSweepTest {
     }
 
     /**
+     * The default pool ("enough") on a remote server that cannot start the workers asked for: --workers 10 against
+     * max_parallel_workers 8 and max_worker_processes 8 (one held by the logical replication launcher) ran as pool
+     * "enough", planned 10 and launched 7, with nothing said before its cells (scan says it). Now said once, on stderr
+     * and in run.json's notes; a count the server can start says nothing.
+     */
+    @Test
+    void aRemoteServerThatCannotStartTheWorkersAskedForIsSaid(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_shortpool_test_" + ProcessHandle.current().pid());
+        db.drop();
+        int mwp;
+        try (var c = remote.connect(); var rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
+            rs.next();
+            mwp = Integer.parseInt(rs.getString(1));
+        }
+        // beyond max_worker_processes, which a session cannot raise, whatever the server's other limits
+        int n = mwp + 1;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(1, n), List.of(ParallelSweep.Pool.ENOUGH), 1,
+                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+            new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(remote, dir);
+            String said = err.toString(StandardCharsets.UTF_8);
+            String warning = "ssb: warning: --workers " + n + ": more than this server can start (";
+            assertEquals(1, said.split(java.util.regex.Pattern.quote(warning), -1).length - 1, said);
+            assertFalse(said.contains("--workers 1: more than"), said);
+            assertTrue(dir.info().notes().stream().anyMatch(l -> l.startsWith("--workers " + n + ": more than this server can start")),
+                    dir.info().notes().toString());
+        } finally {
+            db.drop();
+        }
+    }
+
+    /**
      * --fetch-size reads through a cursor, whose plan PostgreSQL runs without parallel workers: workers=2 was timed serially
      * (0.060 s, as workers=0's 0.062 s, against 0.047 s without it, SF 0.1 q2.1) while the trial, summary and table said
      * "planned 2 launched 2" from the EXPLAIN without a word. The run now says so once, each such trial says
