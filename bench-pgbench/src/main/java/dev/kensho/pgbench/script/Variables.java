@@ -181,7 +181,8 @@ public final class Variables {
     private static Value parse(String name, String s) throws EvalException {
         int len = s.length();
         if (len == 0) {
-            throw new EvalException("malformed variable \"" + name + "\" value: \"\"");
+            // pgbench 15 aborts here without a word (its "what should it do on \"\"?"); said, with the likely cause
+            throw new EvalException("malformed variable \"" + name + "\" value: \"\" (a \\gset or \\aset of NULL sets \"\")");
         }
         String lower = s.toLowerCase(Locale.ROOT);
         if (lower.equals("null")) {

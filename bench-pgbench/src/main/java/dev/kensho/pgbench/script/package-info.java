@@ -58,6 +58,9 @@
  *     {@code Math}, which disagrees with glibc 2.36 in the last bit for about 1 call in 700 to 2000 ({@code pow(10, 23)}
  *     is 1.0000000000000001e23 in glibc, one bit below in Java; glibc itself is not correctly rounded there); the
  *     {@code %.15g} debug() text hides the bit, but a comparison or a difference of such results shows it.</li>
+ * <li>A variable holding "" (a \gset or \aset of NULL sets it so) used in an expression aborts the client as in
+ *     pgbench, which prints the abort line alone; Kensho prints {@code malformed variable "x" value: ""} before it,
+ *     as pgbench does for any other value it cannot read.</li>
  * <li>A NUL byte in a script file is refused with its line and column; pgbench reads the file as a C string and
  *     silently runs only what comes before the first one.</li>
  * <li>Not modelled: pgjdbc's JDBC escapes ({@code {fn ...}}) still apply to extended/prepared statements.</li>

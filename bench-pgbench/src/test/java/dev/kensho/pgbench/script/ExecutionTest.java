@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Scripts executed against the PostgreSQL 15 on 127.0.0.1:5432 (database test), in Kensho's own schema
@@ -445,6 +446,22 @@ class ExecutionTest {
             TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(c, 0);
             assertTrue(o.message().startsWith("malformed variable \"s\" value: \"0.333333333333333|1e+100|true|NULL|0\""),
                     o.message());
+        }
+    }
+
+    /**
+     * A \gset of NULL (or of empty text) stores "", which pgbench 15 cannot make a value of either: its client aborts with
+     * "evaluation of meta-command failed" and no reason. Kensho gives the reason, and its likely cause.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"NULL::int", "''"})
+    void anEmptyVariableInAnExpressionAbortsTheClientSayingWhy(String value) throws Exception {
+        Script s = Script.parse("empty.sql", "SELECT " + value + " AS e \\gset\n\\set x debug(:e)\n");
+        try (Connection c = connect(QueryMode.SIMPLE)) {
+            TransactionOutcome o = runner(List.of(s), QueryMode.SIMPLE, new ArrayList<>()).runScript(c, 0);
+            assertEquals(TransactionOutcome.Status.META_ERROR, o.status());
+            assertEquals("malformed variable \"e\" value: \"\" (a \\gset or \\aset of NULL sets \"\")\n"
+                    + "client 0 aborted in command 1 (set) of script 0; evaluation of meta-command failed", o.message());
         }
     }
 
