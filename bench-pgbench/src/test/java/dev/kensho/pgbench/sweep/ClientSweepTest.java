@@ -293,12 +293,8 @@ class ClientSweepTest {
      */
     @Test
     void aFailedPrewarmSaysWhatItCreatedAndWhy(Target pg, @TempDir Path tmp) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS kensho_prewarm_view");
-            s.execute("CREATE DATABASE kensho_prewarm_view");
-        }
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_prewarm_view").user("postgres").open();
+        try (Target db = freshDatabase(pg, "kensho_prewarm_view");
              RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
             new dev.kensho.pgbench.PgbenchInit().scale(1).log(null).run(db);
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
@@ -325,12 +321,8 @@ class ClientSweepTest {
      */
     @Test
     void customScriptsSweepADatabaseWithoutPgbenchTables(Target pg, @TempDir Path tmp) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS kensho_no_pgbench");
-            s.execute("CREATE DATABASE kensho_no_pgbench");
-        }
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (Target db = new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho_no_pgbench").user("postgres").open()) {
+        try (Target db = freshDatabase(pg, "kensho_no_pgbench")) {
             try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
                 new ClientSweep().clients(List.of(1, 2)).seconds(1).script("own", "SELECT 1;\n").warmup(0).noVacuum(true)
                         .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("empty", db), dir);
@@ -771,6 +763,15 @@ class ClientSweepTest {
             assertEquals("select-only", row[header.indexOf("script")], csv.get(1));
             assertEquals("1", row[header.indexOf("n")], csv.get(1));
         }
+    }
+
+    /** A new, empty database beside the shared one, as a target of its own (the caller drops it). */
+    private static Target freshDatabase(Target pg, String name) throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name);
+            s.execute("CREATE DATABASE " + name);
+        }
+        return new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + name).user("postgres").open();
     }
 
     @Test
