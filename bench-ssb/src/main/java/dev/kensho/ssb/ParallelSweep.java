@@ -398,11 +398,12 @@ public final class ParallelSweep {
                         if (mpw < n) want.put("max_parallel_workers", Integer.toString(Math.max(8, n)));
                     } else {
                         if (mpw < n) want.put("max_parallel_workers", Integer.toString(Math.min(n, mwp)));
-                        // said once per count, before its cells: the table's "launched fewer than planned" came after, without why
+                        // said per target and count, before its cells: the table's "launched fewer than planned" came after,
+                        // without why; named, since a second --url with the same limits had its warning taken for the first's
                         String shortfall = remoteShortfall(db, n, mpw < n ? Math.min(n, mwp) : mpw);
-                        if (shortfall != null && !dir.info().notes().contains(shortfall)) {
-                            err.println("ssb: warning: " + shortfall);
-                            dir.noteOnce(shortfall);
+                        if (shortfall != null) {
+                            err.println("ssb: warning: " + version + ": " + shortfall);
+                            dir.noteOnce(version + ": " + shortfall);
                         }
                     }
                 }

@@ -358,10 +358,10 @@ class ParallelSweepTest {
             new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8))
                     .run(remote, dir);
             String said = err.toString(StandardCharsets.UTF_8);
-            String warning = "ssb: warning: --workers " + n + ": more than this server can start (";
+            String warning = "ssb: warning: " + ParallelSweep.versionLabel(remote) + ": --workers " + n + ": more than this server can start (";
             assertEquals(1, said.split(java.util.regex.Pattern.quote(warning), -1).length - 1, said);
             assertFalse(said.contains("--workers 1: more than"), said);
-            assertTrue(dir.info().notes().stream().anyMatch(l -> l.startsWith("--workers " + n + ": more than this server can start")),
+            assertTrue(dir.info().notes().stream().anyMatch(l -> l.startsWith(ParallelSweep.versionLabel(remote) + ": --workers " + n + ": more than this server can start")),
                     dir.info().notes().toString());
         } finally {
             db.drop();
@@ -472,6 +472,41 @@ class ParallelSweepTest {
                     .filter(t -> t.params().containsKey("query")).map(t -> t.params().get("target")).toList());
             String csv = Files.readString(dir.path().resolve(RunDirectory.SUMMARY));
             assertEquals(3, csv.strip().split("\n").length, csv);
+        } finally {
+            db.drop();
+        }
+    }
+
+    /**
+     * Two remote servers with the same limits, both short of --workers: each is warned before its cells, naming itself. The
+     * warning had no target in it and was said only where run.json's notes lacked it, so the second server's went unsaid.
+     */
+    @Test
+    void eachRemoteServerShortOfWorkersIsWarnedByName(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
+        SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_short_two_test_" + ProcessHandle.current().pid());
+        db.drop();
+        int mwp;
+        try (var c = remote.connect(); var rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
+            rs.next();
+            mwp = Integer.parseInt(rs.getString(1));
+        }
+        int n = mwp + 1;   // beyond what a session can raise, whatever the server's other limits
+        List<dev.kensho.core.server.TargetSpec> specs = List.of(
+                new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:5432/test").user("postgres"),
+                new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://localhost:5432/test").user("postgres"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            ParallelSweep.Options o = new ParallelSweep.Options(0.01, List.of(n), List.of(ParallelSweep.Pool.ENOUGH), 1,
+                    List.of("q1.1"), db.schema(), new SsbDatabase.LoadOptions(0.01, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+            new ParallelSweep(o, new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(specs, dir);
+            String said = err.toString(StandardCharsets.UTF_8);
+            String major = ParallelSweep.versionLabel(remote);
+            for (String version : List.of(major + " remote 127.0.0.1:5432/test", major + " remote localhost:5432/test")) {
+                String warning = version + ": --workers " + n + ": more than this server can start (";
+                assertEquals(1, said.lines().filter(l -> l.startsWith("ssb: warning: " + warning)).count(), said);
+                assertTrue(dir.info().notes().stream().anyMatch(l -> l.startsWith(warning)), dir.info().notes().toString());
+            }
         } finally {
             db.drop();
         }
