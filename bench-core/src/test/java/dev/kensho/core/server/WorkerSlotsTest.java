@@ -1,0 +1,40 @@
+package dev.kensho.core.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kensho.junit.KenshoTarget;
+import dev.kensho.junit.LocalPostgres;
+import java.sql.Connection;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+@KenshoTarget
+class WorkerSlotsTest {
+
+    /**
+     * A role without pg_read_all_stats sees other sessions' backend_type as NULL: it counted none of the server's own
+     * workers (PostgreSQL 15, max_worker_processes 8, the logical replication launcher in one slot: 8 workers asked for
+     * were said to start, and 7 launched). Those without a database are counted all the same, and the count said to be
+     * as far as the role sees.
+     */
+    @Test
+    void aRoleThatCannotSeeOtherSessionsCountsTheLauncherAndSaysSo(@LocalPostgres Target pg) throws Exception {
+        WorkerSlots seen;
+        try (Connection c = pg.connect()) {
+            seen = WorkerSlots.of(c);
+        }
+        assertNull(seen.heldUnseenBy());
+        Assumptions.assumeTrue(seen.held() > 0, "no background worker of the server's own running (the logical replication launcher)");
+        try (PlainRole role = PlainRole.create(pg, "slots"); Connection c = role.target().connect()) {
+            WorkerSlots plain = WorkerSlots.of(c);
+            assertEquals(seen.held(), plain.held(), plain.toString());
+            assertEquals(role.name(), plain.heldUnseenBy());
+            int asked = seen.maxWorkerProcesses() - seen.held() + 1;
+            String processes = plain.shortFor(asked).stream().filter(l -> l.startsWith("max_worker_processes")).findFirst().orElse("");
+            assertTrue(processes.endsWith("(as far as " + role.name() + " sees: GRANT pg_read_all_stats TO " + role.name()
+                    + " shows every one)"), processes);
+        }
+    }
+}
