@@ -162,13 +162,13 @@ public final class Script {
         String text = out.flip().toString();
         int nul = text.indexOf('\0');
         if (nul >= 0) {
-            // pgbench reads the script as a C string and silently drops all after it (a UTF-16 file, a truncated copy);
-            // a raw NUL in the error line would reach the terminal
+            // pgbench reads a script as a C string and silently drops all after it, psql the rest of its line (a UTF-16
+            // file, a truncated copy); a raw NUL in the error line would reach the terminal
             int line = 1, column = 1;
             for (int i = 0; i < nul; i++) {
                 if (text.charAt(i) == '\n') { line++; column = 1; } else column++;
             }
-            throw new ScriptException(fileName, line, column, "NUL byte (0x00): pgbench would silently end the script here; remove it");
+            throw new ScriptException(fileName, line, column, "NUL byte (0x00): remove it");
         }
         return text;
     }

@@ -324,7 +324,7 @@ class ClientSweepTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (Target db = freshDatabase(pg, "kensho_no_pgbench")) {
             try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
-                new ClientSweep().clients(List.of(1, 2)).seconds(1).script("own", "SELECT 1;\n").warmup(0).noVacuum(true)
+                new ClientSweep().clients(List.of(1, 2)).seconds(1).script("own", "SELECT 1;\n").warmup(0)
                         .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("empty", db), dir);
                 List<Trial> trials = RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS));
                 assertEquals(2, trials.size());
@@ -334,6 +334,11 @@ class ClientSweepTest {
                 }
                 String said = log.toString(StandardCharsets.UTF_8);
                 assertEquals(1, said.lines().filter(l -> l.contains("no pgbench_accounts in database kensho_no_pgbench")).count(), said);
+                // the pre-run vacuum's failures, as pgbench's, are said once; each trial keeps them
+                assertEquals(1, said.lines().filter(l -> l.equals("empty: no pgbench_branches in database kensho_no_pgbench: each trial's"
+                        + " pre-run vacuum fails on the pgbench tables and goes on, as pgbench's does (-n skips it)")).count(), said);
+                assertTrue(String.valueOf(trials.get(0).extra().get("errors")).contains("relation \"pgbench_branches\" does not exist"),
+                        trials.get(0).extra().toString());
                 assertTrue(dir.info().notes().stream().anyMatch(n -> n.contains("the trials run without its prewarm")), dir.info().notes().toString());
                 // nothing was created for the prewarm that never ran
                 try (Connection c = db.connect(); Statement s = c.createStatement();
