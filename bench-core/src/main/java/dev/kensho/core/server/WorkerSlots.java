@@ -38,13 +38,15 @@ public record WorkerSlots(Integer maxParallelWorkers, int maxWorkerProcesses, in
                 // background workers running now, each in a max_worker_processes slot (their backend_type is their own name;
                 // other queries' parallel workers come and go, and 10 names every worker "background worker")
                 // a role without pg_read_all_stats sees other sessions' backend_type as NULL: the launcher's slot went uncounted.
-                // Of those, a backend with a role but no database is a background worker (or a walsender): counted, and said
+                // Of those, a backend with a role but no database is a background worker or a physical walsender, which holds
+                // a max_wal_senders slot, not one of these: pg_stat_replication names its pid to every role
                 try (ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE backend_type NOT IN ('client backend', "
                         + "'autovacuum launcher', 'autovacuum worker', 'background writer', 'checkpointer', 'walwriter', 'startup', "
                         + "'walsender', 'walreceiver', 'archiver', 'logger', 'stats collector', 'walsummarizer', 'io worker', "
                         + "'slotsync worker', 'standalone backend', 'parallel worker')), "
-                        + "count(*) FILTER (WHERE backend_type IS NULL AND datid IS NULL AND usesysid IS NOT NULL), "
-                        + "bool_or(backend_type IS NULL), current_user FROM pg_stat_activity")) {
+                        + "count(*) FILTER (WHERE backend_type IS NULL AND datid IS NULL AND usesysid IS NOT NULL"
+                        + " AND NOT EXISTS (SELECT 1 FROM pg_stat_replication r WHERE r.pid = a.pid)), "
+                        + "bool_or(backend_type IS NULL), current_user FROM pg_stat_activity a")) {
                     rs.next();
                     held = rs.getInt(1) + rs.getInt(2);
                     if (rs.getBoolean(3)) unseenBy = rs.getString(4);

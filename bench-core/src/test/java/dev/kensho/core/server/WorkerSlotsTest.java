@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
+import dev.kensho.junit.PgVersion;
 import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.Properties;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +38,35 @@ class WorkerSlotsTest {
             String processes = plain.shortFor(asked).stream().filter(l -> l.startsWith("max_worker_processes")).findFirst().orElse("");
             assertTrue(processes.endsWith("(as far as " + role.name() + " sees: GRANT pg_read_all_stats TO " + role.name()
                     + " shows every one)"), processes);
+        }
+    }
+
+    /**
+     * A physical walsender (a standby, pg_basebackup) has a role and no database, as the launcher, but holds a
+     * max_wal_senders slot: a role that cannot see its backend_type counted it as a background worker. On a server
+     * Kensho runs, whose pg_hba.conf (initdb's) lets a replication connection in, as the machine's may not.
+     */
+    @Test
+    void aRoleThatCannotSeeOtherSessionsDoesNotCountAPhysicalWalsender(@PgVersion(16) Target pg) throws Exception {
+        WorkerSlots seen;
+        try (Connection c = pg.connect()) {
+            seen = WorkerSlots.of(c);
+        }
+        Properties replication = new Properties();
+        replication.setProperty("user", pg.user());
+        replication.setProperty("replication", "true");
+        replication.setProperty("assumeMinServerVersion", "9.4");
+        replication.setProperty("preferQueryMode", "simple");
+        try (Connection walsender = DriverManager.getConnection(pg.jdbcUrl(), replication);
+             PlainRole role = PlainRole.create(pg, "slots_walsender"); Connection c = role.target().connect()) {
+            try (Connection admin = pg.connect(); var rs = admin.createStatement().executeQuery(
+                    "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'walsender' AND datid IS NULL")) {
+                rs.next();
+                assertEquals(1, rs.getInt(1), "the physical walsender is running");
+            }
+            WorkerSlots plain = WorkerSlots.of(c);
+            assertEquals(seen.held(), plain.held(), plain.toString());
+            assertEquals(role.name(), plain.heldUnseenBy());
         }
     }
 }
