@@ -438,7 +438,8 @@ public final class ClientSweep {
     private void requireTables(String label, Target t, RunDirectory dir) {
         try (Connection c = t.connect(); Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery("SELECT to_regclass('pgbench_branches') IS NOT NULL AND to_regclass('pgbench_accounts') IS NOT NULL,"
-                     + " to_regclass('pgbench_accounts') IS NOT NULL, to_regclass('pgbench_branches') IS NOT NULL")) {
+                     + " to_regclass('pgbench_accounts') IS NOT NULL, array_to_string(ARRAY(SELECT t FROM unnest(ARRAY['pgbench_branches',"
+                     + " 'pgbench_tellers', 'pgbench_history']) t WHERE to_regclass(t) IS NULL), ', ')")) {
             rs.next();
             if (rs.getBoolean(1)) return;
             if (scripts.isEmpty() || scripts.stream().anyMatch(Source::builtin)) {
@@ -449,9 +450,10 @@ public final class ClientSweep {
                         + ": the trials run without its prewarm (the scripts are custom; -s SCALE makes the pgbench tables)", dir);
             }
             // each trial's errors kept the pre-run vacuum's three failures, and the console said nothing of them
-            if (!noVacuum && !rs.getBoolean(3)) {
-                refusedOnce(label, "vacuum", "no pgbench tables", "no pgbench_branches in database " + t.database()
-                        + ": each trial's pre-run vacuum fails on the pgbench tables and goes on, as pgbench's does (-n skips it)", dir);
+            String missing = rs.getString(3);
+            if (!noVacuum && !missing.isEmpty()) {
+                refusedOnce(label, "vacuum", "no pgbench tables", "no " + missing + " in database " + t.database()
+                        + ": each trial's pre-run vacuum fails on it and goes on, as pgbench's does (-n skips it)", dir);
             }
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);

@@ -67,8 +67,8 @@ public record WorkerSlots(Integer maxParallelWorkers, int maxWorkerProcesses, in
         if (maxParallelWorkers != null && asked > maxParallelWorkers) out.add("max_parallel_workers " + maxParallelWorkers);
         if (asked > maxWorkerProcesses - held) {
             out.add("max_worker_processes " + maxWorkerProcesses + (held > 0 ? ", " + held + " of them held by the server's own workers" : "")
-                    + (heldUnseenBy != null ? " (as far as " + heldUnseenBy + " sees: GRANT pg_read_all_stats TO "
-                    + SqlIdentifier.quoteIdent(heldUnseenBy) + " shows every one)" : ""));
+                    + (heldUnseenBy != null ? " as far as " + heldUnseenBy + " sees (GRANT pg_read_all_stats TO "
+                    + SqlIdentifier.quoteIdent(heldUnseenBy) + " shows them all)" : ""));
         }
         return out;
     }

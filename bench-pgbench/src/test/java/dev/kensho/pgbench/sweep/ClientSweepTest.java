@@ -335,8 +335,8 @@ class ClientSweepTest {
                 String said = log.toString(StandardCharsets.UTF_8);
                 assertEquals(1, said.lines().filter(l -> l.contains("no pgbench_accounts in database kensho_no_pgbench")).count(), said);
                 // the pre-run vacuum's failures, as pgbench's, are said once; each trial keeps them
-                assertEquals(1, said.lines().filter(l -> l.equals("empty: no pgbench_branches in database kensho_no_pgbench: each trial's"
-                        + " pre-run vacuum fails on the pgbench tables and goes on, as pgbench's does (-n skips it)")).count(), said);
+                assertEquals(1, said.lines().filter(l -> l.equals("empty: no pgbench_branches, pgbench_tellers, pgbench_history in database"
+                        + " kensho_no_pgbench: each trial's pre-run vacuum fails on it and goes on, as pgbench's does (-n skips it)")).count(), said);
                 assertTrue(String.valueOf(trials.get(0).extra().get("errors")).contains("relation \"pgbench_branches\" does not exist"),
                         trials.get(0).extra().toString());
                 assertTrue(dir.info().notes().stream().anyMatch(n -> n.contains("the trials run without its prewarm")), dir.info().notes().toString());
@@ -346,6 +346,15 @@ class ClientSweepTest {
                     rs.next();
                     assertEquals(0, rs.getInt(1));
                 }
+            }
+            // -n: no vacuum, nothing said of it
+            log.reset();
+            try (RunDirectory dir = RunDirectory.create(tmp.resolve("no-vacuum"), RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+                new ClientSweep().clients(List.of(1)).seconds(1).script("own", "SELECT 1;\n").warmup(0).noVacuum(true)
+                        .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("empty", db), dir);
+                String said = log.toString(StandardCharsets.UTF_8);
+                assertTrue(said.contains("no pgbench_accounts in database") && !said.contains("pre-run vacuum"), said);
+                assertEquals(null, RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).get(0).extra().get("errors"));
             }
             try (RunDirectory dir = RunDirectory.create(tmp.resolve("builtin"), RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
                 KenshoException e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(List.of(1)).seconds(1)
