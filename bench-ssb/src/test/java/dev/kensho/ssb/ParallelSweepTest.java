@@ -344,11 +344,7 @@ class ParallelSweepTest {
     void aRemoteServerThatCannotStartTheWorkersAskedForIsSaid(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
         SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_shortpool_test_" + ProcessHandle.current().pid());
         db.drop();
-        int mwp;
-        try (var c = remote.connect(); var rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
-            rs.next();
-            mwp = Integer.parseInt(rs.getString(1));
-        }
+        int mwp = maxWorkerProcesses(remote);
         // beyond max_worker_processes, which a session cannot raise, whatever the server's other limits
         int n = mwp + 1;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -485,11 +481,7 @@ class ParallelSweepTest {
     void eachRemoteServerShortOfWorkersIsWarnedByName(@LocalPostgres Target remote, @TempDir Path results) throws Exception {
         SsbDatabase db = new SsbDatabase(remote, "kensho_ssb_short_two_test_" + ProcessHandle.current().pid());
         db.drop();
-        int mwp;
-        try (var c = remote.connect(); var rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
-            rs.next();
-            mwp = Integer.parseInt(rs.getString(1));
-        }
+        int mwp = maxWorkerProcesses(remote);
         int n = mwp + 1;   // beyond what a session can raise, whatever the server's other limits
         List<dev.kensho.core.server.TargetSpec> specs = List.of(
                 new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:5432/test").user("postgres"),
@@ -509,6 +501,13 @@ class ParallelSweepTest {
             }
         } finally {
             db.drop();
+        }
+    }
+
+    private static int maxWorkerProcesses(Target t) throws Exception {
+        try (var c = t.connect(); var rs = c.createStatement().executeQuery("SHOW max_worker_processes")) {
+            rs.next();
+            return Integer.parseInt(rs.getString(1));
         }
     }
 }
