@@ -16,11 +16,6 @@ import java.util.List;
  */
 public record WorkerSlots(Integer maxParallelWorkers, int maxWorkerProcesses, int held, String heldUnseenBy) {
 
-    /** A server whose background workers the session sees all of. */
-    public WorkerSlots(Integer maxParallelWorkers, int maxWorkerProcesses, int held) {
-        this(maxParallelWorkers, maxWorkerProcesses, held, null);
-    }
-
     /** The server's limits as the session sees them. */
     public static WorkerSlots of(Connection c) throws SQLException {
         Integer parallel = null;
