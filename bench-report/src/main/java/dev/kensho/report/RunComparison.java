@@ -275,6 +275,8 @@ public final class RunComparison {
     private final List<LatencyRow> latencyRows = new ArrayList<>();
     private final List<Analysis> analyses = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    /** Cells the baseline finished ok that a compared group failed in every repeat: "group cell (reason)", for the gate. */
+    private final List<String> failedOnlyInGroup = new ArrayList<>();
     /** What was left out of the comparison and why (not a problem of the runs, unlike a warning). */
     private final List<String> notes = new ArrayList<>();
     private String factor;
@@ -495,6 +497,11 @@ public final class RunComparison {
                 if (failed != null) {
                     warnings.add(cellLabel(key) + " not compared: every repeat of " + lacking.label() + " " + failed.status() + ": "
                             + failed.extra().getOrDefault("reason", ""));
+                    // the worst change there is (the baseline ran it, the candidate errors every time): a gate must see it;
+                    // a skipped cell (a pattern the server cannot hold) is no failure
+                    if (inBase && "failed".equals(failed.status())) {
+                        failedOnlyInGroup.add(g.label() + " " + cellLabel(key) + " (" + failed.extra().getOrDefault("reason", "") + ")");
+                    }
                 } else {
                     (inBase ? onlyBase : onlyGroup).add(cellLabel(key));
                 }
@@ -1016,6 +1023,12 @@ public final class RunComparison {
             String tolerance = pct == Math.rint(pct) ? String.valueOf((long) pct) : String.valueOf(pct);
             return java.util.Optional.of(worse.size() + (worse.size() == 1 ? " cell is" : " cells are") + " worse than " + worse.get(0).baseline()
                     + (pct > 0 ? " by more than " + tolerance + " %" : "") + " (--fail-if-worse): " + cells + (worse.size() > 5 ? ", ..." : ""));
+        }
+        if (!failedOnlyInGroup.isEmpty()) {
+            int n = failedOnlyInGroup.size();
+            return java.util.Optional.of(n + (n == 1 ? " cell" : " cells") + " that " + groups.get(0).label() + " finished failed in every repeat"
+                    + " (--fail-if-worse, whatever the tolerance): " + String.join(", ", failedOnlyInGroup.subList(0, Math.min(5, n)))
+                    + (n > 5 ? ", ..." : ""));
         }
         // cells whose every repeat gave one value on each side were judged above: said to need more repeats, they had enough
         if (untestedForWantOfRepeats()) {

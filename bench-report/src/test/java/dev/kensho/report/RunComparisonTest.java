@@ -449,6 +449,42 @@ class RunComparisonTest {
     }
 
     /**
+     * The candidate failed every repeat of a cell the baseline ran ok (an SSB query cancelled by statement_timeout in
+     * every repeat): the cell had no row, only a warning, and --fail-if-worse passed (exit 0) whatever the tolerance.
+     * The gate fails on it; a cell the candidate skipped (a pattern its server cannot hold) is no failure.
+     */
+    @Test
+    void aGateFailsWhereTheCandidateFailedEveryRepeat() throws Exception {
+        java.util.function.BiFunction<String, String, RunResults> run = (name, at16) -> {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(name), RunInfo.of("pgbench sweep", List.of("bench"), Map.of()))) {
+                for (int c : new int[] {1, 4, 16}) {
+                    for (int r = 0; r < 3; r++) {
+                        Trial.Builder t = Trial.of("clients=" + c, r).param("clients", c).param("threads", 1).param("script", "select-only");
+                        if (c == 16 && at16.equals("failed")) t.failed("ERROR: canceling statement due to statement timeout");
+                        else if (c == 16 && at16.equals("skipped")) t.skipped("needs max_worker_processes=16");
+                        else t.metric("tps", 1000.0 * c + r).metric("latency_avg_ms", 1.0 + r);
+                        rd.append(t.build());
+                    }
+                }
+                return RunDirectory.read(rd.path());
+            }
+        };
+        RunResults base = run.apply("base", "ok");
+        RunComparison failed = RunComparison.of(List.of(base, run.apply("failed", "failed")));
+        assertEquals(List.of("clients=16 not compared: every repeat of B failed: ERROR: canceling statement due to statement timeout"),
+                failed.warnings());
+        assertEquals(List.of(), failed.worseBeyond(0));
+        String why = "1 cell that A finished failed in every repeat (--fail-if-worse, whatever the tolerance): B clients=16"
+                + " (ERROR: canceling statement due to statement timeout)";
+        assertEquals(java.util.Optional.of(why), failed.gateFailure(0), failed.text());
+        assertEquals(java.util.Optional.of(why), failed.gateFailure(1000));
+        // the other way round (the baseline failed, the candidate runs it) is no worsening
+        assertEquals(java.util.Optional.empty(), RunComparison.of(List.of(run.apply("failed2", "failed"), run.apply("base2", "ok"))).gateFailure(0));
+        // skipped is not failed
+        assertEquals(java.util.Optional.empty(), RunComparison.of(List.of(base, run.apply("skipped", "skipped"))).gateFailure(0));
+    }
+
+    /**
      * Both runs failed every repeat at 2 clients (a script that divides by its client id): that cell had no row and no
      * word, and the one left was labelled "all", as if it were the whole sweep. It is named with its failure, and the
      * cell that was compared keeps its clients=1.
