@@ -114,6 +114,8 @@ final class WireConnection implements Closeable {
 
     /** Syncs in the open pipeline, whose messages wait in {@link #out} until \endpipeline. */
     private int pipelineSyncs;
+    /** Between \startpipeline and \endpipeline: {@link #out} (write mode) holds the messages queued so far. */
+    private boolean pipelineOpen;
     /**
      * The open pipeline's SQL commands in the order queued, the results read of them, and the one whose error is the
      * pipeline's: libpq words that error with the failed command's line and a caret, as outside a pipeline.
@@ -421,6 +423,7 @@ final class WireConnection implements Closeable {
         Command cmd = r.pending();
         inFlight(r, cmd.store());
         if (cmd.kind() == Command.Kind.ENDPIPELINE) {
+            pipelineOpen = false;
             sync();
             syncsAwaited = pipelineSyncs;
             pipelineResults = true;
@@ -485,6 +488,7 @@ final class WireConnection implements Closeable {
 
     private void openPipeline() {
         out.clear();
+        pipelineOpen = true;
         pipelineSyncs = 1;   // \endpipeline's
         pipelined.clear();
     }
@@ -890,7 +894,11 @@ final class WireConnection implements Closeable {
     public void close() {
         try {
             if (ch.isOpen() && ch.isConnected()) {
-                out.clear();
+                // A client aborted inside a pipeline: libpq's PQfinish flushes what the pipeline queued before its
+                // Terminate, so the server runs it (a COMMIT or \syncpipeline in it commits, the rest rolls back).
+                if (!pipelineOpen) out.clear();
+                pipelineOpen = false;
+                room(5);
                 out.put((byte) 'X').putInt(4);
                 out.flip();
                 write();

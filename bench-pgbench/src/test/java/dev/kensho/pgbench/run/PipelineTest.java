@@ -118,6 +118,47 @@ class PipelineTest {
                         + "          ^\n"), err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A client that aborts inside an open pipeline (a failed meta-command, the script's end) closes its connection as
+     * libpq's PQfinish does, which flushes what the pipeline queued before its Terminate: the server runs those
+     * commands, so a COMMIT among them commits, and the rest rolls back (checked against C pgbench 15). The wire
+     * engine used to drop the queued messages, and nothing committed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "meta-command fails after a COMMIT|\\startpipeline\\nbegin;\\ninsert into kensho_pipeline_abort values (:client_id, 1);\\n"
+                + "commit;\\ninsert into kensho_pipeline_abort values (:client_id, 2);\\n\\set q 1 / 0\\n\\endpipeline\\n|EXTENDED",
+        "meta-command fails after a COMMIT, prepared|\\startpipeline\\nbegin;\\ninsert into kensho_pipeline_abort values (:client_id, 1);\\n"
+                + "commit;\\ninsert into kensho_pipeline_abort values (:client_id, 2);\\n\\set q 1 / 0\\n\\endpipeline\\n|PREPARED",
+        "script ends with the pipeline open|\\startpipeline\\nbegin;\\ninsert into kensho_pipeline_abort values (:client_id, 1);\\n"
+                + "commit;\\ninsert into kensho_pipeline_abort values (:client_id, 2);\\n|EXTENDED",
+    })
+    void anAbortInsideAPipelineSendsWhatItQueued(String name, String script, QueryMode mode, Target pg, @TempDir Path tmp)
+            throws Exception {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("drop table if exists kensho_pipeline_abort");
+            s.execute("create table kensho_pipeline_abort(client int, n int)");
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = run(pg, tmp, script.replace("\\n", "\n"), mode, 2, 1, err);
+        assertTrue(r.aborted(), String.join("\n", r.lines()) + "\n" + err.toString(StandardCharsets.UTF_8));
+        assertEquals(0, r.processed(), String.join("\n", r.lines()));
+        // the aborted clients' backends run what they were sent after the run has closed them: give them time
+        String rows = "";
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            for (long until = System.nanoTime() + 10_000_000_000L; !rows.equals("0:1 1:1") && System.nanoTime() < until; ) {
+                Thread.sleep(50);
+                try (ResultSet rs = s.executeQuery("select coalesce(string_agg(client || ':' || n, ' ' order by client, n), '')"
+                        + " from kensho_pipeline_abort")) {
+                    rs.next();
+                    rows = rs.getString(1);
+                }
+            }
+            s.execute("drop table kensho_pipeline_abort");
+        }
+        assertEquals("0:1 1:1", rows, err.toString(StandardCharsets.UTF_8));
+    }
+
     /** The queued commands really run, each Sync ends a transaction of its own, and every client's rows arrive. */
     @Test
     void pipelinedInsertsAllArrive(Target pg, @TempDir Path tmp) throws Exception {
