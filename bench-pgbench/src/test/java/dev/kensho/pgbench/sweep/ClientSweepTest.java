@@ -336,7 +336,7 @@ class ClientSweepTest {
                 assertEquals(1, said.lines().filter(l -> l.contains("no pgbench_accounts in database kensho_no_pgbench")).count(), said);
                 // the pre-run vacuum's failures, as pgbench's, are said once; each trial keeps them
                 assertEquals(1, said.lines().filter(l -> l.equals("empty: no pgbench_branches, pgbench_tellers, pgbench_history in database"
-                        + " kensho_no_pgbench: each trial's pre-run vacuum fails on it and goes on, as pgbench's does (-n skips it)")).count(), said);
+                        + " kensho_no_pgbench: each trial's pre-run vacuum fails on them and goes on, as pgbench's does (-n skips it)")).count(), said);
                 assertTrue(String.valueOf(trials.get(0).extra().get("errors")).contains("relation \"pgbench_branches\" does not exist"),
                         trials.get(0).extra().toString());
                 assertTrue(dir.info().notes().stream().anyMatch(n -> n.contains("the trials run without its prewarm")), dir.info().notes().toString());
@@ -365,6 +365,38 @@ class ClientSweepTest {
         } finally {
             try (Connection c = pg.connect(); Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS kensho_no_pgbench");
+            }
+        }
+    }
+
+    /**
+     * A database with pgbench_branches and pgbench_accounts but no pgbench_tellers or pgbench_history: the pre-run
+     * vacuum fails on those two every trial, and that is said once, as where all are missing (it had been said nowhere
+     * but in each trial's errors).
+     */
+    @Test
+    void thePreRunVacuumsFailuresOnSomeMissingTablesAreSaidOnce(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (Target db = freshDatabase(pg, "kensho_half_pgbench");
+             RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
+            try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE pgbench_branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
+                s.execute("CREATE TABLE pgbench_accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84))");
+            }
+            new ClientSweep().clients(List.of(1, 2)).seconds(1).script("own", "SELECT 1;\n").warmup(0).prewarm(false)
+                    .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("half", db), dir);
+            String said = log.toString(StandardCharsets.UTF_8);
+            String line = "half: no pgbench_tellers, pgbench_history in database kensho_half_pgbench: each trial's pre-run vacuum"
+                    + " fails on them and goes on, as pgbench's does (-n skips it)";
+            assertEquals(1, said.lines().filter(line::equals).count(), said);
+            assertTrue(dir.info().notes().stream().anyMatch(line::equals), dir.info().notes().toString());
+            for (Trial t : RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS))) {
+                assertTrue(t.ok(), t.toString());
+                assertTrue(String.valueOf(t.extra().get("errors")).contains("relation \"pgbench_tellers\" does not exist"), t.extra().toString());
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS kensho_half_pgbench");
             }
         }
     }
