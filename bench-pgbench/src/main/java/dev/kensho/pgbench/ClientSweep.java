@@ -260,10 +260,11 @@ public final class ClientSweep {
         if (finished(specs.stream().map(TargetSpec::label).toList(), dir)) return;
         // a server Kensho makes anew has no tables: said before every version was fetched and started, where a builtin
         // script reads them (custom scripts need none, as with pgbench: requireTables says so once the server is up)
-        boolean readsTables = scripts.isEmpty() || scripts.stream().anyMatch(Source::builtin);
+        String reader = tableReader();
         for (TargetSpec s : specs) {
-            if (scale == null && readsTables && !s.isRemote() && s.keepData() == null) {
-                throw KenshoException.usage(s.label() + " is a new server with no pgbench tables: give -s SCALE to initialise them");
+            if (scale == null && reader != null && !s.isRemote() && s.keepData() == null) {
+                throw KenshoException.usage(s.label() + " is a new server with no pgbench tables, which " + reader
+                        + " reads: give -s SCALE to initialise them");
             }
         }
         Map<String, Target> open = new LinkedHashMap<>();
@@ -442,8 +443,10 @@ public final class ClientSweep {
                      + " 'pgbench_tellers', 'pgbench_history']) t WHERE to_regclass(t) IS NULL), ', ')")) {
             rs.next();
             // branches and accounts there, tellers or history not (a database of its own making): the vacuum still fails on those
-            if (!rs.getBoolean(1) && (scripts.isEmpty() || scripts.stream().anyMatch(Source::builtin))) {
-                throw KenshoException.usage(label + " has no pgbench tables in database " + t.database() + ": give -s SCALE to initialise them");
+            String reader = tableReader();
+            if (!rs.getBoolean(1) && reader != null) {
+                throw KenshoException.usage(label + " has no pgbench tables in database " + t.database() + ", which " + reader
+                        + " reads: give -s SCALE to initialise them");
             }
             if (prewarm && !rs.getBoolean(2)) {
                 refusedOnce(label, "prewarm", "no pgbench_accounts", "no pgbench_accounts in database " + t.database()
@@ -459,6 +462,16 @@ public final class ClientSweep {
         } catch (SQLException e) {
             throw new KenshoException(KenshoException.TARGET, label + ": " + KenshoException.firstLine(e), e);
         }
+    }
+
+    /**
+     * The builtin script that reads the pgbench tables (its :scale counts pgbench_branches), as given; null where every
+     * script is custom. Named in the refusal: "custom scripts need none" left a mixed list's refusal unexplained.
+     */
+    private String tableReader() {
+        if (scripts.isEmpty()) return "the default -b tpcb-like";
+        return scripts.stream().filter(Source::builtin).findFirst()
+                .map(b -> b.parsed() == null ? "-b " + b.spec().substring(2) : "builtin " + b.parsed().name()).orElse(null);
     }
 
     private PgbenchInit init() {

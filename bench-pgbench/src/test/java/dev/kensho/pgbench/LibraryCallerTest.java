@@ -63,7 +63,7 @@ class LibraryCallerTest {
             KenshoException e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(java.util.List.of(1)).repeats(1)
                     .seconds(1).log(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8))
                     .run(java.util.List.of(new dev.kensho.core.server.TargetSpec().pgVersion("10.6")), dir));
-            assertEquals("embedded-10.6 is a new server with no pgbench tables: give -s SCALE to initialise them", e.getMessage());
+            assertEquals("embedded-10.6 is a new server with no pgbench tables, which the default -b tpcb-like reads: give -s SCALE to initialise them", e.getMessage());
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertEquals("", log.toString(java.nio.charset.StandardCharsets.UTF_8), "no target was started");
         }

@@ -359,7 +359,7 @@ class ClientSweepTest {
             try (RunDirectory dir = RunDirectory.create(tmp.resolve("builtin"), RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
                 KenshoException e = assertThrows(KenshoException.class, () -> new ClientSweep().clients(List.of(1)).seconds(1)
                         .builtin("select-only").warmup(0).log(null).run(Map.of("empty", db), dir));
-                assertEquals("empty has no pgbench tables in database kensho_no_pgbench: give -s SCALE to initialise them", e.getMessage());
+                assertEquals("empty has no pgbench tables in database kensho_no_pgbench, which -b select-only reads: give -s SCALE to initialise them", e.getMessage());
                 assertTrue(RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).isEmpty());
             }
         } finally {
