@@ -294,7 +294,7 @@ class ClientSweepTest {
     @Test
     void aFailedPrewarmSaysWhatItCreatedAndWhy(Target pg, @TempDir Path tmp) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (Target db = freshDatabase(pg, "kensho_prewarm_view");
+        try (FreshDatabase fresh = FreshDatabase.make(pg, "kensho_prewarm_view"); Target db = fresh.target();
              RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
             new dev.kensho.pgbench.PgbenchInit().scale(1).log(null).run(db);
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
@@ -307,10 +307,6 @@ class ClientSweepTest {
             assertTrue(said.contains("view: created extension pg_prewarm in database kensho_prewarm_view"), said);
             assertTrue(said.matches("(?s).*\\[1/1] +warning: pgbench_accounts not prewarmed: .*"), said);
             assertTrue(dir.info().notes().stream().anyMatch(n -> n.startsWith("view: created extension pg_prewarm")), dir.info().notes().toString());
-        } finally {
-            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS kensho_prewarm_view");
-            }
         }
     }
 
@@ -322,7 +318,7 @@ class ClientSweepTest {
     @Test
     void customScriptsSweepADatabaseWithoutPgbenchTables(Target pg, @TempDir Path tmp) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (Target db = freshDatabase(pg, "kensho_no_pgbench")) {
+        try (FreshDatabase fresh = FreshDatabase.make(pg, "kensho_no_pgbench"); Target db = fresh.target()) {
             try (RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
                 new ClientSweep().clients(List.of(1, 2)).seconds(1).script("own", "SELECT 1;\n").warmup(0)
                         .log(new PrintStream(log, true, StandardCharsets.UTF_8)).run(Map.of("empty", db), dir);
@@ -362,10 +358,6 @@ class ClientSweepTest {
                 assertEquals("empty has no pgbench tables in database kensho_no_pgbench, which -b select-only reads: give -s SCALE to initialise them", e.getMessage());
                 assertTrue(RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS)).isEmpty());
             }
-        } finally {
-            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS kensho_no_pgbench");
-            }
         }
     }
 
@@ -377,7 +369,7 @@ class ClientSweepTest {
     @Test
     void thePreRunVacuumsFailuresOnSomeMissingTablesAreSaidOnce(Target pg, @TempDir Path tmp) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (Target db = freshDatabase(pg, "kensho_half_pgbench");
+        try (FreshDatabase fresh = FreshDatabase.make(pg, "kensho_half_pgbench"); Target db = fresh.target();
              RunDirectory dir = RunDirectory.create(tmp, RunInfo.of(ClientSweep.COMMAND, List.of(), Map.of()))) {
             try (Connection c = db.connect(); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE pgbench_branches (bid int PRIMARY KEY, bbalance int, filler char(88))");
@@ -393,10 +385,6 @@ class ClientSweepTest {
             for (Trial t : RunDirectory.readTrials(dir.path().resolve(RunDirectory.TRIALS))) {
                 assertTrue(t.ok(), t.toString());
                 assertTrue(String.valueOf(t.extra().get("errors")).contains("relation \"pgbench_tellers\" does not exist"), t.extra().toString());
-            }
-        } finally {
-            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS kensho_half_pgbench");
             }
         }
     }
@@ -811,13 +799,26 @@ class ClientSweepTest {
         }
     }
 
-    /** A new, empty database beside the shared one, as a target of its own (the caller drops it). */
-    private static Target freshDatabase(Target pg, String name) throws Exception {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + name);
-            s.execute("CREATE DATABASE " + name);
+    /**
+     * A new, empty database beside the shared one, with a target of its own (the caller's to close, before this: a
+     * later resource of the same try); closing this drops the database.
+     */
+    private record FreshDatabase(Target pg, String name, Target target) implements AutoCloseable {
+        static FreshDatabase make(Target pg, String name) throws Exception {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + name);
+                s.execute("CREATE DATABASE " + name);
+            }
+            return new FreshDatabase(pg, name, new dev.kensho.core.server.TargetSpec()
+                    .url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + name).user("postgres").open());
         }
-        return new dev.kensho.core.server.TargetSpec().url("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + name).user("postgres").open();
+
+        @Override
+        public void close() throws Exception {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + name);
+            }
+        }
     }
 
     @Test
