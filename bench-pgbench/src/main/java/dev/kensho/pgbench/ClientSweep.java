@@ -442,7 +442,8 @@ public final class ClientSweep {
                      + " to_regclass('pgbench_accounts') IS NOT NULL, array_to_string(ARRAY(SELECT t FROM unnest(ARRAY['pgbench_branches',"
                      + " 'pgbench_tellers', 'pgbench_history']) t WHERE to_regclass(t) IS NULL), ', ')")) {
             rs.next();
-            // branches and accounts there, tellers or history not (a database of its own making): the vacuum still fails on those
+            // no early return where branches and accounts are there: tellers or history may not be (a database of the
+            // user's making), and the vacuum below fails on those
             String reader = tableReader();
             if (!rs.getBoolean(1) && reader != null) {
                 throw KenshoException.usage(label + " has no pgbench tables in database " + t.database() + ", which " + reader
