@@ -78,6 +78,8 @@ final class WireConnection implements Closeable {
     private ByteBuffer in = ByteBuffer.allocate(1 << 16);
     private ByteBuffer out = ByteBuffer.allocate(1 << 13);
     private final Map<Command, String> statements = new IdentityHashMap<>();
+    /** A pipeline's statements the server refused to prepare at \startpipeline: tried once per connection, as pgbench does. */
+    private final java.util.Set<Command> refusedPrepares = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private int statementNumber;
     private char txStatus = 'I';
     /**
@@ -455,7 +457,7 @@ final class WireConnection implements Closeable {
                     out.clear();
                     int n = 0;
                     for (Command c : r.pipelineCommands()) {
-                        if (statements.containsKey(c)) continue;
+                        if (statements.containsKey(c) || refusedPrepares.contains(c)) continue;
                         String name = "P_" + statementNumber++;
                         parse(name, c.wireSql());
                         sync();
@@ -690,8 +692,15 @@ final class WireConnection implements Closeable {
                     }
                     case 'E' -> {
                         if (preparing) {
-                            // pgbench logs a failed prepare and goes on; the statement is parsed again where it runs
-                            statements.values().remove(unconfirmed.poll());
+                            // pgbench logs a failed prepare and goes on; the statement is parsed again where it runs (a
+                            // branch the client never takes: the line is all that tells of it)
+                            String name = unconfirmed.poll();
+                            ServerError failed = errorFields(end);
+                            statements.entrySet().stream().filter(e -> e.getValue().equals(name)).findFirst().ifPresent(e -> {
+                                refusedPrepares.add(e.getKey());
+                                runner.prepareFailed(failed.libpqText(e.getKey().wireSql()));
+                            });
+                            statements.values().remove(name);
                         } else if (!rollingBack && errorState == null) {
                             readError(end);
                             // the results come in the order the commands were queued; the first error is the pipeline's

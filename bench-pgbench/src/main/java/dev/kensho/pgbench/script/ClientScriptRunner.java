@@ -928,6 +928,14 @@ public final class ClientScriptRunner {
         notice(notice.libpqNoticeText(sentFor(notice)));
     }
 
+    /**
+     * A statement a pipeline prepares at \startpipeline (-M prepared) that the server refused, in pgbench's words
+     * ("pgbench: error: ERROR:  relation ... does not exist" and its LINE): the client goes on, as pgbench's does.
+     */
+    public void prepareFailed(String libpqText) {
+        notice("error: " + libpqText);
+    }
+
     private void notice(String text) {
         // on Ctrl-C Kensho's hook stops the server and says so; its "terminating connection due to immediate shutdown"
         // would follow that line as if the run had more to say

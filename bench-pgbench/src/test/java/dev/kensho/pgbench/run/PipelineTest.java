@@ -119,6 +119,24 @@ class PipelineTest {
     }
 
     /**
+     * -M prepared prepares a pipeline's statements at \startpipeline, those of a branch never taken too: one the server
+     * refuses is said once per connection in libpq's words, and the clients go on (pgbench 15 printed
+     * "pgbench: error: ERROR:  relation "nosuch_t" does not exist", its LINE and caret, per client, and processed 4/4;
+     * Kensho said nothing).
+     */
+    @Test
+    void aPipelineStatementThatCannotBePreparedIsSaidAndTheRunGoesOn(Target pg, @TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunReport r = run(pg, tmp, "\\startpipeline\nselect 1;\n\\if 0\nselect * from nosuch_t;\n\\endif\nselect 2;\n\\endpipeline\n",
+                QueryMode.PREPARED, 2, 2, err);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertFalse(r.aborted(), String.join("\n", r.lines()) + "\n" + said);
+        assertEquals(4, r.processed(), String.join("\n", r.lines()));
+        String expected = "error: ERROR:  relation \"nosuch_t\" does not exist\nLINE 1: select * from nosuch_t;\n                      ^\n";
+        assertEquals(2, said.split(java.util.regex.Pattern.quote(expected), -1).length - 1, said);
+    }
+
+    /**
      * A client that aborts inside an open pipeline (a failed meta-command, the script's end) closes its connection as
      * libpq's PQfinish does, which flushes what the pipeline queued before its Terminate: the server runs those
      * commands, so a COMMIT among them commits, and the rest rolls back (checked against C pgbench 15). The wire
