@@ -58,7 +58,7 @@ final class QueryCommand implements Callable<Integer> {
             description = "Trial order: random (all trials shuffled), rounds (every cell once per round, each round shuffled) or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
 
-    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the random trial order (default: time-based, recorded in run.json).")
+    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the random trial order, for --order random or rounds (default: time-based, recorded in run.json).")
     Long seed;
 
     @Option(names = "--explain", description = "Also capture EXPLAIN (ANALYZE, BUFFERS) once per cell.")
@@ -139,7 +139,9 @@ final class QueryCommand implements Callable<Integer> {
         try (RunDirectory dir = results.open("query", params, System.err)) {
             long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
                     ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
-            dir.parameter("seed", s);
+            // a sequential order draws nothing: run.json would hold a seed that decided nothing
+            if (order != TrialMatrix.Order.SEQUENTIAL) dir.parameter("seed", s);
+            else if (seed != null) System.err.println("warning: --seed orders the trials at random; --order sequential has no use for it: ignored");
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
             QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
             Map<String, Integer> rejectedBy = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.kensho.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import dev.kensho.junit.KenshoTarget;
 import dev.kensho.junit.LocalPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -196,6 +198,30 @@ class ResultOptionsTest {
         assertEquals(0, same.exit(), same.err());
     }
 
+
+    /**
+     * A sequential order draws no seed, so run.json records none (it had recorded a drawn one, and a resume given
+     * --seed was then refused for a seed that decided nothing); --seed beside it is said to be ignored.
+     */
+    @Test
+    void aSequentialSweepRecordsNoOrderSeed(Target pg, @TempDir Path sweeps) throws Exception {
+        String[] sweep = {"pgbench", "sweep", "-S", "-s", "1", "--clients", "1,2", "--repeat", "1", "-T", "1", "--warmup", "0",
+                "--order", "sequential", "--url", pg.jdbcUrl(), "-U", pg.user(), "--results", sweeps.toString()};
+        CommandRun first = CommandRun.of(concat(sweep, new String[] {"--seed", "5"}));
+        assertEquals(0, first.exit(), first.err());
+        assertTrue(first.err().contains("warning: --seed orders the trials at random; --order sequential has no use for it: ignored"),
+                first.err());
+        assertFalse(first.err().contains("order: "), first.err());
+        Path run;
+        try (var d = Files.list(sweeps)) {
+            run = d.findFirst().orElseThrow();
+        }
+        Map<String, Object> recorded = RunDirectory.read(run).info().parameters();
+        assertTrue(recorded.containsKey("order_seed") && recorded.get("order_seed") == null, recorded.toString());
+        CommandRun resumed = CommandRun.of(concat(sweep, new String[] {"--seed", "6", "--resume", run.toString()}));
+        assertEquals(0, resumed.exit(), resumed.err());
+        assertTrue(resumed.err().contains("nothing left to resume"), resumed.err());
+    }
 
     /** ssb, ssb index-build and micro record --schema and --set, so a resume with others is refused, not a new load or new cells. */
     @Test

@@ -289,7 +289,8 @@ public final class ClientSweep {
         p.put("threads", threads.toString());
         p.put("repeat", repeats);
         p.put("order", order.name().toLowerCase(Locale.ROOT));
-        p.put("order_seed", seed);   // null when not given: run() draws one (or takes the one a resumed run recorded)
+        // null when not given: run() draws one for a random order (or takes the one a resumed run recorded)
+        p.put("order_seed", seed);
         p.put("duration_s", seconds);
         p.put("scripts", scripts.isEmpty() ? List.of("-btpcb-like") : scripts.stream().map(Source::recorded).toList());
         // what the scripts say, not only their names: a -f file edited between a sweep and its --resume made one cell
@@ -326,8 +327,10 @@ public final class ClientSweep {
             err.println("warning: " + crowded);
             dir.noteOnce(crowded);
         }
-        long orderSeed = seed != null ? seed
-                : dir.info().parameters().get("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
+        // a sequential order draws nothing, so it records no seed (one a resumed run recorded stays, as it must to resume)
+        Long orderSeed = seed != null ? seed
+                : dir.info().parameters().get("order_seed") instanceof Number n ? Long.valueOf(n.longValue())
+                : order == TrialMatrix.Order.SEQUENTIAL ? null : Long.valueOf(System.nanoTime());
         Map<String, Object> params = parameters();
         params.put("order_seed", orderSeed);
         params.forEach(dir::parameter);
@@ -351,7 +354,7 @@ public final class ClientSweep {
             }
             for (int c : clients) cells.add(new Cell(e.getKey(), c, threads.threadsFor(c)));
         }
-        TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, orderSeed);
+        TrialMatrix<Cell> matrix = new TrialMatrix<>(cells, Cell::key, repeats, order, orderSeed == null ? 0 : orderSeed);
         // the seed that repeats this order (run.json had it, the console not: a sweep stopped early could not be rerun alike)
         if (order != TrialMatrix.Order.SEQUENTIAL) {
             err.println("order: " + order.name().toLowerCase(Locale.ROOT) + ", seed " + orderSeed + " (run.json's order_seed)");

@@ -46,7 +46,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             + "\"random order, 3 times\") or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
     @Option(names = "--seed", paramLabel = "SEED",
-            description = "Seed of the random trial order (default: time-based, printed before the first trial and recorded in run.json; --resume takes the run's).")
+            description = "Seed of the random trial order, for --order random or rounds (default: time-based, printed before the first trial and recorded in run.json; --resume takes the run's).")
     Long seed;
     @Option(names = {"--duration", "-T", "--time"}, defaultValue = "60", paramLabel = "SEC", description = "Seconds per trial (default ${DEFAULT-VALUE}).")
     int duration;
@@ -115,13 +115,19 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             throw KenshoException.usage(e.getMessage());
         }
         // a fixed default would give every sweep the same order: the random order would guard against nothing
-        long orderSeed = seed != null ? seed
-                : results.recorded("order_seed") instanceof Number n ? n.longValue() : System.nanoTime();
-        ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order).orderSeed(orderSeed)
+        Long orderSeed = results.recorded("order_seed") instanceof Number n ? Long.valueOf(n.longValue()) : null;
+        if (order != TrialMatrix.Order.SEQUENTIAL) {
+            orderSeed = seed != null ? seed : orderSeed != null ? orderSeed : Long.valueOf(System.nanoTime());
+        } else if (seed != null) {
+            // recorded, it would have refused a resume with another --seed of a run whose order no seed decides
+            System.err.println("warning: --seed orders the trials at random; --order sequential has no use for it: ignored");
+        }
+        ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order)
                 .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).waitSampleMillis(waitSampleMs != null ? waitSampleMs
                         : results.recorded("wait_sample_ms") instanceof Number n ? n.intValue() : dev.kensho.pgbench.sweep.TrialSampler.DEFAULT_PERIOD_MS).noVacuum(noVacuum).engine(engine.engine()).log(System.err);
         sweep.warmup(warmup != null ? warmup
                 : results.recorded("warmup") instanceof Number n ? n.intValue() : PgbenchRun.DEFAULT_WARMUP);
+        if (orderSeed != null) sweep.orderSeed(orderSeed);
         sweep.maxTries(maxTries).randomSeed(randomSeed).progress(progress);
         for (String d : defines) sweep.define(d);
         if (rate != null) sweep.rate(RunConfig.parseRate(rate));
