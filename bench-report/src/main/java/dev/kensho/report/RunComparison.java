@@ -1279,7 +1279,8 @@ public final class RunComparison {
     }
 
     private static String plain(double v) {
-        return Double.isNaN(v) ? "" : Double.toString(v);
+        // an unbounded interval's ends stay "-Infinity"/"Infinity", beside ratio_ci_shape "unbounded"
+        return Double.isInfinite(v) ? Double.toString(v) : dev.kensho.core.result.Csv.number(v);
     }
 
     private static String csvCell(String s) {

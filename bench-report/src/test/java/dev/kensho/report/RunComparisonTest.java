@@ -79,7 +79,7 @@ class RunComparisonTest {
         List<String> lines = csv.lines().toList();
         assertEquals("clients,threads,script,metric,baseline,group,baseline_median,median,ratio,ratio_ci_low,ratio_ci_high,ratio_ci_shape,baseline_n,n,"
                 + "welch_p,welch_p_holm,mann_whitney_p,better,alpha,verdict", lines.get(0));
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000.0,7600.0,0.95,")
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("16,8,select-only,tps,16,17,8000,7600,0.95,")
                 && l.contains(",3,3,0.00804989") && l.contains(",0.0160997")
                 // Mann–Whitney left out, as in the table: 3 against 3 cannot go below p = 0.1
                 && l.endsWith(",,higher,0.05,worse")), csv);
@@ -247,6 +247,32 @@ class RunComparisonTest {
         assertEquals(List.of("query=Q1.1", "query=Q2.1"), cmp.rows().stream().map(RunComparison.Row::cell).toList());
         assertEquals(0.5, cmp.rows().get(0).ratio(), 1e-12);
         assertTrue(cmp.text().contains("note: left out, without workers: load;version=17"), cmp.text());
+    }
+
+    /**
+     * compare.csv's numbers in plain notation, as summary.csv's: Double.toString had written a median of 0.000654 s as
+     * "6.54E-4" (and a p-value of 1e-5 as "1.0E-5"), which some CSV readers take as text.
+     */
+    @Test
+    void compareCsvWritesSmallNumbersInPlainNotation() throws Exception {
+        List<RunResults> runs = new ArrayList<>();
+        for (String v : List.of("16", "17")) {
+            try (RunDirectory rd = RunDirectory.create(tmp.resolve(v), RunInfo.of("query", List.of("bench"), Map.of()))) {
+                double[] seconds = v.equals("16") ? new double[] {0.000654, 0.000655, 0.000656} : new double[] {0.000327, 0.000328, 0.000329};
+                for (int r = 0; r < seconds.length; r++) {
+                    rd.append(Trial.of("query=q;version=" + v, r).param("query", "q").param("version", v).metric("seconds", seconds[r]).build());
+                }
+                runs.add(RunDirectory.read(rd.path()));
+            }
+        }
+        RunComparison cmp = RunComparison.of(runs);
+        RunComparison.Row row = cmp.rows().get(0);
+        assertTrue(row.welchP() < 1e-3, row.toString());
+        String csv = cmp.csv();
+        String line = csv.lines().skip(1).findFirst().orElseThrow();
+        assertTrue(line.contains(",0.000655,0.000328,"), csv);   // the medians
+        assertFalse(line.matches(".*[0-9][eE][-+]?[0-9].*"), csv);
+        assertTrue(line.contains("," + new java.math.BigDecimal(Double.toString(row.welchP())).stripTrailingZeros().toPlainString() + ","), csv);
     }
 
     /**

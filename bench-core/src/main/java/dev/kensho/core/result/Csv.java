@@ -2,9 +2,19 @@ package dev.kensho.core.result;
 
 import java.util.List;
 
-/** RFC 4180 output: the only CSV Kensho writes is summary.csv. */
-final class Csv {
+/** RFC 4180 output (summary.csv), and the numbers of every CSV Kensho writes. */
+public final class Csv {
     private Csv() {}
+
+    /**
+     * A data file's number: every digit the double holds (its shortest exact form), in plain notation ("" for NaN and
+     * the infinities). Six significant digits made the median of 1234562 and 1234563 "1234560", below the minimum
+     * beside it; Double.toString's "6.53947E-4" is a form some readers take as text.
+     */
+    public static String number(double d) {
+        return Double.isNaN(d) || Double.isInfinite(d) ? "" : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d)
+                : new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros().toPlainString();
+    }
 
     static String format(List<String> header, List<List<Object>> rows) {
         StringBuilder sb = new StringBuilder();
@@ -25,10 +35,7 @@ final class Csv {
         if (v == null) return "";
         String s;
         if (v instanceof Double d) {
-            // a data file: every digit the double holds (its shortest exact form), in plain notation. Six significant
-            // digits made the median of 1234562 and 1234563 "1234560", below the minimum beside it.
-            s = d.isNaN() || d.isInfinite() ? "" : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue())
-                    : new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros().toPlainString();
+            s = number(d);
         } else {
             s = v.toString();
         }
