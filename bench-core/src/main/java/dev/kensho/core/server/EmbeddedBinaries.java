@@ -112,7 +112,7 @@ public final class EmbeddedBinaries {
                         Files.createFile(tmp.resolve(".complete"));
                         Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
                     } finally {
-                        ManagedServer.deleteTree(tmp);   // gone after the move; a half-extracted tree otherwise
+                        InstanceDirectory.deleteTree(tmp);   // gone after the move; a half-extracted tree otherwise
                     }
                 }
             }
@@ -365,7 +365,7 @@ public final class EmbeddedBinaries {
         try (var dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
                 // a half tree, or the jar of a fetch beside it (a file)
-                if (d.getFileName().toString().contains(TMP)) ManagedServer.deleteTree(d);
+                if (d.getFileName().toString().contains(TMP)) InstanceDirectory.deleteTree(d);
             }
         }
     }

@@ -81,14 +81,14 @@ final class InitdbTemplate {
         Path source = dir.resolve("data");
         if (!Files.isRegularFile(source.resolve("PG_VERSION"))) {
             // renamed into place only once whole, so a template without it was damaged since: made again
-            if (Files.exists(dir)) ManagedServer.deleteTree(dir);
+            if (Files.exists(dir)) InstanceDirectory.deleteTree(dir);
             return false;
         }
         try {
             copyTree(source, data);
             return true;
         } catch (IOException | RuntimeException e) {
-            ManagedServer.deleteTree(data);
+            InstanceDirectory.deleteTree(data);
             return false;
         }
     }
@@ -110,11 +110,11 @@ final class InitdbTemplate {
             try {
                 Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException alreadyThere) {
-                ManagedServer.deleteTree(partial);
+                InstanceDirectory.deleteTree(partial);
             }
             dropOthers(parent);
         } catch (IOException | RuntimeException e) {
-            ManagedServer.deleteTree(partial);   // no template: the next start runs initdb again
+            InstanceDirectory.deleteTree(partial);   // no template: the next start runs initdb again
         }
     }
 
@@ -127,9 +127,9 @@ final class InitdbTemplate {
                 int at = n.indexOf(".partial-");
                 if (at >= 0) {
                     long pid = Long.parseLong(n.substring(at + ".partial-".length()).split("-")[0]);
-                    if (ProcessHandle.of(pid).isEmpty()) ManagedServer.deleteTree(p);
+                    if (ProcessHandle.of(pid).isEmpty()) InstanceDirectory.deleteTree(p);
                 } else if (n.startsWith(binPart) && !n.equals(name)) {
-                    ManagedServer.deleteTree(p);
+                    InstanceDirectory.deleteTree(p);
                 }
             }
         }

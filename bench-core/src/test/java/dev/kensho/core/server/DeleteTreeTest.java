@@ -36,11 +36,11 @@ class DeleteTreeTest {
                 }
             });
             churn.start();
-            ManagedServer.deleteTree(instance);
+            InstanceDirectory.deleteTree(instance);
             churning.set(false);
             churn.join();
             assertFalse(Files.exists(data), "round " + round + ": " + data + " left behind");
-            ManagedServer.deleteTree(instance);
+            InstanceDirectory.deleteTree(instance);
         }
     }
 }

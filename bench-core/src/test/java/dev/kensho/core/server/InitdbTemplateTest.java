@@ -54,8 +54,8 @@ class InitdbTemplateTest {
             }
             assertTrue(Files.isRegularFile(template.dir().resolve("data/PG_VERSION")), "a damaged template is made again");
         } finally {
-            ManagedServer.deleteTree(template.dir());
-            ManagedServer.deleteTree(bin);
+            InstanceDirectory.deleteTree(template.dir());
+            InstanceDirectory.deleteTree(bin);
         }
     }
 

@@ -158,7 +158,7 @@ class ManagedServerTest {
             }
         } finally {
             if (was == null) System.clearProperty("kensho.serverPassword"); else System.setProperty("kensho.serverPassword", was);
-            ManagedServer.deleteTree(keep);
+            InstanceDirectory.deleteTree(keep);
         }
     }
 
@@ -342,7 +342,7 @@ class ManagedServerTest {
                 assertEquals(2, files.filter(f -> f.getFileName().toString().equals("notes.txt") || f.getFileName().toString().startsWith("PG_")).count());
             }
         } finally {
-            ManagedServer.deleteTree(parent);
+            InstanceDirectory.deleteTree(parent);
         }
     }
 
@@ -363,7 +363,7 @@ class ManagedServerTest {
             assertTrue(other.getMessage().endsWith("holds a PostgreSQL 17 data directory; these binaries are PostgreSQL 16"
                     + " (keep each version's data in its own directory)"), other.getMessage());
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -390,7 +390,7 @@ class ManagedServerTest {
             assertTrue(garbage.getMessage().matches("starting PostgreSQL failed \\(server log: syntax error in file \".*postgresql.conf\" line \\d+, near token \"=\"\\)"),
                     garbage.getMessage());
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -431,7 +431,7 @@ class ManagedServerTest {
                 }
             } finally {
                 taker.shutdownNow();
-                ManagedServer.deleteTree(dir);
+                InstanceDirectory.deleteTree(dir);
             }
         }
         org.junit.jupiter.api.Assertions.fail("the server bound its port before the test could take it, five times");
@@ -484,7 +484,7 @@ class ManagedServerTest {
                 assertTrue(c.isValid(2));
             }
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -506,7 +506,7 @@ class ManagedServerTest {
                 assertEquals(0, left.count(), "nothing made in it");
             }
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -533,7 +533,7 @@ class ManagedServerTest {
             }
             assertEquals(owner, Files.getOwner(dir.resolve("data/notes.txt")));
             assertFalse(Files.exists(dir.resolve(ManagedServer.INITDB_STARTED)));
-            ManagedServer.deleteTree(dir.resolve("data"));
+            InstanceDirectory.deleteTree(dir.resolve("data"));
             Path dangling = dir.resolveSibling(dir.getFileName() + "-gone");
             Files.createSymbolicLink(dangling, dir.resolveSibling(dir.getFileName() + "-nowhere"));
             try {
@@ -554,7 +554,7 @@ class ManagedServerTest {
                 Files.deleteIfExists(link);
             }
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -575,7 +575,7 @@ class ManagedServerTest {
             }
             assertFalse(Files.exists(dir.resolve(ManagedServer.INITDB_STARTED)), "a finished initdb leaves no marker");
             // the same leftovers without Kensho's marker are not Kensho's to remove
-            ManagedServer.deleteTree(dir.resolve("data"));
+            InstanceDirectory.deleteTree(dir.resolve("data"));
             Files.createDirectories(dir.resolve("data"));
             Files.writeString(dir.resolve("data/PG_VERSION"), "17\n");
             Files.writeString(dir.resolve("data/postgresql.conf"), "# someone's\n");
@@ -598,7 +598,7 @@ class ManagedServerTest {
                 other.destroyForcibly();
             }
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -631,7 +631,7 @@ class ManagedServerTest {
                 other.descendants().forEach(ProcessHandle::destroyForcibly);
                 other.destroyForcibly();
             }
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 
@@ -698,7 +698,7 @@ class ManagedServerTest {
             java.util.List<String> cont = new java.util.ArrayList<>(stop);
             cont.set(1, "-CONT");
             new ProcessBuilder(cont).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            if (Files.exists(instance)) ManagedServer.deleteTree(instance);
+            if (Files.exists(instance)) InstanceDirectory.deleteTree(instance);
         }
     }
 
@@ -728,7 +728,7 @@ class ManagedServerTest {
             } catch (RuntimeException e) {
                 // pg_ctl stop has no postmaster to signal
             }
-            ManagedServer.deleteTree(instance);
+            InstanceDirectory.deleteTree(instance);
         }
     }
 
@@ -792,7 +792,7 @@ class ManagedServerTest {
             assertEquals(KenshoException.USAGE, atStart.exitCode());
             assertTrue(atStart.getMessage().contains("work_mem=5MB would not take: "), atStart.getMessage());
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 

@@ -85,7 +85,7 @@ class OldReleasesTest {
             assertTrue(other.getMessage().endsWith("holds a PostgreSQL 9.6 data directory; these binaries are PostgreSQL 17"
                     + " (keep each version's data in its own directory)"), other.getMessage());
         } finally {
-            ManagedServer.deleteTree(dir);
+            InstanceDirectory.deleteTree(dir);
         }
     }
 }

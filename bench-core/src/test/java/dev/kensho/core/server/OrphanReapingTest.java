@@ -44,7 +44,7 @@ class OrphanReapingTest {
             assertTrue(shmIds().contains(shmId), "segment " + shmId + " not found");
 
             Files.writeString(instance.resolve("owner.pid"), Long.toString(deadPid()));
-            ManagedServer.reapOrphansIn(instance.getParent());
+            InstanceDirectory.reapOrphansIn(instance.getParent());
 
             assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false), "postmaster still runs");
             assertFalse(Files.exists(instance), "instance directory still there");
@@ -96,9 +96,9 @@ class OrphanReapingTest {
                 assertEquals(List.of(), left.toList(), "the tablespace's files and Kensho's directory for them are gone");
             }
         } finally {
-            ManagedServer.deleteTree(outside);
+            InstanceDirectory.deleteTree(outside);
             child.destroyForcibly();
-            if (data != null) ManagedServer.reapOrphansIn(data.getParent().getParent());   // what a failed run left
+            if (data != null) InstanceDirectory.reapOrphansIn(data.getParent().getParent());   // what a failed run left
         }
     }
 
@@ -157,7 +157,7 @@ class OrphanReapingTest {
             Path instance = Files.createDirectories(root.resolve("pg123/data"));
             Files.writeString(instance.resolve("postmaster.pid"), bystander.pid() + "\n" + instance + "\n");
             Files.writeString(instance.getParent().resolve("owner.pid"), Long.toString(deadPid()));
-            ManagedServer.reapOrphansIn(root);
+            InstanceDirectory.reapOrphansIn(root);
             assertFalse(bystander.waitFor(1, TimeUnit.SECONDS), "the reaper killed an unrelated process");
             assertFalse(Files.exists(instance.getParent()), "stale instance directory still there");
         } finally {
