@@ -36,6 +36,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     private final Path bin;
     private final Path instance;   // owns data/, server.log, owner.pid
     private final Path data;
+    private final ServerLog serverLog;
     private final boolean keep;
     /** In the instance directory while initdb runs: a data directory beside it is an interrupted one (see initdb). */
     static final String INITDB_STARTED = "initdb.started";
@@ -65,6 +66,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         this.bin = bin;
         this.instance = instance;
         this.data = instance.resolve("data");
+        this.serverLog = new ServerLog(instance.resolve("server.log"));
         this.keep = keep;
     }
 
@@ -234,7 +236,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** Whether the last start failed because something else listens on or holds the chosen port. */
     private boolean portTaken() {
-        return startMark >= 0 && logLinesSince(startMark).stream().anyMatch(l -> l.contains("Address already in use"));
+        return startMark >= 0 && serverLog.linesSince(startMark).stream().anyMatch(l -> l.contains("Address already in use"));
     }
 
     /**
@@ -384,7 +386,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             }
             String text = Files.readString(output, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
-                String reason = failureReason(text), log = serverLogTail();
+                String reason = ServerLog.failureReason(text), log = serverLog.tail(startMark);
                 if (reason.isBlank()) reason = "it said nothing" + spaceLeft();
                 else if (log.isEmpty()) reason += spaceLeft();
                 // pg_ctl's "Examine the log output." says nothing once the log's line is quoted beside it
@@ -410,65 +412,12 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     /**
-     * The line of a tool's output that says why it failed: the server's last FATAL, PANIC or ERROR (initdb's bootstrap
-     * "could not write to file ...: No space left on device"), else the last line that is not initdb's cleanup note.
-     */
-    static String failureReason(String text) {
-        String[] lines = text.strip().split("\n");
-        for (int i = lines.length - 1; i >= 0; i--) {
-            if (lines[i].matches(".*\\b(FATAL|PANIC|ERROR):.*")) return logMessage(lines[i]);
-        }
-        for (int i = lines.length - 1; i >= 0; i--) {
-            String l = lines[i].strip();
-            if (!l.isEmpty() && !l.startsWith("initdb: removing") && !l.startsWith("initdb: data directory")) return l;
-        }
-        return lines.length == 0 ? "" : lines[lines.length - 1];
-    }
-
-    private String serverLogTail() {
-        Path logFile = instance.resolve("server.log");
-        try {
-            if (!Files.exists(logFile)) return "";
-            // a kept directory's log holds its earlier starts: their "invalid value" is not this start's reason
-            List<String> lines = startMark >= 0 ? logLinesSince(startMark) : Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            String why = startFailure(lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-            if (why != null) return " (server log: " + why + ")";
-        } catch (IOException ignored) {
-            // the log is a courtesy here
-        }
-        return "";
-    }
-
-    /** The server's words for a failed start, from the last lines of its log; null where none says. */
-    static String startFailure(List<String> tail) {
-        // The line naming the bad parameter (or the config file's line) is more useful than the FATAL that follows it.
-        for (String key : List.of("invalid value", "unrecognized configuration parameter", "syntax error in file", "FATAL", "ERROR")) {
-            for (int i = tail.size() - 1; i >= 0; i--) {
-                String l = tail.get(i);
-                if (l.contains(key)) return logMessage(l);
-            }
-        }
-        // a check before the server's logging is set up writes "postgres: ..." with no level (max_connections=1:
-        // reserved connections must be fewer), and pg_ctl only says "Examine the log output."
-        for (int i = tail.size() - 1; i >= 0; i--) {
-            String l = tail.get(i);
-            if (l.startsWith("postgres: ")) return logMessage(l);
-        }
-        return null;
-    }
-
-    /** A server log line without its prefix (time, pid, level): the server's words. */
-    private static String logMessage(String line) {
-        return line.replaceFirst("^postgres: ", "").replaceFirst("^.*?(LOG|FATAL|PANIC|ERROR):\\s*", "").strip();
-    }
-
-    /**
      * "name=value: the server's words" when the last start failed over one of these settings
      * (a line it logged since then rejects the parameter), else null: a usage error, not a target failure.
      */
     private String rejectedSetting(Map<String, String> asked) {
         if (startMark < 0) return null;   // no start was tried: the failure came before it
-        for (String l : logLinesSince(startMark)) {
+        for (String l : serverLog.linesSince(startMark)) {
             // "postgres: ..." is a check of the settings made before logging starts ("max_connections" (1) too small)
             // "requires a Boolean value" (or a numeric one): a boolean's typo, or one of 9.6's booleans that became enums
             if (!(l.contains("invalid value") || l.contains("unrecognized configuration parameter") || l.contains("outside the valid range")
@@ -476,26 +425,10 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
                 continue;
             }
             for (var e : asked.entrySet()) {
-                if (l.contains("\"" + e.getKey() + "\"")) return e.getKey() + "=" + e.getValue() + ": " + logMessage(l);
+                if (l.contains("\"" + e.getKey() + "\"")) return e.getKey() + "=" + e.getValue() + ": " + ServerLog.logMessage(l);
             }
         }
         return null;
-    }
-
-    /** The lines server.log gained since it was this long (pg_ctl -l appends: a kept directory's log holds older runs). */
-    private List<String> logLinesSince(long mark) {
-        // a RandomAccessFile, not a channel: a channel read with the thread's interrupt pending (a cancelled start) closes
-        // and reads nothing, and the start's failure lost the log's reason
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(instance.resolve("server.log").toFile(), "r")) {
-            long length = f.length();
-            if (mark >= length) return List.of("");
-            byte[] added = new byte[(int) Math.min(length - mark, Integer.MAX_VALUE - 8)];
-            f.seek(mark);
-            f.readFully(added);
-            return List.of(new String(added, StandardCharsets.UTF_8).split("\n"));
-        } catch (IOException e) {
-            return List.of();
-        }
     }
 
     /** The server's password where it has one ({@link #passwordAuth}), in the instance directory, the owner's only. */
@@ -671,11 +604,11 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     private void startServer() {
         started = true;
-        startMark = logSize();
+        startMark = serverLog.size();
         // A kept data directory may carry a stale pid file from a killed run.
         if (Files.exists(data.resolve("postmaster.pid"))) clearStalePidFile();
         try {
-            exec(cmd("pg_ctl", "-D", data.toString(), "-l", instance.resolve("server.log").toString(), "-w", "-t", "120", "start"),
+            exec(cmd("pg_ctl", "-D", data.toString(), "-l", serverLog.path().toString(), "-w", "-t", "120", "start"),
                     "starting PostgreSQL", 180);
         } catch (RuntimeException e) {
             lastStartFailure = KenshoException.firstLine(e);
@@ -747,8 +680,8 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     private void stopServer(boolean immediate) {
         continueIfStopped();
-        CrashScan scan = startMark < 0 ? null : new CrashScan(startMark);   // one, on from where it stopped, every 50 ms
-        String crash = scan == null ? null : scan.scan(instance.resolve("server.log"));
+        ServerLog.CrashScan scan = startMark < 0 ? null : new ServerLog.CrashScan(startMark);   // one, on from where it stopped, every 50 ms
+        String crash = scan == null ? null : scan.scan(serverLog.path());
         // a command that failed on its killed backend comes here at once: on a loaded machine the postmaster may not
         // have reaped it yet, and it logs the crash as it reaps. Until then it still takes new connections, so a
         // quarter second passes before one counts as healthy; a server that refuses them is resetting, and its log
@@ -757,7 +690,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         for (long waited = 0; crash == null && waited < 3_000_000_000L; waited = System.nanoTime() - since) {
             if (waited >= 250_000_000L && acceptsConnections()) break;
             java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
-            crash = scan == null ? null : scan.scan(instance.resolve("server.log"));
+            crash = scan == null ? null : scan.scan(serverLog.path());
         }
         if (crash != null) {
             did("the server crashed (server log: " + crash + "); stopped with -m immediate");
@@ -874,81 +807,17 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
 
     /** The server log's line telling that a server process crashed (or was killed) since the last start, else null. */
     private String crashSinceStart() {
-        return startMark < 0 ? null : new CrashScan(startMark).scan(instance.resolve("server.log"));
+        return startMark < 0 ? null : new ServerLog.CrashScan(startMark).scan(serverLog.path());
     }
 
     @Override
     public long logMark() {
-        return logSize();
+        return serverLog.size();
     }
 
     @Override
     public Optional<String> crashSince(long mark, long waitMillis) {
-        if (mark < 0) return Optional.empty();
-        // the postmaster logs a process's end as it reaps it, a moment after the client saw its connection go
-        long giveUp = System.nanoTime() + waitMillis * 1_000_000L;
-        CrashScan scan = new CrashScan(mark);
-        String crash = scan.scan(instance.resolve("server.log"));
-        while (crash == null && System.nanoTime() < giveUp && !JvmShutdown.begun()) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            crash = scan.scan(instance.resolve("server.log"));
-        }
-        return Optional.ofNullable(crash);
-    }
-
-    /**
-     * Looks through server.log from a place on for a crash, line by line and on from where it stopped: a log of every
-     * statement (log_statement=all) grows by gigabytes in a trial, and was read whole into memory.
-     */
-    static final class CrashScan {
-        /** A line's start is enough to recognise it; a logged statement's megabytes are not kept. */
-        private static final int LINE_KEPT = 8192;
-        private long position;
-        private String panic;
-
-        CrashScan(long mark) {
-            position = mark;
-        }
-
-        /** The crash's line, else the PANIC seen (the client saw its connection end there, before the reaping is logged). */
-        String scan(Path log) {
-            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(log.toFile(), "r")) {
-                long end = f.length(), at = position;
-                f.seek(position);
-                byte[] buf = new byte[1 << 16], line = new byte[LINE_KEPT];
-                int kept = 0;
-                while (at < end) {
-                    int n = f.read(buf, 0, (int) Math.min(buf.length, end - at));
-                    if (n <= 0) break;
-                    int from = 0;
-                    for (int i = 0; i < n; i++) {
-                        if (buf[i] != '\n') continue;
-                        int take = Math.min(i - from, LINE_KEPT - kept);
-                        System.arraycopy(buf, from, line, kept, take);
-                        String l = new String(line, 0, kept + take, StandardCharsets.UTF_8);
-                        kept = 0;
-                        from = i + 1;
-                        position = at + from;   // a line still being written is read again whole next time
-                        if (l.contains(" PANIC: ") && panic == null) panic = logMessage(l);   // why it aborted (a full disk)
-                        if (l.contains(") was terminated by signal ") || l.contains(") terminated by signal ")) {
-                            return logMessage(l) + (panic == null ? "" : ", after PANIC: " + panic);
-                        }
-                    }
-                    int take = Math.min(n - from, LINE_KEPT - kept);
-                    System.arraycopy(buf, from, line, kept, take);
-                    kept += take;
-                    at += n;
-                }
-            } catch (IOException e) {
-                // no log to read: no crash to name
-            }
-            return panic == null ? null : "PANIC: " + panic;
-        }
+        return serverLog.crashSince(mark, waitMillis);
     }
 
     private void jvmEnding() {
@@ -1152,7 +1021,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
     }
 
     private void reload() {
-        long logMark = logSize();
+        long logMark = serverLog.size();
         try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
             s.execute("SELECT pg_reload_conf()");
         } catch (SQLException e) {
@@ -1179,14 +1048,6 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
         checkFileErrors(logMark);
     }
 
-    private long logSize() {
-        try {
-            return Files.size(instance.resolve("server.log"));
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
     /** Throws for a value in kensho.conf the server rejected on this reload; logMark: server.log's size before it. */
     private void checkFileErrors(long logMark) {
         // pg_file_settings says "setting could not be applied" both for a value the server rejects and
@@ -1200,33 +1061,12 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             if (rs.next()) {
                 String name = rs.getString(1);
                 String error = rs.getString(3);
-                if (error.equals("setting could not be applied")) error = serverLogLine(logMark, '"' + name + '"', error);
+                if (error.equals("setting could not be applied")) error = serverLog.line(logMark, '"' + name + '"', error);
                 throw KenshoException.usage(name + "=" + rs.getString(2) + ": " + error);
             }
         } catch (SQLException e) {
             // pg_file_settings needs superuser; we are postgres here, so this is unexpected but harmless
         }
-    }
-
-    /**
-     * The server's own words for a reload it could not apply (e.g. 'invalid value for parameter
-     * "work_mem": "banana"'): the postmaster logs them as it processes SIGHUP, possibly a moment
-     * after pg_file_settings has shown the error, so wait a little for the line.
-     */
-    private String serverLogLine(long from, String mentioning, String otherwise) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        do {
-            for (String l : logLinesSince(from)) {
-                if (l.contains(mentioning) && !l.contains("cannot be changed without restarting")) return logMessage(l);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return otherwise;
-            }
-        } while (System.nanoTime() < deadline);
-        return otherwise;
     }
 
     @Override

@@ -21,7 +21,7 @@ class CrashScanTest {
         // log_statement=all: a 3 MB statement on one line
         Files.writeString(log, "2026-11-30 22:17:50.000 UTC [640] LOG:  statement: SELECT '" + "x".repeat(3_000_000) + "'\n",
                 StandardOpenOption.APPEND);
-        ManagedServer.CrashScan scan = new ManagedServer.CrashScan(mark);
+        ServerLog.CrashScan scan = new ServerLog.CrashScan(mark);
         assertNull(scan.scan(log));
         // the postmaster is writing the line as it is read: half of it now, the rest a moment later
         Files.writeString(log, KILLED.substring(0, 60), StandardOpenOption.APPEND);

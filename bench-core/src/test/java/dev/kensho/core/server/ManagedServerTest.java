@@ -854,8 +854,8 @@ class ManagedServerTest {
                 + "2026-11-26 18:36:01.464 UTC [22663] STATEMENT:  CREATE DATABASE template0 IS_TEMPLATE = true\n\t\n"
                 + "child process exited with exit code 1\n"
                 + "initdb: removing data directory \"/data\"\n";
-        assertEquals("could not write to file \"base/4/3456_vm\": No space left on device", ManagedServer.failureReason(initdb));
-        assertEquals("pg_ctl: could not start server", ManagedServer.failureReason("waiting for server to start.... stopped waiting\n"
+        assertEquals("could not write to file \"base/4/3456_vm\": No space left on device", ServerLog.failureReason(initdb));
+        assertEquals("pg_ctl: could not start server", ServerLog.failureReason("waiting for server to start.... stopped waiting\n"
                 + "pg_ctl: could not start server\n"));
     }
 }
