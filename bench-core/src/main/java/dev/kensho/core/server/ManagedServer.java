@@ -3,9 +3,6 @@ package dev.kensho.core.server;
 import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -198,7 +195,7 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
             throw new KenshoException(KenshoException.TARGET, "cannot create the server directory " + (keepDir != null ? keepDir
                     : KenshoHome.dir().resolve("instances") + " (" + KenshoHome.dir() + " is " + KenshoHome.chosenBy() + ")") + ": " + reason, e);
         }
-        ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, freePort());
+        ManagedServer s = new ManagedServer(kind, bin, instance, keepDir != null, FreePort.choose());
         s.inUse = inUse;
         s.settings.putAll(initialSettings);
         // from the first step on: a Ctrl-C or a kill during initdb or the start must not leave a server running.
@@ -279,47 +276,6 @@ final class ManagedServer extends JdbcTarget implements ServerControl {
      */
     static void withoutCredentials(Map<String, String> env) {
         env.keySet().removeIf(k -> k.startsWith("PG") || k.startsWith("KENSHO_"));
-    }
-
-    /**
-     * A free loopback port below the kernel's ephemeral range. A port from that range (what binding port 0 gives) is
-     * free for any client connection's source port while the server is down for a restart, and a busy machine's
-     * connections may take it: the restart then fails with "Address already in use" and leaves the server down (the
-     * likely cause of a server found down after a full verify's restart test). No connection is given a port below
-     * the range, so only another server could take it.
-     */
-    private static int freePort() {
-        int below = ephemeralLow();
-        int from = Math.max(1024, below - EPHEMERAL_FREE_SPAN);
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-        for (int attempt = 0; below - from > 1 && attempt < 100; attempt++) {
-            int port = random.nextInt(from, below);
-            if (port == 5432) continue;   // PostgreSQL's own, taken or not: a server installed later expects it
-            try (ServerSocket ss = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return ss.getLocalPort();
-            } catch (IOException taken) {
-                // another server's: the next
-            }
-        }
-        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return ss.getLocalPort();   // nothing free below the range: the kernel's choice, as before
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** How far below the ephemeral range ports are chosen: clear of the well-known ones under 10000 where it can. */
-    private static final int EPHEMERAL_FREE_SPAN = 12_000;
-
-    /** The lowest port of Linux's ephemeral range; 32768 (its default, below macOS's and Windows' 49152) elsewhere. */
-    static int ephemeralLow() {
-        try {
-            // read by lines: Files.readString trusts the size /proc gives (0) and returned "3" of "32768\t60999"
-            String[] range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+");
-            return Integer.parseInt(range[0]);
-        } catch (IOException | RuntimeException e) {
-            return 32768;
-        }
     }
 
     private List<String> cmd(String tool, String... args) {

@@ -444,7 +444,7 @@ class ManagedServerTest {
     @Test
     void theServerListensBelowTheEphemeralPortRange() throws Exception {
         assumeTrue(Files.exists(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range")), "not Linux: no ip_local_port_range");
-        int low = ManagedServer.ephemeralLow();
+        int low = FreePort.ephemeralLow();
         assumeTrue(low > 2048, "ip_local_port_range starts at " + low + ": no room below it");
         try (Target pg = new TargetSpec().open()) {
             assertTrue(pg.port() < low && pg.port() >= 1024, pg.port() + " is not below the ephemeral range starting at " + low);
