@@ -687,7 +687,13 @@ class ManagedServerTest {
         try {
             // a process listed a moment ago may have ended since (an autovacuum worker): kill then says so and exits 1
             new ProcessBuilder(stop).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            String stat = Files.readString(java.nio.file.Path.of("/proc", String.valueOf(postmaster.pid()), "stat"));
+            // kill returns once the signal is sent, not taken: a busy machine showed the postmaster still running ("R")
+            java.nio.file.Path statFile = java.nio.file.Path.of("/proc", String.valueOf(postmaster.pid()), "stat");
+            String stat = Files.readString(statFile);
+            for (long until = System.nanoTime() + 5_000_000_000L; !stat.substring(stat.lastIndexOf(')') + 2).startsWith("T")
+                    && System.nanoTime() < until; stat = Files.readString(statFile)) {
+                Thread.sleep(20);
+            }
             assertTrue(stat.substring(stat.lastIndexOf(')') + 2).startsWith("T"), "the postmaster is stopped: " + stat);
             org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), pg::close);
             postmaster.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
