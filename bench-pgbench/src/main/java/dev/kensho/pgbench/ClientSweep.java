@@ -14,6 +14,7 @@ import dev.kensho.core.server.Target;
 import dev.kensho.core.server.TargetSpec;
 import dev.kensho.pgbench.QueryMode;
 import dev.kensho.pgbench.RunReport;
+import dev.kensho.pgbench.run.ClientLimits;
 import dev.kensho.pgbench.run.Driver;
 import dev.kensho.pgbench.script.Script;
 import dev.kensho.pgbench.sweep.ThreadsExpression;
@@ -321,8 +322,8 @@ public final class ClientSweep {
         for (var e : targets.entrySet()) checkConnections(e.getKey(), e.getValue());
         // and this process's open files, before any init, for every cell's clients and threads (each trial checks its own
         // too: counting one thread here, a --clients 1,60 with 30 threads at 60 failed after its first cell)
-        for (int c : clients) Driver.checkOpenFiles(c + 2, threads.threadsFor(c), Driver.filesPerThread(engine, false), "clients()");
-        String crowded = Driver.threadPerClientLoad(maxClients(), engine, Runtime.getRuntime().availableProcessors(), "up to ");
+        for (int c : clients) ClientLimits.checkOpenFiles(c + 2, threads.threadsFor(c), ClientLimits.filesPerThread(engine, false), "clients()");
+        String crowded = ClientLimits.threadPerClientLoad(maxClients(), engine, Runtime.getRuntime().availableProcessors(), "up to ");
         if (crowded != null) {
             err.println("warning: " + crowded);
             dir.noteOnce(crowded);
@@ -426,7 +427,7 @@ public final class ClientSweep {
      */
     private void checkConnections(String label, Target t) {
         try (Connection c = t.connect()) {
-            Driver.checkConnections(c, maxClients(), t.sameHost() ? 1 : 2, false, "clients()");
+            ClientLimits.checkConnections(c, maxClients(), t.sameHost() ? 1 : 2, false, "clients()");
         } catch (KenshoException e) {
             throw new KenshoException(e.exitCode(), label + ": " + e.getMessage(), e);
         } catch (SQLException e) {

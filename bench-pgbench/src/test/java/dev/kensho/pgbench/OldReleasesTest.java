@@ -13,7 +13,7 @@ import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.OldPostgres;
 import dev.kensho.core.server.Target;
 import dev.kensho.pgbench.RunReport;
-import dev.kensho.pgbench.run.Driver;
+import dev.kensho.pgbench.run.ClientLimits;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -127,7 +127,7 @@ class OldReleasesTest {
             for (int i = 0; i < 600 && count(s, "select count(*) from pg_stat_activity where pid <> pg_backend_pid()") > 1; i++) {
                 Thread.sleep(50);
             }
-            KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkConnections(c, 500, 0, false, "-c"));
+            KenshoException e = assertThrows(KenshoException.class, () -> ClientLimits.checkConnections(c, 500, 0, false, "-c"));
             assertEquals(KenshoException.USAGE, e.exitCode());
             assertTrue(e.getMessage().startsWith("500 clients need 500 connections but the server has only 99 free (max_connections=100, "
                     + "3 reserved for superusers but usable by this superuser, 1 in use by others)"), e.getMessage());

@@ -173,7 +173,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
                 // the clients' connections are checked before the load, not after it: at the studies' scales that is
                 // a wasted half hour (the run checks again)
                 try (java.sql.Connection c = t.connect()) {
-                    dev.kensho.pgbench.run.Driver.checkConnections(c, clients, 0, false, "-c");
+                    dev.kensho.pgbench.run.ClientLimits.checkConnections(c, clients, 0, false, "-c");
                 } catch (java.sql.SQLException e) {
                     // the init meets and says whatever is wrong with the server
                 }
@@ -183,7 +183,7 @@ final class PgbenchRunCommand implements Callable<Integer> {
             try {
                 r = run.runAndRecord(t, dir);
             } catch (KenshoException e) {
-                throw dev.kensho.pgbench.run.Driver.onCommandLine(e, "-c");   // the library's words as this command's options
+                throw dev.kensho.pgbench.run.ClientLimits.onCommandLine(e, "-c");   // the library's words as this command's options
             }
             CellSummary.write(dir, metrics);
             // Kensho's 1 where pgbench exits 2 for aborted clients (2 is a usage error here); a run in which every

@@ -103,7 +103,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             return sweep();
         } catch (KenshoException e) {
             // the library speaks of its builder methods and Java calls; here the user typed options
-            throw dev.kensho.pgbench.run.Driver.onCommandLine(e.namingBack(ClientSweep.BUILDER_NAMES), "--clients");
+            throw dev.kensho.pgbench.run.ClientLimits.onCommandLine(e.namingBack(ClientSweep.BUILDER_NAMES), "--clients");
         }
     }
 

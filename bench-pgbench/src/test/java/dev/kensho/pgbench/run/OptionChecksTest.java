@@ -101,22 +101,22 @@ class OptionChecksTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(!line.isEmpty() && !line.substring(14).trim().startsWith("unlimited"),
                 "no finite open-files limit here: " + line);
         String limit = line.substring(14).trim().split("\\s+")[0];
-        KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkOpenFiles(1_000_000, 4, 2, "-c"));
+        KenshoException e = assertThrows(KenshoException.class, () -> ClientLimits.checkOpenFiles(1_000_000, 4, 2, "-c"));
         assertEquals(KenshoException.USAGE, e.exitCode());
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("1000000 connections need about ")
                 && e.getMessage().contains(" but this process may open " + limit + ": lower -c, or raise the limit (ulimit -n "), e.getMessage());
-        Driver.checkOpenFiles(8, 4, 2, "-c");   // a few: nothing to say
+        ClientLimits.checkOpenFiles(8, 4, 2, "-c");   // a few: nothing to say
     }
 
     @Test
     void aThreadPerClientIsNamedBeyondAHundredClientsPerCore() {
         assertEquals("1024 clients on 2 cores with --engine pgjdbc, a thread per client: their scheduling is part of what is"
                 + " measured; --engine wire runs them on -j threads, as pgbench",
-                Driver.threadPerClientLoad(1024, dev.kensho.pgbench.Engine.PGJDBC, 2, ""));
-        assertEquals("up to 101 clients on 1 core", Driver.threadPerClientLoad(101, dev.kensho.pgbench.Engine.PGJDBC, 1, "up to ")
+                ClientLimits.threadPerClientLoad(1024, dev.kensho.pgbench.Engine.PGJDBC, 2, ""));
+        assertEquals("up to 101 clients on 1 core", ClientLimits.threadPerClientLoad(101, dev.kensho.pgbench.Engine.PGJDBC, 1, "up to ")
                 .substring(0, 27));
-        org.junit.jupiter.api.Assertions.assertNull(Driver.threadPerClientLoad(200, dev.kensho.pgbench.Engine.PGJDBC, 2, ""));
-        org.junit.jupiter.api.Assertions.assertNull(Driver.threadPerClientLoad(1024, dev.kensho.pgbench.Engine.WIRE, 2, ""),
+        org.junit.jupiter.api.Assertions.assertNull(ClientLimits.threadPerClientLoad(200, dev.kensho.pgbench.Engine.PGJDBC, 2, ""));
+        org.junit.jupiter.api.Assertions.assertNull(ClientLimits.threadPerClientLoad(1024, dev.kensho.pgbench.Engine.WIRE, 2, ""),
                 "the wire engine runs its clients on -j threads");
     }
 }

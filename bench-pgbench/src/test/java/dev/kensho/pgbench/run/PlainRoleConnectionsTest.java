@@ -29,7 +29,7 @@ class PlainRoleConnectionsTest {
             try {
                 for (int i = 0; i < 5; i++) held.add(pg.connect(role.name()));
                 try (Connection c = role.target().connect()) {
-                    KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkConnections(c, 10_000, 0, false, "-c"));
+                    KenshoException e = assertThrows(KenshoException.class, () -> ClientLimits.checkConnections(c, 10_000, 0, false, "-c"));
                     assertEquals(KenshoException.USAGE, e.exitCode());
                     Matcher m = Pattern.compile(", (\\d+) in use by others\\)").matcher(e.getMessage());
                     assertTrue(m.find(), e.getMessage());
@@ -70,7 +70,7 @@ class PlainRoleConnectionsTest {
 
     private static int freeSaid(PlainRole role, String has) throws Exception {
         try (Connection c = role.target().connect()) {
-            KenshoException e = assertThrows(KenshoException.class, () -> Driver.checkConnections(c, 100, 0, false, "-c"));
+            KenshoException e = assertThrows(KenshoException.class, () -> ClientLimits.checkConnections(c, 100, 0, false, "-c"));
             Matcher m = Pattern.compile("has only (\\d+) free \\(max_connections=20, \\d+ reserved for superusers, 5 for roles with "
                     + "pg_use_reserved_connections, " + has + ", \\d+ in use by others\\)").matcher(e.getMessage());
             assertTrue(m.find(), e.getMessage());
