@@ -62,10 +62,10 @@ class SessionSettingsTest {
 
     @org.junit.jupiter.api.Test
     void zonesOfOneRuleAreTheSame() {
-        assertTrue(Driver.sameZone("UTC", "Etc/UTC"));
-        assertTrue(Driver.sameZone("Asia/Tokyo", "Japan"));
-        assertFalse(Driver.sameZone("Asia/Tokyo", "Asia/Seoul"));   // the same offset today, another history
-        assertFalse(Driver.sameZone("<+09>-09", "Asia/Tokyo"));
+        assertTrue(LibpqLogin.sameZone("UTC", "Etc/UTC"));
+        assertTrue(LibpqLogin.sameZone("Asia/Tokyo", "Japan"));
+        assertFalse(LibpqLogin.sameZone("Asia/Tokyo", "Asia/Seoul"));   // the same offset today, another history
+        assertFalse(LibpqLogin.sameZone("<+09>-09", "Asia/Tokyo"));
     }
 
     /**
