@@ -372,12 +372,7 @@ public final class Driver {
             if (g.log != null) g.log.begin(startEpochMicros);
         }
         if (cfg.durationSeconds() > 0) deadlineNanos = startNanos + cfg.durationSeconds() * 1_000_000_000L;
-        Ticker ticker = new Ticker(cfg, startNanos, startEpochMicros, e -> {
-            String why = "the progress thread stopped: " + stoppedBy(e);
-            cfg.err().println("error: " + why);
-            aborted.set(true);
-            firstAbort.compareAndSet(null, why);
-        });
+        Ticker ticker = new Ticker(cfg, startNanos, startEpochMicros, e -> stopped("the progress thread", e));
         seconds = ticker.seconds;
         try {
             ticker.start();
@@ -645,10 +640,7 @@ public final class Driver {
                 // a defect, or the heap exhausted (a result the pgjdbc engine holds whole): this client stops, the others
                 // finish and the run reports (as a wire thread that stops); escaping, it printed a stack trace and the run
                 // went on without a word in its report, a client short, "ok"
-                String why = "client " + id + " stopped: " + stoppedBy(e);
-                cfg.err().println("error: " + why);
-                aborted.set(true);
-                firstAbort.compareAndSet(null, why);
+                stopped("client " + id, e);
             } finally {
                 if (!counted) connected.countDown();   // a defect in the warm-up must not leave the start waiting
                 long now = System.nanoTime();
@@ -1399,10 +1391,7 @@ public final class Driver {
             } catch (IOException | RuntimeException | Error e) {
                 // the selector failed, a defect, or the heap exhausted: this thread's clients stop, the others finish and
                 // the run reports
-                String why = "thread " + group.index + " stopped: " + stoppedBy(e);
-                cfg.err().println("error: " + why);
-                aborted.set(true);
-                firstAbort.compareAndSet(null, why);
+                stopped("thread " + group.index, e);
             } finally {
                 if (!counted) for (Client c : clients) connected.countDown();   // never leave the start waiting
                 long now = System.nanoTime();
@@ -1575,6 +1564,14 @@ public final class Driver {
     /** The warm-up transactions each client is to run: --warmup's share, at least 50; none under -C. */
     private int warmupAsked() {
         return cfg.connectPerTransaction() || cfg.warmupStatements() <= 0 ? 0 : Math.max(50, cfg.warmupStatements() / cfg.clients());
+    }
+
+    /** A client or thread that stopped on e: said, and the run marked aborted with it (the first one is the report's). */
+    private void stopped(String who, Throwable e) {
+        String why = who + " stopped: " + stoppedBy(e);
+        cfg.err().println("error: " + why);
+        aborted.set(true);
+        firstAbort.compareAndSet(null, why);
     }
 
     /**
