@@ -15,6 +15,7 @@ import dev.kensho.report.chart.LineChart;
 import dev.kensho.report.chart.Point;
 import dev.kensho.report.html.Html;
 import dev.kensho.report.stats.RankSumTest;
+import dev.kensho.report.stats.RatioInterval;
 import dev.kensho.report.stats.TwoWayAnova;
 import dev.kensho.report.stats.VarianceTest;
 import java.nio.file.Path;
@@ -110,7 +111,7 @@ public final class RunComparison {
          * The 95 % confidence interval of the ratio of the means (group / baseline), Fieller's, with Welch's degrees of
          * freedom: it leaves out 1 exactly where Welch's p (before Holm) is below 0.05. Per cell, not adjusted for the
          * other cells. "–" where a side has one value or no variance; where the baseline's mean is not clearly away
-         * from 0, two rays ("≤ −3.70 or ≥ 1.91", ratioLow above ratioHigh, see {@link #fieller}) or "unbounded".
+         * from 0, two rays ("≤ −3.70 or ≥ 1.91", ratioLow above ratioHigh, see {@link RatioInterval#fieller}) or "unbounded".
          */
         public String intervalText() {
             if (Double.isNaN(ratioLow)) return "–";
@@ -159,36 +160,6 @@ public final class RunComparison {
             if (Math.min(baselineN, n) < 2) return "not testable (n=" + Math.min(baselineN, n) + ")";
             return smallestRankSumP(baselineN, n) > ALPHA ? "not testable (n=" + baselineN + "/" + n + ")" : Html.p(mannWhitneyP);
         }
-    }
-
-    /**
-     * Fieller's 95 % interval for mean(b) / mean(a) with Welch–Satterthwaite degrees of freedom: the ratios r with
-     * (mean b − r·mean a)² ≤ t² (var b/nb + r² var a/na). At r = 1 that is Welch's test, so the interval holds 1
-     * exactly where Welch does not reject. {NaN, NaN} without two values a side or without variance. Where the
-     * baseline's mean is within its own interval of 0 the set is not an interval: the ratios outside the two roots,
-     * returned as {upper root, lower root} (low above high), or every ratio, {-∞, +∞}. Said "unbounded" for the former,
-     * it read as anything possible beside a significant "worse".
-     */
-    static double[] fieller(double[] a, double[] b) {
-        if (a.length < 2 || b.length < 2) return new double[] {Double.NaN, Double.NaN};
-        double ma = StatUtils.mean(a), mb = StatUtils.mean(b);
-        double va = StatUtils.variance(a) / a.length, vb = StatUtils.variance(b) / b.length;
-        if (va + vb == 0) return new double[] {Double.NaN, Double.NaN};
-        double df = (va + vb) * (va + vb) / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
-        // variances past 1e154 square to ∞ (or below 1e-154 to 0): df is NaN, and the t quantile threw out of compare
-        if (!(df > 0) || Double.isInfinite(df)) return new double[] {Double.NaN, Double.NaN};
-        double t = new org.apache.commons.math3.distribution.TDistribution(df).inverseCumulativeProbability(0.975);
-        double t2 = t * t;
-        double qa = ma * ma - t2 * va;   // > 0: the baseline mean is clearly away from 0
-        double disc = ma * ma * mb * mb - qa * (mb * mb - t2 * vb);
-        if (qa <= 0) {
-            // the quadratic opens downward: below 0 outside its roots, or nowhere-bounded without real roots
-            if (qa == 0 || disc <= 0) return new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
-            double r1 = (ma * mb - Math.sqrt(disc)) / qa, r2 = (ma * mb + Math.sqrt(disc)) / qa;
-            return new double[] {Math.max(r1, r2), Math.min(r1, r2)};
-        }
-        double root = Math.sqrt(Math.max(0, disc));
-        return new double[] {(ma * mb - root) / qa, (ma * mb + root) / qa};
     }
 
     /** The exact two-sided Mann–Whitney p of two fully separated samples, 2/C(a+b, a): 0.1 for 3 against 3. */
@@ -882,7 +853,7 @@ public final class RunComparison {
                     double[] a = values(base, key, m), b = values(g, key, m);
                     double p = raw.get(i), holm = Double.isNaN(p) ? Double.NaN : adjusted[next++];
                     double ma = Stats.median(a), mb = Stats.median(b);
-                    double[] ci = fieller(a, b);
+                    double[] ci = RatioInterval.fieller(a, b);
                     byCell.computeIfAbsent(tested.get(i), x -> new ArrayList<>()).add(new Row(cellLabel(key), keys.get(key), m,
                             base.label(), g.label(), ma, mb, mb / ma, a.length, b.length, p, holm, RankSumTest.test(b, a).p(),
                             verdict(a, b, holm, Better.of(m)), ci[0], ci[1]));

@@ -8,6 +8,7 @@ import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.RunInfo;
 import dev.kensho.core.result.RunResults;
 import dev.kensho.core.result.Trial;
+import dev.kensho.report.stats.RatioInterval;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -61,10 +62,10 @@ class RunComparisonVerdictsTest {
      */
     @Test
     void fiellersIntervalAndValuesPastTheDoublesRange() {
-        double[] ci = RunComparison.fieller(new double[] {10, 12, 14}, new double[] {20, 23, 26});
+        double[] ci = RatioInterval.fieller(new double[] {10, 12, 14}, new double[] {20, 23, 26});
         assertEquals(1.3454, ci[0], 5e-4);
         assertEquals(2.8229, ci[1], 5e-4);
-        double[] huge = RunComparison.fieller(new double[] {1e300, 1.1e300, 0.9e300}, new double[] {1.2e300, 1.3e300, 1.25e300});
+        double[] huge = RatioInterval.fieller(new double[] {1e300, 1.1e300, 0.9e300}, new double[] {1.2e300, 1.3e300, 1.25e300});
         assertTrue(Double.isNaN(huge[0]) && Double.isNaN(huge[1]), java.util.Arrays.toString(huge));
     }
 
@@ -75,7 +76,7 @@ class RunComparisonVerdictsTest {
     @Test
     void fiellersSetOfTwoRaysLeavesOutOne() {
         double[] a = {-1, 1, 3}, b = {10, 11, 12};
-        double[] ci = RunComparison.fieller(a, b);
+        double[] ci = RatioInterval.fieller(a, b);
         assertTrue(ci[0] > ci[1], java.util.Arrays.toString(ci));
         // each bound a root of (mean b − r·mean a)² = t²(var b/3 + r² var a/3), t of Welch's df (2.9412)
         double df = (4.0 / 3 + 1.0 / 3) * (4.0 / 3 + 1.0 / 3) / ((4.0 / 3) * (4.0 / 3) / 2 + (1.0 / 3) * (1.0 / 3) / 2);

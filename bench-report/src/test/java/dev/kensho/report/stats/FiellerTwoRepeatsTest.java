@@ -1,4 +1,4 @@
-package dev.kensho.report;
+package dev.kensho.report.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +12,7 @@ class FiellerTwoRepeatsTest {
     @Test
     void twoValuesASideGiveAnInterval() {
         double[] a = {10, 12}, b = {20, 23};
-        double[] ci = RunComparison.fieller(a, b);
+        double[] ci = RatioInterval.fieller(a, b);
         assertTrue(Double.isFinite(ci[0]) && Double.isFinite(ci[1]) && ci[0] < ci[1], java.util.Arrays.toString(ci));
         // means 11 and 21.5, variances of the means 1 and 2.25; Welch's df = 3.25² / (1² + 2.25²)
         double va = 1, vb = 2.25;
