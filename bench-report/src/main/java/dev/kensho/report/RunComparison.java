@@ -152,21 +152,14 @@ public final class RunComparison {
         }
 
         boolean mannWhitneyTestable() {
-            return Math.min(baselineN, n) >= 2 && smallestRankSumP(baselineN, n) <= ALPHA;
+            return Math.min(baselineN, n) >= 2 && RankSumTest.smallestP(baselineN, n) <= ALPHA;
         }
 
         /** Mann–Whitney's p, unless even the most extreme ranking of these few values could not reach α. */
         public String mannWhitneyText() {
             if (Math.min(baselineN, n) < 2) return "not testable (n=" + Math.min(baselineN, n) + ")";
-            return smallestRankSumP(baselineN, n) > ALPHA ? "not testable (n=" + baselineN + "/" + n + ")" : Html.p(mannWhitneyP);
+            return RankSumTest.smallestP(baselineN, n) > ALPHA ? "not testable (n=" + baselineN + "/" + n + ")" : Html.p(mannWhitneyP);
         }
-    }
-
-    /** The exact two-sided Mann–Whitney p of two fully separated samples, 2/C(a+b, a): 0.1 for 3 against 3. */
-    static double smallestRankSumP(int a, int b) {
-        double c = 1;
-        for (int i = 1; i <= a; i++) c = c * (b + i) / i;
-        return Math.min(1, 2 / c);
     }
 
     private static String verdict(double[] a, double[] b, double welchP, Better better) {
@@ -197,10 +190,10 @@ public final class RunComparison {
     /** Why the Mann–Whitney column is left out, with the most repeats any row had ("2 against 2: p ≥ 0.33"). */
     private String mannWhitneyLeftOut() {
         Row most = rows.stream().filter(r -> Math.min(r.baselineN(), r.n()) >= 2)
-                .min(java.util.Comparator.comparingDouble((Row r) -> smallestRankSumP(r.baselineN(), r.n()))).orElse(null);
+                .min(java.util.Comparator.comparingDouble((Row r) -> RankSumTest.smallestP(r.baselineN(), r.n()))).orElse(null);
         if (most == null) return null;   // one value a side: every row says "not testable (n=1)" already
         return MANN_WHITNEY_LEFT_OUT + " (" + most.baselineN() + " against " + most.n() + ": p ≥ "
-                + Cells.text(Math.floor(smallestRankSumP(most.baselineN(), most.n()) * 100) / 100) + ")";
+                + Cells.text(Math.floor(RankSumTest.smallestP(most.baselineN(), most.n()) * 100) / 100) + ")";
     }
 
     /** Whether any row's Mann–Whitney test could reach α; else its column would only say "not testable". */

@@ -122,4 +122,10 @@ class VarianceAndRankTest {
         assertEquals(4.5, r.u());
         assertTrue(Double.isNaN(r.p()), "p " + r.p());
     }
+
+    @Test
+    void rankSumSmallestPOfFullySeparatedSamples() {
+        assertEquals(0.1, RankSumTest.smallestP(3, 3), 1e-12);
+        assertEquals(2.0 / 70, RankSumTest.smallestP(4, 4), 1e-12);
+    }
 }
