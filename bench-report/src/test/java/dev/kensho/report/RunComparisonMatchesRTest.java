@@ -119,7 +119,7 @@ class RunComparisonMatchesRTest {
         String text = cmp.text();
         assertTrue(text.contains("Levene (median-centred, Brown–Forsythe) F(7, 16) = 2.350, p = 0.0744; Bartlett K² = 36.295, "
                 + "p < 0.0001\n"), text);
-        assertTrue(!text.contains(RunComparison.VARIANCES_DIFFER) && !cmp.html().contains("variances differ"), "Levene p 0.0744 ≥ 0.05");
+        assertTrue(!text.contains(ComparisonReport.VARIANCES_DIFFER) && !cmp.html().contains("variances differ"), "Levene p 0.0744 ≥ 0.05");
         assertTrue(text.contains("p Holm 0.0334 *"), text);
         assertTrue(text.contains("ART-C contrasts per clients (difference of mean ranks, as study 001; p Tukey-adjusted for the "
                 + "family of 8 cell means)"), text);
@@ -315,6 +315,6 @@ class RunComparisonMatchesRTest {
     void significanceCodesAsR() {
         double[] p = {0.0005, 0.001, 0.0011, 0.01, 0.05, 0.0500001, 0.1, 0.2};
         String[] codes = {"***", "***", "**", "**", "*", ".", ".", ""};
-        for (int i = 0; i < p.length; i++) assertEquals(codes[i], RunComparison.code(p[i]), "p = " + p[i]);
+        for (int i = 0; i < p.length; i++) assertEquals(codes[i], ComparisonReport.code(p[i]), "p = " + p[i]);
     }
 }

@@ -609,8 +609,8 @@ class RunComparisonTest {
         assertEquals(0.007424990627, a.levene().p(), 1e-11);
         String text = cmp.text();
         assertTrue(text.contains("F(3, 12) = 6.482, p = 0.0074; Bartlett K² = "), text);
-        assertTrue(text.contains(RunComparison.VARIANCES_DIFFER), text);
-        assertTrue(cmp.html().contains(dev.kensho.report.html.Html.esc(RunComparison.VARIANCES_DIFFER) + ".</p>"), "advice in the report");
+        assertTrue(text.contains(ComparisonReport.VARIANCES_DIFFER), text);
+        assertTrue(cmp.html().contains(dev.kensho.report.html.Html.esc(ComparisonReport.VARIANCES_DIFFER) + ".</p>"), "advice in the report");
     }
 
     /**

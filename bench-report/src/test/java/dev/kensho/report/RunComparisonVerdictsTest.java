@@ -145,12 +145,12 @@ class RunComparisonVerdictsTest {
     void mannWhitneyShownWhenItCanReachAlpha() {
         RunComparison cmp = compare();
         String text = cmp.text();
-        assertFalse(text.contains(RunComparison.MANN_WHITNEY_LEFT_OUT), text);
+        assertFalse(text.contains(ComparisonReport.MANN_WHITNEY_LEFT_OUT), text);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("cell ") && l.contains(" p M-W ")), text);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("clients=64  tps") && l.contains("not testable (n=2/2)")), text);
         String html = cmp.html();
         assertTrue(html.contains("p Mann–Whitney"), "Mann–Whitney column in the report");
-        assertFalse(html.contains(RunComparison.MANN_WHITNEY_LEFT_OUT));
+        assertFalse(html.contains(ComparisonReport.MANN_WHITNEY_LEFT_OUT));
         // its p is neither Holm-adjusted nor the verdict's; with 50 a side it is approximate even without ties
         assertTrue(html.contains("exact when there are no ties and both sides have fewer than 50 values (as R's wilcox.test), "
                 + "else the normal approximation with tie and continuity corrections; not adjusted for the other cells and not "
