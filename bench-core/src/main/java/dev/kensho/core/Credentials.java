@@ -146,7 +146,7 @@ public final class Credentials {
     }
 
     /**
-     * //user:password@host: the password runs to the last '@' before the URL's parameters, as in RemoteServer
+     * //user:password@host: the password runs to the last '@' before the URL's parameters, as in ConnectionUrl
      * (user=name@server is a parameter's '@'); '/', '@', '#', '?' and (whole) spaces inside it included.
      */
     private static String maskUserinfo(String s, boolean whole) {

@@ -291,7 +291,7 @@ abstract class JdbcTarget implements Target {
             ssl = "disable";   // as libpq: sslmode means nothing over a Unix socket
             pgjdbcOnly = null;
         }
-        // the login's bound, as pgjdbc's (a URL's loginTimeout, or connect_timeout/PGCONNECT_TIMEOUT, which RemoteServer
+        // the login's bound, as pgjdbc's (a URL's loginTimeout, or connect_timeout/PGCONNECT_TIMEOUT, which ConnectionUrl
         // turned into it): a wire client's login to a server that never answers waited past -T for ever
         int timeout = 0;
         try {

@@ -44,7 +44,7 @@ public final class TargetSpec {
      */
     public TargetSpec url(String jdbcUrl) {
         this.url = jdbcUrl;
-        RemoteServer.rememberPasswords(jdbcUrl, System.getenv());
+        ConnectionUrl.rememberPasswords(jdbcUrl, System.getenv());
         return this;
     }
     /** The role a remote target connects as (--user); null: the URL's, else PGUSER, else the operating-system user's name. */
@@ -160,7 +160,7 @@ public final class TargetSpec {
 
     static String remoteLabel(String url, Map<String, String> env) {
         // cut from the masked URL: a password the parse would take for a port or a database (user:pa/ss@host) is gone
-        RemoteServer.UrlParts parts = RemoteServer.UrlParts.of(dev.kensho.core.Credentials.maskUrl(url));
+        ConnectionUrl.Parts parts = ConnectionUrl.Parts.of(dev.kensho.core.Credentials.maskUrl(url));
         String hostPort = parts.authority().substring(parts.authority().lastIndexOf('@') + 1);
         StringBuilder kept = new StringBuilder();
         String service = env.getOrDefault("PGSERVICE", "");

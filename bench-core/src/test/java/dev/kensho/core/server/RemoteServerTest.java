@@ -50,7 +50,7 @@ class RemoteServerTest {
     @Test
     void aSpecsPasswordsAreMaskedBeforeItOpens() {
         new TargetSpec().url("jdbc:postgresql://u:Yy_spec%21pw@127.0.0.1/db?password=Xx_param_pw");
-        RemoteServer.rememberPasswords("jdbc:postgresql://127.0.0.1/db", Map.of("PGPASSWORD", "Ww_env_pw1"));
+        ConnectionUrl.rememberPasswords("jdbc:postgresql://127.0.0.1/db", Map.of("PGPASSWORD", "Ww_env_pw1"));
         assertEquals("-D a=**** b=**** c=****", dev.kensho.core.Credentials.mask("-D a=Yy_spec!pw b=Xx_param_pw c=Ww_env_pw1"));
     }
 
