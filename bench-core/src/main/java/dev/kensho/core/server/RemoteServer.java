@@ -34,9 +34,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     private final Map<String, String> originals = new LinkedHashMap<>();
     /** Whether the server may run with (or has on disk for its next start) a postmaster-level value of the run's. */
     private boolean restartToRestore;
-    /** The session that holds this run's claim on the server's configuration ({@link #claimServer}); null before any change. */
-    private Connection claim;
-    private static final long CLAIM_KEY = 0x4b656e73686f5231L;   // "KenshoR1"
+    /** This run's claim on the server's configuration, taken before any change and held until the settings are put back. */
+    private final SettingsClaim claim = new SettingsClaim(this);
     /** pg_postmaster_start_time() before Kensho's first ALTER SYSTEM: a server still started then never took the run's values. */
     private String startedBeforeChanges;
     private static final Path SETSID = Path.of("/usr/bin/setsid");
@@ -160,7 +159,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 : List.of("sh", "-c", restartCommand);
         // a command that restarts nothing (a wrong service name, a no-op script) exits 0 too: measurements would then
         // run under the old values, said to be the new ones; the postmaster's start time tells a restart from none
-        claimServer();
+        claim.take();
         String startedBefore = startTime();
         ServerUser.run(cmd, "run --restart-command",
                 KenshoHome.dir().resolve("logs").resolve("restart-command.log"));
@@ -182,7 +181,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 }
                 forgetVersion();
                 sessionChanged();
-                claimServer();   // the restart ended the session that held it
+                claim.take();   // the restart ended the session that held it
                 return;
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();
@@ -263,7 +262,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             }
         }
         if (!systemWide.isEmpty()) {
-            claimServer();
+            claim.take();
             try (Connection c = connect(); Statement s = c.createStatement()) {
                 if (startedBeforeChanges == null) startedBeforeChanges = startTime(c);
                 rememberOriginals(c, systemWide.keySet(), current);
@@ -599,68 +598,11 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return Optional.empty();
     }
 
-    /**
-     * Claims the server's configuration for this run before it changes it (ALTER SYSTEM, --restart-command), with a
-     * session advisory lock in database postgres (the server's, whichever database a run measures; the run's own where
-     * it may not connect there). Two runs with --restart-command on one server undid each other's settings (one
-     * "restored" the other's value, which then stayed in postgresql.auto.conf) and one's restart failed the other's
-     * trials: the second now stops before it changes anything. Held until the settings are put back (close); a restart
-     * ends its session, and it is taken again once the server is back.
-     */
-    private synchronized void claimServer() {
-        try {
-            if (claim != null && claim.isValid(5)) return;
-        } catch (SQLException gone) {
-            // taken again below
-        }
-        releaseClaim();
-        try {
-            Connection c;
-            try {
-                c = connect("postgres");
-            } catch (SQLException | KenshoException noPostgres) {
-                try {
-                    c = connect();
-                } catch (SQLException | KenshoException down) {
-                    // a server that does not answer (a failed restart left it down) runs no one else's change either: the
-                    // restart that brings it back takes the claim after it
-                    return;
-                }
-            }
-            try (var ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-                ps.setLong(1, CLAIM_KEY);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    if (rs.getBoolean(1)) {
-                        claim = c;
-                        return;
-                    }
-                }
-                String holder = dev.kensho.core.run.StudyLock.holder(c, CLAIM_KEY);
-                c.close();
-                throw KenshoException.usage("another Kensho run is changing the settings of the server at " + host() + ":" + port()
-                        + (holder == null ? "" : " (" + holder + ")") + ": it would put back its values over this one's and restart"
-                        + " under its trials; run one at a time");
-            } catch (SQLException e) {
-                c.close();
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw KenshoException.target("cannot claim the settings of " + host() + ":" + port() + ": " + KenshoException.firstLine(e), e);
-        }
-    }
-
-    private synchronized void releaseClaim() {
-        if (claim == null) return;
-        dev.kensho.core.run.StudyLock.release(claim, CLAIM_KEY);
-        claim = null;
-    }
-
     @Override
     public void close() {
         OPEN.remove(this);
         restoreSettings();
-        releaseClaim();
+        claim.release();
         closePools();
         if (resource != null) {
             try {
