@@ -52,15 +52,21 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             Collections.synchronizedSet(Collections.newSetFromMap(new java.util.WeakHashMap<>()));
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            JvmShutdown.begin();   // before any lock: apply() refuses from now on
-            List<RemoteServer> open;
-            synchronized (OPEN) {
-                open = new ArrayList<>(OPEN);
-            }
-            open.forEach(RemoteServer::cancelRunning);
-            open.forEach(RemoteServer::restoreSettings);
-        }, "kensho-remote-servers-at-exit"));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                JvmShutdown.begin();   // before any lock: apply() refuses from now on
+                List<RemoteServer> open;
+                synchronized (OPEN) {
+                    open = new ArrayList<>(OPEN);
+                }
+                open.forEach(RemoteServer::cancelRunning);
+                open.forEach(RemoteServer::restoreSettings);
+            }, "kensho-remote-servers-at-exit"));
+        } catch (IllegalStateException alreadyEnding) {
+            // first used while the JVM ends (Ctrl-C after --url was read, before the target opened): apply() refuses,
+            // so there is nothing for a hook to put back; thrown, it made the class unusable (ExceptionInInitializerError)
+            JvmShutdown.begin();
+        }
     }
 
     RemoteServer(TargetKind kind, String host, int port, String database, String user, String password,

@@ -44,6 +44,22 @@ class RemoteServerTest {
     }
 
     /**
+     * RemoteServer's class registers its exit hook when it is first used: TargetSpec.url() did that before the URL's
+     * reading moved to ConnectionUrl, now the target's open does. A JVM that ends in between (Ctrl-C) must still make
+     * the target, and say it is ending (apply() then refuses); the hook's registration threw, and the class was
+     * unusable (ExceptionInInitializerError).
+     */
+    @Test
+    void aRemoteTargetFirstMadeWhileTheJvmEnds() throws Exception {
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(jvm, "-cp", System.getProperty("java.class.path"), LoadsRemoteServerAtExit.class.getName())
+                .redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
+        assertTrue(out.contains("made 127.0.0.1, ending true"), out);
+    }
+
+    /**
      * The passwords a URL (userinfo or password=) and PGPASSWORD give are masked by value from the spec on, before the
      * target opens: a run's command line, recorded first, may quote one bare (-D note=..., a --restart-command).
      */
