@@ -320,7 +320,7 @@ record ConnectionUrl(String host, int port, String database, String user, String
     /**
      * Remembers the passwords a URL and PGPASSWORD give (Credentials.remember) before the target opens: a run records its
      * command line first, which may quote one where no pattern masks it (a --restart-command's text). Nothing else of
-     * fromUrl's: no errors (open() gives them), no ~/.pgpass warnings, no notes.
+     * read's: no errors (open() gives them), no ~/.pgpass warnings, no notes.
      */
     static void rememberPasswords(String url, Map<String, String> env) {
         if (url == null) return;

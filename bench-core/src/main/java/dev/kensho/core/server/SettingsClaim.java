@@ -8,7 +8,11 @@ import java.sql.SQLException;
 /** A run's claim on a remote server's configuration, so that one run at a time changes it ({@link #take}). */
 final class SettingsClaim {
     private final Target server;
-    /** The session that holds this run's claim on the server's configuration ({@link #take}); null before any change. */
+    /**
+     * The session that holds this run's claim on the server's configuration ({@link #take}); null before any change.
+     * Its callers order it by the server's lock, not this one: take() runs inside apply and restart, and close releases
+     * only after its restore, which waits for them; a caller outside that lock could release under a running apply.
+     */
     private Connection claim;
     private static final long CLAIM_KEY = 0x4b656e73686f5231L;   // "KenshoR1"
 

@@ -151,7 +151,7 @@ public final class TargetSpec {
     /**
      * host:port/db of a URL: the same server gets the same label whether the password came in the URL
      * or from a file; only libpq's host and port parameters (a socket directory) are kept of the query.
-     * What the URL leaves out is filled from libpq's environment, as the target's connection is (RemoteServer.fromUrl):
+     * What the URL leaves out is filled from libpq's environment, as the target's connection is (ConnectionUrl.read):
      * jdbc:postgresql:/// with PGHOST=db is labelled db:5432/..., not left empty.
      */
     static String remoteLabel(String url) {
@@ -169,7 +169,7 @@ public final class TargetSpec {
             if (kv.startsWith("service=")) service = kv.substring(8);
         }
         if (!service.isEmpty() && hostPort.isEmpty() && kept.indexOf("host=") < 0) {
-            // a service's server, which it names before the environment does (RemoteServer.fromUrl): two services, two labels
+            // a service's server, which it names before the environment does (ConnectionUrl.read): two services, two labels
             return "?service=" + service + (parts.database() != null ? "&dbname=" + parts.database() : "");
         }
         String pgHost = env.getOrDefault("PGHOST", ""), pgPort = env.getOrDefault("PGPORT", "");
