@@ -59,6 +59,14 @@ class RemoteServerTest {
         assertTrue(out.contains("made 127.0.0.1, ending true"), out);
     }
 
+    /** ConnectionUrl holds the password read: printed (a debugger, a log of the record), it says there is one, not which. */
+    @Test
+    void aReadUrlPrintsNoPassword() {
+        ConnectionUrl c = ConnectionUrl.read("jdbc:postgresql://bench:Zz_url_pw1@db.example:5433/x?sslpassword=Zz_ssl_pw2", null, null, Map.of());
+        assertEquals("Zz_url_pw1", c.password());
+        assertEquals("ConnectionUrl[bench@db.example:5433/x, password ***]", c.toString());
+    }
+
     /**
      * The passwords a URL (userinfo or password=) and PGPASSWORD give are masked by value from the spec on, before the
      * target opens: a run's command line, recorded first, may quote one bare (-D note=..., a --restart-command).
