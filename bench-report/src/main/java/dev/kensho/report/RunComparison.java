@@ -1044,6 +1044,7 @@ public final class RunComparison {
         return new ComparisonReport(this).csv();
     }
 
+    /** compare.html: the runs compared, then {@link #sections} with charts, the latency table and how each test is read. */
     public String html() {
         return new ComparisonReport(this).html();
     }
