@@ -511,10 +511,7 @@ public final class Driver {
                 }
             }
         }
-        if (ticker != null) {
-            ticker.finished = true;
-            ticker.interrupt();
-        }
+        if (ticker != null) ticker.cancel();
         if (interrupted) Thread.currentThread().interrupt();
         return e;
     }

@@ -28,8 +28,8 @@ final class Ticker extends Thread {
     /** -P: the seconds since the last line. */
     private double progressSum, progressSum2, progressLagSum;
     private long progressCount, progressLagCount, progressFailed, progressSkipped, progressRetried, progressRetries;
-    /** Ends the loop: set by finish(), or by a run that stops on its caller's interrupt. */
-    volatile boolean finished;
+    /** Ends the loop: set by finish(), or by cancel() for a run that stops on its caller's interrupt. */
+    private volatile boolean finished;
 
     /** One second of the run, or the last two when the run's last part-second joins the one before. */
     private static final class Interval {
@@ -107,6 +107,12 @@ final class Ticker extends Thread {
         seconds.sealAll(end);
         if (pending != null) write(pending);
         return builder.build();
+    }
+
+    /** Stops ticking without taking the seconds: the run stopped on its caller's interrupt and reports nothing. */
+    void cancel() {
+        finished = true;
+        interrupt();
     }
 
     /** Every latency of the run. */
