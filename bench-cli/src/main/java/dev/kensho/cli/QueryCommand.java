@@ -58,7 +58,7 @@ final class QueryCommand implements Callable<Integer> {
             description = "Trial order: random (all trials shuffled), rounds (every cell once per round, each round shuffled) or sequential (default ${DEFAULT-VALUE}).")
     TrialMatrix.Order order;
 
-    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the random trial order, for --order random or rounds (default: time-based, recorded in run.json).")
+    @Option(names = "--seed", paramLabel = "SEED", description = "Seed of the random trial order, for --order random or rounds (default: time-based, recorded in run.json; --resume takes the run's).")
     Long seed;
 
     @Option(names = "--explain", description = "Also capture EXPLAIN (ANALYZE, BUFFERS) once per cell.")
@@ -130,6 +130,16 @@ final class QueryCommand implements Callable<Integer> {
         params.put("matrix", varied);
         params.put("repeat", repeat);
         params.put("order", order.name().toLowerCase(Locale.ROOT));
+        // a fixed default would give every run the same order; a resume keeps the recorded one, and one with another
+        // --seed is refused (as the sweep's): it ran the trials left in another order and run.json said only the new seed.
+        // A sequential order draws nothing and records none (an earlier Kensho's recorded one stays, so that it resumes).
+        Long recordedSeed = results.recorded("seed") instanceof Number n ? Long.valueOf(n.longValue()) : null;
+        Long orderSeed = order == TrialMatrix.Order.SEQUENTIAL ? recordedSeed
+                : seed != null ? seed : recordedSeed != null ? recordedSeed : Long.valueOf(System.nanoTime());
+        if (order == TrialMatrix.Order.SEQUENTIAL && seed != null) {
+            System.err.println("warning: --seed orders the trials at random; --order sequential has no use for it: ignored");
+        }
+        params.put("seed", orderSeed);
         params.put("targets", specs.stream().map(TargetSpec::label).toList());
         params.put("settings", target.settings());
         params.put("warmup", warmup);   // unrecorded runs before the first repeat: a cell measured warm or cold
@@ -137,13 +147,8 @@ final class QueryCommand implements Callable<Integer> {
         params.put("fetch_size", fetchSize);   // 0: one execution (parallel workers as planned); N: a cursor (none)
         int status;
         try (RunDirectory dir = results.open("query", params, System.err)) {
-            long s = seed != null ? seed : dir.info().parameters().containsKey("seed")
-                    ? ((Number) dir.info().parameters().get("seed")).longValue() : System.nanoTime();
-            // a sequential order draws nothing: run.json would hold a seed that decided nothing
-            if (order != TrialMatrix.Order.SEQUENTIAL) dir.parameter("seed", s);
-            else if (seed != null) System.err.println("warning: --seed orders the trials at random; --order sequential has no use for it: ignored");
             dir.summarizeAfterEachTrial(d -> CellSummary.write(d, SUMMARY_METRICS));
-            QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, s, explain, fetchSize);
+            QueryMatrix m = new QueryMatrix(queries, varied, repeat, warmup, order, orderSeed == null ? 0 : orderSeed, explain, fetchSize);
             Map<String, Integer> rejectedBy = new LinkedHashMap<>();
             // a finished run's resume opens no target: a managed server is not started, --setup does not run again
             boolean finished = results.resuming() && m.finishedIn(dir, specs.stream().map(TargetSpec::label).toList());

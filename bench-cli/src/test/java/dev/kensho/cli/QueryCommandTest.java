@@ -64,6 +64,41 @@ class QueryCommandTest {
         }
     }
 
+    /**
+     * A random order's seed is compared on --resume, as the sweep's order_seed: a resume given another --seed ran the
+     * trials left in that order and run.json named only the new seed. A sequential order records none (null), and a
+     * --seed beside it is said to be ignored, on the run and on its resume.
+     */
+    @Test
+    void aResumeKeepsTheRunsSeedAndASequentialRunHasNone(Target pg, @TempDir Path tmp) throws Exception {
+        for (String order : List.of("random", "sequential")) {
+            Path results = tmp.resolve(order);
+            String[] run = args(pg, results, "-c", "select 1", "--matrix", "work_mem=4MB,8MB", "--order", order, "--seed", "5");
+            CommandRun first = CommandRun.of(run);
+            assertEquals(0, first.exit(), first.err());
+            assertEquals(order.equals("sequential"), first.err().contains("warning: --seed orders the trials at random; --order"
+                    + " sequential has no use for it: ignored"), first.err());
+            Path dir;
+            try (Stream<Path> dirs = Files.list(results)) {
+                dir = dirs.findFirst().orElseThrow();
+            }
+            java.util.Map<String, Object> recorded = RunDirectory.read(dir).info().parameters();
+            assertTrue(recorded.containsKey("seed"), recorded.toString());
+            assertEquals(order.equals("sequential") ? null : 5L, recorded.get("seed") == null ? null : ((Number) recorded.get("seed")).longValue());
+            List<String> other = new java.util.ArrayList<>(List.of(run));
+            other.set(other.indexOf("5"), "6");
+            other.addAll(List.of("--resume", dir.toString()));
+            CommandRun resumed = CommandRun.of(other.toArray(String[]::new));
+            if (order.equals("random")) {
+                assertEquals(2, resumed.exit(), resumed.err());
+                assertTrue(resumed.err().contains("that run had seed 5, this command line 6"), resumed.err());
+            } else {
+                assertEquals(0, resumed.exit(), resumed.err());
+                assertTrue(resumed.err().contains("nothing left to resume"), resumed.err());
+            }
+        }
+    }
+
     @Test
     void aFailedTrialMeansExitOneAndOneLineReasons(Target pg, @TempDir Path tmp) throws Exception {
         CommandRun r = CommandRun.of(args(pg, tmp, "-c", "selec 1", "-c", "select 1",
