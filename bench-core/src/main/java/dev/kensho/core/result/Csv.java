@@ -2,7 +2,7 @@ package dev.kensho.core.result;
 
 import java.util.List;
 
-/** RFC 4180 output (summary.csv), and the numbers of every CSV Kensho writes. */
+/** RFC 4180 output (summary.csv), and the measured numbers of every CSV Kensho writes (compare.csv's too). */
 public final class Csv {
     private Csv() {}
 
