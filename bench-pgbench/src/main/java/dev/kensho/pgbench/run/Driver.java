@@ -468,12 +468,6 @@ public final class Driver {
                 throttledAtStart == null || throttledAtEnd == null ? Double.NaN : throttledAtEnd.percentSince(throttledAtStart));
     }
 
-    /**
-     * The caller's thread was interrupted (a harness's timeout, a cancelled Future): the run stops as it is, no report.
-     * Its clients must not go on loading the server (and its next test) to the end of -T, each with its connection,
-     * nor its ticker for ever: they are cut off as --exit-on-abort cuts them, and waited for before the interrupt is
-     * passed on.
-     */
     /** How often a client thread waiting for the start looks (see awaitStart). */
     private static final long START_LOOK_MILLIS = 50;
 
@@ -497,6 +491,12 @@ public final class Driver {
         for (Thread t : started) t.join();
     }
 
+    /**
+     * The caller's thread was interrupted (a harness's timeout, a cancelled Future): the run stops as it is, no report.
+     * Its clients must not go on loading the server (and its next test) to the end of -T, each with its connection,
+     * nor its ticker for ever: they are cut off as --exit-on-abort cuts them, and waited for before the interrupt is
+     * passed on.
+     */
     private InterruptedException stopOnInterrupt(InterruptedException e, List<Thread> ts, CountDownLatch go, Ticker ticker) {
         cancelled = true;
         go.countDown();
