@@ -137,7 +137,7 @@ final class QueryCommand implements Callable<Integer> {
         Long orderSeed = order == TrialMatrix.Order.SEQUENTIAL ? recordedSeed
                 : seed != null ? seed : recordedSeed != null ? recordedSeed : Long.valueOf(System.nanoTime());
         if (order == TrialMatrix.Order.SEQUENTIAL && seed != null) {
-            System.err.println("warning: --seed orders the trials at random; --order sequential has no use for it: ignored");
+            System.err.println(TrialMatrix.SEED_UNUSED);
         }
         params.put("seed", orderSeed);
         params.put("targets", specs.stream().map(TargetSpec::label).toList());

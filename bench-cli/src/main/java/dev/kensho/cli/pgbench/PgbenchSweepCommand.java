@@ -120,7 +120,7 @@ final class PgbenchSweepCommand implements Callable<Integer> {
             orderSeed = seed != null ? seed : orderSeed != null ? orderSeed : Long.valueOf(System.nanoTime());
         } else if (seed != null) {
             // recorded, it would have refused a resume with another --seed of a run whose order no seed decides
-            System.err.println("warning: --seed orders the trials at random; --order sequential has no use for it: ignored");
+            System.err.println(TrialMatrix.SEED_UNUSED);
         }
         ClientSweep sweep = new ClientSweep().clients(clients).threads(threads).repeats(repeat).order(order)
                 .seconds(duration).mode(m).scale(scale).reinitEachTrial(reinit).fillfactor(fillfactor).prewarm(!noPrewarm).waitSampleMillis(waitSampleMs != null ? waitSampleMs

@@ -25,6 +25,9 @@ public final class TrialMatrix<C> {
      */
     public enum Order { SEQUENTIAL, RANDOM, ROUNDS }
 
+    /** What a command says of a --seed given with a sequential order, which draws nothing (it records no seed). */
+    public static final String SEED_UNUSED = "warning: --seed orders the trials at random; --order sequential has no use for it: ignored";
+
     /** One planned measurement. */
     public record Planned<C>(C cell, String key, int repeat) { }
 
