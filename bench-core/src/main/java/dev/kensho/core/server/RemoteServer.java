@@ -153,9 +153,19 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return restartCommand != null;
     }
 
-    /** Synchronized with {@link #apply}: one restart command at a time, and none during a settings change. */
+    /**
+     * Synchronized with {@link #apply} and {@link #restoreSettings}: one restart command at a time, and none during a
+     * settings change or a restore. Refused once the JVM is ending: the exit hook puts the settings back, restarting
+     * itself if they need it; a run's restart then was one more of someone's server, or raced the hook's.
+     */
     @Override
     public synchronized void restart() {
+        if (JvmShutdown.begun()) throw new KenshoException(KenshoException.FAILURE, "interrupted: no restart", null);
+        runRestartCommand();
+    }
+
+    /** Runs --restart-command and waits until the server is back, restarted; the restore's own restart too, as the JVM ends. */
+    private void runRestartCommand() {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
@@ -286,6 +296,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             }
             if (restartNeeded) {
                 restartToRestore = true;   // before the command: a Ctrl-C during it restores with a restart
+                // refused after a Ctrl-C: the server never took the run's values, and the restore puts the file back
+                // with a reload, where this restart and the restore's were two
                 restart();
                 actions.add("restarted with --restart-command");
             }
@@ -449,7 +461,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             // command brings it back with the run's values still in postgresql.auto.conf: they go back now, and the
             // restart below starts it with what it had; without this it came back, and stayed, with the run's
             try {
-                restart();
+                runRestartCommand();
                 did("the server did not answer: ran --restart-command to put the settings back");
                 left = putBack();
             } catch (KenshoException e) {
@@ -474,7 +486,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         if (restartToRestore) {
             restartToRestore = false;
             try {
-                restart();
+                runRestartCommand();
             } catch (KenshoException e) {
                 String file = left.isEmpty() ? "its postgresql.auto.conf is as Kensho found it" : "its postgresql.auto.conf is as Kensho found it but for " + notRestored;
                 System.err.println("warning: settings restored, but --restart-command failed: " + KenshoException.firstLine(e)

@@ -892,6 +892,31 @@ class RemoteServerTest {
     }
 
     /**
+     * A restart the run asks for after a Ctrl-C (a cold cell's, begun just before) is refused: it restarted someone's
+     * server once more, or raced the exit hook's restore. The restore's own restart still runs, and the server is as
+     * found. Counted by the restart command itself; a child JVM, since the JVM's ending cannot be undone in this one.
+     */
+    @Test
+    void aRestartAfterTheJvmBeganToEndIsRefusedButTheRestoresRuns(@TempDir Path tmp) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            Path count = tmp.resolve("restarts");
+            String restart = "echo restart >> " + count + " && " + pgCtl(pg, "-w -m fast restart");
+            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
+                    RestartsRemoteServerAsItEnds.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
+                    .redirectErrorStream(true).start();
+            String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), out);
+            assertTrue(out.contains("applied {max_worker_processes=11}"), out);
+            assertTrue(out.contains("restart: interrupted: no restart"), out);
+            assertTrue(out.contains("bench: putting back the settings Kensho changed on 127.0.0.1:" + pg.port() + " (then --restart-command)..."), out);
+            assertEquals(java.util.List.of("restart", "restart"), Files.readAllLines(count), "the change's restart and the restore's: " + out);
+            assertEquals("8", query(pg, "SELECT current_setting('max_worker_processes')"), out);
+            assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
+        }
+    }
+
+    /**
      * A restart that leaves the server down because of the run's value (wal_level=minimal beside max_wal_senders): the
      * restore cannot start it either, and says what to put back in postgresql.auto.conf, in its one line, not that the
      * file is as Kensho found it.
