@@ -4,7 +4,11 @@ import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import java.util.Map;
 
-/** A JVM whose remote target is first made while it ends: a --url parsed, then Ctrl-C before the target opens. */
+/**
+ * A JVM whose remote target is first made while it ends: a --url parsed, then Ctrl-C before the target opens. No exit
+ * hook cancels or restores a target made then (as one made after the hook took its list of open targets): it must
+ * change nothing on the server, no settings and no restart.
+ */
 public final class LoadsRemoteServerAtExit {
     private LoadsRemoteServerAtExit() {}
 
@@ -22,13 +26,19 @@ public final class LoadsRemoteServerAtExit {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                RemoteServer r = RemoteServer.fromUrl("jdbc:postgresql://127.0.0.1:1/x", "u", "pw", null, Map.of());
+                RemoteServer r = RemoteServer.fromUrl("jdbc:postgresql://127.0.0.1:1/x", "u", "pw", "exit 1", Map.of());
                 System.out.println("made " + r.host() + ", ending " + JvmShutdown.begun());
                 try {
                     r.apply(Map.of("work_mem", "4MB"));
                     System.out.println("applied");
                 } catch (KenshoException e) {
                     System.out.println("apply: " + e.getMessage());
+                }
+                try {
+                    r.restart();
+                    System.out.println("restarted");
+                } catch (KenshoException e) {
+                    System.out.println("restart: " + e.getMessage());
                 }
             } catch (Throwable e) {
                 System.out.println("failed: " + e);

@@ -46,8 +46,8 @@ class RemoteServerTest {
     /**
      * RemoteServer's class registers its exit hook when it is first used: TargetSpec.url() did that before the URL's
      * reading moved to ConnectionUrl, now the target's open does. A JVM that ends in between (Ctrl-C) must still make
-     * the target, and say it is ending (apply() then refuses); the hook's registration threw, and the class was
-     * unusable (ExceptionInInitializerError). The child JVM takes JvmShutdown's own hook out, which said it otherwise.
+     * the target, and say it is ending (apply() and restart() then refuse); the hook's registration threw, and the class
+     * was unusable (ExceptionInInitializerError). The child JVM takes JvmShutdown's own hook out, which said it otherwise.
      */
     @Test
     void aRemoteTargetFirstMadeWhileTheJvmEnds() throws Exception {
@@ -58,8 +58,9 @@ class RemoteServerTest {
         String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
         assertTrue(out.contains("made 127.0.0.1, ending true"), out);
-        // no hook of RemoteServer's puts back what ALTER SYSTEM would change now
+        // no hook of RemoteServer's puts back what ALTER SYSTEM would change now, nor follows a restart of it
         assertTrue(out.contains("apply: interrupted: no more settings changes"), out);
+        assertTrue(out.contains("restart: interrupted: no restart"), out);
     }
 
     /** ConnectionUrl holds the password read: printed (a debugger, a log of the record), it says there is one, not which. */
