@@ -34,6 +34,8 @@ final class ScriptParser {
     private final String src;
     private final int[] lineStarts;
     private int pos;
+    /** Offset of the backslash of the meta-command being parsed. */
+    private int commandStart;
     private final List<Command> commands = new ArrayList<>();
     // psql's heuristic for CREATE [OR REPLACE] {FUNCTION|PROCEDURE} ... BEGIN ATOMIC ... END bodies
     private int identifierCount;
@@ -78,8 +80,19 @@ final class ScriptParser {
     }
 
     private ScriptException error(int offset, String message) {
+        return error(offset, message, "");
+    }
+
+    /**
+     * An error at {@code offset} in the meta-command at {@link #commandStart}, placed on the command's first line as
+     * pgbench places it, the column counted on from that line's start through its continuation lines (pgbench's
+     * column when the command starts a line); one past a continuation also names the line and column it is at.
+     */
+    private ScriptException error(int offset, String message, String detail) {
         int o = Math.min(offset, src.length());
-        return new ScriptException(file, lineOf(o), columnOf(o), message);
+        int line = lineOf(commandStart);
+        String where = lineOf(o) == line ? "" : " (on continuation line " + lineOf(o) + ", column " + columnOf(o) + ")";
+        return new ScriptException(file, line, o - lineStarts[line - 1] + 1, message + where + detail);
     }
 
     private void run() throws ScriptException {
@@ -614,6 +627,7 @@ final class ScriptParser {
 
     private void metaCommand() throws ScriptException {
         int cmdStart = pos - 1;
+        commandStart = cmdStart;
         int line = lineOf(cmdStart);
         int col = columnOf(cmdStart);
         String firstLine = "\\" + restOfLine(pos);
@@ -648,8 +662,8 @@ final class ScriptParser {
                         return;
                     }
                     String what = ex.getMessage() + (ex.more() != null ? " (" + ex.more() + ")" : "") + " in command \"" + lname + "\"";
-                    if (v != null && v.text.indexOf('(') > 0) throw error(ex.offset(), what + variableHint(cmdStart, v));
-                    throw error(ex.offset(), what + expectation(ex));
+                    if (v != null && v.text.indexOf('(') > 0) throw error(ex.offset(), what, variableHint(cmdStart, v));
+                    throw error(ex.offset(), what, expectation(ex));
                 }
                 Command.Kind kind = switch (lname) {
                     case "set" -> Command.Kind.SET;

@@ -45,7 +45,9 @@
  * <li>{@code \sleep} is performed by the runner (by {@link dev.kensho.pgbench.script.ClientScriptRunner.Sleeper},
  *     replaceable by the driver) and counts in the transaction's latency, as in pgbench.</li>
  * <li>Errors are one line, {@code file:line:column: message}; the column is the start of the offending token
- *     (pgbench puts its caret under the token's last character).</li>
+ *     (pgbench puts its caret under the token's last character). The line is pgbench's: a meta-command's first,
+ *     also for an error on one of its continuation lines, the column then counted on through them from that
+ *     line's start (pgbench counts from the backslash); the message names the continuation line and column.</li>
  * <li>A compound {@code \;} query (two statements or more, not counting blanks and comments) is refused before
  *     running in extended/prepared mode (pgbench fails on it at run time with the server's "cannot insert multiple
  *     commands into a prepared statement"). So is, there, a {@code :name} inside a string, quoted name or comment,
