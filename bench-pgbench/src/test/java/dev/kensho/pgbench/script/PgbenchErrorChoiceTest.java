@@ -12,9 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Which line a script error names, as pgbench 15 does: a meta-command continued over lines errs on its first line.
- * Each case gives pgbench's first stderr line (less "pgbench: error: ") and the start of Kensho's message; where the
- * C binary is on this machine, pgbench is run on the script too. In the scripts, \n is a line feed and \r a carriage
+ * Which line and which of two errors a script error names, as pgbench 15 does: a meta-command continued over lines
+ * errs on its first line, and a lexical error later on an expression's line wins over the error found first. Each
+ * case gives pgbench's first stderr line (less "pgbench: error: ") and the start of Kensho's message; where the C
+ * binary is on this machine, pgbench is run on the script too. In the scripts, \n is a line feed and \r a carriage
  * return.
  */
 class PgbenchErrorChoiceTest {
@@ -62,6 +63,45 @@ class PgbenchErrorChoiceTest {
                 + "|e.sql:1:20: too many arguments in command \"gset\" (on continuation line 2, column 1)",
     })
     void aContinuedCommandErrsOnItsFirstLine(String name, String script, String pgbench, String kensho) throws Exception {
+        check(script, pgbench, kensho);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "unknown function, then a bad character|\\set x foo() @\\n|e.sql:1: unexpected character (@) in command \"set\""
+                + "|e.sql:1:14: unexpected character (@) in command \"set\"",
+        "unknown function without arguments, then a bad character|\\set x foo @\\n"
+                + "|e.sql:1: unexpected character (@) in command \"set\"|e.sql:1:12: unexpected character (@) in command \"set\"",
+        "unknown function, then a double overflow|\\set x foo(1e999)\\n"
+                + "|e.sql:1: double constant overflow (1e999) in command \"set\""
+                + "|e.sql:1:12: double constant overflow (1e999) in command \"set\"",
+        "argument count, then a bad character|\\set x pi(1) @\\n|e.sql:1: unexpected character (@) in command \"set\""
+                + "|e.sql:1:14: unexpected character (@) in command \"set\"",
+        "argument count, syntax error, bad character|\\set x abs(1,2) 3 @\\n"
+                + "|e.sql:1: unexpected character (@) in command \"set\"|e.sql:1:19: unexpected character (@) in command \"set\"",
+        "syntax error, then an overflow|\\set x 1 ) 99999999999999999999\\n"
+                + "|e.sql:1: bigint constant overflow (99999999999999999999) in command \"set\""
+                + "|e.sql:1:12: bigint constant overflow (99999999999999999999) in command \"set\"",
+        "two bad characters: the last|\\set x @ $\\n|e.sql:1: unexpected character ($) in command \"set\""
+                + "|e.sql:1:10: unexpected character ($) in command \"set\"",
+        "syntax error, bad character, overflow: the last|\\set x ) @ 99999999999999999999\\n"
+                + "|e.sql:1: bigint constant overflow (99999999999999999999) in command \"set\""
+                + "|e.sql:1:12: bigint constant overflow (99999999999999999999) in command \"set\"",
+        "syntax error, bad character on the continuation|\\set x ) \\\\n @\\n"
+                + "|e.sql:1: unexpected character (@) in command \"set\""
+                + "|e.sql:1:13: unexpected character (@) in command \"set\" (on continuation line 2, column 2)",
+        "if, syntax error then a bad character|\\if ) @\\n\\endif\\n|e.sql:1: unexpected character (@) in command \"if\""
+                + "|e.sql:1:7: unexpected character (@) in command \"if\"",
+        // the rest of the line only: the error found at a line's end stays
+        "syntax error at the end, a bad character on the next line|\\set x 1 +\\n\\set y @\\n"
+                + "|e.sql:1: syntax error in command \"set\"|e.sql:1:11: syntax error in command \"set\"",
+        "unknown function, then a syntax error|\\set x foo(1 +)\\n"
+                + "|e.sql:1: unexpected function name (foo) in command \"set\"|e.sql:1:8: unexpected function name (foo)",
+        "argument count, then a syntax error|\\set x abs(1,2) 3\\n"
+                + "|e.sql:1: unexpected number of arguments (abs) in command \"set\""
+                + "|e.sql:1:15: unexpected number of arguments (abs) in command \"set\"",
+    })
+    void aLexicalErrorLaterOnTheLineWins(String name, String script, String pgbench, String kensho) throws Exception {
         check(script, pgbench, kensho);
     }
 

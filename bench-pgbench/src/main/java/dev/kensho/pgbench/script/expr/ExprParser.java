@@ -64,12 +64,34 @@ public final class ExprParser {
 
     private static Parsed parseHere(String src, int from) throws ExprSyntaxException {
         ExprParser p = new ExprParser(src, from, src.length());
-        p.advance();
-        Expr e = p.expr(0, 0);
-        if (p.tok.kind != K.EOL) {
-            throw p.syntaxError();
+        try {
+            p.advance();
+            Expr e = p.expr(0, 0);
+            if (p.tok.kind != K.EOL) {
+                throw p.syntaxError();
+            }
+            return new Parsed(e, p.pos);
+        } catch (ExprSyntaxException first) {
+            throw p.lastLexicalErrorAfter(first);
         }
-        return new Parsed(e, p.pos);
+    }
+
+    /**
+     * The error pgbench reports for {@code first}: its expr_yyerror_more lexes the rest of the (continued) line
+     * before reporting, and a lexical error there (an unexpected character, a constant overflow) reports itself
+     * the same way, so the last one of them wins over any error before it ("\set x foo() @" names the '@').
+     */
+    private ExprSyntaxException lastLexicalErrorAfter(ExprSyntaxException first) {
+        ExprSyntaxException last = first;
+        boolean atEol = tok != null && tok.kind == K.EOL;   // pgbench's last_was_newline: the line is read
+        while (!atEol && pos < limit) {
+            try {
+                atEol = lex().kind == K.EOL;
+            } catch (ExprSyntaxException lexical) {
+                last = lexical;
+            }
+        }
+        return last;
     }
 
     /**
