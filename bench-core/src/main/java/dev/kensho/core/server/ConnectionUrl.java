@@ -68,115 +68,166 @@ record ConnectionUrl(String host, int port, String database, String user, String
      * ignores it, and the run's record then claimed a setting that never took effect).
      */
     static ConnectionUrl read(String url, String user, String password, Map<String, String> env) {
-        Parts parts = Parts.of(url);
-        // user:pa/ss@host or user:pa?ss@host: the authority ends at the '/' or '?' (as in libpq), the password's start
-        // read as the port and its rest as the database or a parameter, which every message would then quote; an '@'
-        // before any parameter's value is refused (a database name's is written %40), whether or not the authority has an
-        // '@' of its own: user:We1rd@pw/x?y#z@host read as host pw and database x put "pw" and "x" in every message
-        int authorityStart = url.indexOf("//") + 2;
-        int afterAuthority = authorityStart + parts.authority().length();
-        int infoAt = parts.authority().lastIndexOf('@');
-        int infoColon = infoAt < 0 ? -1 : parts.authority().substring(0, infoAt).indexOf(':');
-        // where this parse ends the password (its '@'), and the masked form of the URL as this parse reads it
-        int parsedEnd = infoColon < 0 ? -1 : authorityStart + infoAt;
-        String masked = Credentials.maskUrl(parsedEnd < 0 ? url
-                : url.substring(0, authorityStart + infoColon + 1) + "****" + url.substring(parsedEnd));
-        int stray = url.indexOf('@', afterAuthority), value = url.indexOf('=', afterAuthority);
-        int maskedEnd = Credentials.passwordEnd(url);
-        if (stray >= 0 && (value < 0 || stray < value) || maskedEnd > parsedEnd) {
-            // the masker takes the password to a later '@' (a host after it): every message would show its rest
-            throw KenshoException.usage("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
-                    + "an '@' in a database name %40: " + masked);
+        Reading r = new Reading(url, env);
+        r.refuseUnmaskable();
+        r.readHostAndPort(r.readUserInfo());
+        r.readParameters();
+        Path home = PgPass.home(env);
+        // a service fills what the URL leaves out, before the environment does (libpq's order)
+        r.takeService(home);
+        r.takeServerFromEnvironment();
+        r.readPort();
+        if (r.host.isEmpty()) r.host = "localhost";
+        r.readSocketFile();
+        String u = r.user(user);
+        if (r.db == null) r.db = fromEnv(env, "PGDATABASE", r.fromEnv);
+        if (r.db == null) r.db = u;
+        r.takeParametersLeftOut();
+        r.takeSslFiles(home);
+        r.takeSettingsFromEnvironment();
+        String pw = password != null ? password : r.urlPassword != null ? r.urlPassword : r.servicePassword;
+        if (pw == null) pw = PgPass.lookup(r.host, r.port, r.db, u, env, home, System.err);
+        return new ConnectionUrl(r.host, r.port, r.db, u, pw, r.props, r.service, r.fromEnv);
+    }
+
+    /**
+     * A connection being read: what the URL, then a service, then the environment have given so far, each step of
+     * read() filling what the ones before it left out. read() holds the order of the steps, which is libpq's.
+     */
+    private static final class Reading {
+        final String url;
+        final Parts parts;
+        final Map<String, String> env;
+        // where url's authority starts and ends, and its userinfo's '@' in it (-1: none): the bad port's message masks by them
+        int authorityStart, afterAuthority, infoAt;
+        /** url with its password masked where this parse ends it. */
+        String masked;
+        String host, portText, db;
+        int port = 5432;
+        String urlUser, urlPassword, serviceUser, servicePassword;
+        String service, timeout, fallbackName;
+        final Map<String, String> props = new LinkedHashMap<>();
+        final List<String> fromEnv = new ArrayList<>();
+
+        Reading(String url, Map<String, String> env) {
+            this.url = url;
+            this.parts = Parts.of(url);
+            this.env = env;
         }
-        if (maskedEnd != parsedEnd) {
-            // a user name the masker cannot tell from free text (//us er:pw@host): its password would be printed whole
-            throw KenshoException.usage("--url has a user name Kensho cannot mask the password after: a space, '#', '[' or ']' in a user "
-                    + "name is written %20, %23, %5B or %5D: " + masked);
+
+        /** Refuses a URL whose password Credentials.maskUrl would not mask where this parse ends it. */
+        void refuseUnmaskable() {
+            // user:pa/ss@host or user:pa?ss@host: the authority ends at the '/' or '?' (as in libpq), the password's start
+            // read as the port and its rest as the database or a parameter, which every message would then quote; an '@'
+            // before any parameter's value is refused (a database name's is written %40), whether or not the authority has an
+            // '@' of its own: user:We1rd@pw/x?y#z@host read as host pw and database x put "pw" and "x" in every message
+            authorityStart = url.indexOf("//") + 2;
+            afterAuthority = authorityStart + parts.authority().length();
+            infoAt = parts.authority().lastIndexOf('@');
+            int infoColon = infoAt < 0 ? -1 : parts.authority().substring(0, infoAt).indexOf(':');
+            // where this parse ends the password (its '@'), and the masked form of the URL as this parse reads it
+            int parsedEnd = infoColon < 0 ? -1 : authorityStart + infoAt;
+            masked = Credentials.maskUrl(parsedEnd < 0 ? url
+                    : url.substring(0, authorityStart + infoColon + 1) + "****" + url.substring(parsedEnd));
+            int stray = url.indexOf('@', afterAuthority), value = url.indexOf('=', afterAuthority);
+            int maskedEnd = Credentials.passwordEnd(url);
+            if (stray >= 0 && (value < 0 || stray < value) || maskedEnd > parsedEnd) {
+                // the masker takes the password to a later '@' (a host after it): every message would show its rest
+                throw KenshoException.usage("--url has an '@' after its host: a '/' or '?' in a user name or password is written %2F or %3F, "
+                        + "an '@' in a database name %40: " + masked);
+            }
+            if (maskedEnd != parsedEnd) {
+                // a user name the masker cannot tell from free text (//us er:pw@host): its password would be printed whole
+                throw KenshoException.usage("--url has a user name Kensho cannot mask the password after: a space, '#', '[' or ']' in a user "
+                        + "name is written %20, %23, %5B or %5D: " + masked);
+            }
         }
-        String query = parts.query();
-        String hostPort = parts.authority();
-        String db = parts.database();
-        String infoUser = null;
-        String infoPassword = null;
-        int at = hostPort.lastIndexOf('@');
-        if (at >= 0) {
-            // libpq's user:password@host (pgjdbc has no such form: it would take it all for the host name,
-            // and put the password in its error messages)
-            String info = hostPort.substring(0, at);
-            hostPort = hostPort.substring(at + 1);
-            int c = info.indexOf(':');
+
+        /** The URL's database, and the user and password of its user:password@; returns the authority's host:port. */
+        String readUserInfo() {
+            String hostPort = parts.authority();
+            db = parts.database();
+            int at = hostPort.lastIndexOf('@');
+            if (at >= 0) {
+                // libpq's user:password@host (pgjdbc has no such form: it would take it all for the host name,
+                // and put the password in its error messages)
+                String info = hostPort.substring(0, at);
+                hostPort = hostPort.substring(at + 1);
+                int c = info.indexOf(':');
+                try {
+                    // libpq decodes %XX only: a '+' is a '+' (URLDecoder's form decoding made pa+ss "pa ss")
+                    urlUser = percentDecode(c < 0 ? info : info.substring(0, c));
+                    if (c >= 0) urlPassword = percentDecode(info.substring(c + 1));
+                } catch (IllegalArgumentException e) {
+                    throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.maskUrl(url));
+                }
+            }
+            return hostPort;
+        }
+
+        /** The host (decoded) and the port's text, from the authority's host:port. */
+        void readHostAndPort(String hostPort) {
+            host = hostPort;
+            for (String one : hostPort.split(",", -1)) {
+                if (one.startsWith("[") != one.contains("]")) {
+                    // an IPv6 address without its other bracket: a host named "[:" was looked up, and the run blamed the network
+                    throw KenshoException.usage("--url has an IPv6 address without its closing ']' (or a ']' without its '['): " + Credentials.maskUrl(url));
+                }
+            }
+            int colon = hostPort.lastIndexOf(':');
+            if (colon >= 0 && !hostPort.endsWith("]")) {
+                host = hostPort.substring(0, colon);
+                portText = hostPort.substring(colon + 1);
+            }
             try {
-                // libpq decodes %XX only: a '+' is a '+' (URLDecoder's form decoding made pa+ss "pa ss")
-                infoUser = percentDecode(c < 0 ? info : info.substring(0, c));
-                if (c >= 0) infoPassword = percentDecode(info.substring(c + 1));
+                host = java.net.URLDecoder.decode(host, StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
-                throw KenshoException.usage("--url has a bad user name or password (a % not followed by two hex digits): " + Credentials.maskUrl(url));
+                throw KenshoException.usage("--url has a bad host (a % not followed by two hex digits): " + Credentials.maskUrl(url));
             }
         }
-        String host = hostPort;
-        String portText = null;
-        for (String one : hostPort.split(",", -1)) {
-            if (one.startsWith("[") != one.contains("]")) {
-                // an IPv6 address without its other bracket: a host named "[:" was looked up, and the run blamed the network
-                throw KenshoException.usage("--url has an IPv6 address without its closing ']' (or a ']' without its '['): " + Credentials.maskUrl(url));
-            }
-        }
-        int colon = hostPort.lastIndexOf(':');
-        if (colon >= 0 && !hostPort.endsWith("]")) {
-            host = hostPort.substring(0, colon);
-            portText = hostPort.substring(colon + 1);
-        }
-        try {
-            host = java.net.URLDecoder.decode(host, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw KenshoException.usage("--url has a bad host (a % not followed by two hex digits): " + Credentials.maskUrl(url));
-        }
-        Map<String, String> props = new LinkedHashMap<>();
-        String urlUser = infoUser;
-        String urlPassword = infoPassword;
-        String service = null;
-        String timeout = null;
-        String fallbackName = null;
-        for (String kv : query.split("&")) {
-            if (kv.isEmpty()) continue;
-            int eq = kv.indexOf('=');
-            String k = eq < 0 ? kv : kv.substring(0, eq);
-            String v;
-            try {
-                v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) {
-                // the JDK's message quotes the characters after the '%': a password's
-                throw KenshoException.usage("--url has a bad value for " + k + " (a % not followed by two hex digits): " + masked);
-            }
-            switch (k) {
-                case "user" -> urlUser = v;
-                case "password" -> urlPassword = v;
-                case "host" -> host = v;          // libpq's parameter; pgjdbc would ignore it
-                case "port" -> portText = v;
-                // libpq's names, which pgjdbc ignores
-                case "service" -> service = v;
-                case "dbname" -> db = v;
-                case "connect_timeout" -> timeout = v;
-                case "application_name" -> props.put("ApplicationName", kv.substring(eq + 1));
-                case "fallback_application_name" -> fallbackName = v;
-                default -> {
-                    org.postgresql.PGProperty known = org.postgresql.PGProperty.forName(k);
-                    if (known == null) {
-                        throw KenshoException.usage("--url has a parameter " + k + " that pgjdbc does not know and Kensho does not translate (pgjdbc would ignore it): "
-                                + masked);
+
+        /** The URL's parameters: libpq's taken as theirs, pgjdbc's checked and kept, any other refused. */
+        void readParameters() {
+            for (String kv : parts.query().split("&")) {
+                if (kv.isEmpty()) continue;
+                int eq = kv.indexOf('=');
+                String k = eq < 0 ? kv : kv.substring(0, eq);
+                String v;
+                try {
+                    v = eq < 0 ? "" : java.net.URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    // the JDK's message quotes the characters after the '%': a password's
+                    throw KenshoException.usage("--url has a bad value for " + k + " (a % not followed by two hex digits): " + masked);
+                }
+                switch (k) {
+                    case "user" -> urlUser = v;
+                    case "password" -> urlPassword = v;
+                    case "host" -> host = v;          // libpq's parameter; pgjdbc would ignore it
+                    case "port" -> portText = v;
+                    // libpq's names, which pgjdbc ignores
+                    case "service" -> service = v;
+                    case "dbname" -> db = v;
+                    case "connect_timeout" -> timeout = v;
+                    case "application_name" -> props.put("ApplicationName", kv.substring(eq + 1));
+                    case "fallback_application_name" -> fallbackName = v;
+                    default -> {
+                        org.postgresql.PGProperty known = org.postgresql.PGProperty.forName(k);
+                        if (known == null) {
+                            throw KenshoException.usage("--url has a parameter " + k + " that pgjdbc does not know and Kensho does not translate (pgjdbc would ignore it): "
+                                    + masked);
+                        }
+                        String bad = badValue(known, v);
+                        if (bad != null) throw KenshoException.usage("--url has " + k + "=" + v + ", which " + bad + ": " + masked);
+                        props.put(k, kv.substring(eq + 1));
                     }
-                    String bad = badValue(known, v);
-                    if (bad != null) throw KenshoException.usage("--url has " + k + "=" + v + ", which " + bad + ": " + masked);
-                    props.put(k, kv.substring(eq + 1));
                 }
             }
         }
-        List<String> fromEnv = new ArrayList<>();
-        Path home = PgPass.home(env);
-        // a service fills what the URL leaves out, before the environment does (libpq's order)
-        String serviceUser = null, servicePassword = null;
-        if (service == null) service = fromEnv(env, "PGSERVICE", fromEnv);
-        if (service != null) {
+
+        /** What the service (?service= or PGSERVICE) sets and the URL left out. */
+        void takeService(Path home) {
+            if (service == null) service = fromEnv(env, "PGSERVICE", fromEnv);
+            if (service == null) return;
             for (Map.Entry<String, String> e : ServiceFile.lookup(service, env, home).entrySet()) {
                 String v = e.getValue();
                 switch (e.getKey()) {
@@ -199,22 +250,28 @@ record ConnectionUrl(String host, int port, String database, String user, String
             }
             if (host.contains(",")) throw KenshoException.usage("service \"" + service + "\" names several hosts; Kensho connects to one: give it in --url");
         }
-        if (host.isEmpty() && present(env, "PGHOST")) {
-            host = env.get("PGHOST");
-            fromEnv.add("PGHOST");
-            if (host.contains(",")) {
-                throw KenshoException.usage("PGHOST=" + host + " names several hosts; Kensho connects to one: give it in --url");
+
+        /** PGHOST and PGPORT, where the URL and the service left the host or the port out. */
+        void takeServerFromEnvironment() {
+            if (host.isEmpty() && present(env, "PGHOST")) {
+                host = env.get("PGHOST");
+                fromEnv.add("PGHOST");
+                if (host.contains(",")) {
+                    throw KenshoException.usage("PGHOST=" + host + " names several hosts; Kensho connects to one: give it in --url");
+                }
+            }
+            if ((portText == null || portText.isEmpty()) && present(env, "PGPORT")) {
+                portText = env.get("PGPORT");
+                fromEnv.add("PGPORT");
+                if (!portText.matches("\\d{1,5}") || Integer.parseInt(portText) < 1 || Integer.parseInt(portText) > 65535) {
+                    throw KenshoException.usage("PGPORT=" + portText + " is no port (1 to 65535); the --url without a port takes it");
+                }
             }
         }
-        if ((portText == null || portText.isEmpty()) && present(env, "PGPORT")) {
-            portText = env.get("PGPORT");
-            fromEnv.add("PGPORT");
-            if (!portText.matches("\\d{1,5}") || Integer.parseInt(portText) < 1 || Integer.parseInt(portText) > 65535) {
-                throw KenshoException.usage("PGPORT=" + portText + " is no port (1 to 65535); the --url without a port takes it");
-            }
-        }
-        int port = 5432;
-        if (portText != null && !portText.isEmpty()) {
+
+        /** The port its text gives, 5432 when none does. */
+        void readPort() {
+            if (portText == null || portText.isEmpty()) return;
             try {
                 port = Integer.parseInt(portText);
             } catch (NumberFormatException e) {
@@ -228,48 +285,60 @@ record ConnectionUrl(String host, int port, String database, String user, String
                 throw KenshoException.usage("--url has a bad port (1 to 65535): " + shown);
             }
         }
-        if (host.isEmpty()) host = "localhost";
-        if (UnixSocketFactory.class.getName().equals(props.get("socketFactory"))) {
-            // a URL Kensho printed (jdbcUrl) for a Unix socket: back to the socket's directory and port
-            Path file = Path.of(java.net.URLDecoder.decode(props.getOrDefault("socketFactoryArg", ""), StandardCharsets.UTF_8));
-            String name = file.getFileName() == null ? "" : file.getFileName().toString();
-            if (file.getParent() == null || !name.matches("\\.s\\.PGSQL\\.\\d+")) {
-                throw KenshoException.usage("--url: socketFactoryArg must be a socket file DIR/.s.PGSQL.PORT: " + Credentials.maskUrl(url));
+
+        /** A Unix socket's directory and port from the socketFactory a URL Kensho printed names; refuses a socket named twice. */
+        void readSocketFile() {
+            if (UnixSocketFactory.class.getName().equals(props.get("socketFactory"))) {
+                // a URL Kensho printed (jdbcUrl) for a Unix socket: back to the socket's directory and port
+                Path file = Path.of(java.net.URLDecoder.decode(props.getOrDefault("socketFactoryArg", ""), StandardCharsets.UTF_8));
+                String name = file.getFileName() == null ? "" : file.getFileName().toString();
+                if (file.getParent() == null || !name.matches("\\.s\\.PGSQL\\.\\d+")) {
+                    throw KenshoException.usage("--url: socketFactoryArg must be a socket file DIR/.s.PGSQL.PORT: " + Credentials.maskUrl(url));
+                }
+                host = file.getParent().toString();
+                port = Integer.parseInt(name.substring(".s.PGSQL.".length()));
+                props.remove("socketFactory");
+                props.remove("socketFactoryArg");
             }
-            host = file.getParent().toString();
-            port = Integer.parseInt(name.substring(".s.PGSQL.".length()));
-            props.remove("socketFactory");
-            props.remove("socketFactoryArg");
-        }
-        if (host.startsWith("/") && props.containsKey("socketFactory")) {
-            throw KenshoException.usage("--url names a socket directory (" + host + ") and a socketFactory: give one of them");
-        }
-        // two users for one server: --user had replaced the URL's without a word, where psql takes the URL's; with several
-        // --url each naming its own, one --user quietly changed the role measured on every host
-        if (user != null && urlUser != null && !user.equals(urlUser)) {
-            throw KenshoException.usage("--url " + Credentials.maskUrl(url) + " names user " + urlUser + ", and --user " + user
-                    + ": give the user once (in the URL, or in --user for URLs that name none)");
-        }
-        String u = user != null ? user : urlUser != null ? urlUser : serviceUser != null ? serviceUser : fromEnv(env, "PGUSER", fromEnv);
-        if (u == null) u = System.getProperty("user.name");
-        if (db == null) db = fromEnv(env, "PGDATABASE", fromEnv);
-        if (db == null) db = u;
-        // as URL parameters, encoded as the URL's own are: the printed URL (jdbcUrl) then holds them, and the run's
-        // record reproduces the run without the environment it ran in
-        for (String[] p : new String[][] {{"options", "PGOPTIONS"}, {"ApplicationName", "PGAPPNAME"}, {"sslmode", "PGSSLMODE"},
-                {"sslrootcert", "PGSSLROOTCERT"}, {"sslcert", "PGSSLCERT"}, {"sslkey", "PGSSLKEY"}}) {
-            if (!props.containsKey(p[0]) && !(p[0].equals("sslmode") && props.containsKey("ssl")) && present(env, p[1])) {
-                String bad = badValue(org.postgresql.PGProperty.forName(p[0]), env.get(p[1]));
-                if (bad != null) throw KenshoException.usage(p[1] + "=" + env.get(p[1]) + ", which " + bad + " (the --url without " + p[0] + " takes it)");
-                props.put(p[0], java.net.URLEncoder.encode(env.get(p[1]), StandardCharsets.UTF_8));
-                fromEnv.add(p[1]);
+            if (host.startsWith("/") && props.containsKey("socketFactory")) {
+                throw KenshoException.usage("--url names a socket directory (" + host + ") and a socketFactory: give one of them");
             }
         }
-        if (fallbackName != null) props.putIfAbsent("ApplicationName", java.net.URLEncoder.encode(fallbackName, StandardCharsets.UTF_8));
-        if (timeout == null) timeout = fromEnv(env, "PGCONNECT_TIMEOUT", fromEnv);
-        if (timeout != null) connectTimeout(timeout, props);
-        // pgjdbc reads ~/.postgresql/ from the JVM's user.home; libpq from $HOME
-        if (!home.equals(Path.of(System.getProperty("user.home")))) {
+
+        /** The role: --user, else the URL's, the service's, PGUSER's, the system user's; refuses --user beside another in the URL. */
+        String user(String user) {
+            // two users for one server: --user had replaced the URL's without a word, where psql takes the URL's; with several
+            // --url each naming its own, one --user quietly changed the role measured on every host
+            if (user != null && urlUser != null && !user.equals(urlUser)) {
+                throw KenshoException.usage("--url " + Credentials.maskUrl(url) + " names user " + urlUser + ", and --user " + user
+                        + ": give the user once (in the URL, or in --user for URLs that name none)");
+            }
+            String u = user != null ? user : urlUser != null ? urlUser : serviceUser != null ? serviceUser : fromEnv(env, "PGUSER", fromEnv);
+            return u != null ? u : System.getProperty("user.name");
+        }
+
+        /** The parameters the URL and the service left out: from PGOPTIONS and the like, the fallback name, the timeout. */
+        void takeParametersLeftOut() {
+            // as URL parameters, encoded as the URL's own are: the printed URL (jdbcUrl) then holds them, and the run's
+            // record reproduces the run without the environment it ran in
+            for (String[] p : new String[][] {{"options", "PGOPTIONS"}, {"ApplicationName", "PGAPPNAME"}, {"sslmode", "PGSSLMODE"},
+                    {"sslrootcert", "PGSSLROOTCERT"}, {"sslcert", "PGSSLCERT"}, {"sslkey", "PGSSLKEY"}}) {
+                if (!props.containsKey(p[0]) && !(p[0].equals("sslmode") && props.containsKey("ssl")) && present(env, p[1])) {
+                    String bad = badValue(org.postgresql.PGProperty.forName(p[0]), env.get(p[1]));
+                    if (bad != null) throw KenshoException.usage(p[1] + "=" + env.get(p[1]) + ", which " + bad + " (the --url without " + p[0] + " takes it)");
+                    props.put(p[0], java.net.URLEncoder.encode(env.get(p[1]), StandardCharsets.UTF_8));
+                    fromEnv.add(p[1]);
+                }
+            }
+            if (fallbackName != null) props.putIfAbsent("ApplicationName", java.net.URLEncoder.encode(fallbackName, StandardCharsets.UTF_8));
+            if (timeout == null) timeout = fromEnv(env, "PGCONNECT_TIMEOUT", fromEnv);
+            if (timeout != null) connectTimeout(timeout, props);
+        }
+
+        /** The client certificate, key and root certificate libpq finds under $HOME, where pgjdbc looks elsewhere. */
+        void takeSslFiles(Path home) {
+            // pgjdbc reads ~/.postgresql/ from the JVM's user.home; libpq from $HOME
+            if (home.equals(Path.of(System.getProperty("user.home")))) return;
             String mode = java.net.URLDecoder.decode(props.getOrDefault("sslmode", ""), StandardCharsets.UTF_8);
             if (mode.startsWith("verify-")) props.putIfAbsent("sslrootcert", encodedPath(home.resolve(".postgresql/root.crt")));
             for (String[] f : new String[][] {{"sslcert", "postgresql.crt"}, {"sslkey", "postgresql.key"}}) {
@@ -277,23 +346,24 @@ record ConnectionUrl(String host, int port, String database, String user, String
                 if (Files.exists(file)) props.putIfAbsent(f[0], encodedPath(file));
             }
         }
-        // libpq sends PGDATESTYLE, PGTZ and PGGEQO as settings of their own, which the server applies after the options
-        // (the URL's among them), and none whose value is "default"; pgbench in Tokyo with PGTZ=UTC ran in UTC, Kensho in
-        // the server's zone
-        Map<String, String> libpqSettings = new LinkedHashMap<>();
-        for (String[] p : new String[][] {{"DateStyle", "PGDATESTYLE"}, {"TimeZone", "PGTZ"}, {"geqo", "PGGEQO"}}) {
-            if (present(env, p[1]) && !env.get(p[1]).equalsIgnoreCase("default")) {
-                libpqSettings.put(p[0], env.get(p[1]));
-                fromEnv.add(p[1]);
+
+        /** PGDATESTYLE, PGTZ and PGGEQO, as settings after the options. */
+        void takeSettingsFromEnvironment() {
+            // libpq sends PGDATESTYLE, PGTZ and PGGEQO as settings of their own, which the server applies after the options
+            // (the URL's among them), and none whose value is "default"; pgbench in Tokyo with PGTZ=UTC ran in UTC, Kensho in
+            // the server's zone
+            Map<String, String> libpqSettings = new LinkedHashMap<>();
+            for (String[] p : new String[][] {{"DateStyle", "PGDATESTYLE"}, {"TimeZone", "PGTZ"}, {"geqo", "PGGEQO"}}) {
+                if (present(env, p[1]) && !env.get(p[1]).equalsIgnoreCase("default")) {
+                    libpqSettings.put(p[0], env.get(p[1]));
+                    fromEnv.add(p[1]);
+                }
+            }
+            if (!libpqSettings.isEmpty()) {
+                String before = props.containsKey("options") ? java.net.URLDecoder.decode(props.get("options"), StandardCharsets.UTF_8) + " " : "";
+                props.put("options", java.net.URLEncoder.encode(before + JdbcTarget.options(libpqSettings), StandardCharsets.UTF_8));
             }
         }
-        if (!libpqSettings.isEmpty()) {
-            String before = props.containsKey("options") ? java.net.URLDecoder.decode(props.get("options"), StandardCharsets.UTF_8) + " " : "";
-            props.put("options", java.net.URLEncoder.encode(before + JdbcTarget.options(libpqSettings), StandardCharsets.UTF_8));
-        }
-        String pw = password != null ? password : urlPassword != null ? urlPassword : servicePassword;
-        if (pw == null) pw = PgPass.lookup(host, port, db, u, env, home, System.err);
-        return new ConnectionUrl(host, port, db, u, pw, props, service, fromEnv);
     }
 
     /**
