@@ -161,10 +161,6 @@ public final class Charts {
         return draw(new Cells(run.trials(), Cells.planned(run)), spec, recorded(run, CROSSOVERS));
     }
 
-    static List<Figure> draw(Cells cells, ChartSpec spec) {
-        return draw(cells, spec, List.of());
-    }
-
     /** The rows a run recorded under a parameter (see {@link #CROSSOVERS}); none for runs from before. */
     public static List<Map<?, ?>> recorded(RunResults run, String parameter) {
         Object v = run.info().parameters() == null ? null : run.info().parameters().get(parameter);
@@ -198,7 +194,7 @@ public final class Charts {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
                     List<LineChart.Marker> markers = spec.crossover() ? crossovers(cells, scope, spec, notes, crossovers) : List.of();
                     figures.add(new Figure(title, LineChart.build(title, spec.x(), spec.metric(), series, markers,
-                            looks(cells, scope, spec.series())), notes));
+                            looks(scope, spec.series())), notes));
                 }
                 case BAR -> {
                     Map<String, List<Point>> series = series(cells, scope, spec.series(), spec.x(), spec.metric());
@@ -252,7 +248,7 @@ public final class Charts {
      * With two series parameters (layout × scan), one colour per value of the first and a dashed
      * line for every other value of the second, so a layout's two scans read as a pair.
      */
-    private static Map<String, LineChart.Look> looks(Cells cells, List<CellSummary> scope, List<String> seriesParams) {
+    private static Map<String, LineChart.Look> looks(List<CellSummary> scope, List<String> seriesParams) {
         Map<String, LineChart.Look> looks = new LinkedHashMap<>();
         if (seriesParams.size() != 2) return looks;
         List<Object> first = Cells.distinct(scope, seriesParams.get(0));
@@ -335,13 +331,6 @@ public final class Charts {
     private static List<String> without(List<String> list, String... drop) {
         List<String> out = new ArrayList<>(list);
         out.removeAll(List.of(drop));
-        return out;
-    }
-
-    private static List<String> prepend(String first, List<String> rest) {
-        List<String> out = new ArrayList<>();
-        out.add(first);
-        out.addAll(rest);
         return out;
     }
 }

@@ -58,12 +58,12 @@ public final class TwoWayAnova {
 
     public static Table fit(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
-        return d.table(nameA, nameB, d.y, null);
+        return d.table(nameA, nameB, d.y);
     }
 
     public static Table alignedRank(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
-        if (d.problem != null) return d.table(nameA, nameB, d.y, null);
+        if (d.problem != null) return d.table(nameA, nameB, d.y);
         if (d.additive) return new Table(nameA, nameB, List.of(), d.y.length, true, List.of("ART needs 2 or more values per cell"));
         int n = d.y.length;
         double grand = Arrays.stream(d.y).average().orElse(Double.NaN);
@@ -96,7 +96,7 @@ public final class TwoWayAnova {
         List<Term> terms = new ArrayList<>();
         Term residual = null;
         for (int effect = 0; effect < 3; effect++) {
-            Table t = d.table(nameA, nameB, ranking.rank(aligned[effect]), null);
+            Table t = d.table(nameA, nameB, ranking.rank(aligned[effect]));
             // ranks an exact fit leaves nothing to test against: no ART table, as for any other reason it has none
             if (t.terms().isEmpty()) return new Table(nameA, nameB, List.of(), n, d.balanced(), t.warnings());
             terms.add(t.terms().get(effect));
@@ -115,7 +115,7 @@ public final class TwoWayAnova {
     public static List<Contrast> contrasts(String nameA, String nameB, List<Observation> observations) {
         Design d = Design.of(observations);
         if (d.problem != null || d.additive) return List.of();
-        Table t = d.table(nameA, nameB, d.y, null);
+        Table t = d.table(nameA, nameB, d.y);
         Term res = t.residual();
         if (res.df() <= 0 || !(res.ms() > 0)) return List.of();
         double[] sum = new double[d.na * d.nb];
@@ -292,7 +292,7 @@ public final class TwoWayAnova {
             return Arrays.stream(cellN).distinct().count() == 1;
         }
 
-        Table table(String nameA, String nameB, double[] response, Object unused) {
+        Table table(String nameA, String nameB, double[] response) {
             int n = response.length;
             String inter = nameA + ":" + nameB;
             // the factors by name: compare letters its runs A, B, …, which these are not
