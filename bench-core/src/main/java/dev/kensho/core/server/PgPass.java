@@ -29,11 +29,6 @@ final class PgPass {
     private static final Set<PosixFilePermission> GROUP_OR_WORLD = EnumSet.complementOf(
             EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE));
 
-    /** @param host a host name or address as given (not resolved), or a socket directory */
-    static String lookup(String host, int port, String db, String user) {
-        return lookup(host, port, db, user, System.getenv(), home(System.getenv()), System.err);
-    }
-
     /**
      * The home directory libpq reads ~/.pgpass, ~/.pg_service.conf and ~/.postgresql/ from: $HOME, else the user's
      * entry in the password database (the JVM's user.home is that entry alone, so a HOME set for a job went unseen).
@@ -53,6 +48,7 @@ final class PgPass {
         return windows && appData != null && !appData.isEmpty() ? Path.of(appData, "postgresql", windowsName) : home.resolve(name);
     }
 
+    /** @param host a host name or address as given (not resolved), or a socket directory */
     static String lookup(String host, int port, String db, String user, Map<String, String> env, Path home, PrintStream warnings) {
         String pw = env.get("PGPASSWORD");
         if (pw != null && !pw.isEmpty()) return pw;
