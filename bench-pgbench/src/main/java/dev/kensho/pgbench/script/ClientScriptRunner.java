@@ -1007,9 +1007,4 @@ public final class ClientScriptRunner {
         }
         return pgConnection.getTransactionState() != org.postgresql.core.TransactionState.IDLE;
     }
-
-    /** Test hook: evaluates one expression text in this client's context. */
-    Value evaluate(Expr e) throws EvalException {
-        return e.evaluate(context);
-    }
 }
