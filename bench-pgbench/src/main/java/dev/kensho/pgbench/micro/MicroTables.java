@@ -33,7 +33,7 @@ public final class MicroTables {
     public enum Data {
         /** pgbench's tables at a scale: join-group-count and encoding. */
         PGBENCH,
-        /** {@value #WIDE}: trailing-columns, one-column and leading-columns. */
+        /** {@value MicroTables#WIDE}: trailing-columns, one-column and leading-columns. */
         WIDE
     }
 

@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class TupleDeform {
 
-    /** The column position N of additional tests 1 and 2; {@code bench micro --column-step} sets the list. */
+    /** The column position N of additional tests 1 and 2; {@code bench micro --columns} sets the list. */
     @State(Scope.Benchmark)
     public static class Column {
         @Param({"0", "24", "49", "74", "99"})
