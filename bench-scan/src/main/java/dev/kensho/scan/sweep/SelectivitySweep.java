@@ -51,7 +51,6 @@ public final class SelectivitySweep {
     private final long rows;
     private final Timing timing;
     private final Integer parallelWorkers;
-    private final boolean dropOsCache;
     private String osCacheUnavailable;
     private StudyLock lock;
     /** shared_buffers before the sweep's first cell: what cells labelled "server" run with. */
@@ -66,7 +65,6 @@ public final class SelectivitySweep {
         this.rows = rows;
         this.timing = timing;
         this.parallelWorkers = parallelWorkers;
-        this.dropOsCache = dropOsCache;
         if (!dropOsCache) osCacheUnavailable = "OS page cache drop disabled by option";
         else if (!target.sameHost()) osCacheUnavailable = "the server runs on another host";
     }
