@@ -210,7 +210,7 @@ public final class ParallelSweep {
         SsbDatabase db = new SsbDatabase(t, opts.schema());
         // the versions so far in the order they ran (finish() is given them all): the first is the ratios' base; before
         // the load, whose trial is the first (a run killed after it had no summary.csv)
-        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()), SsbQuery.ssb(opts.queries()))));
+        dir.summarizeAfterEachTrial(d -> d.writeSummary(HEADER, summary(d.trials(), versionsRun(d.trials()))));
         // a version whose cells are all in (a resumed run of several) measures nothing: loading it would be for nothing
         if (!finishedOn(dir, version)) ensureLoaded(db, opts.load(), dir, version, target, err);
         measure(t, db, version, SsbQuery.ssb(opts.queries()), dir);
@@ -286,7 +286,7 @@ public final class ParallelSweep {
 
     /** summary.csv and the table on stdout; ratios against versions.get(0). */
     public List<List<Object>> finish(RunDirectory dir, List<String> versions) {
-        List<List<Object>> rows = summary(dir.trials(), versions, SsbQuery.ssb(opts.queries()));
+        List<List<Object>> rows = summary(dir.trials(), versions);
         dir.writeSummary(HEADER, rows);
         Set<List<Object>> compiled = new HashSet<>();
         for (Trial t : dir.trials()) {
@@ -574,7 +574,7 @@ public final class ParallelSweep {
      * One row per cell: median/min/max seconds, Workers Planned/Launched, and the study's performance
      * improvement ratio against the first version (t_first / t_this).
      */
-    static List<List<Object>> summary(List<Trial> trials, List<String> versions, List<SsbQuery> queries) {
+    static List<List<Object>> summary(List<Trial> trials, List<String> versions) {
         List<Trial> qs = trials.stream().filter(t -> t.params().containsKey("query")).toList();
         List<CellSummary> cells = CellSummary.of(qs);
         Map<String, Double> firstVersion = new HashMap<>();

@@ -70,7 +70,7 @@ class SummaryNumbersTest {
         t.add(par("15", 0, "q1.1", 0, 6.0));
         // a cell the first version lacks gets none
         t.add(par("15", 4, "q1.1", 0, 1.0));
-        List<List<Object>> rows = ParallelSweep.summary(t, List.of("9.6", "15"), List.of());
+        List<List<Object>> rows = ParallelSweep.summary(t, List.of("9.6", "15"));
         Map<String, List<Object>> by = new java.util.HashMap<>();
         for (List<Object> r : rows) by.put(r.get(0) + "|" + r.get(2), r);
         int speedup = ParallelSweep.HEADER.indexOf("speedup_vs_first");

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.nio.file.Path;
 
 /**
- * Minimal entry point for {@code bench/ssb-gen-vs-dbgen.sh} until the CLI ({@code bench ssb gen}) exists:
+ * Entry point for {@code bench/ssb-gen-vs-dbgen.sh}: what {@code bench ssb gen} writes, without the CLI's start-up,
  * {@code java -cp ... dev.kensho.ssb.gen.GenerateFiles <sf> <outdir> [threads]} (threads default: available
  * processors). Writes the five {@code .tbl} files and prints one summary line.
  */
