@@ -113,7 +113,8 @@ final class MicroCommand implements Callable<Integer> {
                         continue;
                     }
                     try (Target t = spec.open()) {
-                        String label = label(spec, t);
+                        // one label per server across commands (a remote one as host:port/database), for bench compare --by target
+                        String label = spec.label();
                         System.err.println("target: " + t.describe());
                         dir.environment(label, Environment.capture(t));
                         MicroBenchmarks.Result r = MicroBenchmarks.run(spec, t, label, o, dir, System.err);
@@ -151,14 +152,6 @@ final class MicroCommand implements Callable<Integer> {
         long s = Math.round(d.toMillis() / 1000.0);
         if (s < 60) return "about " + Math.max(1, s) + " s";
         return "about " + Math.round(s / 60.0) + " min";
-    }
-
-    /**
-     * The target in cell keys and tables: a remote one as host:port/database, without the URL's query
-     * string (pgjdbc properties and a masked password are no part of what was measured).
-     */
-    static String label(TargetSpec spec, Target t) {
-        return spec.label();   // one label per server across commands, for bench compare --by target
     }
 
     MicroBenchmarks.Options options() {
