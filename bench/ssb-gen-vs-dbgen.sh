@@ -13,7 +13,7 @@
 #                 Its dists.dss is taken from the binary's directory or its parent (CMake build dir), or from $DBGEN_DISTS.
 # env: THREADS      generator threads (default: nproc)
 #      KENSHO_CP    classpath for the generator (default: bench.jar at the repository root, else
-#                   bench-cli/target/bench.jar, else bench-ssb/target/classes from ./mvnw -q -pl bench-ssb -am compile);
+#                   bench-ssb/target/classes from ./mvnw -q -pl bench-ssb -am compile);
 #                   copied privately first, so a rebuild during the run cannot change or break what is measured
 #      WORK         scratch directory (default: a new mktemp -d, removed at exit); needs ~1.3 GB at SF 1
 #      JAVA         java binary (default: java)
@@ -36,7 +36,7 @@ DISTS=$(readlink -f "$DISTS")
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "${KENSHO_CP:-}" ]; then
-  for c in "$ROOT/bench.jar" "$ROOT/bench-cli/target/bench.jar" "$ROOT/bench-ssb/target/classes"; do
+  for c in "$ROOT/bench.jar" "$ROOT/bench-ssb/target/classes"; do
     if [ -e "$c" ]; then KENSHO_CP=$c; break; fi
   done
 fi
