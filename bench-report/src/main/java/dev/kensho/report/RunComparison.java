@@ -786,7 +786,7 @@ public final class RunComparison {
                 VarianceTest.Result bartlett = cellsOfDesign.size() >= 2 ? VarianceTest.bartlett(cellsOfDesign) : null;
                 analyses.add(new Analysis(m, factor, scope.getKey(), anova, TwoWayAnova.alignedRank("group", factor, obs),
                         levene, bartlett, TwoWayAnova.contrasts("group", factor, obs),
-                        TwoWayAnova.alignedRankContrasts("group", factor, obs), cellsOfDesign.size(), cellCount));
+                        TwoWayAnova.alignedRankContrasts(obs), cellsOfDesign.size(), cellCount));
             }
         }
     }

@@ -281,7 +281,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             claim.take();
             try (Connection c = connect(); Statement s = c.createStatement()) {
                 if (startedBeforeChanges == null) startedBeforeChanges = startTime(c);
-                rememberOriginals(c, systemWide.keySet(), current);
+                rememberOriginals(c, systemWide.keySet());
                 for (var e : systemWide.entrySet()) {   // each differs from the server's value (SettingValue.same)
                     s.execute(alterSystemSet(e.getKey(), e.getValue()));
                     // recorded at once, in order: a restart that fails next must not leave the change unsaid
@@ -374,7 +374,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      * (null: no entry), so that {@link #close()} can put it back. Read from pg_file_settings, which only a
      * superuser may read, as only a superuser may ALTER SYSTEM.
      */
-    private void rememberOriginals(Connection c, Iterable<String> names, Map<String, Current> current) throws SQLException {
+    private void rememberOriginals(Connection c, Iterable<String> names) throws SQLException {
         List<String> fresh = new ArrayList<>();
         for (String n : names) if (!originals.containsKey(n)) fresh.add(n);
         if (fresh.isEmpty()) return;

@@ -155,7 +155,7 @@ public final class TwoWayAnova {
      * family of all a·b cell means, as emmeans adjusts the study's "family of 16 estimates". Fixed effects: the
      * study's mixed model (repeats as a random factor) gives other df.
      */
-    public static List<Contrast> alignedRankContrasts(String nameA, String nameB, List<Observation> observations) {
+    public static List<Contrast> alignedRankContrasts(List<Observation> observations) {
         Design d = Design.of(observations);
         if (d.problem != null || d.additive) return List.of();
         int n = d.y.length, cells = d.na * d.nb;

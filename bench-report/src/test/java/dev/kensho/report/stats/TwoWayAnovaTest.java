@@ -244,6 +244,6 @@ class TwoWayAnovaTest {
         assertTrue(t.warnings().stream().anyMatch(w -> w.contains("no spread within any cell")), t.warnings().toString());
         assertTrue(TwoWayAnova.alignedRank("A", "B", obs).terms().isEmpty());
         assertTrue(TwoWayAnova.contrasts("A", "B", obs).isEmpty());
-        assertTrue(TwoWayAnova.alignedRankContrasts("A", "B", obs).isEmpty());
+        assertTrue(TwoWayAnova.alignedRankContrasts(obs).isEmpty());
     }
 }
