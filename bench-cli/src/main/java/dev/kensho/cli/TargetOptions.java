@@ -126,10 +126,6 @@ public final class TargetOptions {
         }
     }
 
-    public boolean isRemote() {
-        return !urls.isEmpty();
-    }
-
     /** A name as postgresql.conf's grammar takes it: an identifier, or two joined by a dot (an extension's, auto_explain.log_min_duration). */
     private static final java.util.regex.Pattern SETTING_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
 

@@ -40,11 +40,6 @@ public final class Tables {
             new Ddl("pgbench_branches", "bid int not null,bbalance int,filler char(88)",
                     "bid int not null,bbalance int,filler char(88)", true));
 
-    /** CREATE TABLE statements, then one per partition. */
-    public static List<String> create(int scale, int fillfactor, boolean unlogged, int partitions, PartitionMethod method) {
-        return create(scale, fillfactor, unlogged, partitions, method, null);
-    }
-
     /**
      * CREATE TABLE statements in a tablespace (--tablespace; null: the database's default), then one per
      * partition. Partitions are created without one, as pgbench does: since PostgreSQL 12 they inherit the

@@ -121,12 +121,8 @@ public final class Driver {
     /**
      * @param extraConnections connections the caller has open and keeps open during the run (a sampler), counted
      *                         in the max_connections check
+     * @param window told when the measured interval begins and ends
      */
-    public Driver(Target target, RunConfig cfg, int extraConnections) {
-        this(target, cfg, extraConnections, RunWindow.NONE);
-    }
-
-    /** @param window told when the measured interval begins and ends */
     public Driver(Target target, RunConfig cfg, int extraConnections, RunWindow window) {
         this.target = target;
         this.cfg = cfg;

@@ -68,11 +68,6 @@ public final class WarmupScript {
         boolean quiet(String table);
     }
 
-    /** One warm-up script per run script, in the same order, with untyped parameters. */
-    public static List<Script> of(List<Script> scripts) {
-        return of(scripts, c -> null);
-    }
-
     /** One warm-up script per run script, in the same order, every write a SELECT. */
     public static List<Script> of(List<Script> scripts, ParameterTypes types) {
         return of(scripts, types, table -> false);
