@@ -448,13 +448,14 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      */
     synchronized void restoreSettings() {
         if (originals.isEmpty()) return;
+        // a server that never restarted since (a restart command that failed before its stop, or restarted nothing, or
+        // apply's refused after a Ctrl-C) runs with what it had: the file put back and a reload leave it as found, where
+        // a restart would be one more; decided before the line below, which said a restart that then did not come
+        if (restartToRestore && startedBeforeChanges != null && startedBeforeChanges.equals(startTime())) restartToRestore = false;
         if (JvmShutdown.begun()) {
             System.err.println("bench: putting back the settings Kensho changed on " + host() + ":" + port()
                     + (restartToRestore ? " (then --restart-command)" : "") + "...");
         }
-        // a server that never restarted since (a restart command that failed before its stop, or restarted nothing)
-        // runs with what it had: the file put back and a reload leave it as found, where a restart would be one more
-        if (restartToRestore && startedBeforeChanges != null && startedBeforeChanges.equals(startTime())) restartToRestore = false;
         Map<String, String> left = putBack();
         if (left == null && restartToRestore) {
             // down: a restart of the run's stopped it and did not start it again (the command failed half-way). The

@@ -918,6 +918,34 @@ class RemoteServerTest {
     }
 
     /**
+     * A Ctrl-C between apply()'s ALTER SYSTEM and its restart: the restart is refused, so the server never took the
+     * run's value, and the exit hook puts the file back with a reload, not a restart, and says so (it announced a
+     * --restart-command it then did not run). Counted by the restart command itself, in a child JVM as above.
+     */
+    @Test
+    void aCtrlCBeforeApplysRestartRestoresWithAReload(@TempDir Path tmp) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            String started = query(pg, "SELECT pg_postmaster_start_time()::text");
+            Path count = tmp.resolve("restarts");
+            String restart = "echo restart >> " + count + " && " + pgCtl(pg, "-w -m fast restart");
+            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
+                    ChangesRemoteServerAsItEnds.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
+                    .redirectErrorStream(true).start();
+            String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), out);
+            assertTrue(out.contains("apply: interrupted: no restart"), out);
+            String at = "127.0.0.1:" + pg.port();
+            assertTrue(out.contains("bench: putting back the settings Kensho changed on " + at + "...\n"), out);
+            assertTrue(out.contains("bench: " + at + ": reloaded the configuration (pg_reload_conf)"), out);
+            assertFalse(Files.exists(count), "no restart: " + out);
+            assertEquals(started, query(pg, "SELECT pg_postmaster_start_time()::text"), out);
+            assertEquals("8", query(pg, "SELECT current_setting('max_worker_processes')"), out);
+            assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
+        }
+    }
+
+    /**
      * A restart that leaves the server down because of the run's value (wal_level=minimal beside max_wal_senders): the
      * restore cannot start it either, and says what to put back in postgresql.auto.conf, in its one line, not that the
      * file is as Kensho found it.
