@@ -863,7 +863,7 @@ final class ScriptParser {
                     param = true;
                 }
                 default -> throw error(words.get(3).offset, "unrecognized distribution in command \"setrandom\" ("
-                        + words.get(3).text + "): expected uniform, gaussian or exponential");
+                        + words.get(3).text + ")", ": expected uniform, gaussian or exponential");
             }
         }
         String exprText = fn + "(" + words.get(1).text + ", " + words.get(2).text
@@ -872,7 +872,7 @@ final class ScriptParser {
         try {
             e = ExprParser.parse(exprText, 0).expr();
         } catch (ExprSyntaxException ex) {
-            throw error(words.get(1).offset, "invalid argument in command \"setrandom\": " + ex.getMessage());
+            throw error(words.get(1).offset, "invalid argument in command \"setrandom\"", ": " + ex.getMessage());
         }
         if (SETRANDOM_WARNED.compareAndSet(false, true)) {
             warnings.accept("warning: " + file + ":" + line + ": \\setrandom was removed in PostgreSQL 9.6;"
@@ -894,7 +894,7 @@ final class ScriptParser {
             }
         } catch (NumberFormatException ex) {
             throw error(w.offset, "invalid " + (isDouble ? "threshold" : "bound") + " in command \"setrandom\" ("
-                    + t + "): expected " + (isDouble ? "a number" : "an integer") + " or a :variable");
+                    + t + ")", ": expected " + (isDouble ? "a number" : "an integer") + " or a :variable");
         }
     }
 

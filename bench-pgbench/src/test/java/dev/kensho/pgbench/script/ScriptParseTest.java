@@ -129,6 +129,11 @@ class ScriptParseTest {
         "'\\setrandom a 1 x'|e.sql:1:16: invalid bound in command \"setrandom\" (x)",
         "'\\setrandom a 1 10 gaussian'|e.sql:1:1: missing threshold argument",
         "'\\setrandom a 1 10 poisson 3'|e.sql:1:19: unrecognized distribution",
+        // where on a continuation line, said before the hint, as for \set
+        "'\\setrandom a 1 \\\\n10 poisson 3'|e.sql:1:21: unrecognized distribution in command \"setrandom\" (poisson)"
+                + " (on continuation line 2, column 4): expected uniform, gaussian or exponential",
+        "'\\setrandom a 1 \\\\nx'|e.sql:1:18: invalid bound in command \"setrandom\" (x) (on continuation line 2, column 1):"
+                + " expected an integer or a :variable",
     })
     void errorsNameFileLineColumn(String script, String expectedPrefix) {
         ScriptException e = assertThrows(ScriptException.class,
