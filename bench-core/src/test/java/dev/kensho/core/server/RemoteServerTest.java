@@ -902,12 +902,7 @@ class RemoteServerTest {
         try (Target pg = new TargetSpec().open()) {
             Path count = tmp.resolve("restarts");
             String restart = "echo restart >> " + count + " && " + pgCtl(pg, "-w -m fast restart");
-            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
-                    RestartsRemoteServerAsItEnds.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
-                    .redirectErrorStream(true).start();
-            String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), out);
+            String out = restartChild(RestartsRemoteServerAsItEnds.class, pg, restart);
             assertTrue(out.contains("applied {max_worker_processes=11}"), out);
             assertTrue(out.contains("restart: interrupted: no restart"), out);
             assertTrue(out.contains("bench: putting back the settings Kensho changed on 127.0.0.1:" + pg.port() + " (then --restart-command)..."), out);
@@ -928,12 +923,7 @@ class RemoteServerTest {
             String started = query(pg, "SELECT pg_postmaster_start_time()::text");
             Path count = tmp.resolve("restarts");
             String restart = "echo restart >> " + count + " && " + pgCtl(pg, "-w -m fast restart");
-            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
-                    ChangesRemoteServerAsItEnds.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
-                    .redirectErrorStream(true).start();
-            String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), out);
+            String out = restartChild(ChangesRemoteServerAsItEnds.class, pg, restart);
             assertTrue(out.contains("apply: interrupted: no restart"), out);
             String at = "127.0.0.1:" + pg.port();
             assertTrue(out.contains("bench: putting back the settings Kensho changed on " + at + "...\n"), out);
@@ -974,6 +964,17 @@ class RemoteServerTest {
     }
 
     /** pg_ctl on an embedded server standing in for a remote one, as its DBA would run it (as the server's user). */
+    /** What a child JVM running {@code main} against pg, with --restart-command {@code restart}, printed, stderr with stdout. */
+    private static String restartChild(Class<?> main, Target pg, String restart) throws Exception {
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
+                main.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
+                .redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), out);
+        return out;
+    }
+
     private static String pgCtl(Target pg, String action) {
         String as = ServerUser.isRoot() ? "runuser -u kensho -- " : "";
         org.junit.jupiter.api.Assumptions.assumeTrue(!ServerUser.isRoot() || java.nio.file.Files.exists(java.nio.file.Path.of("/usr/sbin/runuser")),
