@@ -34,7 +34,7 @@ public final class Credentials {
 
     /**
      * SQL's PASSWORD 'literal' (CREATE/ALTER ROLE, ENCRYPTED PASSWORD, a foreign server's OPTIONS ("password" '…')): a
-     * standard string with '' inside, an E'' string with \' inside, a U&'' or B''/X'' one, a dollar-quoted one, or one
+     * standard string with '' inside, an E'' string with \' inside, a {@code U&''} or B''/X'' one, a dollar-quoted one, or one
      * left unterminated (a typo the server's error quotes whole), after blanks or comments.
      */
     private static final Pattern SQL_PASSWORD = Pattern.compile(
@@ -122,7 +122,7 @@ public final class Credentials {
      * Masks password=… parameters and user:password@ userinfo in free text (a message, a log line, a stack trace)
      * that may quote a URL. A space ends a URL here, except where what follows can only be the rest of a password:
      * {@code //user:s3cr et@host} (no port before the space, an '@' after it), {@code password=se cret} (up to
-     * '&', the line's end or the next option). Use {@link #maskUrl} for a URL or an argument known whole.
+     * {@code &}, the line's end or the next option). Use {@link #maskUrl} for a URL or an argument known whole.
      */
     public static String mask(String text) {
         return mask(text, false);
@@ -224,8 +224,8 @@ public final class Credentials {
     }
 
     /**
-     * password=value: pgjdbc takes the value up to the next '&', spaces included, so a URL's value runs to '&' or its
-     * end; in free text to '&', the line's end, or the next argument of a command line ("--runs 3", "-c 10").
+     * password=value: pgjdbc takes the value up to the next {@code &}, spaces included, so a URL's value runs to {@code &} or its
+     * end; in free text to {@code &}, the line's end, or the next argument of a command line ("--runs 3", "-c 10").
      */
     private static String maskPasswordValues(String s, boolean whole) {
         StringBuilder out = new StringBuilder(s.length());

@@ -234,7 +234,7 @@ final class ComparisonReport {
                 + "; " + bartlettText(a);
     }
 
-    /** "p = 0.0744", or "p < 0.0001". */
+    /** {@code "p = 0.0744"}, or {@code "p < 0.0001"}. */
     private static String pIs(double p) {
         String s = Html.p(p);
         return s.startsWith("<") ? "p " + s : "p = " + s;

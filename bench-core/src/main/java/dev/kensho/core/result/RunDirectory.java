@@ -304,8 +304,8 @@ public final class RunDirectory implements AutoCloseable {
 
     /**
      * What is wrong with a results file, as file:line:column and words: Jackson's own named Java types
-     * ("Cannot deserialize value of type 'java.util.LinkedHashMap<java.lang.String,java.lang.Object>' from Integer
-     * value") and its source ("[Source: REDACTED ('StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION' disabled)"), and a
+     * ({@code "Cannot deserialize value of type 'java.util.LinkedHashMap<java.lang.String,java.lang.Object>' from
+     * Integer value"}) and its source ("[Source: REDACTED ('StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION' disabled)"), and a
      * file that is no UTF-8 text said only "Input length = 1".
      */
     static String whatIsWrong(String file, IOException e) {

@@ -19,7 +19,7 @@ public final class TargetSpec {
     private String user;
     private Path passwordFile;
     /**
-     * The file's password, read once when given: a pipe (--password-file <(pass show db)) holds it for one read, and a
+     * The file's password, read once when given: a pipe ({@code --password-file <(pass show db)}) holds it for one read, and a
      * second read found it "empty". Null with {@link #passwordFileError} set where it could not be read.
      */
     private String passwordFromFile;

@@ -60,7 +60,7 @@ public final class Script {
         return name;
     }
 
-    /** What pgbench prints after "transaction type:" / "script N:": the file name or "<builtin: ...>". */
+    /** What pgbench prints after "transaction type:" / "script N:": the file name or {@code "<builtin: ...>"}. */
     public String description() {
         return description;
     }
@@ -206,7 +206,7 @@ public final class Script {
         return found;
     }
 
-    /** What pgbench prints for a builtin after "transaction type:" and in its list: "<builtin: TPC-B (sort of)>". */
+    /** What pgbench prints for a builtin after "transaction type:" and in its list: {@code "<builtin: TPC-B (sort of)>"}. */
     public static String builtinDescription(String name) {
         return switch (name) {
             case "tpcb-like" -> "<builtin: TPC-B (sort of)>";

@@ -298,7 +298,7 @@ public final class Variables {
         return (int) strtol(s).value();
     }
 
-    /** What C strtol(s, &end, 10) gives: the value, clamped to the long range, and end, 0 when no digit was read. */
+    /** What C {@code strtol(s, &end, 10)} gives: the value, clamped to the long range, and end, 0 when no digit was read. */
     record CLong(long value, int end) {}
 
     /** C strtol in base 10: leading white space, a sign, digits; it stops at anything else. */

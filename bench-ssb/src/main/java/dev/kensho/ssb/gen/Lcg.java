@@ -40,7 +40,7 @@ final class Lcg {
 
     /**
      * One step. {@code x mod (2^31-1)} by folding the high bits twice, branch-free (a rarely taken branch here made
-     * the JIT deoptimise the hot loops). x < 2^46, so after two folds the value is below 2^31; it can never be M
+     * the JIT deoptimise the hot loops). {@code x < 2^46}, so after two folds the value is below 2^31; it can never be M
      * itself because x is never a multiple of the prime M.
      */
     static long next(long seed) {
