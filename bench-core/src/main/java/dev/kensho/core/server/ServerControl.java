@@ -10,7 +10,10 @@ public interface ServerControl {
     /** Managed servers always; remote ones only when the user gave --restart-command. */
     boolean canRestart();
 
-    /** Restarts the server (a cold server cache). Fails with a reason where not permitted. */
+    /**
+     * Restarts the server (a cold server cache) and returns once it accepts connections. Where not permitted
+     * ({@link #canRestart()} false) it throws a usage {@link dev.kensho.core.KenshoException} saying so.
+     */
     void restart();
 
     /**
@@ -21,6 +24,9 @@ public interface ServerControl {
      * a restart command was given. A value the server rejects ({@code work_mem=lots}) is not a refusal but an error:
      * it throws a {@link dev.kensho.core.KenshoException} with the server's words, and the server keeps the values
      * it had.
+     *
+     * @return what was applied and whether the server restarted; {@link SettingsOutcome#ok()} false with
+     *         {@link SettingsOutcome#refusalReason()} where a setting could not be had
      */
     SettingsOutcome apply(Map<String, String> settings);
 

@@ -7,6 +7,10 @@ import java.sql.SQLException;
 /**
  * A PostgreSQL server to measure. Open one with {@link TargetSpec#open()}; closing it stops a
  * managed server (keeping its data only with --keep-data).
+ *
+ * <p>{@link #connect()} and {@link #pool} may be called from any thread (a sweep's clients connect at once). Settings
+ * changes and restarts ({@link #control()}) run one at a time but change the server under every connection: make them
+ * between measurements.
  */
 public interface Target extends AutoCloseable {
 
@@ -32,8 +36,13 @@ public interface Target extends AutoCloseable {
     int port();
 
     /**
-     * A new connection with the session settings of the last {@link ServerControl#apply} applied.
-     * Connection failures become a {@link dev.kensho.core.KenshoException} with a one-line reason.
+     * A new connection with the session settings of the last {@link ServerControl#apply} applied; the caller's to
+     * close (closing the target does not close it).
+     *
+     * @return an open connection to {@link #database()} as {@link #user()}
+     * @throws dev.kensho.core.KenshoException the server cannot be reached or refuses the login, with a one-line reason
+     *         ({@link dev.kensho.core.KenshoException#TARGET})
+     * @throws SQLException what pgjdbc throws otherwise
      */
     Connection connect() throws SQLException;
 
@@ -60,7 +69,13 @@ public interface Target extends AutoCloseable {
     /**
      * A HikariCP pool over {@link #connect()}'s settings; closed with the target, or before by closing it
      * ({@code try (HikariDataSource ds = target.pool(4)) { ... }}). A test given its Target by
-     * {@link dev.kensho.junit.KenshoTarget} has its pools closed when it ends.
+     * {@link dev.kensho.junit.KenshoTarget} has its pools closed when it ends. Its connections follow later
+     * {@link ServerControl#apply}s and survive {@link ServerControl#restart()}: pooled ones made before are replaced,
+     * idle ones at once and busy ones when returned.
+     *
+     * @param size the pool's maximum size; it opens no connection until one is asked for
+     * @return a new pool, the caller's
+     * @throws IllegalStateException the target is closed
      */
     HikariDataSource pool(int size);
 
@@ -127,6 +142,11 @@ public interface Target extends AutoCloseable {
     /** server_version_num, e.g. 170006. */
     int serverVersionNum();
 
+    /**
+     * Closes the pools made by {@link #pool}, then stops a server Kensho started (embedded, --pg-bin, a container),
+     * removing its data directory unless --keep-data; on a remote server, puts back what Kensho changed with ALTER
+     * SYSTEM. Connections from {@link #connect()} are the caller's and stay open until closed.
+     */
     @Override
     void close();
 }

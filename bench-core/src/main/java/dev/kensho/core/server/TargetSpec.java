@@ -210,7 +210,17 @@ public final class TargetSpec {
         }
     }
 
-    /** Starts the server, or connects to it, as the spec says; close the Target to stop one Kensho started. */
+    /**
+     * Starts the server, or connects to it, as the spec says; close the Target to stop one Kensho started. An open
+     * interrupted midway (a cancelled {@code Future}, a JUnit {@code @Timeout}) lets the step under way (initdb,
+     * pg_ctl) finish, stops what it started and removes its directory before it throws, the interrupt still set.
+     *
+     * @return the open target, the caller's to close
+     * @throws dev.kensho.core.KenshoException {@link dev.kensho.core.KenshoException#USAGE} for a spec
+     *         {@link #validate()} refuses, a password file that cannot be read or a setting a remote server refuses;
+     *         {@link dev.kensho.core.KenshoException#TARGET} for a server that cannot be started or reached;
+     *         {@link dev.kensho.core.KenshoException#FAILURE} when interrupted
+     */
     public Target open() {
         validate();
         if (url != null) {
