@@ -254,7 +254,15 @@ public final class ClientSweep {
         }
     }
 
-    /** Opens each spec (e.g. {@code spec.withPgVersion(16)}), runs the sweep over all of them, closes them. */
+    /**
+     * Opens each spec (e.g. {@code spec.withPgVersion(16)}), runs the sweep over all of them, closes them. Trials go to
+     * dir as they finish (a trial the server fails is recorded as failed and the sweep goes on); summary.csv is
+     * written with each.
+     *
+     * @throws KenshoException what {@link #validate(List)} or opening a target refuses, before the first trial; a usage
+     *         error a trial meets
+     * @throws InterruptedException the calling thread was interrupted; the trials so far stay in dir, to resume
+     */
     public void run(List<TargetSpec> specs, RunDirectory dir) throws InterruptedException {
         validate(specs);
         // before any server starts: a finished run's resume has nothing to initialise or run
@@ -314,7 +322,13 @@ public final class ClientSweep {
         return p;
     }
 
-    /** Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv. */
+    /**
+     * Runs the sweep on targets already open (label → target), appending trials to dir and writing summary.csv; the
+     * targets stay open, the caller's to close. The label names the target's cells; --order sequential and the inits
+     * follow the map's iteration order (a {@code LinkedHashMap}'s, not {@code Map.of}'s).
+     *
+     * @throws InterruptedException the calling thread was interrupted; the trials so far stay in dir, to resume
+     */
     public void run(Map<String, Target> targets, RunDirectory dir) throws InterruptedException {
         validate();
         if (finished(List.copyOf(targets.keySet()), dir)) return;

@@ -234,19 +234,32 @@ public final class PgbenchRun {
         }
     }
 
-    /** Runs and returns the report (not printed; the vacuum and progress lines go to the errors stream, see {@link #output}). */
+    /**
+     * Runs and returns the report (not printed; the vacuum and progress lines go to the errors stream, see
+     * {@link #output}). A run whose clients aborted returns one too: {@link RunReport#aborted()} true and
+     * {@link RunReport#abortReason()} the first abort's error. Blocks the calling thread for the run; one builder may
+     * run again, but not from two threads at once.
+     *
+     * @return pgbench's numbers, the {@link RunReport#timeline()} and the latency {@link RunReport#histogram()}
+     * @throws KenshoException a usage one for options pgbench would refuse, before any connection; a target one where
+     *         the server cannot be reached; "pgbench run interrupted" when the calling thread is interrupted, once its
+     *         clients have stopped and closed their connections (the interrupt stays set)
+     */
     public RunReport run(Target target) {
         return run(target, 0);
     }
 
-    /** Runs with extra connections the caller has open already and holds during the run (counted against max_connections). */
+    /**
+     * As {@link #run(Target)}, with extra connections the caller has open already and holds during the run (counted
+     * against max_connections).
+     */
     public RunReport run(Target target, int extraConnections) {
         return run(target, extraConnections, RunWindow.NONE);
     }
 
     /**
-     * Runs with extra connections held open by the caller, telling window when the measured interval
-     * begins and ends (after connecting, vacuum and warm-up; after every client has closed its connection).
+     * As {@link #run(Target)}, with extra connections held open by the caller, telling window when the measured
+     * interval begins and ends (after connecting, vacuum and warm-up; after every client has closed its connection).
      */
     public RunReport run(Target target, int extraConnections, RunWindow window) {
         try {
@@ -277,7 +290,8 @@ public final class PgbenchRun {
     /**
      * Runs, prints the report to the output stream and appends it as a trial of dir (when dir is not null), with the
      * target's environment unless the caller recorded one already, and summary.csv ({@link #SUMMARY_METRICS} of every
-     * cell in dir) unless the caller said how to write it ({@link RunDirectory#summarizeAfterEachTrial}).
+     * cell in dir) unless the caller said how to write it ({@link RunDirectory#summarizeAfterEachTrial}). Returns
+     * and throws as {@link #run(Target)}.
      */
     public RunReport runAndRecord(Target target, RunDirectory dir) {
         if (dir != null && dir.info().environment().isEmpty()) dir.environment(Credentials.mask(target.describe()), Environment.capture(target));
