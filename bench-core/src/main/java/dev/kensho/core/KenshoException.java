@@ -5,17 +5,26 @@ package dev.kensho.core;
  * (2 usage, 3 target). The message must never contain a password.
  */
 public class KenshoException extends RuntimeException {
+    /** Bad input (an option, a builder value, a script): nothing was measured. */
     public static final int USAGE = 2;
+    /** The server cannot be used as asked: down, refusing the login, missing a right or a table. */
     public static final int TARGET = 3;
+    /** Anything else: a failed run, an interrupt. */
     public static final int FAILURE = 1;
 
+    /** {@link #USAGE}, {@link #TARGET} or {@link #FAILURE}. */
     private final int exitCode;
 
+    /**
+     * @param exitCode {@link #USAGE}, {@link #TARGET} or {@link #FAILURE}
+     * @param message  one line, without a password: the CLI prints it as the error
+     */
     public KenshoException(int exitCode, String message) {
         super(message);
         this.exitCode = exitCode;
     }
 
+    /** As {@link #KenshoException(int, String)}, with the error it came from. */
     public KenshoException(int exitCode, String message, Throwable cause) {
         super(message, cause);
         this.exitCode = exitCode;

@@ -33,11 +33,17 @@ import java.util.stream.Collectors;
 public final class HtmlReport {
     private HtmlReport() {}
 
-    /** Renders the run with its default charts and writes it atomically to out. */
+    /**
+     * Renders the run with its default charts and writes it atomically to out (a temporary file, then a rename).
+     *
+     * @param run what {@link dev.kensho.core.result.RunDirectory#read} gives
+     * @return out
+     */
     public static Path write(RunResults run, Path out) {
         return writeString(out, render(run));
     }
 
+    /** The report {@link #write} writes, as a string. */
     public static String render(RunResults run) {
         return render(run, Charts.defaults(run));
     }
@@ -55,6 +61,7 @@ public final class HtmlReport {
         return all;
     }
 
+    /** The report with these charts in place of the default ones ({@link Charts#defaults}). */
     public static String render(RunResults run, List<ChartSpec> charts) {
         List<String> planned = Cells.planned(run);
         Cells cells = new Cells(run.trials(), planned);

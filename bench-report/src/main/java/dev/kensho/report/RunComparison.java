@@ -214,10 +214,17 @@ public final class RunComparison {
     private final List<String> notes = new ArrayList<>();
     private String factor;
 
+    /**
+     * Compares runs read with {@link dev.kensho.core.result.RunDirectory#read}, as {@code bench compare} does: by the
+     * version (or the first compared parameter present), against the first run's.
+     *
+     * @throws dev.kensho.core.KenshoException a usage one where no run is given or one holds no trials
+     */
     public static RunComparison of(List<RunResults> runs) {
         return of(runs, Options.defaults());
     }
 
+    /** As {@link #of(List)}, compared by, on and against what options say. */
     public static RunComparison of(List<RunResults> runs, Options options) {
         if (runs.isEmpty()) throw KenshoException.usage("compare: no results directories given");
         for (RunResults r : runs) {
@@ -817,6 +824,7 @@ public final class RunComparison {
         return keyParams;
     }
 
+    /** One row per cell, metric and compared group: medians, ratio to the baseline, the tests' verdict (compare.csv). */
     public List<Row> rows() {
         return rows;
     }

@@ -103,6 +103,7 @@ public final class ScanCrossover {
                 Map.entry("--tablespace", "tablespace()"), Map.entry("--parallel-workers", "parallelWorkers()"),
                 Map.entry("--shared-buffers", "sharedBuffers()"));
 
+        /** The command's defaults; each builder method is the option of the same name. */
         public static Builder builder() {
             return new Builder();
         }
@@ -195,6 +196,7 @@ public final class ScanCrossover {
             public Builder dropOsCache(boolean v) { dropOsCache = v; return this; }
             public Builder rebuild(boolean v) { rebuild = v; return this; }
 
+            /** @throws KenshoException a usage one naming the builder method whose value is out of range */
             public Options build() {
                 Options o = new Options(rows, layouts, from, to, step, caches, sharedBuffers, tablespaceDir, tablespace,
                         repeat, timing, parallelWorkers, throughputMb, dropOsCache, rebuild);
@@ -271,7 +273,14 @@ public final class ScanCrossover {
         return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
-    /** Creates a results directory under resultsRoot and runs. */
+    /**
+     * Creates a run directory under resultsRoot (named after {@link #COMMAND}), runs, and closes it.
+     *
+     * @param commandLine recorded in run.json as what was run
+     * @param progress    progress lines; null for none
+     * @return the crossovers and checks found, and the run directory's path
+     * @throws InterruptedException the calling thread was interrupted; the trials so far stay in the directory
+     */
     public static Result run(Target target, Options options, Path resultsRoot, List<String> commandLine, PrintStream progress)
             throws InterruptedException {
         Map<String, Object> params = new LinkedHashMap<>();

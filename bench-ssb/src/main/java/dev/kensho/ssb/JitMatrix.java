@@ -136,6 +136,11 @@ public final class JitMatrix implements SsbStudy {
     private final PrintStream out;
     private final PrintStream err;
 
+    /**
+     * @param opts what to measure
+     * @param out  the summary table ({@link #finish}); null for none
+     * @param err  progress; null for none
+     */
     public JitMatrix(Options opts, PrintStream out, PrintStream err) {
         this.opts = opts;
         // null silences a stream, as SsbDatabase.load's progress and PgbenchRun.output take it

@@ -190,10 +190,12 @@ public final class SsbDatabase {
     /** NAMEDATALEN - 1 of a stock build. */
     static final int MAX_IDENTIFIER_BYTES = 63;
 
+    /** The server the tables are on. */
     public Target target() {
         return target;
     }
 
+    /** The schema the tables are in. */
     public String schema() {
         return schema;
     }

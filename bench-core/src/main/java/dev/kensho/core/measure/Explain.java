@@ -14,6 +14,10 @@ import java.util.List;
 public final class Explain {
     private Explain() {}
 
+    /**
+     * EXPLAIN ANALYZE of sql on c: the statement runs, so an INSERT, UPDATE or DELETE changes the data (wrap it in a
+     * transaction the caller rolls back).
+     */
     public static ExplainResult analyze(Connection c, String sql) throws SQLException {
         return run(c, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + QueryTimer.withoutTerminator(sql));
     }
@@ -45,6 +49,11 @@ public final class Explain {
         }
     }
 
+    /**
+     * Parses EXPLAIN's FORMAT JSON output (e.g. one read back from a results file).
+     *
+     * @throws IllegalArgumentException text is not JSON
+     */
     public static ExplainResult parse(String text) {
         JsonNode root;
         try {

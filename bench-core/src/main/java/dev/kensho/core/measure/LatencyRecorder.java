@@ -55,6 +55,7 @@ public final class LatencyRecorder {
         return h;
     }
 
+    /** An empty histogram of the range every recorder uses, to {@link #merge} into. */
     public static Histogram empty() {
         return new Histogram(1, HIGHEST_US, 3);
     }

@@ -46,6 +46,12 @@ public final class QueryTimer {
         }
     }
 
+    /**
+     * Times one execution of sql on c, its result streamed as COPY (or run plainly where COPY cannot wrap it). The
+     * statement runs as given: DML changes data.
+     *
+     * @throws SQLException the server's error, its position counted in sql as given
+     */
     public static Timing time(Connection c, String sql) throws SQLException {
         return time(c, sql, DEFAULT_FETCH_SIZE);
     }
