@@ -28,6 +28,8 @@ import java.util.Set;
  * <p>Each trial is appended as one JSON line and forced to disk before {@link #append} returns, so
  * Ctrl-C, a crash or SIGKILL loses nothing already measured; files that are rewritten go through a
  * temporary file and a rename. {@link #resume} reopens a directory and tells which cells are done.
+ *
+ * <p>One instance may be shared by the threads of a run: its methods that read or append trials are synchronized.
  */
 public final class RunDirectory implements AutoCloseable {
     public static final String RUN = "run.json";
@@ -142,7 +144,14 @@ public final class RunDirectory implements AutoCloseable {
         }
     }
 
-    /** Creates results/&lt;stamp&gt;-&lt;command&gt; under root (a suffix keeps two runs in one second apart). */
+    /**
+     * Creates root/&lt;UTC stamp&gt;-&lt;command&gt; (root too, where missing) with its run.json; a -2, -3... suffix keeps
+     * two runs in one second apart. The command names the directory and picks the report's charts: a workload's
+     * {@code COMMAND} gets that workload's.
+     *
+     * @return the open directory, the caller's to close
+     * @throws dev.kensho.core.KenshoException a usage one where root is a file or the directory cannot be made
+     */
     public static RunDirectory create(Path root, RunInfo info) {
         JvmShutdown.begun();   // watching from now on
         String base = STAMP.format(info.started()) + "-" + info.command().trim().replaceAll("[^A-Za-z0-9._-]+", "-");
@@ -465,6 +474,7 @@ public final class RunDirectory implements AutoCloseable {
         }
     }
 
+    /** Writes name in this directory as UTF-8 text: a temporary file, then a rename, so a reader never sees half. */
     public void writeAtomically(String name, String content) {
         Path target = dir.resolve(name);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
@@ -486,6 +496,7 @@ public final class RunDirectory implements AutoCloseable {
         writeJson(RUN, info);
     }
 
+    /** Closes trials.jsonl; every trial was on disk already, and the directory stays. */
     @Override
     public synchronized void close() {
         WRITING_HERE.remove(dir.toAbsolutePath().normalize());
