@@ -448,23 +448,26 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
      */
     synchronized void restoreSettings() {
         if (originals.isEmpty()) return;
+        // said before the first connection: on a host that does not answer, that waits a connect timeout
+        boolean ending = JvmShutdown.begun();
+        if (ending) System.err.println("bench: putting back the settings Kensho changed on " + host() + ":" + port() + "...");
+        Connection c = connectOrNull();
         // a server that never restarted since (a restart command that failed before its stop, or restarted nothing, or
         // apply's refused after a Ctrl-C) runs with what it had: the file put back and a reload leave it as found, where
-        // a restart would be one more; decided before the line below, which said a restart that then did not come
-        if (restartToRestore && startedBeforeChanges != null && startedBeforeChanges.equals(startTime())) restartToRestore = false;
-        if (JvmShutdown.begun()) {
-            System.err.println("bench: putting back the settings Kensho changed on " + host() + ":" + port()
-                    + (restartToRestore ? " (then --restart-command)" : "") + "...");
+        // a restart would be one more
+        if (restartToRestore && c != null && startedBeforeChanges != null && startedBeforeChanges.equals(startTimeOrNull(c))) {
+            restartToRestore = false;
         }
-        Map<String, String> left = putBack();
+        Map<String, String> left = putBack(c);
         if (left == null && restartToRestore) {
             // down: a restart of the run's stopped it and did not start it again (the command failed half-way). The
             // command brings it back with the run's values still in postgresql.auto.conf: they go back now, and the
             // restart below starts it with what it had; without this it came back, and stayed, with the run's
             try {
+                sayRestart(ending);
                 runRestartCommand();
                 did("the server did not answer: ran --restart-command to put the settings back");
-                left = putBack();
+                left = putBack(connectOrNull());
             } catch (KenshoException e) {
                 // still down: said below
             }
@@ -487,6 +490,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         if (restartToRestore) {
             restartToRestore = false;
             try {
+                sayRestart(ending);
                 runRestartCommand();
             } catch (KenshoException e) {
                 String file = left.isEmpty() ? "its postgresql.auto.conf is as Kensho found it" : "its postgresql.auto.conf is as Kensho found it but for " + notRestored;
@@ -507,17 +511,34 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return String.join(", ", out);
     }
 
-    /**
-     * Puts each changed entry back, one by one (a value the server will not take back leaves the others restored), and
-     * reloads unless a restart follows. What could not be put back, name to reason; null when the server did not answer.
-     */
-    private Map<String, String> putBack() {
-        Connection c;
+    /** As the exit hook's first line, before a restart that may take minutes. */
+    private void sayRestart(boolean ending) {
+        if (ending) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command (a postmaster-level setting went back)...");
+    }
+
+    private Connection connectOrNull() {
         try {
-            c = connect();
+            return connect();
         } catch (SQLException | KenshoException e) {
             return null;
         }
+    }
+
+    private static String startTimeOrNull(Connection c) {
+        try {
+            return startTime(c);
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Puts each changed entry back over c, one by one (a value the server will not take back leaves the others restored),
+     * reloads unless a restart follows, and closes c. What could not be put back, name to reason; null when c is null
+     * (the server did not answer).
+     */
+    private Map<String, String> putBack(Connection c) {
+        if (c == null) return null;
         Map<String, String> left = new LinkedHashMap<>();
         java.util.Set<String> pending = new java.util.LinkedHashSet<>(originals.keySet());
         try (c; Statement s = c.createStatement()) {
