@@ -27,7 +27,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * then the value it had before is applied back (for a constructor's or {@code @BeforeAll}'s Target, when the class
  * ends). The pools a test makes ({@code pg.pool(n)}) close when it ends (a constructor's or {@code @BeforeAll}'s when
  * the class ends); closing a Target it was given closes only those and puts back the settings it applied, and the
- * server stops when the test plan ends. A target absent from this machine skips the test with the reason (nothing
+ * server stops when the test plan ends (with JUnit 5.13 or later, when the launcher session ends: Surefire's reused
+ * forks with forkCount above 1 run each class as a plan of its own, and the server is not restarted for each). A target absent from this machine skips the test with the reason (nothing
  * answers at a {@link LocalPostgres} address; no Docker engine, or no Testcontainers on the classpath, for
  * KENSHO_TEST_TESTCONTAINERS); one that is there but cannot be used fails it with the reason (a server that refuses the
  * login or has no such database, KENSHO_TEST_URL's included; an embedded server that does not start; a
