@@ -513,7 +513,7 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
 
     /** As the exit hook's first line, before a restart that may take minutes. */
     private void sayRestart(boolean ending) {
-        if (ending) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command (a postmaster-level setting went back)...");
+        if (ending) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command, for the postmaster-level settings...");
     }
 
     private Connection connectOrNull() {

@@ -906,7 +906,7 @@ class RemoteServerTest {
             assertTrue(out.contains("applied {max_worker_processes=11}"), out);
             assertTrue(out.contains("restart: interrupted: no restart"), out);
             assertTrue(out.contains("bench: putting back the settings Kensho changed on 127.0.0.1:" + pg.port() + "...\n"), out);
-            assertTrue(out.contains("bench: restarting 127.0.0.1:" + pg.port() + " with --restart-command (a postmaster-level setting went back)...\n"), out);
+            assertTrue(out.contains("bench: restarting 127.0.0.1:" + pg.port() + " with --restart-command, for the postmaster-level settings...\n"), out);
             assertEquals(java.util.List.of("restart", "restart"), Files.readAllLines(count), "the change's restart and the restore's: " + out);
             assertEquals("8", query(pg, "SELECT current_setting('max_worker_processes')"), out);
             assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
