@@ -65,6 +65,8 @@ public final class LineChart {
                     .allMatch(p -> Cells.number(p.x()) == Math.rint(Cells.number(p.x())));
             NumberAxis lin = Style.numberAxis(Style.axis(xLabel), integers);
             lin.setAutoRangeIncludesZero(false);
+            // sticky zero ends the axis at 0 exactly: SSB's workers=0 points and their bars were half cut off by the y axis
+            if (lo <= 0) lin.setAutoRangeStickyZero(false);
             xAxis = lin;
         }
         ValueAxis yAxis;

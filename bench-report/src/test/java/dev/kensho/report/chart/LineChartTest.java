@@ -1,0 +1,37 @@
+package dev.kensho.report.chart;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.util.List;
+import java.util.Map;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.ValueAxis;
+import org.junit.jupiter.api.Test;
+
+class LineChartTest {
+    /** The axis as the chart is drawn at the report's size (ranges and ticks are settled by drawing). */
+    static ValueAxis drawn(JFreeChart chart, boolean domain) {
+        BufferedImage img = new BufferedImage(860, 480, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g2 = img.createGraphics();
+        chart.draw(g2, new Rectangle2D.Double(0, 0, 860, 480));
+        g2.dispose();
+        return domain ? chart.getXYPlot().getDomainAxis() : chart.getXYPlot().getRangeAxis();
+    }
+
+    /**
+     * SSB's time vs workers 0, 1, 2: the x axis began at 0 exactly (JFreeChart's sticky zero), so the workers=0 points
+     * and their min–max bars sat on the y axis, half of each cut off.
+     */
+    @Test
+    void theFirstXValueIsNotOnTheAxisEdge() {
+        JFreeChart chart = LineChart.build("Time vs workers", "workers", "s", Map.of("q1.1", List.of(
+                new Point(0, 0.010, 0.009, 0.012, 2), new Point(1, 0.008, 0.007, 0.009, 2), new Point(2, 0.006, 0.005, 0.007, 2))),
+                List.of());
+        ValueAxis x = drawn(chart, true);
+        assertTrue(x.getLowerBound() < 0, "x from " + x.getLowerBound());
+        assertTrue(x.getUpperBound() > 2, "x to " + x.getUpperBound());
+    }
+}
