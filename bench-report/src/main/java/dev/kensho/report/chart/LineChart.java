@@ -74,11 +74,9 @@ public final class LineChart {
         double yLo = all.stream().mapToDouble(Point::min).min().orElse(0), yHi = all.stream().mapToDouble(Point::max).max().orElse(0);
         if (yLo > 0 && yHi / yLo > LOG_SPAN) {
             // one slow point (5.7 ms among 0.05 ms ones) would flatten every other onto the floor of a linear axis
-            LogAxis log = new LogAxis(Style.axis(yLabel) + ", log scale");
-            log.setBase(10);
+            LogAxis log = new DecadeAxis(Style.axis(yLabel) + ", log scale");
             log.setSmallestValue(yLo / 2);
-            log.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1), false, true); // a tick per power of ten
-            log.setNumberFormatOverride(Style.decimal("0.######"));
+            log.setMinorTickMarksVisible(true);
             yAxis = log;
         } else {
             NumberAxis lin = Style.numberAxis(Style.axis(yLabel), false);

@@ -54,11 +54,9 @@ public final class PercentileChart {
         x.setRange(0, Math.ceil(top) + 0.15);
         x.setTickUnit(new NumberTickUnit(1));
         x.setNumberFormatOverride(new Nines());
-        LogAxis y = new LogAxis("latency (ms)");
+        LogAxis y = new DecadeAxis("latency (ms)");
         y.setSmallestValue(0.001);
-        // ticks at powers of ten (0.01, 0.1, 1, 10 ms), with the nine steps between them as minor marks
-        y.setTickUnit(new NumberTickUnit(1));
-        y.setMinorTickCount(9);
+        // labels at 1, 2 and 5 of each decade (0.2, 0.5, 1, 2, 5 ms), the other steps as minor marks
         y.setMinorTickMarksVisible(true);
         y.setNumberFormatOverride(Style.decimal("0.###"));
         return Style.lines(title, data, x, y, Style.LINE);
