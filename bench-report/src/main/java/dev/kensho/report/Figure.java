@@ -66,7 +66,12 @@ public record Figure(String title, JFreeChart chart, List<String> notes) {
         chart.draw(g2, new java.awt.geom.Rectangle2D.Double(0, 0, WIDTH, height));
         String svg = g2.getSVGElement(id, false, new ViewBox(0, 0, WIDTH, height), null, null);
         // inline SVG in HTML needs no namespace declarations; dropping them keeps the file free of URLs
-        return svg.replaceAll(" xmlns(:\\w+)?=(['\"])[^'\"]*\\2", "");
+        svg = svg.replaceAll(" xmlns(:\\w+)?=(['\"])[^'\"]*\\2", "");
+        // a name for screen readers and a tooltip: drawn text is paths and glyphs to them, and SSB's and compare's
+        // charts have no caption
+        int open = svg.indexOf('>');
+        String name = dev.kensho.report.html.Html.esc(title);
+        return svg.substring(0, open) + " role='img' aria-label='" + name + "'><title>" + name + "</title>" + svg.substring(open + 1);
     }
 
     /** A coordinate rounded to 0.01, without trailing zeros ("61.52", "290.7", "40"). */

@@ -64,4 +64,15 @@ class FigureTest {
         one.removeLegend();
         assertEquals(Figure.HEIGHT, new Figure("one", one, List.of()).height());
     }
+
+    /** Screen readers had nothing to say of a chart: SSB's time vs workers and compare's charts have no caption either. */
+    @Test
+    void theSvgIsNamedByItsTitle() {
+        JFreeChart one = PercentileChart.build("p", Map.of("all", new Histogram(3) {{ recordValue(5); }}));
+        String svg = new Figure("Latency <by> percentile 'A' & B", one, List.of()).svg("c3");
+        assertTrue(svg.startsWith("<svg id='c3'"), svg.substring(0, 80));
+        String name = "Latency &lt;by&gt; percentile &#39;A&#39; &amp; B";
+        assertTrue(svg.contains(" role='img' aria-label='" + name + "'>"), svg.substring(0, 200));
+        assertTrue(svg.contains("<title>" + name + "</title>"), svg.substring(0, 200));
+    }
 }
