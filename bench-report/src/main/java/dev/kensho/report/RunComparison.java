@@ -983,7 +983,7 @@ public final class RunComparison {
             }
         }
         series.values().forEach(ps -> ps.sort((x, y) -> Cells.ORDER.compare(x.x(), y.x())));
-        String title = metric + " vs " + factor;
+        String title = LineChart.title(metric, factor);
         return new Figure(title, LineChart.build(title, factor, metric, series, List.of()), List.of());
     }
 

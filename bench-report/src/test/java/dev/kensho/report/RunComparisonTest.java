@@ -60,6 +60,9 @@ class RunComparisonTest {
         String html = Files.readString(files.get(0));
         HtmlReportTest.assertSelfContained(html);
         assertTrue(html.contains("<svg"), "tps vs clients chart");
+        // titled as the run report's charts, which a screen reader announces
+        assertTrue(html.contains("aria-label='TPS vs clients (tps)'"), html);
+        assertTrue(html.contains("aria-label='Latency avg (ms) vs clients (latency_avg_ms)'"), html);
         String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
         assertTrue(svg.contains(">16<") && svg.contains(">17<"), "legend names both versions");
         assertFalse(svg.contains("threads"), "threads follows clients: not a series");

@@ -31,6 +31,15 @@ public final class LineChart {
     /** How a series is drawn: palette colour index and whether its line is dashed. */
     public record Look(int color, boolean dashed) {}
 
+    /**
+     * A metric against a parameter as a reader names it, with the column it is drawn from: "TPS vs clients (tps)",
+     * "Latency avg (ms) vs clients (latency_avg_ms)". Also what a screen reader announces for the chart.
+     */
+    public static String title(String metric, String x) {
+        String words = Style.axis(metric);
+        return Character.toUpperCase(words.charAt(0)) + words.substring(1) + " vs " + x + (words.equals(metric) ? "" : " (" + metric + ")");
+    }
+
     public static JFreeChart build(String title, String xLabel, String yLabel, Map<String, List<Point>> series,
                                    List<Marker> markers) {
         return build(title, xLabel, yLabel, series, markers, Map.of());
