@@ -82,7 +82,7 @@ public final class HtmlReport {
         Map<String, Object> asked = run.info().parameters() == null ? Map.of() : new LinkedHashMap<>(run.info().parameters());
         // findings are shown with the charts, not as what the run was asked; the planned cells are the results' rows
         asked.keySet().removeAll(List.of(Charts.CROSSOVERS, Charts.CHECKS, dev.kensho.core.result.RunDirectory.PLANNED_CELLS));
-        if (!asked.isEmpty()) b.append("<h3>Parameters</h3>\n").append(mapTable(asked, 0));
+        if (!asked.isEmpty()) b.append("<h3>Parameters</h3>\n").append(parameterTable(run.info().command(), asked));
         if (run.info().environment() != null && !run.info().environment().isEmpty()) {
             b.append("<h2 id=\"environment\">Environment</h2>\n");
             Map<String, List<String>> varied = varied(run.trials());
@@ -642,6 +642,55 @@ public final class HtmlReport {
             rows.add(r);
         }
         return Html.table(new ArrayList<>(keys), rows);
+    }
+
+    /**
+     * The run's parameters as a person reads them: a value with its unit (duration_s 2 is "2 s", a pgbench warm-up of
+     * 20000 is "20000 transactions") and a script as it was given ("-b tpcb-like", where run.json says -btpcb-like).
+     * The keys stay run.json's, which compare's notes name; run.json keeps the bare values, which compare and --resume read.
+     */
+    static String parameterTable(String command, Map<?, ?> m) {
+        return parameterTable(command, m, 0);
+    }
+
+    private static String parameterTable(String command, Map<?, ?> m, int depth) {
+        StringBuilder b = new StringBuilder("<table>\n");
+        for (var e : m.entrySet()) {
+            String key = String.valueOf(e.getKey());
+            Object v = e.getValue();
+            String shown;
+            if (v instanceof Map<?, ?> inner && !inner.isEmpty() && depth == 0) {
+                shown = parameterTable(command, inner, 1);   // micro's jmh (iteration_ms), scan's options (from, to, step)
+            } else if (key.equals("scripts") && v instanceof List<?> l && !l.isEmpty()) {
+                shown = esc(l.stream().map(x -> script(String.valueOf(x))).collect(Collectors.joining(", ")));
+            } else {
+                String unit = v instanceof Number ? unit(command, key) : null;
+                if (unit != null && unit.matches("[a-z]+s") && plain(v).equals("1")) unit = unit.substring(0, unit.length() - 1);   // 1 run
+                shown = unit == null ? value(key, v, depth) : esc(plain(v) + " " + unit);
+            }
+            b.append("<tr><th>").append(esc(key)).append("</th><td>").append(shown).append("</td></tr>\n");
+        }
+        return b.append("</table>\n").toString();
+    }
+
+    /** A pgbench script spec as typed: -btpcb-like is "-b tpcb-like", -fread.sql@2 "-f read.sql@2". */
+    private static String script(String spec) {
+        return spec.matches("-[bf].+") ? spec.substring(0, 2) + " " + spec.substring(2) : spec;
+    }
+
+    /** A number's unit, from its name's suffix or, where the name has none, what the command counts in it. */
+    static String unit(String command, String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        if (k.endsWith("_s") || k.equals("seconds")) return "s";
+        if (k.endsWith("_ms")) return "ms";
+        if (k.endsWith("_mb") || key.endsWith("Mb")) return "MB";   // bench scan's options are camel case: throughputMb
+        if (k.endsWith("_pct")) return "%";
+        boolean pgbench = command != null && command.startsWith("pgbench");
+        if (pgbench && k.equals("warmup")) return "transactions";   // the clients' warm-up, all together (--warmup)
+        if (pgbench && k.equals("rate")) return "transactions/s";    // -R
+        if ("query".equals(command) && k.equals("warmup")) return "runs";   // unrecorded runs before the first repeat
+        if ("scan".equals(command) && List.of("from", "to", "step").contains(k)) return "%";   // selectivity, --from … --step
+        return null;
     }
 
     private static String mapTable(Map<?, ?> m, int depth) {

@@ -179,6 +179,45 @@ class HtmlReportTest {
     }
 
     /**
+     * The parameters table read run.json's raw values: "warmup 20000" (transactions), "duration_s 2", a script as
+     * "-btpcb-like". It names the units and the script as typed; run.json keeps what compare and --resume read.
+     */
+    @Test
+    void parametersReadWithTheirUnits() throws Exception {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        params.put("duration_s", 2);
+        params.put("scripts", List.of("-btpcb-like", "-fread.sql@2"));
+        params.put("rate", 500.0);
+        params.put("wait_sample_ms", 100);
+        params.put("warmup", 20000);
+        params.put("scale", 1);
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("units"), RunInfo.of("pgbench sweep", List.of("bench"), params))) {
+            rd.append(Trial.of("clients=1", 0).param("clients", 1).metric("tps", 1000.0).build());
+            RunResults run = RunDirectory.read(rd.path());
+            String html = HtmlReport.render(run);
+            assertTrue(html.contains("<tr><th>duration_s</th><td>2 s</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>scripts</th><td>-b tpcb-like, -f read.sql@2</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>rate</th><td>500 transactions/s</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>wait_sample_ms</th><td>100 ms</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>warmup</th><td>20000 transactions</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>scale</th><td>1</td></tr>"), html);
+            assertEquals(20000, ((Number) run.info().parameters().get("warmup")).intValue());
+            assertEquals(List.of("-btpcb-like", "-fread.sql@2"), run.info().parameters().get("scripts"));
+        }
+        // query's warm-up is runs of each cell; micro's JMH options are a table of their own
+        Map<String, Object> query = Map.of("warmup", 1);
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("query"), RunInfo.of("query", List.of("bench"), query))) {
+            rd.append(Trial.of("q=1", 0).param("query", "q").metric("ms", 1.0).build());
+            assertTrue(HtmlReport.render(RunDirectory.read(rd.path())).contains("<tr><th>warmup</th><td>1 run</td></tr>"));
+        }
+        Map<String, Object> micro = Map.of("jmh", Map.of("iteration_ms", 1000));
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("micro"), RunInfo.of("micro", List.of("bench"), micro))) {
+            rd.append(Trial.of("b=1", 0).param("benchmark", "b").metric("ms", 1.0).build());
+            assertTrue(HtmlReport.render(RunDirectory.read(rd.path())).contains("<tr><th>iteration_ms</th><td>1000 ms</td></tr>"));
+        }
+    }
+
+    /**
      * bench scan records its layouts and storage probe as numbers: the report showed 4.8399752E-4, 902.4770078121794,
      * a tableBytes of 4096000 beside a bytes of 256.0 MiB, and an empty list as a blank cell.
      */
@@ -194,7 +233,7 @@ class HtmlReportTest {
             rd.environment("storage", Map.of("mb_per_s", 902.4770078121794, "bytes", 268435456));
             rd.append(Trial.of("s=1", 0).param("selectivity_pct", 1).metric("time_ms", 1.0).build());
             String html = HtmlReport.render(RunDirectory.read(rd.path()));
-            assertTrue(html.contains("<tr><th>from</th><td>1</td></tr>"), html);
+            assertTrue(html.contains("<tr><th>from</th><td>1 %</td></tr>"), html);   // scan's selectivity
             assertTrue(html.contains("<tr><th>shared_buffers</th><td><i>none</i></td></tr>"), html);
             assertTrue(html.contains("<tr><th>seed</th><td>2004104149160</td></tr>"), html);
             assertTrue(html.contains("<td>0.000483998</td>"), html);
