@@ -363,7 +363,11 @@ final class ComparisonReport {
                 row.add(esc(r.verdict()));
                 out.add(row);
             }
-            List<String> header = new ArrayList<>(List.of("cell", "group", groups.get(0).label() + " median", "median", "ratio", "95 % CI", "p Welch", "p Holm"));
+            // each median named by its group: "17 median" beside "16 median" (a bare "median" read as either's); where
+            // several groups are compared with the baseline, the row's group column says whose
+            List<String> compared = rows.stream().filter(r -> r.metric().equals(m)).map(Row::group).distinct().toList();
+            String candidate = compared.size() == 1 ? compared.get(0) + " median" : "group's median";
+            List<String> header = new ArrayList<>(List.of("cell", "group", groups.get(0).label() + " median", candidate, "ratio", "95 % CI", "p Welch", "p Holm"));
             if (mw) header.add("p Mann–Whitney");
             header.addAll(List.of("n", "verdict"));
             b.append(Html.table(header, out));

@@ -238,6 +238,8 @@ class RunComparisonTest {
         String html = RunComparison.of(List.of(run), new RunComparison.Options("version", List.of("driver_cpu_pct"))).html();
         assertTrue(html.contains("<td class=\"num\">13.000</td><td class=\"num\">10.600</td>"), html);
         assertTrue(html.contains("<td class=\"num\">18.450</td><td class=\"num\">6.050</td>"), html);
+        // each median column names its group: the candidate's read "median" beside "16 median"
+        assertTrue(html.contains("<th>16 median</th><th>17 median</th>"), html);
     }
 
     @Test
