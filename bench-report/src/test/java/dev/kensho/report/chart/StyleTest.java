@@ -1,6 +1,7 @@
 package dev.kensho.report.chart;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -87,6 +88,32 @@ class StyleTest {
             looks.add(List.of(r.getSeriesPaint(i), s.getDashArray() == null ? List.of() : List.of(java.util.Arrays.toString(s.getDashArray()))));
         }
         assertEquals(lines.size(), looks.size(), "a line drawn as another");
+    }
+
+    /**
+     * SSB's eighth query (q3.2) was drawn in Okabe–Ito's yellow, 1.3:1 against the white plot: named in the legend,
+     * hardly seen. Every series colour stands out from white at least as the palette's orange and sky blue do (2.2:1).
+     */
+    @Test
+    void everyLineStandsOutFromTheWhite() {
+        Map<String, List<Point>> queries = new LinkedHashMap<>();
+        for (String q : List.of("q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1", "q3.2")) {
+            queries.put(q, List.of(new Point(0, 1, 1, 1, 1), new Point(2, 0.5, 0.5, 0.5, 1)));
+        }
+        XYItemRenderer r = LineChart.build("Time vs workers", "workers", "seconds", queries, List.of()).getXYPlot().getRenderer();
+        for (int i = 0; i < queries.size(); i++) {
+            java.awt.Color c = (java.awt.Color) r.getSeriesPaint(i);
+            double contrast = 1.05 / (luminance(c) + 0.05);
+            assertTrue(contrast >= 2, "series " + i + " " + Integer.toHexString(c.getRGB()) + " at " + contrast + ":1 on white");
+        }
+    }
+
+    /** WCAG's relative luminance. */
+    private static double luminance(java.awt.Color c) {
+        double[] lin = new double[3];
+        float[] rgb = c.getRGBColorComponents(null);
+        for (int i = 0; i < 3; i++) lin[i] = rgb[i] <= 0.04045 ? rgb[i] / 12.92 : Math.pow((rgb[i] + 0.055) / 1.055, 2.4);
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
     }
 
     /** A 1-second trial's TPS per second is one point, which a line does not draw: its chart was empty axes. */
