@@ -116,6 +116,28 @@ class StyleTest {
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
     }
 
+    /**
+     * The host's network chart drew loopback's tx exactly over its rx (on lo they are one traffic): "net lo tx" was in
+     * the legend and nowhere on the plot. It now says whose line it shares and is dashed over it.
+     */
+    @Test
+    void aLineOverAnotherSaysSoAndIsDashed() {
+        Map<String, List<double[]>> io = new LinkedHashMap<>();
+        io.put("disk vda write", List.of(new double[] {1, 48797.9}, new double[] {2, 42583.0}));
+        io.put("net lo rx", List.of(new double[] {1, 3570.1}, new double[] {2, 2845.0}));
+        io.put("net lo tx", List.of(new double[] {1, 3570.1}, new double[] {2, 2845.0}));
+        io.put("mean of the other 8 CPUs", List.of(new double[] {1, 3570.1}, new double[] {2, 2845.0}));
+        JFreeChart chart = TimeChart.build("Host disks and network, kB/s", "kB/s", io, "mean of the other 8 CPUs");
+        org.jfree.data.xy.XYDataset data = chart.getXYPlot().getDataset();
+        assertEquals(List.of("disk vda write", "net lo rx", "net lo tx (same as net lo rx)", "mean of the other 8 CPUs (same as net lo rx)"),
+                java.util.stream.IntStream.range(0, data.getSeriesCount()).mapToObj(i -> String.valueOf(data.getSeriesKey(i))).toList());
+        XYItemRenderer r = chart.getXYPlot().getRenderer();
+        assertEquals(null, ((java.awt.BasicStroke) r.getSeriesStroke(1)).getDashArray(), "the line beneath is solid");
+        assertTrue(((java.awt.BasicStroke) r.getSeriesStroke(2)).getDashArray() != null, "the line over it is dashed");
+        assertEquals(null, ((java.awt.BasicStroke) r.getSeriesStroke(0)).getDashArray());
+        assertEquals(java.awt.Color.decode("#BBBBBB"), r.getSeriesPaint(3), "the rest stays grey");
+    }
+
     /** A 1-second trial's TPS per second is one point, which a line does not draw: its chart was empty axes. */
     @Test
     void aLineOfOnePointShowsThePoint() {
