@@ -654,23 +654,17 @@ public final class HtmlReport {
     }
 
     private static String parameterTable(String command, Map<?, ?> m, int depth) {
-        StringBuilder b = new StringBuilder("<table>\n");
-        for (var e : m.entrySet()) {
-            String key = String.valueOf(e.getKey());
-            Object v = e.getValue();
-            String shown;
+        return mapTable(m, (key, v) -> {
             if (v instanceof Map<?, ?> inner && !inner.isEmpty() && depth == 0) {
-                shown = parameterTable(command, inner, 1);   // micro's jmh (iteration_ms), scan's options (from, to, step)
-            } else if (key.equals("scripts") && v instanceof List<?> l && !l.isEmpty()) {
-                shown = esc(l.stream().map(x -> script(String.valueOf(x))).collect(Collectors.joining(", ")));
-            } else {
-                String unit = v instanceof Number ? unit(command, key) : null;
-                if (unit != null && unit.matches("[a-z]+s") && plain(v).equals("1")) unit = unit.substring(0, unit.length() - 1);   // 1 run
-                shown = unit == null ? value(key, v, depth) : esc(plain(v) + " " + unit);
+                return parameterTable(command, inner, 1);   // micro's jmh (iteration_ms), scan's options (from, to, step)
             }
-            b.append("<tr><th>").append(esc(key)).append("</th><td>").append(shown).append("</td></tr>\n");
-        }
-        return b.append("</table>\n").toString();
+            if (key.equals("scripts") && v instanceof List<?> l && !l.isEmpty()) {
+                return esc(l.stream().map(x -> script(String.valueOf(x))).collect(Collectors.joining(", ")));
+            }
+            String unit = v instanceof Number ? unit(command, key) : null;
+            if (unit != null && unit.matches("[a-z]+s") && plain(v).equals("1")) unit = unit.substring(0, unit.length() - 1);   // 1 run
+            return unit == null ? value(key, v, depth) : esc(plain(v) + " " + unit);
+        });
     }
 
     /** A pgbench script spec as typed: -btpcb-like is "-b tpcb-like", -fread.sql@2 "-f read.sql@2". */
@@ -694,10 +688,15 @@ public final class HtmlReport {
     }
 
     private static String mapTable(Map<?, ?> m, int depth) {
+        return mapTable(m, (key, v) -> value(key, v, depth));
+    }
+
+    /** A row per key: its name, then cell(key, value) as HTML. */
+    private static String mapTable(Map<?, ?> m, java.util.function.BiFunction<String, Object, String> cell) {
         StringBuilder b = new StringBuilder("<table>\n");
         for (var e : m.entrySet()) {
-            b.append("<tr><th>").append(esc(e.getKey())).append("</th><td>")
-                    .append(value(String.valueOf(e.getKey()), e.getValue(), depth)).append("</td></tr>\n");
+            String key = String.valueOf(e.getKey());
+            b.append("<tr><th>").append(esc(key)).append("</th><td>").append(cell.apply(key, e.getValue())).append("</td></tr>\n");
         }
         return b.append("</table>\n").toString();
     }
