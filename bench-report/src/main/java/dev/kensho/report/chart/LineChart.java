@@ -48,13 +48,24 @@ public final class LineChart {
     /** looks: per series label; series without one get the next colour, solid. */
     public static JFreeChart build(String title, String xLabel, String yLabel, Map<String, List<Point>> series,
                                    List<Marker> markers, Map<String, Look> looks) {
+        List<Point> all = series.values().stream().flatMap(List::stream).toList();
+        double yLo = all.stream().mapToDouble(Point::min).min().orElse(0), yHi = all.stream().mapToDouble(Point::max).max().orElse(0);
+        // times in seconds all under one (SSB at a small scale: ticks at 0.002, 0.004…) are drawn in milliseconds
+        String yName = Style.axis(yLabel);
+        double yScale = 1;
+        if (yHi > 0 && yHi < 1 && yName.endsWith(" (s)")) {
+            yName = yName.substring(0, yName.length() - 4) + " (ms)";
+            yScale = 1000;
+            yLo *= yScale;
+            yHi *= yScale;
+        }
         YIntervalSeriesCollection data = new YIntervalSeriesCollection();
         double lo = Double.POSITIVE_INFINITY, hi = 0;
         for (var e : series.entrySet()) {
             YIntervalSeries s = new YIntervalSeries(e.getKey());
             for (Point p : e.getValue()) {
                 double x = Cells.number(p.x());
-                s.add(x, p.median(), p.min(), p.max());
+                s.add(x, p.median() * yScale, p.min() * yScale, p.max() * yScale);
                 lo = Math.min(lo, x);
                 hi = Math.max(hi, x);
             }
@@ -79,16 +90,14 @@ public final class LineChart {
             xAxis = lin;
         }
         ValueAxis yAxis;
-        List<Point> all = series.values().stream().flatMap(List::stream).toList();
-        double yLo = all.stream().mapToDouble(Point::min).min().orElse(0), yHi = all.stream().mapToDouble(Point::max).max().orElse(0);
         if (yLo > 0 && yHi / yLo > LOG_SPAN) {
             // one slow point (5.7 ms among 0.05 ms ones) would flatten every other onto the floor of a linear axis
-            LogAxis log = new DecadeAxis(Style.axis(yLabel) + ", log scale");
+            LogAxis log = new DecadeAxis(yName + ", log scale");
             log.setSmallestValue(yLo / 2);
             log.setMinorTickMarksVisible(true);
             yAxis = log;
         } else {
-            NumberAxis lin = Style.numberAxis(Style.axis(yLabel), false);
+            NumberAxis lin = Style.numberAxis(yName, false);
             lin.setAutoRangeIncludesZero(true);
             yAxis = lin;
         }
