@@ -53,8 +53,8 @@ public final class LineChart {
         // times in seconds all under one (SSB at a small scale: ticks at 0.002, 0.004…) are drawn in milliseconds
         String yName = Style.axis(yLabel);
         double yScale = 1;
-        if (yHi > 0 && yHi < 1 && yName.endsWith(" (s)")) {
-            yName = yName.substring(0, yName.length() - 4) + " (ms)";
+        if (yHi > 0 && yHi < 1 && (yName.endsWith(" (s)") || yName.equals("seconds"))) {
+            yName = yName.equals("seconds") ? "milliseconds" : yName.substring(0, yName.length() - 4) + " (ms)";
             yScale = 1000;
             yLo *= yScale;
             yHi *= yScale;

@@ -44,6 +44,8 @@ class LineChartTest {
         ValueAxis y = drawn(chart, false);
         assertEquals("time (ms)", y.getLabel());
         assertEquals(10.0, chart.getXYPlot().getDataset().getYValue(0, 0), 1e-9);
+        // ssb's own metric is named "seconds"
+        assertEquals("milliseconds", drawn(LineChart.build("Time vs workers", "workers", "seconds", fast, List.of()), false).getLabel());
         assertTrue(y.getUpperBound() >= 12 && y.getUpperBound() < 20, "y to " + y.getUpperBound());
         // a query of a second or more keeps the axis in seconds
         Map<String, List<Point>> slow = Map.of("q1.1", List.of(new Point(0, 1.5, 1.2, 1.8, 2), new Point(1, 0.8, 0.7, 0.9, 2)));
