@@ -9,6 +9,7 @@ import dev.kensho.core.measure.QueryTimer;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
 import dev.kensho.core.result.Trial;
+import dev.kensho.core.run.DisplayWidth;
 import dev.kensho.core.run.TrialMatrix;
 import dev.kensho.core.server.ServerVersion;
 import dev.kensho.core.server.SettingsOutcome;
@@ -663,14 +664,15 @@ public final class ParallelSweep {
     /** @param compiled the cells (tableKey) whose plan was JIT-compiled */
     private void printTable(List<List<Object>> rows, Set<List<Object>> compiled) {
         boolean versions = rows.stream().map(r -> r.get(0)).distinct().count() > 1;
-        // as wide as the longest label: two hosts' "15 remote db1:5432/bench" pushed every later column out of line
-        int w = Math.max(8, rows.stream().mapToInt(r -> String.valueOf(r.get(0)).length()).max().orElse(0));
-        String v = "%-" + w + "s";
-        out.printf(Locale.ROOT, v + " %-8s %7s %-5s %10s %10s %9s %8s  %s%n", "version", "pool", "workers", "query", "median_s",
+        // as wide as the longest label, in terminal columns: two hosts' "15 remote db1:5432/bench" pushed every later
+        // column out of line, and a Japanese database name (two columns a character) its own rows
+        int w = Math.max(8, rows.stream().mapToInt(r -> DisplayWidth.of(String.valueOf(r.get(0)))).max().orElse(0));
+        line("%s %-8s %7s %-5s %10s %10s %9s %8s  %s", DisplayWidth.padRight("version", w), "pool", "workers", "query", "median_s",
                 "rows", "planned", "launched", versions ? "vs_first" : "");
         for (List<Object> r : rows) {
+            String version = DisplayWidth.padRight(String.valueOf(r.get(0)), w);
             if (!"ok".equals(r.get(5))) {
-                out.printf(Locale.ROOT, v + " %-8s %7s %-5s %s: %s%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
+                line("%s %-8s %7s %-5s %s: %s", version, r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
                 continue;
             }
             // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
@@ -686,9 +688,15 @@ public final class ParallelSweep {
             // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
             Object partly = r.get(HEADER.indexOf("reason"));
             String failedRepeats = partly == null || String.valueOf(partly).isEmpty() ? "" : "(" + partly + ")";
-            out.printf(Locale.ROOT, v + " %-8s %7s %-5s %10.3f %10s %9s %8s  %s%n", r.get(0), r.get(1), r.get(2), r.get(3),
+            line("%s %-8s %7s %-5s %10.3f %10s %9s %8s  %s", version, r.get(1), r.get(2), r.get(3),
                     (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer, failedRepeats)
                             .filter(x -> !x.isEmpty()).toList()));
         }
     }
+
+    /** One line of the table, without the blanks an empty last column leaves. */
+    private void line(String format, Object... args) {
+        out.println(String.format(Locale.ROOT, format, args).stripTrailing());
+    }
+
 }

@@ -99,6 +99,30 @@ class ParallelSweepTest {
         }
     }
 
+    /** Columns line up in terminal columns: a Japanese database name in a target's label takes two a character. */
+    @Test
+    void theTableLinesUpWideTargetLabels(@TempDir Path results) throws Exception {
+        List<String> versions = List.of("15 remote 127.0.0.1:5432/kx_検証", "15 remote 127.0.0.1:5432/kx_abcd");
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            for (String v : versions) {
+                dir.append(Trial.of("version=" + v + ";pool=enough;workers=0;query=q1.1", 0).param("version", v).param("pool", "enough")
+                        .param("workers", 0).param("query", "q1.1").metric("seconds", 0.5).metric("rows", 1L)
+                        .metric("workers_planned", 0L).metric("workers_launched", 0L).build());
+            }
+            ParallelSweep.Options o = new ParallelSweep.Options(1, List.of(0), List.of(), 1, List.of("q1.1"),
+                    "public", new SsbDatabase.LoadOptions(1, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), System.err).finish(dir, versions);
+            List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(3, lines.size(), lines.toString());
+            // where the pool column starts, in terminal columns, on the header and on both rows
+            List<Integer> poolAt = lines.stream().map(l -> dev.kensho.core.run.DisplayWidth.of(l.substring(0, l.indexOf(" pool") >= 0
+                    ? l.indexOf(" pool") : l.indexOf(" enough")))).toList();
+            assertEquals(List.of(poolAt.get(0), poolAt.get(0), poolAt.get(0)), poolAt, String.join("\n", lines));
+            assertTrue(lines.stream().noneMatch(l -> l.endsWith(" ")), "no line ends in blanks: " + lines);
+        }
+    }
+
     /** Null streams silence a study, as SsbDatabase.load's null progress does: finish threw a NullPointerException. */
     @Test
     void nullStreamsSilenceTheSsbStudies(@TempDir Path results) throws Exception {
