@@ -669,29 +669,56 @@ public final class ParallelSweep {
         int w = Math.max(8, rows.stream().mapToInt(r -> DisplayWidth.of(String.valueOf(r.get(0)))).max().orElse(0));
         line("%s %-8s %7s %-5s %10s %10s %9s %8s  %s", DisplayWidth.padRight("version", w), "pool", "workers", "query", "median_s",
                 "rows", "planned", "launched", versions ? "vs_first" : "");
+        // a note every query of a version, pool and workers count carries (at SF 1 --workers 8 plans at most 4 workers
+        // for every query) is said once below the table, not on each of its 13 rows
+        Map<List<Object>, List<String>> notes = new LinkedHashMap<>();
+        Map<List<Object>, List<String>> shared = new LinkedHashMap<>();
+        Map<List<Object>, Integer> okRows = new HashMap<>();
+        for (List<Object> r : rows) {
+            if (!"ok".equals(r.get(5))) continue;
+            List<String> n = cellNotes(r, compiled);
+            notes.put(r, n);
+            List<Object> group = List.of(String.valueOf(r.get(0)), String.valueOf(r.get(1)), String.valueOf(r.get(2)));
+            okRows.merge(group, 1, Integer::sum);
+            shared.merge(group, new ArrayList<>(n), (a, b) -> {
+                a.retainAll(b);
+                return a;
+            });
+        }
+        shared.entrySet().removeIf(e -> e.getValue().isEmpty() || okRows.get(e.getKey()) < 2);
         for (List<Object> r : rows) {
             String version = DisplayWidth.padRight(String.valueOf(r.get(0)), w);
             if (!"ok".equals(r.get(5))) {
                 line("%s %-8s %7s %-5s %s: %s", version, r.get(1), r.get(2), r.get(3), r.get(5), r.get(HEADER.indexOf("reason")));
                 continue;
             }
-            // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
-            String fewer = r.get(10) instanceof Integer p && r.get(11) instanceof Integer l && l < p ? "launched fewer than planned" : "";
-            // and one the planner gave fewer than its label (a small table, the per-table limit): the cell is not that parallel
-            if (r.get(10) instanceof Integer p && workersOf(r.get(2)) > p) {
-                fewer = "planned fewer than " + workersOf(r.get(2)) + (fewer.isEmpty() ? "" : "  " + fewer);
-            }
-            // --fetch-size: the cursor's run had none of the workers the EXPLAIN shows
-            if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) fewer = "timed without workers (--fetch-size)";
-            if (compiled.contains(tableKey(r.get(0), r.get(1), r.get(2), r.get(3)))) fewer = fewer.isEmpty() ? "JIT-compiled" : fewer + "  JIT-compiled";
+            List<String> own = new ArrayList<>(notes.get(r));
+            own.removeAll(shared.getOrDefault(List.of(String.valueOf(r.get(0)), String.valueOf(r.get(1)), String.valueOf(r.get(2))), List.of()));
             String ratio = !versions || r.get(13) == null ? "" : String.format(Locale.ROOT, "x%.2f", (Double) r.get(13));
             // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
             Object partly = r.get(HEADER.indexOf("reason"));
             String failedRepeats = partly == null || String.valueOf(partly).isEmpty() ? "" : "(" + partly + ")";
             line("%s %-8s %7s %-5s %10.3f %10s %9s %8s  %s", version, r.get(1), r.get(2), r.get(3),
-                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.of(ratio, fewer, failedRepeats)
+                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.concat(
+                            java.util.stream.Stream.concat(java.util.stream.Stream.of(ratio), own.stream()), java.util.stream.Stream.of(failedRepeats))
                             .filter(x -> !x.isEmpty()).toList()));
         }
+        shared.forEach((g, n) -> line("every query of %s %s workers=%s: %s", g.get(0), g.get(1), g.get(2), String.join("; ", n)));
+    }
+
+    /** What the table says of an ok row's cell beside its numbers: its workers, its timing. */
+    private List<String> cellNotes(List<Object> r, Set<List<Object>> compiled) {
+        List<String> notes = new ArrayList<>();
+        if (opts.fetchSize() > 0 && r.get(10) instanceof Integer p && p > 0) {
+            notes.add("timed without workers (--fetch-size)");   // the cursor's run had none of the workers the EXPLAIN shows
+        } else {
+            // one the planner gave fewer than its label (a small table, the per-table limit): the cell is not that parallel
+            if (r.get(10) instanceof Integer p && workersOf(r.get(2)) > p) notes.add("planned fewer than " + workersOf(r.get(2)));
+            // the study's 7.6.2.1: a Gather that launched fewer workers than planned ran with less parallelism than its label
+            if (r.get(10) instanceof Integer p && r.get(11) instanceof Integer l && l < p) notes.add("launched fewer than planned");
+        }
+        if (compiled.contains(tableKey(r.get(0), r.get(1), r.get(2), r.get(3)))) notes.add("JIT-compiled");
+        return notes;
     }
 
     /** One line of the table, without the blanks an empty last column leaves. */

@@ -99,6 +99,34 @@ class ParallelSweepTest {
         }
     }
 
+    /**
+     * A note every query of a workers count carries (at SF 1 --workers 8 plans at most 4 for all 13) is said once below
+     * the table; one that only some queries carry stays on their rows.
+     */
+    @Test
+    void aNoteEveryQueryOfAWorkersCountCarriesIsSaidOnce(@TempDir Path results) throws Exception {
+        try (RunDirectory dir = RunDirectory.create(results, RunInfo.of("ssb", List.of("test"), Map.of()))) {
+            // workers asked, query, planned, launched
+            Object[][] cells = {{2, "q1.1", 2, 2}, {2, "q4.2", 1, 1}, {8, "q1.1", 4, 4}, {8, "q4.2", 1, 1}};
+            for (Object[] c : cells) {
+                dir.append(Trial.of("version=18;pool=enough;workers=" + c[0] + ";query=" + c[1], 0).param("version", "18").param("pool", "enough")
+                        .param("workers", c[0]).param("query", c[1]).metric("seconds", 0.5).metric("rows", 1L)
+                        .metric("workers_planned", (long) (int) c[2]).metric("workers_launched", (long) (int) c[3]).build());
+            }
+            ParallelSweep.Options o = new ParallelSweep.Options(1, List.of(2, 8), List.of(), 1, List.of("q1.1", "q4.2"),
+                    "public", new SsbDatabase.LoadOptions(1, 1, false, false), false, false, QueryTimer.DEFAULT_FETCH_SIZE);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            new ParallelSweep(o, new PrintStream(out, true, StandardCharsets.UTF_8), System.err).finish(dir, List.of("18"));
+            List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(6, lines.size(), String.join("\n", lines));
+            assertFalse(lines.get(1).contains("fewer"), lines.get(1));
+            assertTrue(lines.get(2).matches(".* 2 q4\\.2 .* 1 +1  planned fewer than 2"), lines.get(2));
+            assertTrue(lines.get(3).matches(".* 8 q1\\.1 .* 4 +4"), lines.get(3));
+            assertTrue(lines.get(4).matches(".* 8 q4\\.2 .* 1 +1"), lines.get(4));
+            assertEquals("every query of 18 enough workers=8: planned fewer than 8", lines.get(5));
+        }
+    }
+
     /** Columns line up in terminal columns: a Japanese database name in a target's label takes two a character. */
     @Test
     void theTableLinesUpWideTargetLabels(@TempDir Path results) throws Exception {
