@@ -313,11 +313,19 @@ public final class ParallelSweep {
         }
         java.time.Instant began = java.time.Instant.now();
         SsbDatabase.LoadReport r = db.load(lo, err);
-        err.printf(Locale.ROOT, "ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n",
-                SsbDatabase.fmt(r.scale()), r.rows(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(),
-                r.analyzeSeconds(), r.totalSeconds());
+        err.printf(Locale.ROOT, "ssb: loaded SF %s: %,d rows, COPY %.1f s (%,.0f rows/s, %d jobs), %s, total %.1f s%n",
+                SsbDatabase.fmt(r.scale()), r.rows(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), afterCopy(r, lo), r.totalSeconds());
         if (dir != null) dir.append(loadTrial(r, version, target, dir).startedAt(began));
         return r;
+    }
+
+    /**
+     * The load's steps after COPY as its line says them: "keys 1.6 s, VACUUM (ANALYZE) 0.4 s", or "no keys" and "no VACUUM
+     * (ANALYZE)" where the options left them out (a --no-keys load's "keys 0.0 s" read as keys made in no time).
+     */
+    public static String afterCopy(SsbDatabase.LoadReport r, SsbDatabase.LoadOptions lo) {
+        return (lo.keys() ? String.format(Locale.ROOT, "keys %.1f s", r.keysSeconds()) : "no keys") + ", "
+                + (lo.analyze() ? String.format(Locale.ROOT, "VACUUM (ANALYZE) %.1f s", r.analyzeSeconds()) : "no VACUUM (ANALYZE)");
     }
 
     /** True when dir holds a finished load of this version (a --resume of the run must not load again). */

@@ -127,6 +127,15 @@ class ParallelSweepTest {
         }
     }
 
+    /** A load without keys or without VACUUM (ANALYZE) says so: "keys 0.0 s" read as keys made in no time. */
+    @Test
+    void theLoadLineNamesTheStepsItLeftOut() {
+        var r = new SsbDatabase.LoadReport(1, 2, 6_235_730, Map.of(), 4.0, 3.8, 0, 0.4, 5.9, Map.of());
+        assertEquals("keys 0.0 s, VACUUM (ANALYZE) 0.4 s", ParallelSweep.afterCopy(r, new SsbDatabase.LoadOptions(1, 2, true, false, true)));
+        assertEquals("no keys, VACUUM (ANALYZE) 0.4 s", ParallelSweep.afterCopy(r, new SsbDatabase.LoadOptions(1, 2, false, false, true)));
+        assertEquals("keys 0.0 s, no VACUUM (ANALYZE)", ParallelSweep.afterCopy(r, new SsbDatabase.LoadOptions(1, 2, true, false, false)));
+    }
+
     /** Columns line up in terminal columns: a Japanese database name in a target's label takes two a character. */
     @Test
     void theTableLinesUpWideTargetLabels(@TempDir Path results) throws Exception {

@@ -79,9 +79,8 @@ final class SsbLoadCommand implements Callable<Integer> {
             if (variants) buildVariants(db);
             CellSummary.write(dir, List.of());
             System.out.printf(Locale.ROOT, "loaded SSB SF %s into %s: %,d rows; generate %.1f s CPU, COPY %.1f s (%,.0f rows/s, %d jobs), "
-                            + "keys %.1f s, VACUUM (ANALYZE) %.1f s, total %.1f s%n", fmt(r.scale()), data.schema, r.rows(),
-                    r.generateCpuSeconds(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), r.keysSeconds(), r.analyzeSeconds(),
-                    r.totalSeconds());
+                            + "%s, total %.1f s%n", fmt(r.scale()), data.schema, r.rows(),
+                    r.generateCpuSeconds(), r.copySeconds(), r.rowsPerSecond(), r.jobs(), ParallelSweep.afterCopy(r, lo), r.totalSeconds());
             if (cache.directory() != null) System.err.println("cached: " + cache.directory());
         }
         return 0;
