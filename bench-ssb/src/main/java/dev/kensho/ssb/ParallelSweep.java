@@ -686,7 +686,7 @@ public final class ParallelSweep {
             if (!"ok".equals(r.get(5))) continue;
             List<String> n = cellNotes(r, compiled);
             notes.put(r, n);
-            List<Object> group = List.of(String.valueOf(r.get(0)), String.valueOf(r.get(1)), String.valueOf(r.get(2)));
+            List<Object> group = noteGroup(r);
             okRows.merge(group, 1, Integer::sum);
             shared.merge(group, new ArrayList<>(n), (a, b) -> {
                 a.retainAll(b);
@@ -701,7 +701,7 @@ public final class ParallelSweep {
                 continue;
             }
             List<String> own = new ArrayList<>(notes.get(r));
-            own.removeAll(shared.getOrDefault(List.of(String.valueOf(r.get(0)), String.valueOf(r.get(1)), String.valueOf(r.get(2))), List.of()));
+            own.removeAll(shared.getOrDefault(noteGroup(r), List.of()));
             String ratio = !versions || r.get(13) == null ? "" : String.format(Locale.ROOT, "x%.2f", (Double) r.get(13));
             // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
             Object partly = r.get(HEADER.indexOf("reason"));
@@ -712,6 +712,11 @@ public final class ParallelSweep {
                             .filter(x -> !x.isEmpty()).toList()));
         }
         shared.forEach((g, n) -> line("every query of %s %s workers=%s: %s", g.get(0), g.get(1), g.get(2), String.join("; ", n)));
+    }
+
+    /** The rows a shared note speaks for: one version, pool and workers count. */
+    private static List<Object> noteGroup(List<Object> r) {
+        return List.of(String.valueOf(r.get(0)), String.valueOf(r.get(1)), String.valueOf(r.get(2)));
     }
 
     /** What the table says of an ok row's cell beside its numbers: its workers, its timing. */
