@@ -73,24 +73,46 @@ public final class Kensho implements Runnable {
         CommandLine.Model.ArgSpec arg = ex.getArgSpec();
         if (arg == null && ex instanceof CommandLine.MissingParameterException m && m.getMissing().size() == 1) arg = m.getMissing().get(0);
         if (arg instanceof CommandLine.Model.OptionSpec o) {
-            String named = o.longestName(), typed = null;
-            // the command's flags that take no value: only they cluster before another (-nT); -bselect-only is -b's value
-            StringBuilder flags = new StringBuilder();
-            for (CommandLine.Model.OptionSpec f : spec.options()) {
-                if (f.arity().max() != 0) continue;
-                for (String n : f.names()) if (n.length() == 2 && Character.isLetterOrDigit(n.charAt(1))) flags.append(n.charAt(1));
+            String typed = typedName(o, spec, args);
+            if (typed != null) message = message.replace("'" + o.longestName() + "'", "'" + typed + "'");
+        }
+        return message;
+    }
+
+    /** The name an option was given by when not its longest (-T for --duration), else null. */
+    private static String typedName(CommandLine.Model.OptionSpec o, CommandLine.Model.CommandSpec spec, String[] args) {
+        String typed = null;
+        // the command's flags that take no value: only they cluster before another (-nT); -bselect-only is -b's value
+        StringBuilder flags = new StringBuilder();
+        for (CommandLine.Model.OptionSpec f : spec.options()) {
+            if (f.arity().max() != 0) continue;
+            for (String n : f.names()) if (n.length() == 2 && Character.isLetterOrDigit(n.charAt(1))) flags.append(n.charAt(1));
+        }
+        String cluster = flags.length() == 0 ? "" : "[" + flags + "]*";
+        for (String a : args) {
+            if (a.equals("--")) break;   // the rest are values
+            for (String n : o.names()) {
+                // -T, -T2s, and -nT (-n and -T clustered, pgbench's way)
+                boolean shortOne = !n.startsWith("--") && n.length() == 2 && a.startsWith("-") && !a.startsWith("--")
+                        && a.substring(1).matches(cluster + java.util.regex.Pattern.quote(n.substring(1)) + ".*");
+                if (a.equals(n) || a.startsWith(n + "=") || shortOne) typed = n;
             }
-            String cluster = flags.length() == 0 ? "" : "[" + flags + "]*";
-            for (String a : args) {
-                if (a.equals("--")) break;   // the rest are values
-                for (String n : o.names()) {
-                    // -T, -T2s, and -nT (-n and -T clustered, pgbench's way)
-                    boolean shortOne = !n.startsWith("--") && n.length() == 2 && a.startsWith("-") && !a.startsWith("--")
-                            && a.substring(1).matches(cluster + java.util.regex.Pattern.quote(n.substring(1)) + ".*");
-                    if (a.equals(n) || a.startsWith(n + "=") || shortOne) typed = n;
-                }
+        }
+        return typed == null || typed.equals(o.longestName()) ? null : typed;
+    }
+
+    /**
+     * A command's own usage error, about what the user typed: it names its options by their longest names ("--scale
+     * 1.5: must be a whole number"), and the user who typed -s reads -s.
+     */
+    static String inTheUsersWords(String message, CommandLine.ParseResult parseResult) {
+        String[] args = parseResult.originalArgs().toArray(String[]::new);
+        for (CommandLine.ParseResult level = parseResult; level != null; level = level.subcommand()) {
+            for (CommandLine.Model.OptionSpec o : level.matchedOptions()) {
+                String typed = typedName(o, level.commandSpec(), args);
+                if (typed != null) message = message.replaceAll("(?<![\\w-])" + java.util.regex.Pattern.quote(o.longestName()) + "(?![\\w-])",
+                        java.util.regex.Matcher.quoteReplacement(typed));
             }
-            if (typed != null && !typed.equals(named)) message = message.replace("'" + named + "'", "'" + typed + "'");
         }
         return message;
     }
@@ -414,8 +436,9 @@ public final class Kensho implements Runnable {
                 } else {
                     noteFailure(k.getMessage() + crash);
                 }
+                String message = k.exitCode() == KenshoException.USAGE ? inTheUsersWords(k.getMessage(), parseResult) : k.getMessage();
                 // masked here too: a message may quote what the user gave in the wrong place (-D URL, --password-file URL)
-                err.println("bench: " + dev.kensho.core.Credentials.mask(k.getMessage() + crash) + removed);
+                err.println("bench: " + dev.kensho.core.Credentials.mask(message + crash) + removed);
                 err.flush();
                 return k.exitCode();
             }

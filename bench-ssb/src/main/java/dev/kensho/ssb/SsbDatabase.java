@@ -52,10 +52,12 @@ public final class SsbDatabase {
      * integer part, so -s 1.5 would load SF 1's rows while run.json and the cache said 1.5.
      */
     public static void checkScale(double sf) {
-        if (!(sf > 0) || sf > 100_000) throw KenshoException.usage("--scale must be > 0 and <= 100000, got " + sf);
+        // the scale as typed (-s 0, not "got 0.0")
+        String typed = Double.isFinite(sf) ? fmt(sf) : String.valueOf(sf);
+        if (!(sf > 0) || sf > 100_000) throw KenshoException.usage("--scale " + typed + ": must be greater than 0 and at most 100000");
         if (sf >= 1 && sf != Math.rint(sf)) {
-            throw KenshoException.usage("--scale " + sf + ": a scale factor of 1 or more must be a whole number (dbgen truncates it: "
-                    + "-s " + sf + " generates the data of SF " + (long) sf + ")");
+            throw KenshoException.usage("--scale " + typed + ": a scale factor of 1 or more must be a whole number (dbgen truncates it: "
+                    + "-s " + typed + " generates the data of SF " + (long) sf + ")");
         }
     }
 

@@ -121,7 +121,7 @@ class SsbLoadTest {
             assertTrue(e.getMessage().contains("data of SF " + (long) sf), e.getMessage());
         }
         // a harness typed no option: the errors name the record's components
-        assertEquals("LoadOptions scale must be > 0 and <= 100000, got 0.0",
+        assertEquals("LoadOptions scale 0: must be greater than 0 and at most 100000",
                 assertThrows(KenshoException.class, () -> SsbDatabase.LoadOptions.of(0)).getMessage());
         assertEquals("LoadOptions jobs must be at least 1, got 0",
                 assertThrows(KenshoException.class, () -> new SsbDatabase.LoadOptions(0.01, 0, true, false)).getMessage());

@@ -40,7 +40,7 @@ class SsbCommandTest {
         assertEquals(2, s.exit(), s.err());
         assertTrue(s.err().contains("must be a whole number"), s.err());
         // the load options name their components to a harness; to the command line user, the option typed
-        assertTrue(s.err().contains("bench: --scale 1.5: "), s.err());
+        assertTrue(s.err().contains("bench: -s 1.5: "), s.err());
     }
 
     /** The study's options name their components to a harness; to the command line user, the option typed (before connecting). */
@@ -145,6 +145,8 @@ class SsbCommandTest {
     void badScaleIsAUsageError(@TempDir Path out) {
         CommandRun r = bench("ssb", "gen", "-s", "0", "--out", out.toString());
         assertEquals(2, r.exit(), r.err());
-        assertTrue(r.err().contains("--scale"), r.err());
+        assertTrue(r.err().startsWith("bench: -s 0"), "the option as typed: " + r.err());
+        CommandRun l = bench("ssb", "gen", "--scale", "0", "--out", out.toString());
+        assertTrue(l.err().startsWith("bench: --scale 0"), l.err());
     }
 }
