@@ -71,7 +71,7 @@ final class MicroCommand implements Callable<Integer> {
     int iterations;
 
     @Option(names = "--iteration-time", defaultValue = "1s", paramLabel = "DURATION",
-            description = "Length of one JMH iteration: 500ms, 2s, 1m (default ${DEFAULT-VALUE}).")
+            description = "Length of one JMH iteration, read as JMH reads -r: 500ms, 2s, 1m, or 1 for a second (default ${DEFAULT-VALUE}).")
     String iterationTime;
 
     @Option(names = "--forks", paramLabel = "N", defaultValue = "1", description = "JMH forks per cell; 0 runs in this JVM (default ${DEFAULT-VALUE}).")
@@ -201,14 +201,14 @@ final class MicroCommand implements Callable<Integer> {
         return out.stream().distinct().toList();
     }
 
+    /** JMH's own reading of a time (-r 1 is a second; 500ms, 2s, 1m, 1hr), so that what works for -r works here. */
     static Duration duration(String s) {
-        var m = java.util.regex.Pattern.compile("(\\d+)\\s*(ms|s|m)").matcher(s.trim());
-        if (!m.matches()) throw KenshoException.usage("--iteration-time " + s + ": expected a duration such as 500ms, 2s or 1m");
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
+        org.openjdk.jmh.runner.options.TimeValue t;
+        try {
+            t = org.openjdk.jmh.runner.options.TimeValue.fromString(s);
+        } catch (IllegalArgumentException e) {
+            throw KenshoException.usage("--iteration-time " + s + ": expected a duration such as 500ms, 2s, 1m or 1 (seconds, as JMH's -r)");
+        }
+        return Duration.ofNanos(t.convertTo(java.util.concurrent.TimeUnit.NANOSECONDS));
     }
 }

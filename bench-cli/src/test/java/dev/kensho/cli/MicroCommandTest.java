@@ -200,7 +200,10 @@ class MicroCommandTest {
     void durationsAndBenchmarkNames() {
         assertEquals(Duration.ofMillis(250), MicroCommand.duration("250ms"));
         assertEquals(Duration.ofMinutes(2), MicroCommand.duration("2m"));
+        assertEquals(Duration.ofSeconds(1), MicroCommand.duration("1"), "a bare number is seconds, as JMH's -r 1");
+        assertEquals(Duration.ofHours(1), MicroCommand.duration("1hr"));
         assertThrows(KenshoException.class, () -> MicroCommand.duration("2h"));
+        assertThrows(KenshoException.class, () -> MicroCommand.duration("soon"));
         MicroCommand c = new MicroCommand();
         new CommandLine(c).parseArgs("--benchmarks", "encoding,encoding,one-column");
         assertEquals(List.of(Benchmark.ENCODING, Benchmark.ONE_COLUMN), c.options().benchmarks());

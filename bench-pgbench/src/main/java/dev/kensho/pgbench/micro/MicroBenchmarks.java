@@ -134,7 +134,7 @@ public final class MicroBenchmarks {
                 if (wideRows < 1) throw KenshoException.usage("--wide-rows must be at least 1");
                 if (warmupIterations < 0) throw KenshoException.usage("--warmup-iterations must not be negative");
                 if (forks < 0) throw KenshoException.usage("--forks must not be negative");
-                if (iterationTime.toMillis() < 1) throw KenshoException.usage("--iteration-time must be positive");
+                if (iterationTime.toMillis() < 1) throw KenshoException.usage("--iteration-time must be at least 1ms");   // JMH is given milliseconds
                 for (int c : columns) {
                     if (c < 0 || c >= MicroTables.WIDE_COLUMNS) {
                         throw KenshoException.usage("column " + c + " is outside col0..col" + (MicroTables.WIDE_COLUMNS - 1));

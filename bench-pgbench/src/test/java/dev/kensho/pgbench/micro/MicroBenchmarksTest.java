@@ -131,7 +131,7 @@ class MicroBenchmarksTest {
         assertEquals("MicroBenchmarks.Options warmupIterations must not be negative", assertThrows(KenshoException.class,
                 () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
                         -1, 1, Duration.ofMillis(100), 0, false)).getMessage());
-        assertEquals("MicroBenchmarks.Options iterationTime must be positive", assertThrows(KenshoException.class,
+        assertEquals("MicroBenchmarks.Options iterationTime must be at least 1ms", assertThrows(KenshoException.class,
                 () -> new MicroBenchmarks.Options(List.of(Benchmark.ONE_COLUMN), SCALE, WIDE_ROWS, false, List.of(0), List.of("none"), "EUC_JP",
                         0, 1, Duration.ZERO, 0, false)).getMessage());
         assertEquals("MicroBenchmarks.Options columns is empty", assertThrows(KenshoException.class,
@@ -141,7 +141,7 @@ class MicroBenchmarksTest {
                 List.of(0), List.of("none"), "SJIS", 0, 1, Duration.ofMillis(100), 0, false)).getMessage()
                 .startsWith("MicroBenchmarks.Options databaseEncoding SJIS: SJIS is a client-only encoding"));
         for (String cli : List.of("--iterations must be at least 1", "--scale must be at least 1", "--wide-rows must be at least 1",
-                "--warmup-iterations must not be negative", "--forks must not be negative", "--iteration-time must be positive",
+                "--warmup-iterations must not be negative", "--forks must not be negative", "--iteration-time must be at least 1ms",
                 "--columns is empty", "--client-encodings is empty", "--client-encodings none,SJIS,SJIS: SJIS is given twice",
                 "--database-encoding FOO: not a PostgreSQL encoding (e.g. SJIS, UTF8, EUC_JP, LATIN1)")) {
             KenshoException named = KenshoException.usage(cli).naming(MicroBenchmarks.Options.COMPONENT_NAMES);
