@@ -21,7 +21,7 @@ public final class ConsoleProgress<C> implements TrialMatrix.Listener<C> {
 
     @Override
     public void finished(TrialMatrix.Planned<C> p, Trial t, int index, int total) {
-        String what = t.ok() ? t.metrics().entrySet().stream().findFirst().map(e -> e.getKey() + " " + fmt(e.getValue())).orElse("ok")
+        String what = t.ok() ? t.metrics().entrySet().stream().findFirst().map(e -> measured(e.getKey(), e.getValue())).orElse("ok")
                 : t.status() + ": " + t.extra().get("reason");
         System.err.printf(Locale.ROOT, "[%d/%d] %s #%d %s%s%n", index, total, label.apply(p), p.repeat() + 1, what,
                 skipped > 0 ? " (" + skipped + " already done)" : "");
@@ -30,6 +30,11 @@ public final class ConsoleProgress<C> implements TrialMatrix.Listener<C> {
                 + "Kensho restarted it before this trial (run.json's notes say why)");
         else if (t.extra().get("waited_for_server_s") != null) System.err.println("  warning: waited " + t.extra().get("waited_for_server_s")
                 + " s for the server to accept connections before this trial (it was restarting or recovering)");
+    }
+
+    /** "21.186 ms", a number before its unit, where the metric is named by its unit; "rows 12" where it is not. */
+    static String measured(String metric, Object v) {
+        return metric.matches("ms|s|us|tps") ? fmt(v) + " " + metric : metric + " " + fmt(v);
     }
 
     private static String fmt(Object v) {

@@ -386,6 +386,8 @@ class QueryCommandTest {
         List<String> planned = List.of("query=q1;work_mem=4MB", "query=q2;work_mem=4MB", "query=q3;work_mem=4MB",
                 "query=q1;work_mem=64MB", "query=q2;work_mem=64MB", "query=q3;work_mem=64MB");
         assertEquals(planned.size(), ran.size(), r.err());
+        assertTrue(r.err().lines().filter(l -> l.matches("\\[\\d+/6] .*")).allMatch(l -> l.matches(".* #1 \\d+\\.\\d{3} ms")),
+                "the time before its unit: " + r.err());
         assertFalse(ran.equals(planned), "seed 7 must shuffle the trials for this test to say anything: " + ran);
         assertEquals(planned, printed, r.out());
         Path run;
