@@ -217,7 +217,7 @@ public final class IndexBuild implements SsbStudy {
                     // after the append, and only where it was kept: a time said before it, then a Ctrl-C, was no result
                     if (built.ok() && !dev.kensho.core.JvmShutdown.begun()) {
                         // the cell and repeat, as ssb's and query's lines name theirs: two worker counts' lines read alike
-                        err.printf(Locale.ROOT, "ssb index-build workers=%d #%d (%s): %.3f s%n", w, r + 1, cols, built.metric("seconds"));
+                        err.printf(Locale.ROOT, "ssb index-build workers=%d #%d (%s): %s%n", w, r + 1, cols, SecondsColumn.text(built.metric("seconds")));
                     }
                 }
             }
@@ -383,14 +383,15 @@ public final class IndexBuild implements SsbStudy {
         List<List<Object>> rows = summary(dir.trials());
         dir.writeSummary(HEADER, rows);
         int status = HEADER.indexOf("status"), planned = HEADER.indexOf("workers_planned");
-        out.printf(Locale.ROOT, "%8s %7s %12s %10s %8s %8s  %s%n", "workers", "columns", "distinct", "median_s", "planned", "launched", "key");
+        SecondsColumn time = SecondsColumn.of(rows.stream().map(r -> r.get(5)).toList());
+        out.printf(Locale.ROOT, "%8s %7s %12s %10s %8s %8s  %s%n", "workers", "columns", "distinct", time.header("median"), "planned", "launched", "key");
         for (List<Object> r : rows) {
             // the build's label is the setting; what ran is the planner's request (capped by the table's size) and its launch
             String fewer = r.get(planned) instanceof Integer p && r.get(0) instanceof Number w && p < w.intValue()
                     ? "  (planned fewer than " + w + ")" : "";
             if (r.get(planned + 1) instanceof Integer l && r.get(planned) instanceof Integer p && l < p) fewer += "  (launched fewer than planned)";
             out.printf(Locale.ROOT, "%8s %7s %12s %10s %8s %8s  %s%s%s%n", r.get(0), r.get(1), r.get(3),
-                    r.get(5) instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "", text(r.get(planned)), text(r.get(planned + 1)), r.get(2),
+                    time.cell(r.get(5)), text(r.get(planned)), text(r.get(planned + 1)), r.get(2),
                     fewer, "ok".equals(r.get(status)) ? "" : "  (" + r.get(status) + ": " + r.get(status + 1) + ")");
         }
         return rows;

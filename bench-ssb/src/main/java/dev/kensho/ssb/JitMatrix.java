@@ -529,8 +529,8 @@ public final class JitMatrix implements SsbStudy {
         if (j != null) b.extra("jit_inlining", j.inlining()).extra("jit_optimization", j.optimization());
         if (plan.warning() != null) b.extra("warning", plan.warning());
         if (plan.partial() != null) b.extra(JIT_PARTIAL, plan.partial()).extra("plan_cost", cost(plan.result()));
-        err.printf(Locale.ROOT, "ssb jit=%s v%d %s #%d: %.3f s, %d rows%s%s%n", jit, it.verification(), it.id(), repeat + 1,
-                timing.seconds(), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions", NOT_KEPT.get());
+        err.printf(Locale.ROOT, "ssb jit=%s v%d %s #%d: %s, %d rows%s%s%n", jit, it.verification(), it.id(), repeat + 1,
+                SecondsColumn.text(timing.seconds()), timing.rows(), j == null ? "" : ", " + j.functions() + " JIT functions", NOT_KEPT.get());
         return b.build();
     }
 
@@ -638,7 +638,8 @@ public final class JitMatrix implements SsbStudy {
         int fn = h.indexOf("jit_functions"), red = h.indexOf("reduction_pct"), why = h.indexOf("reason");
         Map<List<Object>, List<Object>> on = new HashMap<>();
         for (List<Object> r : rows) if ("on".equals(r.get(jit))) on.put(pair(r, jit), r);
-        out.printf(Locale.ROOT, "%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", "v", "query", "jit_off_s", "jit_on_s", "reduction",
+        SecondsColumn time = SecondsColumn.of(rows.stream().map(r -> r.get(med)).toList());
+        out.printf(Locale.ROOT, "%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%n", "v", "query", time.header("jit_off"), time.header("jit_on"), "reduction",
                 "functions", "gen_ms", "inline_ms", "opt_ms", "emit_ms");
         List<Object> combo = null;
         for (List<Object> a : rows) {
@@ -655,7 +656,7 @@ public final class JitMatrix implements SsbStudy {
             String onWhy = text(b.get(why)), offWhy = text(a.get(why));
             String note = onWhy.equals(offWhy) && !onWhy.contains(" repeats failed") ? offWhy
                     : join(onWhy.contains(" repeats failed") ? "jit=on: " + onWhy : onWhy, offWhy.contains(" repeats failed") ? "jit=off: " + offWhy : offWhy);
-            out.printf(Locale.ROOT, "%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), f3(a.get(med)), f3(b.get(med)),
+            out.printf(Locale.ROOT, "%-3s %-17s %10s %10s %10s %9s %9s %9s %9s %9s%s%n", a.get(v), a.get(q), time.cell(a.get(med)), time.cell(b.get(med)),
                     b.get(red) instanceof Double d ? String.format(Locale.ROOT, "%.1f%%", d) : "", b.get(fn) instanceof Double d ? d.intValue() : "",
                     f1(b.get(fn + 1)), f1(b.get(fn + 2)), f1(b.get(fn + 3)), f1(b.get(fn + 4)), note.isEmpty() ? "" : "  (" + note + ")");
         }
@@ -679,10 +680,6 @@ public final class JitMatrix implements SsbStudy {
 
     private static String text(Object o) {
         return o == null ? "" : o.toString();
-    }
-
-    private static String f3(Object o) {
-        return o instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "";
     }
 
     private static String f1(Object o) {

@@ -534,8 +534,8 @@ public final class ParallelSweep {
                 }
                 Trial tr = b.build();
                 // the workers are the cell's EXPLAIN (ANALYZE)'s, run once before its repeats: said so, not as if each repeat's
-                err.printf(Locale.ROOT, "ssb %s %s workers=%d %s #%d: %.3f s, %d rows, workers planned %d launched %d (EXPLAIN ANALYZE)%s%n", version,
-                        pool.label(), n, q.id(), p.repeat() + 1, timing.seconds(), timing.rows(), plan.workersPlanned(),
+                err.printf(Locale.ROOT, "ssb %s %s workers=%d %s #%d: %s, %d rows, workers planned %d launched %d (EXPLAIN ANALYZE)%s%n", version,
+                        pool.label(), n, q.id(), p.repeat() + 1, SecondsColumn.text(timing.seconds()), timing.rows(), plan.workersPlanned(),
                         plan.workersLaunched(), JitMatrix.NOT_KEPT.get());
                 return tr;
             }, new TrialMatrix.Listener<>() {
@@ -675,7 +675,8 @@ public final class ParallelSweep {
         // as wide as the longest label, in terminal columns: two hosts' "15 remote db1:5432/bench" pushed every later
         // column out of line, and a Japanese database name (two columns a character) its own rows
         int w = Math.max(8, rows.stream().mapToInt(r -> DisplayWidth.of(String.valueOf(r.get(0)))).max().orElse(0));
-        line("%s %-8s %7s %-5s %10s %10s %9s %8s  %s", DisplayWidth.padRight("version", w), "pool", "workers", "query", "median_s",
+        SecondsColumn time = SecondsColumn.of(rows.stream().filter(r -> "ok".equals(r.get(5))).map(r -> r.get(6)).toList());
+        line("%s %-8s %7s %-5s %10s %10s %9s %8s  %s", DisplayWidth.padRight("version", w), "pool", "workers", "query", time.header("median"),
                 "rows", "planned", "launched", versions ? "vs_first" : "");
         // a note every query of a version, pool and workers count carries (at SF 1 --workers 8 plans at most 4 workers
         // for every query) is said once below the table, not on each of its 13 rows
@@ -706,8 +707,8 @@ public final class ParallelSweep {
             // a median of the repeats left says so on its row, as micro's and ssb jit's tables do (only the last line had a count)
             Object partly = r.get(HEADER.indexOf("reason"));
             String failedRepeats = partly == null || String.valueOf(partly).isEmpty() ? "" : "(" + partly + ")";
-            line("%s %-8s %7s %-5s %10.3f %10s %9s %8s  %s", version, r.get(1), r.get(2), r.get(3),
-                    (Double) r.get(6), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.concat(
+            line("%s %-8s %7s %-5s %10s %10s %9s %8s  %s", version, r.get(1), r.get(2), r.get(3),
+                    time.cell(r.get(6)), r.get(9), r.get(10), r.get(11), String.join("  ", java.util.stream.Stream.concat(
                             java.util.stream.Stream.concat(java.util.stream.Stream.of(ratio), own.stream()), java.util.stream.Stream.of(failedRepeats))
                             .filter(x -> !x.isEmpty()).toList()));
         }
