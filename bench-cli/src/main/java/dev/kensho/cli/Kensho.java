@@ -110,7 +110,8 @@ public final class Kensho implements Runnable {
         for (CommandLine.ParseResult level = parseResult; level != null; level = level.subcommand()) {
             for (CommandLine.Model.OptionSpec o : level.matchedOptions()) {
                 String typed = typedName(o, level.commandSpec(), args);
-                if (typed != null) message = message.replaceAll("(?<![\\w-])" + java.util.regex.Pattern.quote(o.longestName()) + "(?![\\w-])",
+                // not after a slash: pgbench's own "-t/--transactions" already names both
+                if (typed != null) message = message.replaceAll("(?<![\\w/-])" + java.util.regex.Pattern.quote(o.longestName()) + "(?![\\w-])",
                         java.util.regex.Matcher.quoteReplacement(typed));
             }
         }
