@@ -325,7 +325,10 @@ public final class Charts {
     }
 
     private static ChartSpec titled(ChartSpec s, String title) {
-        return new ChartSpec(title + " (" + s.metric() + ")", s.kind(), s.metric(), s.x(), s.series(), s.facets(), s.crossover());
+        // a metric that is only a unit ("seconds") is said by the axis, which draws seconds all under one in
+        // milliseconds: "Time vs workers (seconds)" stood over an axis of milliseconds
+        String named = s.metric().matches("s|seconds|ms|us") ? "" : " (" + s.metric() + ")";
+        return new ChartSpec(title + named, s.kind(), s.metric(), s.x(), s.series(), s.facets(), s.crossover());
     }
 
     private static List<String> without(List<String> list, String... drop) {

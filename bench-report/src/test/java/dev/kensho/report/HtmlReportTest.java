@@ -496,8 +496,10 @@ class HtmlReportTest {
         String html = HtmlReport.render(run);
         assertSelfContained(html);
         List<Figure> figures = Charts.draw(run, Charts.defaults(run).get(0));
-        assertEquals(List.of("Time vs workers (seconds) — pool=gather", "Time vs workers (seconds) — pool=gather*4"),
+        // the unit is the axis's ("seconds" drawn as milliseconds here, every time under one)
+        assertEquals(List.of("Time vs workers — pool=gather", "Time vs workers — pool=gather*4"),
                 figures.stream().map(Figure::title).toList());
+        assertEquals("milliseconds", figures.get(0).chart().getXYPlot().getRangeAxis().getLabel(), "the axis says the unit");
         String svg = figures.get(1).svg("x");
         assertTrue(svg.contains(">Q2.1<") && svg.contains(">Q3.1<"), "a line per query, named, also where one worker count is left");
         // 0.08 / 0.05 and 0.08 / 0.04; gather*4 has no workers=0 cell, so no row
