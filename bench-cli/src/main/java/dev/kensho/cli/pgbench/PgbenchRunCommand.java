@@ -3,6 +3,7 @@ package dev.kensho.cli.pgbench;
 import dev.kensho.cli.ResultOptions;
 import dev.kensho.cli.TargetOptions;
 import dev.kensho.core.KenshoException;
+import dev.kensho.core.KenshoVersion;
 import dev.kensho.core.env.Environment;
 import dev.kensho.core.result.CellSummary;
 import dev.kensho.core.result.RunDirectory;
@@ -168,7 +169,12 @@ final class PgbenchRunCommand implements Callable<Integer> {
                 System.err.println("pgbench run: its trial is already in " + dir.path() + "; nothing left to resume");
                 return 0;
             }
-            dir.environment(spec.label(), Environment.capture(t));
+            Map<String, Object> env = Environment.capture(t);
+            dir.environment(spec.label(), env);
+            // pgbench's first line, naming the client and the server it measures ("pgbench (16.1, server 15.4)")
+            if (env.get("server") instanceof Map<?, ?> server && server.get("server_version") != null) {
+                System.out.println("pgbench (Kensho " + KenshoVersion.version() + ", server " + server.get("server_version") + ")");
+            }
             if (init) {
                 // the clients' connections are checked before the load, not after it: at the studies' scales that is
                 // a wasted half hour (the run checks again)
