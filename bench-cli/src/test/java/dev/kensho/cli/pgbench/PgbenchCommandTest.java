@@ -491,7 +491,8 @@ class PgbenchCommandTest {
         assertOneLineError(a, 1, "Run was aborted due to an error in client 0 (--exit-on-abort)");
         assertTrue((System.nanoTime() - t0) / 1e9 < 15, "did not stop at once");
         // as pgbench 17's: its version line, printed before the run, and no report
-        assertEquals(List.of("pgbench (Kensho"), a.out().lines().map(l -> l.substring(0, Math.min(l.length(), 15))).toList(), "no report: " + a.out());
+        List<String> printed = a.out().lines().toList();
+        assertTrue(printed.size() == 1 && printed.get(0).startsWith("pgbench (Kensho "), "no report: " + a.out());
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("drop table kensho_cli_probe");
         }
