@@ -34,6 +34,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
     private final Map<String, String> originals = new LinkedHashMap<>();
     /** Whether the server may run with (or has on disk for its next start) a postmaster-level value of the run's. */
     private boolean restartToRestore;
+    /** A --restart-command runs now (the run's, or the restore's): the exit hook says it waits for it. */
+    private volatile boolean restartRunning;
     /** This run's claim on the server's configuration, taken before any change and held until the settings are put back. */
     private final SettingsClaim claim = new SettingsClaim(this);
     /** pg_postmaster_start_time() before Kensho's first ALTER SYSTEM: a server still started then never took the run's values. */
@@ -60,7 +62,14 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                     open = new ArrayList<>(OPEN);
                 }
                 open.forEach(RemoteServer::cancelRunning);
-                open.forEach(RemoteServer::restoreSettings);
+                for (RemoteServer r : open) {
+                    // the restore waits for it, silent until now: a command that hangs held the JVM without a word
+                    if (r.restartRunning) {
+                        System.err.println("bench: waiting for the run's --restart-command on " + r.host() + ":" + r.port()
+                                + " to end (interrupt again to stop it)...");
+                    }
+                    r.restoreSettings();
+                }
             }, "kensho-remote-servers-at-exit"));
         } catch (IllegalStateException alreadyEnding) {
             // first used while the JVM ends (Ctrl-C after --url was read, before the target opened): apply() refuses,
@@ -169,6 +178,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         if (restartCommand == null) {
             throw KenshoException.usage("Kensho does not restart a remote server without --restart-command");
         }
+        if (JvmShutdown.signalledAgain()) {
+            throw new KenshoException(KenshoException.FAILURE, "not run after a second interrupt", null);
+        }
         // in a session of its own: a Ctrl-C reaches the whole foreground process group, and a restart cut half-way
         // would leave the server down; this way it finishes, and the exit hook restores after it
         List<String> cmd = Files.isExecutable(SETSID) ? List.of(SETSID.toString(), "-w", "sh", "-c", restartCommand)
@@ -177,8 +189,13 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         // run under the old values, said to be the new ones; the postmaster's start time tells a restart from none
         claim.take();
         String startedBefore = startTime();
-        ServerUser.run(cmd, "run --restart-command",
-                KenshoHome.dir().resolve("logs").resolve("restart-command.log"));
+        restartRunning = true;
+        try {
+            ServerUser.run(cmd, "run --restart-command",
+                    KenshoHome.dir().resolve("logs").resolve("restart-command.log"));
+        } finally {
+            restartRunning = false;
+        }
         did("ran --restart-command");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         // a command that returns before the restart (systemctl --no-block) is given a while to start it
@@ -187,6 +204,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
             try (Connection c = connect()) {
                 String startedNow = startTime(c);
                 if (startedBefore != null && startedBefore.equals(startedNow)) {
+                    if (JvmShutdown.signalledAgain()) {
+                        throw new KenshoException(KenshoException.FAILURE, "not restarted yet after --restart-command, and interrupted a second time", null);
+                    }
                     if (System.nanoTime() > unchangedDeadline) {
                         throw KenshoException.target("--restart-command ran, but the server at " + host() + ":" + port()
                                 + " was not restarted (its pg_postmaster_start_time is still " + startedNow
@@ -206,6 +226,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
                 if (e instanceof KenshoException k && k.getMessage().startsWith("--restart-command ran, but")) throw k;
                 if (System.nanoTime() > deadline) {
                     throw KenshoException.target("server did not come back within 120 s after --restart-command", e);
+                }
+                if (JvmShutdown.signalledAgain()) {
+                    throw new KenshoException(KenshoException.FAILURE, "not back after --restart-command, and interrupted a second time", e);
                 }
                 try {
                     Thread.sleep(250);
@@ -513,7 +536,8 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
 
     /** As the exit hook's first line, before a restart that may take minutes. */
     private void sayRestart(boolean ending) {
-        if (ending) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command, for the postmaster-level settings...");
+        if (ending) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command, for the postmaster-level settings"
+                + " (interrupt again to stop it)...");
     }
 
     private Connection connectOrNull() {

@@ -1,5 +1,6 @@
 package dev.kensho.core.server;
 
+import dev.kensho.core.JvmShutdown;
 import dev.kensho.core.KenshoException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -176,9 +177,19 @@ final class ServerUser {
                     .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             withoutPasswords(pb.environment());
             Process p = pb.start();
-            if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)) {
+            boolean ended;
+            JvmShutdown.stoppable(p, what.replaceFirst("^run ", ""));
+            try {
+                ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                JvmShutdown.done(p);
+            }
+            if (!ended) {
                 p.destroyForcibly();
                 throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": still running after 300 s");
+            }
+            if (p.exitValue() != 0 && JvmShutdown.signalledAgain()) {
+                throw new KenshoException(KenshoException.FAILURE, "cannot " + what + ": stopped by a second interrupt");
             }
             String text = Files.readString(out);
             if (p.exitValue() != 0) {

@@ -906,7 +906,7 @@ class RemoteServerTest {
             assertTrue(out.contains("applied {max_worker_processes=11}"), out);
             assertTrue(out.contains("restart: interrupted: no restart"), out);
             assertTrue(out.contains("bench: putting back the settings Kensho changed on 127.0.0.1:" + pg.port() + "...\n"), out);
-            assertTrue(out.contains("bench: restarting 127.0.0.1:" + pg.port() + " with --restart-command, for the postmaster-level settings...\n"), out);
+            assertTrue(out.contains("bench: restarting 127.0.0.1:" + pg.port() + " with --restart-command, for the postmaster-level settings (interrupt again to stop it)...\n"), out);
             assertEquals(java.util.List.of("restart", "restart"), Files.readAllLines(count), "the change's restart and the restore's: " + out);
             assertEquals("8", query(pg, "SELECT current_setting('max_worker_processes')"), out);
             assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
@@ -963,6 +963,105 @@ class RemoteServerTest {
             assertFalse(said.contains("as Kensho found it"), said);
             assertTrue(java.nio.file.Files.readString(data.resolve("postgresql.auto.conf")).contains("wal_level = 'minimal'"), "as said");
         }
+    }
+
+    /**
+     * A --restart-command that hangs in the exit hook's restore: a second interrupt stops it and the JVM ends at
+     * once, where it waited 300 s (the JVM's own handler takes no second signal while its hooks run). The file is
+     * put back; the server, not restarted, still runs with the run's value, and the warning says so.
+     */
+    @Test
+    void aSecondInterruptStopsARestartCommandThatHangsInTheRestore(@TempDir Path tmp) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            Path count = tmp.resolve("restarts"), sleeper = tmp.resolve("sleeper"), output = tmp.resolve("output");
+            // the change's restart runs; the restore's, the second, hangs
+            String restart = "echo restart >> " + count + "; if [ $(wc -l < " + count + ") -ge 2 ]; then echo $$ > " + sleeper
+                    + "; exec sleep 600; fi; " + pgCtl(pg, "-w -m fast restart");
+            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            // into a file: Process.destroy() would close a pipe, and the child's last lines with it
+            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
+                    HangsInARestoresRestart.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
+                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            try {
+                awaitOutput(child, output, "applied {max_worker_processes=11}");
+                // SIGTERM both times: a JVM started in the background (as under a CI job) ignores SIGINT from the start
+                signal(child, "TERM");   // the first: the hook puts the file back, then restarts with the command
+                awaitOutput(child, output, "(interrupt again to stop it)...");
+                long sleeping = awaitPid(sleeper, output);
+                signal(child, "TERM");   // the second
+                assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the JVM ended after the second interrupt, not"
+                        + " 300 s later: " + Files.readString(output));
+                assertFalse(ProcessHandle.of(sleeping).map(ProcessHandle::isAlive).orElse(false), "the command's process is stopped");
+            } finally {
+                child.destroyForcibly();
+            }
+            String said = Files.readString(output);
+            assertTrue(said.contains("bench: interrupted again: stopping --restart-command\n"), said);
+            assertTrue(said.contains("warning: settings restored, but --restart-command failed: cannot run --restart-command: stopped by a second"
+                    + " interrupt; the server runs with the run's postmaster-level settings until it restarts (its postgresql.auto.conf is as"
+                    + " Kensho found it)"), said);
+            assertEquals(java.util.List.of("restart", "restart"), Files.readAllLines(count), said);
+            assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
+            assertEquals("11", query(pg, "SELECT current_setting('max_worker_processes')"), "not restarted, as said");
+        }
+    }
+
+    /**
+     * A --restart-command of the run's own that hangs when the JVM begins to end: the exit hook waits for it and says
+     * so, where it waited without a word; a second interrupt stops it, and the server, never restarted, gets its
+     * file back with a reload.
+     */
+    @Test
+    void aSecondInterruptStopsTheRunsOwnRestartCommandThatTheRestoreWaitsFor(@TempDir Path tmp) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            String started = query(pg, "SELECT pg_postmaster_start_time()::text");
+            Path sleeper = tmp.resolve("sleeper"), output = tmp.resolve("output");
+            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
+                    HangsInARestoresRestart.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho",
+                    "echo $$ > " + sleeper + "; exec sleep 600")
+                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            try {
+                long sleeping = awaitPid(sleeper, output);
+                signal(child, "TERM");
+                awaitOutput(child, output, "bench: waiting for the run's --restart-command on 127.0.0.1:" + pg.port()
+                        + " to end (interrupt again to stop it)...\n");
+                signal(child, "TERM");
+                assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the JVM ended after the second interrupt: "
+                        + Files.readString(output));
+                assertFalse(ProcessHandle.of(sleeping).map(ProcessHandle::isAlive).orElse(false), "the command's process is stopped");
+            } finally {
+                child.destroyForcibly();
+            }
+            String said = Files.readString(output);
+            assertTrue(said.contains("bench: 127.0.0.1:" + pg.port() + ": reloaded the configuration (pg_reload_conf)"), said);
+            assertFalse(said.contains("bench: restarting"), said);
+            assertEquals(started, query(pg, "SELECT pg_postmaster_start_time()::text"), said);
+            assertEquals("8", query(pg, "SELECT current_setting('max_worker_processes')"), said);
+            assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
+        }
+    }
+
+    private static void signal(Process p, String name) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + name, String.valueOf(p.pid())).start().waitFor());
+    }
+
+    private static void awaitOutput(Process child, Path output, String wanted) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (!Files.readString(output).contains(wanted)) {
+            assertTrue(child.isAlive() && System.nanoTime() < deadline, "no \"" + wanted + "\" in: " + Files.readString(output));
+            Thread.sleep(50);
+        }
+    }
+
+    /** The pid the hanging command wrote, once it has. */
+    private static long awaitPid(Path file, Path output) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(file) || !Files.readString(file).endsWith("\n")) {
+            assertTrue(System.nanoTime() < deadline, "the restore's restart command never ran: " + Files.readString(output));
+            Thread.sleep(50);
+        }
+        return Long.parseLong(Files.readString(file).trim());
     }
 
     /** pg_ctl on an embedded server standing in for a remote one, as its DBA would run it (as the server's user). */
