@@ -534,9 +534,9 @@ final class RemoteServer extends JdbcTarget implements ServerControl {
         return String.join(", ", out);
     }
 
-    /** As the exit hook's first line, before a restart that may take minutes. */
+    /** As the exit hook's first line, before a restart that may take minutes; none after a second interrupt, which refuses it. */
     private void sayRestart(boolean ending) {
-        if (ending) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command, for the postmaster-level settings"
+        if (ending && !JvmShutdown.signalledAgain()) System.err.println("bench: restarting " + host() + ":" + port() + " with --restart-command, for the postmaster-level settings"
                 + " (interrupt again to stop it)...");
     }
 

@@ -1042,6 +1042,41 @@ class RemoteServerTest {
         }
     }
 
+    /**
+     * As above, the run's restart hanging, but after an earlier one of the run's gave the server its value: the restore
+     * puts the file back and, refused its restart by the second interrupt, announces none; the warning says the server
+     * runs with the run's value.
+     */
+    @Test
+    void aRestoreAfterASecondInterruptAnnouncesNoRestartItWillNotRun(@TempDir Path tmp) throws Exception {
+        try (Target pg = new TargetSpec().open()) {
+            Path count = tmp.resolve("restarts"), sleeper = tmp.resolve("sleeper"), output = tmp.resolve("output");
+            String restart = "echo restart >> " + count + "; if [ $(wc -l < " + count + ") -ge 2 ]; then echo $$ > " + sleeper
+                    + "; exec sleep 600; fi; " + pgCtl(pg, "-w -m fast restart");
+            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
+                    HangsInARestoresRestart.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart, "11", "12")
+                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            try {
+                awaitPid(sleeper, output);
+                signal(child, "TERM");
+                awaitOutput(child, output, "to end (interrupt again to stop it)...\n");
+                signal(child, "TERM");
+                assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the JVM ended after the second interrupt: "
+                        + Files.readString(output));
+            } finally {
+                child.destroyForcibly();
+            }
+            String said = Files.readString(output);
+            assertTrue(said.contains("bench: 127.0.0.1:" + pg.port() + ": ALTER SYSTEM RESET max_worker_processes (restored)\n"), said);
+            assertFalse(said.contains("bench: restarting"), said);
+            assertTrue(said.contains("warning: settings restored, but --restart-command failed: not run after a second interrupt; the server"
+                    + " runs with the run's postmaster-level settings until it restarts"), said);
+            assertEquals("11", query(pg, "SELECT current_setting('max_worker_processes')"), said);
+            assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
+        }
+    }
+
     private static void signal(Process p, String name) throws Exception {
         assertEquals(0, new ProcessBuilder("kill", "-" + name, String.valueOf(p.pid())).start().waitFor());
     }
