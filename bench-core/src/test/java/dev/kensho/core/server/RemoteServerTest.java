@@ -974,14 +974,8 @@ class RemoteServerTest {
     void aSecondInterruptStopsARestartCommandThatHangsInTheRestore(@TempDir Path tmp) throws Exception {
         try (Target pg = new TargetSpec().open()) {
             Path count = tmp.resolve("restarts"), sleeper = tmp.resolve("sleeper"), output = tmp.resolve("output");
-            // the change's restart runs; the restore's, the second, hangs
-            String restart = "echo restart >> " + count + "; if [ $(wc -l < " + count + ") -ge 2 ]; then echo $$ > " + sleeper
-                    + "; exec sleep 600; fi; " + pgCtl(pg, "-w -m fast restart");
-            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            // into a file: Process.destroy() would close a pipe, and the child's last lines with it
-            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
-                    HangsInARestoresRestart.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart)
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            String restart = hangingFrom(2, count, sleeper, pg);   // the change's restart runs; the restore's, the second, hangs
+            Process child = hangingChild(pg, restart, output);
             try {
                 awaitOutput(child, output, "applied {max_worker_processes=11}");
                 // SIGTERM both times: a JVM started in the background (as under a CI job) ignores SIGINT from the start
@@ -1016,11 +1010,7 @@ class RemoteServerTest {
         try (Target pg = new TargetSpec().open()) {
             String started = query(pg, "SELECT pg_postmaster_start_time()::text");
             Path sleeper = tmp.resolve("sleeper"), output = tmp.resolve("output");
-            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
-                    HangsInARestoresRestart.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho",
-                    "echo $$ > " + sleeper + "; exec sleep 600")
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            Process child = hangingChild(pg, "echo $$ > " + sleeper + "; exec sleep 600", output);
             try {
                 long sleeping = awaitPid(sleeper, output);
                 signal(child, "TERM");
@@ -1051,12 +1041,8 @@ class RemoteServerTest {
     void aRestoreAfterASecondInterruptAnnouncesNoRestartItWillNotRun(@TempDir Path tmp) throws Exception {
         try (Target pg = new TargetSpec().open()) {
             Path count = tmp.resolve("restarts"), sleeper = tmp.resolve("sleeper"), output = tmp.resolve("output");
-            String restart = "echo restart >> " + count + "; if [ $(wc -l < " + count + ") -ge 2 ]; then echo $$ > " + sleeper
-                    + "; exec sleep 600; fi; " + pgCtl(pg, "-w -m fast restart");
-            String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(jvm, "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"),
-                    HangsInARestoresRestart.class.getName(), "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart, "11", "12")
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            String restart = hangingFrom(2, count, sleeper, pg);
+            Process child = hangingChild(pg, restart, output, "11", "12");
             try {
                 awaitPid(sleeper, output);
                 signal(child, "TERM");
@@ -1075,6 +1061,24 @@ class RemoteServerTest {
             assertEquals("11", query(pg, "SELECT current_setting('max_worker_processes')"), said);
             assertEquals("0", query(pg, "SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'"), "file as found");
         }
+    }
+
+    /** A --restart-command that restarts pg (each run counted in count) until its n-th run, which writes its pid to sleeper and hangs. */
+    private static String hangingFrom(int n, Path count, Path sleeper, Target pg) {
+        return "echo restart >> " + count + "; if [ $(wc -l < " + count + ") -ge " + n + " ]; then echo $$ > " + sleeper
+                + "; exec sleep 600; fi; " + pgCtl(pg, "-w -m fast restart");
+    }
+
+    /**
+     * HangsInARestoresRestart against pg with --restart-command restart, setting max_worker_processes to each value
+     * (11 when none), its output into a file: Process.destroy() would close a pipe, and the child's last lines with it.
+     */
+    private static Process hangingChild(Target pg, String restart, Path output, String... values) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dkensho.home=" + KenshoHome.dir(), "-cp", System.getProperty("java.class.path"), HangsInARestoresRestart.class.getName(),
+                "jdbc:postgresql://127.0.0.1:" + pg.port() + "/kensho", restart));
+        cmd.addAll(java.util.List.of(values));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     private static void signal(Process p, String name) throws Exception {
