@@ -128,11 +128,6 @@ final class ServerUser {
     }
 
     /**
-     * Runs cmd and returns its output. The output goes to a file, not a pipe, and the wait is for
-     * the process, not for the end of its output: a command that starts a server (--restart-command
-     * with "pg_ctl restart" and no -l) leaves that server holding whatever output it was given.
-     */
-    /**
      * A command's environment without the passwords Kensho's run was given: PGPASSWORD, and any variable whose value holds
      * one (a URL's user:password@, password=). A server the command (re)starts (--restart-command) keeps its environment,
      * which any superuser can read (COPY FROM PROGRAM 'env'). The rest stays: a restart command may need PGDATA or PATH.
@@ -141,6 +136,14 @@ final class ServerUser {
         env.entrySet().removeIf(e -> e.getKey().equals("PGPASSWORD") || !dev.kensho.core.Credentials.mask(e.getValue()).equals(e.getValue()));
     }
 
+    /** How long a command may run before it is stopped, with all it started; shorter in tests. */
+    static java.time.Duration commandTimeout = java.time.Duration.ofSeconds(300);
+
+    /**
+     * Runs cmd and returns its output. The output goes to a file, not a pipe, and the wait is for
+     * the process, not for the end of its output: a command that starts a server (--restart-command
+     * with "pg_ctl restart" and no -l) leaves that server holding whatever output it was given.
+     */
     static String run(List<String> cmd, String what) {
         return run(cmd, what, null);
     }
@@ -180,13 +183,17 @@ final class ServerUser {
             boolean ended;
             JvmShutdown.stoppable(p, what.replaceFirst("^run ", ""));
             try {
-                ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+                ended = p.waitFor(commandTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
             } finally {
                 JvmShutdown.done(p);
             }
             if (!ended) {
+                // its descendants first, while they are still its: killed alone, a restart command's setsid left
+                // the shell and what it started (an ssh, say) running on
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": still running after 300 s");
+                throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": still running after "
+                        + commandTimeout.toSeconds() + " s; stopped it and what it started");
             }
             if (p.exitValue() != 0 && JvmShutdown.signalledAgain()) {
                 throw new KenshoException(KenshoException.FAILURE, "cannot " + what + ": stopped by a second interrupt");
