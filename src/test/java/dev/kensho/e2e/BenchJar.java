@@ -31,7 +31,7 @@ final class BenchJar {
     static Process start(Path workDir, List<String> wrapper, java.util.Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(wrapper);
         // C1 only and the serial collector, as the test JVMs (the parent pom says why): these runs check what the command
-        // does, not how fast, and the JIT's C2 threads were a fifth of this module's CPU, on the suite's critical path
+        // does, not how fast, and C2 and the parallel collector took a fifth of this module's CPU, on the suite's critical path
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC", "-jar", JAR.toString()));
         cmd.addAll(List.of(args));
