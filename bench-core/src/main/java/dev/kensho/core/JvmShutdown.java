@@ -78,7 +78,8 @@ public final class JvmShutdown {
         });
     }
 
-    private static void stop(Process p) {
+    /** Ends p and what it started, its descendants first, while they are still its (once p is gone, init adopts them). */
+    public static void stop(Process p) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
     }

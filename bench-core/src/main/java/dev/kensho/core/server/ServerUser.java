@@ -188,10 +188,8 @@ final class ServerUser {
                 JvmShutdown.done(p);
             }
             if (!ended) {
-                // its descendants first, while they are still its: killed alone, a restart command's setsid left
-                // the shell and what it started (an ssh, say) running on
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
+                // killed alone, a restart command's setsid left the shell and what it started (an ssh, say) running on
+                JvmShutdown.stop(p);
                 throw new KenshoException(KenshoException.TARGET, "cannot " + what + ": still running after "
                         + commandTimeout.toSeconds() + " s; stopped it and what it started");
             }
