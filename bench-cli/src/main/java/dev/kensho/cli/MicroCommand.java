@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
         description = {"Study 002's micro query benchmarks as JMH benchmarks: a join + group-by count over pgbench's tables, "
                 + "select * with and without an EUC_JP -> SJIS conversion, and extracting columns of a 100-text-column table "
                 + "by position. Every measured JMH iteration is a repeat; summary.csv has the median per cell.",
-                "Example: bench micro --pg-version 16,17 --benchmarks join-group-count,trailing-columns",
+                "Example:",
+                "  bench micro --pg-version 16,17 --benchmarks join-group-count,trailing-columns",
                 "Study setting: bench micro (the default: all benchmarks, scale 10, 100 000 wide rows, every column)",
                 "Exit status 1 when a benchmark failed (see summary.csv)."})
 final class MicroCommand implements Callable<Integer> {

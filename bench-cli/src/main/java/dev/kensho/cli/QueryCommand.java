@@ -28,7 +28,9 @@ import picocli.CommandLine.Option;
 /** Times SQL queries under combinations of settings, with repeats and medians. */
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = {"Time SQL queries (full result streamed) under combinations of settings, with repeats and medians.",
-                "Example: bench query -c \"SELECT count(*) FROM t\" --matrix jit=on,off --repeat 5 --url jdbc:postgresql://127.0.0.1/test",
+                "Example:",
+                "  bench query -c \"SELECT count(*) FROM t\" --matrix jit=on,off --repeat 5 \\",
+                "      --url jdbc:postgresql://127.0.0.1/test",
                 "Exit status 1 when a trial failed (the server rejected a query; see summary.csv)."})
 final class QueryCommand implements Callable<Integer> {
     private static final List<String> SUMMARY_METRICS = List.of("ms", "rows");

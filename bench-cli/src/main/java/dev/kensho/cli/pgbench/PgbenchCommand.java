@@ -11,9 +11,12 @@ import picocli.CommandLine.Spec;
         description = {"pgbench-equivalent workloads: 'init' (pgbench -i), 'run' (pgbench with pgbench's options and report, "
                 + "plus latency percentiles) and 'sweep' (the PGECons fixed-point observation over client counts and versions).",
                 "Examples:",
-                "  bench pgbench init -s 10 --url jdbc:postgresql://127.0.0.1:5432/test -U postgres",
-                "  bench pgbench run -S -M prepared -c 8 -j 4 -T 60 -P 5 --url jdbc:postgresql://127.0.0.1:5432/test -U postgres",
-                "  bench pgbench sweep -S --clients 1,4,16,32,48,64,80,96 --threads clients/2 --repeat 3 --duration 60 -s 100 --pg-version 16,17"})
+                "  bench pgbench init -s 10 --url jdbc:postgresql://127.0.0.1:5432/test \\",
+                "      -U postgres",
+                "  bench pgbench run -S -M prepared -c 8 -j 4 -T 60 -P 5 \\",
+                "      --url jdbc:postgresql://127.0.0.1:5432/test -U postgres",
+                "  bench pgbench sweep -S --clients 1,4,16,32,48,64,80,96 --threads clients/2 \\",
+                "      --repeat 3 --duration 60 -s 100 --pg-version 16,17"})
 public final class PgbenchCommand implements Runnable {
     @Spec
     CommandSpec spec;

@@ -25,7 +25,9 @@ import picocli.CommandLine.Option;
         description = {"Create and fill pgbench_branches, pgbench_tellers, pgbench_accounts and pgbench_history exactly as "
                 + "PostgreSQL 17's 'pgbench -i' does (15 and 16 INSERT branches and tellers, which 17 loads by COPY FREEZE too), "
                 + "and print pgbench's timing line. Drops only those four tables.",
-                "Example: bench pgbench init -s 10 --url jdbc:postgresql://127.0.0.1:5432/test -U postgres"})
+                "Example:",
+                "  bench pgbench init -s 10 --url jdbc:postgresql://127.0.0.1:5432/test \\",
+                "      -U postgres"})
 final class PgbenchInitCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;

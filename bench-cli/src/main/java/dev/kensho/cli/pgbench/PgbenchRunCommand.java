@@ -31,7 +31,9 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run pgbench scripts with pgbench's options and print pgbench's report plus p50/p90/p99/p99.9/max "
                 + "(latency is measured for every transaction). One connection per client. The run is also recorded as a trial.",
-                "Example: bench pgbench run -S -M prepared -c 8 -j 4 -T 60 -P 5 --url jdbc:postgresql://127.0.0.1:5432/test -U postgres",
+                "Example:",
+                "  bench pgbench run -S -M prepared -c 8 -j 4 -T 60 -P 5 \\",
+                "      --url jdbc:postgresql://127.0.0.1:5432/test -U postgres",
                 "On an embedded server (data gone when it stops) add --init to create the tables first."})
 final class PgbenchRunCommand implements Callable<Integer> {
     @Mixin TargetOptions target;

@@ -25,10 +25,14 @@ import picocli.CommandLine.Option;
                 + "order, by rounds or sequentially (--order). Before each trial: CHECKPOINT and pg_prewarm of pgbench_accounts and its indexes (after a rebuild with "
                 + "--reinit-each-trial). During each trial: pg_stat_activity wait events every 100 ms (--wait-sample-ms), pg_stat_database deltas, "
                 + "and for a server on this host the CPU split per core and memory. summary.csv: median, min, max per cell.",
-                "Study 001 (read): bench pgbench sweep -b pgecons-read --clients 1,4,8,16,32,64,128,256 --threads clients/2 --repeat 3 "
-                        + "--order rounds -T 300 -n -s 2000 --pg-version 16.6,17.2 --set max_connections=2000 ...",
-                "Study 004 (2005 article): bench pgbench sweep -S --clients 1,2,4,8,16,32,64,128,256,512 --threads 1 --engine wire "
-                        + "--repeat 3 -T 60 -s 1 --set max_connections=1000 --set shared_buffers=100000",
+                "Study 001 (read):",
+                "  bench pgbench sweep -b pgecons-read --clients 1,4,8,16,32,64,128,256 \\",
+                "      --threads clients/2 --repeat 3 --order rounds -T 300 -n -s 2000 \\",
+                "      --pg-version 16.6,17.2 --set max_connections=2000 ...",
+                "Study 004 (2005 article):",
+                "  bench pgbench sweep -S --clients 1,2,4,8,16,32,64,128,256,512 --threads 1 \\",
+                "      --engine wire --repeat 3 -T 60 -s 1 --set max_connections=1000 \\",
+                "      --set shared_buffers=100000",
                 "Every study's full command, its postgresql.conf as --set: README.md, 'bench pgbench'."})
 final class PgbenchSweepCommand implements Callable<Integer> {
     @Mixin TargetOptions target;

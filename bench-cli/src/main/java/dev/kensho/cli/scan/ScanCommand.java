@@ -27,8 +27,10 @@ import picocli.CommandLine.Option;
 @Command(name = "scan", mixinStandardHelpOptions = true,
         description = {"Index scan vs full scan by selectivity, for a high- and a low-clustering copy of the study's table "
                 + "(PGECons 2019): times both scans at every selectivity, verifies each plan and reports the crossover.",
-                "Example: bench scan --rows 1000000 --step 1 --cache warm",
-                "Study setting: bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho",
+                "Example:",
+                "  bench scan --rows 1000000 --step 1 --cache warm",
+                "Study setting:",
+                "  bench scan --rows 10000000 --cache cold --tablespace-dir /mnt/ssd/kensho",
                 "Exit status 1 when a cell ran another plan than the intended one or failed (see summary.csv, status invalid "
                         + "or failed); skipped cells (cold ones on a server Kensho may not restart) are reported, not an error, unless every cell was."})
 public final class ScanCommand implements Callable<Integer> {

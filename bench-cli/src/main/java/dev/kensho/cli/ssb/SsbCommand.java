@@ -21,7 +21,9 @@ import picocli.CommandLine.Option;
         subcommands = {SsbLoadCommand.class, SsbGenCommand.class, SsbJitCommand.class, SsbIndexBuildCommand.class, SsbDropCommand.class},
         description = {"Star Schema Benchmark: load (or reuse) the data, prewarm, run Q1.1-Q4.3 with their full results streamed, "
                 + "and record Workers Planned/Launched of every Gather (PGECons 2018, chapter 7).",
-                "Example: bench ssb --workers 0,2,4,6,8,10 --worker-pool gather,gather*4 --pg-version 16,17,18"})
+                "Example:",
+                "  bench ssb --workers 0,2,4,6,8,10 --worker-pool gather,gather*4 \\",
+                "      --pg-version 16,17,18"})
 public final class SsbCommand implements Callable<Integer> {
     @Mixin TargetOptions target;
     @Mixin ResultOptions results;
