@@ -552,6 +552,11 @@ class RunDirectoryTest {
     void medianOfEvenAndOdd() {
         assertEquals(2.0, Stats.median(new double[] {3, 1, 2}));
         assertEquals(2.5, Stats.median(new double[] {4, 1, 2, 3}));
+        // the two middle values' mean as written, not 0.052000000000000005 and 0.15000000000000002 (Commons Math's)
+        assertEquals("0.052", String.valueOf(Stats.median(new double[] {0.054, 0.05})));
+        assertEquals("0.15", String.valueOf(Stats.median(new double[] {0.3, 0.2, 0.1, 0.01})));
+        assertEquals(10898.14529844458, Stats.median(new double[] {10089.630244175252, 11706.660352713909}));
+        assertEquals(Double.NaN, Stats.median(new double[0]));
     }
     /**
      * What a run directory stores is masked whatever put it there: a standby's primary_conninfo among the server's
