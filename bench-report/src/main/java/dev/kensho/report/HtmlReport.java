@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.RectangleInsets;
 
 /**
  * One self-contained HTML file per run: what was run and where, the charts (inline SVG), the
@@ -48,7 +51,11 @@ public final class HtmlReport {
         return render(run, Charts.defaults(run));
     }
 
-    /** Every chart the report draws, in its order (the default charts, latency percentiles, wait events, timelines). */
+    /**
+     * Every chart the report draws, in its order (the default charts, latency percentiles, wait events, timelines),
+     * each captioned with {@link #caption}: a chart saved on its own (report --png) has no page around it to say
+     * which run it is and what the run held fixed.
+     */
     public static List<Figure> figures(RunResults run) {
         List<Figure> all = new ArrayList<>();
         for (ChartSpec spec : Charts.defaults(run)) all.addAll(Charts.draw(run, spec));
@@ -58,7 +65,30 @@ public final class HtmlReport {
         all.addAll(Timelines.figures(run.trials(), planned));
         all.addAll(HostTimelines.figures(run.trials(), planned));
         all.removeIf(f -> !f.drawn());   // the report says why there is no chart
+        String caption = caption(run);
+        for (Figure f : all) {
+            TextTitle t = new TextTitle(caption, CAPTION_FONT, java.awt.Color.DARK_GRAY, RectangleEdge.BOTTOM,
+                    org.jfree.chart.ui.HorizontalAlignment.LEFT, org.jfree.chart.ui.VerticalAlignment.BOTTOM, new RectangleInsets(4, 8, 2, 8));
+            f.chart().addSubtitle(t);
+        }
         return all;
+    }
+
+    private static final java.awt.Font CAPTION_FONT = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 11);
+
+    /**
+     * "bench pgbench sweep · script=select-only, mode=simple, engine=pgjdbc, duration_s=60, scale=100 ·
+     * 20261202T181031Z-pgbench-sweep": the command, the parameters every cell shared, and the results directory.
+     */
+    static String caption(RunResults run) {
+        Cells cells = new Cells(run.trials(), Cells.planned(run));
+        Map<String, Object> fixed = new LinkedHashMap<>();
+        for (String p : cells.params()) {
+            List<Object> v = cells.values(p);
+            if (v.size() == 1) fixed.put(p, v.get(0));
+        }
+        String conditions = fixed.isEmpty() ? "" : Cells.label(fixed, List.copyOf(fixed.keySet()));
+        return "bench " + run.info().command() + (conditions.isEmpty() ? "" : " · " + conditions) + " · " + run.directory().getFileName();
     }
 
     /** The report with these charts in place of the default ones ({@link Charts#defaults}). */

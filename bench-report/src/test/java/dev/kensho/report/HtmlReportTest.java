@@ -35,6 +35,31 @@ class HtmlReportTest {
     }
 
     /**
+     * A chart saved on its own (report --png) names its run and what the run held fixed under the plot: without the
+     * page's header, "TPS vs clients" of a select-only sweep and of a tpcb-like one were the same picture.
+     */
+    @Test
+    void everyFigureOnItsOwnIsCaptionedWithTheRunAndItsFixedConditions() throws Exception {
+        RunResults run = SampleRuns.pgbenchSweep(tmp);
+        String caption = "bench pgbench sweep · script=select-only · " + run.directory().getFileName();
+        assertEquals(caption, HtmlReport.caption(run), "clients, threads and version vary: not conditions");
+        List<Figure> figures = HtmlReport.figures(run);
+        assertTrue(figures.size() >= 2, figures.toString());
+        for (Figure f : figures) {
+            List<String> subtitles = new java.util.ArrayList<>();
+            for (Object t : f.chart().getSubtitles()) {
+                if (t instanceof org.jfree.chart.title.TextTitle tt) subtitles.add(tt.getText());
+            }
+            assertEquals(List.of(caption), subtitles, f.title());
+            Path png = tmp.resolve("f.png");
+            f.png(png);
+            assertTrue(Files.size(png) > 0);
+        }
+        // the page's own charts stand under its header and stay as they were
+        assertFalse(HtmlReport.render(run).contains(caption));
+    }
+
+    /**
      * An ssb index-build cut short after its load: the load, a one-off step with the seconds the builds chart, is no
      * cell short of its repeats; the builds never reached are named.
      */
