@@ -85,7 +85,8 @@ public final class HtmlReport {
         Map<String, Object> fixed = new LinkedHashMap<>();
         for (String p : cells.params()) {
             List<Object> v = cells.values(p);
-            if (v.size() == 1) fixed.put(p, v.get(0));
+            // of every cell: an ssb run's load trial has a step, a scale and jobs that its query cells do not
+            if (v.size() == 1 && cells.summaries().stream().allMatch(c -> c.params().containsKey(p))) fixed.put(p, v.get(0));
         }
         String conditions = fixed.isEmpty() ? "" : Cells.label(fixed, List.copyOf(fixed.keySet()));
         return "bench " + run.info().command() + (conditions.isEmpty() ? "" : " · " + conditions) + " · " + run.directory().getFileName();

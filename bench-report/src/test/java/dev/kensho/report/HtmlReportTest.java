@@ -57,6 +57,9 @@ class HtmlReportTest {
         }
         // the page's own charts stand under its header and stay as they were
         assertFalse(HtmlReport.render(run).contains(caption));
+        // a parameter of some cells only is no condition of the run: ssb's load trial has a scale, its queries none
+        RunResults ssb = SampleRuns.ssbWorkersWithLoad(tmp.resolve("ssb"));
+        assertEquals("bench ssb · version=17 · " + ssb.directory().getFileName(), HtmlReport.caption(ssb));
     }
 
     /**
