@@ -32,6 +32,16 @@ public final class BarChart {
     /** order: of the categories along the axis (the run's query order, {@link Cells#order}). */
     public static JFreeChart build(String title, String categoryLabel, String yLabel, Map<String, List<Point>> series,
                                    java.util.Comparator<Object> order) {
+        String yName = Style.axis(yLabel);
+        String inMs = Style.inMilliseconds(yName, series.values().stream().flatMap(List::stream).mapToDouble(Point::max)
+                .filter(Double::isFinite).max().orElse(0));
+        if (inMs != null) {
+            // as LineChart: SSB's queries at a small scale were bars under an axis of 0.0025 s steps
+            yName = inMs;
+            Map<String, List<Point>> ms = new java.util.LinkedHashMap<>();
+            series.forEach((k, ps) -> ms.put(k, ps.stream().map(p -> new Point(p.x(), p.median() * 1000, p.min() * 1000, p.max() * 1000, p.n())).toList()));
+            series = ms;
+        }
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         Map<String, Point> ranges = new HashMap<>();
         java.util.Set<Object> categories = new java.util.TreeSet<>(order);
@@ -47,7 +57,7 @@ public final class BarChart {
         CategoryAxis xAxis = new CategoryAxis(Style.axis(categoryLabel));
         if (categories.size() > 8) xAxis.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         xAxis.setCategoryMargin(0.15);
-        NumberAxis yAxis = Style.numberAxis(Style.axis(yLabel), false);
+        NumberAxis yAxis = Style.numberAxis(yName, false);
         // the axis must hold the whiskers, not only the bars
         double top = series.values().stream().flatMap(List::stream).mapToDouble(Point::max).filter(Double::isFinite).max().orElse(0);
         double bottom = Math.min(0, series.values().stream().flatMap(List::stream).mapToDouble(Point::min)

@@ -50,11 +50,11 @@ public final class LineChart {
                                    List<Marker> markers, Map<String, Look> looks) {
         List<Point> all = series.values().stream().flatMap(List::stream).toList();
         double yLo = all.stream().mapToDouble(Point::min).min().orElse(0), yHi = all.stream().mapToDouble(Point::max).max().orElse(0);
-        // times in seconds all under one (SSB at a small scale: ticks at 0.002, 0.004…) are drawn in milliseconds
         String yName = Style.axis(yLabel);
         double yScale = 1;
-        if (yHi > 0 && yHi < 1 && (yName.endsWith(" (s)") || yName.equals("seconds"))) {
-            yName = yName.equals("seconds") ? "milliseconds" : yName.substring(0, yName.length() - 4) + " (ms)";
+        String inMs = Style.inMilliseconds(yName, yHi);
+        if (inMs != null) {
+            yName = inMs;
             yScale = 1000;
             yLo *= yScale;
             yHi *= yScale;

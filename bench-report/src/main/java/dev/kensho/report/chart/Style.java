@@ -96,6 +96,16 @@ final class Style {
         return unit == null ? words : words + " (" + unit + ")";
     }
 
+    /**
+     * An axis of seconds whose values are all under one (SSB at a small scale: ticks at 0.002, 0.004…), named in
+     * milliseconds: "seconds" is "milliseconds", "time (s)" "time (ms)"; null for any other axis, drawn as it is.
+     */
+    static String inMilliseconds(String axisName, double highest) {
+        if (!(highest > 0 && highest < 1)) return null;
+        if (axisName.equals("seconds")) return "milliseconds";
+        return axisName.endsWith(" (s)") ? axisName.substring(0, axisName.length() - 4) + " (ms)" : null;
+    }
+
     /** For a remainder ("other"): no palette colour, so it never looks like a named series. */
     static final Color REST = new Color(0xBBBBBB);
 
