@@ -78,7 +78,8 @@ public final class HtmlReport {
 
     /**
      * "bench pgbench sweep · script=select-only, mode=simple, engine=pgjdbc, duration_s=60, scale=100 ·
-     * 20261202T181031Z-pgbench-sweep": the command, the parameters every cell shared, and the results directory.
+     * 20261202T181031Z-pgbench-sweep": the command, the parameters every cell shared (and the target and scale run.json
+     * names where the cells do not), and the results directory.
      */
     static String caption(RunResults run) {
         Cells cells = new Cells(run.trials(), Cells.planned(run));
@@ -88,6 +89,10 @@ public final class HtmlReport {
             // of every cell: an ssb run's load trial has a step, a scale and jobs that its query cells do not
             if (v.size() == 1 && cells.summaries().stream().allMatch(c -> c.params().containsKey(p))) fixed.put(p, v.get(0));
         }
+        // what ssb jit's cells leave to run.json: the server and the data's scale
+        Map<String, Object> asked = run.info().parameters() == null ? Map.of() : run.info().parameters();
+        if (!cells.params().contains("target") && asked.get("target") instanceof String t) fixed.put("target", t);
+        if (!cells.params().contains("scale") && asked.get("scale") instanceof Number n) fixed.put("scale", n);
         String conditions = fixed.isEmpty() ? "" : Cells.label(fixed, List.copyOf(fixed.keySet()));
         return "bench " + run.info().command() + (conditions.isEmpty() ? "" : " · " + conditions) + " · " + run.directory().getFileName();
     }

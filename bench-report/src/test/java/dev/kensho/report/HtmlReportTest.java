@@ -60,6 +60,17 @@ class HtmlReportTest {
         // a parameter of some cells only is no condition of the run: ssb's load trial has a scale, its queries none
         RunResults ssb = SampleRuns.ssbWorkersWithLoad(tmp.resolve("ssb"));
         assertEquals("bench ssb · version=17 · " + ssb.directory().getFileName(), HtmlReport.caption(ssb));
+        // ssb jit's cells name neither the server nor the scale: run.json does
+        try (RunDirectory rd = RunDirectory.create(tmp.resolve("jit"), RunInfo.of("ssb jit", List.of("bench", "ssb", "jit"),
+                Map.of("scale", 0.05, "target", "pg-bin /usr/lib/postgresql/15/bin", "repeat", 1)))) {
+            for (String jit : List.of("off", "on")) {
+                rd.append(Trial.of("v3;query=q1.1;jit=" + jit, 0).param("verification", 3).param("query", "q1.1").param("jit", jit)
+                        .metric("seconds", 0.01).build());
+            }
+            RunResults jit = RunDirectory.read(rd.path());
+            assertEquals("bench ssb jit · verification=3, query=q1.1, target=pg-bin /usr/lib/postgresql/15/bin, scale=0.05 · "
+                    + jit.directory().getFileName(), HtmlReport.caption(jit));
+        }
     }
 
     /**
