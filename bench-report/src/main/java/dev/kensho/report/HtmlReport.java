@@ -12,6 +12,8 @@ import dev.kensho.core.result.Trial;
 import dev.kensho.report.chart.Cells;
 import dev.kensho.report.chart.Reduction;
 import dev.kensho.report.html.Html;
+import java.awt.Color;
+import java.awt.Font;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,8 +27,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.HorizontalAlignment;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.VerticalAlignment;
 
 /**
  * One self-contained HTML file per run: what was run and where, the charts (inline SVG), the
@@ -67,14 +71,13 @@ public final class HtmlReport {
         all.removeIf(f -> !f.drawn());   // the report says why there is no chart
         String caption = caption(run);
         for (Figure f : all) {
-            TextTitle t = new TextTitle(caption, CAPTION_FONT, java.awt.Color.DARK_GRAY, RectangleEdge.BOTTOM,
-                    org.jfree.chart.ui.HorizontalAlignment.LEFT, org.jfree.chart.ui.VerticalAlignment.BOTTOM, new RectangleInsets(4, 8, 2, 8));
-            f.chart().addSubtitle(t);
+            f.chart().addSubtitle(new TextTitle(caption, CAPTION_FONT, Color.DARK_GRAY, RectangleEdge.BOTTOM, HorizontalAlignment.LEFT,
+                    VerticalAlignment.BOTTOM, new RectangleInsets(4, 8, 2, 8)));
         }
         return all;
     }
 
-    private static final java.awt.Font CAPTION_FONT = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 11);
+    private static final Font CAPTION_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
     /**
      * "bench pgbench sweep · script=select-only, mode=simple, engine=pgjdbc, duration_s=60, scale=100 ·
