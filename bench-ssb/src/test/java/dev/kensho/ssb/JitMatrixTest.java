@@ -178,6 +178,39 @@ class JitMatrixTest {
     }
 
     /**
+     * At SF 1 under the default thresholds every query compiles without inlining and optimization: the line named all 26
+     * of verifications 1 to 3 with their plan costs, a thousand characters, where their range is what a user acts on.
+     * A few queries, or some of many, are still named.
+     */
+    @Test
+    void jitWithoutInliningInEveryQueryOfALongListGivesTheRangeOfTheirCosts() {
+        String what = "without inlining (jit_inline_above_cost 500000) or optimization (jit_optimize_above_cost 500000)";
+        List<Trial> trials = new java.util.ArrayList<>();
+        String[] queries = {"q1.1", "q1.2", "q2.1", "q3.1", "q4.1"};
+        for (int i = 0; i < queries.length; i++) {
+            for (String jit : List.of("off", "on")) {
+                for (int r = 0; r < 2; r++) {
+                    Trial.Builder t = Trial.of("v3;query=" + queries[i] + ";jit=" + jit, r).param("verification", 3).param("query", queries[i])
+                            .param("jit", jit).metric("seconds", 1.0);
+                    if (jit.equals("on") && (i > 0 || r == 0)) t.extra(JitMatrix.JIT_PARTIAL, what).extra("plan_cost", String.valueOf(9000 - 100 * i));
+                    trials.add(t.build());
+                }
+            }
+        }
+        String lower = "; lower --jit-inline-above-cost and --jit-optimize-above-cost";
+        assertEquals(List.of("JIT " + what + ", where the study's plans had both, in all 5 queries (plan costs 8600 to 9000)" + lower),
+                JitMatrix.partialJit(trials));
+        // one of the five compiled in full: the four are named
+        List<Trial> fourOfFive = trials.stream().filter(t -> !(t.params().get("query").equals("q1.1") && "on".equals(t.params().get("jit"))
+                && t.extra() != null && t.extra().containsKey(JitMatrix.JIT_PARTIAL))).toList();
+        assertEquals(List.of("JIT " + what + ", where the study's plans had both, in 4 queries: v3 q1.2 (plan cost 8900), v3 q2.1 (plan cost 8800), "
+                + "v3 q3.1 (plan cost 8700), v3 q4.1 (plan cost 8600)" + lower), JitMatrix.partialJit(fourOfFive));
+        // three of three: named
+        List<Trial> three = trials.stream().filter(t -> List.of("q2.1", "q3.1", "q4.1").contains(t.params().get("query"))).toList();
+        assertTrue(JitMatrix.partialJit(three).get(0).contains(" in 3 queries: v3 q2.1 (plan cost 8800), "), JitMatrix.partialJit(three).toString());
+    }
+
+    /**
      * Every plan of the study inlined and optimized (its costs were in the millions); a JIT under a lower
      * jit_above_cost alone does neither, and is another measurement: it keeps its reduction rate, and stderr, run.json's
      * notes and the table say once what it lacked, in which queries, and which options give it. It was said on every
