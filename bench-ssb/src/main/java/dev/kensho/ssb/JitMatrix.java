@@ -305,9 +305,9 @@ public final class JitMatrix implements SsbStudy {
     }
 
     /**
-     * A line per matrix combination and what JIT lacked, naming the jit=on queries it concerns with their plan costs: every
-     * query at SF 1 compiles without inlining and optimization under the default thresholds, and a line per query said
-     * the same thirteen times.
+     * A line per matrix combination and what JIT lacked, naming the jit=on queries it concerns with their plan costs (all
+     * of more than three: the range of their costs): every query at SF 1 compiles without inlining and optimization under
+     * the default thresholds, and a line per query said the same thirteen times.
      */
     static List<String> partialJit(List<Trial> trials) {
         Map<List<String>, List<String>> queries = new LinkedHashMap<>();
