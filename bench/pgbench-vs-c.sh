@@ -6,7 +6,8 @@
 #      pgbench's default vacuum before each run): TPS medians and ratio bench/pgbench. Goals: >= 1.0 and >= 0.97.
 #      Also each client's CPU per transaction (pgbench's from bash's `times`, bench's as it reports it): the two
 #      share the machine with the server, so a client's CPU is the server's loss.
-#      Where c > 2, each round also runs pgbench -j c, Kensho's thread model (SAME_MODEL=0 skips it; see below).
+#      Where c > 2, each round also runs pgbench -j c, Kensho's thread model, and prints its tps and client CPU
+#      (SAME_MODEL=0 skips it; see below).
 # The database is initialised once at SCALE (by the init comparison) and shared by all runs. By default it is a
 # database of the script's own, created and at the end (or on Ctrl-C) dropped. In a DB you name, init drops and
 # makes anew the four pgbench_* tables, as pgbench -i does, and nothing else; the script drops them at the end
@@ -173,7 +174,7 @@ kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@
 compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common pgbench options
   local label=$1 goal=$2 nc=$3 nj=$4; shift 4
   local same=$(( SAME_MODEL == 1 && nc > nj ))
-  local -a TC TK TS PAIRS SPAIRS UC UK
+  local -a TC TK TS PAIRS SPAIRS UC UK US
   local c k s
   if [ "$WARMUP" -gt 0 ]; then
     "$PGBENCH" "$@" -c "$nc" -j "$nj" -T "$WARMUP" "${C_CONN[@]}" "$DB" > /dev/null 2>&1 || die "pgbench warm-up $* failed"
@@ -199,6 +200,7 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
     if [ "$same" = 1 ]; then
       TS+=("$(echo "$s" | tps_of)"); [ -n "${TS[-1]}" ] || die "no 'tps = ' line in pgbench's output: $s"
       SPAIRS+=("${TK[-1]}" "${TS[-1]}")
+      US+=("$(echo "$s" | c_us_of)")
       printf '%s round %d: pgbench %s tps   bench %s tps   pgbench -j %d %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}" "$nc" "${TS[-1]}"
     else
       printf '%s round %d: pgbench %s tps   bench %s tps\n' "$label" "$i" "${TC[-1]}" "${TK[-1]}"
@@ -218,6 +220,11 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
     local ms; ms=$(median "${TS[@]}")
     SUMMARY+=("$(printf '%-34s pgbench %9.1f tps  (one thread per client, as Kensho): ratio %.3f, per round %s' \
       "  same model: -j $nc" "$ms" "$(echo "$mk / $ms" | bc -l)" "$(ratios 1.0 ge "${SPAIRS[@]}")")")
+    # what the thread model itself costs pgbench's client here: where it is near bench's, the gap is the model's
+    if [ -n "${US[*]// /}" ] && [ -n "${UK[*]// /}" ]; then
+      local us; us=$(median "${US[@]}")
+      SUMMARY+=("$(printf '%-34s pgbench %6.2f us   bench %6.2f us   ratio %.3f' "    client CPU per transaction" "$us" "$(median "${UK[@]}")" "$(echo "$(median "${UK[@]}") / $us" | bc -l)")")
+    fi
   fi
 }
 for c in $CLIENTS; do
