@@ -222,8 +222,8 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
       "  same model: -j $nc" "$ms" "$(echo "$mk / $ms" | bc -l)" "$(ratios 1.0 ge "${SPAIRS[@]}")")")
     # what the thread model itself costs pgbench's client here: where it is near bench's, the gap is the model's
     if [ -n "${US[*]// /}" ] && [ -n "${UK[*]// /}" ]; then
-      local us; us=$(median "${US[@]}")
-      SUMMARY+=("$(printf '%-34s pgbench %6.2f us   bench %6.2f us   ratio %.3f' "    client CPU per transaction" "$us" "$(median "${UK[@]}")" "$(echo "$(median "${UK[@]}") / $us" | bc -l)")")
+      local us ku; us=$(median "${US[@]}"); ku=$(median "${UK[@]}")
+      SUMMARY+=("$(printf '%-34s pgbench %6.2f us   bench %6.2f us   ratio %.3f' "    client CPU per transaction" "$us" "$ku" "$(echo "$ku / $us" | bc -l)")")
     fi
   fi
 }
