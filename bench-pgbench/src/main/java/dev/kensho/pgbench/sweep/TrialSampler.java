@@ -330,28 +330,45 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      */
     private void awaitRunBackendsGone() throws SQLException {
         long giveUp = System.nanoTime() + EXIT_WAIT_NANOS, stalled = System.nanoTime() + EXIT_STALL_NANOS, before = Long.MAX_VALUE;
-        try (Statement s = conn.createStatement()) {
-            while (true) {
-                statements.incrementAndGet();
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
-                        + "AND pid <> pg_backend_pid() AND datname = current_database() " + runBackends())) {
+        String sql = "SELECT count(*) FROM pg_stat_activity WHERE " + clients + " "
+                + "AND pid <> pg_backend_pid() AND datname = current_database() " + runBackends();
+        while (true) {
+            long left = own(s -> {
+                try (ResultSet rs = s.executeQuery(sql)) {
                     rs.next();
-                    long left = rs.getLong(1);
-                    if (left == 0) return;
-                    long now = System.nanoTime();
-                    if (left < before) stalled = now + EXIT_STALL_NANOS;
-                    before = left;
-                    if (now > giveUp || now > stalled) {
-                        synchronized (this) {
-                            backendsLeft = left;
-                        }
-                        return;
-                    }
+                    return rs.getLong(1);
                 }
-                LockSupport.parkNanos(10_000_000L);
+            });
+            if (left == 0) return;
+            long now = System.nanoTime();
+            if (left < before) stalled = now + EXIT_STALL_NANOS;
+            before = left;
+            if (now > giveUp || now > stalled) {
+                synchronized (this) {
+                    backendsLeft = left;
+                }
+                return;
             }
+            LockSupport.parkNanos(10_000_000L);
         }
     }
+
+    /**
+     * Runs one of the sampler's statements as a transaction of its own (one commit, counted) without the database's or
+     * role's timeouts. Before 15 a read of the statistics waits for the collector to write a fresh file: on a loaded
+     * host that wait outlasted a database's 200 ms statement_timeout, the read was cancelled, and the trial lost its
+     * pg_stat_database figures. The timeouts bound the workload, not its observation.
+     */
+    private <T> T own(OwnStatements.Work<T> work) throws SQLException {
+        // one transaction at a time: a sample still running when closed() gave up waiting for its thread would share
+        // conn's transaction with the "after" snapshot's statements
+        synchronized (connection) {
+            statements.incrementAndGet();
+            return OwnStatements.run(conn, work);
+        }
+    }
+
+    private final Object connection = new Object();
 
     /**
      * Before 15 a backend sends its counts at a transaction's end, when half a second (PGSTAT_STAT_INTERVAL) has
@@ -361,8 +378,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
      * under half a second cancelled it, and every trial lost its database delta.
      */
     private void sendOwnCounts() throws SQLException {
-        statements.incrementAndGet();
-        OwnStatements.run(conn, s -> s.execute("SELECT pg_sleep(0.51)"));
+        own(s -> s.execute("SELECT pg_sleep(0.51)"));
     }
 
     /**
@@ -374,25 +390,24 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     private void awaitCollector() throws SQLException {
         if (forceFlush) return;
         long giveUp = System.nanoTime() + COLLECTOR_WAIT_NANOS;
-        try (Statement s = conn.createStatement()) {
-            statements.incrementAndGet();
-            String now;
+        String now = own(s -> {
             try (ResultSet rs = s.executeQuery("SELECT clock_timestamp()::text")) {
                 rs.next();
-                now = rs.getString(1);
+                return rs.getString(1);
             }
-            try (java.sql.PreparedStatement fresh = conn.prepareStatement("SELECT pg_stat_get_snapshot_timestamp() >= ?::timestamptz")) {
-                fresh.setString(1, now);
-                while (true) {
-                    // each statement is a transaction of its own, which reads the file afresh
-                    statements.incrementAndGet();
-                    try (ResultSet rs = fresh.executeQuery()) {
-                        // collector off (track_counts): no fresh file comes, and no counts either
-                        if (!rs.next() || rs.getBoolean(1) || System.nanoTime() > giveUp) return;
-                    }
-                    LockSupport.parkNanos(50_000_000L);
+        });
+        // the server's own clock_timestamp text, quoted as a literal
+        String sql = "SELECT pg_stat_get_snapshot_timestamp() >= '" + now.replace("'", "''") + "'::timestamptz";
+        while (true) {
+            // each statement is a transaction of its own, which reads the file afresh
+            boolean fresh = own(s -> {
+                try (ResultSet rs = s.executeQuery(sql)) {
+                    // collector off (track_counts): no fresh file comes, and no counts either
+                    return !rs.next() || rs.getBoolean(1);
                 }
-            }
+            });
+            if (fresh || System.nanoTime() > giveUp) return;
+            LockSupport.parkNanos(50_000_000L);
         }
     }
 
@@ -455,20 +470,22 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                 + "FROM pg_stat_activity WHERE " + clients + " AND pid <> pg_backend_pid() AND datname = current_database() "
                 + runBackends();
         long next = System.nanoTime();
-        try (Statement s = conn.createStatement()) {
+        try {
             while (!stop) {
-                statements.incrementAndGet();
                 long asked = System.nanoTime();
-                try (ResultSet rs = s.executeQuery(sql)) {
-                    synchronized (this) {
-                        longestSampleNanos = Math.max(longestSampleNanos, System.nanoTime() - asked);
-                        samples++;
-                        while (rs.next()) {
-                            waits.merge(rs.getString(1), 1L, Long::sum);
-                            backendSamples++;
+                own(s -> {
+                    try (ResultSet rs = s.executeQuery(sql)) {
+                        synchronized (this) {
+                            longestSampleNanos = Math.max(longestSampleNanos, System.nanoTime() - asked);
+                            samples++;
+                            while (rs.next()) {
+                                waits.merge(rs.getString(1), 1L, Long::sum);
+                                backendSamples++;
+                            }
                         }
                     }
-                }
+                    return null;
+                });
                 next += periodNanos;
                 long wait = next - System.nanoTime();
                 if (wait > 0) LockSupport.parkNanos(wait);
@@ -483,23 +500,20 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         Map<String, Long> m = new LinkedHashMap<>();
         if (forceFlush && hostConn != null) {
             // the host connection's reads so far land now too: before the "before" read, or within the window
-            try (Statement h = hostConn.createStatement()) {
-                h.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()");
+            try {
+                OwnStatements.run(hostConn, h -> h.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()"));
                 hostStatements.incrementAndGet();
             } catch (SQLException e) {
                 // the host's files are lost to the trial (host says why); its deltas are not, a commit or two off at most
             }
         }
-        try (Statement s = conn.createStatement()) {
-            statements.incrementAndGet();
-            s.execute("SELECT pg_stat_clear_snapshot()");
-            if (forceFlush) {
-                // the sampler's own pending counts land now, not in the next snapshot's window (or after it); a backend
-                // with no table's counts pending flushes nothing, its commits included, hence the read of pg_database
-                statements.incrementAndGet();
-                s.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()");
-            }
-            statements.incrementAndGet();
+        own(s -> s.execute("SELECT pg_stat_clear_snapshot()"));
+        if (forceFlush) {
+            // the sampler's own pending counts land now, not in the next snapshot's window (or after it); a backend
+            // with no table's counts pending flushes nothing, its commits included, hence the read of pg_database
+            own(s -> s.execute("SELECT pg_stat_force_next_flush() FROM pg_database WHERE datname = current_database()"));
+        }
+        own(s -> {
             try (ResultSet rs = s.executeQuery("SELECT " + String.join(", ", DB_COLUMNS) + ", coalesce((extract(epoch FROM stats_reset)"
                     + " * 1000000)::bigint, 0) FROM pg_stat_database WHERE datname = current_database()")) {
                 if (rs.next()) {
@@ -507,7 +521,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
                     m.put(STATS_RESET, rs.getLong(DB_COLUMNS.length + 1));
                 }
             }
-        }
+            return null;
+        });
         return m;
     }
 
