@@ -116,8 +116,9 @@ class OldReleasesTest {
 
     private static void assertSweep(List<Trial> trials, String log) {
         assertEquals(2, trials.size(), log);
-        // the sampler's failures are warnings, and the trial goes on without what it lost
-        assertTrue(log.lines().noneMatch(l -> l.contains("warning")), log);
+        // the sampler's failures are warnings, and the trial goes on without what it lost (others, that other processes
+        // shared the host or that the profile is thin, are the suite's load)
+        assertTrue(log.lines().noneMatch(l -> l.contains("warning: the sampler's connection failed") || l.contains("warning: pg_stat_database")), log);
         for (Trial t : trials) {
             assertTrue(t.ok(), t.toString());
             @SuppressWarnings("unchecked")
@@ -204,12 +205,14 @@ class OldReleasesTest {
         private final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
 
         CollectorPauses(Target target) throws Exception {
-            long backend;
+            ProcessHandle postmaster;
+            // the backend's parent read while it is there: it exits a moment after its connection closes
             try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
                 rs.next();
-                backend = rs.getLong(1);
+                long backend = rs.getLong(1);
+                postmaster = ProcessHandle.of(backend).flatMap(ProcessHandle::parent)
+                        .orElseThrow(() -> new AssertionError("no parent of the backend " + backend));
             }
-            ProcessHandle postmaster = ProcessHandle.of(backend).flatMap(ProcessHandle::parent).orElseThrow();
             pid = postmaster.children().filter(p -> cmdline(p.pid()).contains("stats collector")).findFirst()
                     .orElseThrow(() -> new AssertionError("no stats collector under the postmaster " + postmaster.pid())).pid();
             thread = new Thread(this::loop, "collector-pauses");
