@@ -75,7 +75,7 @@ class OldReleasesTest {
     /**
      * A sweep of one and two clients for a second each, with its log (warnings) returned for the assertions' messages.
      * A warm-up of 2 000 transactions a client, not 20 000: one that leaked into the run would still be caught by the
-     * commit count, and the sweep takes half the time on a slow host.
+     * commit count, and the warm-up no longer takes longer than the trials on a slow host.
      */
     private static String sweep(Engine engine, RunDirectory dir) throws Exception {
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
