@@ -70,6 +70,8 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
     }
 
     private Connection conn;
+    /** Held by own() for each of its transactions on conn: the sampling thread and closed() both use it. */
+    private final Object connection = new Object();
     private final Target target;
     /** When this sampler's first connection started (pg_stat_activity.backend_start, as text). */
     private final String since;
@@ -367,8 +369,6 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             return OwnStatements.run(conn, work);
         }
     }
-
-    private final Object connection = new Object();
 
     /**
      * Before 15 a backend sends its counts at a transaction's end, when half a second (PGSTAT_STAT_INTERVAL) has
