@@ -417,6 +417,11 @@ class PgbenchRunTest {
         List<String> lines = Files.readAllLines(logs.resolve("pgbench_log." + ProcessHandle.current().pid()));
         // skipped slots count toward -t, as pgbench's
         assertEquals(800, r.processed() + r.skipped(), String.join("\n", r.lines()));
+        // each script's percentiles come from its own histogram, which both clients file into
+        for (RunReport.ScriptReport sr : r.scripts()) {
+            assertTrue(sr.processed() > 0 && sr.latency().p50Ms() > 0 && sr.latency().p50Ms() <= sr.latency().maxMs(),
+                    sr.description() + ": " + sr.latency());
+        }
         Map<String, String[]> previous = new java.util.HashMap<>();
         int pairs = 0;
         for (String line : lines) {
