@@ -32,9 +32,9 @@ import org.HdrHistogram.Histogram;
  * histogram, for the report and the trial, keeps three; writers add to it directly, and it is read once they are done.
  *
  * <p>Nor do the writers share what they write: each writes the {@link Share} of its stripe of threads. One histogram
- * and one count of writers for all made every transaction move the same cache lines between the cores: about 0.5 µs
- * a transaction at 8 clients on 2 cores, the largest Kensho method in a profile of the driver, and a ceiling of about
- * 2 M transactions a second however many cores the client has (bench/RESULTS.md, machine AP's sixth visit).
+ * and one count of writers for all made every filing move the same cache lines between the cores: threads filing in
+ * a loop on 2 cores managed about 2 M transactions a second in all, and 16 M with shares (bench/RESULTS.md, machine
+ * AP's sixth visit). A client with many cores at a million transactions a second would have met that ceiling.
  */
 final class RunSeconds {
     static final long SECOND_NANOS = 1_000_000_000L;
