@@ -37,7 +37,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -92,8 +91,7 @@ public final class Driver {
     private long randomSeed;
     /** Watches the JIT during the warm-up; null without one. */
     private JitSettle jit;
-    /** Each script's latencies (with more than one script) in shares, as the run's (see RunSeconds). */
-    private List<AtomicReferenceArray<RunSeconds.Share>> scriptLatency;
+    private LatencyRecorder[] scriptLatency;
     private LatencyMoments[] scriptMoments;
     private LongAdder[] scriptOk, scriptFailed, scriptSkipped, scriptSerialization, scriptDeadlock, scriptOther, scriptRetried, scriptRetries;
     private AtomicLongArray[] commandFailures, commandRetries;
@@ -227,7 +225,7 @@ public final class Driver {
         }
         PgbenchRandom.Seeds seeds = PgbenchRandom.Seeds.of(seed, cfg.clients(), threads, !base.contains("default_seed"));
         int ns = cfg.scripts().size();
-        scriptLatency = new ArrayList<>(ns);
+        scriptLatency = new LatencyRecorder[ns];
         scriptMoments = new LatencyMoments[ns];
         scriptOk = new LongAdder[ns];
         scriptFailed = new LongAdder[ns];
@@ -240,7 +238,7 @@ public final class Driver {
         commandFailures = new AtomicLongArray[ns];
         commandRetries = new AtomicLongArray[ns];
         for (int i = 0; i < ns; i++) {
-            scriptLatency.add(new AtomicReferenceArray<>(RunSeconds.STRIPES));
+            scriptLatency[i] = new LatencyRecorder();
             scriptMoments[i] = new LatencyMoments();
             scriptOk[i] = new LongAdder();
             scriptFailed[i] = new LongAdder();
@@ -447,7 +445,7 @@ public final class Driver {
             }
             scripts.add(new RunReport.ScriptReport(s.description(), s.weight(), totalWeight, scriptOk[i].sum(), scriptFailed[i].sum(),
                     scriptSkipped[i].sum(), scriptSerialization[i].sum(), scriptDeadlock[i].sum(), scriptOther[i].sum(), scriptRetried[i].sum(),
-                    scriptRetries[i].sum(), ns == 1 ? latency : LatencySummary.of(RunSeconds.Share.sum(scriptLatency.get(i), 3, false), scriptMoments[i]), cmds));
+                    scriptRetries[i].sum(), ns == 1 ? latency : LatencySummary.of(scriptLatency[i].total(), scriptMoments[i]), cmds));
         }
         // pgbench's average: conn_total_duration / (cnt + failures), connections and disconnections over transactions
         double connMs = cfg.connectPerTransaction() ? (processed + failed == 0 ? 0 : connectNanos.sum() / 1e6 / (processed + failed)) : initialConnMs;
@@ -552,8 +550,8 @@ public final class Driver {
     /** Forgets what the warm-up counted; called while every client waits for the start. */
     private void resetCounts() {
         for (LongAdder a : List.of(ok, skipped, serialization, deadlock, other, lost, retried, retries, late, reconnects)) a.reset();
-        for (int i = 0; i < scriptLatency.size(); i++) {
-            scriptLatency.set(i, new AtomicReferenceArray<>(RunSeconds.STRIPES));
+        for (int i = 0; i < scriptLatency.length; i++) {
+            scriptLatency[i].reset();
             scriptMoments[i].reset();
             for (LongAdder a : List.of(scriptOk[i], scriptFailed[i], scriptSkipped[i], scriptSerialization[i], scriptDeadlock[i],
                     scriptOther[i], scriptRetried[i], scriptRetries[i])) a.reset();
@@ -922,10 +920,9 @@ public final class Driver {
                 ok.increment();
                 scriptOk[script].increment();
                 seconds.ok(end, lat, throttled ? Math.max(0, start - scheduled) : -1, tries - 1);
-                if (scriptLatency.size() > 1) {
-                    long us = LatencyRecorder.micros(lat);
-                    RunSeconds.Share.of(scriptLatency.get(script), null, 3, false).latency.recordValue(us);
-                    scriptMoments[script].record(us);
+                if (scriptLatency.length > 1) {
+                    scriptLatency[script].recordNanos(lat);
+                    scriptMoments[script].record(LatencyRecorder.micros(lat));
                 }
                 if (latencyLimitNanos > 0 && lat > latencyLimitNanos) late.increment();
                 // the values the report's sums hold (rounded µs), so that the log's lines add up to its average

@@ -5,12 +5,11 @@ import dev.kensho.core.measure.LatencyRecorder;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import org.HdrHistogram.AtomicHistogram;
+import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -28,13 +27,8 @@ import org.HdrHistogram.Histogram;
  * threads got a core only every few seconds (and the seconds waiting for it piled up in the heap); some client always
  * runs, as pgbench's thread 0 prints -P from its own loop.
  *
- * <p>A second's histograms keep two significant digits (27 KB a share, not 189): its p50/p99/max to 1 %. The run's own
+ * <p>A second's histograms keep two significant digits (53 KB, not 376): its p50/p99/max to 1 %. The run's own
  * histogram, for the report and the trial, keeps three; writers add to it directly, and it is read once they are done.
- *
- * <p>Nor do the writers share what they write: each writes the {@link Share} of its stripe of threads. One histogram
- * and one count of writers for all made every filing move the same cache lines between the cores: threads filing in
- * a loop on 2 cores managed about 2 M transactions a second in all, and 16 M with shares (bench/RESULTS.md, machine
- * AP's sixth visit). A client with many cores at a million transactions a second would have met that ceiling.
  */
 final class RunSeconds {
     static final long SECOND_NANOS = 1_000_000_000L;
@@ -43,89 +37,28 @@ final class RunSeconds {
     /** -P reads a second that a writer is still inside after this long, rather than keep waiting for the writer. */
     static final long PATIENCE_NANOS = 100_000_000L;
 
-    /**
-     * Client threads are spread over this many stripes by thread id: a power of two, 4 a core, at most 64. Threads
-     * that share a stripe still share its lines, but few do. A three-digit histogram in shares takes up to 64 times
-     * 189 KB (12 MB), on a client with 16 cores or more and as many threads.
-     */
-    static final int STRIPES = Math.min(64, Integer.highestOneBit(Math.max(1, 4 * Runtime.getRuntime().availableProcessors() - 1)) << 1);
-
-    /**
-     * What one stripe of client threads files into a second (or, with no second, into the run's totals). Made by the
-     * first thread to file there, so in that thread's allocation buffer: apart from other stripes' shares.
-     */
-    static final class Share {
-        /** Null in the run's totals. */
-        final Second second;
-        /** Writers inside; the reader takes the second for the timeline once every share is at 0. */
-        final AtomicInteger writers = new AtomicInteger();
-        /** AtomicHistogram: several threads may share a stripe, and it has no phaser to enter; lag is null without -R. */
-        final Histogram latency, lag;
-
-        Share(Second second, int digits, boolean withLag) {
-            this.second = second;
-            this.latency = new AtomicHistogram(1, LatencyRecorder.HIGHEST_US, digits);
-            this.lag = withLag ? new AtomicHistogram(1, LatencyRecorder.HIGHEST_US, digits) : null;
-        }
-
-        /** The calling thread's share in {@code shares}, made if its stripe has none yet. */
-        static Share of(AtomicReferenceArray<Share> shares, Second second, int digits, boolean withLag) {
-            int i = (int) Thread.currentThread().getId() & (STRIPES - 1);
-            Share s = shares.get(i);
-            if (s != null) return s;
-            Share fresh = new Share(second, digits, withLag);
-            Share won = shares.compareAndExchange(i, null, fresh);
-            return won == null ? fresh : won;
-        }
-
-        /** The shares' histograms added up into a new one. */
-        static Histogram sum(AtomicReferenceArray<Share> shares, int digits, boolean lag) {
-            Histogram h = new Histogram(1, LatencyRecorder.HIGHEST_US, digits);
-            for (int i = 0; i < shares.length(); i++) {
-                Share s = shares.get(i);
-                if (s != null) h.add(lag ? s.lag : s.latency);
-            }
-            return h;
-        }
-    }
-
     /** One second of the run; its counts are final once it is sealed and {@link #quiet()}. */
     static final class Second {
         final long index;
-        private final boolean withLag;
-        private final AtomicReferenceArray<Share> shares = new AtomicReferenceArray<>(STRIPES);
+        /** Two significant digits; lag is null without -R. */
+        final Histogram latency, lag;
         /** Averages and -P's deviation, as pgbench's: sums in µs, not the histogram's buckets (exact, cheap to read). */
         final DoubleAdder latencySum = new DoubleAdder(), latencySum2 = new DoubleAdder(), lagSum = new DoubleAdder();
         final LongAdder failed = new LongAdder(), skipped = new LongAdder(), retried = new LongAdder(), retries = new LongAdder();
+        /** Writers inside; the reader takes the second for the timeline at 0. */
+        final AtomicInteger writers = new AtomicInteger();
         /** Set when sealed: where it starts and ends (the run's last second ends with the run). */
         long start, end, sealedAt;
         boolean progressed;
 
         Second(long index, boolean withLag) {
             this.index = index;
-            this.withLag = withLag;
-        }
-
-        /** Its latencies, two significant digits: a new histogram, the shares added up as they stand. */
-        Histogram latency() {
-            return Share.sum(shares, 2, false);
-        }
-
-        /** Its schedule lags (-R) as {@link #latency()}; null without -R. */
-        Histogram lag() {
-            return withLag ? Share.sum(shares, 2, true) : null;
-        }
-
-        Share share() {
-            return Share.of(shares, this, 2, withLag);
+            this.latency = perSecond();
+            this.lag = withLag ? perSecond() : null;
         }
 
         boolean quiet() {
-            for (int i = 0; i < shares.length(); i++) {
-                Share s = shares.get(i);
-                if (s != null && s.writers.get() != 0) return false;
-            }
-            return true;
+            return writers.get() == 0;
         }
 
         void retried(int retries) {
@@ -141,10 +74,14 @@ final class RunSeconds {
         }
     }
 
+    private static Histogram perSecond() {
+        return new ConcurrentHistogram(1, LatencyRecorder.HIGHEST_US, 2);
+    }
+
     private final long origin;
     private final boolean withLag;
-    /** Every latency (and lag) of the run, three digits, in shares. */
-    private final AtomicReferenceArray<Share> totals = new AtomicReferenceArray<>(STRIPES);
+    /** Every latency of the run, three digits. */
+    private final Histogram total = LatencyRecorder.concurrent(), totalLag;
     /** The report's average, deviation and maxima, exact as pgbench's; lag's is null without -R. */
     private final LatencyMoments totalMoments = new LatencyMoments(), lagMoments;
     /** Open seconds by index, for the writers; the reader removes each as it seals it. */
@@ -170,20 +107,21 @@ final class RunSeconds {
     RunSeconds(long originNanos, boolean withLag, Consumer<Second> progress, Consumer<Second> timeline) {
         this.origin = originNanos;
         this.withLag = withLag;
+        this.totalLag = withLag ? LatencyRecorder.concurrent() : null;
         this.lagMoments = withLag ? new LatencyMoments() : null;
         this.progress = progress;
         this.timeline = timeline;
         this.due = originNanos + SECOND_NANOS + GRACE_NANOS;
     }
 
-    /** Every latency of the run (µs, three digits): a new histogram, complete once every writer has finished. */
+    /** Every latency of the run (µs, three digits); complete once every writer has finished. */
     Histogram total() {
-        return Share.sum(totals, 3, false);
+        return total;
     }
 
     /** Every schedule lag (-R), or an empty histogram. */
     Histogram totalLag() {
-        return withLag ? Share.sum(totals, 3, true) : LatencyRecorder.empty();
+        return totalLag == null ? LatencyRecorder.empty() : totalLag;
     }
 
     /** Every latency of the run, summed; complete once every writer has finished. */
@@ -198,56 +136,54 @@ final class RunSeconds {
 
     /** A transaction that succeeded and ended at {@code endNanos}; lag &lt; 0 when it was not throttled. */
     void ok(long endNanos, long latencyNanos, long lagNanos, int retries) {
-        Share share = enter(endNanos);
+        Second s = enter(endNanos);
         try {
-            Second s = share.second;
-            Share run = Share.of(totals, null, 3, withLag);
             long us = LatencyRecorder.micros(latencyNanos);
-            run.latency.recordValue(us);
+            total.recordValue(us);
             totalMoments.record(us);
-            share.latency.recordValue(us);
+            s.latency.recordValue(us);
             s.latencySum.add(us);
             s.latencySum2.add((double) us * us);
-            if (lagNanos >= 0 && withLag) {
+            if (lagNanos >= 0 && s.lag != null) {
                 long lag = LatencyRecorder.micros(lagNanos);
-                run.lag.recordValue(lag);
+                totalLag.recordValue(lag);
                 lagMoments.record(lag);
-                share.lag.recordValue(lag);
+                s.lag.recordValue(lag);
                 s.lagSum.add(lag);
             }
             s.retried(retries);
         } finally {
-            exit(share, endNanos);
+            exit(s, endNanos);
         }
     }
 
     /** A transaction that failed (serialization, deadlock, lost connection or an error) after its tries. */
     void failed(long endNanos, int retries) {
-        Share share = enter(endNanos);
+        Second s = enter(endNanos);
         try {
-            share.second.failed.increment();
-            share.second.retried(retries);
+            s.failed.increment();
+            s.retried(retries);
         } finally {
-            exit(share, endNanos);
+            exit(s, endNanos);
         }
     }
 
     /** -R with -L: a transaction skipped at {@code atNanos} because it was already late. */
     void skipped(long atNanos) {
-        Share share = enter(atNanos);
+        Second s = enter(atNanos);
         try {
-            share.second.skipped.increment();
+            s.skipped.increment();
         } finally {
-            exit(share, atNanos);
+            exit(s, atNanos);
         }
     }
 
     /**
-     * The calling thread's share of the open second it files under, with the writer counted inside it. Writer and
-     * reader each write one volatile and then read the other's (the share and its writers, firstOpen): at least one
-     * of them sees the other, so either the writer moves on or the reader knows it is inside.
+     * The open second a writer files under, with the writer counted inside it. Writer and reader each write one
+     * volatile and then read the other's (writers, firstOpen): at least one of them sees the other, so either the
+     * writer moves on or the reader knows it is inside.
      */
-    Share enter(long atNanos) {
+    Second enter(long atNanos) {
         long k = Math.max(Math.max(0, atNanos - origin) / SECOND_NANOS, firstOpen);
         while (true) {
             Second s = latest;
@@ -256,10 +192,9 @@ final class RunSeconds {
                 Second l = latest;
                 if (l == null || l.index < k) latest = s;
             }
-            Share share = s.share();
-            share.writers.incrementAndGet();
-            if (k >= firstOpen) return share;
-            share.writers.decrementAndGet();
+            s.writers.incrementAndGet();
+            if (k >= firstOpen) return s;
+            s.writers.decrementAndGet();
             // sealed meanwhile; a second made after the reader took k is an orphan nobody reads
             open.remove(k, s);
             k = Math.max(k + 1, firstOpen);
@@ -267,7 +202,7 @@ final class RunSeconds {
     }
 
     /** The writer leaves its second; then, if reading is due, it reads unless another thread already is. */
-    void exit(Share s, long atNanos) {
+    void exit(Second s, long atNanos) {
         s.writers.decrementAndGet();
         if (atNanos >= due) read(atNanos, false);
     }

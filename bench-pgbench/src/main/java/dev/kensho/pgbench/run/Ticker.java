@@ -41,8 +41,8 @@ final class Ticker extends Thread {
         Interval(RunSeconds.Second s) {
             start = s.start;
             end = s.end;
-            latency = s.latency();
-            lag = s.lag();
+            latency = s.latency;
+            lag = s.lag;
             latencySum = s.latencySum.sum();
             lagSum = s.lagSum.sum();
             failed = s.failed.sum();
@@ -157,12 +157,11 @@ final class Ticker extends Thread {
     private void progress(RunSeconds.Second s) {
         long every = cfg.progressSeconds();
         if (every <= 0) return;
-        progressCount += s.latency().getTotalCount();
+        progressCount += s.latency.getTotalCount();
         progressSum += s.latencySum.sum();
         progressSum2 += s.latencySum2.sum();
-        Histogram lag = s.lag();
-        if (lag != null) {
-            progressLagCount += lag.getTotalCount();
+        if (s.lag != null) {
+            progressLagCount += s.lag.getTotalCount();
             progressLagSum += s.lagSum.sum();
         }
         progressFailed += s.failed.sum();

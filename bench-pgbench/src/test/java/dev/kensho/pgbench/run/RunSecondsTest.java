@@ -20,7 +20,7 @@ class RunSecondsTest {
         List<RunSeconds.Second> progress = new ArrayList<>(), timeline = new ArrayList<>();
         RunSeconds rs = new RunSeconds(origin, false, progress::add, timeline::add);
         rs.ok(origin + 100 * MS, 2 * MS, -1, 0);
-        RunSeconds.Share stalled = rs.enter(origin + 500 * MS);   // a client preempted in the middle of filing
+        RunSeconds.Second stalled = rs.enter(origin + 500 * MS);   // a client preempted in the middle of filing
 
         rs.read(origin + 1_030 * MS, false);
         assertTrue(progress.isEmpty(), "second 0 is sealed but a writer is inside: -P waits a little");
@@ -31,7 +31,7 @@ class RunSecondsTest {
         rs.read(origin + 1_030 * MS + RunSeconds.PATIENCE_NANOS, false);
         assertEquals(1, progress.size(), "after its patience -P reads the second as it stands");
         assertEquals(0, progress.get(0).index);
-        assertEquals(1, progress.get(0).latency().getTotalCount());
+        assertEquals(1, progress.get(0).latency.getTotalCount());
         assertTrue(timeline.isEmpty(), "the timeline still waits for the writer");
 
         stalled.latency.recordValue(4_000);
@@ -39,13 +39,13 @@ class RunSecondsTest {
         assertTrue(timeline.isEmpty(), "handed over by the next reader");
         rs.read(origin + 1_140 * MS, false);
         assertEquals(1, timeline.size());
-        assertEquals(2, timeline.get(0).latency().getTotalCount(), "the stalled writer's transaction is in its second");
+        assertEquals(2, timeline.get(0).latency.getTotalCount(), "the stalled writer's transaction is in its second");
         assertTrue(timeline.get(0).whole());
 
         rs.sealAll(origin + 1_400 * MS);
         assertEquals(2, timeline.size());
         RunSeconds.Second last = timeline.get(1);
-        assertEquals(1, last.latency().getTotalCount());
+        assertEquals(1, last.latency.getTotalCount());
         assertEquals(400 * MS, last.end - last.start, "the run's last second ends with the run");
         assertFalse(last.whole());
         assertEquals(2, rs.total().getTotalCount(), "the run's histogram has what the writers filed through ok()");
@@ -66,10 +66,10 @@ class RunSecondsTest {
         rs.ok(origin + 1_000 * MS + RunSeconds.GRACE_NANOS, 1 * MS, 0, 0);
         assertEquals(1, progress.size(), "no ticker thread involved");
         RunSeconds.Second s = progress.get(0);
-        assertEquals(2, s.latency().getTotalCount());
+        assertEquals(2, s.latency.getTotalCount());
         assertEquals(4_000, s.latencySum.sum(), 1e-9);
         assertEquals(1_000_000 + 9_000_000, s.latencySum2.sum(), 1e-9);
-        assertEquals(2, s.lag().getTotalCount());
+        assertEquals(2, s.lag.getTotalCount());
         assertEquals(200 + 1, s.lagSum.sum(), 1e-9, "a lag of 0 is kept as 1 µs, the histograms' lowest");
         assertEquals(1, s.failed.sum());
         assertEquals(2, s.retried.sum());
@@ -79,7 +79,7 @@ class RunSecondsTest {
         rs.sealAll(origin + 3_500 * MS);
         assertEquals(List.of(0L, 1L, 2L, 3L), progress.stream().map(x -> x.index).toList());
         assertEquals(1, progress.get(1).skipped.sum());
-        assertEquals(0, progress.get(2).latency().getTotalCount());
+        assertEquals(0, progress.get(2).latency.getTotalCount());
         assertEquals(3, rs.total().getTotalCount());
         assertEquals(3, rs.totalLag().getTotalCount());
     }
@@ -129,7 +129,7 @@ class RunSecondsTest {
             assertEquals(i, s.index);
             assertEquals(origin + i * S, s.start);
             assertTrue(i == timeline.size() - 1 ? s.end == end : s.whole(), "whole seconds but the last");
-            filed += s.latency().getTotalCount();
+            filed += s.latency.getTotalCount();
         }
         assertEquals((long) writers * each, filed, "every transaction in exactly one second");
         assertEquals((long) writers * each, rs.total().getTotalCount());
