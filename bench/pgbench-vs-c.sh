@@ -5,7 +5,7 @@
 #   2. select-only -M prepared at c=1,4,8 and tpcb-like -M prepared at c=4 (-j = min(c, 2) for both tools, -T DURATION,
 #      pgbench's default vacuum before each run): TPS medians and ratio bench/pgbench. Goals: >= 1.0 and >= 0.97.
 #      Also each client's CPU per transaction (pgbench's from bash's `times`, bench's as it reports it): the two
-#      share the machine with the server, so a client's CPU is the server's loss.
+#      share the machine with the server, so a client's CPU is the server's loss. And bench's page faults a second.
 #      Where c > 2, each round also runs pgbench -j c, Kensho's thread model, and prints its tps and client CPU
 #      (SAME_MODEL=0 skips it; see below).
 # The database is initialised once at SCALE (by the init comparison) and shared by all runs. By default it is a
@@ -105,6 +105,9 @@ c_us_of() { awk '/^number of transactions actually processed:/ { split($6, p, "/
                        for (i = 1; i <= 2; i++) { split(t[i], a, "m"); sub("s", "", a[2]); cpu += a[1] * 60 + a[2] }
                        if (n > 0) printf "%.2f", cpu * 1e6 / n }'; }
 k_us_of() { sed -n 's/.* CPU-seconds while the clock ran: .*, \([0-9.]*\) us per transaction.*/\1/p' | tail -1; }
+# bench's page faults a second over the clock: thousands where the kernel takes the JVM's written heap pages back
+# (DAMON on this project's VMs), each one client CPU (README, the warm-up)
+k_pf_of() { sed -n 's/.* CPU-seconds while the clock ran: .*, \([0-9]*\) page faults a second.*/\1/p' | tail -1; }
 ratios() {  # $1 goal, $2 "ge" or "le", then pairs "k c": median [min..max] of k/c, then the 95 % interval and a verdict
   local goal=$1 dir=$2; shift 2
   local -a R; local k c
@@ -174,7 +177,7 @@ kbench() { $BENCH pgbench run "$@" --engine "$ENGINE" -T "$DURATION" "${K_CONN[@
 compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common pgbench options
   local label=$1 goal=$2 nc=$3 nj=$4; shift 4
   local same=$(( SAME_MODEL == 1 && nc > nj ))
-  local -a TC TK TS PAIRS SPAIRS UC UK US
+  local -a TC TK TS PAIRS SPAIRS UC UK US PF
   local c k s
   if [ "$WARMUP" -gt 0 ]; then
     "$PGBENCH" "$@" -c "$nc" -j "$nj" -T "$WARMUP" "${C_CONN[@]}" "$DB" > /dev/null 2>&1 || die "pgbench warm-up $* failed"
@@ -196,7 +199,7 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
     [ -n "${TC[-1]}" ] || die "no 'tps = ' line in pgbench's output: $c"
     [ -n "${TK[-1]}" ] || die "no 'tps = ' line in bench's output: $k"
     PAIRS+=("${TK[-1]}" "${TC[-1]}")
-    UC+=("$(echo "$c" | c_us_of)"); UK+=("$(echo "$k" | k_us_of)")
+    UC+=("$(echo "$c" | c_us_of)"); UK+=("$(echo "$k" | k_us_of)"); PF+=("$(echo "$k" | k_pf_of)")
     if [ "$same" = 1 ]; then
       TS+=("$(echo "$s" | tps_of)"); [ -n "${TS[-1]}" ] || die "no 'tps = ' line in pgbench's output: $s"
       SPAIRS+=("${TK[-1]}" "${TS[-1]}")
@@ -214,7 +217,12 @@ compare() {  # $1 label, $2 goal, $3 clients, $4 threads, then the other common 
   # comparison of the two drivers where the tps ratios are undecided
   if [ -n "${UC[*]// /}" ] && [ -n "${UK[*]// /}" ]; then
     local uc uk; uc=$(median "${UC[@]}"); uk=$(median "${UK[@]}")
-    SUMMARY+=("$(printf '%-34s pgbench %6.2f us   bench %6.2f us   ratio %.3f' "  client CPU per transaction" "$uc" "$uk" "$(echo "$uk / $uc" | bc -l)")")
+    local faults=""
+    if [ -n "${PF[*]// /}" ]; then
+      faults=$(printf '; bench page faults a second %s [%s..%s]' "$(median "${PF[@]}")" "$(printf '%s\n' "${PF[@]}" | sort -g | head -1)" \
+        "$(printf '%s\n' "${PF[@]}" | sort -g | tail -1)")
+    fi
+    SUMMARY+=("$(printf '%-34s pgbench %6.2f us   bench %6.2f us   ratio %.3f%s' "  client CPU per transaction" "$uc" "$uk" "$(echo "$uk / $uc" | bc -l)" "$faults")")
   fi
   if [ "$same" = 1 ]; then
     local ms; ms=$(median "${TS[@]}")

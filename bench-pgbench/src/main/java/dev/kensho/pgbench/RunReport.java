@@ -21,7 +21,8 @@ import org.HdrHistogram.Histogram;
  * query 0: ERROR: ...", its lines joined by "; "), null when no client aborted ({@code aborted} false).
  * {@code logFailure} says why the -l log ends before the run did (a full disk), null when it is whole or not asked for.
  * {@code driverThrottledPct} is the share of the run's periods in which a cgroup's CPU quota held this JVM back (a
- * CI pod's), NaN where no quota confines it.
+ * CI pod's), NaN where no quota confines it. {@code driverPageFaults} is the minor page faults this JVM took while the
+ * clock ran, -1 where the platform does not tell (no /proc).
  */
 public record RunReport(String transactionType, int scale, String partitionMethod, int partitions, String queryMode, int clients, int threads, int maxTries,
                         int durationSeconds, long transactionsPerClient, long processed, long failed,
@@ -32,7 +33,16 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                         double connectionMs, double benchSeconds, double tps, boolean failuresDetailed,
                         List<ScriptReport> scripts, boolean perStatement, boolean aborted, long reconnects,
                         long warmupPerClient, int warmupAskedPerClient, Engine engine, Timeline timeline, Histogram histogram, long randomSeed,
-                        double driverCpuSeconds, String abortReason, String logFailure, double driverThrottledPct) {
+                        double driverCpuSeconds, String abortReason, String logFailure, double driverThrottledPct,
+                        long driverPageFaults) {
+
+    /**
+     * Page faults a second of a warmed-up driver above which the report names them: with its heap written before the
+     * clock (see the warm-up), a JVM takes tens a second; hundreds or thousands mean the kernel took its pages back
+     * while it ran (DAMON's kdamond does, every half second, on the VMs this was measured on), and each fault is
+     * client CPU.
+     */
+    static final double MANY_FAULTS_PER_SECOND = 500;
 
     /** The report's last line when a client aborted; printed on stderr, as pgbench's error, and kept in the stored report. */
     public static final String ABORTED = "Run was aborted; the above results are incomplete.";
@@ -178,9 +188,19 @@ public record RunReport(String transactionType, int scale, String partitionMetho
         // pgbench prints nothing like it; on a shared host it says how much of the machine the client took
         if (driverCpuSeconds >= 0 && benchSeconds > 0) {
             long ended = processed + failed;
-            l.add(f("(this driver's process used %.2f CPU-seconds while the clock ran: %.0f%% of one CPU%s; CPU a server on this host did not have)",
+            l.add(f("(this driver's process used %.2f CPU-seconds while the clock ran: %.0f%% of one CPU%s%s; CPU a server on this host did not have)",
                     driverCpuSeconds, 100 * driverCpuSeconds / benchSeconds,
-                    ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : ""));
+                    ended > 0 ? f(", %.1f us per transaction", 1e6 * driverCpuSeconds / ended) : "",
+                    driverPageFaults >= 0 ? f(", %.0f page faults a second", driverPageFaults / benchSeconds) : ""));
+        }
+        if (driverPageFaults >= 0 && benchSeconds > 0 && warmupAskedPerClient > 0
+                && driverPageFaults / benchSeconds >= MANY_FAULTS_PER_SECOND) {
+            // measured on a 2-core VM with DAMON sampling every 0.5 s: 3-6 k faults a second, 15-25 % of the client's
+            // CPU; with either flag below, 10 a second and the CPU of a host without DAMON
+            l.add("(its heap was written before the clock started, yet it faulted on its pages while the clock ran: the kernel"
+                    + " took them back in between, as one that ages memory in the background does (DAMON, /sys/kernel/mm/damon);"
+                    + " each fault is client CPU. `java -XX:+UseTransparentHugePages -jar bench.jar` (with transparent huge pages"
+                    + " madvise or always) or a young generation of a few tens of MB (`-Xmn32m`) avoids them)");
         }
         if (driverThrottledPct > 0) {
             // "35% of one CPU" read as a driver at ease, where a half-CPU quota had stopped it in most periods
@@ -248,6 +268,7 @@ public record RunReport(String transactionType, int scale, String partitionMetho
             if (ended > 0) m.put("driver_cpu_us_per_tx", Math.round(1e7 * driverCpuSeconds / ended) / 10.0);
         }
         if (!Double.isNaN(driverThrottledPct)) m.put("driver_throttled_pct", Math.round(10 * driverThrottledPct) / 10.0);
+        if (driverPageFaults >= 0 && benchSeconds > 0) m.put("driver_page_faults_per_s", Math.round(10 * driverPageFaults / benchSeconds) / 10.0);
         // how steady the run was: a checkpoint or vacuum stall shows here before it shows in the mean
         double cv = timeline.variationPercent("tps");
         if (!Double.isNaN(cv)) m.put("tps_cv_pct", Math.round(cv * 100) / 100.0);

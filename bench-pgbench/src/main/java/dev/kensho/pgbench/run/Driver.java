@@ -359,6 +359,7 @@ public final class Driver {
         }
         double initialConnMs = initialConnectionMs(connectStart, Arrays.stream(groups).mapToLong(g -> g.connectedAt.get()).toArray());
         long cpuAtStart = processCpuNanos();
+        long faultsAtStart = processMinorFaults();
         dev.kensho.core.env.CpuThrottling quota = dev.kensho.core.env.CpuThrottling.ofThisProcess();
         dev.kensho.core.env.CpuThrottling.Count throttledAtStart = quota == null ? null : quota.read();
         startNanos = System.nanoTime();
@@ -382,12 +383,14 @@ public final class Driver {
         }
         go.countDown();
         long cpuAtEnd;
+        long faultsAtEnd;
         dev.kensho.core.env.CpuThrottling.Count throttledAtEnd;
         long end;
         Timeline timeline;
         try {
             finishedClients.await();
             cpuAtEnd = processCpuNanos();
+            faultsAtEnd = processMinorFaults();
             throttledAtEnd = quota == null ? null : quota.read();
             end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
             // the seconds end with the run, before the connections' closing and the observer's (a sweep waits there up
@@ -461,7 +464,8 @@ public final class Driver {
                 timeline == null || latency.count() == 0 ? timeline
                         : timeline.capped(List.of("latency_p50_ms", "latency_p99_ms", "latency_max_ms"), latency.maxMs()), all, randomSeed,
                 cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9, firstAbort.get(), logFailure,
-                throttledAtStart == null || throttledAtEnd == null ? Double.NaN : throttledAtEnd.percentSince(throttledAtStart));
+                throttledAtStart == null || throttledAtEnd == null ? Double.NaN : throttledAtEnd.percentSince(throttledAtStart),
+                faultsAtStart < 0 || faultsAtEnd < 0 ? -1 : faultsAtEnd - faultsAtStart);
     }
 
     /** How often a client thread waiting for the start looks (see awaitStart). */
@@ -537,6 +541,17 @@ public final class Driver {
             // no jdk.management: the report goes without the driver's CPU line
         }
         return -1;
+    }
+
+    /** Minor page faults of this whole JVM so far (minflt, field 10 of /proc/self/stat), or -1 where there is no /proc. */
+    static long processMinorFaults() {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+            // the name in field 2 may hold spaces and parentheses: count from the last ')'
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+")[7]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /**

@@ -106,6 +106,14 @@ class PgbenchRunTest {
                 busyUs + " us, " + b.driverCpuSeconds() + " s over " + b.processed());
         String said = String.format(java.util.Locale.ROOT, "(this driver's process used %.2f CPU-seconds while the clock ran: ", b.driverCpuSeconds());
         assertTrue(b.lines().stream().anyMatch(l -> l.startsWith(said)), String.join("\n", b.lines()));
+        if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/stat"))) {
+            // the JVM's page faults over the clock, said on the same line: a host that takes pages back makes them dear
+            assertTrue(b.driverPageFaults() >= 0, "no page faults read from /proc/self/stat");
+            assertEquals(b.driverPageFaults() / b.benchSeconds(), b.metrics().get("driver_page_faults_per_s").doubleValue(), 0.05,
+                    b.metrics().toString());
+            String faults = String.format(java.util.Locale.ROOT, ", %.0f page faults a second; ", b.driverPageFaults() / b.benchSeconds());
+            assertTrue(b.lines().stream().anyMatch(l -> l.startsWith(said) && l.contains(faults)), String.join("\n", b.lines()));
+        }
     }
 
     /**
