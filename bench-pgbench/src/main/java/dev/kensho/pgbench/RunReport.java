@@ -38,9 +38,9 @@ public record RunReport(String transactionType, int scale, String partitionMetho
 
     /**
      * Page faults a second of a warmed-up driver above which the report names them: with its heap written before the
-     * clock (see the warm-up), a JVM takes tens a second; hundreds or thousands mean the kernel took its pages back
-     * while it ran (DAMON's kdamond does, every half second, on the VMs this was measured on), and each fault is
-     * client CPU.
+     * clock (see the warm-up), a JVM takes tens a second; hundreds or thousands mean memory new to it (a heap that
+     * grew) or pages the kernel took back while it ran (DAMON's kdamond did, every half second, on the VMs this was
+     * measured on), and each fault is client CPU.
      */
     static final double MANY_FAULTS_PER_SECOND = 500;
 
@@ -197,10 +197,10 @@ public record RunReport(String transactionType, int scale, String partitionMetho
                 && driverPageFaults / benchSeconds >= MANY_FAULTS_PER_SECOND) {
             // measured on a 2-core VM with DAMON sampling every 0.5 s: 3-6 k faults a second, 15-25 % of the client's
             // CPU; with either flag below, 10 a second and the CPU of a host without DAMON
-            l.add("(its heap was written before the clock started, yet it faulted on its pages while the clock ran: the kernel"
-                    + " took them back in between, as one that ages memory in the background does (DAMON, /sys/kernel/mm/damon);"
-                    + " each fault is client CPU. `java -XX:+UseTransparentHugePages -jar bench.jar` (with transparent huge pages"
-                    + " madvise or always) or a young generation of a few tens of MB (`-Xmn32m`) avoids them)");
+            l.add("(the JVM faulted on memory while the clock ran, after the warm-up had written its heap: its heap grew, or"
+                    + " the kernel took pages back in the background, as DAMON does (/sys/kernel/mm/damon); each fault is client"
+                    + " CPU. Where it is DAMON, `java -XX:+UseTransparentHugePages -jar bench.jar` (transparent huge pages madvise"
+                    + " or always) or a young generation of a few tens of MB (`-Xmn32m`) avoids them)");
         }
         if (driverThrottledPct > 0) {
             // "35% of one CPU" read as a driver at ease, where a half-CPU quota had stopped it in most periods

@@ -94,13 +94,14 @@ class RunReportLinesTest {
     }
 
     /**
-     * A warmed-up driver that faulted thousands of times a second (its heap written before the clock, so the kernel took
-     * pages back while it ran: DAMON did on this project's VMs, at 15-25 % of the client's CPU) is told why and what
-     * avoids it; tens a second, or a run without the warm-up (whose first pass through the heap faults anyway), is not.
+     * A warmed-up driver that faulted thousands of times a second (its heap written before the clock, so the heap grew
+     * or the kernel took pages back while it ran: DAMON did on this project's VMs, at 15-25 % of the client's CPU) is
+     * told why and what avoids it; tens a second, or a run without the warm-up (whose first pass through the heap
+     * faults anyway), is not.
      */
     @Test
     void aWarmedUpDriverThatFaultedOftenIsToldWhy() {
-        String hint = "(its heap was written before the clock started, yet it faulted on its pages while the clock ran";
+        String hint = "(the JVM faulted on memory while the clock ran, after the warm-up had written its heap";
         RunReport many = faulted(10_000, 50);
         List<String> l = many.lines();
         assertTrue(l.stream().anyMatch(s -> s.startsWith("(this driver's process used 1.50 CPU-seconds") && s.contains(", 5000 page faults a second; ")),
