@@ -69,6 +69,15 @@ public final class ServerCpu {
         }
     }
 
+    /** This JVM's minor page faults so far (minflt); -1 where there is no /proc. */
+    public static long ownMinorFaults() {
+        try {
+            return field(Files.readString(Path.of("/proc/self/stat")), 10);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Field n (1-based, as proc(5) numbers them) of a /proc/PID/stat line; the name in field 2 may hold spaces. */
     static long field(String stat, int n) {
         String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");

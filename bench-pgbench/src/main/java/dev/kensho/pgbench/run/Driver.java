@@ -359,7 +359,7 @@ public final class Driver {
         }
         double initialConnMs = initialConnectionMs(connectStart, Arrays.stream(groups).mapToLong(g -> g.connectedAt.get()).toArray());
         long cpuAtStart = processCpuNanos();
-        long faultsAtStart = processMinorFaults();
+        long faultsAtStart = dev.kensho.core.env.ServerCpu.ownMinorFaults();
         dev.kensho.core.env.CpuThrottling quota = dev.kensho.core.env.CpuThrottling.ofThisProcess();
         dev.kensho.core.env.CpuThrottling.Count throttledAtStart = quota == null ? null : quota.read();
         startNanos = System.nanoTime();
@@ -390,7 +390,7 @@ public final class Driver {
         try {
             finishedClients.await();
             cpuAtEnd = processCpuNanos();
-            faultsAtEnd = processMinorFaults();
+            faultsAtEnd = dev.kensho.core.env.ServerCpu.ownMinorFaults();
             throttledAtEnd = quota == null ? null : quota.read();
             end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
             // the seconds end with the run, before the connections' closing and the observer's (a sweep waits there up
@@ -541,17 +541,6 @@ public final class Driver {
             // no jdk.management: the report goes without the driver's CPU line
         }
         return -1;
-    }
-
-    /** Minor page faults of this whole JVM so far (minflt, field 10 of /proc/self/stat), or -1 where there is no /proc. */
-    static long processMinorFaults() {
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
-            // the name in field 2 may hold spaces and parentheses: count from the last ')'
-            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+")[7]);
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
     }
 
     /**
