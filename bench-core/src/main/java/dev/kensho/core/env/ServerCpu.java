@@ -1,8 +1,6 @@
 package dev.kensho.core.env;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The CPU time of one PostgreSQL server's processes on its host, in /proc's clock ticks (the unit of /proc/stat's
@@ -57,25 +55,6 @@ public final class ServerCpu {
         // then in cutime rather than in neither
         String pm = host.read("/proc/" + postmaster + "/stat");
         return sum + field(pm, 14) + field(pm, 15) + field(pm, 16) + field(pm, 17);
-    }
-
-    /** This JVM's user and system time so far, in clock ticks; -1 where there is no /proc. */
-    public static long ownTicks() {
-        try {
-            String self = Files.readString(Path.of("/proc/self/stat"));
-            return field(self, 14) + field(self, 15);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    /** This JVM's minor page faults so far (minflt); -1 where there is no /proc. */
-    public static long ownMinorFaults() {
-        try {
-            return field(Files.readString(Path.of("/proc/self/stat")), 10);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
     }
 
     /** Field n (1-based, as proc(5) numbers them) of a /proc/PID/stat line; the name in field 2 may hold spaces. */

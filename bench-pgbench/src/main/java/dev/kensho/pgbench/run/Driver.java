@@ -359,7 +359,7 @@ public final class Driver {
         }
         double initialConnMs = initialConnectionMs(connectStart, Arrays.stream(groups).mapToLong(g -> g.connectedAt.get()).toArray());
         long cpuAtStart = processCpuNanos();
-        long faultsAtStart = dev.kensho.core.env.ServerCpu.ownMinorFaults();
+        long faultsAtStart = dev.kensho.core.env.OwnProcess.minorFaults();
         dev.kensho.core.env.CpuThrottling quota = dev.kensho.core.env.CpuThrottling.ofThisProcess();
         dev.kensho.core.env.CpuThrottling.Count throttledAtStart = quota == null ? null : quota.read();
         startNanos = System.nanoTime();
@@ -390,7 +390,7 @@ public final class Driver {
         try {
             finishedClients.await();
             cpuAtEnd = processCpuNanos();
-            faultsAtEnd = dev.kensho.core.env.ServerCpu.ownMinorFaults();
+            faultsAtEnd = dev.kensho.core.env.OwnProcess.minorFaults();
             throttledAtEnd = quota == null ? null : quota.read();
             end = clients.stream().mapToLong(c -> c.finishedAt).max().orElse(System.nanoTime());
             // the seconds end with the run, before the connections' closing and the observer's (a sweep waits there up

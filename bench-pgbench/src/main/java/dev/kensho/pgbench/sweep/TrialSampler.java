@@ -2,6 +2,7 @@ package dev.kensho.pgbench.sweep;
 
 import dev.kensho.core.env.HostSampler;
 import dev.kensho.core.env.HostTimeline;
+import dev.kensho.core.env.OwnProcess;
 import dev.kensho.core.env.ProcFiles;
 import dev.kensho.core.env.ServerCpu;
 import dev.kensho.core.result.Timeline;
@@ -251,7 +252,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
         }
         if (host != null) {
             serverTicksBefore = serverTicks();
-            if (hostConn == null) ownTicksBefore = ServerCpu.ownTicks();
+            if (hostConn == null) ownTicksBefore = OwnProcess.ticks();
             cpuBefore = hostCpu();
             hostTimeline = new HostTimeline(host);
             hostTimeline.start();
@@ -275,7 +276,7 @@ public final class TrialSampler implements RunWindow, AutoCloseable {
             HostSampler.CpuTimes after = hostCpu();
             if (after != null) {
                 cpu = HostSampler.split(cpuBefore, after);
-                processCpu = processShares(cpuBefore, after, serverTicks(), hostConn == null ? ServerCpu.ownTicks() : -1);
+                processCpu = processShares(cpuBefore, after, serverTicks(), hostConn == null ? OwnProcess.ticks() : -1);
             }
         }
         try {
